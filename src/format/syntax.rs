@@ -1,0 +1,165 @@
+//! The syntax tree of a `.tbl` file, with byte spans for diagnostics.
+//!
+//! These types say what was *written*; nothing here is checked against a group.
+//! The loader turns them into a kernel instance, and the printer writes them back.
+
+use serde::Serialize;
+
+/// A byte range `start..end` in the source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Span {
+    /// Offset of the first byte.
+    pub start: usize,
+    /// Offset one past the last byte.
+    pub end: usize,
+}
+
+/// A value with the span it was read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spanned<T> {
+    /// The value.
+    pub value: T,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A letter: a generator name and whether it is inverted (after folding `'`s and overlines).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Letter {
+    /// The generator name without braces (`a`, `t12`).
+    pub name: String,
+    /// `true` when an odd number of `'` (or an overline) follows the name.
+    pub inverse: bool,
+}
+
+/// One factor of a word in a relation or a `to` message list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Atom {
+    /// A generator letter.
+    Letter(Letter),
+    /// The identity, written `1`.
+    One,
+    /// A parenthesised word.
+    Parens(WordExpr),
+    /// A commutator `[u, v]` = u⁻¹v⁻¹uv.
+    Commutator(WordExpr, WordExpr),
+}
+
+/// A factor with its exponent (`1` when none is written).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Factor {
+    /// What is raised to the power.
+    pub atom: Atom,
+    /// The exponent, possibly negative or zero.
+    pub exponent: i64,
+}
+
+/// A word in a relation: factors written side by side.
+pub type WordExpr = Vec<Spanned<Factor>>;
+
+/// A relation chain `w1 = w2 = … = wk`; a single word means `w = 1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Relation {
+    /// The sides, in order; at least one.
+    pub sides: Vec<Spanned<WordExpr>>,
+}
+
+/// One presentation `<g1, g2, … | r1, r2, …>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresentationSyntax {
+    /// Generator names as declared.
+    pub generators: Vec<Spanned<String>>,
+    /// Relations as written.
+    pub relations: Vec<Relation>,
+}
+
+/// A group: the direct product of one or more presentations (`P x Q`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupSyntax {
+    /// The factors of the direct product; at least one.
+    pub factors: Vec<Spanned<PresentationSyntax>>,
+}
+
+/// The `messages:` value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MessagesSyntax {
+    /// Every node sends to every other node.
+    Total,
+    /// Every node sends to each node at odd distance.
+    Odd,
+    /// To each node at one of these distances.
+    Distances(Vec<u32>),
+    /// To exactly these elements, relative to the sender.
+    To(Vec<Spanned<WordExpr>>),
+}
+
+/// The `network:` value: the physical network the Cayley graph must match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum NetworkSpec {
+    /// A cycle of `nodes` nodes.
+    Ring {
+        /// Number of nodes.
+        nodes: usize,
+    },
+    /// The `dimension`-cube.
+    Hypercube {
+        /// Dimension.
+        dimension: usize,
+    },
+    /// A wrap-around mesh with these side lengths.
+    Torus {
+        /// Side lengths, one per dimension.
+        sides: Vec<usize>,
+    },
+}
+
+/// An `expect:` claim.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expectation {
+    /// The table takes exactly this many steps.
+    Time(usize),
+    /// The table's time equals the lower bound.
+    Optimal,
+}
+
+/// A token of a table row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RowToken {
+    /// A word: letters written back to back, one column each.
+    Word(Vec<Spanned<Letter>>),
+    /// A run of `count` blank columns (`.`, `...`).
+    Blanks(usize),
+}
+
+/// One table row (a line with something other than white space and comments).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// Tokens in order; the first starts in column 1.
+    pub tokens: Vec<Spanned<RowToken>>,
+}
+
+/// A whole `.tbl` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TblFile {
+    /// `name:` value, if given.
+    pub name: Option<Spanned<String>>,
+    /// `source:` value, if given.
+    pub source: Option<Spanned<String>>,
+    /// `group:` value (required).
+    pub group: Spanned<GroupSyntax>,
+    /// `links:` value, if given.
+    pub links: Option<Spanned<Vec<Spanned<Letter>>>>,
+    /// `messages:` value, if given.
+    pub messages: Option<Spanned<MessagesSyntax>>,
+    /// `ports:` value, if given.
+    pub ports: Option<Spanned<usize>>,
+    /// `network:` value, if given.
+    pub network: Option<Spanned<NetworkSpec>>,
+    /// Every `expect:` line, in order.
+    pub expect: Vec<Spanned<Expectation>>,
+    /// Table rows, in order.
+    pub rows: Vec<Row>,
+}

@@ -1,0 +1,1 @@
+//! The trusted checking kernel.

@@ -1,0 +1,12 @@
+//! txverify: verify, simulate and search for communication schedules on
+//! interconnection networks, after Coolsaet, Fack and De Meyer's tabular method.
+//!
+//! The library is split so that what decides a verdict is small and separate:
+//! [`kernel`] is the trusted checker; [`format`] and [`group`] feed it; everything
+//! that *produces* tables (constructions, search) hands its output back to the
+//! kernel before anything is printed.
+#![deny(missing_docs)]
+
+pub mod format;
+pub mod group;
+pub mod kernel;
