@@ -1,1 +1,23 @@
 //! The trusted checking kernel.
+//!
+//! Everything txverify says about a table — valid, invalid, optimal — is decided
+//! here and only here. The kernel is deliberately small and boring: no I/O, no
+//! threads, no solver crates, plain loops over vectors. It takes an
+//! [`Instance`] (a computed group, the declared links, the message set and the
+//! port limit) and a [`Table`] (placed words whose letters are already resolved
+//! to generator letters), and returns a [`Checked`] report whose verdict can only
+//! be constructed by this module.
+//!
+//! The semantics follow Theorem 1 of Coolsaet, Fack and De Meyer: a locally
+//! defined, buffer-free algorithm on the Cayley network (G, S) is valid exactly
+//! when no column repeats a link and the words spell the message set.
+
+mod bounds;
+mod check;
+mod instance;
+
+pub use bounds::{LowerBound, SubsetBound};
+pub use check::{Checked, ExpectationOutcome, NonShortestWord, Verdict, Violation, WordRef, check};
+pub use instance::{
+    Expectation, Instance, InstanceError, LinkId, MessageSpec, PlacedWord, Table, TableLetter,
+};

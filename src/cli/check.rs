@@ -1,0 +1,111 @@
+//! `txverify check` and `txverify fmt`.
+
+use super::diagnostic;
+use super::{CheckArgs, FmtArgs, OutputFormat};
+use std::path::Path;
+use txverify::group::EnumerationLimits;
+use txverify::kernel;
+use txverify::load::{LoadError, LoadOptions, load};
+use txverify::report::{CHECK_SCHEMA, CheckReport};
+
+/// Exit status for unreadable input.
+pub const EXIT_INPUT: u8 = 2;
+
+pub fn run(args: &CheckArgs) -> u8 {
+    let options = LoadOptions {
+        limits: EnumerationLimits {
+            max_order: args.max_order,
+            ..EnumerationLimits::default()
+        },
+    };
+    let mut worst = 0;
+    for path in &args.files {
+        let code = check_file(path, &options, args.format);
+        worst = worst.max(code);
+    }
+    worst
+}
+
+fn check_file(path: &Path, options: &LoadOptions, format: OutputFormat) -> u8 {
+    let shown = path.display().to_string();
+    let source = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => {
+            let message = format!("cannot read {shown}: {e}");
+            emit_error(&shown, format, &message, None);
+            return EXIT_INPUT;
+        }
+    };
+    let loaded = match load(&source, options) {
+        Ok(l) => l,
+        Err(e) => {
+            report_load_error(&shown, &source, &e, format);
+            return EXIT_INPUT;
+        }
+    };
+    let checked = kernel::check(&loaded.instance, &loaded.table, &loaded.claims);
+    let report = CheckReport::new(&shown, &source, &loaded, checked);
+    match format {
+        OutputFormat::Text => print!("{}", report.to_text()),
+        OutputFormat::Json => println!("{}", to_json(&report)),
+    }
+    report.exit_code as u8
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+fn report_load_error(path: &str, source: &str, error: &LoadError, format: OutputFormat) {
+    let span = error.span();
+    let message = error.to_string();
+    match format {
+        OutputFormat::Text => eprint!("{}", diagnostic::render(path, source, span, &message)),
+        OutputFormat::Json => emit_error(
+            path,
+            format,
+            &message,
+            Some(txverify::format::line_col(source, span.start)),
+        ),
+    }
+}
+
+fn emit_error(path: &str, format: OutputFormat, message: &str, at: Option<(usize, usize)>) {
+    match format {
+        OutputFormat::Text => eprintln!("error: {message}"),
+        OutputFormat::Json => {
+            let (line, column) = at.unzip();
+            let value = serde_json::json!({
+                "schema": CHECK_SCHEMA,
+                "file": path,
+                "error": { "message": message, "line": line, "column": column },
+                "exit_code": EXIT_INPUT,
+            });
+            println!("{value}");
+        }
+    }
+}
+
+pub fn fmt(args: &FmtArgs) -> u8 {
+    let shown = args.file.display().to_string();
+    let source = match std::fs::read_to_string(&args.file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read {shown}: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    match txverify::format::parse(&source) {
+        Ok(file) => {
+            print!("{}", txverify::format::print(&file));
+            0
+        }
+        Err(e) => {
+            eprint!(
+                "{}",
+                diagnostic::render(&shown, &source, e.span, &e.to_string())
+            );
+            EXIT_INPUT
+        }
+    }
+}

@@ -1,0 +1,399 @@
+//! The check itself: column distinctness, word-path conditions, time, bound, verdict.
+
+use super::bounds::{LowerBound, lower_bound};
+use super::instance::{
+    Expectation, Instance, InstanceError, LinkId, PlacedWord, Table, TableLetter,
+};
+use crate::group::Elem;
+use serde::Serialize;
+
+/// A word of the table, named the way a user finds it: row, first column, text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WordRef {
+    /// 1-based row.
+    pub row: usize,
+    /// 1-based column of the word's first letter.
+    pub column: usize,
+    /// The word as written.
+    pub word: String,
+}
+
+impl WordRef {
+    fn of(word: &PlacedWord) -> WordRef {
+        WordRef {
+            row: word.row,
+            column: word.column,
+            word: word.text.clone(),
+        }
+    }
+}
+
+/// One reason a table is invalid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Violation {
+    /// The link set does not define a connected undirected Cayley graph.
+    LinkSet {
+        /// What is wrong with it.
+        defect: InstanceError,
+    },
+    /// A letter names no generator of the group.
+    UnknownLetter {
+        /// The word holding it.
+        word: WordRef,
+        /// The column of the letter.
+        column: usize,
+        /// The letter's name.
+        letter: String,
+    },
+    /// A letter is a generator (or inverse) whose element is not in the link set.
+    NotALink {
+        /// The word holding it.
+        word: WordRef,
+        /// The column of the letter.
+        column: usize,
+        /// The letter as a word over the generators.
+        letter: String,
+    },
+    /// A column holds the same link twice.
+    ColumnConflict {
+        /// The column.
+        column: usize,
+        /// The link, as declared.
+        link: String,
+        /// The word that uses it first (top-most row).
+        first: WordRef,
+        /// The word that uses it again.
+        second: WordRef,
+    },
+    /// A column holds more letters than a node has ports.
+    PortsExceeded {
+        /// The column.
+        column: usize,
+        /// Letters in it.
+        letters: usize,
+        /// The port limit.
+        ports: usize,
+    },
+    /// A word spells the identity.
+    IdentityWord {
+        /// The word.
+        word: WordRef,
+    },
+    /// Two words spell the same element.
+    DuplicateMessage {
+        /// The word that repeats an element.
+        word: WordRef,
+        /// The earlier word spelling it.
+        first: WordRef,
+        /// The element, as a shortest word over the links.
+        element: String,
+    },
+    /// A word spells an element outside the message set.
+    UnexpectedMessage {
+        /// The word.
+        word: WordRef,
+        /// The element, as a shortest word over the links.
+        element: String,
+        /// Its distance from the sender.
+        distance: u32,
+    },
+    /// An element of the message set is spelled by no word.
+    MissingMessage {
+        /// The element, as a shortest word over the links.
+        element: String,
+        /// Its distance from the sender.
+        distance: u32,
+    },
+}
+
+/// A word longer than the distance of its element: legal, but not a shortest path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NonShortestWord {
+    /// The word.
+    pub word: WordRef,
+    /// Its length.
+    pub length: usize,
+    /// The distance of its element.
+    pub distance: u32,
+}
+
+/// The outcome of one `expect:` claim.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExpectationOutcome {
+    /// The claim, as text (`time 15`, `optimal`).
+    pub claim: String,
+    /// Whether it holds.
+    pub holds: bool,
+}
+
+/// The kernel's verdict on a table. Only [`check`] can construct one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// At least one violation.
+    Invalid,
+    /// Valid; its time is above the lower bound, so not proved optimal.
+    Valid,
+    /// Valid and its time equals the lower bound.
+    Optimal,
+}
+
+/// Everything the kernel found about a table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Checked {
+    verdict: Verdict,
+    time: usize,
+    messages: usize,
+    bound: Option<LowerBound>,
+    violations: Vec<Violation>,
+    non_shortest: Vec<NonShortestWord>,
+    expectations: Vec<ExpectationOutcome>,
+    #[serde(skip)]
+    _sealed: (),
+}
+
+impl Checked {
+    /// The verdict.
+    pub fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+    /// The last non-blank column.
+    pub fn time(&self) -> usize {
+        self.time
+    }
+    /// Size of the message set.
+    pub fn messages(&self) -> usize {
+        self.messages
+    }
+    /// The lower bound (absent when the link set is defective).
+    pub fn bound(&self) -> Option<&LowerBound> {
+        self.bound.as_ref()
+    }
+    /// Every violation, in table order.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+    /// Words that are not shortest paths.
+    pub fn non_shortest(&self) -> &[NonShortestWord] {
+        &self.non_shortest
+    }
+    /// The `expect:` claims and whether each holds.
+    pub fn expectations(&self) -> &[ExpectationOutcome] {
+        &self.expectations
+    }
+    /// Valid and every claim holds (exit status 0).
+    pub fn passed(&self) -> bool {
+        self.verdict != Verdict::Invalid && self.expectations.iter().all(|e| e.holds)
+    }
+}
+
+/// Checks a table against an instance and checks the claims made about it.
+pub fn check(instance: &Instance, table: &Table, claims: &[Expectation]) -> Checked {
+    let time = table
+        .words
+        .iter()
+        .map(PlacedWord::last_column)
+        .max()
+        .unwrap_or(0);
+    let message_set = instance.message_set();
+    let messages = message_set.iter().filter(|&&m| m).count();
+    let mut violations: Vec<Violation> = instance
+        .defects()
+        .iter()
+        .map(|d| Violation::LinkSet { defect: d.clone() })
+        .collect();
+    let bound = violations
+        .is_empty()
+        .then(|| lower_bound(instance, &message_set));
+
+    let resolved = resolve_letters(instance, table, &mut violations);
+    violations.extend(column_conflicts(instance, table, &resolved, time));
+    let mut non_shortest = Vec::new();
+    if instance.defects().is_empty() {
+        violations.extend(word_paths(
+            instance,
+            table,
+            &resolved,
+            &message_set,
+            &mut non_shortest,
+        ));
+    }
+
+    let verdict = match (&bound, violations.is_empty()) {
+        (_, false) => Verdict::Invalid,
+        (Some(b), true) if time as u64 == b.value => Verdict::Optimal,
+        _ => Verdict::Valid,
+    };
+    let expectations = claims
+        .iter()
+        .map(|claim| match *claim {
+            Expectation::Time(t) => ExpectationOutcome {
+                claim: format!("time {t}"),
+                holds: t == time,
+            },
+            Expectation::Optimal => ExpectationOutcome {
+                claim: "optimal".to_string(),
+                holds: verdict == Verdict::Optimal,
+            },
+        })
+        .collect();
+    Checked {
+        verdict,
+        time,
+        messages,
+        bound,
+        violations,
+        non_shortest,
+        expectations,
+        _sealed: (),
+    }
+}
+
+/// Resolves every letter to a link, reporting letters that are not links.
+/// `None` marks a word with at least one unresolvable letter.
+fn resolve_letters(
+    instance: &Instance,
+    table: &Table,
+    violations: &mut Vec<Violation>,
+) -> Vec<Option<Vec<LinkId>>> {
+    table
+        .words
+        .iter()
+        .map(|word| {
+            let mut links = Vec::with_capacity(word.letters.len());
+            for (offset, letter) in word.letters.iter().enumerate() {
+                let column = word.column + offset;
+                match letter {
+                    TableLetter::UnknownName(name) => violations.push(Violation::UnknownLetter {
+                        word: WordRef::of(word),
+                        column,
+                        letter: name.clone(),
+                    }),
+                    TableLetter::Gen(g) => match instance.link_of(instance.group().eval(&[*g])) {
+                        Some(link) => links.push(link),
+                        None => violations.push(Violation::NotALink {
+                            word: WordRef::of(word),
+                            column,
+                            letter: instance.group().format_word(&[*g]),
+                        }),
+                    },
+                }
+            }
+            (links.len() == word.letters.len()).then_some(links)
+        })
+        .collect()
+}
+
+/// No column holds a link twice, nor more letters than there are ports.
+fn column_conflicts(
+    instance: &Instance,
+    table: &Table,
+    resolved: &[Option<Vec<LinkId>>],
+    time: usize,
+) -> Vec<Violation> {
+    let link_count = instance.links().len();
+    const FREE: u32 = u32::MAX;
+    // owner[(column - 1) * link_count + link] = index of the word using that cell.
+    let mut owner = vec![FREE; time * link_count];
+    let mut letters_in_column = vec![0usize; time];
+    let mut found = Vec::new();
+    for (w, word) in table.words.iter().enumerate() {
+        for offset in 0..word.letters.len() {
+            letters_in_column[word.column + offset - 1] += 1;
+        }
+        let Some(links) = &resolved[w] else { continue };
+        for (offset, link) in links.iter().enumerate() {
+            let column = word.column + offset;
+            let cell = &mut owner[(column - 1) * link_count + link.index()];
+            if *cell == FREE {
+                *cell = w as u32;
+            } else {
+                found.push(Violation::ColumnConflict {
+                    column,
+                    link: instance.link_names()[link.index()].clone(),
+                    first: WordRef::of(&table.words[*cell as usize]),
+                    second: WordRef::of(word),
+                });
+            }
+        }
+    }
+    for (c, &letters) in letters_in_column.iter().enumerate() {
+        if letters > instance.ports() {
+            found.push(Violation::PortsExceeded {
+                column: c + 1,
+                letters,
+                ports: instance.ports(),
+            });
+        }
+    }
+    found.sort_by_key(|v| match v {
+        Violation::ColumnConflict { column, .. } | Violation::PortsExceeded { column, .. } => {
+            *column
+        }
+        _ => 0,
+    });
+    found
+}
+
+/// Each word spells a distinct non-identity element, and together exactly the message set.
+fn word_paths(
+    instance: &Instance,
+    table: &Table,
+    resolved: &[Option<Vec<LinkId>>],
+    message_set: &[bool],
+    non_shortest: &mut Vec<NonShortestWord>,
+) -> Vec<Violation> {
+    let names = instance.element_names();
+    let distances = instance.distances();
+    let mut spelled_by: Vec<Option<usize>> = vec![None; message_set.len()];
+    let mut found = Vec::new();
+    for (w, word) in table.words.iter().enumerate() {
+        let Some(links) = &resolved[w] else { continue };
+        let element = links
+            .iter()
+            .fold(Elem::IDENTITY, |e, &link| instance.step(e, link));
+        let distance = distances[element.index()];
+        if element == Elem::IDENTITY {
+            found.push(Violation::IdentityWord {
+                word: WordRef::of(word),
+            });
+            continue;
+        }
+        if let Some(first) = spelled_by[element.index()] {
+            found.push(Violation::DuplicateMessage {
+                word: WordRef::of(word),
+                first: WordRef::of(&table.words[first]),
+                element: names[element.index()].clone(),
+            });
+            continue;
+        }
+        spelled_by[element.index()] = Some(w);
+        if !message_set[element.index()] {
+            found.push(Violation::UnexpectedMessage {
+                word: WordRef::of(word),
+                element: names[element.index()].clone(),
+                distance,
+            });
+        } else if links.len() > distance as usize {
+            non_shortest.push(NonShortestWord {
+                word: WordRef::of(word),
+                length: links.len(),
+                distance,
+            });
+        }
+    }
+    // A word that could not be resolved may have been meant for any element, so
+    // only report missing messages when every word was understood.
+    if resolved.iter().all(Option::is_some) {
+        for (e, &wanted) in message_set.iter().enumerate() {
+            if wanted && spelled_by[e].is_none() {
+                found.push(Violation::MissingMessage {
+                    element: names[e].clone(),
+                    distance: distances[e],
+                });
+            }
+        }
+    }
+    found
+}

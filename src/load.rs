@@ -1,0 +1,261 @@
+//! From `.tbl` text to a kernel [`Instance`] and [`Table`].
+//!
+//! Loading is where every *unreadable-input* error is found (exit status 2):
+//! syntax, unknown generators in relations, a header naming a link twice, a group
+//! that cannot be computed. What makes a table *invalid* (exit status 1) is left
+//! to the kernel, so a bad letter in the table is passed on, not rejected here.
+
+use crate::format::syntax::{Letter, NetworkSpec, RowToken, Span, TblFile};
+use crate::format::{self, ParseError};
+use crate::group::{self, EnumerationLimits, FiniteGroup, GenLetter, GroupError, Presentation};
+use crate::kernel::{Expectation, Instance, MessageSpec, PlacedWord, Table, TableLetter};
+
+/// Why a file could not be loaded, with the span to point at.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The text does not follow the format.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// The presentation does not define a group txverify can compute.
+    #[error("{error}")]
+    Group {
+        /// What went wrong.
+        error: GroupError,
+        /// The `group:` value.
+        span: Span,
+    },
+    /// A header value is well-formed but meaningless for this group.
+    #[error("{message}")]
+    Header {
+        /// What is wrong.
+        message: String,
+        /// Where.
+        span: Span,
+    },
+}
+
+impl LoadError {
+    /// The span the error points at.
+    pub fn span(&self) -> Span {
+        match self {
+            LoadError::Parse(e) => e.span,
+            LoadError::Group { span, .. } | LoadError::Header { span, .. } => *span,
+        }
+    }
+}
+
+/// A loaded file: the syntax, the computed group, the instance and the table.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The file as parsed.
+    pub file: TblFile,
+    /// The lowered presentation.
+    pub presentation: Presentation,
+    /// The network, messages and ports, ready for the kernel.
+    pub instance: Instance,
+    /// Generators left out of the default link set because they are trivial in G.
+    pub trivial_generators: Vec<String>,
+    /// The table with letters resolved against the generators.
+    pub table: Table,
+    /// The `expect:` claims.
+    pub claims: Vec<Expectation>,
+    /// The `network:` value, if any.
+    pub network: Option<NetworkSpec>,
+}
+
+/// Options for loading.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Limits for coset enumeration.
+    pub limits: EnumerationLimits,
+}
+
+/// Parses and loads a file's text.
+pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
+    let file = format::parse(source)?;
+    let presentation = format::lower_group(&file.group.value)?;
+    let group =
+        group::enumerate(&presentation, &options.limits).map_err(|error| LoadError::Group {
+            error,
+            span: file.group.span,
+        })?;
+    let (links, trivial_generators) = link_set(&file, &group)?;
+    let messages = message_spec(&file, &group)?;
+    let ports = file.ports.as_ref().map(|p| p.value);
+    let table = table_of(&file, source, &group);
+    let claims = file
+        .expect
+        .iter()
+        .map(|e| match e.value {
+            format::syntax::Expectation::Time(t) => Expectation::Time(t),
+            format::syntax::Expectation::Optimal => Expectation::Optimal,
+        })
+        .collect();
+    let network = file.network.as_ref().map(|n| n.value.clone());
+    let instance = Instance::new(group, links, messages, ports);
+    Ok(Loaded {
+        file,
+        presentation,
+        instance,
+        trivial_generators,
+        table,
+        claims,
+        network,
+    })
+}
+
+fn generator_letter(group: &FiniteGroup, letter: &Letter) -> Option<GenLetter> {
+    let index = group
+        .generator_names()
+        .iter()
+        .position(|n| *n == letter.name)?;
+    Some(GenLetter {
+        generator: index as u32,
+        inverse: letter.inverse,
+    })
+}
+
+/// Writes a letter the way the format spells it.
+pub fn letter_text(name: &str, inverse: bool) -> String {
+    let mut text = if name.len() == 1 && name.chars().all(|c| c.is_ascii_alphabetic()) {
+        name.to_string()
+    } else {
+        format!("{{{name}}}")
+    };
+    if inverse {
+        text.push('\'');
+    }
+    text
+}
+
+type LinkList = Vec<(GenLetter, String)>;
+
+/// The declared link set, or the default one; also the trivial generators left out.
+fn link_set(file: &TblFile, group: &FiniteGroup) -> Result<(LinkList, Vec<String>), LoadError> {
+    let mut links: LinkList = Vec::new();
+    let mut elements = Vec::new();
+    if let Some(declared) = &file.links {
+        for letter in &declared.value {
+            let Some(g) = generator_letter(group, &letter.value) else {
+                return Err(LoadError::Header {
+                    message: format!(
+                        "link `{}` is not a generator of the group",
+                        letter.value.name
+                    ),
+                    span: letter.span,
+                });
+            };
+            let element = group.eval(&[g]);
+            if let Some(i) = elements.iter().position(|&e| e == element) {
+                return Err(LoadError::Header {
+                    message: format!(
+                        "link `{}` is the same group element as link `{}`",
+                        letter_text(&letter.value.name, letter.value.inverse),
+                        links[i].1
+                    ),
+                    span: letter.span,
+                });
+            }
+            elements.push(element);
+            links.push((g, letter_text(&letter.value.name, letter.value.inverse)));
+        }
+        return Ok((links, Vec::new()));
+    }
+    let mut trivial = Vec::new();
+    for (index, name) in group.generator_names().iter().enumerate() {
+        for inverse in [false, true] {
+            let g = GenLetter {
+                generator: index as u32,
+                inverse,
+            };
+            let element = group.eval(&[g]);
+            if element == crate::group::Elem::IDENTITY {
+                if !inverse {
+                    trivial.push(name.clone());
+                }
+                continue;
+            }
+            if !elements.contains(&element) {
+                elements.push(element);
+                links.push((g, letter_text(name, inverse)));
+            }
+        }
+    }
+    Ok((links, trivial))
+}
+
+fn message_spec(file: &TblFile, group: &FiniteGroup) -> Result<MessageSpec, LoadError> {
+    use format::syntax::MessagesSyntax;
+    let Some(messages) = &file.messages else {
+        return Ok(MessageSpec::Total);
+    };
+    Ok(match &messages.value {
+        MessagesSyntax::Total => MessageSpec::Total,
+        MessagesSyntax::Odd => MessageSpec::Odd,
+        MessagesSyntax::Distances(ds) => MessageSpec::Distances(ds.clone()),
+        MessagesSyntax::To(words) => {
+            let mut elements = Vec::with_capacity(words.len());
+            for word in words {
+                let letters = format::lower_word(&word.value, group.generator_names())?;
+                let element = group.eval(&letters);
+                if element == crate::group::Elem::IDENTITY {
+                    return Err(LoadError::Header {
+                        message: "message word names the identity".to_string(),
+                        span: word.span,
+                    });
+                }
+                if elements.contains(&element) {
+                    return Err(LoadError::Header {
+                        message: "message word names an element listed before".to_string(),
+                        span: word.span,
+                    });
+                }
+                elements.push(element);
+            }
+            MessageSpec::To(elements)
+        }
+    })
+}
+
+fn table_of(file: &TblFile, source: &str, group: &FiniteGroup) -> Table {
+    let mut words = Vec::new();
+    for (r, row) in file.rows.iter().enumerate() {
+        let mut column = 1;
+        for token in &row.tokens {
+            match &token.value {
+                RowToken::Blanks(count) => column += count,
+                RowToken::Word(letters) => {
+                    let text = source
+                        .get(token.span.start..token.span.end)
+                        .map(str::to_string)
+                        .unwrap_or_else(|| {
+                            letters
+                                .iter()
+                                .map(|l| letter_text(&l.value.name, l.value.inverse))
+                                .collect()
+                        });
+                    let resolved = letters
+                        .iter()
+                        .map(|l| match generator_letter(group, &l.value) {
+                            Some(g) => TableLetter::Gen(g),
+                            None => TableLetter::UnknownName(l.value.name.clone()),
+                        })
+                        .collect::<Vec<_>>();
+                    let length = resolved.len();
+                    words.push(PlacedWord {
+                        row: r + 1,
+                        column,
+                        letters: resolved,
+                        text,
+                    });
+                    column += length;
+                }
+            }
+        }
+    }
+    Table {
+        rows: file.rows.len(),
+        words,
+    }
+}

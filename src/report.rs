@@ -1,0 +1,279 @@
+//! Reports of a check, for people (text) and for programs (JSON).
+//!
+//! The JSON form is a stable interface: its shape is documented in
+//! `docs/json.md` and versioned by the `schema` field; fields are only ever
+//! added. The text form is for reading and may change.
+
+use crate::kernel::{Checked, Verdict, Violation};
+use crate::load::Loaded;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// The JSON schema identifier of [`CheckReport`].
+pub const CHECK_SCHEMA: &str = "txverify-check/1";
+
+/// Summary of the group a table runs on.
+#[derive(Clone, Debug, Serialize)]
+pub struct GroupSummary {
+    /// The presentation as written.
+    pub presentation: String,
+    /// Generator names.
+    pub generators: Vec<String>,
+    /// Number of elements.
+    pub order: usize,
+}
+
+/// Summary of the message set.
+#[derive(Clone, Debug, Serialize)]
+pub struct MessageSummary {
+    /// `total`, `odd`, `distance`, or `to`.
+    pub mode: String,
+    /// Messages each node sends.
+    pub count: usize,
+}
+
+/// Everything `check` reports about one file that could be loaded.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    /// Always [`CHECK_SCHEMA`].
+    pub schema: &'static str,
+    /// The path as given.
+    pub file: String,
+    /// `name:` or the file stem.
+    pub name: String,
+    /// The group.
+    pub group: GroupSummary,
+    /// The link set S, as written.
+    pub links: Vec<String>,
+    /// Generators left out of the default link set because they are trivial.
+    pub trivial_generators: Vec<String>,
+    /// Letters a node may send in one step.
+    pub ports: usize,
+    /// The message set.
+    pub messages: MessageSummary,
+    /// The kernel's findings.
+    #[serde(flatten)]
+    pub checked: Checked,
+    /// The process exit status this report implies (0 valid and claims hold, 1 otherwise).
+    pub exit_code: i32,
+}
+
+impl CheckReport {
+    /// Assembles a report from a loaded file and the kernel's result.
+    pub fn new(path: &str, source: &str, loaded: &Loaded, checked: Checked) -> CheckReport {
+        use crate::kernel::MessageSpec;
+        let name = loaded
+            .file
+            .name
+            .as_ref()
+            .map(|n| n.value.clone())
+            .unwrap_or_else(|| file_stem(path));
+        let span = loaded.file.group.span;
+        let presentation = source
+            .get(span.start..span.end)
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        let mode = match loaded.instance.message_spec() {
+            MessageSpec::Total => "total",
+            MessageSpec::Odd => "odd",
+            MessageSpec::Distances(_) => "distance",
+            MessageSpec::To(_) => "to",
+        };
+        let exit_code = if checked.passed() { 0 } else { 1 };
+        CheckReport {
+            schema: CHECK_SCHEMA,
+            file: path.to_string(),
+            name,
+            group: GroupSummary {
+                presentation,
+                generators: loaded.presentation.generators.clone(),
+                order: loaded.instance.group().order(),
+            },
+            links: loaded.instance.link_names().to_vec(),
+            trivial_generators: loaded.trivial_generators.clone(),
+            ports: loaded.instance.ports(),
+            messages: MessageSummary {
+                mode: mode.to_string(),
+                count: checked.messages(),
+            },
+            checked,
+            exit_code,
+        }
+    }
+
+    /// The human-readable report.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let c = &self.checked;
+        let _ = writeln!(out, "{}: {}", self.file, self.name);
+        let _ = writeln!(
+            out,
+            "  group        {}  (order {})",
+            self.group.presentation, self.group.order
+        );
+        let _ = writeln!(
+            out,
+            "  links        {}  (|S| = {}, ports {})",
+            self.links.join(" "),
+            self.links.len(),
+            self.ports
+        );
+        if !self.trivial_generators.is_empty() {
+            let _ = writeln!(
+                out,
+                "  note         generators trivial in G, left out of the links: {}",
+                self.trivial_generators.join(" ")
+            );
+        }
+        match c.bound() {
+            Some(b) => {
+                let _ = writeln!(
+                    out,
+                    "  messages     {} per node ({}), sum of distances {}, largest distance {}",
+                    self.messages.count, self.messages.mode, b.distance_sum, b.max_distance
+                );
+                let mut why = format!(
+                    "largest distance {}, counting bound {}",
+                    b.max_distance, b.counting
+                );
+                if let Some(s) = &b.best_subset
+                    && s.columns > b.counting
+                {
+                    let _ = write!(
+                        why,
+                        ", load of {{{}}}: {} letters / {} per column = {}",
+                        s.links.join(" "),
+                        s.letters_needed,
+                        s.per_column,
+                        s.columns
+                    );
+                }
+                let coverage = if b.exhaustive {
+                    format!("all {} link subsets tried", b.subsets_tried)
+                } else {
+                    format!("only {} link subsets tried", b.subsets_tried)
+                };
+                let _ = writeln!(out, "  lower bound  {}  ({why}; {coverage})", b.value);
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  messages     {} per node ({})",
+                    self.messages.count, self.messages.mode
+                );
+                let _ = writeln!(out, "  lower bound  none (the link set is defective)");
+            }
+        }
+        let _ = writeln!(out, "  time         {}", c.time());
+        let verdict = match c.verdict() {
+            Verdict::Invalid => "INVALID".to_string(),
+            Verdict::Valid => match c.bound() {
+                Some(b) => format!(
+                    "VALID, not proved optimal (time {} > lower bound {})",
+                    c.time(),
+                    b.value
+                ),
+                None => "VALID".to_string(),
+            },
+            Verdict::Optimal => "OPTIMAL (valid, time equals the lower bound)".to_string(),
+        };
+        let _ = writeln!(out, "  verdict      {verdict}");
+        for e in c.expectations() {
+            let _ = writeln!(
+                out,
+                "  expect       {}: {}",
+                e.claim,
+                if e.holds { "holds" } else { "FAILS" }
+            );
+        }
+        for n in c.non_shortest() {
+            let _ = writeln!(
+                out,
+                "  note: row {}, column {}: word `{}` has length {} but its element is at distance {} (not a shortest path)",
+                n.word.row, n.word.column, n.word.word, n.length, n.distance
+            );
+        }
+        for v in c.violations() {
+            let _ = writeln!(out, "  error: {}", describe(v));
+        }
+        out
+    }
+}
+
+/// One line describing a violation: row, column and word first.
+pub fn describe(v: &Violation) -> String {
+    use crate::kernel::InstanceError as D;
+    match v {
+        Violation::LinkSet { defect } => match defect {
+            D::IdentityLink { link } => format!("link set: link `{link}` is the identity"),
+            D::InverseMissing { link, inverse } => format!(
+                "link set: the inverse {inverse} of link `{link}` is not a link (the network must be undirected)"
+            ),
+            D::NotGenerating { reached, order } => format!(
+                "link set: the links generate only {reached} of the {order} elements (the network is not connected)"
+            ),
+            D::NoLinks => "link set: no links".to_string(),
+        },
+        Violation::UnknownLetter {
+            word,
+            column,
+            letter,
+        } => format!(
+            "row {}, column {column}: word `{}`: letter `{letter}` is not a generator",
+            word.row, word.word
+        ),
+        Violation::NotALink {
+            word,
+            column,
+            letter,
+        } => format!(
+            "row {}, column {column}: word `{}`: letter `{letter}` is not a link",
+            word.row, word.word
+        ),
+        Violation::ColumnConflict {
+            column,
+            link,
+            first,
+            second,
+        } => format!(
+            "column {column}: link `{link}` used twice: row {} word `{}` (from column {}) and row {} word `{}` (from column {})",
+            first.row, first.word, first.column, second.row, second.word, second.column
+        ),
+        Violation::PortsExceeded {
+            column,
+            letters,
+            ports,
+        } => format!("column {column}: {letters} letters but a node has only {ports} ports"),
+        Violation::IdentityWord { word } => format!(
+            "row {}, column {}: word `{}` spells the identity",
+            word.row, word.column, word.word
+        ),
+        Violation::DuplicateMessage {
+            word,
+            first,
+            element,
+        } => format!(
+            "row {}, column {}: word `{}` spells {element}, already sent by row {}, column {} word `{}` (duplicate)",
+            word.row, word.column, word.word, first.row, first.column, first.word
+        ),
+        Violation::UnexpectedMessage {
+            word,
+            element,
+            distance,
+        } => format!(
+            "row {}, column {}: word `{}` spells {element} (distance {distance}), which is not in the message set",
+            word.row, word.column, word.word
+        ),
+        Violation::MissingMessage { element, distance } => {
+            format!("missing message: no word spells {element} (distance {distance})")
+        }
+    }
+}
+
+fn file_stem(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string())
+}
