@@ -9,6 +9,7 @@
 
 pub mod abelian;
 pub mod enumerate;
+pub mod families;
 
 use std::fmt;
 
