@@ -24,7 +24,10 @@ pub fn cyclic(n: usize) -> FiniteGroup {
 /// Element 2k is (yY)^k and element 2k+1 is (yY)^k·y, so the ring order is
 /// 0, 1, ... read along alternating y, Y steps.
 pub fn dihedral(n: usize) -> FiniteGroup {
-    assert!(n >= 2 && n.is_multiple_of(2), "dihedral D_n needs an even n >= 2");
+    assert!(
+        n >= 2 && n.is_multiple_of(2),
+        "dihedral D_n needs an even n >= 2"
+    );
     // Realise the elements as the path 0 - 1 - 2 - ... - (n-1) - 0 of the ring,
     // where y joins 2k to 2k+1 and Y joins 2k+1 to 2k+2 (mod n): the right
     // action of y and Y on the ring's vertices is then the Cayley graph.

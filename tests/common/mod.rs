@@ -1,0 +1,150 @@
+//! Shared test support: random small groups and greedy valid tables.
+#![allow(dead_code)]
+
+use proptest::prelude::*;
+use std::collections::VecDeque;
+use txverify::group::families::{cyclic, dihedral, direct_product};
+use txverify::group::{Elem, FiniteGroup, GenLetter};
+use txverify::kernel::{PlacedWord, Table, TableLetter};
+
+/// A small group family, before it is built.
+#[derive(Clone, Debug)]
+pub enum Factor {
+    Cyclic(usize),
+    Dihedral(usize),
+    Elementary(usize),
+}
+
+/// Builds a direct product of factors with generator names a, b, c, ...
+pub fn build(factors: &[Factor]) -> FiniteGroup {
+    let mut groups = Vec::new();
+    for f in factors {
+        match f {
+            Factor::Cyclic(n) => groups.push(cyclic(*n)),
+            Factor::Dihedral(n) => groups.push(dihedral(*n)),
+            Factor::Elementary(d) => groups.extend((0..*d).map(|_| cyclic(2))),
+        }
+    }
+    let mut next = b'a';
+    let names: Vec<Vec<String>> = groups
+        .iter()
+        .map(|g| {
+            g.generator_names()
+                .iter()
+                .map(|_| {
+                    let name = (next as char).to_string();
+                    next += 1;
+                    name
+                })
+                .collect()
+        })
+        .collect();
+    direct_product(&groups, &names)
+}
+
+/// Random products of one to three small cyclic, dihedral or C2^d factors.
+pub fn small_group() -> impl Strategy<Value = Vec<Factor>> {
+    let factor = prop_oneof![
+        (2usize..8).prop_map(Factor::Cyclic),
+        (2usize..6).prop_map(|k| Factor::Dihedral(2 * k)),
+        (1usize..4).prop_map(Factor::Elementary),
+    ];
+    proptest::collection::vec(factor, 1..=3)
+        .prop_filter("at most 200 elements", |fs| build(fs).order() <= 200)
+}
+
+/// Every generator and its inverse, duplicates (involutions) removed.
+pub fn default_links(group: &FiniteGroup) -> Vec<(GenLetter, String)> {
+    let mut links = Vec::new();
+    let mut seen = Vec::new();
+    for (i, name) in group.generator_names().iter().enumerate() {
+        for inverse in [false, true] {
+            let g = GenLetter {
+                generator: i as u32,
+                inverse,
+            };
+            let e = group.eval(&[g]);
+            if e != Elem::IDENTITY && !seen.contains(&e) {
+                seen.push(e);
+                links.push((g, format!("{name}{}", if inverse { "'" } else { "" })));
+            }
+        }
+    }
+    links
+}
+
+/// A valid total-exchange table: a shortest word per element (BFS over the links,
+/// links tried in a rotated order given by `seed`), placed first-fit in the earliest
+/// columns whose (column, link) cells are free, rows assigned by interval partitioning.
+pub fn greedy_table(group: &FiniteGroup, links: &[GenLetter], seed: usize) -> Table {
+    let n = links.len();
+    let mut parent: Vec<Option<(Elem, usize)>> = vec![None; group.order()];
+    let mut seen = vec![false; group.order()];
+    seen[0] = true;
+    let mut order = Vec::new();
+    let mut queue = VecDeque::from([Elem::IDENTITY]);
+    while let Some(e) = queue.pop_front() {
+        for k in 0..n {
+            let l = (k + seed) % n;
+            let next = group.apply(e, links[l]);
+            if !seen[next.index()] {
+                seen[next.index()] = true;
+                parent[next.index()] = Some((e, l));
+                order.push(next);
+                queue.push_back(next);
+            }
+        }
+    }
+    let mut used: Vec<Vec<bool>> = Vec::new();
+    let mut placed = Vec::new();
+    for &e in order.iter().rev() {
+        let mut word = Vec::new();
+        let mut cur = e;
+        while let Some((prev, l)) = parent[cur.index()] {
+            word.push(l);
+            cur = prev;
+        }
+        word.reverse();
+        let mut start = 0;
+        loop {
+            while used.len() < start + word.len() {
+                used.push(vec![false; n]);
+            }
+            if word.iter().enumerate().all(|(i, &l)| !used[start + i][l]) {
+                break;
+            }
+            start += 1;
+        }
+        for (i, &l) in word.iter().enumerate() {
+            used[start + i][l] = true;
+        }
+        placed.push((start + 1, word));
+    }
+    placed.sort();
+    let mut row_ends: Vec<usize> = Vec::new();
+    let mut words = Vec::new();
+    for (column, word) in placed {
+        let row = match row_ends.iter().position(|&end| end < column) {
+            Some(r) => r,
+            None => {
+                row_ends.push(0);
+                row_ends.len() - 1
+            }
+        };
+        row_ends[row] = column + word.len() - 1;
+        words.push(PlacedWord {
+            row: row + 1,
+            column,
+            letters: word.iter().map(|&l| TableLetter::Gen(links[l])).collect(),
+            text: word
+                .iter()
+                .map(|&l| format!("{}", l))
+                .collect::<Vec<_>>()
+                .join("."),
+        });
+    }
+    Table {
+        rows: row_ends.len(),
+        words,
+    }
+}
