@@ -119,7 +119,7 @@ impl FiniteGroup {
                 action,
             });
         }
-        if action.is_empty() || action.len() % width != 0 {
+        if action.is_empty() || !action.len().is_multiple_of(width) {
             return None;
         }
         let order = action.len() / width;
