@@ -1,0 +1,30 @@
+//! Benchmarks of the checking kernel: a large valid table (greedy packing of
+//! shortest words on a 60 × 60 torus, about 10^5 letters), checked without simulation.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+#[path = "../tests/common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+
+use txverify::group::families::{cyclic, direct_product};
+use txverify::kernel::{Instance, MessageSpec, check};
+
+fn large_table(c: &mut Criterion) {
+    let group = direct_product(&[cyclic(60), cyclic(60)], &[vec!["a".into()], vec!["b".into()]]);
+    let links = common::default_links(&group);
+    let letters: Vec<_> = links.iter().map(|l| l.0).collect();
+    let table = common::greedy_table(&group, &letters, 0);
+    let letter_count: usize = table.words.iter().map(|w| w.letters.len()).sum();
+    let instance = Instance::new(group, links, MessageSpec::Total, None);
+    let mut group = c.benchmark_group("check");
+    group.sample_size(10);
+    group.bench_function(format!("torus60x60_greedy_{letter_count}_letters"), |b| {
+        b.iter(|| black_box(check(&instance, &table, &[])))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, large_table);
+criterion_main!(benches);
