@@ -32,5 +32,7 @@ pub fn enumerate(
     limits: &EnumerationLimits,
 ) -> Result<FiniteGroup, GroupError> {
     let _ = (presentation, limits);
-    Err(GroupError::CrossCheck("coset enumeration not built yet".into()))
+    Err(GroupError::CrossCheck(
+        "coset enumeration not built yet".into(),
+    ))
 }
