@@ -57,7 +57,7 @@ pub fn print(file: &TblFile) -> String {
 }
 
 fn one_line(text: &str) -> String {
-    text.replace(['\n', '\r'], " ")
+    text.replace('\n', " ")
 }
 
 /// Letters separated by single spaces (`a b a'`).
