@@ -212,6 +212,12 @@ fn expand_word(word: &WordExpr, index: &HashMap<&str, u32>) -> Vec<GenLetter> {
 
 fn expand_into(word: &WordExpr, index: &HashMap<&str, u32>, out: &mut Vec<GenLetter>) {
     for factor in word {
+        let exponent = factor.value.exponent;
+        if exponent == 0 {
+            // Skipped rather than expanded: its atom may be far larger than the limit,
+            // which only bounds the letters that end up in the word.
+            continue;
+        }
         let piece = match &factor.value.atom {
             Atom::Letter(l) => {
                 let generator = index.get(l.name.as_str()).copied().unwrap_or(0);
@@ -229,7 +235,6 @@ fn expand_into(word: &WordExpr, index: &HashMap<&str, u32>, out: &mut Vec<GenLet
                 c
             }
         };
-        let exponent = factor.value.exponent;
         if piece.is_empty() {
             continue;
         }

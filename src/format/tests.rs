@@ -413,6 +413,8 @@ fn word_too_long() {
         ")^9999999".repeat(20)
     );
     assert_eq!(lowering_fails(&huge).0, ParseErrorKind::WordTooLong);
+    // A zeroth power is not expanded, however large its base.
+    assert!(relators("group: <a | ((a^9999999)^9999999)^0 a>\n") == vec![vec![gl(0, false)]]);
     // Empty powers cost nothing.
     assert!(relators("group: <a | ((1^9999999)^9999999)^9999999 a>\n") == vec![vec![gl(0, false)]]);
 }
