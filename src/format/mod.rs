@@ -6,7 +6,7 @@
 //! - [`parse`] reads a whole file into a [`TblFile`] whose every part carries its byte
 //!   [`Span`]; nothing is checked against a group at this stage.
 //! - [`lower_group`] and [`lower_word`] turn presentation syntax into generator letters.
-//! - [`print`] writes a file back in canonical form with the table's columns aligned.
+//! - [`print()`] writes a file back in canonical form with the table's columns aligned.
 //! - [`render_error`] shows a [`ParseError`] as `path:line:col: error: message` with the
 //!   source line and a caret line under the offending text.
 
