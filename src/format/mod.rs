@@ -57,6 +57,9 @@ pub enum ParseErrorKind {
     /// Text after `table:` on its line.
     #[error("nothing but a comment may follow `table:` on its line")]
     JunkAfterTable,
+    /// A header line among the table rows.
+    #[error("`{0}:` after `table:`: header lines come before the table")]
+    HeaderAfterTable(String),
     /// A non-blank, non-comment line after `end`.
     #[error("only blank and comment lines may follow `end`")]
     TrailingAfterEnd,

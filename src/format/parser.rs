@@ -81,6 +81,14 @@ pub fn parse(source: &str) -> Result<TblFile, ParseError> {
                     state = State::AfterEnd;
                     continue;
                 }
+                if let Some(colon) = trimmed.find(':')
+                    && let Some(key) = Key::from_text(trimmed[..colon].trim_end())
+                {
+                    return Err(ParseError::new(
+                        ParseErrorKind::HeaderAfterTable(key.name().to_string()),
+                        Span::new(span.start, span.start + colon + 1),
+                    ));
+                }
                 rows.push(parse_row(source, span, line_number)?);
             }
             State::AfterEnd => {

@@ -133,6 +133,17 @@ fn junk_after_table() {
 }
 
 #[test]
+fn header_after_table() {
+    let kind = fails(
+        &format!("{G}table:\na\n  Expect: time 1\n"),
+        "4:3",
+        "`expect:` after `table:`",
+    );
+    assert_eq!(kind, ParseErrorKind::HeaderAfterTable("expect".into()));
+    fails(&format!("{G}table:\na:b\n"), "3:2", "unexpected `:`");
+}
+
+#[test]
 fn trailing_after_end() {
     let kind = fails(
         &format!("{G}table:\na\nend\n\n# fine\n  b\n"),
