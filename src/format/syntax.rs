@@ -193,14 +193,16 @@ pub enum Expectation {
 pub enum RowToken {
     /// A word: letters written back to back, one column each.
     Word(Vec<Spanned<Letter>>),
-    /// A run of `count` blank columns (`.`, `...`).
+    /// A run of `count` blank columns (`.`, `...`). The parser merges blank tokens that
+    /// follow one another (`. ..` is one run of three), so a parsed row never has two
+    /// `Blanks` side by side.
     Blanks(usize),
 }
 
 /// One table row (a line with something other than white space and comments).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
-    /// 1-based line number in the file.
+    /// 1-based line number in the file (rows are numbered separately, by their index).
     pub line: usize,
     /// Tokens in order; the first starts in column 1.
     pub tokens: Vec<Spanned<RowToken>>,
@@ -225,6 +227,7 @@ pub struct TblFile {
     pub network: Option<Spanned<NetworkSpec>>,
     /// Every `expect:` line, in order.
     pub expect: Vec<Spanned<Expectation>>,
-    /// Table rows, in order.
+    /// Table rows, in order; empty when the file has no `table:` line (a header-only
+    /// file) or no rows after it.
     pub rows: Vec<Row>,
 }
