@@ -1,20 +1,163 @@
 //! The `.tbl` text format: parser (text → [`syntax::TblFile`] with spans), lowering of
 //! presentation syntax to [`crate::group::Presentation`], and the aligned printer.
 //!
-//! Placeholder: the real parser and printer replace the bodies below.
+//! The format is specified in `docs/tbl-format.md`. The pieces:
+//!
+//! - [`parse`] reads a whole file into a [`TblFile`] whose every part carries its byte
+//!   [`Span`]; nothing is checked against a group at this stage.
+//! - [`lower_group`] and [`lower_word`] turn presentation syntax into generator letters.
+//! - [`print()`] writes a file back in canonical form with the table's columns aligned.
+//! - [`render_error`] shows a [`ParseError`] as `path:line:col: error: message` with the
+//!   source line and a caret line under the offending text.
 
+mod diagnostic;
+mod lexer;
+mod lower;
+mod parser;
+mod printer;
+mod strip;
 pub mod syntax;
 
-use crate::group::{GenLetter, Presentation};
-use syntax::{GroupSyntax, Span, TblFile, WordExpr};
+pub use diagnostic::render_error;
+pub use lower::{MAX_EXPONENT, MAX_RELATOR_LETTERS, lower_group, lower_word};
+pub use parser::{MAX_HYPERCUBE_DIMENSION, MAX_NESTING, parse};
+pub use printer::{print, print_group, print_letters, print_row_token, print_rows, print_word};
+
+use syntax::{Span, TblFile};
 
 /// What is wrong with a malformed file.
+///
+/// Each variant is one kind of mistake; its `Display` text is the message shown to the
+/// user (the location comes from [`ParseError::span`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
-    /// Any syntax error, with a message.
-    #[error("{0}")]
-    Syntax(String),
+    /// A header line that is not `key: value` (for instance a table row before `table:`).
+    #[error("expected a header line `key: value` (table rows must follow a `table:` line)")]
+    ExpectedKey,
+    /// A key the format does not define.
+    #[error(
+        "unknown key `{0}:` (known keys: name, source, group, links, messages, ports, network, expect, table)"
+    )]
+    UnknownKey(String),
+    /// A key other than `expect:` given a second time.
+    #[error("`{key}:` is given twice (first on line {first_line}); only `expect:` may repeat")]
+    DuplicateKey {
+        /// The key, in lower case.
+        key: String,
+        /// The line of its first occurrence.
+        first_line: usize,
+    },
+    /// A key with nothing after its colon.
+    #[error("`{0}:` needs a value")]
+    EmptyValue(String),
+    /// The file has no `group:` line.
+    #[error("missing `group:` line: every file must give its group")]
+    MissingGroup,
+    /// Text after `table:` on its line.
+    #[error("nothing but a comment may follow `table:` on its line")]
+    JunkAfterTable,
+    /// A header line among the table rows.
+    #[error("`{0}:` after `table:`: header lines come before the table")]
+    HeaderAfterTable(String),
+    /// A non-blank, non-comment line after `end`.
+    #[error("only blank and comment lines may follow `end`")]
+    TrailingAfterEnd,
+    /// A character that cannot start (or continue) a letter.
+    #[error("unexpected `{0}`: expected a letter (an ASCII letter or a `{{name}}`)")]
+    BadLetter(char),
+    /// A `{` without its `}`.
+    #[error("unclosed `{{`: a braced name ends with `}}`")]
+    UnclosedBrace,
+    /// A character that may not appear in a braced name.
+    #[error("`{0}` may not appear in a `{{name}}`: names hold ASCII letters, digits and `_`")]
+    BadNameChar(char),
+    /// `{}` with nothing inside.
+    #[error("empty name `{{}}`")]
+    EmptyName,
+    /// A generator declared with `'` or an overline.
+    #[error("a generator is declared by its name alone, without `'` or overline")]
+    InvertedGenerator,
+    /// A table token such as `a.b` that mixes letters and blanks.
+    #[error("a token mixes letters and blanks `.`; separate them with white space")]
+    MixedToken,
+    /// Something other than what the grammar allows here.
+    #[error("expected {expected}, found {found}")]
+    Expected {
+        /// What the grammar allows here.
+        expected: &'static str,
+        /// What was found (quoted text, or `end of line`).
+        found: String,
+    },
+    /// A word with no factors, as in `a = ` or `()`.
+    #[error("empty word (write `1` for the identity)")]
+    EmptyWord,
+    /// A number other than `1` standing as a factor of a word.
+    #[error(
+        "`{0}` is not a factor: the only number allowed in a word is `1` (exponents are written `^k`)"
+    )]
+    NumberInWord(String),
+    /// `^` not followed by an integer in one of the allowed forms.
+    #[error("expected an integer exponent after `^` (`^k`, `^-k`, `^{{k}}` or `^(k)`)")]
+    BadExponent,
+    /// An exponent beyond [`MAX_EXPONENT`] in absolute value.
+    #[error("exponent too large: at most {} in absolute value", MAX_EXPONENT)]
+    ExponentTooLarge,
+    /// Parentheses or commutators nested beyond [`MAX_NESTING`].
+    #[error("parentheses nested too deeply (limit {})", MAX_NESTING)]
+    NestingTooDeep,
+    /// A value that should be a non-negative integer.
+    #[error("expected a non-negative integer, found `{0}`")]
+    BadNumber(String),
+    /// An integer that does not fit the machine's integer type.
+    #[error("number too large: `{0}`")]
+    NumberTooLarge(String),
+    /// An integer outside the range allowed for this value.
+    #[error("{what} must be {}", range_text(*min, *max))]
+    OutOfRange {
+        /// What the number is (`ports`, `a ring's size`, ...).
+        what: &'static str,
+        /// Smallest allowed value.
+        min: u64,
+        /// Largest allowed value (`u64::MAX` when unbounded).
+        max: u64,
+    },
+    /// A `messages:` value that is not one of the forms.
+    #[error(
+        "unknown message set `{0}`: expected `total`, `odd`, `distance d1 d2 …` or `to w1 w2 …`"
+    )]
+    UnknownMessages(String),
+    /// A `network:` value that is not one of the forms.
+    #[error("unknown network `{0}`: expected `ring N`, `hypercube D` or `torus N1 N2 …`")]
+    UnknownNetwork(String),
+    /// An `expect:` value that is not one of the forms.
+    #[error("unknown claim `{0}`: expected `time T` or `optimal`")]
+    UnknownExpectation(String),
+    /// A name used in a word that is not a generator of its presentation.
+    #[error("`{0}` is not a generator of this presentation")]
+    UnknownGenerator(String),
+    /// A generator name declared twice (in one factor or across factors).
+    #[error(
+        "generator `{0}` is declared twice (names of a direct product's factors must be distinct)"
+    )]
+    DuplicateGenerator(String),
+    /// A relator or word that expands to too many letters.
+    #[error("this word expands to more than {} letters", MAX_RELATOR_LETTERS)]
+    WordTooLong,
+    /// A presentation whose relators expand to too many letters in all.
+    #[error(
+        "the presentation's relators expand to more than {} letters in all",
+        MAX_RELATOR_LETTERS
+    )]
+    PresentationTooLarge,
+}
+
+fn range_text(min: u64, max: u64) -> String {
+    if max == u64::MAX {
+        format!("at least {min}")
+    } else {
+        format!("between {min} and {max}")
+    }
 }
 
 /// A parse error: a kind and the span of the offending text.
@@ -27,45 +170,40 @@ pub struct ParseError {
     pub span: Span,
 }
 
-/// Parses a whole `.tbl` file.
-pub fn parse(source: &str) -> Result<TblFile, ParseError> {
-    let _ = source;
-    Err(ParseError {
-        kind: ParseErrorKind::Syntax("parser not built yet".into()),
-        span: Span::default(),
-    })
-}
-
-/// Turns presentation syntax (possibly a direct product) into a [`Presentation`].
-pub fn lower_group(group: &GroupSyntax) -> Result<Presentation, ParseError> {
-    let _ = group;
-    Err(ParseError {
-        kind: ParseErrorKind::Syntax("lowering not built yet".into()),
-        span: Span::default(),
-    })
-}
-
-/// Turns a word expression into generator letters, resolving names against `generators`.
-pub fn lower_word(word: &WordExpr, generators: &[String]) -> Result<Vec<GenLetter>, ParseError> {
-    let _ = (word, generators);
-    Err(ParseError {
-        kind: ParseErrorKind::Syntax("lowering not built yet".into()),
-        span: Span::default(),
-    })
-}
-
-/// Prints a file back in canonical form with the table's columns aligned.
-pub fn print(file: &TblFile) -> String {
-    let _ = file;
-    String::new()
+impl ParseError {
+    /// An error of this kind at this span.
+    pub fn new(kind: ParseErrorKind, span: Span) -> ParseError {
+        ParseError { kind, span }
+    }
 }
 
 /// 1-based line and column (in characters) of a byte offset.
+///
+/// Offsets past the end count as the end of the text; an offset inside a multi-byte
+/// character counts as the start of that character.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(source.len());
+    let offset = floor_char_boundary(source, offset);
     let before = &source[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let column = source[line_start..offset].chars().count() + 1;
     (line, column)
 }
+
+/// The largest char boundary of `source` at or below `offset` (clamped to its length).
+pub(crate) fn floor_char_boundary(source: &str, offset: usize) -> usize {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// A copy of `file` with every span set to `Span::default()` and every row's line to 0,
+/// for comparing two files by what they say rather than where they say it.
+pub fn without_spans(file: &TblFile) -> TblFile {
+    strip::file(file)
+}
+
+#[cfg(test)]
+mod tests;

@@ -3,6 +3,8 @@
 //! These types say what was *written*; nothing here is checked against a group.
 //! The loader turns them into a kernel instance, and the printer writes them back.
 
+use std::fmt;
+
 use serde::Serialize;
 
 /// A byte range `start..end` in the source text.
@@ -23,6 +25,36 @@ pub struct Spanned<T> {
     pub span: Span,
 }
 
+impl Span {
+    /// The span `start..end`.
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+impl<T> Spanned<T> {
+    /// A value with its span.
+    pub fn new(value: T, span: Span) -> Spanned<T> {
+        Spanned { value, span }
+    }
+
+    /// A value made by a program rather than read from text (its span is empty).
+    pub fn unspanned(value: T) -> Spanned<T> {
+        Spanned {
+            value,
+            span: Span::default(),
+        }
+    }
+}
+
 /// A letter: a generator name and whether it is inverted (after folding `'`s and overlines).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Letter {
@@ -30,6 +62,39 @@ pub struct Letter {
     pub name: String,
     /// `true` when an odd number of `'` (or an overline) follows the name.
     pub inverse: bool,
+}
+
+impl Letter {
+    /// The letter `name` (inverted when `inverse`).
+    pub fn new(name: impl Into<String>, inverse: bool) -> Letter {
+        Letter {
+            name: name.into(),
+            inverse,
+        }
+    }
+
+    /// The letter that cancels this one.
+    pub fn inverted(&self) -> Letter {
+        Letter {
+            name: self.name.clone(),
+            inverse: !self.inverse,
+        }
+    }
+}
+
+/// Prints the letter as the `.tbl` format writes it: `a`, `a'`, `{t12}`, `{t12}'`.
+impl fmt::Display for Letter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut chars = self.name.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => write!(f, "{c}")?,
+            _ => write!(f, "{{{}}}", self.name)?,
+        }
+        if self.inverse {
+            f.write_str("'")?;
+        }
+        Ok(())
+    }
 }
 
 /// One factor of a word in a relation or a `to` message list.
@@ -128,14 +193,16 @@ pub enum Expectation {
 pub enum RowToken {
     /// A word: letters written back to back, one column each.
     Word(Vec<Spanned<Letter>>),
-    /// A run of `count` blank columns (`.`, `...`).
+    /// A run of `count` blank columns (`.`, `...`). The parser merges blank tokens that
+    /// follow one another (`. ..` is one run of three), so a parsed row never has two
+    /// `Blanks` side by side.
     Blanks(usize),
 }
 
 /// One table row (a line with something other than white space and comments).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
-    /// 1-based line number in the file.
+    /// 1-based line number in the file (rows are numbered separately, by their index).
     pub line: usize,
     /// Tokens in order; the first starts in column 1.
     pub tokens: Vec<Spanned<RowToken>>,
@@ -160,6 +227,7 @@ pub struct TblFile {
     pub network: Option<Spanned<NetworkSpec>>,
     /// Every `expect:` line, in order.
     pub expect: Vec<Spanned<Expectation>>,
-    /// Table rows, in order.
+    /// Table rows, in order; empty when the file has no `table:` line (a header-only
+    /// file) or no rows after it.
     pub rows: Vec<Row>,
 }

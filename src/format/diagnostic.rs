@@ -1,0 +1,50 @@
+//! Plain-text rendering of parse errors.
+//!
+//! The shape is fixed and colourless so that it can be tested and read in logs:
+//!
+//! ```text
+//! t.tbl:3:1: error: unknown key `colour:` (known keys: …)
+//!  3 | colour: red
+//!    | ^^^^^^
+//! ```
+
+use super::{ParseError, floor_char_boundary, line_col};
+
+/// Renders `err` as `path:line:col: error: message`, the source line, and a caret line
+/// under the span (to the end of the line when the span runs past it).
+pub fn render_error(path: &str, source: &str, err: &ParseError) -> String {
+    let start = floor_char_boundary(source, err.span.start);
+    let end = floor_char_boundary(source, err.span.end.max(start));
+    let (line, column) = line_col(source, start);
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = source[start..]
+        .find('\n')
+        .map_or(source.len(), |i| start + i);
+    let text = source[line_start..line_end].trim_end_matches('\r');
+    let text_end = line_start + text.len();
+    let mut pad = String::new();
+    for c in source[line_start..start.min(text_end)].chars() {
+        match c {
+            '\t' => pad.push('\t'),
+            c if is_zero_width(c) => {}
+            _ => pad.push(' '),
+        }
+    }
+    let underlined = source[start.min(text_end)..end.min(text_end)]
+        .chars()
+        .filter(|&c| !is_zero_width(c))
+        .count()
+        .max(1);
+    let number = line.to_string();
+    let gutter = " ".repeat(number.len());
+    format!(
+        "{path}:{line}:{column}: error: {message}\n {number} | {text}\n {gutter} | {pad}{carets}\n",
+        message = err.kind,
+        carets = "^".repeat(underlined),
+    )
+}
+
+/// Combining marks take no room on screen (U+0300..U+036F covers the macron).
+fn is_zero_width(c: char) -> bool {
+    ('\u{0300}'..='\u{036F}').contains(&c)
+}
