@@ -5,14 +5,16 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use txverify::group::families::{cyclic, direct_product};
 use txverify::kernel::{Instance, MessageSpec, check};
 
 fn large_table(c: &mut Criterion) {
-    let group = direct_product(&[cyclic(60), cyclic(60)], &[vec!["a".into()], vec!["b".into()]]);
+    let group = direct_product(
+        &[cyclic(60), cyclic(60)],
+        &[vec!["a".into()], vec!["b".into()]],
+    );
     let links = common::default_links(&group);
     let letters: Vec<_> = links.iter().map(|l| l.0).collect();
     let table = common::greedy_table(&group, &letters, 0);

@@ -1,8 +1,8 @@
 //! `txverify check` and `txverify fmt`.
 
-use super::diagnostic;
 use super::{CheckArgs, FmtArgs, OutputFormat};
 use std::path::Path;
+use txverify::format::render_diagnostic;
 use txverify::group::EnumerationLimits;
 use txverify::kernel;
 use txverify::load::{LoadError, LoadOptions, load};
@@ -60,7 +60,7 @@ fn report_load_error(path: &str, source: &str, error: &LoadError, format: Output
     let span = error.span();
     let message = error.to_string();
     match format {
-        OutputFormat::Text => eprint!("{}", diagnostic::render(path, source, span, &message)),
+        OutputFormat::Text => eprint!("{}", render_diagnostic(path, source, span, &message)),
         OutputFormat::Json => emit_error(
             path,
             format,
@@ -101,10 +101,7 @@ pub fn fmt(args: &FmtArgs) -> u8 {
             0
         }
         Err(e) => {
-            eprint!(
-                "{}",
-                diagnostic::render(&shown, &source, e.span, &e.to_string())
-            );
+            eprint!("{}", txverify::format::render_error(&shown, &source, &e));
             EXIT_INPUT
         }
     }

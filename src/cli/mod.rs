@@ -7,7 +7,6 @@
 //! disagreement (a bug).
 
 mod check;
-mod diagnostic;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

@@ -8,13 +8,22 @@
 //!    | ^^^^^^
 //! ```
 
+use super::syntax::Span;
 use super::{ParseError, floor_char_boundary, line_col};
+use std::fmt::Display;
 
 /// Renders `err` as `path:line:col: error: message`, the source line, and a caret line
 /// under the span (to the end of the line when the span runs past it).
 pub fn render_error(path: &str, source: &str, err: &ParseError) -> String {
-    let start = floor_char_boundary(source, err.span.start);
-    let end = floor_char_boundary(source, err.span.end.max(start));
+    render_diagnostic(path, source, err.span, &err.kind)
+}
+
+/// Renders any error found at `span` of `source` in the shape of [`render_error`]; used
+/// for errors found after parsing (unknown generators in headers, groups that cannot be
+/// computed) so that every diagnostic looks the same.
+pub fn render_diagnostic(path: &str, source: &str, span: Span, message: &dyn Display) -> String {
+    let start = floor_char_boundary(source, span.start);
+    let end = floor_char_boundary(source, span.end.max(start));
     let (line, column) = line_col(source, start);
     let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = source[start..]
@@ -39,7 +48,6 @@ pub fn render_error(path: &str, source: &str, err: &ParseError) -> String {
     let gutter = " ".repeat(number.len());
     format!(
         "{path}:{line}:{column}: error: {message}\n {number} | {text}\n {gutter} | {pad}{carets}\n",
-        message = err.kind,
         carets = "^".repeat(underlined),
     )
 }

@@ -18,7 +18,7 @@ mod printer;
 mod strip;
 pub mod syntax;
 
-pub use diagnostic::render_error;
+pub use diagnostic::{render_diagnostic, render_error};
 pub use lower::{MAX_EXPONENT, MAX_RELATOR_LETTERS, lower_group, lower_word};
 pub use parser::{MAX_HYPERCUBE_DIMENSION, MAX_NESTING, parse};
 pub use printer::{print, print_group, print_letters, print_row_token, print_rows, print_word};
