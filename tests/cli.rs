@@ -1,0 +1,212 @@
+//! End-to-end tests of the `txverify` binary: exit codes, diagnostics, reports.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn txverify(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_txverify"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Writes `text` to a fresh file named `name` and returns its path.
+fn file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("txverify-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn check(name: &str, text: &str) -> Run {
+    let path = file(name, text);
+    txverify(&["check", path.to_str().unwrap()])
+}
+
+const RING6: &str = "\
+name: ring6-dihedral-total
+group: <b, B | b^2 = B^2 = (bB)^3 = 1>
+expect: time 5
+expect: optimal
+table:
+bBb bB
+Bb B . b
+";
+
+#[test]
+fn valid_optimal_table_exits_0_with_its_figures() {
+    let run = check("ring6.tbl", RING6);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("(order 6)"), "{}", run.stdout);
+    assert!(run.stdout.contains("sum of distances 9"), "{}", run.stdout);
+    assert!(run.stdout.contains("lower bound  5"), "{}", run.stdout);
+    assert!(run.stdout.contains("OPTIMAL"), "{}", run.stdout);
+}
+
+#[test]
+fn failed_claim_exits_1() {
+    let run = check("claim.tbl", &RING6.replace("time 5", "time 4"));
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("expect       time 4: FAILS"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn column_conflict_exits_1_with_row_column_and_word() {
+    let run = check("conflict.tbl", &RING6.replace("Bb B . b", "bB B . b"));
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("column 1: link `b` used twice: row 1 word `bBb` (from column 1) and row 2 word `bB` (from column 1)"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn unknown_table_letter_is_an_invalid_table_not_a_parse_error() {
+    let run = check("letter.tbl", &RING6.replace("Bb B . b", "Bb B . c"));
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .contains("row 2, column 5: word `c`: letter `c` is not a generator"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn parse_error_exits_2_with_file_line_column_and_caret() {
+    let run = check(
+        "parse.tbl",
+        &RING6.replace("expect: optimal", "expect: fastest"),
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("parse.tbl:4:9: error:"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(" 4 | expect: fastest"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("^^^^^^^"), "{}", run.stderr);
+}
+
+#[test]
+fn unknown_link_in_header_exits_2() {
+    let run = check("links.tbl", &RING6.replace("expect: time 5", "links: b c"));
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("links.tbl:3:11: error: link `c` is not a generator"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn duplicate_link_in_header_exits_2() {
+    let run = check("dup.tbl", &RING6.replace("expect: time 5", "links: b b'"));
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("is the same group element as link `b`"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn identity_message_word_exits_2() {
+    let run = check(
+        "to.tbl",
+        &RING6.replace("expect: time 5", "messages: to b bb"),
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("to.tbl:3:17: error: message word names the identity"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn infinite_group_exits_2() {
+    let run = check("inf.tbl", "group: <a, b | a^2>\ntable:\n");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("inf.tbl:1:8: error:"), "{}", run.stderr);
+    assert!(run.stderr.contains("infinite"), "{}", run.stderr);
+}
+
+#[test]
+fn missing_file_exits_2() {
+    let run = txverify(&["check", "/nonexistent/table.tbl"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("cannot read /nonexistent/table.tbl"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn json_report_has_the_documented_fields() {
+    let path = file("json.tbl", RING6);
+    let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0);
+    let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(value["schema"], "txverify-check/1");
+    assert_eq!(value["group"]["order"], 6);
+    assert_eq!(value["verdict"], "optimal");
+    assert_eq!(value["time"], 5);
+    assert_eq!(value["bound"]["value"], 5);
+    assert_eq!(value["exit_code"], 0);
+    assert_eq!(value["expectations"][1]["claim"], "optimal");
+}
+
+#[test]
+fn json_error_report_has_line_and_column() {
+    let path = file("jsonerr.tbl", "group: <a | a^5>\nfoo: 1\n");
+    let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(value["error"]["line"], 2);
+    assert_eq!(value["error"]["column"], 1);
+    assert_eq!(value["exit_code"], 2);
+}
+
+#[test]
+fn fmt_round_trips_and_aligns() {
+    let path = file("fmt.tbl", RING6);
+    let run = txverify(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("bBb  bB\nBb B . b"), "{}", run.stdout);
+    let again = file("fmt2.tbl", &run.stdout);
+    let rerun = txverify(&["fmt", again.to_str().unwrap()]);
+    assert_eq!(rerun.stdout, run.stdout);
+}
+
+#[test]
+fn worst_exit_code_wins_over_several_files() {
+    let good = file("good.tbl", RING6);
+    let bad = file("bad.tbl", "group: <a | a^3>\ntable:\na a\n");
+    let run = txverify(&["check", good.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+}
