@@ -118,7 +118,7 @@ impl FiniteGroup {
                 action,
             });
         }
-        if action.is_empty() || action.len() % width != 0 {
+        if action.is_empty() || !action.len().is_multiple_of(width) {
             return None;
         }
         let order = action.len() / width;
@@ -153,7 +153,10 @@ impl FiniteGroup {
     /// `e · letter`, one table look-up.
     pub fn apply(&self, e: Elem, letter: GenLetter) -> Elem {
         let width = 2 * self.generator_names.len();
-        Elem(self.action[e.index() * width + 2 * letter.generator as usize + letter.inverse as usize])
+        Elem(
+            self.action
+                [e.index() * width + 2 * letter.generator as usize + letter.inverse as usize],
+        )
     }
 
     /// `e · w` for a word `w` over the generators.
@@ -181,7 +184,10 @@ impl FiniteGroup {
         while let Some(e) = queue.pop_front() {
             for g in 0..self.generator_names.len() as u32 {
                 for inverse in [false, true] {
-                    let letter = GenLetter { generator: g, inverse };
+                    let letter = GenLetter {
+                        generator: g,
+                        inverse,
+                    };
                     let next = self.apply(e, letter);
                     if !seen[next.index()] {
                         seen[next.index()] = true;
@@ -230,6 +236,11 @@ impl FiniteGroup {
 
 impl fmt::Display for Presentation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "<{} | {} relators>", self.generators.join(", "), self.relators.len())
+        write!(
+            f,
+            "<{} | {} relators>",
+            self.generators.join(", "),
+            self.relators.len()
+        )
     }
 }
