@@ -65,7 +65,7 @@ const MAX_DEDUCTIONS: usize = 1 << 20;
 const CLOCK_EVERY: u32 = 4096;
 
 /// Freely and cyclically reduces a relator, as a list of table columns.
-fn reduce(word: &[GenLetter]) -> Vec<u32> {
+pub(crate) fn reduce(word: &[GenLetter]) -> Vec<u32> {
     let mut out: Vec<u32> = Vec::with_capacity(word.len());
     for l in word {
         let col = 2 * l.generator + l.inverse as u32;

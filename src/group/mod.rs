@@ -8,11 +8,16 @@
 //! its inverse on every element, so `element × generator` is one table look-up.
 
 pub mod abelian;
+pub mod check;
 pub mod enumerate;
+pub mod families;
 
 use std::fmt;
 
+pub use abelian::{Abelianisation, abelianise};
+pub use check::{ComputedGroup, compute};
 pub use enumerate::{EnumerationLimits, enumerate};
+pub use families::recognise;
 
 /// An element of a [`FiniteGroup`]: an index in `0..order`; `Elem(0)` is the identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
