@@ -190,6 +190,26 @@ fn classical_groups_with_many_coincidences() {
         (pres("ab", &["aaaaaaaa", "bbaaaa", "b'aba"]), 16), // Q_16
         // Fibonacci group F(2,5) is cyclic of order 11.
         (pres("abcde", &["abc'", "bcd'", "cde'", "dea'", "eab'"]), 11),
+        // Long powers (chain tracking) together with coincidences.
+        (pres("ab", &[&rep("a", 12), "bb", "abab"]), 24),
+        // C_16 ⋊ C_16 with b acting as a -> a^3.
+        (
+            pres("ab", &[&rep("a", 16), &rep("b", 16), "b'aba'a'a'"]),
+            256,
+        ),
+        (pres("a", &[&rep("a", 12), &rep("a", 18)]), 6),
+        (
+            pres(
+                "ab",
+                &[
+                    &rep("a", 10),
+                    &rep("b", 10),
+                    "aba'b'",
+                    &(rep("a", 4) + &rep("b", 6)),
+                ],
+            ),
+            20,
+        ),
         // b^-1 a b = a^2, a^-1 b a = b^2 defines the trivial group.
         (pres("ab", &["b'aba'a'", "a'bab'b'"]), 1),
     ];
@@ -571,11 +591,17 @@ proptest! {
     }
 
     #[test]
-    fn quotients_of_s4_match_brute_force(
+    fn quotients_match_brute_force(
+        base in 0usize..3,
         extra in prop::collection::vec(prop::collection::vec((0u32..3, any::<bool>()), 1..7), 1..3),
     ) {
-        let base = pres("abc", &["aa", "bb", "cc", "ababab", "bcbcbc", "acac"]);
-        let s4 = enumerate(&base, &EnumerationLimits::default()).unwrap();
+        let bases = [
+            pres("abc", &["aa", "bb", "cc", "ababab", "bcbcbc", "acac"]), // S_4
+            pres("abc", &[&rep("a", 8), "bb", "abab", "cc", "aca'c'", "bcb'c'"]), // D_16 x C_2
+            pres("abc", &[&rep("a", 9), "bbb", "aba'b'", "c"]), // C_9 x C_3
+        ];
+        let base = &bases[base];
+        let whole = enumerate(base, &EnumerationLimits::default()).unwrap();
         let words: Vec<Vec<GenLetter>> = extra
             .iter()
             .map(|w| w.iter().map(|&(generator, inverse)| GenLetter { generator, inverse }).collect())
@@ -583,6 +609,6 @@ proptest! {
         let mut p = base.clone();
         p.relators.extend(words.iter().cloned());
         let q = compute(&p, &EnumerationLimits::default()).unwrap();
-        prop_assert_eq!(q.group.order(), quotient_order(&s4, &words));
+        prop_assert_eq!(q.group.order(), quotient_order(&whole, &words));
     }
 }

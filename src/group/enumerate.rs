@@ -97,14 +97,30 @@ pub(crate) struct PreparedRelators {
     /// One reduced representative per relator (for full scans).
     pub(crate) base: Vec<Vec<u32>>,
     /// `conjugates[col]`: the distinct conjugate words starting with column `col`.
-    conjugates: Vec<Vec<Vec<u32>>>,
+    conjugates: Vec<Vec<Conjugate>>,
+    /// `tracker[g]`: index of the chain tracker of generator `g`, if it has one.
+    tracker: Vec<Option<usize>>,
+    /// Number of generators with a chain tracker.
+    trackers: usize,
 }
+
+/// A cyclic conjugate of a relator, ready for Felsch scanning.
+struct Conjugate {
+    word: Vec<u32>,
+    /// For a power `x^n` of a tracked generator: `(tracker, n)`.
+    power: Option<(usize, u32)>,
+}
+
+/// Shortest power relator `x^n` worth a chain tracker for `x`.
+const TRACK_POWER_FROM: usize = 8;
 
 impl PreparedRelators {
     pub(crate) fn new(p: &Presentation) -> PreparedRelators {
         let width = 2 * p.generators.len();
         let mut base: Vec<Vec<u32>> = Vec::new();
         let mut conjugates: Vec<Vec<Vec<u32>>> = vec![Vec::new(); width];
+        let mut tracker: Vec<Option<usize>> = vec![None; p.generators.len()];
+        let mut trackers = 0;
         let mut seen = std::collections::HashSet::new();
         for r in &p.relators {
             let w = reduce(r);
@@ -124,10 +140,40 @@ impl PreparedRelators {
             }
             // A relator all of whose conjugates are already known adds nothing.
             if new_base {
+                if w.len() >= TRACK_POWER_FROM && w.iter().all(|&c| c == w[0]) {
+                    let g = w[0] as usize / 2;
+                    if tracker[g].is_none() {
+                        tracker[g] = Some(trackers);
+                        trackers += 1;
+                    }
+                }
                 base.push(w);
             }
         }
-        PreparedRelators { base, conjugates }
+        let conjugates = conjugates
+            .into_iter()
+            .map(|words| {
+                words
+                    .into_iter()
+                    .map(|word| {
+                        let g = word[0] as usize / 2;
+                        let power = match tracker[g] {
+                            Some(t) if word.iter().all(|&c| c == word[0]) => {
+                                Some((t, word.len() as u32))
+                            }
+                            _ => None,
+                        };
+                        Conjugate { word, power }
+                    })
+                    .collect()
+            })
+            .collect();
+        PreparedRelators {
+            base,
+            conjugates,
+            tracker,
+            trackers,
+        }
     }
 }
 
@@ -147,6 +193,13 @@ struct Enumerator<'a> {
     /// Dead cosets whose rows still have to be merged into their representatives.
     queue: Vec<u32>,
     relators: &'a PreparedRelators,
+    /// Chain trackers, one per generator `x` with a long power relator `x^n`:
+    /// a union–find over cosets joined by `x`-edges (and by coincidences), with
+    /// the component size and a "may contain a cycle" flag at the root. Every real
+    /// `x`-chain lies inside one component, so a component that is acyclic and
+    /// smaller than `n` proves that scanning `x^n` would find nothing — which
+    /// spares walking long chains after every definition.
+    chains: Vec<Vec<u32>>,
     started: Instant,
     budget: Option<Duration>,
     ticks: u32,
@@ -171,10 +224,16 @@ impl Enumerator<'_> {
             // Grow geometrically, but never past the limit.
             let want = n.max(1024).min(self.cap - n) * self.width;
             self.table.reserve_exact(want);
-            self.rep.reserve_exact(want / self.width.max(1));
+            self.rep.reserve_exact(want / self.width);
+            for chain in &mut self.chains {
+                chain.reserve_exact(want / self.width);
+            }
         }
         self.table.extend(std::iter::repeat_n(UNDEF, self.width));
         self.rep.push(n as u32);
+        for chain in &mut self.chains {
+            chain.push(CHAIN_ROOT | 2);
+        }
         Some(n as u32)
     }
 
@@ -184,6 +243,16 @@ impl Enumerator<'_> {
 
     fn set(&mut self, c: u32, col: u32, value: u32) {
         self.table[c as usize * self.width + col as usize] = value;
+    }
+
+    /// Adds the edge `c · col = d` (and its inverse) and records it in the chain
+    /// tracker of its generator.
+    fn link(&mut self, c: u32, col: u32, d: u32) {
+        self.set(c, col, d);
+        self.set(d, col ^ 1, c);
+        if let Some(t) = self.relators.tracker[col as usize / 2] {
+            chain_union(&mut self.chains[t], c, d);
+        }
     }
 
     fn push_deduction(&mut self, c: u32, col: u32) {
@@ -231,6 +300,9 @@ impl Enumerator<'_> {
         if a != b {
             let (keep, kill) = if a < b { (a, b) } else { (b, a) };
             self.rep[kill as usize] = keep;
+            for chain in &mut self.chains {
+                chain_union(chain, a, b);
+            }
             self.queue.push(kill);
         }
     }
@@ -261,8 +333,7 @@ impl Enumerator<'_> {
                     self.merge(mu, nu_xinv);
                     continue;
                 }
-                self.set(mu, col, nu);
-                self.set(nu, col ^ 1, mu);
+                self.link(mu, col, nu);
                 self.push_deduction(mu, col);
             }
         }
@@ -315,8 +386,7 @@ impl Enumerator<'_> {
         if j == i + 1 {
             // Exactly one gap: f · w[i] = b is a deduction.
             let col = w[i];
-            self.set(f, col, b);
-            self.set(b, col ^ 1, f);
+            self.link(f, col, b);
             self.push_deduction(f, col);
         }
     }
@@ -330,8 +400,15 @@ impl Enumerator<'_> {
                 if !self.is_live(c) || self.get(c, col) == UNDEF {
                     continue;
                 }
-                for w in &relators.conjugates[col as usize] {
-                    self.scan(c, w);
+                for conj in &relators.conjugates[col as usize] {
+                    if let Some((t, n)) = conj.power {
+                        let root = chain_find(&mut self.chains[t], c);
+                        let info = self.chains[t][root as usize];
+                        if info & 1 == 0 && (info & !CHAIN_ROOT) >> 1 < n {
+                            continue;
+                        }
+                    }
+                    self.scan(c, &conj.word);
                     if !self.is_live(c) {
                         break;
                     }
@@ -383,9 +460,60 @@ impl Enumerator<'_> {
         self.table.truncate(next as usize * w);
         self.rep.clear();
         self.rep.extend(0..next);
+        for (g, t) in self.relators.tracker.iter().enumerate() {
+            let Some(t) = *t else { continue };
+            let mut chain = std::mem::take(&mut self.chains[t]);
+            chain.clear();
+            chain.resize(next as usize, CHAIN_ROOT | 2);
+            for c in 0..next {
+                let d = self.table[c as usize * w + 2 * g];
+                if d != UNDEF {
+                    chain_union(&mut chain, c, d);
+                }
+            }
+            self.chains[t] = chain;
+        }
         debug_assert!(self.deductions.is_empty());
         map[keep as usize]
     }
+}
+
+/// Marks a root in a chain tracker; the root's other bits hold `size << 1 | cyclic`.
+const CHAIN_ROOT: u32 = 1 << 31;
+
+/// Largest component a chain tracker can count (and so the coset limit).
+const MAX_CHAIN_SIZE: usize = (1 << 30) - 1;
+
+/// The root of `c`'s component, halving paths on the way.
+fn chain_find(chain: &mut [u32], mut c: u32) -> u32 {
+    loop {
+        let p = chain[c as usize];
+        if p & CHAIN_ROOT != 0 {
+            return c;
+        }
+        let gp = chain[p as usize];
+        if gp & CHAIN_ROOT != 0 {
+            return p;
+        }
+        chain[c as usize] = gp;
+        c = gp;
+    }
+}
+
+/// Joins the components of `a` and `b`; joining a component to itself may close
+/// a cycle, so it sets the cyclic flag.
+fn chain_union(chain: &mut [u32], a: u32, b: u32) {
+    let ra = chain_find(chain, a);
+    let rb = chain_find(chain, b);
+    if ra == rb {
+        chain[ra as usize] |= 1;
+        return;
+    }
+    let (ia, ib) = (chain[ra as usize], chain[rb as usize]);
+    let (sa, sb) = ((ia & !CHAIN_ROOT) >> 1, (ib & !CHAIN_ROOT) >> 1);
+    let (big, small) = if sa >= sb { (ra, rb) } else { (rb, ra) };
+    chain[small as usize] = big;
+    chain[big as usize] = CHAIN_ROOT | ((sa + sb) << 1) | ((ia | ib) & 1);
 }
 
 /// Enumerates the group defined by `presentation` (cosets of the trivial subgroup).
@@ -418,11 +546,12 @@ pub fn enumerate(
         });
     }
     let width = 2 * ngens;
+    // Bytes per coset: the table row, the forwarding entry, the chain trackers.
+    let per_coset = 4 * (width + 1 + relators.trackers);
     let cap = limits
         .max_cosets
-        .min(MAX_TABLE_BYTES / (4 * width))
-        .min(UNDEF as usize - 1)
-        .max(1);
+        .min(MAX_TABLE_BYTES / per_coset)
+        .clamp(1, MAX_CHAIN_SIZE);
     let mut e = Enumerator {
         width,
         table: Vec::new(),
@@ -432,6 +561,7 @@ pub fn enumerate(
         overflowed: false,
         queue: Vec::new(),
         relators: &relators,
+        chains: vec![Vec::new(); relators.trackers],
         started: Instant::now(),
         budget: limits.time_budget,
         ticks: 0,
@@ -485,8 +615,7 @@ pub fn enumerate(
                 e.new_coset().ok_or(too_many.clone())?
             }
         };
-        e.set(fill, col, d);
-        e.set(d, col ^ 1, fill);
+        e.link(fill, col, d);
         e.push_deduction(fill, col);
     }
 
@@ -581,5 +710,13 @@ mod tests {
         assert_eq!(r.base.len(), 1);
         assert_eq!(r.conjugates[0].len(), 1);
         assert_eq!(r.conjugates[1].len(), 1);
+        assert_eq!(r.trackers, 0);
+        let p = Presentation {
+            generators: vec!["a".into(), "b".into()],
+            relators: vec![letters(&"a".repeat(9)), letters("bb"), letters("abab")],
+        };
+        let r = PreparedRelators::new(&p);
+        assert_eq!(r.tracker, vec![Some(0), None]);
+        assert_eq!(r.conjugates[0][0].power, Some((0, 9)));
     }
 }
