@@ -59,7 +59,11 @@ const UNDEF: u32 = u32::MAX;
 
 /// Deductions kept pending at most; beyond this the stack is dropped and a full
 /// scan is done instead (bounded memory, same conclusions).
+#[cfg(not(test))]
 const MAX_DEDUCTIONS: usize = 1 << 20;
+/// Tiny in unit tests, so that the overflow path is exercised.
+#[cfg(test)]
+const MAX_DEDUCTIONS: usize = 16;
 
 /// How many definitions (or deductions) between two looks at the clock.
 const CLOCK_EVERY: u32 = 4096;
@@ -90,13 +94,85 @@ fn invert(word: &[u32]) -> Vec<u32> {
     word.iter().rev().map(|&c| c ^ 1).collect()
 }
 
+/// The KMP prefix function: `pi[i]` is the length of the longest proper
+/// border of `w[..=i]`.
+fn prefix_function(w: &[u32]) -> Vec<usize> {
+    let mut pi = vec![0; w.len()];
+    for i in 1..w.len() {
+        let mut k = pi[i - 1];
+        while k > 0 && w[i] != w[k] {
+            k = pi[k - 1];
+        }
+        if w[i] == w[k] {
+            k += 1;
+        }
+        pi[i] = k;
+    }
+    pi
+}
+
+/// The number of distinct rotations of a non-empty word (its least period if
+/// that divides the length, else the length).
+fn rotation_count(w: &[u32]) -> usize {
+    let p = w.len() - prefix_function(w).last().copied().unwrap_or(0);
+    if w.len().is_multiple_of(p) {
+        p
+    } else {
+        w.len()
+    }
+}
+
+/// Whether `v` is a rotation of `w` (same length assumed): a KMP search of `v`
+/// in `w w`, linear time.
+fn is_rotation(v: &[u32], w: &[u32]) -> bool {
+    if v.len() != w.len() {
+        return false;
+    }
+    let pi = prefix_function(v);
+    let mut k = 0;
+    for &c in w.iter().chain(w.iter()) {
+        while k > 0 && c != v[k] {
+            k = pi[k - 1];
+        }
+        if c == v[k] {
+            k += 1;
+        }
+        if k == v.len() {
+            return true;
+        }
+    }
+    false
+}
+
+/// Relators up to this length are deduplicated up to rotation and inversion;
+/// longer ones only when equal (duplicates cost scanning time, never correctness).
+const DEDUP_LEN: usize = 1024;
+
+/// The least rotation of `w` or of its inverse, quadratic time (short words only).
+fn canonical(w: &[u32]) -> Vec<u32> {
+    let inverse = invert(w);
+    let mut best = w.to_vec();
+    for v in [w, &inverse[..]] {
+        for k in 0..v.len() {
+            if v[k..].iter().chain(&v[..k]).lt(best.iter()) {
+                best = v[k..].iter().chain(&v[..k]).copied().collect();
+            }
+        }
+    }
+    best
+}
+
 /// The relators of a presentation prepared for enumeration: reduced, deduplicated,
 /// and, for Felsch scanning, every distinct cyclic conjugate of every relator and
-/// its inverse, filed under its first letter.
+/// its inverse, filed under its first letter. Conjugates are slices of the word
+/// written twice, so memory stays linear in the relator lengths.
 pub(crate) struct PreparedRelators {
     /// One reduced representative per relator (for full scans).
     pub(crate) base: Vec<Vec<u32>>,
-    /// `conjugates[col]`: the distinct conjugate words starting with column `col`.
+    /// Each relator and (unless it is a rotation of the relator) its inverse,
+    /// written twice in a row.
+    doubled: Vec<Vec<u32>>,
+    /// `conjugates[col]`: the distinct conjugates starting with column `col`.
     conjugates: Vec<Vec<Conjugate>>,
     /// `tracker[g]`: index of the chain tracker of generator `g`, if it has one.
     tracker: Vec<Option<usize>>,
@@ -104,9 +180,12 @@ pub(crate) struct PreparedRelators {
     trackers: usize,
 }
 
-/// A cyclic conjugate of a relator, ready for Felsch scanning.
+/// A cyclic conjugate of a relator, ready for Felsch scanning: the slice
+/// `doubled[source][start..start + len]`.
 struct Conjugate {
-    word: Vec<u32>,
+    source: usize,
+    start: usize,
+    len: usize,
     /// For a power `x^n` of a tracked generator: `(tracker, n)`.
     power: Option<(usize, u32)>,
 }
@@ -118,7 +197,8 @@ impl PreparedRelators {
     pub(crate) fn new(p: &Presentation) -> PreparedRelators {
         let width = 2 * p.generators.len();
         let mut base: Vec<Vec<u32>> = Vec::new();
-        let mut conjugates: Vec<Vec<Vec<u32>>> = vec![Vec::new(); width];
+        let mut doubled: Vec<Vec<u32>> = Vec::new();
+        let mut conjugates: Vec<Vec<Conjugate>> = (0..width).map(|_| Vec::new()).collect();
         let mut tracker: Vec<Option<usize>> = vec![None; p.generators.len()];
         let mut trackers = 0;
         let mut seen = std::collections::HashSet::new();
@@ -127,49 +207,49 @@ impl PreparedRelators {
             if w.is_empty() {
                 continue;
             }
-            let mut new_base = false;
-            for word in [w.clone(), invert(&w)] {
-                for k in 0..word.len() {
-                    let mut rot = word[k..].to_vec();
-                    rot.extend_from_slice(&word[..k]);
-                    if seen.insert(rot.clone()) {
-                        new_base = true;
-                        conjugates[rot[0] as usize].push(rot);
-                    }
+            let key = if w.len() <= DEDUP_LEN {
+                canonical(&w)
+            } else {
+                w.clone()
+            };
+            if !seen.insert(key) {
+                continue;
+            }
+            let is_power = w.iter().all(|&c| c == w[0]);
+            if w.len() >= TRACK_POWER_FROM && is_power {
+                let g = w[0] as usize / 2;
+                if tracker[g].is_none() {
+                    tracker[g] = Some(trackers);
+                    trackers += 1;
                 }
             }
-            // A relator all of whose conjugates are already known adds nothing.
-            if new_base {
-                if w.len() >= TRACK_POWER_FROM && w.iter().all(|&c| c == w[0]) {
-                    let g = w[0] as usize / 2;
-                    if tracker[g].is_none() {
-                        tracker[g] = Some(trackers);
-                        trackers += 1;
-                    }
-                }
-                base.push(w);
+            let rotations = rotation_count(&w);
+            let inverse = invert(&w);
+            let mut words = vec![w.clone()];
+            if !is_rotation(&inverse, &w) {
+                words.push(inverse);
             }
+            for word in words {
+                let source = doubled.len();
+                let power = match tracker[word[0] as usize / 2] {
+                    Some(t) if is_power => Some((t, word.len() as u32)),
+                    _ => None,
+                };
+                for start in 0..rotations {
+                    conjugates[word[start] as usize].push(Conjugate {
+                        source,
+                        start,
+                        len: word.len(),
+                        power,
+                    });
+                }
+                doubled.push(word.iter().chain(&word).copied().collect());
+            }
+            base.push(w);
         }
-        let conjugates = conjugates
-            .into_iter()
-            .map(|words| {
-                words
-                    .into_iter()
-                    .map(|word| {
-                        let g = word[0] as usize / 2;
-                        let power = match tracker[g] {
-                            Some(t) if word.iter().all(|&c| c == word[0]) => {
-                                Some((t, word.len() as u32))
-                            }
-                            _ => None,
-                        };
-                        Conjugate { word, power }
-                    })
-                    .collect()
-            })
-            .collect();
         PreparedRelators {
             base,
+            doubled,
             conjugates,
             tracker,
             trackers,
@@ -203,6 +283,20 @@ struct Enumerator<'a> {
     started: Instant,
     budget: Option<Duration>,
     ticks: u32,
+    stats: Stats,
+}
+
+/// What an enumeration did, for tests and tuning.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Stats {
+    /// Most cosets in the table at once (live and dead).
+    pub(crate) peak: usize,
+    /// Cosets defined in total.
+    pub(crate) defined: usize,
+    /// Times the table was compacted.
+    pub(crate) compactions: usize,
+    /// Full relator scans done after the deduction stack overflowed.
+    pub(crate) full_scans: usize,
 }
 
 impl Enumerator<'_> {
@@ -408,7 +502,8 @@ impl Enumerator<'_> {
                             continue;
                         }
                     }
-                    self.scan(c, &conj.word);
+                    let word = &relators.doubled[conj.source][conj.start..conj.start + conj.len];
+                    self.scan(c, word);
                     if !self.is_live(c) {
                         break;
                     }
@@ -419,6 +514,7 @@ impl Enumerator<'_> {
             }
             // Some deductions were dropped: scan every relator at every coset.
             self.overflowed = false;
+            self.stats.full_scans += 1;
             for c in 0..self.count() as u32 {
                 if !self.is_live(c) {
                     continue;
@@ -527,10 +623,19 @@ pub fn enumerate(
     presentation: &Presentation,
     limits: &EnumerationLimits,
 ) -> Result<FiniteGroup, GroupError> {
+    run(presentation, limits).map(|(group, _)| group)
+}
+
+/// [`enumerate`], also reporting what the enumeration did.
+pub(crate) fn run(
+    presentation: &Presentation,
+    limits: &EnumerationLimits,
+) -> Result<(FiniteGroup, Stats), GroupError> {
     let ngens = presentation.generators.len();
     if ngens == 0 {
-        return FiniteGroup::from_action(Vec::new(), Vec::new())
-            .ok_or_else(|| GroupError::CrossCheck("trivial group rejected".into()));
+        let group = FiniteGroup::from_action(Vec::new(), Vec::new())
+            .ok_or_else(|| GroupError::CrossCheck("trivial group rejected".into()))?;
+        return Ok((group, Stats::default()));
     }
     let relators = PreparedRelators::new(presentation);
     let mut mentioned = vec![false; ngens];
@@ -541,9 +646,9 @@ pub fn enumerate(
     }
     let unmentioned = mentioned.iter().filter(|&&m| !m).count();
     if unmentioned > 0 {
-        return Err(GroupError::Infinite {
-            free_rank: unmentioned,
-        });
+        let free_rank =
+            super::abelian::abelianise(presentation).map_or(unmentioned, |a| a.free_rank);
+        return Err(GroupError::Infinite { free_rank });
     }
     let width = 2 * ngens;
     // Bytes per coset: the table row, the forwarding entry, the chain trackers.
@@ -565,6 +670,7 @@ pub fn enumerate(
         started: Instant::now(),
         budget: limits.time_budget,
         ticks: 0,
+        stats: Stats::default(),
     };
     e.new_coset().expect("limit is at least one coset");
     let too_many = GroupError::TooManyCosets { limit: cap };
@@ -612,14 +718,18 @@ pub fn enumerate(
                     return Err(too_many);
                 }
                 fill = e.compact(fill);
+                e.stats.compactions += 1;
                 e.new_coset().ok_or(too_many.clone())?
             }
         };
+        e.stats.defined += 1;
+        e.stats.peak = e.stats.peak.max(e.count());
         e.link(fill, col, d);
         e.push_deduction(fill, col);
     }
 
-    standardise(&e, presentation, limits)
+    e.stats.peak = e.stats.peak.max(e.count());
+    Ok((standardise(&e, presentation, limits)?, e.stats))
 }
 
 /// Renumbers the complete table breadth-first from the identity and builds the group.
@@ -718,5 +828,119 @@ mod tests {
         let r = PreparedRelators::new(&p);
         assert_eq!(r.tracker, vec![Some(0), None]);
         assert_eq!(r.conjugates[0][0].power, Some((0, 9)));
+    }
+
+    fn pres(gens: usize, relators: &[&str]) -> Presentation {
+        Presentation {
+            generators: (0..gens)
+                .map(|g| ((b'a' + g as u8) as char).to_string())
+                .collect(),
+            relators: relators.iter().map(|r| letters(r)).collect(),
+        }
+    }
+
+    #[test]
+    fn rotations_and_periods() {
+        assert_eq!(rotation_count(&[0, 2, 0, 2, 0, 2]), 2);
+        assert_eq!(rotation_count(&[0, 0, 0]), 1);
+        assert_eq!(rotation_count(&[0, 2, 1, 3]), 4);
+        assert_eq!(rotation_count(&[0, 0, 2, 0, 0]), 5);
+        assert!(is_rotation(&[2, 1, 3, 0], &[0, 2, 1, 3]));
+        assert!(!is_rotation(&[2, 0, 3, 1], &[0, 2, 1, 3]));
+        assert!(!is_rotation(&[0], &[0, 0]));
+    }
+
+    #[test]
+    fn conjugates_of_a_commutator_and_a_periodic_word() {
+        // abAB: four rotations and four of its inverse, two under each letter.
+        let r = PreparedRelators::new(&pres(2, &["aba'b'"]));
+        assert!(r.conjugates.iter().all(|c| c.len() == 2));
+        // (ab)^3: period 2, so two rotations each for the word and its inverse.
+        let r = PreparedRelators::new(&pres(2, &["ababab", "bababa", "b'a'b'a'b'a'"]));
+        assert_eq!(r.base.len(), 1);
+        let total: usize = r.conjugates.iter().map(Vec::len).sum();
+        assert_eq!(total, 4);
+    }
+
+    /// Order, peak cosets and the internal paths taken, for a presentation.
+    fn stats_of(p: &Presentation, max_cosets: usize) -> (usize, Stats) {
+        let limits = EnumerationLimits {
+            max_cosets,
+            ..EnumerationLimits::default()
+        };
+        let (g, stats) = run(p, &limits).unwrap();
+        (g.order(), stats)
+    }
+
+    #[test]
+    fn deduction_overflow_falls_back_to_full_scans() {
+        // MAX_DEDUCTIONS is tiny under test: these enumerations overflow it.
+        let cases: [(Presentation, usize); 4] = [
+            (pres(2, &["aa", "bbb", "ababababab"]), 60),
+            (
+                pres(3, &["aa", "bb", "cc", "ababab", "bcbcbcbcbc", "acac"]),
+                120,
+            ),
+            (
+                pres(2, &["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb", "b'aba'a'a'"]),
+                256,
+            ),
+            (pres(2, &["b'aba'a'", "a'bab'b'"]), 1),
+        ];
+        let mut overflowed = false;
+        for (p, order) in cases {
+            let (n, stats) = stats_of(&p, 1 << 20);
+            assert_eq!(n, order, "{p}");
+            overflowed |= stats.full_scans > 0;
+        }
+        assert!(overflowed, "no case exercised the overflow path");
+    }
+
+    #[test]
+    fn compaction_keeps_the_answer() {
+        // These need more cosets than their order on the way (C_16 ⋊ C_16 and the
+        // Fibonacci group F(2,5)); limits between the order and the peak must
+        // give the right group (after compacting) or a clean refusal.
+        let cases = [
+            (
+                pres(2, &["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb", "b'aba'a'a'"]),
+                256,
+            ),
+            (pres(5, &["abc'", "bcd'", "cde'", "dea'", "eab'"]), 11),
+        ];
+        let mut compacted = false;
+        for (p, order) in cases {
+            let (_, free) = stats_of(&p, 1 << 20);
+            assert!(free.peak > order, "peak {}", free.peak);
+            for cap in order..free.peak {
+                let limits = EnumerationLimits {
+                    max_cosets: cap,
+                    ..EnumerationLimits::default()
+                };
+                match run(&p, &limits) {
+                    Ok((g, stats)) => {
+                        assert_eq!(g.order(), order);
+                        assert!(stats.peak <= cap);
+                        compacted |= stats.compactions > 0;
+                    }
+                    Err(GroupError::TooManyCosets { limit }) => assert_eq!(limit, cap),
+                    Err(e) => panic!("{e}"),
+                }
+            }
+        }
+        assert!(compacted, "no limit forced a compaction");
+    }
+
+    #[test]
+    fn chain_union_counts_and_flags_cycles() {
+        let mut chain = vec![CHAIN_ROOT | 2; 5];
+        chain_union(&mut chain, 0, 1);
+        chain_union(&mut chain, 1, 2);
+        let r = chain_find(&mut chain, 2);
+        assert_eq!(chain[r as usize], CHAIN_ROOT | (3 << 1));
+        chain_union(&mut chain, 2, 0);
+        let r = chain_find(&mut chain, 0);
+        assert_eq!(chain[r as usize], CHAIN_ROOT | (3 << 1) | 1);
+        assert_ne!(chain_find(&mut chain, 3), r);
     }
 }
