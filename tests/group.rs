@@ -330,6 +330,35 @@ fn infinite_group_hits_the_time_budget() {
 }
 
 #[test]
+fn unknown_generators_are_rejected_not_panicked_on() {
+    let mut p = pres("a", &["aaa"]);
+    p.relators.push(vec![GenLetter {
+        generator: 1,
+        inverse: false,
+    }]);
+    let want = GroupError::UnknownGenerator {
+        relator: 1,
+        generator: 1,
+        generators: 1,
+    };
+    assert_eq!(
+        compute(&p, &EnumerationLimits::default()).unwrap_err(),
+        want
+    );
+    assert_eq!(
+        enumerate(&p, &EnumerationLimits::default()).unwrap_err(),
+        want
+    );
+    assert_eq!(abelianise(&p), None);
+    assert_eq!(recognise(&p), None);
+    let empty = Presentation {
+        generators: vec![],
+        relators: vec![word("a", "a")],
+    };
+    assert!(compute(&empty, &EnumerationLimits::default()).is_err());
+}
+
+#[test]
 fn over_limit_errors() {
     let p = pres("a", &[&rep("a", 100)]);
     let limits = EnumerationLimits {

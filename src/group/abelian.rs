@@ -38,6 +38,10 @@ impl Abelianisation {
 
 /// The relation matrix of a presentation: `m[r][g]` is the exponent sum of
 /// generator `g` in relator `r`.
+///
+/// # Panics
+/// If a relator names a generator the presentation does not have (see
+/// [`Presentation::check_letters`]).
 pub fn relation_matrix(p: &Presentation) -> Vec<Vec<i128>> {
     p.relators
         .iter()
@@ -140,8 +144,10 @@ pub fn smith_diagonal(mut m: Vec<Vec<i128>>, cols: usize) -> Option<Vec<u128>> {
 }
 
 /// The abelianisation of `p`, or `None` when the integer arithmetic would
-/// overflow (the check is then skipped, never guessed).
+/// overflow (the check is then skipped, never guessed) or a relator names an
+/// unknown generator.
 pub fn abelianise(p: &Presentation) -> Option<Abelianisation> {
+    p.check_letters().ok()?;
     let cols = p.generators.len();
     let diag = smith_diagonal(relation_matrix(p), cols)?;
     let rank = diag.len();

@@ -35,6 +35,7 @@ pub struct ComputedGroup {
 
 /// Enumerates `p` and cross-checks the result (see the module notes).
 pub fn compute(p: &Presentation, limits: &EnumerationLimits) -> Result<ComputedGroup, GroupError> {
+    p.check_letters()?;
     let abelianisation = abelianise(p);
     if let Some(ab) = &abelianisation
         && ab.free_rank > 0
@@ -112,6 +113,12 @@ pub fn check_abelianisation(group: &FiniteGroup, ab: &Abelianisation) -> Result<
 /// look-ups). A relator that is a power `g^k` is checked on the cycles of `g`
 /// instead, in time linear in the order. Returns the description of the check.
 pub fn check_relators(group: &FiniteGroup, p: &Presentation) -> Result<String, GroupError> {
+    p.check_letters()?;
+    if p.generators.len() != group.generator_names().len() {
+        return Err(GroupError::CrossCheck(
+            "the presentation and the group have different generators".into(),
+        ));
+    }
     let order = group.order();
     let mut general: Vec<(usize, Vec<GenLetter>)> = Vec::new();
     for (i, r) in p.relators.iter().enumerate() {

@@ -640,6 +640,7 @@ pub(crate) fn run(
     presentation: &Presentation,
     limits: &EnumerationLimits,
 ) -> Result<(FiniteGroup, Stats), GroupError> {
+    presentation.check_letters()?;
     let ngens = presentation.generators.len();
     if ngens == 0 {
         let group = FiniteGroup::from_action(Vec::new(), Vec::new())

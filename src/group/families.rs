@@ -131,6 +131,7 @@ fn gcd(a: usize, b: usize) -> usize {
 /// (order `2k`) or `<r, s | r^n, s^2, (rs)^2>` (order `2n`), elementary abelian
 /// `C2^n`, and direct products of these.
 pub fn recognise(p: &Presentation) -> Option<(String, usize)> {
+    p.check_letters().ok()?;
     let ngens = p.generators.len();
     if ngens == 0 {
         return p
