@@ -2,7 +2,7 @@
 //! interconnection networks, after Coolsaet, Fack and De Meyer's tabular method.
 //!
 //! The library is split so that what decides a verdict is small and separate:
-//! [`kernel`] is the trusted checker; [`format`] and [`group`] feed it; everything
+//! [`kernel`] is the trusted checker; [`format`](mod@format) and [`group`] feed it; everything
 //! that *produces* tables (constructions, search) hands its output back to the
 //! kernel before anything is printed.
 #![deny(missing_docs)]

@@ -52,6 +52,10 @@ pub struct Loaded {
     pub file: TblFile,
     /// The lowered presentation.
     pub presentation: Presentation,
+    /// The independent checks of the computed group that ran (for the report).
+    pub group_checks: Vec<String>,
+    /// The standard family the presentation was recognised as, if any.
+    pub family: Option<String>,
     /// The network, messages and ports, ready for the kernel.
     pub instance: Instance,
     /// Generators left out of the default link set because they are trivial in G.
@@ -75,11 +79,14 @@ pub struct LoadOptions {
 pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
     let file = format::parse(source)?;
     let presentation = format::lower_group(&file.group.value)?;
-    let group =
-        group::enumerate(&presentation, &options.limits).map_err(|error| LoadError::Group {
+    let computed =
+        group::compute(&presentation, &options.limits).map_err(|error| LoadError::Group {
             error,
             span: file.group.span,
         })?;
+    let group_checks = computed.checks;
+    let family = computed.family;
+    let group = computed.group;
     let (links, trivial_generators) = link_set(&file, &group)?;
     let messages = message_spec(&file, &group)?;
     let ports = file.ports.as_ref().map(|p| p.value);
@@ -97,6 +104,8 @@ pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
     Ok(Loaded {
         file,
         presentation,
+        group_checks,
+        family,
         instance,
         trivial_generators,
         table,

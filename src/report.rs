@@ -21,6 +21,10 @@ pub struct GroupSummary {
     pub generators: Vec<String>,
     /// Number of elements.
     pub order: usize,
+    /// The standard family the presentation was recognised as, if any.
+    pub family: Option<String>,
+    /// Independent checks of the computed group that passed.
+    pub checks: Vec<String>,
 }
 
 /// Summary of the message set.
@@ -89,6 +93,8 @@ impl CheckReport {
                 presentation,
                 generators: loaded.presentation.generators.clone(),
                 order: loaded.instance.group().order(),
+                family: loaded.family.clone(),
+                checks: loaded.group_checks.clone(),
             },
             links: loaded.instance.link_names().to_vec(),
             trivial_generators: loaded.trivial_generators.clone(),
@@ -112,6 +118,9 @@ impl CheckReport {
             "  group        {}  (order {})",
             self.group.presentation, self.group.order
         );
+        if !self.group.checks.is_empty() {
+            let _ = writeln!(out, "  order check  {}", self.group.checks.join("; "));
+        }
         let _ = writeln!(
             out,
             "  links        {}  (|S| = {}, ports {})",

@@ -115,7 +115,7 @@ fn unknown_link_in_header_exits_2() {
     assert_eq!(run.code, 2);
     assert!(
         run.stderr
-            .contains("links.tbl:3:11: error: link `c` is not a generator"),
+            .contains("links.tbl:3:10: error: link `c` is not a generator"),
         "{}",
         run.stderr
     );
@@ -141,7 +141,7 @@ fn identity_message_word_exits_2() {
     assert_eq!(run.code, 2);
     assert!(
         run.stderr
-            .contains("to.tbl:3:17: error: message word names the identity"),
+            .contains("to.tbl:3:16: error: message word names the identity"),
         "{}",
         run.stderr
     );

@@ -1,7 +1,7 @@
 //! Lowering: presentation syntax into a [`Presentation`] of generator letters.
 //!
 //! Exponents are expanded, commutators written out (`[u, v]` = u⁻¹v⁻¹uv), relation chains
-//! `w1 = w2 = … = wk` become the relators w1·w2⁻¹, w2·w3⁻¹, …, and a direct product adds
+//! `w1 = w2 = … = wk` become the relators w1·w2⁻¹, w2·w3⁻¹, … (or each wi alone when one side is `1`), and a direct product adds
 //! the commutator of every pair of generators from different factors. Sizes are checked
 //! before anything is expanded, so absurd exponents fail with an error instead of
 //! exhausting memory.
@@ -86,6 +86,11 @@ pub fn lower_group(group: &GroupSyntax) -> Result<Presentation, ParseError> {
                 .collect();
             if let [single] = sides.as_slice() {
                 relators.push(single.clone());
+            } else if sides.iter().any(Vec::is_empty) {
+                // `w1 = w2 = … = 1`: every side is a relator on its own, which keeps
+                // standard presentations in their standard form (`y^2`, `(yY)^3`).
+                relators.extend(sides.iter().filter(|side| !side.is_empty()).cloned());
+                continue;
             }
             for pair in sides.windows(2) {
                 let mut relator = pair[0].clone();

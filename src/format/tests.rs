@@ -629,10 +629,16 @@ fn chains_and_exponents() {
     let a_ = gl(0, true);
     let b = gl(1, false);
     let b_ = gl(1, true);
-    // a^2 = b^-1 = 1 → a a b, b^-1; ab = ba → a b a' b'.
+    // a^2 = b^-1 = 1 → a a, b^-1 (a side is 1: each side alone); ab = ba → a b a' b';
+    // a^2 = b^3 (no side is 1) → a a b' b' b'.
     assert_eq!(
-        relators("group: <a, b | a^2 = b^-1 = 1; ab = ba>\n"),
-        vec![vec![a, a, b], vec![b_], vec![a, b, a_, b_]]
+        relators("group: <a, b | a^2 = b^-1 = 1; ab = ba; a^2 = b^3>\n"),
+        vec![
+            vec![a, a],
+            vec![b_],
+            vec![a, b, a_, b_],
+            vec![a, a, b_, b_, b_]
+        ]
     );
     let forms = [
         "a^3",
@@ -692,7 +698,7 @@ fn direct_products() {
         assert_eq!(
             p.relators,
             vec![
-                vec![x, x, y.inverted(), y.inverted()],
+                vec![x, x],
                 vec![y, y],
                 vec![z, z, z],
                 vec![x.inverted(), z.inverted(), x, z],

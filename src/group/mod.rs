@@ -8,12 +8,17 @@
 //! its inverse on every element, so `element × generator` is one table look-up.
 
 pub mod abelian;
+pub mod check;
 pub mod enumerate;
 pub mod families;
+pub mod recognise;
 
 use std::fmt;
 
+pub use abelian::{Abelianisation, abelianise};
+pub use check::{ComputedGroup, compute};
 pub use enumerate::{EnumerationLimits, enumerate};
+pub use recognise::recognise;
 
 /// An element of a [`FiniteGroup`]: an index in `0..order`; `Elem(0)` is the identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -88,6 +93,18 @@ pub enum GroupError {
     TimeBudget {
         /// The budget in seconds.
         seconds: u64,
+    },
+    /// A relator names a generator the presentation does not have.
+    #[error(
+        "relator {relator} uses generator number {generator}, but there are only {generators} generators"
+    )]
+    UnknownGenerator {
+        /// Index of the offending relator.
+        relator: usize,
+        /// The generator number it uses.
+        generator: u32,
+        /// How many generators the presentation has.
+        generators: usize,
     },
     /// An independent check of the order disagreed with the enumeration (a bug).
     #[error("internal cross-check failed: {0}")]
@@ -232,6 +249,26 @@ impl FiniteGroup {
             }
         }
         out
+    }
+}
+
+impl Presentation {
+    /// Checks that every relator letter names an existing generator, so that the
+    /// algorithms can index tables by generator without a possible panic.
+    pub fn check_letters(&self) -> Result<(), GroupError> {
+        for (relator, word) in self.relators.iter().enumerate() {
+            if let Some(l) = word
+                .iter()
+                .find(|l| l.generator as usize >= self.generators.len())
+            {
+                return Err(GroupError::UnknownGenerator {
+                    relator,
+                    generator: l.generator,
+                    generators: self.generators.len(),
+                });
+            }
+        }
+        Ok(())
     }
 }
 
