@@ -137,7 +137,7 @@ fn zero_one_bfs(instance: &Instance, subset: &[bool]) -> Vec<u32> {
     while let Some(e) = deque.pop_front() {
         let here = cost[e.index()];
         for (l, &in_subset) in subset.iter().enumerate() {
-            let next = instance.step(e, LinkId(l as u16));
+            let next = instance.step(e, LinkId(l as u32));
             let through = here + in_subset as u32;
             if through < cost[next.index()] {
                 cost[next.index()] = through;

@@ -286,37 +286,46 @@ fn resolve_letters(
 }
 
 /// No column holds a link twice, nor more letters than there are ports.
+///
+/// Every (column, link) use is listed and sorted, so the work and memory are
+/// proportional to the number of letters, whatever the table's width or |S|.
 fn column_conflicts(
     instance: &Instance,
     table: &Table,
     resolved: &[Option<Vec<LinkId>>],
     time: usize,
 ) -> Vec<Violation> {
-    let link_count = instance.links().len();
-    const FREE: u32 = u32::MAX;
-    // owner[(column - 1) * link_count + link] = index of the word using that cell.
-    let mut owner = vec![FREE; time * link_count];
     let mut letters_in_column = vec![0usize; time];
-    let mut found = Vec::new();
+    let mut uses: Vec<(usize, LinkId, usize)> = Vec::new();
     for (w, word) in table.words.iter().enumerate() {
         for offset in 0..word.letters.len() {
             letters_in_column[word.column + offset - 1] += 1;
         }
-        let Some(links) = &resolved[w] else { continue };
-        for (offset, link) in links.iter().enumerate() {
-            let column = word.column + offset;
-            let cell = &mut owner[(column - 1) * link_count + link.index()];
-            if *cell == FREE {
-                *cell = w as u32;
-            } else {
-                found.push(Violation::ColumnConflict {
-                    column,
-                    link: instance.link_names()[link.index()].clone(),
-                    first: WordRef::of(&table.words[*cell as usize]),
-                    second: WordRef::of(word),
-                });
-            }
+        if let Some(links) = &resolved[w] {
+            uses.extend(
+                links
+                    .iter()
+                    .enumerate()
+                    .map(|(offset, &link)| (word.column + offset, link, w)),
+            );
         }
+    }
+    // Words are in table order, so after sorting the first use of a cell is the top-most.
+    uses.sort_unstable();
+    let mut found = Vec::new();
+    let mut first_use = 0;
+    for i in 1..uses.len() {
+        let (column, link, w) = uses[i];
+        if (column, link) != (uses[first_use].0, uses[first_use].1) {
+            first_use = i;
+            continue;
+        }
+        found.push(Violation::ColumnConflict {
+            column,
+            link: instance.link_names()[link.index()].clone(),
+            first: WordRef::of(&table.words[uses[first_use].2]),
+            second: WordRef::of(&table.words[w]),
+        });
     }
     for (c, &letters) in letters_in_column.iter().enumerate() {
         if letters > instance.ports() {

@@ -10,7 +10,7 @@ use std::collections::{HashMap, VecDeque};
 
 /// Index of a link in [`Instance::links`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct LinkId(pub u16);
+pub struct LinkId(pub u32);
 
 impl LinkId {
     /// The index, for use as a vector index.
@@ -134,7 +134,7 @@ impl Instance {
         for (i, &letter) in links.iter().enumerate() {
             link_of_element
                 .entry(group.eval(&[letter]))
-                .or_insert(LinkId(i as u16));
+                .or_insert(LinkId(i as u32));
         }
         let distance = bfs_distances(&group, &links);
         let mut instance = Instance {
@@ -262,10 +262,10 @@ impl Instance {
         let mut queue = VecDeque::from([Elem::IDENTITY]);
         while let Some(e) = queue.pop_front() {
             for l in 0..self.links.len() {
-                let next = self.step(e, LinkId(l as u16));
+                let next = self.step(e, LinkId(l as u32));
                 if !seen[next.index()] {
                     seen[next.index()] = true;
-                    parent[next.index()] = Some((e, LinkId(l as u16)));
+                    parent[next.index()] = Some((e, LinkId(l as u32)));
                     queue.push_back(next);
                 }
             }
