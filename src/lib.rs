@@ -10,3 +10,5 @@
 pub mod format;
 pub mod group;
 pub mod kernel;
+pub mod network;
+pub mod simulate;
