@@ -341,3 +341,6 @@ pub fn simulate(
 ) -> Result<SimulationReport, SimulationError> {
     engine::run(input, options)
 }
+
+#[cfg(test)]
+mod tests;
