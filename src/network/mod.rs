@@ -31,7 +31,7 @@
 
 mod embed;
 
-pub use embed::{Embedding, NetworkMismatch, embed, infer};
+pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
 
 use std::collections::VecDeque;
 use std::ops::Range;

@@ -647,10 +647,22 @@ fn check_deliveries(
     out
 }
 
+/// Number of set bits in positions `start..end`, a word at a time.
 fn count_bits(bits: &[u64], start: usize, end: usize) -> usize {
-    (start..end)
-        .filter(|&b| bits[b / 64] & (1 << (b % 64)) != 0)
-        .count()
+    let mut count = 0;
+    let mut pos = start;
+    while pos < end {
+        let (w, off) = (pos / 64, pos % 64);
+        let take = (64 - off).min(end - pos);
+        let mask = if take == 64 {
+            !0
+        } else {
+            ((1u64 << take) - 1) << off
+        };
+        count += (bits[w] & mask).count_ones() as usize;
+        pos += take;
+    }
+    count
 }
 
 /// Where the word's message from `source` ends, walking the routing table.
@@ -743,5 +755,27 @@ fn describe_conflict(
         messages: users.len(),
         first: describe(&users[0]),
         second: describe(&users[1.min(users.len() - 1)]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_bits;
+
+    #[test]
+    fn count_bits_matches_bit_by_bit() {
+        let bits = [
+            0xdead_beef_0123_4567u64,
+            0xffff_0000_ffff_0000,
+            0x8000_0000_0000_0001,
+        ];
+        for start in 0..192 {
+            for end in start..=192 {
+                let slow = (start..end)
+                    .filter(|&b| bits[b / 64] & (1 << (b % 64)) != 0)
+                    .count();
+                assert_eq!(count_bits(&bits, start, end), slow, "{start}..{end}");
+            }
+        }
     }
 }
