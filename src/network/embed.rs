@@ -795,6 +795,7 @@ mod tests {
         let mut action = Vec::new();
         for e in 0..n {
             for &s in steps {
+                let s = s % n;
                 action.extend([((e + s) % n) as u32, ((e + n - s) % n) as u32]);
             }
         }
@@ -927,5 +928,117 @@ mod tests {
         let e = Embedding::cayley(&g.group, &g.links).unwrap();
         assert_eq!(e.network().nodes(), 8);
         assert_eq!(e.node(Elem(5)), 5);
+    }
+
+    /// Every torus spec (sides ≥ 2, non-decreasing) with `n` nodes, plus rings and hypercubes.
+    fn all_specs(n: usize) -> Vec<NetworkSpec> {
+        let mut out = vec![ring(n)];
+        if n.is_power_of_two() {
+            out.push(cube(n.trailing_zeros() as usize));
+        }
+        for d in 0..=2 * n {
+            let mut f = Vec::new();
+            factorisations(n, 2, d, &mut Vec::new(), &mut f);
+            out.extend(f.into_iter().map(|s| torus(&s)));
+        }
+        out
+    }
+
+    /// Plain backtracking over all bijections fixing 0 ↦ 0 (elements in index
+    /// order, every unused node tried, only edge checks): slow but with none of
+    /// the search's symmetry reduction or distance pruning.
+    fn brute_force_isomorphic(g: &GroupWithLinks, net: &PhysicalNetwork) -> bool {
+        let n = g.group.order();
+        if net.nodes() != n || net.regular_degree() != Some(g.links.len()) {
+            return false;
+        }
+        let adj: Vec<Vec<usize>> = g
+            .group
+            .elements()
+            .map(|e| {
+                g.links
+                    .iter()
+                    .map(|&s| g.group.apply(e, s).index())
+                    .collect()
+            })
+            .collect();
+        fn go(
+            v: usize,
+            adj: &[Vec<usize>],
+            net: &PhysicalNetwork,
+            map: &mut Vec<u32>,
+            used: &mut [bool],
+        ) -> bool {
+            if v == adj.len() {
+                return true;
+            }
+            for c in 0..adj.len() as u32 {
+                if used[c as usize] {
+                    continue;
+                }
+                // Edges to earlier elements must map to edges, and non-edges to non-edges.
+                let ok = (0..v).all(|u| adj[v].contains(&u) == net.adjacent(map[u], c));
+                if ok {
+                    used[c as usize] = true;
+                    map.push(c);
+                    if go(v + 1, adj, net, map, used) {
+                        return true;
+                    }
+                    map.pop();
+                    used[c as usize] = false;
+                }
+            }
+            false
+        }
+        let mut used = vec![false; n];
+        used[0] = true;
+        go(1, &adj, net, &mut vec![0], &mut used)
+    }
+
+    fn small_group() -> impl proptest::strategy::Strategy<Value = GroupWithLinks> {
+        use proptest::prelude::*;
+        prop_oneof![
+            1 => (2usize..9).prop_map(cyclic),
+            1 => (2usize..5).prop_map(|k| dihedral(2 * k)),
+            1 => (1usize..4).prop_map(elementary_abelian),
+            1 => (2usize..5, 2usize..3).prop_map(|(a, b)| product(&[cyclic(a), cyclic(b)])),
+            3 => (5usize..17, 1usize..8, 2usize..8).prop_map(|(n, a, b)| circulant(n, &[a, b])),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(40))]
+
+        /// The search never misses an isomorphism that brute force finds.
+        #[test]
+        fn search_agrees_with_brute_force(g in small_group()) {
+            proptest::prop_assume!(validate_links(&g.group, &g.links).is_ok());
+            for spec in all_specs(g.group.order()) {
+                let net = PhysicalNetwork::from_spec(&spec).unwrap();
+                let brute = brute_force_isomorphic(&g, &net);
+                let found = embed(&g.group, &g.links, &spec);
+                proptest::prop_assert_eq!(brute, found.is_ok(), "{:?}: {:?}", spec, found.err());
+            }
+        }
+
+        /// A product of rings (cyclic or dihedral) and single links is the torus
+        /// of their sizes, whatever order the sides are listed in.
+        #[test]
+        fn products_of_rings_embed_in_their_torus(
+            factors in proptest::collection::vec((2usize..7, proptest::prelude::any::<bool>()), 1..4),
+            rotate in 0usize..3,
+        ) {
+            let groups: Vec<GroupWithLinks> = factors
+                .iter()
+                .map(|&(n, di)| if di && n >= 2 { dihedral(2 * n) } else { cyclic(n) })
+                .collect();
+            let mut sides: Vec<usize> = groups.iter().map(|g| g.group.order()).collect();
+            let g = product(&groups);
+            let len = sides.len();
+            sides.rotate_left(rotate % len);
+            let e = embed(&g.group, &g.links, &torus(&sides));
+            proptest::prop_assert!(e.is_ok(), "{:?}: {:?}", sides, e.err());
+            proptest::prop_assert!(infer(&g.group, &g.links).is_some());
+        }
     }
 }

@@ -22,6 +22,11 @@
 //! in parallel (rayon) without atomics; after each step the bitsets are merged
 //! and an overlap between chunks is a conflict like one inside a chunk. Every
 //! result (counts, recorded failures) is independent of the chunking.
+//!
+//! Memory: the in-flight state is 4 bytes per node per active word (a valid
+//! table has at most `|S|` active words per step); deliveries are one bit per
+//! (source, destination) pair, n² bits, which is 128 MiB at 32,768 nodes. The
+//! routing table is `n × |S|` entries. Nothing grows with the number of hops.
 
 mod engine;
 pub mod testing;
@@ -82,6 +87,9 @@ pub struct SimulationOptions {
     /// Bound on the in-flight state (4 bytes per node per simultaneously active
     /// word); a table needing more is refused rather than swapping.
     pub max_in_flight_bytes: usize,
+    /// Number of source chunks; 0 chooses from the network size and the
+    /// number of threads. The report does not depend on it.
+    pub chunks: usize,
 }
 
 impl Default for SimulationOptions {
@@ -89,6 +97,7 @@ impl Default for SimulationOptions {
         SimulationOptions {
             max_records: 16,
             max_in_flight_bytes: 512 << 20,
+            chunks: 0,
         }
     }
 }

@@ -399,6 +399,57 @@ fn greedy_tables_on_tori_simulate_clean() {
     assert_eq!(report.expected_messages, 60 * 59);
 }
 
+#[test]
+fn report_does_not_depend_on_chunking() {
+    let g = product(&[cyclic(5), cyclic(4), cyclic(3)]);
+    let e = infer(&g.group, &g.links).unwrap().1;
+    let targets: Vec<Elem> = g.group.elements().skip(1).collect();
+    let mut words = greedy_table(&g.group, &g.links, &targets, g.links.len());
+    // Break it in every way at once: a moved word, a dropped one, a repeated one.
+    words[3].column = words[7].column;
+    words.remove(11);
+    let again = words[20].clone();
+    words.push(PlacedWord { row: 99, ..again });
+    words.push(word(98, 1, &[0, 1], "aa'"));
+    let run_with = |chunks| {
+        simulate(
+            &SimulationInput {
+                group: &g.group,
+                links: &g.links,
+                words: &words,
+                messages: &MessageSet::Total,
+                ports: 3,
+                embedding: &e,
+            },
+            &SimulationOptions {
+                chunks,
+                ..SimulationOptions::default()
+            },
+        )
+        .unwrap()
+    };
+    let one = run_with(1);
+    assert!(one.counts.link_conflicts > 0 && one.counts.missing > 0 && one.counts.duplicates > 0);
+    assert!(one.counts.self_messages > 0 && one.counts.ports_exceeded > 0);
+    for chunks in [2, 3, 7, 60] {
+        assert_eq!(run_with(chunks), one, "{chunks} chunks");
+    }
+}
+
+#[test]
+fn trivial_group_has_an_empty_network() {
+    let group = FiniteGroup::from_action(vec![], vec![]).unwrap();
+    let g = GroupWithLinks {
+        group,
+        links: vec![],
+    };
+    let (spec, e) = infer(&g.group, &g.links).unwrap();
+    assert_eq!(spec, NetworkSpec::Hypercube { dimension: 0 });
+    let report = run(&g, &e, &[], &MessageSet::Total, 1);
+    assert!(report.valid);
+    assert_eq!(report.expected_messages, 0);
+}
+
 fn small_group() -> impl Strategy<Value = GroupWithLinks> {
     let leaf = prop_oneof![
         (2usize..10).prop_map(cyclic),
