@@ -153,10 +153,10 @@ pub(super) fn run(
         .unwrap_or(0);
 
     let threads = rayon::current_num_threads().max(1);
-    let chunk_count = if n < 4096 {
-        1
-    } else {
-        (2 * threads).min(n / 1024).max(1)
+    let chunk_count = match options.chunks {
+        0 if n < 4096 => 1,
+        0 => (2 * threads).min(n / 1024).max(1),
+        c => c.min(n).max(1),
     };
     let mut chunks: Vec<Chunk> = (0..chunk_count)
         .map(|c| {
