@@ -6,6 +6,13 @@
 //! chunk's rows of the delivery bitmap (one bit per (source, destination)).
 //! Routing is a table `route[letter][node] = (directed link, next node)`, built
 //! once and checked physical, so a hop is two loads, a bit test and a store.
+//!
+//! Chunks run a *batch* of steps between synchronisations, keeping one
+//! occupancy bitset per step of the batch; the bitsets are then merged step by
+//! step. A step of a well-packed table is only tens of microseconds of work, so
+//! synchronising every step would cost as much as the work itself. Conflicts
+//! are described afterwards by replaying the few words concerned from their
+//! sources, so no per-step positions need to be kept.
 
 use rayon::prelude::*;
 
@@ -31,8 +38,8 @@ struct StepPlan {
     step: usize,
     /// Slots of words sent at this step: their messages start at their sources.
     starts: Vec<u32>,
-    /// `(slot, letter)`: every message of the slot's word moves over `letter`.
-    moves: Vec<(u32, u32)>,
+    /// `(slot, letter, word)`: every message of the slot's word moves over `letter`.
+    moves: Vec<(u32, u32, usize)>,
     /// `(slot, word)`: words whose last letter was sent at this step, by word index.
     ends: Vec<(u32, usize)>,
 }
@@ -42,9 +49,10 @@ struct Chunk {
     len: usize,
     /// `cur[slot * len + i]`: where the message of source `start + i` is.
     cur: Vec<u32>,
+    /// One bitset over directed links per step of the batch.
     occupancy: Vec<u64>,
-    step_conflicts: u64,
-    step_min_conflict: u32,
+    /// `(conflicts, lowest conflicting link)` per step of the batch.
+    step_conflicts: Vec<(u64, u32)>,
     /// `delivered[i * row_words + z / 64]` bit `z % 64`: source `start + i` got a message at `z`.
     delivered: Vec<u64>,
     arrived: u64,
@@ -55,40 +63,20 @@ struct Chunk {
 }
 
 impl Chunk {
-    fn step(
-        &mut self,
-        plan: &StepPlan,
-        route: &[(u32, u32)],
-        n: usize,
-        row_words: usize,
-        max_records: usize,
-    ) {
+    /// Runs the steps of a batch; step `b` of the batch uses occupancy words
+    /// `b * link_words..(b + 1) * link_words`.
+    fn run_batch(&mut self, plans: &[StepPlan], ctx: &Context<'_>) {
+        self.step_conflicts.clear();
+        for (b, plan) in plans.iter().enumerate() {
+            let occupancy = &mut self.occupancy[b * ctx.link_words..][..ctx.link_words];
+            let conflicts = step(self.start, self.len, &mut self.cur, occupancy, plan, ctx);
+            self.step_conflicts.push(conflicts);
+            self.arrivals(plan, ctx);
+        }
+    }
+
+    fn arrivals(&mut self, plan: &StepPlan, ctx: &Context<'_>) {
         let len = self.len;
-        for &slot in &plan.starts {
-            let cur = &mut self.cur[slot as usize * len..][..len];
-            for (i, c) in cur.iter_mut().enumerate() {
-                *c = self.start + i as u32;
-            }
-        }
-        self.occupancy.fill(0);
-        self.step_conflicts = 0;
-        self.step_min_conflict = u32::MAX;
-        let occupancy = &mut self.occupancy[..];
-        for &(slot, letter) in &plan.moves {
-            let table = &route[letter as usize * n..][..n];
-            let cur = &mut self.cur[slot as usize * len..][..len];
-            for c in cur.iter_mut() {
-                let (link, next) = table[*c as usize];
-                let (w, bit) = ((link >> 6) as usize, 1u64 << (link & 63));
-                let o = occupancy[w];
-                if o & bit != 0 {
-                    self.step_conflicts += 1;
-                    self.step_min_conflict = self.step_min_conflict.min(link);
-                }
-                occupancy[w] = o | bit;
-                *c = next;
-            }
-        }
         for &(slot, word) in &plan.ends {
             let cur = &self.cur[slot as usize * len..][..len];
             self.arrived += len as u64;
@@ -102,15 +90,15 @@ impl Chunk {
                 };
                 if z == source {
                     self.self_messages += 1;
-                    if self.self_records.len() < max_records {
+                    if self.self_records.len() < ctx.max_records {
                         self.self_records.push(arrival);
                     }
                     continue;
                 }
-                let (w, bit) = (i * row_words + z as usize / 64, 1u64 << (z % 64));
+                let (w, bit) = (i * ctx.row_words + z as usize / 64, 1u64 << (z % 64));
                 if self.delivered[w] & bit != 0 {
                     self.duplicates += 1;
-                    if self.duplicate_records.len() < max_records {
+                    if self.duplicate_records.len() < ctx.max_records {
                         self.duplicate_records.push(arrival);
                     }
                 } else {
@@ -119,6 +107,54 @@ impl Chunk {
             }
         }
     }
+}
+
+/// Read-only data every chunk uses.
+struct Context<'a> {
+    route: &'a [(u32, u32)],
+    n: usize,
+    link_words: usize,
+    row_words: usize,
+    max_records: usize,
+}
+
+/// Moves every message of the chunk one link; returns the number of extra
+/// messages on already-used links and the lowest such link.
+fn step(
+    start: u32,
+    len: usize,
+    cur: &mut [u32],
+    occupancy: &mut [u64],
+    plan: &StepPlan,
+    ctx: &Context<'_>,
+) -> (u64, u32) {
+    for &slot in &plan.starts {
+        let cur = &mut cur[slot as usize * len..][..len];
+        for (i, c) in cur.iter_mut().enumerate() {
+            *c = start + i as u32;
+        }
+    }
+    let (mut conflicts, mut lowest) = (0u64, u32::MAX);
+    if plan.moves.is_empty() {
+        return (conflicts, lowest);
+    }
+    occupancy.fill(0);
+    for &(slot, letter, _) in &plan.moves {
+        let table = &ctx.route[letter as usize * ctx.n..][..ctx.n];
+        let cur = &mut cur[slot as usize * len..][..len];
+        for c in cur.iter_mut() {
+            let (link, next) = table[*c as usize];
+            let (w, bit) = ((link >> 6) as usize, 1u64 << (link & 63));
+            let o = occupancy[w];
+            if o & bit != 0 {
+                conflicts += 1;
+                lowest = lowest.min(link);
+            }
+            occupancy[w] = o | bit;
+            *c = next;
+        }
+    }
+    (conflicts, lowest)
 }
 
 /// The message set, ready to produce each source's expected row.
@@ -158,6 +194,8 @@ pub(super) fn run(
         0 => (2 * threads).min(n / 1024).max(1),
         c => c.min(n).max(1),
     };
+    // Steps per batch: up to 64, keeping each chunk's bitsets within about 2 MiB.
+    let batch = ((2 << 20) / 8 / link_words.max(1)).clamp(1, 64);
     let mut chunks: Vec<Chunk> = (0..chunk_count)
         .map(|c| {
             let start = n * c / chunk_count;
@@ -166,9 +204,8 @@ pub(super) fn run(
                 start: start as u32,
                 len: end - start,
                 cur: Vec::new(),
-                occupancy: vec![0; link_words],
-                step_conflicts: 0,
-                step_min_conflict: u32::MAX,
+                occupancy: vec![0; batch * link_words],
+                step_conflicts: Vec::with_capacity(batch),
                 delivered: vec![0; (end - start) * row_words],
                 arrived: 0,
                 self_messages: 0,
@@ -178,6 +215,13 @@ pub(super) fn run(
             }
         })
         .collect();
+    let ctx = Context {
+        route: &route,
+        n,
+        link_words,
+        row_words,
+        max_records,
+    };
 
     let check_ports = (0..n as u32).any(|x| net.degree(x) > input.ports);
     let mut merged = vec![0u64; link_words];
@@ -188,147 +232,144 @@ pub(super) fn run(
     let mut hops_total = 0u64;
     let mut used_total = 0u64;
 
-    // Active words as (word, slot); free slots for reuse; slot -> word.
+    // Active words as (word, slot), and free slots for reuse.
     let mut active: Vec<(usize, u32)> = Vec::new();
     let mut free_slots: Vec<u32> = Vec::new();
     let mut slot_count = 0usize;
-    let mut slot_word: Vec<usize> = Vec::new();
     let mut next_start = 0;
-    let mut plan = StepPlan::default();
+    let mut plans: Vec<StepPlan> = (0..batch).map(|_| StepPlan::default()).collect();
 
-    for t in 1..=horizon {
-        plan.step = t;
-        plan.starts.clear();
-        plan.moves.clear();
-        plan.ends.clear();
-        while next_start < by_start.len() && words[by_start[next_start]].column == t {
-            let w = by_start[next_start];
-            next_start += 1;
-            let slot = match free_slots.pop() {
-                Some(s) => s,
-                None => {
-                    if (slot_count + 1).saturating_mul(n).saturating_mul(4)
-                        > options.max_in_flight_bytes
-                    {
-                        return Err(SimulationError::TooManyInFlight {
-                            step: t,
-                            words: active.len() + 1,
-                        });
+    let mut first = 1;
+    while first <= horizon {
+        let last = (first + batch - 1).min(horizon);
+        let plans = &mut plans[..=last - first];
+        // Plan the batch: which words start, move and end at each step.
+        let mut batch_hops = 0usize;
+        for (plan, t) in plans.iter_mut().zip(first..=last) {
+            plan.step = t;
+            plan.starts.clear();
+            plan.moves.clear();
+            plan.ends.clear();
+            while next_start < by_start.len() && words[by_start[next_start]].column == t {
+                let w = by_start[next_start];
+                next_start += 1;
+                let slot = match free_slots.pop() {
+                    Some(s) => s,
+                    None => {
+                        if (slot_count + 1).saturating_mul(n).saturating_mul(4)
+                            > options.max_in_flight_bytes
+                        {
+                            return Err(SimulationError::TooManyInFlight {
+                                step: t,
+                                words: active.len() + 1,
+                            });
+                        }
+                        slot_count += 1;
+                        (slot_count - 1) as u32
                     }
-                    slot_count += 1;
-                    slot_word.push(0);
-                    for c in &mut chunks {
-                        c.cur.resize(slot_count * c.len, 0);
-                    }
-                    (slot_count - 1) as u32
+                };
+                active.push((w, slot));
+                plan.starts.push(slot);
+            }
+            for &(w, slot) in &active {
+                let word = &words[w];
+                plan.moves
+                    .push((slot, word.letters[t - word.column] as u32, w));
+                if word.column + word.letters.len() - 1 == t {
+                    plan.ends.push((slot, w));
                 }
-            };
-            slot_word[slot as usize] = w;
-            active.push((w, slot));
-            plan.starts.push(slot);
-        }
-        if active.is_empty() {
-            per_step.push(StepUse {
-                step: t,
-                hops: 0,
-                links_used: 0,
-            });
-            continue;
-        }
-        for &(w, slot) in &active {
-            let word = &words[w];
-            plan.moves
-                .push((slot, word.letters[t - word.column] as u32));
-            if word.column + word.letters.len() - 1 == t {
-                plan.ends.push((slot, w));
+            }
+            plan.ends.sort_by_key(|&(_, w)| w);
+            batch_hops += plan.moves.len() * n;
+            if !plan.ends.is_empty() {
+                active.retain(|&(w, slot)| {
+                    let word = &words[w];
+                    let done = word.column + word.letters.len() - 1 == t;
+                    if done {
+                        free_slots.push(slot);
+                    }
+                    !done
+                });
             }
         }
-        plan.ends.sort_by_key(|&(_, w)| w);
+        for c in &mut chunks {
+            if c.cur.len() < slot_count * c.len {
+                c.cur.resize(slot_count * c.len, 0);
+            }
+        }
 
-        let hops = (plan.moves.len() * n) as u64;
-        if chunks.len() > 1 && hops >= 16_384 {
-            chunks
-                .par_iter_mut()
-                .for_each(|c| c.step(&plan, &route, n, row_words, max_records));
+        // Run it.
+        let plans = &*plans;
+        if chunks.len() > 1 && batch_hops >= 16_384 {
+            chunks.par_iter_mut().for_each(|c| c.run_batch(plans, &ctx));
         } else {
             for c in &mut chunks {
-                c.step(&plan, &route, n, row_words, max_records);
+                c.run_batch(plans, &ctx);
             }
         }
 
-        // Merge occupancy: an overlap between chunks is a conflict too.
-        let mut step_conflicts: u64 = chunks.iter().map(|c| c.step_conflicts).sum();
-        let mut min_conflict = chunks
-            .iter()
-            .map(|c| c.step_min_conflict)
-            .min()
-            .unwrap_or(u32::MAX);
-        let mut used = 0u64;
-        if chunks.len() == 1 {
-            merged.copy_from_slice(&chunks[0].occupancy);
-            used = merged.iter().map(|w| w.count_ones() as u64).sum();
-        } else {
+        // Merge step by step: an overlap between chunks is a conflict too.
+        for (b, plan) in plans.iter().enumerate() {
+            let hops = (plan.moves.len() * n) as u64;
+            if plan.moves.is_empty() {
+                per_step.push(StepUse {
+                    step: plan.step,
+                    hops: 0,
+                    links_used: 0,
+                });
+                continue;
+            }
+            let mut step_conflicts: u64 = chunks.iter().map(|c| c.step_conflicts[b].0).sum();
+            let mut lowest = chunks
+                .iter()
+                .map(|c| c.step_conflicts[b].1)
+                .min()
+                .unwrap_or(u32::MAX);
+            let mut used = 0u64;
             for (i, m) in merged.iter_mut().enumerate() {
                 let mut acc = 0u64;
                 for c in &chunks {
-                    let o = c.occupancy[i];
+                    let o = c.occupancy[b * link_words + i];
                     let overlap = acc & o;
                     if overlap != 0 {
                         step_conflicts += overlap.count_ones() as u64;
-                        min_conflict = min_conflict.min((i * 64) as u32 + overlap.trailing_zeros());
+                        lowest = lowest.min((i * 64) as u32 + overlap.trailing_zeros());
                     }
                     acc |= o;
                 }
                 *m = acc;
                 used += acc.count_ones() as u64;
             }
-        }
-        counts.link_conflicts += step_conflicts;
-        if step_conflicts > 0 && conflict_records.len() < max_records {
-            conflict_records.push(describe_conflict(
-                input,
-                &route,
-                &chunks,
-                &plan,
-                &slot_word,
-                min_conflict,
-            ));
-        }
-        if check_ports {
-            for x in 0..n as u32 {
-                let r = net.links_of(x);
-                let out = count_bits(&merged, r.start as usize, r.end as usize);
-                if out > input.ports {
-                    counts.ports_exceeded += 1;
-                    if ports_records.len() < max_records {
-                        ports_records.push(Failure::PortsExceeded {
-                            step: t,
-                            node: x,
-                            used: out,
-                            ports: input.ports,
-                        });
+            counts.link_conflicts += step_conflicts;
+            if step_conflicts > 0 && conflict_records.len() < max_records {
+                conflict_records.push(describe_conflict(input, &route, plan, lowest));
+            }
+            if check_ports {
+                for x in 0..n as u32 {
+                    let r = net.links_of(x);
+                    let out = count_bits(&merged, r.start as usize, r.end as usize);
+                    if out > input.ports {
+                        counts.ports_exceeded += 1;
+                        if ports_records.len() < max_records {
+                            ports_records.push(Failure::PortsExceeded {
+                                step: plan.step,
+                                node: x,
+                                used: out,
+                                ports: input.ports,
+                            });
+                        }
                     }
                 }
             }
-        }
-        hops_total += hops;
-        used_total += used;
-        per_step.push(StepUse {
-            step: t,
-            hops,
-            links_used: used,
-        });
-
-        if !plan.ends.is_empty() {
-            active.retain(|&(w, slot)| {
-                let word = &words[w];
-                let done = word.column + word.letters.len() - 1 == t;
-                if done {
-                    free_slots.push(slot);
-                }
-                !done
+            hops_total += hops;
+            used_total += used;
+            per_step.push(StepUse {
+                step: plan.step,
+                hops,
+                links_used: used,
             });
         }
+        first = last + 1;
     }
 
     // Deliveries against the message set, source by source.
@@ -712,40 +753,35 @@ fn message_ref(
     }
 }
 
-/// Describes the conflict on directed link `link` at this step: every message
-/// now at the link's head that moved over a letter routed through the link
-/// from its tail. (A letter's route is a bijection on nodes, so arriving at the
-/// head by that letter means having left from the tail.)
+/// Describes the conflict on directed link `link` at this step: replays every
+/// word that moves over a letter routed through the link from its tail, from
+/// every source, and keeps the messages that stood at the tail.
 fn describe_conflict(
     input: &SimulationInput<'_>,
     route: &[(u32, u32)],
-    chunks: &[Chunk],
     plan: &StepPlan,
-    slot_word: &[usize],
     link: u32,
 ) -> Failure {
     let net: &PhysicalNetwork = input.embedding.network();
     let n = net.nodes();
     let (tail, head) = net.endpoints(link);
     let mut users: Vec<(usize, u32)> = Vec::new();
-    for &(slot, letter) in &plan.moves {
+    for &(_, letter, w) in &plan.moves {
         if route[letter as usize * n + tail as usize].0 != link {
             continue;
         }
-        for c in chunks {
-            let cur = &c.cur[slot as usize * c.len..][..c.len];
-            for (i, &y) in cur.iter().enumerate() {
-                if y == head {
-                    users.push((slot_word[slot as usize], c.start + i as u32));
-                }
+        let word = &input.words[w];
+        let before = &word.letters[..plan.step - word.column];
+        for x in 0..n as u32 {
+            if walk(input, route, x, before) == tail {
+                users.push((w, x));
             }
         }
     }
     users.sort();
     let describe = |&(w, source): &(usize, u32)| {
         let word = &input.words[w];
-        let rest = &word.letters[plan.step - word.column + 1..];
-        message_ref(input, w, source, walk(input, route, head, rest))
+        message_ref(input, w, source, walk(input, route, source, &word.letters))
     };
     Failure::LinkConflict {
         step: plan.step,
