@@ -221,7 +221,9 @@ pub enum Failure {
         /// The limit.
         ports: usize,
     },
-    /// A message arrived where its source sends nothing.
+    /// A message arrived at a node its source sends nothing to: a wrong
+    /// destination for a wanted message, or a message that is not wanted at all.
+    /// (The walk of a word is the message's address, so the two are one kind.)
     Unexpected {
         /// Arrival step.
         step: usize,
