@@ -11,4 +11,6 @@ pub mod format;
 pub mod group;
 pub mod kernel;
 pub mod load;
+pub mod network;
 pub mod report;
+pub mod simulate;

@@ -1,0 +1,357 @@
+//! Exhaustive simulation of a table on the physical network.
+//!
+//! The kernel decides validity from one node's point of view (the tabular
+//! theorem: in a Cayley graph every node behaves alike). This module does not
+//! use that theorem, so that a bug in either is unlikely to hide in both: it
+//! plays the algorithm out on the real wiring, every node sending every
+//! message, and checks what actually happens on every directed link at every
+//! step. The two are differential-tested against each other.
+//!
+//! What is checked, step by step: at most one message per directed physical
+//! link, at most `ports` messages leaving a node; at the end, every
+//! (source, destination) pair of the message set delivered exactly once and
+//! nothing else delivered. Messages never wait by construction (each step moves
+//! every message in flight over one link); that each hop is a physical link is
+//! checked once for every (node, link) pair before the run.
+//!
+//! Scale is the design constraint (32×32×32 torus: 2.6·10^10 hops). Hops are
+//! never materialised: at step `t` only the words active at `t` matter, and the
+//! state is one current node per (source, active word). Sources are split into
+//! chunks that each own their slice of that state, a private occupancy bitset
+//! over directed links and their rows of the delivery bitmap, so the chunks run
+//! in parallel (rayon) without atomics; after each step the bitsets are merged
+//! and an overlap between chunks is a conflict like one inside a chunk. Every
+//! result (counts, recorded failures) is independent of the chunking.
+//!
+//! Memory: the in-flight state is 4 bytes per node per active word (a valid
+//! table has at most `|S|` active words per step); deliveries are one bit per
+//! (source, destination) pair, n² bits, which is 128 MiB at 32,768 nodes. The
+//! routing table is `n × |S|` entries. Nothing grows with the number of hops.
+
+mod engine;
+pub mod testing;
+
+use serde::Serialize;
+
+use crate::group::{Elem, FiniteGroup, GenLetter};
+use crate::network::Embedding;
+
+/// A word placed in the table: what the simulator plays out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlacedWord {
+    /// 1-based row.
+    pub row: usize,
+    /// 1-based column of the first letter (the step at which it is sent).
+    pub column: usize,
+    /// The letters, as indices into the link list.
+    pub letters: Vec<usize>,
+    /// The word as written, for reports.
+    pub text: String,
+}
+
+/// Which messages every node sends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MessageSet {
+    /// One message to every other node.
+    Total,
+    /// To every node at odd distance in the physical network.
+    Odd,
+    /// To every node at one of these distances (each ≥ 1) in the physical network.
+    Distances(Vec<u32>),
+    /// Node `φ(h)` sends to `φ(h·m)` for each `m` (none the identity, no repeats).
+    To(Vec<Elem>),
+}
+
+/// Everything a simulation needs.
+#[derive(Clone, Copy, Debug)]
+pub struct SimulationInput<'a> {
+    /// The group the table is written over.
+    pub group: &'a FiniteGroup,
+    /// The links; word letters index this list.
+    pub links: &'a [GenLetter],
+    /// The table's words.
+    pub words: &'a [PlacedWord],
+    /// The message set.
+    pub messages: &'a MessageSet,
+    /// Messages a node may send in one step.
+    pub ports: usize,
+    /// The verified map from the Cayley graph onto the network played on.
+    pub embedding: &'a Embedding,
+}
+
+/// Limits of one run.
+#[derive(Clone, Copy, Debug)]
+pub struct SimulationOptions {
+    /// How many failures of each kind to record in detail (all are counted).
+    pub max_records: usize,
+    /// Bound on the in-flight state (4 bytes per node per simultaneously active
+    /// word); a table needing more is refused rather than swapping.
+    pub max_in_flight_bytes: usize,
+    /// Number of source chunks; 0 chooses from the network size and the
+    /// number of threads. The report does not depend on it.
+    pub chunks: usize,
+}
+
+impl Default for SimulationOptions {
+    fn default() -> Self {
+        SimulationOptions {
+            max_records: 16,
+            max_in_flight_bytes: 512 << 20,
+            chunks: 0,
+        }
+    }
+}
+
+/// Input the simulator cannot play out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimulationError {
+    /// A word uses a link index outside the link list.
+    #[error(
+        "word {word} (row {row}, column {column}) uses link number {letter}, but there are {links} links"
+    )]
+    LinkOutOfRange {
+        /// Row of the word.
+        row: usize,
+        /// Column of the word.
+        column: usize,
+        /// The word.
+        word: String,
+        /// The bad index.
+        letter: usize,
+        /// Number of links.
+        links: usize,
+    },
+    /// A word with no letters.
+    #[error("empty word in row {row}, column {column}")]
+    EmptyWord {
+        /// Row.
+        row: usize,
+        /// Column.
+        column: usize,
+    },
+    /// Columns are 1-based.
+    #[error("word {word} in row {row} starts in column 0; columns are 1-based")]
+    ColumnZero {
+        /// Row.
+        row: usize,
+        /// The word.
+        word: String,
+    },
+    /// `ports` must be at least 1.
+    #[error("ports must be at least 1")]
+    ZeroPorts,
+    /// The message set is malformed.
+    #[error("invalid message set: {0}")]
+    Messages(String),
+    /// The embedding is for a group of another size.
+    #[error("the embedding has {nodes} nodes but the group has {order} elements")]
+    SizeMismatch {
+        /// Nodes of the network.
+        nodes: usize,
+        /// Order of the group.
+        order: usize,
+    },
+    /// A link does not map to a physical link at some node.
+    #[error("link {link} at node {node} leads to node {reached}, which is not adjacent")]
+    NotAdjacent {
+        /// The link, as written.
+        link: String,
+        /// The node it leaves.
+        node: u32,
+        /// Where the group says it arrives.
+        reached: u32,
+    },
+    /// Too many words are in flight at once for the memory bound.
+    #[error(
+        "{words} words are in flight at step {step}, more than the in-flight memory bound allows"
+    )]
+    TooManyInFlight {
+        /// The step.
+        step: usize,
+        /// Words active at that step.
+        words: usize,
+    },
+}
+
+/// One message of one source: which word, where from, where to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MessageRef {
+    /// The sending node.
+    pub source: u32,
+    /// The node the word's walk ends at.
+    pub destination: u32,
+    /// The word as written.
+    pub word: String,
+    /// Its row.
+    pub row: usize,
+    /// Its start column.
+    pub column: usize,
+}
+
+/// One way the run went wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Failure {
+    /// Two or more messages on one directed link in one step.
+    LinkConflict {
+        /// The step.
+        step: usize,
+        /// The directed link id.
+        link: u32,
+        /// Its tail.
+        from: u32,
+        /// Its head.
+        to: u32,
+        /// How many messages used it in that step.
+        messages: usize,
+        /// The first user, in table order then source order.
+        first: MessageRef,
+        /// The second user.
+        second: MessageRef,
+    },
+    /// More than `ports` messages left a node in one step.
+    PortsExceeded {
+        /// The step.
+        step: usize,
+        /// The node.
+        node: u32,
+        /// Messages that left it.
+        used: usize,
+        /// The limit.
+        ports: usize,
+    },
+    /// A message arrived at a node its source sends nothing to: a wrong
+    /// destination for a wanted message, or a message that is not wanted at all.
+    /// (The walk of a word is the message's address, so the two are one kind.)
+    Unexpected {
+        /// Arrival step.
+        step: usize,
+        /// The message.
+        message: MessageRef,
+    },
+    /// A message of the message set was never delivered.
+    Missing {
+        /// The source node.
+        source: u32,
+        /// The destination node.
+        destination: u32,
+    },
+    /// A (source, destination) pair was delivered a second time.
+    Duplicate {
+        /// Arrival step of the second delivery.
+        step: usize,
+        /// The second delivery.
+        message: MessageRef,
+        /// An earlier delivery of the same pair.
+        earlier: Option<MessageRef>,
+    },
+    /// A message came back to its own source (its word spells the identity).
+    SelfMessage {
+        /// Arrival step.
+        step: usize,
+        /// The message.
+        message: MessageRef,
+    },
+}
+
+impl Failure {
+    /// The step the failure happened at (`None` for [`Failure::Missing`]).
+    pub fn step(&self) -> Option<usize> {
+        match self {
+            Failure::LinkConflict { step, .. }
+            | Failure::PortsExceeded { step, .. }
+            | Failure::Unexpected { step, .. }
+            | Failure::Duplicate { step, .. }
+            | Failure::SelfMessage { step, .. } => Some(*step),
+            Failure::Missing { .. } => None,
+        }
+    }
+}
+
+/// How many failures of each kind occurred (all of them, not just the recorded ones).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FailureCounts {
+    /// Messages beyond the first on a directed link in a step, summed.
+    pub link_conflicts: u64,
+    /// (step, node) pairs where more than `ports` messages left the node.
+    pub ports_exceeded: u64,
+    /// Delivered (source, destination) pairs outside the message set.
+    pub unexpected: u64,
+    /// Pairs of the message set never delivered.
+    pub missing: u64,
+    /// Deliveries of a pair beyond the first.
+    pub duplicates: u64,
+    /// Messages that returned to their source.
+    pub self_messages: u64,
+}
+
+impl FailureCounts {
+    /// The total number of failures.
+    pub fn total(&self) -> u64 {
+        self.link_conflicts
+            + self.ports_exceeded
+            + self.unexpected
+            + self.missing
+            + self.duplicates
+            + self.self_messages
+    }
+}
+
+/// Link use in one step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct StepUse {
+    /// The step.
+    pub step: usize,
+    /// Messages moved (one per message in flight).
+    pub hops: u64,
+    /// Distinct directed links used.
+    pub links_used: u64,
+}
+
+/// The outcome of a simulation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimulationReport {
+    /// The network played on.
+    pub network: String,
+    /// Its nodes.
+    pub nodes: usize,
+    /// Its directed links.
+    pub directed_links: usize,
+    /// The ports limit in force.
+    pub ports: usize,
+    /// Words in the table.
+    pub words: usize,
+    /// Messages the message set asks for (summed over sources).
+    pub expected_messages: u64,
+    /// Messages that arrived somewhere (summed over sources).
+    pub arrived_messages: u64,
+    /// Link traversals.
+    pub hops: u64,
+    /// The step of the last arrival (0 for an empty table).
+    pub completion_time: usize,
+    /// `true` when no failure of any kind occurred.
+    pub valid: bool,
+    /// Failure counts by kind.
+    pub counts: FailureCounts,
+    /// The first link conflict in time order (then lowest link id).
+    pub first_conflict: Option<Failure>,
+    /// Recorded failures: up to `max_records` per kind, the earliest of each
+    /// kind (for Missing and Unexpected: the lowest sources), sorted by step.
+    pub failures: Vec<Failure>,
+    /// Directed-link use per step, `completion_time` entries.
+    pub per_step: Vec<StepUse>,
+    /// Distinct (step, link) uses over `completion_time × directed_links`.
+    pub utilisation: f64,
+}
+
+/// Plays the table out on the embedding's network and reports what happened.
+pub fn simulate(
+    input: &SimulationInput<'_>,
+    options: &SimulationOptions,
+) -> Result<SimulationReport, SimulationError> {
+    engine::run(input, options)
+}
+
+#[cfg(test)]
+mod tests;
