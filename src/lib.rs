@@ -14,3 +14,4 @@ pub mod load;
 pub mod network;
 pub mod report;
 pub mod simulate;
+pub mod verify;

@@ -53,6 +53,11 @@ struct Chunk {
     occupancy: Vec<u64>,
     /// `(conflicts, lowest conflicting link)` per step of the batch.
     step_conflicts: Vec<(u64, u32)>,
+    /// Nodes where a message left over an already-used link, per step of the batch.
+    conflict_nodes: Vec<Vec<u32>>,
+    /// Messages leaving each node, `leaving[b * n + x]` for step `b` of the batch;
+    /// empty unless the ports limit is below some node's degree.
+    leaving: Vec<u32>,
     /// `delivered[i * row_words + z / 64]` bit `z % 64`: source `start + i` got a message at `z`.
     delivered: Vec<u64>,
     arrived: u64,
@@ -69,7 +74,23 @@ impl Chunk {
         self.step_conflicts.clear();
         for (b, plan) in plans.iter().enumerate() {
             let occupancy = &mut self.occupancy[b * ctx.link_words..][..ctx.link_words];
-            let conflicts = step(self.start, self.len, &mut self.cur, occupancy, plan, ctx);
+            let leaving = if self.leaving.is_empty() {
+                None
+            } else {
+                Some(&mut self.leaving[b * ctx.n..][..ctx.n])
+            };
+            let conflict_nodes = &mut self.conflict_nodes[b];
+            conflict_nodes.clear();
+            let conflicts = step(
+                self.start,
+                self.len,
+                &mut self.cur,
+                occupancy,
+                leaving,
+                conflict_nodes,
+                plan,
+                ctx,
+            );
             self.step_conflicts.push(conflicts);
             self.arrivals(plan, ctx);
         }
@@ -119,12 +140,16 @@ struct Context<'a> {
 }
 
 /// Moves every message of the chunk one link; returns the number of extra
-/// messages on already-used links and the lowest such link.
+/// messages on already-used links and the lowest such link. When `leaving` is
+/// given, also counts the messages leaving each node (for the ports limit: two
+/// messages on one link are two messages, so distinct links do not suffice).
 fn step(
     start: u32,
     len: usize,
     cur: &mut [u32],
     occupancy: &mut [u64],
+    mut leaving: Option<&mut [u32]>,
+    conflict_nodes: &mut Vec<u32>,
     plan: &StepPlan,
     ctx: &Context<'_>,
 ) -> (u64, u32) {
@@ -139,9 +164,17 @@ fn step(
         return (conflicts, lowest);
     }
     occupancy.fill(0);
+    if let Some(leaving) = leaving.as_deref_mut() {
+        leaving.fill(0);
+    }
     for &(slot, letter, _) in &plan.moves {
         let table = &ctx.route[letter as usize * ctx.n..][..ctx.n];
         let cur = &mut cur[slot as usize * len..][..len];
+        if let Some(leaving) = leaving.as_deref_mut() {
+            for &c in cur.iter() {
+                leaving[c as usize] += 1;
+            }
+        }
         for c in cur.iter_mut() {
             let (link, next) = table[*c as usize];
             let (w, bit) = ((link >> 6) as usize, 1u64 << (link & 63));
@@ -149,6 +182,7 @@ fn step(
             if o & bit != 0 {
                 conflicts += 1;
                 lowest = lowest.min(link);
+                conflict_nodes.push(*c);
             }
             occupancy[w] = o | bit;
             *c = next;
@@ -197,6 +231,11 @@ pub(super) fn run(
     // Steps per batch: up to 64, keeping each chunk's bitsets within 256 KiB
     // (cache-resident; larger batches measured slower on big networks).
     let batch = ((256 << 10) / 8 / link_words.max(1)).clamp(1, 64);
+    // With ports below some degree, messages leaving every node are counted at
+    // every step. Otherwise a node can only exceed its ports by sending two
+    // messages over one link, so counting the extra uses of links (conflicts)
+    // per node is exact and costs nothing on conflict-free steps.
+    let check_ports = (0..n as u32).any(|x| net.degree(x) > input.ports);
     let mut chunks: Vec<Chunk> = (0..chunk_count)
         .map(|c| {
             let start = n * c / chunk_count;
@@ -207,6 +246,12 @@ pub(super) fn run(
                 cur: Vec::new(),
                 occupancy: vec![0; batch * link_words],
                 step_conflicts: Vec::with_capacity(batch),
+                conflict_nodes: vec![Vec::new(); batch],
+                leaving: if check_ports {
+                    vec![0; batch * n]
+                } else {
+                    Vec::new()
+                },
                 delivered: vec![0; (end - start) * row_words],
                 arrived: 0,
                 self_messages: 0,
@@ -224,7 +269,6 @@ pub(super) fn run(
         max_records,
     };
 
-    let check_ports = (0..n as u32).any(|x| net.degree(x) > input.ports);
     let mut merged = vec![0u64; link_words];
     let mut counts = FailureCounts::default();
     let mut conflict_records: Vec<Failure> = Vec::new();
@@ -327,6 +371,7 @@ pub(super) fn run(
                 .min()
                 .unwrap_or(u32::MAX);
             let mut used = 0u64;
+            let mut overlap_nodes: Vec<u32> = Vec::new();
             for (i, m) in merged.iter_mut().enumerate() {
                 let mut acc = 0u64;
                 for c in &chunks {
@@ -335,6 +380,12 @@ pub(super) fn run(
                     if overlap != 0 {
                         step_conflicts += overlap.count_ones() as u64;
                         lowest = lowest.min((i * 64) as u32 + overlap.trailing_zeros());
+                        let mut bits = overlap;
+                        while bits != 0 {
+                            let link = (i * 64) as u32 + bits.trailing_zeros();
+                            overlap_nodes.push(net.endpoints(link).0);
+                            bits &= bits - 1;
+                        }
                     }
                     acc |= o;
                 }
@@ -345,10 +396,33 @@ pub(super) fn run(
             if step_conflicts > 0 && conflict_records.len() < max_records {
                 conflict_records.push(describe_conflict(input, &route, plan, lowest));
             }
-            if check_ports {
-                for x in 0..n as u32 {
+            let leaving_at = |x: u32| -> usize {
+                if check_ports {
+                    chunks
+                        .iter()
+                        .map(|c| c.leaving[b * n + x as usize] as usize)
+                        .sum()
+                } else {
                     let r = net.links_of(x);
-                    let out = count_bits(&merged, r.start as usize, r.end as usize);
+                    count_bits(&merged, r.start as usize, r.end as usize)
+                }
+            };
+            // Nodes to examine: all of them when counting, else those with extra link uses.
+            let mut extra: std::collections::BTreeMap<u32, usize> = Default::default();
+            if !check_ports && step_conflicts > 0 {
+                let nodes = chunks.iter().flat_map(|c| &c.conflict_nodes[b]);
+                for &x in nodes.chain(&overlap_nodes) {
+                    *extra.entry(x).or_default() += 1;
+                }
+            }
+            let candidates: Box<dyn Iterator<Item = (u32, usize)>> = if check_ports {
+                Box::new((0..n as u32).map(|x| (x, 0)))
+            } else {
+                Box::new(extra.into_iter())
+            };
+            for (x, extra_uses) in candidates {
+                {
+                    let out = leaving_at(x) + extra_uses;
                     if out > input.ports {
                         counts.ports_exceeded += 1;
                         if ports_records.len() < max_records {

@@ -1,0 +1,371 @@
+//! The whole verification of a loaded file: the kernel's verdict, the physical
+//! network, and the exhaustive simulation, with the agreement between the two
+//! independent checkers.
+//!
+//! The kernel decides validity from one node's point of view (the tabular
+//! theorem); the simulator plays every node on the physical wiring and does not
+//! use the theorem. When both run they must agree on valid versus invalid and on
+//! the kinds of violation; a disagreement is a bug in one of them and is
+//! reported as such (exit status 3), never resolved in favour of either.
+
+use crate::format::syntax::NetworkSpec;
+use crate::kernel::{
+    Checked, Expectation, Instance, MessageSpec, Table, TableLetter, Violation, check,
+};
+use crate::load::Loaded;
+use crate::network::{Embedding, embed, infer};
+use crate::simulate::{
+    self, Failure, MessageSet, SimulationInput, SimulationOptions, SimulationReport,
+};
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// What to run besides the kernel.
+#[derive(Clone, Copy, Debug)]
+pub struct VerifyOptions {
+    /// Run the exhaustive simulation.
+    pub simulate: bool,
+    /// Options of the simulator.
+    pub simulation: SimulationOptions,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            simulate: true,
+            simulation: SimulationOptions::default(),
+        }
+    }
+}
+
+/// How the Cayley graph relates to a physical network.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum NetworkCheck {
+    /// The declared network is isomorphic to the Cayley graph (verified edge by edge).
+    Matches {
+        /// The declared network.
+        network: NetworkSpec,
+    },
+    /// No network was declared; the Cayley graph was recognised as this one.
+    Inferred {
+        /// The recognised network.
+        network: NetworkSpec,
+    },
+    /// No network was declared and the Cayley graph is no ring, hypercube or torus.
+    CayleyGraphOnly,
+    /// The declared network is not isomorphic to the Cayley graph (exit status 1).
+    Mismatch {
+        /// The declared network.
+        network: NetworkSpec,
+        /// Why not.
+        reason: String,
+    },
+    /// Not examined, because the link set is defective.
+    Skipped {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The simulation's outcome.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum SimulationOutcome {
+    /// The simulation ran; its report.
+    Ran {
+        /// Which graph it ran on (`ring 6`, `torus 5 5`, or the Cayley graph).
+        on: String,
+        /// The simulator's report.
+        report: Box<SimulationReport>,
+    },
+    /// It did not run.
+    Skipped {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The kinds of violation both checkers can see, in a common vocabulary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ViolationKind {
+    /// Two messages on one directed link at one step (a column repeating a link).
+    LinkConflict,
+    /// More messages leaving a node than it has ports.
+    PortsExceeded,
+    /// A message to the sender itself (a word spelling the identity).
+    SelfMessage,
+    /// A destination reached twice.
+    Duplicate,
+    /// A destination outside the message set.
+    Unexpected,
+    /// A destination of the message set never reached.
+    Missing,
+}
+
+/// Whether the kernel and the simulator agree.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Agreement {
+    /// Both ran and agree on validity and on the kinds of violation.
+    Agree,
+    /// Only the kernel ran.
+    KernelOnly,
+    /// They disagree: a bug in one of them (exit status 3).
+    Disagree {
+        /// Kinds the kernel found.
+        kernel: Vec<ViolationKind>,
+        /// Kinds the simulator found.
+        simulator: Vec<ViolationKind>,
+    },
+}
+
+/// Everything verified about one file.
+#[derive(Clone, Debug, Serialize)]
+pub struct Verification {
+    /// The kernel's findings.
+    pub checked: Checked,
+    /// The physical network.
+    pub network: NetworkCheck,
+    /// The simulation.
+    pub simulation: SimulationOutcome,
+    /// Kernel against simulator.
+    pub agreement: Agreement,
+}
+
+impl Verification {
+    /// 0 valid and every claim holds; 1 invalid, network mismatch or failed claim; 3 disagreement.
+    pub fn exit_code(&self) -> i32 {
+        if matches!(self.agreement, Agreement::Disagree { .. }) {
+            3
+        } else if !self.checked.passed() || matches!(self.network, NetworkCheck::Mismatch { .. }) {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// Runs the kernel, the network check and (if asked) the simulation on a loaded file.
+pub fn verify(loaded: &Loaded, options: &VerifyOptions) -> Verification {
+    verify_table(
+        &loaded.instance,
+        &loaded.table,
+        &loaded.claims,
+        loaded.network.as_ref(),
+        options,
+    )
+}
+
+/// [`verify`] for an instance and table built in code.
+pub fn verify_table(
+    instance: &Instance,
+    table: &Table,
+    claims: &[Expectation],
+    declared: Option<&NetworkSpec>,
+    options: &VerifyOptions,
+) -> Verification {
+    let checked = check(instance, table, claims);
+    let (network, embedding) = if !instance.defects().is_empty() {
+        let reason = "the link set is defective".to_string();
+        (NetworkCheck::Skipped { reason }, None)
+    } else {
+        physical_network(instance, declared)
+    };
+    let simulation = match (&embedding, options.simulate) {
+        (_, false) => SimulationOutcome::Skipped {
+            reason: "not requested".to_string(),
+        },
+        (None, true) => SimulationOutcome::Skipped {
+            reason: match &network {
+                NetworkCheck::Mismatch { .. } => "the declared network does not match".to_string(),
+                _ => "the link set is defective".to_string(),
+            },
+        },
+        (Some(embedding), true) => run_simulation(instance, table, embedding, &options.simulation),
+    };
+    let agreement = match &simulation {
+        SimulationOutcome::Ran { report, .. } => compare(&checked, report),
+        SimulationOutcome::Skipped { .. } => Agreement::KernelOnly,
+    };
+    Verification {
+        checked,
+        network,
+        simulation,
+        agreement,
+    }
+}
+
+/// Matches the declared network, or infers one, or falls back to the Cayley graph.
+fn physical_network(
+    instance: &Instance,
+    declared: Option<&NetworkSpec>,
+) -> (NetworkCheck, Option<Embedding>) {
+    let group = instance.group();
+    let links = instance.links();
+    match declared {
+        Some(spec) => match embed(group, links, spec) {
+            Ok(embedding) => (
+                NetworkCheck::Matches {
+                    network: spec.clone(),
+                },
+                Some(embedding),
+            ),
+            Err(mismatch) => (
+                NetworkCheck::Mismatch {
+                    network: spec.clone(),
+                    reason: mismatch.to_string(),
+                },
+                None,
+            ),
+        },
+        None => match infer(group, links) {
+            Some((spec, embedding)) => (NetworkCheck::Inferred { network: spec }, Some(embedding)),
+            None => match Embedding::cayley(group, links) {
+                Ok(embedding) => (NetworkCheck::CayleyGraphOnly, Some(embedding)),
+                Err(e) => (
+                    NetworkCheck::Skipped {
+                        reason: e.to_string(),
+                    },
+                    None,
+                ),
+            },
+        },
+    }
+}
+
+fn run_simulation(
+    instance: &Instance,
+    table: &Table,
+    embedding: &Embedding,
+    options: &SimulationOptions,
+) -> SimulationOutcome {
+    let mut words = Vec::with_capacity(table.words.len());
+    for word in &table.words {
+        let mut letters = Vec::with_capacity(word.letters.len());
+        for letter in &word.letters {
+            let link = match letter {
+                TableLetter::Gen(g) => instance.link_of(instance.group().eval(&[*g])),
+                TableLetter::UnknownName(_) => None,
+            };
+            match link {
+                Some(l) => letters.push(l.index()),
+                None => {
+                    return SimulationOutcome::Skipped {
+                        reason: format!(
+                            "row {}, column {}: word `{}` has a letter that is not a link",
+                            word.row, word.column, word.text
+                        ),
+                    };
+                }
+            }
+        }
+        words.push(simulate::PlacedWord {
+            row: word.row,
+            column: word.column,
+            letters,
+            text: word.text.clone(),
+        });
+    }
+    let messages = match instance.message_spec() {
+        MessageSpec::Total => MessageSet::Total,
+        MessageSpec::Odd => MessageSet::Odd,
+        MessageSpec::Distances(d) => MessageSet::Distances(d.clone()),
+        MessageSpec::To(elements) => MessageSet::To(elements.clone()),
+    };
+    let input = SimulationInput {
+        group: instance.group(),
+        links: instance.links(),
+        words: &words,
+        messages: &messages,
+        ports: instance.ports(),
+        embedding,
+    };
+    let on = embedding
+        .spec()
+        .map_or_else(|| "the Cayley graph".to_string(), spec_text);
+    match simulate::simulate(&input, options) {
+        Ok(report) => SimulationOutcome::Ran {
+            on,
+            report: Box::new(report),
+        },
+        Err(e) => SimulationOutcome::Skipped {
+            reason: e.to_string(),
+        },
+    }
+}
+
+/// `ring 6`, `hypercube 4`, `torus 5 5`.
+pub fn spec_text(spec: &NetworkSpec) -> String {
+    match spec {
+        NetworkSpec::Ring { nodes } => format!("ring {nodes}"),
+        NetworkSpec::Hypercube { dimension } => format!("hypercube {dimension}"),
+        NetworkSpec::Torus { sides } => {
+            let sides: Vec<String> = sides.iter().map(usize::to_string).collect();
+            format!("torus {}", sides.join(" "))
+        }
+    }
+}
+
+/// The kinds of violation the kernel found that the simulator can see too.
+pub fn kernel_kinds(checked: &Checked) -> BTreeSet<ViolationKind> {
+    checked
+        .violations()
+        .iter()
+        .filter_map(|v| match v {
+            Violation::ColumnConflict { .. } => Some(ViolationKind::LinkConflict),
+            Violation::PortsExceeded { .. } => Some(ViolationKind::PortsExceeded),
+            Violation::IdentityWord { .. } => Some(ViolationKind::SelfMessage),
+            Violation::DuplicateMessage { .. } => Some(ViolationKind::Duplicate),
+            Violation::UnexpectedMessage { .. } => Some(ViolationKind::Unexpected),
+            Violation::MissingMessage { .. } => Some(ViolationKind::Missing),
+            Violation::LinkSet { .. }
+            | Violation::UnknownLetter { .. }
+            | Violation::NotALink { .. } => None,
+        })
+        .collect()
+}
+
+/// The kinds of violation the simulator found.
+pub fn simulator_kinds(report: &SimulationReport) -> BTreeSet<ViolationKind> {
+    let c = &report.counts;
+    [
+        (c.link_conflicts, ViolationKind::LinkConflict),
+        (c.ports_exceeded, ViolationKind::PortsExceeded),
+        (c.self_messages, ViolationKind::SelfMessage),
+        (c.duplicates, ViolationKind::Duplicate),
+        (c.unexpected, ViolationKind::Unexpected),
+        (c.missing, ViolationKind::Missing),
+    ]
+    .into_iter()
+    .filter(|&(count, _)| count > 0)
+    .map(|(_, kind)| kind)
+    .collect()
+}
+
+fn compare(checked: &Checked, report: &SimulationReport) -> Agreement {
+    let kernel = kernel_kinds(checked);
+    let simulator = simulator_kinds(report);
+    let kernel_valid = checked.violations().is_empty();
+    if kernel_valid == report.valid && kernel == simulator {
+        Agreement::Agree
+    } else {
+        Agreement::Disagree {
+            kernel: kernel.into_iter().collect(),
+            simulator: simulator.into_iter().collect(),
+        }
+    }
+}
+
+/// The kind of a simulator failure, in the common vocabulary.
+pub fn failure_kind(failure: &Failure) -> ViolationKind {
+    match failure {
+        Failure::LinkConflict { .. } => ViolationKind::LinkConflict,
+        Failure::PortsExceeded { .. } => ViolationKind::PortsExceeded,
+        Failure::SelfMessage { .. } => ViolationKind::SelfMessage,
+        Failure::Duplicate { .. } => ViolationKind::Duplicate,
+        Failure::Unexpected { .. } => ViolationKind::Unexpected,
+        Failure::Missing { .. } => ViolationKind::Missing,
+    }
+}
