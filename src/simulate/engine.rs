@@ -81,16 +81,12 @@ impl Chunk {
             };
             let conflict_nodes = &mut self.conflict_nodes[b];
             conflict_nodes.clear();
-            let conflicts = step(
-                self.start,
-                self.len,
-                &mut self.cur,
+            let marks = StepMarks {
                 occupancy,
                 leaving,
                 conflict_nodes,
-                plan,
-                ctx,
-            );
+            };
+            let conflicts = step(self.start, self.len, &mut self.cur, marks, plan, ctx);
             self.step_conflicts.push(conflicts);
             self.arrivals(plan, ctx);
         }
@@ -130,6 +126,14 @@ impl Chunk {
     }
 }
 
+/// What one step of a chunk writes: link occupancy, messages leaving each node
+/// (when counted), and the nodes where a link was used again.
+struct StepMarks<'a> {
+    occupancy: &'a mut [u64],
+    leaving: Option<&'a mut [u32]>,
+    conflict_nodes: &'a mut Vec<u32>,
+}
+
 /// Read-only data every chunk uses.
 struct Context<'a> {
     route: &'a [(u32, u32)],
@@ -147,12 +151,15 @@ fn step(
     start: u32,
     len: usize,
     cur: &mut [u32],
-    occupancy: &mut [u64],
-    mut leaving: Option<&mut [u32]>,
-    conflict_nodes: &mut Vec<u32>,
+    marks: StepMarks<'_>,
     plan: &StepPlan,
     ctx: &Context<'_>,
 ) -> (u64, u32) {
+    let StepMarks {
+        occupancy,
+        mut leaving,
+        conflict_nodes,
+    } = marks;
     for &slot in &plan.starts {
         let cur = &mut cur[slot as usize * len..][..len];
         for (i, c) in cur.iter_mut().enumerate() {
