@@ -6,6 +6,8 @@
 
 use crate::kernel::{Checked, Verdict, Violation};
 use crate::load::Loaded;
+use crate::simulate::{Failure, FailureCounts, MessageRef};
+use crate::verify::{Agreement, NetworkCheck, SimulationOutcome, Verification, spec_text};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -58,13 +60,86 @@ pub struct CheckReport {
     /// The kernel's findings.
     #[serde(flatten)]
     pub checked: Checked,
-    /// The process exit status this report implies (0 valid and claims hold, 1 otherwise).
+    /// How the Cayley graph relates to the physical network.
+    pub network: NetworkCheck,
+    /// The exhaustive simulation, summarised.
+    pub simulation: SimulationSummary,
+    /// Whether the kernel and the simulator agree.
+    pub agreement: Agreement,
+    /// The process exit status this report implies: 0 valid and every claim holds,
+    /// 1 invalid / network mismatch / failed claim, 3 kernel and simulator disagree.
     pub exit_code: i32,
 }
 
+/// The simulation part of a check report (the full report is `txverify simulate`'s).
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum SimulationSummary {
+    /// It ran.
+    Ran {
+        /// The graph it ran on.
+        on: String,
+        /// Whether every check passed.
+        valid: bool,
+        /// Messages delivered.
+        arrived_messages: u64,
+        /// Messages the message set asks for.
+        expected_messages: u64,
+        /// Link traversals.
+        hops: u64,
+        /// Last step with a message in flight.
+        completion_time: usize,
+        /// Distinct (step, directed link) uses over completion time × directed links.
+        utilisation: f64,
+        /// Failures by kind.
+        counts: FailureCounts,
+        /// The earliest link conflict, if any.
+        first_conflict: Option<Failure>,
+    },
+    /// It did not run.
+    Skipped {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl SimulationSummary {
+    fn of(outcome: &SimulationOutcome) -> SimulationSummary {
+        match outcome {
+            SimulationOutcome::Ran { on, report } => SimulationSummary::Ran {
+                on: on.clone(),
+                valid: report.valid,
+                arrived_messages: report.arrived_messages,
+                expected_messages: report.expected_messages,
+                hops: report.hops,
+                completion_time: report.completion_time,
+                utilisation: report.utilisation,
+                counts: report.counts,
+                first_conflict: report.first_conflict.clone(),
+            },
+            SimulationOutcome::Skipped { reason } => SimulationSummary::Skipped {
+                reason: reason.clone(),
+            },
+        }
+    }
+}
+
 impl CheckReport {
-    /// Assembles a report from a loaded file and the kernel's result.
-    pub fn new(path: &str, source: &str, loaded: &Loaded, checked: Checked) -> CheckReport {
+    /// Assembles a report from a loaded file and its verification.
+    pub fn new(
+        path: &str,
+        source: &str,
+        loaded: &Loaded,
+        verification: Verification,
+    ) -> CheckReport {
+        let exit_code = verification.exit_code();
+        let Verification {
+            checked,
+            network,
+            simulation,
+            agreement,
+        } = verification;
+        let simulation = SimulationSummary::of(&simulation);
         use crate::kernel::MessageSpec;
         let name = loaded
             .file
@@ -84,7 +159,6 @@ impl CheckReport {
             MessageSpec::Distances(_) => "distance",
             MessageSpec::To(_) => "to",
         };
-        let exit_code = if checked.passed() { 0 } else { 1 };
         CheckReport {
             schema: CHECK_SCHEMA,
             file: path.to_string(),
@@ -104,6 +178,9 @@ impl CheckReport {
                 count: checked.messages(),
             },
             checked,
+            network,
+            simulation,
+            agreement,
             exit_code,
         }
     }
@@ -196,6 +273,18 @@ impl CheckReport {
                 if e.holds { "holds" } else { "FAILS" }
             );
         }
+        let _ = writeln!(out, "  network      {}", describe_network(&self.network));
+        let _ = writeln!(
+            out,
+            "  simulation   {}",
+            describe_simulation(&self.simulation)
+        );
+        if let Agreement::Disagree { kernel, simulator } = &self.agreement {
+            let _ = writeln!(
+                out,
+                "  BUG: the kernel and the simulator disagree (kernel found {kernel:?}, simulator found {simulator:?}); please report it"
+            );
+        }
         for n in c.non_shortest() {
             let _ = writeln!(
                 out,
@@ -276,6 +365,88 @@ pub fn describe(v: &Violation) -> String {
         ),
         Violation::MissingMessage { element, distance } => {
             format!("missing message: no word spells {element} (distance {distance})")
+        }
+    }
+}
+
+fn describe_network(network: &NetworkCheck) -> String {
+    match network {
+        NetworkCheck::Matches { network } => format!(
+            "{} (declared; isomorphic to the Cayley graph, verified edge by edge)",
+            spec_text(network)
+        ),
+        NetworkCheck::Inferred { network } => format!(
+            "{} (inferred; isomorphic to the Cayley graph, verified edge by edge)",
+            spec_text(network)
+        ),
+        NetworkCheck::CayleyGraphOnly => {
+            "none recognised: the Cayley graph is no ring, hypercube or torus".to_string()
+        }
+        NetworkCheck::Mismatch { network, reason } => format!(
+            "MISMATCH: the Cayley graph is not {}: {reason}",
+            spec_text(network)
+        ),
+        NetworkCheck::Skipped { reason } => format!("not examined ({reason})"),
+    }
+}
+
+fn describe_message(m: &MessageRef) -> String {
+    format!(
+        "{} -> {} (word `{}`, row {}, column {})",
+        m.source, m.destination, m.word, m.row, m.column
+    )
+}
+
+/// One line on the simulation: figures, then the first conflict if any.
+pub fn describe_simulation(simulation: &SimulationSummary) -> String {
+    match simulation {
+        SimulationSummary::Skipped { reason } => format!("not run ({reason})"),
+        SimulationSummary::Ran {
+            on,
+            valid,
+            arrived_messages,
+            expected_messages,
+            hops,
+            completion_time,
+            utilisation,
+            counts,
+            first_conflict,
+        } => {
+            let mut line = format!(
+                "on {on}: {arrived_messages} of {expected_messages} messages arrived, {hops} hops, completion time {completion_time}, link utilisation {:.1}%",
+                utilisation * 100.0
+            );
+            if *valid {
+                line.push_str(": clean");
+            } else {
+                let _ = write!(
+                    line,
+                    ": FAILED ({} link conflicts, {} ports exceeded, {} self-messages, {} duplicates, {} unexpected, {} missing)",
+                    counts.link_conflicts,
+                    counts.ports_exceeded,
+                    counts.self_messages,
+                    counts.duplicates,
+                    counts.unexpected,
+                    counts.missing
+                );
+            }
+            if let Some(Failure::LinkConflict {
+                step,
+                from,
+                to,
+                first,
+                second,
+                ..
+            }) = first_conflict
+            {
+                let _ = write!(
+                    line,
+                    "\n               first conflict: step {step}, link {from} -> {to}: {} and {}",
+                    describe_message(first),
+                    describe_message(second)
+                );
+            }
+            line
         }
     }
 }

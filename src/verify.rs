@@ -197,8 +197,9 @@ pub fn verify_table(
     }
 }
 
-/// Matches the declared network, or infers one, or falls back to the Cayley graph.
-fn physical_network(
+/// Matches the declared network, or infers one, or falls back to the Cayley graph;
+/// returns the embedding to simulate on, when there is one.
+pub fn physical_network(
     instance: &Instance,
     declared: Option<&NetworkSpec>,
 ) -> (NetworkCheck, Option<Embedding>) {
@@ -235,12 +236,12 @@ fn physical_network(
     }
 }
 
-fn run_simulation(
+/// What the simulator needs besides the group and links: the words as link
+/// indices and the message set. Fails (with the reason) when a letter is not a link.
+pub fn simulation_words(
     instance: &Instance,
     table: &Table,
-    embedding: &Embedding,
-    options: &SimulationOptions,
-) -> SimulationOutcome {
+) -> Result<(Vec<simulate::PlacedWord>, MessageSet), String> {
     let mut words = Vec::with_capacity(table.words.len());
     for word in &table.words {
         let mut letters = Vec::with_capacity(word.letters.len());
@@ -249,17 +250,13 @@ fn run_simulation(
                 TableLetter::Gen(g) => instance.link_of(instance.group().eval(&[*g])),
                 TableLetter::UnknownName(_) => None,
             };
-            match link {
-                Some(l) => letters.push(l.index()),
-                None => {
-                    return SimulationOutcome::Skipped {
-                        reason: format!(
-                            "row {}, column {}: word `{}` has a letter that is not a link",
-                            word.row, word.column, word.text
-                        ),
-                    };
-                }
-            }
+            let Some(link) = link else {
+                return Err(format!(
+                    "row {}, column {}: word `{}` has a letter that is not a link",
+                    word.row, word.column, word.text
+                ));
+            };
+            letters.push(link.index());
         }
         words.push(simulate::PlacedWord {
             row: word.row,
@@ -274,6 +271,26 @@ fn run_simulation(
         MessageSpec::Distances(d) => MessageSet::Distances(d.clone()),
         MessageSpec::To(elements) => MessageSet::To(elements.clone()),
     };
+    Ok((words, messages))
+}
+
+/// The graph an embedding plays on, for reports.
+pub fn embedding_name(embedding: &Embedding) -> String {
+    embedding
+        .spec()
+        .map_or_else(|| "the Cayley graph".to_string(), spec_text)
+}
+
+fn run_simulation(
+    instance: &Instance,
+    table: &Table,
+    embedding: &Embedding,
+    options: &SimulationOptions,
+) -> SimulationOutcome {
+    let (words, messages) = match simulation_words(instance, table) {
+        Ok(prepared) => prepared,
+        Err(reason) => return SimulationOutcome::Skipped { reason },
+    };
     let input = SimulationInput {
         group: instance.group(),
         links: instance.links(),
@@ -282,12 +299,9 @@ fn run_simulation(
         ports: instance.ports(),
         embedding,
     };
-    let on = embedding
-        .spec()
-        .map_or_else(|| "the Cayley graph".to_string(), spec_text);
     match simulate::simulate(&input, options) {
         Ok(report) => SimulationOutcome::Ran {
-            on,
+            on: embedding_name(embedding),
             report: Box::new(report),
         },
         Err(e) => SimulationOutcome::Skipped {

@@ -210,3 +210,129 @@ fn worst_exit_code_wins_over_several_files() {
     let run = txverify(&["check", good.to_str().unwrap(), bad.to_str().unwrap()]);
     assert_eq!(run.code, 1);
 }
+
+#[test]
+fn check_simulates_on_the_declared_network() {
+    let run = check(
+        "net.tbl",
+        &RING6.replace("expect: time 5", "network: ring 6\nexpect: time 5"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("network      ring 6 (declared; isomorphic"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "simulation   on ring 6: 30 of 30 messages arrived, 54 hops, completion time 5"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn check_infers_the_network_when_none_is_declared() {
+    let run = check("infer.tbl", RING6);
+    assert!(
+        run.stdout.contains("network      ring 6 (inferred"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn wrong_network_exits_1_with_the_reason() {
+    let run = check(
+        "wrong.tbl",
+        &RING6.replace("expect: time 5", "network: ring 8"),
+    );
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("MISMATCH: the Cayley graph is not ring 8"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn hypercube_group_matches_the_4x4_torus() {
+    let text = std::fs::read_to_string("tables/hypercube4-a.tbl")
+        .unwrap()
+        .replace("network: hypercube 4", "network: torus 4 4");
+    let run = check("cube-as-torus.tbl", &text);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("torus 4 4 (declared; isomorphic"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn invalid_table_fails_simulation_too_and_they_agree() {
+    let run = check("bad-sim.tbl", &RING6.replace("Bb B . b", "bB B . b"));
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("simulation   on ring 6:"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("FAILED ("), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("first conflict: step 1"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("BUG"), "{}", run.stdout);
+}
+
+#[test]
+fn no_simulate_skips_the_simulation() {
+    let path = file("nosim.tbl", RING6);
+    let run = txverify(&["check", "--no-simulate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout.contains("simulation   not run (not requested)"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn simulate_trace_lists_every_hop() {
+    let path = file("trace.tbl", RING6);
+    let run = txverify(&["simulate", "--trace", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("verdict      CLEAN"), "{}", run.stdout);
+    // 54 hops, one line each, under 5 step headers.
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.contains(" message "))
+            .count(),
+        54
+    );
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.starts_with("step "))
+            .count(),
+        5
+    );
+}
+
+#[test]
+fn simulate_reports_the_conflicting_messages() {
+    let path = file("simbad.tbl", &RING6.replace("Bb B . b", "bB B . b"));
+    let run = txverify(&["simulate", "--format", "json", path.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+    let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(value["report"]["valid"], false);
+    let first = &value["report"]["first_conflict"];
+    assert_eq!(first["kind"], "link_conflict");
+    assert_eq!(first["step"], 1);
+}

@@ -4,18 +4,30 @@ use super::{CheckArgs, FmtArgs, OutputFormat};
 use std::path::Path;
 use txverify::format::render_diagnostic;
 use txverify::group::EnumerationLimits;
-use txverify::kernel;
-use txverify::load::{LoadError, LoadOptions, load};
+use txverify::load::{LoadError, LoadOptions, Loaded, load};
 use txverify::report::{CHECK_SCHEMA, CheckReport};
+use txverify::verify::{VerifyOptions, verify};
 
 /// Exit status for unreadable input.
 pub const EXIT_INPUT: u8 = 2;
 
+/// Validated options of `check`.
+struct CheckOptions {
+    load: LoadOptions,
+    verify: VerifyOptions,
+}
+
 pub fn run(args: &CheckArgs) -> u8 {
-    let options = LoadOptions {
-        limits: EnumerationLimits {
-            max_order: args.max_order,
-            ..EnumerationLimits::default()
+    let options = CheckOptions {
+        load: LoadOptions {
+            limits: EnumerationLimits {
+                max_order: args.max_order,
+                ..EnumerationLimits::default()
+            },
+        },
+        verify: VerifyOptions {
+            simulate: !args.no_simulate,
+            ..VerifyOptions::default()
         },
     };
     let mut worst = 0;
@@ -26,25 +38,41 @@ pub fn run(args: &CheckArgs) -> u8 {
     worst
 }
 
-fn check_file(path: &Path, options: &LoadOptions, format: OutputFormat) -> u8 {
+/// Reads and loads a file, reporting any error in `format`; `None` means exit status 2.
+pub fn read_and_load(path: &Path, options: &LoadOptions, format: OutputFormat) -> Option<Loaded> {
+    read_and_load_with_source(path, options, format).map(|(_, loaded)| loaded)
+}
+
+fn read_and_load_with_source(
+    path: &Path,
+    options: &LoadOptions,
+    format: OutputFormat,
+) -> Option<(String, Loaded)> {
     let shown = path.display().to_string();
     let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
         Err(e) => {
             let message = format!("cannot read {shown}: {e}");
             emit_error(&shown, format, &message, None);
-            return EXIT_INPUT;
+            return None;
         }
     };
-    let loaded = match load(&source, options) {
-        Ok(l) => l,
+    match load(&source, options) {
+        Ok(loaded) => Some((source, loaded)),
         Err(e) => {
             report_load_error(&shown, &source, &e, format);
-            return EXIT_INPUT;
+            None
         }
+    }
+}
+
+fn check_file(path: &Path, options: &CheckOptions, format: OutputFormat) -> u8 {
+    let shown = path.display().to_string();
+    let Some((source, loaded)) = read_and_load_with_source(path, &options.load, format) else {
+        return EXIT_INPUT;
     };
-    let checked = kernel::check(&loaded.instance, &loaded.table, &loaded.claims);
-    let report = CheckReport::new(&shown, &source, &loaded, checked);
+    let verification = verify(&loaded, &options.verify);
+    let report = CheckReport::new(&shown, &source, &loaded, verification);
     match format {
         OutputFormat::Text => print!("{}", report.to_text()),
         OutputFormat::Json => println!("{}", to_json(&report)),

@@ -7,6 +7,7 @@
 //! disagreement (a bug).
 
 mod check;
+mod simulate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -24,6 +25,8 @@ pub struct Cli {
 enum Command {
     /// Check tables: validity, time, lower bound, optimality and `expect:` claims.
     Check(CheckArgs),
+    /// Play a table out on its physical network, every node, message, step and link.
+    Simulate(SimulateArgs),
     /// Print a table file back in canonical form with its columns aligned.
     Fmt(FmtArgs),
 }
@@ -49,6 +52,21 @@ struct CheckArgs {
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
+    /// Skip the exhaustive simulation on the physical network.
+    #[arg(long)]
+    no_simulate: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct SimulateArgs {
+    /// The `.tbl` file to simulate.
+    file: PathBuf,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
+    /// List every hop, step by step (small networks only).
+    #[arg(long)]
+    trace: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -62,6 +80,7 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
         Command::Fmt(args) => check::fmt(&args),
     };
     ExitCode::from(code)

@@ -29,6 +29,8 @@
 //! routing table is `n × |S|` entries. Nothing grows with the number of hops.
 
 mod engine;
+mod trace;
+pub use trace::{Hop, MAX_TRACE_HOPS, trace};
 pub mod testing;
 
 use serde::Serialize;

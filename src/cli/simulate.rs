@@ -1,0 +1,216 @@
+//! `txverify simulate`: play a table out on its physical network.
+
+use super::check::{EXIT_INPUT, read_and_load};
+use super::{OutputFormat, SimulateArgs};
+use std::fmt::Write;
+use txverify::network::Embedding;
+use txverify::simulate::{SimulationInput, SimulationOptions, SimulationReport, simulate, trace};
+use txverify::verify::{NetworkCheck, embedding_name, physical_network, simulation_words};
+
+pub fn run(args: &SimulateArgs) -> u8 {
+    let shown = args.file.display().to_string();
+    let Some(loaded) = read_and_load(&args.file, &Default::default(), args.format) else {
+        return EXIT_INPUT;
+    };
+    let instance = &loaded.instance;
+    if let Some(defect) = instance.defects().first() {
+        eprintln!("{shown}: cannot simulate: the link set is defective ({defect:?})");
+        return 1;
+    }
+    let (network, embedding) = physical_network(instance, loaded.network.as_ref());
+    let Some(embedding) = embedding else {
+        if let NetworkCheck::Mismatch { reason, .. } = &network {
+            eprintln!("{shown}: the declared network does not match: {reason}");
+        }
+        return 1;
+    };
+    let (words, messages) = match simulation_words(instance, &loaded.table) {
+        Ok(prepared) => prepared,
+        Err(reason) => {
+            eprintln!("{shown}: cannot simulate: {reason}");
+            return 1;
+        }
+    };
+    let input = SimulationInput {
+        group: instance.group(),
+        links: instance.links(),
+        words: &words,
+        messages: &messages,
+        ports: instance.ports(),
+        embedding: &embedding,
+    };
+    let report = match simulate(&input, &SimulationOptions::default()) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("{shown}: cannot simulate: {e}");
+            return 1;
+        }
+    };
+    let hops = if args.trace {
+        match trace(&input) {
+            Some(hops) => Some(hops),
+            None => {
+                eprintln!(
+                    "{shown}: --trace lists at most {} hops; this table has more",
+                    txverify::simulate::MAX_TRACE_HOPS
+                );
+                return EXIT_INPUT;
+            }
+        }
+    } else {
+        None
+    };
+    match args.format {
+        OutputFormat::Json => {
+            let value = serde_json::json!({
+                "schema": "txverify-simulate/1",
+                "file": shown,
+                "network": network,
+                "report": report,
+                "trace": hops,
+            });
+            println!("{value}");
+        }
+        OutputFormat::Text => {
+            print!("{}", text(&shown, &network, &embedding, &report));
+            if let Some(hops) = hops {
+                let net = embedding.network();
+                let mut step = 0;
+                for hop in hops {
+                    if hop.step != step {
+                        step = hop.step;
+                        println!("step {step}:");
+                    }
+                    println!(
+                        "  {} -> {}  message {} -> {}  (word `{}`, row {})",
+                        net.node_name(hop.from),
+                        net.node_name(hop.to),
+                        net.node_name(hop.source),
+                        net.node_name(hop.destination),
+                        hop.word,
+                        hop.row
+                    );
+                }
+            }
+        }
+    }
+    if report.valid { 0 } else { 1 }
+}
+
+fn text(path: &str, network: &NetworkCheck, embedding: &Embedding, r: &SimulationReport) -> String {
+    let mut out = String::new();
+    let how = match network {
+        NetworkCheck::Matches { .. } => "declared",
+        NetworkCheck::Inferred { .. } => "inferred",
+        _ => "no physical network recognised",
+    };
+    let _ = writeln!(
+        out,
+        "{path}: simulated on {} ({how})",
+        embedding_name(embedding)
+    );
+    let _ = writeln!(
+        out,
+        "  nodes {}, directed links {}, ports {}, words {}",
+        r.nodes, r.directed_links, r.ports, r.words
+    );
+    let _ = writeln!(
+        out,
+        "  messages     {} of {} arrived, {} hops, completion time {}",
+        r.arrived_messages, r.expected_messages, r.hops, r.completion_time
+    );
+    let _ = writeln!(
+        out,
+        "  utilisation  {:.1}% of (step, directed link) pairs",
+        r.utilisation * 100.0
+    );
+    let busiest = r.per_step.iter().map(|s| s.links_used).max().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "  per step     busiest step uses {busiest} of {} directed links",
+        r.directed_links
+    );
+    let _ = writeln!(
+        out,
+        "  verdict      {}",
+        if r.valid { "CLEAN" } else { "FAILED" }
+    );
+    let c = &r.counts;
+    if !r.valid {
+        let _ = writeln!(
+            out,
+            "  failures     {} link conflicts, {} ports exceeded, {} self-messages, {} duplicates, {} unexpected, {} missing",
+            c.link_conflicts,
+            c.ports_exceeded,
+            c.self_messages,
+            c.duplicates,
+            c.unexpected,
+            c.missing
+        );
+    }
+    let net = embedding.network();
+    for failure in &r.failures {
+        let _ = writeln!(out, "  error: {}", describe(net, failure));
+    }
+    out
+}
+
+fn describe(net: &txverify::network::PhysicalNetwork, f: &txverify::simulate::Failure) -> String {
+    use txverify::simulate::{Failure, MessageRef};
+    let m = |m: &MessageRef| {
+        format!(
+            "{} -> {} (word `{}`, row {}, column {})",
+            net.node_name(m.source),
+            net.node_name(m.destination),
+            m.word,
+            m.row,
+            m.column
+        )
+    };
+    match f {
+        Failure::LinkConflict {
+            step,
+            from,
+            to,
+            messages,
+            first,
+            second,
+            ..
+        } => format!(
+            "step {step}: link {} -> {} carries {messages} messages: {} and {}",
+            net.node_name(*from),
+            net.node_name(*to),
+            m(first),
+            m(second)
+        ),
+        Failure::PortsExceeded {
+            step,
+            node,
+            used,
+            ports,
+        } => format!(
+            "step {step}: node {} sends {used} messages but has {ports} ports",
+            net.node_name(*node)
+        ),
+        Failure::Unexpected { step, message } => {
+            format!(
+                "step {step}: message {} is not in the message set",
+                m(message)
+            )
+        }
+        Failure::Missing {
+            source,
+            destination,
+        } => format!(
+            "message {} -> {} never arrives",
+            net.node_name(*source),
+            net.node_name(*destination)
+        ),
+        Failure::Duplicate { step, message, .. } => {
+            format!("step {step}: message {} arrives a second time", m(message))
+        }
+        Failure::SelfMessage { step, message } => {
+            format!("step {step}: message {} returns to its source", m(message))
+        }
+    }
+}
