@@ -94,7 +94,7 @@ pub enum SimulationSummary {
         /// Failures by kind.
         counts: FailureCounts,
         /// The earliest link conflict, if any.
-        first_conflict: Option<Failure>,
+        first_conflict: Option<Box<Failure>>,
     },
     /// It did not run.
     Skipped {
@@ -115,7 +115,7 @@ impl SimulationSummary {
                 completion_time: report.completion_time,
                 utilisation: report.utilisation,
                 counts: report.counts,
-                first_conflict: report.first_conflict.clone(),
+                first_conflict: report.first_conflict.clone().map(Box::new),
             },
             SimulationOutcome::Skipped { reason } => SimulationSummary::Skipped {
                 reason: reason.clone(),
@@ -437,7 +437,7 @@ pub fn describe_simulation(simulation: &SimulationSummary) -> String {
                 first,
                 second,
                 ..
-            }) = first_conflict
+            }) = first_conflict.as_deref()
             {
                 let _ = write!(
                     line,
