@@ -1,5 +1,6 @@
-//! Benchmarks of the checking kernel: a large valid table (greedy packing of
-//! shortest words on a 60 × 60 torus, about 10^5 letters), checked without simulation.
+//! Benchmarks of checking: a large valid table (greedy packing of shortest words on a
+//! 60 × 60 torus, about 10^5 letters) checked by the kernel without simulation, and the
+//! published 5 × 5 torus table from text to verdict.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -28,5 +29,20 @@ fn large_table(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, large_table);
+/// Parse, enumerate, check and simulate the published 5 × 5 torus table, from text.
+fn mesh5_end_to_end(c: &mut Criterion) {
+    use txverify::load::{LoadOptions, load};
+    use txverify::verify::{VerifyOptions, verify};
+    let source = include_str!("../tables/mesh5.tbl");
+    let mut group = c.benchmark_group("check");
+    group.bench_function("mesh5_parse_check_simulate", |b| {
+        b.iter(|| {
+            let loaded = load(black_box(source), &LoadOptions::default()).unwrap();
+            black_box(verify(&loaded, &VerifyOptions::default()).exit_code())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, large_table, mesh5_end_to_end);
 criterion_main!(benches);
