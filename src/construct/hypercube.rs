@@ -130,7 +130,13 @@ fn perfect_matching(adj: &[Vec<u32>], right: usize) -> Option<Vec<u32>> {
 /// first length-1 word of column 0 of `a` and of the last column of `b` stay without
 /// the new letter, so that the result again has length-1 words at both ends (which
 /// the next step needs to fill its first and last columns).
-fn double(a: &[Placed], b: &[Placed], dim: usize, keep: bool) -> Option<Vec<Placed>> {
+fn double(
+    a: &[Placed],
+    b: &[Placed],
+    dim: usize,
+    keep: bool,
+    rng: &mut XorShift,
+) -> Option<Vec<Placed>> {
     let m = 1u32 << (dim - 1);
     let slots = 2 * m;
     let e = dim as u8;
@@ -160,6 +166,11 @@ fn double(a: &[Placed], b: &[Placed], dim: usize, keep: bool) -> Option<Vec<Plac
                 continue;
             }
             opts.push(s as u32);
+        }
+        // Shuffled candidate order: the matching found, hence the shape of the next
+        // table, then varies with the attempt.
+        for k in (1..opts.len()).rev() {
+            opts.swap(k, rng.below(k + 1));
         }
         adj.push(opts);
         partner.push(j);
@@ -220,38 +231,71 @@ fn relabel(table: &[Placed], perm: &[u8], mirror: bool, columns: u32) -> Vec<Pla
         .collect()
 }
 
-/// How many relabellings each doubling step tries before giving up.
-const ATTEMPTS: usize = 64;
+/// How many relabellings each doubling step tries before the search backs up a level.
+const ATTEMPTS: usize = 24;
+/// How many doubling steps the search may try in all, over every level.
+const BUDGET: usize = 4000;
 
+/// The relabelling tried at `attempt` when doubling dimension `dim`: attempts 0 and 1
+/// use the table itself, later ones a pseudo-random permutation, sometimes mirrored.
+fn relabelling(dim: usize, attempt: usize) -> (Vec<u8>, bool) {
+    let mut perm: Vec<u8> = (0..dim as u8).collect();
+    if attempt < 2 {
+        return (perm, false);
+    }
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15 ^ ((dim as u64) << 32) ^ attempt as u64);
+    for _ in 0..4 {
+        rng.next();
+    }
+    for i in (1..perm.len()).rev() {
+        perm.swap(i, rng.below(i + 1));
+    }
+    (perm, rng.below(2) == 1)
+}
+
+/// Depth-first search over the doubling steps: when no relabelling works at some
+/// dimension, the search goes back one dimension and tries that step's next
+/// relabelling (a different table one dimension lower changes every candidate list).
 fn schedule(d: usize) -> Result<Vec<Placed>, String> {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
-    let mut table = vec![Placed {
+    let base = vec![Placed {
         start: 0,
         word: vec![0],
     }];
-    for dim in 1..d {
+    // stack[i] = (table of dimension i + 1, next attempt for doubling it)
+    let mut stack: Vec<(Vec<Placed>, usize)> = vec![(base, 0)];
+    let mut spent = 0;
+    while stack.len() < d {
+        let dim = stack.len();
         let columns = 1u32 << (dim - 1);
-        let mut next = None;
-        for attempt in 0..ATTEMPTS {
-            let mut perm: Vec<u8> = (0..dim as u8).collect();
-            let mut mirror = false;
-            if attempt >= 2 {
-                for i in (1..perm.len()).rev() {
-                    perm.swap(i, rng.below(i + 1));
-                }
-                mirror = rng.below(2) == 1;
-            }
-            let b = relabel(&table, &perm, mirror, columns);
-            if let Some(t) = double(&table, &b, dim, attempt % 2 == 0) {
-                next = Some(t);
+        let (table, next) = stack.last_mut().expect("the stack is never empty");
+        if *next >= ATTEMPTS {
+            stack.pop();
+            if stack.is_empty() {
                 break;
             }
+            continue;
         }
-        table = next.ok_or_else(|| {
-            format!("no matching found when doubling dimension {dim} ({ATTEMPTS} relabellings)")
-        })?;
+        if spent >= BUDGET {
+            return Err(format!(
+                "no table found within {BUDGET} doubling steps (stuck at dimension {})",
+                dim + 1
+            ));
+        }
+        spent += 1;
+        let attempt = *next;
+        *next += 1;
+        let (perm, mirror) = relabelling(dim, attempt);
+        let b = relabel(table, &perm, mirror, columns);
+        let mut rng = XorShift(0x2545_f491_4f6c_dd1d ^ ((dim as u64) << 40) ^ attempt as u64);
+        let r = double(table, &b, dim, attempt % 2 == 0, &mut rng);
+        if let Some(t) = r {
+            stack.push((t, 0));
+        }
     }
-    Ok(table)
+    match stack.pop() {
+        Some((table, _)) if stack.len() + 1 == d => Ok(table),
+        _ => Err("the doubling search exhausted every relabelling".into()),
+    }
 }
 
 /// Interval colouring: rows for the placed words (each column holds `d` letters, so

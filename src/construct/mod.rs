@@ -95,8 +95,9 @@ pub struct GenOptions {
 
 /// Largest ring size accepted (the table has about n²/8 columns).
 pub const MAX_RING: usize = 4096;
-/// Largest hypercube dimension accepted (the table has 2^(d-1) columns of d letters).
-pub const MAX_CUBE_DIMENSION: usize = 20;
+/// Largest hypercube dimension accepted (the table has 2^(d-1) columns of d letters;
+/// beyond 16 the doubling search of [`Family::Hypercube`] may take minutes).
+pub const MAX_CUBE_DIMENSION: usize = 16;
 /// Largest side of a 2-D torus accepted (about n³/8 columns of 4 letters).
 pub const MAX_TORUS2D: usize = 128;
 /// Largest side of a 3-D torus accepted (about n⁴/8 columns of 6 letters).
