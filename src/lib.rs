@@ -7,6 +7,7 @@
 //! kernel before anything is printed.
 #![deny(missing_docs)]
 
+pub mod construct;
 pub mod format;
 pub mod group;
 pub mod kernel;
