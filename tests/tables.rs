@@ -8,7 +8,9 @@ use txverify::verify::{Agreement, NetworkCheck, SimulationOutcome, VerifyOptions
 fn table_files() -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
     for dir in ["tables", "tables/found"] {
-        let Ok(entries) = std::fs::read_dir(dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
         for entry in entries {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "tbl") {
@@ -23,15 +25,27 @@ fn table_files() -> Vec<std::path::PathBuf> {
 #[test]
 fn every_table_checks_simulates_and_agrees() {
     let files = table_files();
-    assert!(files.len() >= 12, "expected the published tables, found {files:?}");
+    assert!(
+        files.len() >= 12,
+        "expected the published tables, found {files:?}"
+    );
     for path in files {
         let source = std::fs::read_to_string(&path).unwrap();
         let loaded = load(&source, &LoadOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let v = verify(&loaded, &VerifyOptions::default());
-        assert_eq!(v.exit_code(), 0, "{}: {:?}", path.display(), v.checked.violations());
+        assert_eq!(
+            v.exit_code(),
+            0,
+            "{}: {:?}",
+            path.display(),
+            v.checked.violations()
+        );
         assert!(
-            matches!(v.network, NetworkCheck::Matches { .. } | NetworkCheck::Inferred { .. }),
+            matches!(
+                v.network,
+                NetworkCheck::Matches { .. } | NetworkCheck::Inferred { .. }
+            ),
             "{}: {:?}",
             path.display(),
             v.network
@@ -39,10 +53,19 @@ fn every_table_checks_simulates_and_agrees() {
         match &v.simulation {
             SimulationOutcome::Ran { report, .. } => {
                 assert!(report.valid, "{}: {:?}", path.display(), report.failures);
-                assert_eq!(report.completion_time, v.checked.time(), "{}", path.display());
+                assert_eq!(
+                    report.completion_time,
+                    v.checked.time(),
+                    "{}",
+                    path.display()
+                );
             }
             other => panic!("{}: simulation did not run: {other:?}", path.display()),
         }
-        assert!(matches!(v.agreement, Agreement::Agree), "{}", path.display());
+        assert!(
+            matches!(v.agreement, Agreement::Agree),
+            "{}",
+            path.display()
+        );
     }
 }

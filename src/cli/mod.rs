@@ -7,6 +7,7 @@
 //! disagreement (a bug).
 
 mod check;
+mod generate;
 mod simulate;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -27,8 +28,39 @@ enum Command {
     Check(CheckArgs),
     /// Play a table out on its physical network, every node, message, step and link.
     Simulate(SimulateArgs),
+    /// Print a published construction as a `.tbl` file, after checking and simulating it.
+    Gen(GenArgs),
     /// Print a table file back in canonical form with its columns aligned.
     Fmt(FmtArgs),
+}
+
+/// The group a construction is presented with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum GroupArg {
+    /// The paper's choice: cyclic for odd sizes, dihedral (of order n) for even ones.
+    #[default]
+    Default,
+    /// The cyclic group (for even rings: slower than the bound, as the paper notes).
+    Cyclic,
+    /// The dihedral group of order n (even sizes).
+    Dihedral,
+}
+
+#[derive(clap::Args, Debug)]
+struct GenArgs {
+    /// ring, ring-cyclic, hypercube, torus2d or torus3d.
+    family: String,
+    /// Number of nodes of a ring, dimension of a hypercube, side of a torus.
+    size: usize,
+    /// The group to present the network with.
+    #[arg(long, value_enum, default_value_t)]
+    group: GroupArg,
+    /// Write the table here instead of standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Check with the kernel only, without the exhaustive simulation.
+    #[arg(long)]
+    no_simulate: bool,
 }
 
 /// Output format of reports.
@@ -81,6 +113,7 @@ pub fn run() -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Gen(args) => generate::run(&args),
         Command::Fmt(args) => check::fmt(&args),
     };
     ExitCode::from(code)
