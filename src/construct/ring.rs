@@ -55,6 +55,13 @@ fn cyclic(n: usize) -> String {
             "For even n the cyclic group is slower than the dihedral one ({time} steps \
              against the counting bound); the table is valid but not optimal."
         ));
+        notes.push(format!(
+            "It is optimal among tables over C{n} whose words are shortest paths: for 0 < k < {half} the \
+             only shortest words to x^k and x^-k are x^k and x'^k, so each link carries at least \
+             {base} letters, and the antipodal message adds {half} to one of them: {time} columns.",
+            half = n / 2,
+            base = (n / 2 - 1) * (n / 2) / 2,
+        ));
     }
     let header = Header {
         name: format!("ring{n}-cyclic"),
