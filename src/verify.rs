@@ -236,12 +236,35 @@ pub fn physical_network(
     }
 }
 
-/// What the simulator needs besides the group and links: the words as link
-/// indices and the message set. Fails (with the reason) when a letter is not a link.
-pub fn simulation_words(
-    instance: &Instance,
-    table: &Table,
-) -> Result<(Vec<simulate::PlacedWord>, MessageSet), String> {
+/// A table in the simulator's terms: words as link indices, and the message set.
+#[derive(Clone, Debug)]
+pub struct SimulationTable {
+    /// The words, letters as indices into the instance's links.
+    pub words: Vec<simulate::PlacedWord>,
+    /// The message set.
+    pub messages: MessageSet,
+}
+
+impl SimulationTable {
+    /// The simulator's input for this table on `embedding`.
+    pub fn input<'a>(
+        &'a self,
+        instance: &'a Instance,
+        embedding: &'a Embedding,
+    ) -> SimulationInput<'a> {
+        SimulationInput {
+            group: instance.group(),
+            links: instance.links(),
+            words: &self.words,
+            messages: &self.messages,
+            ports: instance.ports(),
+            embedding,
+        }
+    }
+}
+
+/// Translates a table for the simulator. Fails (with the reason) when a letter is not a link.
+pub fn simulation_words(instance: &Instance, table: &Table) -> Result<SimulationTable, String> {
     let mut words = Vec::with_capacity(table.words.len());
     for word in &table.words {
         let mut letters = Vec::with_capacity(word.letters.len());
@@ -271,7 +294,7 @@ pub fn simulation_words(
         MessageSpec::Distances(d) => MessageSet::Distances(d.clone()),
         MessageSpec::To(elements) => MessageSet::To(elements.clone()),
     };
-    Ok((words, messages))
+    Ok(SimulationTable { words, messages })
 }
 
 /// The graph an embedding plays on, for reports.
@@ -287,19 +310,11 @@ fn run_simulation(
     embedding: &Embedding,
     options: &SimulationOptions,
 ) -> SimulationOutcome {
-    let (words, messages) = match simulation_words(instance, table) {
+    let prepared = match simulation_words(instance, table) {
         Ok(prepared) => prepared,
         Err(reason) => return SimulationOutcome::Skipped { reason },
     };
-    let input = SimulationInput {
-        group: instance.group(),
-        links: instance.links(),
-        words: &words,
-        messages: &messages,
-        ports: instance.ports(),
-        embedding,
-    };
-    match simulate::simulate(&input, options) {
+    match simulate::simulate(&prepared.input(instance, embedding), options) {
         Ok(report) => SimulationOutcome::Ran {
             on: embedding_name(embedding),
             report: Box::new(report),

@@ -1,6 +1,9 @@
 //! Kernel tests on groups built in closed form (no parser, no coset enumeration):
 //! one positive test per verdict and one negative test per kind of violation.
 
+mod common;
+
+use common::default_links;
 use txverify::group::families::{cyclic, dihedral, direct_product};
 use txverify::group::{FiniteGroup, GenLetter};
 use txverify::kernel::{
@@ -65,25 +68,6 @@ fn table(group: &FiniteGroup, rows: &[&str]) -> Table {
         rows: rows.len(),
         words,
     }
-}
-
-fn default_links(group: &FiniteGroup) -> Vec<(GenLetter, String)> {
-    let mut links = Vec::new();
-    let mut seen = Vec::new();
-    for (i, name) in group.generator_names().iter().enumerate() {
-        for inverse in [false, true] {
-            let g = GenLetter {
-                generator: i as u32,
-                inverse,
-            };
-            let e = group.eval(&[g]);
-            if !seen.contains(&e) {
-                seen.push(e);
-                links.push((g, format!("{name}{}", if inverse { "'" } else { "" })));
-            }
-        }
-    }
-    links
 }
 
 fn instance(group: FiniteGroup, messages: MessageSpec, ports: Option<usize>) -> Instance {

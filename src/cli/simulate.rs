@@ -4,7 +4,7 @@ use super::check::{EXIT_INPUT, read_and_load};
 use super::{OutputFormat, SimulateArgs};
 use std::fmt::Write;
 use txverify::network::Embedding;
-use txverify::simulate::{SimulationInput, SimulationOptions, SimulationReport, simulate, trace};
+use txverify::simulate::{SimulationOptions, SimulationReport, simulate, trace};
 use txverify::verify::{NetworkCheck, embedding_name, physical_network, simulation_words};
 
 pub fn run(args: &SimulateArgs) -> u8 {
@@ -24,21 +24,14 @@ pub fn run(args: &SimulateArgs) -> u8 {
         }
         return 1;
     };
-    let (words, messages) = match simulation_words(instance, &loaded.table) {
+    let prepared = match simulation_words(instance, &loaded.table) {
         Ok(prepared) => prepared,
         Err(reason) => {
             eprintln!("{shown}: cannot simulate: {reason}");
             return 1;
         }
     };
-    let input = SimulationInput {
-        group: instance.group(),
-        links: instance.links(),
-        words: &words,
-        messages: &messages,
-        ports: instance.ports(),
-        embedding: &embedding,
-    };
+    let input = prepared.input(instance, &embedding);
     let report = match simulate(&input, &SimulationOptions::default()) {
         Ok(report) => report,
         Err(e) => {
