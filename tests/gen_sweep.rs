@@ -10,9 +10,9 @@ use txverify::verify::{Agreement, SimulationOutcome, VerifyOptions, verify};
 /// The time each construction must reach (seed, section 3, and the table).
 fn expected_time(family: Family, n: usize, group: GroupChoice) -> usize {
     match (family, group) {
-        (Family::Ring, GroupChoice::Cyclic) if n % 2 == 0 => (n * n + 2 * n) / 8,
+        (Family::Ring, GroupChoice::Cyclic) if n.is_multiple_of(2) => (n * n + 2 * n) / 8,
         (Family::Ring, _) if n % 2 == 1 => (n * n - 1) / 8,
-        (Family::Ring, _) if (n / 2) % 2 == 0 => n * n / 8,
+        (Family::Ring, _) if (n / 2).is_multiple_of(2) => n * n / 8,
         (Family::Ring, _) => (n * n + 4) / 8,
         (Family::Hypercube, _) => 1 << (n - 1),
         (Family::Torus2d, _) if n % 2 == 1 => n * (n - 1) * (n + 1) / 8,
