@@ -12,3 +12,4 @@ pub mod group;
 pub mod kernel;
 pub mod load;
 pub mod report;
+pub mod search;

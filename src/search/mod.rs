@@ -1,0 +1,339 @@
+//! Search for tables: encode "a valid table with T columns exists" as CNF, solve
+//! it, and hand every table found back to the kernel.
+//!
+//! Nothing here decides a verdict. A satisfying assignment is decoded into a
+//! [`Table`] and re-checked by [`kernel::check`] before it is returned; a table
+//! the kernel rejects is an encoder bug and comes back as an error. An
+//! unsatisfiable formula is reported as [`Outcome::Infeasible`] with the class of
+//! tables it speaks about, and optionally a certificate (the formula's
+//! provenance and a DRAT proof) that [`certificate::verify`] checks with a proof
+//! checker sharing no code with the solver. See docs/search.md and docs/trust.md.
+
+pub mod certificate;
+pub mod cnf;
+pub mod encode;
+pub mod proofcheck;
+pub mod routes;
+pub mod solver;
+pub mod symmetry;
+
+pub use encode::{ENCODING_VERSION, Encoding, EncodingOptions, EncodingStats, WordLengths, encode};
+
+use crate::kernel::{self, Instance, Table, Verdict, Violation};
+use serde::Serialize;
+use solver::{SatAnswer, SolveControl};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How to search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOptions {
+    /// What the formula encodes (word lengths, symmetry restrictions).
+    pub encoding: EncodingOptions,
+    /// Give up on one `T` after this long (the outcome is then [`Outcome::Unknown`]).
+    pub time_limit: Option<Duration>,
+    /// Give up when this flag is set.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Write a certificate for every infeasible `T` into this directory
+    /// (`solve` writes into it directly; `minimise` into `T<time>/` below it).
+    pub certificate_dir: Option<PathBuf>,
+    /// Write the formula as DIMACS to this file (`minimise`: `<file>.T<time>`)
+    /// instead of solving it.
+    pub dimacs_only: Option<PathBuf>,
+}
+
+/// Why `T` columns are not enough.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Infeasibility {
+    /// The number of columns.
+    pub time: usize,
+    /// The class of tables the answer speaks about, in words.
+    pub claim: String,
+    /// Whether that class is every table with these word lengths (no symmetry restriction).
+    pub covers_all_tables: bool,
+    /// Where the certificate was written, if one was asked for.
+    pub certificate: Option<PathBuf>,
+}
+
+/// What one search for a table with `T` columns found.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// A table with at most `T` columns, accepted by the kernel.
+    Found(Table),
+    /// No table of the searched class has `T` columns.
+    Infeasible(Infeasibility),
+    /// The limit ran out, or only a DIMACS file was written.
+    Unknown,
+}
+
+/// Where a search is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Building the formula.
+    Encoding,
+    /// The solver is running.
+    Solving,
+    /// This `T` is settled.
+    Done,
+}
+
+/// A progress report.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Progress {
+    /// The number of columns being tried.
+    pub time: usize,
+    /// What is happening.
+    pub phase: Phase,
+    /// Size of the formula (zero while encoding).
+    pub stats: EncodingStats,
+    /// Clauses the solver has learned so far (about one per conflict).
+    pub learned: u64,
+    /// Time spent on this `T`.
+    pub elapsed: Duration,
+}
+
+/// Why a search failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// The formula could not be built.
+    #[error(transparent)]
+    Encode(#[from] encode::EncodeError),
+    /// The solver failed.
+    #[error("solver error: {0}")]
+    Solver(String),
+    /// The solver's model did not decode to a table, or the kernel rejected it.
+    #[error("internal error: the search produced a table the kernel rejects ({0:?})")]
+    KernelRejected(Vec<Violation>),
+    /// The model did not decode to a table.
+    #[error("internal error: the solver's model does not describe a table")]
+    Undecodable,
+    /// Files could not be written.
+    #[error("cannot write {path}: {error}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// The link set is defective, so there is no lower bound to start from.
+    #[error("the link set is defective; the kernel reports why")]
+    NoBound,
+}
+
+/// The class of tables a formula speaks about, in words.
+pub fn claim(time: usize, options: &EncodingOptions) -> String {
+    let words = match options.lengths {
+        WordLengths::Shortest => "whose words are all shortest paths".to_string(),
+        WordLengths::Slack(k) => {
+            format!("whose words are at most {k} letters longer than shortest paths")
+        }
+        WordLengths::Any => "with words of any length".to_string(),
+    };
+    let mut restrictions = Vec::new();
+    if let Some(p) = &options.automorphism {
+        restrictions.push(format!("invariant under the link automorphism {p:?}"));
+    }
+    if options.time_reversal {
+        restrictions.push("equal to its time reversal".to_string());
+    }
+    let mut text = format!("no valid table with {time} columns {words}");
+    if !restrictions.is_empty() {
+        text.push_str(" that is ");
+        text.push_str(&restrictions.join(" and "));
+    }
+    text
+}
+
+/// Searches for a table with `time` columns.
+pub fn solve(
+    instance: &Instance,
+    time: usize,
+    options: &SearchOptions,
+) -> Result<Outcome, SearchError> {
+    solve_reporting(instance, time, options, &mut |_| {})
+}
+
+/// [`solve`] with progress reports.
+pub fn solve_reporting(
+    instance: &Instance,
+    time: usize,
+    options: &SearchOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Outcome, SearchError> {
+    let started = Instant::now();
+    let mut report = Progress {
+        time,
+        phase: Phase::Encoding,
+        stats: EncodingStats::default(),
+        learned: 0,
+        elapsed: Duration::ZERO,
+    };
+    progress(&report);
+    let encoding = encode(instance, time, &options.encoding)?;
+    report.stats = encoding.stats();
+    report.phase = Phase::Solving;
+    report.elapsed = started.elapsed();
+    progress(&report);
+
+    if let Some(path) = &options.dimacs_only {
+        let text = encoding.cnf.to_dimacs(&certificate::provenance_comments(
+            instance,
+            time,
+            &options.encoding,
+        ));
+        std::fs::write(path, text).map_err(|error| SearchError::Io {
+            path: path.clone(),
+            error,
+        })?;
+        report.phase = Phase::Done;
+        progress(&report);
+        return Ok(Outcome::Unknown);
+    }
+
+    let proof_path = match &options.certificate_dir {
+        Some(dir) => Some(certificate::prepare(dir)?),
+        None => None,
+    };
+    let proof_file = match &proof_path {
+        Some(path) => Some(
+            std::fs::File::create(path).map_err(|error| SearchError::Io {
+                path: path.clone(),
+                error,
+            })?,
+        ),
+        None => None,
+    };
+    let stats = report.stats;
+    let control = SolveControl {
+        deadline: options.time_limit.map(|limit| started + limit),
+        stop: options.stop.clone(),
+        proof: proof_file.map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
+        on_progress: Box::new(|learned| {
+            progress(&Progress {
+                time,
+                phase: Phase::Solving,
+                stats,
+                learned,
+                elapsed: started.elapsed(),
+            })
+        }),
+    };
+    let (answer, learned) =
+        solver::solve_varisat(&encoding.cnf, control).map_err(SearchError::Solver)?;
+    report.learned = learned;
+    report.phase = Phase::Done;
+    report.elapsed = started.elapsed();
+    progress(&report);
+    let outcome = match answer {
+        SatAnswer::Sat(model) => {
+            let table = encoding
+                .decode(instance, &model)
+                .ok_or(SearchError::Undecodable)?;
+            let checked = kernel::check(instance, &table, &[]);
+            if checked.verdict() == Verdict::Invalid || checked.time() > time {
+                return Err(SearchError::KernelRejected(checked.violations().to_vec()));
+            }
+            Outcome::Found(table)
+        }
+        SatAnswer::Unsat => {
+            let certificate = match (&options.certificate_dir, &proof_path) {
+                (Some(dir), Some(_)) => {
+                    certificate::write_provenance(
+                        dir,
+                        instance,
+                        time,
+                        &options.encoding,
+                        &encoding,
+                    )?;
+                    Some(dir.clone())
+                }
+                _ => None,
+            };
+            Outcome::Infeasible(Infeasibility {
+                time,
+                claim: claim(time, &options.encoding),
+                covers_all_tables: options.encoding.covers_all_tables(),
+                certificate,
+            })
+        }
+        SatAnswer::Unknown => Outcome::Unknown,
+    };
+    if !matches!(outcome, Outcome::Infeasible(_))
+        && let Some(path) = &proof_path
+    {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(outcome)
+}
+
+/// The result of [`minimise`].
+#[derive(Clone, Debug)]
+pub struct Minimum {
+    /// The fastest table found, accepted by the kernel.
+    pub table: Table,
+    /// Its time.
+    pub time: usize,
+    /// The kernel's lower bound (holds for every table).
+    pub lower_bound: u64,
+    /// Every `T` from the lower bound up that was shown infeasible.
+    pub infeasible: Vec<Infeasibility>,
+    /// Every `T` on which the limit ran out.
+    pub unknown: Vec<usize>,
+}
+
+/// Searches upwards from the kernel's lower bound until a table is found.
+///
+/// Returns `Ok(None)` only when `dimacs_only` is set (formulas were written for
+/// every `T` up to `max_time`) or `max_time` was reached without a table.
+pub fn minimise(
+    instance: &Instance,
+    options: &SearchOptions,
+    max_time: Option<usize>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Option<Minimum>, SearchError> {
+    let lower_bound = kernel::check(instance, &Table::default(), &[])
+        .bound()
+        .ok_or(SearchError::NoBound)?
+        .value;
+    let distances = instance.distances();
+    let wanted = instance.message_set();
+    // Words placed one after the other always fit: an upper bound for the loop.
+    let serial: usize = (0..wanted.len())
+        .filter(|&e| wanted[e])
+        .map(|e| distances[e] as usize)
+        .sum();
+    let last = max_time
+        .unwrap_or(serial)
+        .min(serial.max(lower_bound as usize));
+    let mut infeasible = Vec::new();
+    let mut unknown = Vec::new();
+    for time in lower_bound as usize..=last {
+        let mut step_options = options.clone();
+        if let Some(dir) = &options.certificate_dir {
+            step_options.certificate_dir = Some(dir.join(format!("T{time}")));
+        }
+        if let Some(file) = &options.dimacs_only {
+            let mut name = file.clone().into_os_string();
+            name.push(format!(".T{time}"));
+            step_options.dimacs_only = Some(name.into());
+        }
+        match solve_reporting(instance, time, &step_options, progress)? {
+            Outcome::Found(table) => {
+                let time = kernel::check(instance, &table, &[]).time();
+                return Ok(Some(Minimum {
+                    table,
+                    time,
+                    lower_bound,
+                    infeasible,
+                    unknown,
+                }));
+            }
+            Outcome::Infeasible(i) => infeasible.push(i),
+            Outcome::Unknown => unknown.push(time),
+        }
+    }
+    Ok(None)
+}
