@@ -42,6 +42,30 @@ pub struct SearchOptions {
     /// Write the formula as DIMACS to this file (`minimise`: `<file>.T<time>`)
     /// instead of solving it.
     pub dimacs_only: Option<PathBuf>,
+    /// The SAT solver.
+    pub solver: SolverChoice,
+}
+
+/// Which SAT solver runs the formula.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SolverChoice {
+    /// varisat, built in, writes DRAT proofs.
+    #[default]
+    Varisat,
+    /// CaDiCaL (cargo feature `cadical`); no proofs: when a certificate is
+    /// asked for, an unsatisfiable answer is re-derived with varisat.
+    Cadical,
+}
+
+impl SolverChoice {
+    /// Whether this build has the solver.
+    pub fn available(self) -> bool {
+        match self {
+            SolverChoice::Varisat => true,
+            SolverChoice::Cadical => cfg!(feature = "cadical"),
+        }
+    }
 }
 
 /// Why `T` columns are not enough.
@@ -193,36 +217,50 @@ pub fn solve_reporting(
         return Ok(Outcome::Unknown);
     }
 
+    let deadline = options.time_limit.map(|limit| started + limit);
+    let stats = report.stats;
+    let mut run = |solver: SolverChoice, proof: Option<&std::path::Path>| {
+        let proof_file = match proof {
+            Some(path) => Some(
+                std::fs::File::create(path).map_err(|error| SearchError::Io {
+                    path: path.to_path_buf(),
+                    error,
+                })?,
+            ),
+            None => None,
+        };
+        let control = SolveControl {
+            deadline,
+            stop: options.stop.clone(),
+            proof: proof_file
+                .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
+            on_progress: Box::new(|learned| {
+                progress(&Progress {
+                    time,
+                    phase: Phase::Solving,
+                    stats,
+                    learned,
+                    elapsed: started.elapsed(),
+                })
+            }),
+        };
+        run_solver(solver, &encoding.cnf, control)
+    };
     let proof_path = match &options.certificate_dir {
         Some(dir) => Some(certificate::prepare(dir)?),
         None => None,
     };
-    let proof_file = match &proof_path {
-        Some(path) => Some(
-            std::fs::File::create(path).map_err(|error| SearchError::Io {
-                path: path.clone(),
-                error,
-            })?,
-        ),
-        None => None,
+    let (mut answer, mut learned) = match options.solver {
+        SolverChoice::Varisat => run(SolverChoice::Varisat, proof_path.as_deref())?,
+        other => run(other, None)?,
     };
-    let stats = report.stats;
-    let control = SolveControl {
-        deadline: options.time_limit.map(|limit| started + limit),
-        stop: options.stop.clone(),
-        proof: proof_file.map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
-        on_progress: Box::new(|learned| {
-            progress(&Progress {
-                time,
-                phase: Phase::Solving,
-                stats,
-                learned,
-                elapsed: started.elapsed(),
-            })
-        }),
-    };
-    let (answer, learned) =
-        solver::solve_varisat(&encoding.cnf, control).map_err(SearchError::Solver)?;
+    if answer == SatAnswer::Unsat && options.solver != SolverChoice::Varisat && proof_path.is_some()
+    {
+        // Only varisat writes proofs: derive the refutation again for the certificate.
+        let (again, more) = run(SolverChoice::Varisat, proof_path.as_deref())?;
+        answer = again;
+        learned += more;
+    }
     report.learned = learned;
     report.phase = Phase::Done;
     report.elapsed = started.elapsed();
@@ -267,6 +305,22 @@ pub fn solve_reporting(
         let _ = std::fs::remove_file(path);
     }
     Ok(outcome)
+}
+
+fn run_solver(
+    solver: SolverChoice,
+    cnf: &cnf::Cnf,
+    control: SolveControl<'_>,
+) -> Result<(SatAnswer, u64), SearchError> {
+    match solver {
+        SolverChoice::Varisat => solver::solve_varisat(cnf, control).map_err(SearchError::Solver),
+        #[cfg(feature = "cadical")]
+        SolverChoice::Cadical => solver::solve_cadical(cnf, control).map_err(SearchError::Solver),
+        #[cfg(not(feature = "cadical"))]
+        SolverChoice::Cadical => Err(SearchError::Solver(
+            "this build has no CaDiCaL (cargo feature `cadical`)".into(),
+        )),
+    }
 }
 
 /// The result of [`minimise`].
@@ -336,4 +390,30 @@ pub fn minimise(
         }
     }
     Ok(None)
+}
+
+/// The rows of a table in `.tbl` syntax (words back to back with their link
+/// names, `.` for each blank column, tokens separated by spaces).
+pub fn table_rows(table: &Table) -> Vec<String> {
+    let mut rows: Vec<Vec<&kernel::PlacedWord>> = vec![Vec::new(); table.rows];
+    for word in &table.words {
+        if let Some(row) = rows.get_mut(word.row.saturating_sub(1)) {
+            row.push(word);
+        }
+    }
+    rows.iter_mut()
+        .map(|words| {
+            words.sort_by_key(|w| w.column);
+            let mut tokens = Vec::new();
+            let mut next = 1;
+            for w in words.iter() {
+                if w.column > next {
+                    tokens.push(".".repeat(w.column - next));
+                }
+                tokens.push(w.text.clone());
+                next = w.last_column() + 1;
+            }
+            tokens.join(" ")
+        })
+        .collect()
 }

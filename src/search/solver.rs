@@ -137,3 +137,77 @@ pub fn solve_varisat(cnf: &Cnf, control: SolveControl<'_>) -> Result<(SatAnswer,
     drop(solver);
     Ok((answer, lemmas.get()))
 }
+
+#[cfg(feature = "cadical")]
+mod with_cadical {
+    use super::{Cnf, SatAnswer};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    struct Hooks<'a> {
+        deadline: Option<Instant>,
+        stop: Option<Arc<AtomicBool>>,
+        learned: u64,
+        gave_up: bool,
+        last_report: Instant,
+        on_progress: Box<dyn FnMut(u64) + 'a>,
+    }
+
+    impl cadical::Callbacks for Hooks<'_> {
+        fn terminate(&mut self) -> bool {
+            let now = Instant::now();
+            if now.duration_since(self.last_report) >= Duration::from_millis(250) {
+                self.last_report = now;
+                (self.on_progress)(self.learned);
+            }
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            self.gave_up = stopped || self.deadline.is_some_and(|d| now >= d);
+            self.gave_up
+        }
+        fn max_length(&self) -> i32 {
+            i32::MAX
+        }
+        fn learn(&mut self, _clause: &[i32]) {
+            self.learned += 1;
+        }
+    }
+
+    /// Solves `cnf` with CaDiCaL (no proof). Returns the answer and the learned clauses.
+    pub fn solve_cadical(
+        cnf: &Cnf,
+        control: super::SolveControl<'_>,
+    ) -> Result<(SatAnswer, u64), String> {
+        let mut solver: cadical::Solver<Hooks<'_>> = cadical::Solver::new();
+        solver.reserve(cnf.vars() as i32);
+        for clause in cnf.clauses() {
+            solver.add_clause(clause.iter().copied());
+        }
+        solver.set_callbacks(Some(Hooks {
+            deadline: control.deadline,
+            stop: control.stop,
+            learned: 0,
+            gave_up: false,
+            last_report: Instant::now(),
+            on_progress: control.on_progress,
+        }));
+        let result = solver.solve();
+        let learned = solver.get_callbacks().map_or(0, |h| h.learned);
+        let answer = match result {
+            Some(true) => SatAnswer::Sat(
+                (1..=cnf.vars() as i32)
+                    .map(|v| solver.value(v).unwrap_or(false))
+                    .collect(),
+            ),
+            Some(false) => SatAnswer::Unsat,
+            None => SatAnswer::Unknown,
+        };
+        Ok((answer, learned))
+    }
+}
+
+#[cfg(feature = "cadical")]
+pub use with_cadical::solve_cadical;
