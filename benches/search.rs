@@ -150,6 +150,11 @@ fn main() {
                     );
                     time += 1;
                     proved_below = true;
+                    if time > bound.value as usize + 4 {
+                        line += "  (gave up: 5 infeasible T)";
+                        time = 0;
+                        break;
+                    }
                 }
                 Outcome::Unknown => {
                     line += &format!(

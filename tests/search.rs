@@ -227,6 +227,32 @@ fn symmetric_and_longer_words_still_give_valid_tables() {
             other => panic!("{encoding:?}: {other:?}"),
         }
     }
+    // The 4-cube's rotation a → b → c → d fixes 1111 and halves the orbit of
+    // 1010, whose words are left free. Its full orbits fill whole columns (6 of
+    // the 8), leaving 2 columns for 1111's word of 4 letters: no invariant table
+    // has 8 columns, and the restricted search says so for its class only.
+    let cube = instance(build(&[Factor::Elementary(4)]));
+    let rotation = search::symmetry::find_rotation(&cube, 100_000).expect("the cube rotates");
+    let options = SearchOptions {
+        encoding: EncodingOptions {
+            automorphism: Some(rotation),
+            ..EncodingOptions::default()
+        },
+        ..SearchOptions::default()
+    };
+    let Outcome::Infeasible(why) = search::solve(&cube, 8, &options).unwrap() else {
+        panic!("no rotation-invariant 4-cube table has 8 columns");
+    };
+    assert!(!why.covers_all_tables);
+    let min = search::minimise(&cube, &options, None, &mut |_| {})
+        .unwrap()
+        .unwrap();
+    assert_ne!(
+        kernel::check(&cube, &min.table, &[]).verdict(),
+        Verdict::Invalid
+    );
+    assert!(min.time > 8);
+
     // Any-length words on the cyclic 6-ring: 5 columns remain impossible.
     let ring = instance(cyclic(6));
     let options = SearchOptions {

@@ -53,7 +53,10 @@ pub struct EncodingOptions {
     /// Allowed word lengths.
     pub lengths: WordLengths,
     /// Restrict to tables invariant under this permutation of the links (by
-    /// index), which must extend to an automorphism of the group.
+    /// index), which must extend to an automorphism φ of the group: the word of
+    /// φ(e) is φ(word of e), in the same columns, for every message whose orbit
+    /// under φ has as many elements as φ's order (the messages of shorter orbits
+    /// are left free: a power of φ fixing e would have to fix e's word).
     pub automorphism: Option<Vec<u16>>,
     /// Restrict to tables equal to their time reversal (words reversed and
     /// inverted, columns mirrored).
@@ -331,6 +334,12 @@ pub fn encode(
         for rv in &encoding.routes {
             let len = rv.route.len;
             let image = map.element(rv.route.message);
+            if map.orbit_len(rv.route.message) < map.order() {
+                // A message fixed by a power of the map would need a word (and, for
+                // the time reversal, a placement) fixed by it, often impossible; the
+                // messages of such short orbits are left free.
+                continue;
+            }
             let Some(&j) = index.get(&(image, len)) else {
                 cnf.add(&[-rv.sel]);
                 continue;

@@ -158,10 +158,14 @@ pub fn claim(time: usize, options: &EncodingOptions) -> String {
     };
     let mut restrictions = Vec::new();
     if let Some(p) = &options.automorphism {
-        restrictions.push(format!("invariant under the link automorphism {p:?}"));
+        restrictions.push(format!(
+            "invariant under the link automorphism {p:?} (on its full-length orbits of messages)"
+        ));
     }
     if options.time_reversal {
-        restrictions.push("equal to its time reversal".to_string());
+        restrictions.push(
+            "equal to its time reversal (on the messages that are not involutions)".to_string(),
+        );
     }
     let mut text = format!("no valid table with {time} columns {words}");
     if !restrictions.is_empty() {
@@ -340,8 +344,9 @@ pub struct Minimum {
 
 /// Searches upwards from the kernel's lower bound until a table is found.
 ///
-/// Returns `Ok(None)` only when `dimacs_only` is set (formulas were written for
-/// every `T` up to `max_time`) or `max_time` was reached without a table.
+/// Returns `Ok(None)` when `dimacs_only` is set (formulas were written for every
+/// `T` from the bound up to `max_time`, or for the bound alone), or when no table
+/// was found up to `max_time` (or at all, under a symmetry restriction).
 pub fn minimise(
     instance: &Instance,
     options: &SearchOptions,
@@ -359,8 +364,14 @@ pub fn minimise(
         .filter(|&e| wanted[e])
         .map(|e| distances[e] as usize)
         .sum();
+    // Without a solver (DIMACS only) and no `max_time`, write the lower bound's formula only.
+    let default_last = if options.dimacs_only.is_some() {
+        lower_bound as usize
+    } else {
+        serial
+    };
     let last = max_time
-        .unwrap_or(serial)
+        .unwrap_or(default_last)
         .min(serial.max(lower_bound as usize));
     let mut infeasible = Vec::new();
     let mut unknown = Vec::new();

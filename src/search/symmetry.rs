@@ -33,6 +33,35 @@ impl TableMap {
     pub fn reverses_time(&self) -> bool {
         self.reverses_time
     }
+    /// The number of distinct images of `e` under the powers of the map.
+    pub fn orbit_len(&self, e: Elem) -> usize {
+        let mut len = 1;
+        let mut cur = self.element(e);
+        while cur != e {
+            cur = self.element(cur);
+            len += 1;
+        }
+        len
+    }
+    /// The order of the map on tables: the order of its action on the elements,
+    /// and at least 2 for the time reversal (which moves the columns).
+    pub fn order(&self) -> usize {
+        let mut seen = vec![false; self.elements.len()];
+        let mut order = if self.reverses_time { 2 } else { 1 };
+        for e in 0..self.elements.len() {
+            if !seen[e] {
+                let mut cur = Elem(e as u32);
+                let mut len = 0;
+                while !seen[cur.index()] {
+                    seen[cur.index()] = true;
+                    cur = self.element(cur);
+                    len += 1;
+                }
+                order = lcm(order, len);
+            }
+        }
+        order
+    }
 }
 
 /// The maps a table must be invariant under.
