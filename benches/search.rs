@@ -4,13 +4,15 @@
 //! prints the kernel's lower bound, the time to find a table at the first
 //! feasible `T` from the bound up (with the formula's size), and the time to
 //! show `T − 1` infeasible when that `T − 1` is at least the bound's largest
-//! distance. `SEARCH_BENCH_LIMIT` (seconds, default 120) caps each solve.
+//! distance. `SEARCH_BENCH_LIMIT` (seconds, default 120) caps each solve;
+//! `SEARCH_BENCH_SYMMETRY=sigma` (and/or `reverse`) restricts to symmetric
+//! tables; `SEARCH_BENCH_SOLVER=cadical` uses CaDiCaL (`--features cadical`).
 
 use std::time::{Duration, Instant};
 use txverify::group::families::{cyclic, dihedral, direct_product};
 use txverify::group::{Elem, FiniteGroup, GenLetter};
 use txverify::kernel::{self, Instance, MessageSpec, Table};
-use txverify::search::{self, EncodingOptions, Outcome, SearchOptions};
+use txverify::search::{self, EncodingOptions, Outcome, SearchOptions, SolverChoice};
 
 fn default_links(group: &FiniteGroup) -> Vec<(GenLetter, String)> {
     let mut links = Vec::new();
@@ -88,6 +90,34 @@ fn instances() -> Vec<(String, Instance)> {
     all
 }
 
+/// With `SEARCH_BENCH_CERTIFY` set: solve again writing a certificate, then verify it.
+fn certify(instance: &Instance, time: usize, options: &SearchOptions) -> String {
+    if std::env::var_os("SEARCH_BENCH_CERTIFY").is_none() {
+        return String::new();
+    }
+    let dir = std::env::temp_dir().join(format!("txverify-bench-cert-{}", std::process::id()));
+    let with_proof = SearchOptions {
+        certificate_dir: Some(dir.clone()),
+        ..options.clone()
+    };
+    let started = Instant::now();
+    let Ok(Outcome::Infeasible(_)) = search::solve(instance, time, &with_proof) else {
+        return "; no certificate".into();
+    };
+    let written = started.elapsed().as_secs_f64();
+    let proof_bytes = std::fs::metadata(dir.join("proof.drat")).map_or(0, |m| m.len());
+    let started = Instant::now();
+    let verdict = match search::certificate::verify(instance, &dir) {
+        Ok(v) => format!("verified, {} lemmas", v.report.lemmas),
+        Err(e) => format!("REJECTED: {e}"),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    format!(
+        "; with proof {written:.2} s, {proof_bytes} bytes, {verdict} in {:.2} s",
+        started.elapsed().as_secs_f64()
+    )
+}
+
 fn main() {
     let filters: Vec<String> = std::env::args()
         .skip(1)
@@ -98,9 +128,15 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(120u64);
     let symmetry = std::env::var("SEARCH_BENCH_SYMMETRY").unwrap_or_default();
+    let solver = match std::env::var("SEARCH_BENCH_SOLVER").as_deref() {
+        Ok("cadical") => SolverChoice::Cadical,
+        _ => SolverChoice::Varisat,
+    };
+    assert!(solver.available(), "build with --features cadical");
     let base = SearchOptions {
         time_limit: Some(Duration::from_secs(limit)),
         encoding: EncodingOptions::default(),
+        solver,
         ..SearchOptions::default()
     };
     println!(
@@ -144,9 +180,12 @@ fn main() {
                     break;
                 }
                 Outcome::Infeasible(_) => {
+                    let solved = started.elapsed().as_secs_f64();
                     println!(
-                        "{line}   T={time} infeasible in {:.2} s",
-                        started.elapsed().as_secs_f64()
+                        "{line}   T={time} infeasible in {solved:.2} s ({} vars, {} clauses){}",
+                        stats.variables,
+                        stats.clauses,
+                        certify(&instance, time, &options)
                     );
                     time += 1;
                     proved_below = true;
