@@ -14,5 +14,6 @@ pub mod kernel;
 pub mod load;
 pub mod network;
 pub mod report;
+pub mod search;
 pub mod simulate;
 pub mod verify;

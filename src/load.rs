@@ -5,7 +5,7 @@
 //! that cannot be computed. What makes a table *invalid* (exit status 1) is left
 //! to the kernel, so a bad letter in the table is passed on, not rejected here.
 
-use crate::format::syntax::{Letter, NetworkSpec, RowToken, Span, TblFile};
+use crate::format::syntax::{Letter, NetworkSpec, Row, RowToken, Span, Spanned, TblFile};
 use crate::format::{self, ParseError};
 use crate::group::{self, EnumerationLimits, FiniteGroup, GenLetter, GroupError, Presentation};
 use crate::kernel::{Expectation, Instance, MessageSpec, PlacedWord, Table, TableLetter};
@@ -267,4 +267,43 @@ fn table_of(file: &TblFile, source: &str, group: &FiniteGroup) -> Table {
         rows: file.rows.len(),
         words,
     }
+}
+
+/// The inverse of loading a table: rows of syntax (words and blank runs) for the
+/// printer, so that tables found by txverify print with their columns aligned.
+pub fn table_syntax(group: &FiniteGroup, table: &Table) -> Vec<Row> {
+    let mut rows: Vec<Vec<&PlacedWord>> = vec![Vec::new(); table.rows];
+    for word in &table.words {
+        if let Some(row) = rows.get_mut(word.row.saturating_sub(1)) {
+            row.push(word);
+        }
+    }
+    rows.into_iter()
+        .map(|mut words| {
+            words.sort_by_key(|w| w.column);
+            let mut tokens = Vec::new();
+            let mut next = 1;
+            for word in words {
+                if word.column > next {
+                    tokens.push(Spanned::unspanned(RowToken::Blanks(word.column - next)));
+                }
+                let letters = word
+                    .letters
+                    .iter()
+                    .map(|letter| {
+                        Spanned::unspanned(match letter {
+                            TableLetter::Gen(g) => Letter::new(
+                                group.generator_names()[g.generator as usize].clone(),
+                                g.inverse,
+                            ),
+                            TableLetter::UnknownName(name) => Letter::new(name.clone(), false),
+                        })
+                    })
+                    .collect();
+                tokens.push(Spanned::unspanned(RowToken::Word(letters)));
+                next = word.last_column() + 1;
+            }
+            Row { line: 0, tokens }
+        })
+        .collect()
 }

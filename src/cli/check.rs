@@ -43,7 +43,7 @@ pub fn read_and_load(path: &Path, options: &LoadOptions, format: OutputFormat) -
     read_and_load_with_source(path, options, format).map(|(_, loaded)| loaded)
 }
 
-fn read_and_load_with_source(
+pub fn read_and_load_with_source(
     path: &Path,
     options: &LoadOptions,
     format: OutputFormat,

@@ -8,6 +8,7 @@
 
 mod check;
 mod generate;
+mod search;
 mod simulate;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -32,6 +33,82 @@ enum Command {
     Gen(GenArgs),
     /// Print a table file back in canonical form with its columns aligned.
     Fmt(FmtArgs),
+    /// Search for a fastest table for the network of a `.tbl` file (see docs/search.md).
+    Search(SearchArgs),
+    /// Check an infeasibility certificate written by `search --certificate`.
+    VerifyProof(VerifyProofArgs),
+}
+
+/// A symmetry the searched tables must have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SymmetryArg {
+    /// Invariant under an automorphism of the group permuting the links (the largest-order one).
+    Sigma,
+    /// Equal to its time reversal.
+    Reverse,
+}
+
+/// The SAT solver a search runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum SolverArg {
+    /// varisat (built in; writes the proofs of certificates).
+    #[default]
+    Varisat,
+    /// CaDiCaL (needs a build with the `cadical` feature).
+    Cadical,
+}
+
+#[derive(clap::Args, Debug)]
+struct SearchArgs {
+    /// The `.tbl` file giving the group, links, messages and ports (its table is ignored).
+    file: PathBuf,
+    /// Try this number of columns only, instead of minimising from the lower bound.
+    #[arg(long)]
+    time: Option<usize>,
+    /// When minimising, give up above this number of columns.
+    #[arg(long)]
+    max_time: Option<usize>,
+    /// Allow words up to this many letters longer than shortest paths.
+    #[arg(long, default_value_t = 0)]
+    slack: usize,
+    /// Allow words of any length (an infeasibility then covers every table).
+    #[arg(long)]
+    any_length: bool,
+    /// Only search tables with this symmetry (infeasibility then covers only those).
+    #[arg(long, value_enum)]
+    symmetry: Vec<SymmetryArg>,
+    /// Leave out the redundant constraints (for experiments).
+    #[arg(long, hide = true)]
+    no_redundant: bool,
+    /// Give up on one number of columns after this many seconds.
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Write a certificate (provenance, formula, DRAT proof) for every infeasible T here.
+    #[arg(long)]
+    certificate: Option<PathBuf>,
+    /// Write the formula in DIMACS to this file (FILE.T<time> when minimising) and stop.
+    #[arg(long)]
+    dimacs: Option<PathBuf>,
+    /// The SAT solver.
+    #[arg(long, value_enum, default_value_t)]
+    solver: SolverArg,
+    /// No progress output.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Largest group order to enumerate.
+    #[arg(long, default_value_t = 2_000_000)]
+    max_order: usize,
+}
+
+#[derive(clap::Args, Debug)]
+struct VerifyProofArgs {
+    /// The `.tbl` file the certificate was made for.
+    file: PathBuf,
+    /// The certificate directory.
+    certificate: PathBuf,
+    /// Largest group order to enumerate.
+    #[arg(long, default_value_t = 2_000_000)]
+    max_order: usize,
 }
 
 /// The group a construction is presented with.
@@ -115,6 +192,8 @@ pub fn run() -> ExitCode {
         Command::Simulate(args) => simulate::run(&args),
         Command::Gen(args) => generate::run(&args),
         Command::Fmt(args) => check::fmt(&args),
+        Command::Search(args) => search::run(&args),
+        Command::VerifyProof(args) => search::verify_proof(&args),
     };
     ExitCode::from(code)
 }

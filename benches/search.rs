@@ -1,0 +1,232 @@
+//! Solve times of the search on the standard networks.
+//!
+//! Run with `cargo bench --bench search [-- FILTER…]`. For every instance it
+//! prints the kernel's lower bound, the time to find a table at the first
+//! feasible `T` from the bound up (with the formula's size), and the time to
+//! show `T − 1` infeasible when that `T − 1` is at least the bound's largest
+//! distance. `SEARCH_BENCH_LIMIT` (seconds, default 120) caps each solve;
+//! `SEARCH_BENCH_SYMMETRY=sigma` (and/or `reverse`) restricts to symmetric
+//! tables; `SEARCH_BENCH_SOLVER=cadical` uses CaDiCaL (`--features cadical`).
+
+use std::time::{Duration, Instant};
+use txverify::group::families::{cyclic, dihedral, direct_product};
+use txverify::group::{Elem, FiniteGroup, GenLetter};
+use txverify::kernel::{self, Instance, MessageSpec, Table};
+use txverify::search::{self, EncodingOptions, Outcome, SearchOptions, SolverChoice};
+
+fn default_links(group: &FiniteGroup) -> Vec<(GenLetter, String)> {
+    let mut links = Vec::new();
+    let mut seen = Vec::new();
+    for (i, name) in group.generator_names().iter().enumerate() {
+        for inverse in [false, true] {
+            let g = GenLetter {
+                generator: i as u32,
+                inverse,
+            };
+            let e = group.eval(&[g]);
+            if e != Elem::IDENTITY && !seen.contains(&e) {
+                seen.push(e);
+                links.push((g, format!("{name}{}", if inverse { "'" } else { "" })));
+            }
+        }
+    }
+    links
+}
+
+/// A product of factors, generators named a, b, c, … (dihedral factors get two).
+fn product(factors: Vec<FiniteGroup>) -> Instance {
+    let mut next = b'a';
+    let names: Vec<Vec<String>> = factors
+        .iter()
+        .map(|g| {
+            g.generator_names()
+                .iter()
+                .map(|_| {
+                    let n = (next as char).to_string();
+                    next += 1;
+                    n
+                })
+                .collect()
+        })
+        .collect();
+    let group = direct_product(&factors, &names);
+    let links = default_links(&group);
+    Instance::new(group, links, MessageSpec::Total, None)
+}
+
+fn instances() -> Vec<(String, Instance)> {
+    let mut all = Vec::new();
+    for n in [6, 8, 10, 12, 20, 40] {
+        all.push((format!("ring D{n}"), product(vec![dihedral(n)])));
+    }
+    for d in [3, 4, 5, 6, 7] {
+        all.push((
+            format!("{d}-cube"),
+            product((0..d).map(|_| cyclic(2)).collect()),
+        ));
+    }
+    all.push(("torus 3x3 C3^2".into(), product(vec![cyclic(3), cyclic(3)])));
+    all.push(("torus 5x5 C5^2".into(), product(vec![cyclic(5), cyclic(5)])));
+    all.push((
+        "torus 6x6 D6^2".into(),
+        product(vec![dihedral(6), dihedral(6)]),
+    ));
+    all.push(("torus 7x7 C7^2".into(), product(vec![cyclic(7), cyclic(7)])));
+    all.push((
+        "torus 8x8 D8^2".into(),
+        product(vec![dihedral(8), dihedral(8)]),
+    ));
+    all.push(("torus 9x9 C9^2".into(), product(vec![cyclic(9), cyclic(9)])));
+    for (n, m) in [(3, 4), (4, 5), (4, 6), (5, 6), (5, 7), (6, 8)] {
+        all.push((
+            format!("torus {n}x{m} C{n}xC{m}"),
+            product(vec![cyclic(n), cyclic(m)]),
+        ));
+    }
+    all.push((
+        "torus 5x5x5 C5^3".into(),
+        product(vec![cyclic(5), cyclic(5), cyclic(5)]),
+    ));
+    all
+}
+
+/// With `SEARCH_BENCH_CERTIFY` set: solve again writing a certificate, then verify it.
+fn certify(instance: &Instance, time: usize, options: &SearchOptions) -> String {
+    if std::env::var_os("SEARCH_BENCH_CERTIFY").is_none() {
+        return String::new();
+    }
+    let dir = std::env::temp_dir().join(format!("txverify-bench-cert-{}", std::process::id()));
+    let with_proof = SearchOptions {
+        certificate_dir: Some(dir.clone()),
+        ..options.clone()
+    };
+    let started = Instant::now();
+    let Ok(Outcome::Infeasible(_)) = search::solve(instance, time, &with_proof) else {
+        return "; no certificate".into();
+    };
+    let written = started.elapsed().as_secs_f64();
+    let proof_bytes = std::fs::metadata(dir.join("proof.drat")).map_or(0, |m| m.len());
+    let started = Instant::now();
+    let verdict = match search::certificate::verify(instance, &dir) {
+        Ok(v) => format!("verified, {} lemmas", v.report.lemmas),
+        Err(e) => format!("REJECTED: {e}"),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    format!(
+        "; with proof {written:.2} s, {proof_bytes} bytes, {verdict} in {:.2} s",
+        started.elapsed().as_secs_f64()
+    )
+}
+
+fn main() {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let limit = std::env::var("SEARCH_BENCH_LIMIT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(120u64);
+    let symmetry = std::env::var("SEARCH_BENCH_SYMMETRY").unwrap_or_default();
+    let solver = match std::env::var("SEARCH_BENCH_SOLVER").as_deref() {
+        Ok("cadical") => SolverChoice::Cadical,
+        _ => SolverChoice::Varisat,
+    };
+    assert!(solver.available(), "build with --features cadical");
+    let base = SearchOptions {
+        time_limit: Some(Duration::from_secs(limit)),
+        encoding: EncodingOptions::default(),
+        solver,
+        ..SearchOptions::default()
+    };
+    println!(
+        "{:<22} {:>5} {:>4} {:>9} {:>9} {:>10} {:>9}  {:>12}",
+        "instance", "order", "LB", "T found", "vars", "clauses", "solve s", "T-1 infeas."
+    );
+    for (name, instance) in instances() {
+        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        let bound = kernel::check(&instance, &Table::default(), &[])
+            .bound()
+            .expect("defect-free")
+            .clone();
+        let mut options = base.clone();
+        if symmetry.contains("sigma") {
+            options.encoding.automorphism = search::symmetry::find_rotation(&instance, 50_000);
+        }
+        options.encoding.time_reversal = symmetry.contains("reverse");
+        let mut time = bound.value as usize;
+        let mut proved_below = false;
+        let mut line = format!(
+            "{:<22} {:>5} {:>4}",
+            name,
+            instance.group().order(),
+            bound.value
+        );
+        loop {
+            let started = Instant::now();
+            let encoding = search::encode(&instance, time, &options.encoding).unwrap();
+            let stats = encoding.stats();
+            match search::solve(&instance, time, &options).unwrap() {
+                Outcome::Found(_) => {
+                    line += &format!(
+                        " {:>9} {:>9} {:>10} {:>9.2}",
+                        time,
+                        stats.variables,
+                        stats.clauses,
+                        started.elapsed().as_secs_f64()
+                    );
+                    break;
+                }
+                Outcome::Infeasible(_) => {
+                    let solved = started.elapsed().as_secs_f64();
+                    println!(
+                        "{line}   T={time} infeasible in {solved:.2} s ({} vars, {} clauses){}",
+                        stats.variables,
+                        stats.clauses,
+                        certify(&instance, time, &options)
+                    );
+                    time += 1;
+                    proved_below = true;
+                    if time > bound.value as usize + 4 {
+                        line += "  (gave up: 5 infeasible T)";
+                        time = 0;
+                        break;
+                    }
+                }
+                Outcome::Unknown => {
+                    line += &format!(
+                        " {:>9} {:>9} {:>10} {:>9}",
+                        format!(">{time}?"),
+                        stats.variables,
+                        stats.clauses,
+                        format!(">{limit}")
+                    );
+                    time = 0;
+                    break;
+                }
+            }
+        }
+        if proved_below {
+            line += "  (above)";
+        } else if time > 0 && time as u64 == bound.value {
+            // T − 1 is below the kernel's bound: infeasible for free, nothing to prove.
+            line += "  (below bound)";
+        } else if time > 0 {
+            let started = Instant::now();
+            let short = SearchOptions {
+                time_limit: Some(Duration::from_secs(limit.min(30))),
+                ..options.clone()
+            };
+            match search::solve(&instance, time - 1, &short).unwrap() {
+                Outcome::Infeasible(_) => {
+                    line += &format!("  {:>10.2} s", started.elapsed().as_secs_f64())
+                }
+                Outcome::Unknown => line += "  (limit)",
+                Outcome::Found(_) => line += "  FOUND?!",
+            }
+        }
+        println!("{line}");
+    }
+}

@@ -1,0 +1,260 @@
+//! `txverify search` and `txverify verify-proof`: the command line over `search`.
+
+use super::OutputFormat;
+use super::check::{EXIT_INPUT, read_and_load_with_source};
+use super::{SearchArgs, SolverArg, SymmetryArg, VerifyProofArgs};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::Duration;
+use txverify::group::EnumerationLimits;
+use txverify::kernel::{self, Verdict};
+use txverify::load::{LoadOptions, Loaded};
+use txverify::search::{
+    self, EncodingOptions, Infeasibility, Outcome, Phase, Progress, SearchOptions, SolverChoice,
+    WordLengths,
+};
+
+/// Exit status when no table exists within the times tried (each one proved infeasible).
+const EXIT_NOT_FOUND: u8 = 1;
+/// Exit status when a limit (time or size) ran out before an answer.
+const EXIT_LIMIT: u8 = 4;
+
+fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), u8> {
+    let options = LoadOptions {
+        limits: EnumerationLimits {
+            max_order,
+            ..EnumerationLimits::default()
+        },
+    };
+    read_and_load_with_source(path, &options, OutputFormat::Text).ok_or(EXIT_INPUT)
+}
+
+fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
+    let lengths = if args.any_length {
+        WordLengths::Any
+    } else if args.slack > 0 {
+        WordLengths::Slack(args.slack)
+    } else {
+        WordLengths::Shortest
+    };
+    let mut encoding = EncodingOptions {
+        lengths,
+        no_redundant: args.no_redundant,
+        ..EncodingOptions::default()
+    };
+    for s in &args.symmetry {
+        match s {
+            SymmetryArg::Sigma => {
+                match search::symmetry::find_rotation(&loaded.instance, 1_000_000) {
+                    Some(p) => encoding.automorphism = Some(p),
+                    None => {
+                        eprintln!("error: no automorphism of the group permutes the links");
+                        return Err(EXIT_INPUT);
+                    }
+                }
+            }
+            SymmetryArg::Reverse => encoding.time_reversal = true,
+        }
+    }
+    let solver = match args.solver {
+        SolverArg::Varisat => SolverChoice::Varisat,
+        SolverArg::Cadical => SolverChoice::Cadical,
+    };
+    if !solver.available() {
+        eprintln!("error: this build has no CaDiCaL; rebuild with `--features cadical`");
+        return Err(EXIT_INPUT);
+    }
+    Ok(SearchOptions {
+        encoding,
+        time_limit: args.time_limit.map(Duration::from_secs_f64),
+        stop: None,
+        certificate_dir: args.certificate.clone(),
+        dimacs_only: args.dimacs.clone(),
+        solver,
+    })
+}
+
+/// Draws progress: a spinner on a terminal, plain lines otherwise.
+struct Reporter {
+    bar: Option<indicatif::ProgressBar>,
+    quiet: bool,
+    last_plain: std::time::Instant,
+}
+
+impl Reporter {
+    fn new(quiet: bool) -> Reporter {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.enable_steady_tick(Duration::from_millis(120));
+            bar
+        });
+        Reporter {
+            bar,
+            quiet,
+            last_plain: std::time::Instant::now(),
+        }
+    }
+
+    fn show(&mut self, p: &Progress) {
+        if self.quiet {
+            return;
+        }
+        let text = format!(
+            "T={} {:?}: {} vars, {} clauses, {} learned, {:.1} s",
+            p.time,
+            p.phase,
+            p.stats.variables,
+            p.stats.clauses,
+            p.learned,
+            p.elapsed.as_secs_f64()
+        )
+        .to_lowercase();
+        match &self.bar {
+            Some(bar) => bar.set_message(text),
+            None => {
+                let due = self.last_plain.elapsed() >= Duration::from_secs(5);
+                if p.phase == Phase::Done || due {
+                    self.last_plain = std::time::Instant::now();
+                    eprintln!("{text}");
+                }
+            }
+        }
+    }
+
+    fn say(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn describe(i: &Infeasibility) -> String {
+    let mut text = format!("T={}: {}", i.time, i.claim);
+    if !i.covers_all_tables {
+        text.push_str(" (restricted class: says nothing about other tables)");
+    }
+    match &i.certificate {
+        Some(dir) => text.push_str(&format!(" [certificate: {}]", dir.display())),
+        None => text.push_str(" [solver's word, no certificate]"),
+    }
+    text
+}
+
+pub fn run(args: &SearchArgs) -> u8 {
+    let (source, loaded) = match load_file(&args.file, args.max_order) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    if !loaded.instance.defects().is_empty() {
+        eprintln!("error: the link set does not define a connected undirected network");
+        return EXIT_NOT_FOUND;
+    }
+    let options = match options_of(args, &loaded) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let instance = &loaded.instance;
+    let mut reporter = Reporter::new(args.quiet);
+    let result = match args.time {
+        Some(time) => search::solve_reporting(instance, time, &options, &mut |p| reporter.show(p))
+            .map(|outcome| match outcome {
+                Outcome::Found(table) => (Some(table), vec![], vec![]),
+                Outcome::Infeasible(i) => (None, vec![i], vec![]),
+                Outcome::Unknown => (None, vec![], vec![time]),
+            }),
+        None => search::minimise(instance, &options, args.max_time, &mut |p| reporter.show(p)).map(
+            |found| match found {
+                Some(min) => (Some(min.table), min.infeasible, min.unknown),
+                None => (None, vec![], vec![]),
+            },
+        ),
+    };
+    reporter.finish();
+    let (table, infeasible, unknown) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 3;
+        }
+    };
+    for i in &infeasible {
+        reporter.say(&format!("infeasible {}", describe(i)));
+    }
+    for t in &unknown {
+        reporter.say(&format!("unknown T={t}: the limit ran out"));
+    }
+    if options.dimacs_only.is_some() {
+        reporter.say("formulas written; nothing solved");
+        return 0;
+    }
+    let Some(table) = table else {
+        return if unknown.is_empty() {
+            EXIT_NOT_FOUND
+        } else {
+            EXIT_LIMIT
+        };
+    };
+    let checked = kernel::check(instance, &table, &[]);
+    print!("{}", header_without_table(&source));
+    println!("expect: time {}", checked.time());
+    if checked.verdict() == Verdict::Optimal {
+        println!("expect: optimal");
+    }
+    println!("table:");
+    let rows = txverify::load::table_syntax(instance.group(), &table);
+    print!("{}", txverify::format::print_rows(&rows));
+    0
+}
+
+/// The file's header lines (comments included), without `expect:` lines.
+fn header_without_table(source: &str) -> String {
+    let mut out = String::new();
+    for line in source.lines() {
+        let key = line.trim_start().to_ascii_lowercase();
+        if key.starts_with("table:") {
+            break;
+        }
+        if key.starts_with("expect:") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+pub fn verify_proof(args: &VerifyProofArgs) -> u8 {
+    let (_, loaded) = match load_file(&args.file, args.max_order) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    match search::certificate::verify(&loaded.instance, &args.certificate) {
+        Ok(v) => {
+            println!("verified: {}", v.provenance.claim);
+            println!(
+                "formula: {} variables, {} clauses ({}); proof: {} lemmas checked",
+                v.provenance.variables,
+                v.provenance.clauses,
+                v.provenance.encoding,
+                v.report.lemmas
+            );
+            if !v.provenance.options.covers_all_tables() {
+                println!(
+                    "note: the class is restricted by a symmetry; other tables are not covered"
+                );
+            }
+            0
+        }
+        Err(e) => {
+            println!("rejected: {e}");
+            1
+        }
+    }
+}

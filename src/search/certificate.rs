@@ -1,0 +1,230 @@
+//! Certificates of infeasibility: where the formula came from, and a proof.
+//!
+//! A certificate is a directory holding `provenance.json` (the instance
+//! summary, `T`, the encoding version and options, the formula's size and
+//! digest, the claim), `formula.cnf` (the formula in DIMACS, for external
+//! checkers such as drat-trim) and `proof.drat` (binary DRAT, as written by the
+//! solver). [`verify`] regenerates the formula from the instance and the
+//! recorded options, checks it is the one the proof was made for, and runs the
+//! independent checker in [`super::proofcheck`] on it.
+
+use super::encode::{ENCODING_VERSION, Encoding, EncodingOptions, encode};
+use super::proofcheck::{self, ProofFormat, ProofReport};
+use super::{SearchError, claim};
+use crate::kernel::Instance;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Version of the certificate layout.
+pub const CERTIFICATE_FORMAT: &str = "txverify-certificate-1";
+
+/// What identifies an instance well enough to catch a certificate applied to the wrong one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstanceSummary {
+    /// Group order.
+    pub order: usize,
+    /// Generator names.
+    pub generators: Vec<String>,
+    /// Links as written.
+    pub links: Vec<String>,
+    /// Ports per node.
+    pub ports: usize,
+    /// Number of messages.
+    pub messages: usize,
+    /// Σ of the messages' distances.
+    pub distance_sum: u64,
+}
+
+impl InstanceSummary {
+    /// The summary of an instance.
+    pub fn of(instance: &Instance) -> InstanceSummary {
+        let wanted = instance.message_set();
+        let distances = instance.distances();
+        InstanceSummary {
+            order: instance.group().order(),
+            generators: instance.group().generator_names().to_vec(),
+            links: instance.link_names().to_vec(),
+            ports: instance.ports(),
+            messages: wanted.iter().filter(|&&w| w).count(),
+            distance_sum: (0..wanted.len())
+                .filter(|&e| wanted[e])
+                .map(|e| u64::from(distances[e]))
+                .sum(),
+        }
+    }
+}
+
+/// The contents of `provenance.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// [`CERTIFICATE_FORMAT`].
+    pub format: String,
+    /// [`ENCODING_VERSION`] of the encoder that wrote the formula.
+    pub encoding: String,
+    /// The instance.
+    pub instance: InstanceSummary,
+    /// Columns.
+    pub time: usize,
+    /// Encoding options.
+    pub options: EncodingOptions,
+    /// Variables of the formula.
+    pub variables: usize,
+    /// Clauses of the formula.
+    pub clauses: usize,
+    /// FNV-1a digest of the formula's DIMACS text, in hex.
+    pub digest: String,
+    /// What an unsatisfiable formula means.
+    pub claim: String,
+    /// The solver that wrote the proof.
+    pub solver: String,
+    /// The proof file and its format.
+    pub proof: String,
+}
+
+/// Why a certificate was not accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum CertificateError {
+    /// A file could not be read.
+    #[error("cannot read {path}: {error}")]
+    Read {
+        /// The path.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// `provenance.json` does not parse.
+    #[error("provenance.json: {0}")]
+    Provenance(String),
+    /// The certificate was made for something else.
+    #[error("the certificate does not match: {0}")]
+    Mismatch(String),
+    /// The formula could not be regenerated.
+    #[error(transparent)]
+    Encode(#[from] super::encode::EncodeError),
+    /// The proof does not refute the formula.
+    #[error("the proof is rejected: {0}")]
+    Proof(#[from] proofcheck::ProofError),
+}
+
+/// A certificate that passed [`verify`].
+#[derive(Clone, Debug)]
+pub struct Verified {
+    /// The recorded provenance.
+    pub provenance: Provenance,
+    /// What the checker saw.
+    pub report: ProofReport,
+}
+
+const PROOF_FILE: &str = "proof.drat";
+
+/// Creates the directory and returns the path the proof goes to.
+pub(crate) fn prepare(dir: &Path) -> Result<PathBuf, SearchError> {
+    std::fs::create_dir_all(dir).map_err(|error| SearchError::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
+    Ok(dir.join(PROOF_FILE))
+}
+
+/// The provenance of a formula, as DIMACS comment lines.
+pub fn provenance_comments(
+    instance: &Instance,
+    time: usize,
+    options: &EncodingOptions,
+) -> Vec<String> {
+    vec![
+        format!("txverify {ENCODING_VERSION}"),
+        format!(
+            "instance {}",
+            serde_json::to_string(&InstanceSummary::of(instance)).unwrap_or_default()
+        ),
+        format!("time {time}"),
+        format!(
+            "options {}",
+            serde_json::to_string(options).unwrap_or_default()
+        ),
+        format!("unsatisfiable means: {}", claim(time, options)),
+    ]
+}
+
+/// Writes `provenance.json` and `formula.cnf` next to the proof.
+pub(crate) fn write_provenance(
+    dir: &Path,
+    instance: &Instance,
+    time: usize,
+    options: &EncodingOptions,
+    encoding: &Encoding,
+) -> Result<(), SearchError> {
+    let provenance = Provenance {
+        format: CERTIFICATE_FORMAT.to_string(),
+        encoding: ENCODING_VERSION.to_string(),
+        instance: InstanceSummary::of(instance),
+        time,
+        options: options.clone(),
+        variables: encoding.cnf.vars(),
+        clauses: encoding.cnf.clauses().len(),
+        digest: format!("{:016x}", encoding.cnf.digest()),
+        claim: claim(time, options),
+        solver: "varisat 0.2.2".to_string(),
+        proof: format!("{PROOF_FILE} (binary DRAT)"),
+    };
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|error| SearchError::Io { path, error })
+    };
+    write(
+        "provenance.json",
+        serde_json::to_string_pretty(&provenance).unwrap_or_default() + "\n",
+    )?;
+    write(
+        "formula.cnf",
+        encoding
+            .cnf
+            .to_dimacs(&provenance_comments(instance, time, options)),
+    )
+}
+
+/// Regenerates the formula for `instance` and checks the certificate's proof against it.
+pub fn verify(instance: &Instance, dir: &Path) -> Result<Verified, CertificateError> {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read(&path).map_err(|error| CertificateError::Read { path, error })
+    };
+    let provenance: Provenance = serde_json::from_slice(&read("provenance.json")?)
+        .map_err(|e| CertificateError::Provenance(e.to_string()))?;
+    if provenance.format != CERTIFICATE_FORMAT {
+        return Err(CertificateError::Mismatch(format!(
+            "certificate format {:?}, expected {CERTIFICATE_FORMAT:?}",
+            provenance.format
+        )));
+    }
+    if provenance.encoding != ENCODING_VERSION {
+        return Err(CertificateError::Mismatch(format!(
+            "made by encoding {:?}, this build has {ENCODING_VERSION:?}",
+            provenance.encoding
+        )));
+    }
+    if provenance.instance != InstanceSummary::of(instance) {
+        return Err(CertificateError::Mismatch(
+            "made for a different instance (group, links, ports or messages differ)".into(),
+        ));
+    }
+    let encoding = encode(instance, provenance.time, &provenance.options)?;
+    let digest = format!("{:016x}", encoding.cnf.digest());
+    if digest != provenance.digest
+        || encoding.cnf.vars() != provenance.variables
+        || encoding.cnf.clauses().len() != provenance.clauses
+    {
+        return Err(CertificateError::Mismatch(
+            "the regenerated formula differs from the one the proof was made for".into(),
+        ));
+    }
+    let proof = read(PROOF_FILE)?;
+    let report = proofcheck::check(
+        encoding.cnf.vars(),
+        encoding.cnf.clauses(),
+        &proof,
+        ProofFormat::Binary,
+    )?;
+    Ok(Verified { provenance, report })
+}

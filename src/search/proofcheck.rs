@@ -1,0 +1,523 @@
+//! An independent checker for DRUP proofs (DRAT proofs whose lemmas are all RUP).
+//!
+//! This module shares no code with the encoder or the solver: it takes the
+//! clauses of a formula as plain integer lists and the bytes of a proof, and
+//! decides whether the proof refutes the formula. It is a forward checker:
+//! every added lemma must follow from the clauses present by unit propagation
+//! (assign the lemma's literals false, propagate, reach a conflict), and the
+//! proof must end with the clause set refuted by unit propagation.
+//!
+//! Soundness does not depend on deletions. Every clause ever present is implied
+//! by the formula (original, or RUP from implied clauses), so neither keeping a
+//! unit derived from a clause that was later deleted (as varisat's proofs
+//! require) nor ignoring a deletion of a clause we do not hold can make a
+//! satisfiable formula look refuted. Lemmas that are RAT but not RUP are
+//! rejected: varisat does not produce them.
+
+use std::collections::HashMap;
+
+/// How the proof is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofFormat {
+    /// Text DRAT: one clause per line ending in `0`, deletions prefixed by `d`.
+    Text,
+    /// Binary DRAT: `a`/`d` then variable-length literal codes `2v + sign`, then 0.
+    Binary,
+}
+
+/// What the checker found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProofReport {
+    /// Lemmas checked.
+    pub lemmas: usize,
+    /// Deletions honoured.
+    pub deletions: usize,
+    /// Deletions of clauses not present, ignored.
+    pub ignored_deletions: usize,
+}
+
+/// Why a proof was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProofError {
+    /// The bytes do not parse.
+    #[error("malformed proof at byte {offset}: {message}")]
+    Malformed {
+        /// Byte offset.
+        offset: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A literal names a variable beyond the formula's.
+    #[error("step {step}: literal {literal} names a variable the formula does not have")]
+    UnknownVariable {
+        /// 1-based step number.
+        step: usize,
+        /// The literal.
+        literal: i64,
+    },
+    /// A lemma does not follow by unit propagation.
+    #[error("step {step}: lemma {clause:?} is not implied by unit propagation")]
+    NotRup {
+        /// 1-based step number.
+        step: usize,
+        /// The lemma.
+        clause: Vec<i64>,
+    },
+    /// The proof ended without refuting the formula.
+    #[error("the proof ends without deriving a contradiction")]
+    NoContradiction,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Add,
+    Delete,
+}
+
+fn parse(bytes: &[u8], format: ProofFormat) -> Result<Vec<(Step, Vec<i64>)>, ProofError> {
+    let mut steps = Vec::new();
+    match format {
+        ProofFormat::Binary => {
+            let mut i = 0;
+            while i < bytes.len() {
+                let kind = match bytes[i] {
+                    b'a' => Step::Add,
+                    b'd' => Step::Delete,
+                    b => {
+                        return Err(ProofError::Malformed {
+                            offset: i,
+                            message: format!("expected 'a' or 'd', found byte {b}"),
+                        });
+                    }
+                };
+                i += 1;
+                let mut clause = Vec::new();
+                loop {
+                    let mut code: u64 = 0;
+                    let mut shift = 0;
+                    loop {
+                        let Some(&b) = bytes.get(i) else {
+                            return Err(ProofError::Malformed {
+                                offset: i,
+                                message: "unterminated clause".into(),
+                            });
+                        };
+                        i += 1;
+                        if shift > 56 {
+                            return Err(ProofError::Malformed {
+                                offset: i,
+                                message: "literal too large".into(),
+                            });
+                        }
+                        code |= u64::from(b & 0x7f) << shift;
+                        shift += 7;
+                        if b & 0x80 == 0 {
+                            break;
+                        }
+                    }
+                    if code == 0 {
+                        break;
+                    }
+                    if code < 2 {
+                        return Err(ProofError::Malformed {
+                            offset: i,
+                            message: "literal code 1".into(),
+                        });
+                    }
+                    let v = (code >> 1) as i64;
+                    clause.push(if code & 1 == 1 { -v } else { v });
+                }
+                steps.push((kind, clause));
+            }
+        }
+        ProofFormat::Text => {
+            let text = std::str::from_utf8(bytes).map_err(|e| ProofError::Malformed {
+                offset: e.valid_up_to(),
+                message: "not UTF-8".into(),
+            })?;
+            let mut kind = Step::Add;
+            let mut clause = Vec::new();
+            let mut offset = 0;
+            for line in text.split_inclusive('\n') {
+                let content = line.split('c').next().unwrap_or("");
+                let content = if line.trim_start().starts_with('c') {
+                    ""
+                } else {
+                    content
+                };
+                for token in content.split_whitespace() {
+                    if token == "d" && clause.is_empty() {
+                        kind = Step::Delete;
+                        continue;
+                    }
+                    let l: i64 = token.parse().map_err(|_| ProofError::Malformed {
+                        offset,
+                        message: format!("bad token {token:?}"),
+                    })?;
+                    if l == 0 {
+                        steps.push((kind, std::mem::take(&mut clause)));
+                        kind = Step::Add;
+                    } else {
+                        clause.push(l);
+                    }
+                }
+                offset += line.len();
+            }
+            if !clause.is_empty() || kind == Step::Delete {
+                return Err(ProofError::Malformed {
+                    offset,
+                    message: "unterminated clause".into(),
+                });
+            }
+        }
+    }
+    Ok(steps)
+}
+
+/// Literal `±v` as an index: `2(v-1)` for positive, `2(v-1)+1` for negative.
+fn code(l: i64) -> usize {
+    2 * (l.unsigned_abs() as usize - 1) + usize::from(l < 0)
+}
+
+struct Db {
+    clauses: Vec<Vec<usize>>,
+    deleted: Vec<bool>,
+    watches: Vec<Vec<usize>>,
+    /// Value per literal code: 1 true, -1 false, 0 unassigned.
+    value: Vec<i8>,
+    trail: Vec<usize>,
+    head: usize,
+    by_key: HashMap<Vec<usize>, Vec<usize>>,
+    refuted: bool,
+}
+
+impl Db {
+    fn new(vars: usize) -> Db {
+        Db {
+            clauses: Vec::new(),
+            deleted: Vec::new(),
+            watches: vec![Vec::new(); 2 * vars],
+            value: vec![0; 2 * vars],
+            trail: Vec::new(),
+            head: 0,
+            by_key: HashMap::new(),
+            refuted: false,
+        }
+    }
+
+    fn assign(&mut self, lit: usize) {
+        self.value[lit] = 1;
+        self.value[lit ^ 1] = -1;
+        self.trail.push(lit);
+    }
+
+    /// Unit propagation from `head`; returns `false` on a conflict.
+    fn propagate(&mut self) -> bool {
+        while self.head < self.trail.len() {
+            let falsified = self.trail[self.head] ^ 1;
+            self.head += 1;
+            let mut watching = std::mem::take(&mut self.watches[falsified]);
+            let mut keep = 0;
+            let mut conflict = false;
+            let mut i = 0;
+            while i < watching.len() {
+                let c = watching[i];
+                i += 1;
+                if self.deleted[c] {
+                    continue;
+                }
+                if conflict {
+                    watching[keep] = c;
+                    keep += 1;
+                    continue;
+                }
+                let clause = &mut self.clauses[c];
+                if clause[0] == falsified {
+                    clause.swap(0, 1);
+                }
+                if self.value[clause[0]] == 1 {
+                    watching[keep] = c;
+                    keep += 1;
+                    continue;
+                }
+                let mut moved = false;
+                for j in 2..clause.len() {
+                    if self.value[clause[j]] != -1 {
+                        clause.swap(1, j);
+                        self.watches[clause[1]].push(c);
+                        moved = true;
+                        break;
+                    }
+                }
+                if moved {
+                    continue;
+                }
+                watching[keep] = c;
+                keep += 1;
+                let first = clause[0];
+                if self.value[first] == -1 {
+                    conflict = true;
+                } else {
+                    self.assign(first);
+                }
+            }
+            watching.truncate(keep);
+            let arrived = std::mem::replace(&mut self.watches[falsified], watching);
+            self.watches[falsified].extend(arrived);
+            if conflict {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn backtrack(&mut self, len: usize) {
+        for &lit in &self.trail[len..] {
+            self.value[lit] = 0;
+            self.value[lit ^ 1] = 0;
+        }
+        self.trail.truncate(len);
+        self.head = len;
+    }
+
+    /// Adds a clause at the top level (after the caller checked it if it is a lemma).
+    fn add(&mut self, mut lits: Vec<usize>) {
+        if self.refuted {
+            return;
+        }
+        lits.sort_unstable();
+        lits.dedup();
+        if lits.windows(2).any(|w| w[0] ^ 1 == w[1]) {
+            return; // a tautology holds in every assignment
+        }
+        let key = lits.clone();
+        // Watch two non-false literals if there are, true ones first.
+        lits.sort_by_key(|&l| match self.value[l] {
+            1 => 0,
+            0 => 1,
+            _ => 2,
+        });
+        let id = self.clauses.len();
+        match lits.len() {
+            0 => {
+                self.refuted = true;
+                return;
+            }
+            1 => {}
+            _ => {
+                self.watches[lits[0]].push(id);
+                self.watches[lits[1]].push(id);
+            }
+        }
+        let first = lits[0];
+        let unit = lits.len() == 1 || self.value[lits[1]] == -1;
+        self.clauses.push(lits);
+        self.deleted.push(false);
+        self.by_key.entry(key).or_default().push(id);
+        if unit {
+            match self.value[first] {
+                -1 => self.refuted = true,
+                0 => {
+                    self.assign(first);
+                    if !self.propagate() {
+                        self.refuted = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn delete(&mut self, mut lits: Vec<usize>) -> bool {
+        lits.sort_unstable();
+        lits.dedup();
+        match self.by_key.get_mut(&lits).and_then(|ids| ids.pop()) {
+            Some(id) => {
+                // Units stay assigned: they are implied by the formula.
+                self.deleted[id] = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether `lits` follows from the clauses by unit propagation.
+    fn rup(&mut self, lits: &[usize]) -> bool {
+        if self.refuted {
+            return true;
+        }
+        let mark = self.trail.len();
+        let mut implied = false;
+        for &l in lits {
+            match self.value[l] {
+                1 => {
+                    implied = true;
+                    break;
+                }
+                0 => self.assign(l ^ 1),
+                _ => {}
+            }
+        }
+        if !implied {
+            implied = !self.propagate();
+        }
+        self.backtrack(mark);
+        implied
+    }
+}
+
+/// Checks that `proof` refutes the formula with `vars` variables and these clauses.
+pub fn check(
+    vars: usize,
+    clauses: &[Vec<i32>],
+    proof: &[u8],
+    format: ProofFormat,
+) -> Result<ProofReport, ProofError> {
+    let mut db = Db::new(vars);
+    for clause in clauses {
+        let lits = clause.iter().map(|&l| code(i64::from(l))).collect();
+        db.add(lits);
+    }
+    let mut report = ProofReport {
+        lemmas: 0,
+        deletions: 0,
+        ignored_deletions: 0,
+    };
+    for (n, (kind, clause)) in parse(proof, format)?.into_iter().enumerate() {
+        if db.refuted {
+            break;
+        }
+        if let Some(&literal) = clause.iter().find(|l| l.unsigned_abs() as usize > vars) {
+            return Err(ProofError::UnknownVariable {
+                step: n + 1,
+                literal,
+            });
+        }
+        let lits: Vec<usize> = clause.iter().map(|&l| code(l)).collect();
+        match kind {
+            Step::Add => {
+                if !db.rup(&lits) {
+                    return Err(ProofError::NotRup {
+                        step: n + 1,
+                        clause,
+                    });
+                }
+                report.lemmas += 1;
+                db.add(lits);
+            }
+            Step::Delete => {
+                if db.delete(lits) {
+                    report.deletions += 1;
+                } else {
+                    report.ignored_deletions += 1;
+                }
+            }
+        }
+    }
+    if db.refuted || !db.propagate() {
+        Ok(report)
+    } else {
+        Err(ProofError::NoContradiction)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pigeonhole: `n + 1` pigeons, `n` holes; variable p*n + h + 1 = pigeon p in hole h.
+    fn pigeonhole(n: usize) -> (usize, Vec<Vec<i32>>) {
+        let var = |p: usize, h: usize| (p * n + h + 1) as i32;
+        let mut clauses = Vec::new();
+        for p in 0..=n {
+            clauses.push((0..n).map(|h| var(p, h)).collect());
+        }
+        for h in 0..n {
+            for p in 0..=n {
+                for q in p + 1..=n {
+                    clauses.push(vec![-var(p, h), -var(q, h)]);
+                }
+            }
+        }
+        ((n + 1) * n, clauses)
+    }
+
+    #[test]
+    fn accepts_a_hand_written_refutation() {
+        // (1 ∨ 2)(¬1 ∨ 2)(1 ∨ ¬2)(¬1 ∨ ¬2): lemma 2, then the empty clause.
+        let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
+        let proof = b"2 0\n0\n";
+        assert!(check(2, &clauses, proof, ProofFormat::Text).is_ok());
+        let binary = [b'a', 4, 0, b'a', 0];
+        assert!(check(2, &clauses, &binary, ProofFormat::Binary).is_ok());
+    }
+
+    #[test]
+    fn rejects_lemmas_that_do_not_follow() {
+        let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2]];
+        // Satisfiable (1 = 2 = true): no proof may pass.
+        for proof in [&b"-2 0\n0\n"[..], b"0\n", b"", b"d 1 2 0\n0\n"] {
+            assert!(check(2, &clauses, proof, ProofFormat::Text).is_err());
+        }
+        let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
+        assert!(matches!(
+            check(2, &clauses, b"", ProofFormat::Text),
+            Err(ProofError::NoContradiction)
+        ));
+        assert!(matches!(
+            check(2, &clauses, b"3 0\n", ProofFormat::Text),
+            Err(ProofError::UnknownVariable { .. })
+        ));
+    }
+
+    #[test]
+    fn formula_with_an_empty_clause_is_refuted() {
+        assert!(check(1, &[vec![1], vec![]], b"", ProofFormat::Text).is_ok());
+        assert!(check(1, &[vec![1], vec![-1]], b"", ProofFormat::Text).is_ok());
+    }
+
+    #[test]
+    fn varisat_proofs_check_and_corruptions_fail() {
+        for n in 2..=5 {
+            let (vars, clauses) = pigeonhole(n);
+            let proof = varisat_proof(vars, &clauses);
+            let report = check(vars, &clauses, &proof, ProofFormat::Binary).unwrap();
+            assert!(report.lemmas > 0);
+            // Drop one clause from the formula: now satisfiable, so the proof must fail.
+            let mut weaker = clauses.clone();
+            weaker.remove(0);
+            assert!(check(vars, &weaker, &proof, ProofFormat::Binary).is_err());
+            // Keep only the last lemma (the empty clause): not RUP for n ≥ 2.
+            let steps = parse(&proof, ProofFormat::Binary).unwrap();
+            let last = steps.iter().rposition(|(k, _)| *k == Step::Add).unwrap();
+            let mut text = String::new();
+            for l in &steps[last].1 {
+                text.push_str(&format!("{l} "));
+            }
+            text.push_str("0\n");
+            assert!(check(vars, &clauses, text.as_bytes(), ProofFormat::Text).is_err());
+        }
+    }
+
+    fn varisat_proof(vars: usize, clauses: &[Vec<i32>]) -> Vec<u8> {
+        use varisat::ExtendFormula;
+        let mut proof = Vec::new();
+        {
+            let mut solver = varisat::Solver::new();
+            solver.write_proof(&mut proof, varisat::ProofFormat::BinaryDrat);
+            let mut formula = varisat::CnfFormula::new();
+            formula.set_var_count(vars);
+            for c in clauses {
+                let lits: Vec<varisat::Lit> = c
+                    .iter()
+                    .map(|&l| varisat::Lit::from_dimacs(l as isize))
+                    .collect();
+                formula.add_clause(&lits);
+            }
+            solver.add_formula(&formula);
+            assert!(!solver.solve().unwrap());
+            solver.close_proof().unwrap();
+        }
+        proof
+    }
+}

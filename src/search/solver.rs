@@ -1,0 +1,213 @@
+//! Running the built-in SAT solver (varisat) on a [`Cnf`], with a time limit,
+//! progress reports and an optional DRAT proof.
+//!
+//! Varisat has no interrupt; it does stream its proof through a writer we
+//! supply. We always attach one: it counts the learned clauses (progress), can
+//! tee the proof into a file, and fails the write once the deadline or a stop
+//! request has passed, which makes the solver give up (reported as "unknown").
+
+use super::cnf::Cnf;
+use std::cell::Cell;
+use std::io::{self, Write};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use varisat::{ExtendFormula, ProofFormat};
+
+/// What the solver said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatAnswer {
+    /// A model: `model[v - 1]` is the value of variable `v`.
+    Sat(Vec<bool>),
+    /// Unsatisfiable (with a proof, if one was asked for).
+    Unsat,
+    /// Gave up: deadline or stop request.
+    Unknown,
+}
+
+/// Limits and hooks for one solver run.
+pub struct SolveControl<'a> {
+    /// Give up at this instant.
+    pub deadline: Option<Instant>,
+    /// Give up when this flag is set.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Where to write a binary DRAT proof.
+    pub proof: Option<Box<dyn Write + 'a>>,
+    /// Called now and then with the number of clauses learned so far.
+    pub on_progress: Box<dyn FnMut(u64) + 'a>,
+}
+
+struct Monitor<'a> {
+    sink: Option<Box<dyn Write + 'a>>,
+    lemmas: Rc<Cell<u64>>,
+    gave_up: Rc<Cell<bool>>,
+    /// Inside a clause of the binary DRAT stream (after its tag).
+    in_clause: bool,
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+    last_report: Instant,
+    on_progress: Box<dyn FnMut(u64) + 'a>,
+}
+
+impl Write for Monitor<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut lemmas = self.lemmas.get();
+        for &b in buf {
+            if self.in_clause {
+                // A literal's varint never contains a zero byte, so 0 ends the clause.
+                self.in_clause = b != 0;
+            } else {
+                lemmas += u64::from(b == b'a');
+                self.in_clause = true;
+            }
+        }
+        self.lemmas.set(lemmas);
+        if let Some(sink) = &mut self.sink {
+            sink.write_all(buf)?;
+        }
+        let now = Instant::now();
+        let stopped = self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed));
+        if stopped || self.deadline.is_some_and(|d| now >= d) {
+            self.gave_up.set(true);
+            return Err(io::Error::other("search limit reached"));
+        }
+        if now.duration_since(self.last_report) >= Duration::from_millis(250) {
+            self.last_report = now;
+            (self.on_progress)(lemmas);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Some(sink) => sink.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Solves `cnf` with varisat. Returns the answer and the number of learned clauses.
+pub fn solve_varisat(cnf: &Cnf, control: SolveControl<'_>) -> Result<(SatAnswer, u64), String> {
+    let lemmas = Rc::new(Cell::new(0));
+    let gave_up = Rc::new(Cell::new(false));
+    let monitor = Monitor {
+        sink: control.proof,
+        lemmas: lemmas.clone(),
+        gave_up: gave_up.clone(),
+        in_clause: false,
+        deadline: control.deadline,
+        stop: control.stop,
+        last_report: Instant::now(),
+        on_progress: control.on_progress,
+    };
+    let mut solver = varisat::Solver::new();
+    solver.write_proof(monitor, ProofFormat::BinaryDrat);
+    let mut formula = varisat::CnfFormula::new();
+    formula.set_var_count(cnf.vars());
+    let mut clause = Vec::new();
+    for c in cnf.clauses() {
+        clause.clear();
+        clause.extend(c.iter().map(|&l| varisat::Lit::from_dimacs(l as isize)));
+        formula.add_clause(&clause);
+    }
+    solver.add_formula(&formula);
+    let result = solver.solve();
+    let answer = match result {
+        Ok(true) => {
+            let mut model = vec![false; cnf.vars()];
+            for l in solver.model().unwrap_or_default() {
+                let v = l.var().index();
+                if v < model.len() {
+                    model[v] = l.is_positive();
+                }
+            }
+            SatAnswer::Sat(model)
+        }
+        Ok(false) => {
+            solver.close_proof().map_err(|e| e.to_string())?;
+            SatAnswer::Unsat
+        }
+        Err(_) if gave_up.get() => SatAnswer::Unknown,
+        Err(e) => return Err(e.to_string()),
+    };
+    drop(solver);
+    Ok((answer, lemmas.get()))
+}
+
+#[cfg(feature = "cadical")]
+mod with_cadical {
+    use super::{Cnf, SatAnswer};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    struct Hooks<'a> {
+        deadline: Option<Instant>,
+        stop: Option<Arc<AtomicBool>>,
+        learned: u64,
+        gave_up: bool,
+        last_report: Instant,
+        on_progress: Box<dyn FnMut(u64) + 'a>,
+    }
+
+    impl cadical::Callbacks for Hooks<'_> {
+        fn terminate(&mut self) -> bool {
+            let now = Instant::now();
+            if now.duration_since(self.last_report) >= Duration::from_millis(250) {
+                self.last_report = now;
+                (self.on_progress)(self.learned);
+            }
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            self.gave_up = stopped || self.deadline.is_some_and(|d| now >= d);
+            self.gave_up
+        }
+        fn max_length(&self) -> i32 {
+            i32::MAX
+        }
+        fn learn(&mut self, _clause: &[i32]) {
+            self.learned += 1;
+        }
+    }
+
+    /// Solves `cnf` with CaDiCaL (no proof). Returns the answer and the learned clauses.
+    pub fn solve_cadical(
+        cnf: &Cnf,
+        control: super::SolveControl<'_>,
+    ) -> Result<(SatAnswer, u64), String> {
+        let mut solver: cadical::Solver<Hooks<'_>> = cadical::Solver::new();
+        solver.reserve(cnf.vars() as i32);
+        for clause in cnf.clauses() {
+            solver.add_clause(clause.iter().copied());
+        }
+        solver.set_callbacks(Some(Hooks {
+            deadline: control.deadline,
+            stop: control.stop,
+            learned: 0,
+            gave_up: false,
+            last_report: Instant::now(),
+            on_progress: control.on_progress,
+        }));
+        let result = solver.solve();
+        let learned = solver.get_callbacks().map_or(0, |h| h.learned);
+        let answer = match result {
+            Some(true) => SatAnswer::Sat(
+                (1..=cnf.vars() as i32)
+                    .map(|v| solver.value(v).unwrap_or(false))
+                    .collect(),
+            ),
+            Some(false) => SatAnswer::Unsat,
+            None => SatAnswer::Unknown,
+        };
+        Ok((answer, learned))
+    }
+}
+
+#[cfg(feature = "cadical")]
+pub use with_cadical::solve_cadical;

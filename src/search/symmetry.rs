@@ -1,0 +1,261 @@
+//! Symmetries a table may be asked to have: automorphisms of (G, S) and time reversal.
+//!
+//! An automorphism φ of G with φ(S) = S maps a valid table to a valid table
+//! (word w for e becomes φ(w) for φ(e), same columns). Time reversal maps word
+//! `s1…sk` for `e`, starting in column `c`, to `sk⁻¹…s1⁻¹` for `e⁻¹`, ending
+//! in column `T + 1 − c`. Restricting the search to tables fixed by such maps
+//! shrinks it a lot, but an unsatisfiable restricted formula only says that no
+//! *symmetric* table exists.
+
+use super::encode::{EncodeError, EncodingOptions};
+use crate::group::Elem;
+use crate::kernel::{Instance, LinkId};
+use std::collections::VecDeque;
+
+/// One map of the table onto itself.
+#[derive(Clone, Debug)]
+pub struct TableMap {
+    elements: Vec<Elem>,
+    links: Vec<LinkId>,
+    reverses_time: bool,
+}
+
+impl TableMap {
+    /// Image of a message.
+    pub fn element(&self, e: Elem) -> Elem {
+        self.elements[e.index()]
+    }
+    /// Image of a link (at the mirrored position when time is reversed).
+    pub fn link(&self, l: LinkId) -> LinkId {
+        self.links[l.index()]
+    }
+    /// Whether columns are mirrored and words reversed.
+    pub fn reverses_time(&self) -> bool {
+        self.reverses_time
+    }
+    /// The number of distinct images of `e` under the powers of the map.
+    pub fn orbit_len(&self, e: Elem) -> usize {
+        let mut len = 1;
+        let mut cur = self.element(e);
+        while cur != e {
+            cur = self.element(cur);
+            len += 1;
+        }
+        len
+    }
+    /// The order of the map on tables: the order of its action on the elements,
+    /// and at least 2 for the time reversal (which moves the columns).
+    pub fn order(&self) -> usize {
+        let mut seen = vec![false; self.elements.len()];
+        let mut order = if self.reverses_time { 2 } else { 1 };
+        for e in 0..self.elements.len() {
+            if !seen[e] {
+                let mut cur = Elem(e as u32);
+                let mut len = 0;
+                while !seen[cur.index()] {
+                    seen[cur.index()] = true;
+                    cur = self.element(cur);
+                    len += 1;
+                }
+                order = lcm(order, len);
+            }
+        }
+        order
+    }
+}
+
+/// The maps a table must be invariant under.
+#[derive(Clone, Debug, Default)]
+pub struct Symmetries {
+    maps: Vec<TableMap>,
+}
+
+impl Symmetries {
+    /// The maps the options ask for, checked against the instance.
+    pub fn new(instance: &Instance, options: &EncodingOptions) -> Result<Symmetries, EncodeError> {
+        let mut maps = Vec::new();
+        let wanted = instance.message_set();
+        if let Some(perm) = &options.automorphism {
+            let links: Vec<LinkId> = perm.iter().map(|&l| LinkId(l as u32)).collect();
+            let elements = extend_to_automorphism(instance, &links).ok_or_else(|| {
+                EncodeError::Symmetry(
+                    "the link permutation does not extend to an automorphism of the group".into(),
+                )
+            })?;
+            if (0..wanted.len()).any(|e| wanted[e] != wanted[elements[e].index()]) {
+                return Err(EncodeError::Symmetry(
+                    "the automorphism does not map the message set onto itself".into(),
+                ));
+            }
+            maps.push(TableMap {
+                elements,
+                links,
+                reverses_time: false,
+            });
+        }
+        if options.time_reversal {
+            let elements = inverses(instance);
+            if (0..wanted.len()).any(|e| wanted[e] != wanted[elements[e].index()]) {
+                return Err(EncodeError::Symmetry(
+                    "the message set is not closed under inverses".into(),
+                ));
+            }
+            let links = (0..instance.links().len())
+                .map(|l| inverse_link(instance, LinkId(l as u32)))
+                .collect();
+            maps.push(TableMap {
+                elements,
+                links,
+                reverses_time: true,
+            });
+        }
+        Ok(Symmetries { maps })
+    }
+
+    /// The maps.
+    pub fn maps(&self) -> &[TableMap] {
+        &self.maps
+    }
+}
+
+/// The link that is the inverse of `l`.
+pub fn inverse_link(instance: &Instance, l: LinkId) -> LinkId {
+    let letter = instance.links()[l.index()].inverted();
+    instance
+        .link_of(instance.group().eval(&[letter]))
+        .expect("a defect-free link set is closed under inverses")
+}
+
+/// The inverse of every element.
+pub fn inverses(instance: &Instance) -> Vec<Elem> {
+    // Walk a BFS tree: if v = u·s then v⁻¹ = s⁻¹·u⁻¹, i.e. reading the word backwards.
+    let order = instance.group().order();
+    let mut word: Vec<Option<Vec<LinkId>>> = vec![None; order];
+    word[0] = Some(Vec::new());
+    let mut queue = VecDeque::from([Elem::IDENTITY]);
+    while let Some(u) = queue.pop_front() {
+        for l in 0..instance.links().len() {
+            let l = LinkId(l as u32);
+            let v = instance.step(u, l);
+            if word[v.index()].is_none() {
+                let mut w = word[u.index()].clone().unwrap_or_default();
+                w.push(l);
+                word[v.index()] = Some(w);
+                queue.push_back(v);
+            }
+        }
+    }
+    word.iter()
+        .map(|w| {
+            w.as_ref()
+                .map(|w| {
+                    w.iter().rev().fold(Elem::IDENTITY, |e, &l| {
+                        instance.step(e, inverse_link(instance, l))
+                    })
+                })
+                .unwrap_or(Elem::IDENTITY)
+        })
+        .collect()
+}
+
+/// The automorphism φ with φ(s) = `links[s]` for every link, if there is one.
+pub fn extend_to_automorphism(instance: &Instance, links: &[LinkId]) -> Option<Vec<Elem>> {
+    let n = instance.links().len();
+    if links.len() != n || links.iter().any(|l| l.index() >= n) {
+        return None;
+    }
+    let order = instance.group().order();
+    let mut image: Vec<Option<Elem>> = vec![None; order];
+    image[0] = Some(Elem::IDENTITY);
+    let mut queue = VecDeque::from([Elem::IDENTITY]);
+    while let Some(u) = queue.pop_front() {
+        let fu = image[u.index()]?;
+        for l in 0..n {
+            let l = LinkId(l as u32);
+            let v = instance.step(u, l);
+            let fv = instance.step(fu, links[l.index()]);
+            match image[v.index()] {
+                None => {
+                    image[v.index()] = Some(fv);
+                    queue.push_back(v);
+                }
+                Some(existing) if existing != fv => return None,
+                Some(_) => {}
+            }
+        }
+    }
+    let image: Vec<Elem> = image.into_iter().collect::<Option<_>>()?;
+    let mut hit = vec![false; order];
+    for e in &image {
+        if std::mem::replace(&mut hit[e.index()], true) {
+            return None;
+        }
+    }
+    Some(image)
+}
+
+/// A link permutation that extends to an automorphism, chosen to have the largest
+/// order (a single cycle through all links when there is one, like the torus
+/// rotation a → b → a⁻¹ → b⁻¹). Tries at most `budget` permutations.
+pub fn find_rotation(instance: &Instance, budget: usize) -> Option<Vec<u16>> {
+    let n = instance.links().len();
+    let mut best: Option<(usize, Vec<u16>)> = None;
+    let mut perm: Vec<u16> = (0..n as u16).collect();
+    let mut tried = 0;
+    // Heap's algorithm over all permutations, bounded by the budget.
+    let mut c = vec![0usize; n];
+    let consider = |p: &[u16], best: &mut Option<(usize, Vec<u16>)>| {
+        let order = permutation_order(p);
+        if order > 1 && best.as_ref().is_none_or(|(o, _)| order > *o) {
+            let links: Vec<LinkId> = p.iter().map(|&l| LinkId(l as u32)).collect();
+            if extend_to_automorphism(instance, &links).is_some() {
+                *best = Some((order, p.to_vec()));
+            }
+        }
+    };
+    consider(&perm, &mut best);
+    let mut i = 0;
+    while i < n && tried < budget {
+        if c[i] < i {
+            if i % 2 == 0 {
+                perm.swap(0, i);
+            } else {
+                perm.swap(c[i], i);
+            }
+            tried += 1;
+            consider(&perm, &mut best);
+            c[i] += 1;
+            i = 0;
+        } else {
+            c[i] = 0;
+            i += 1;
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+fn permutation_order(p: &[u16]) -> usize {
+    let mut seen = vec![false; p.len()];
+    let mut order = 1usize;
+    for start in 0..p.len() {
+        let mut len = 0;
+        let mut i = start;
+        while !seen[i] {
+            seen[i] = true;
+            i = p[i] as usize;
+            len += 1;
+        }
+        if len > 0 {
+            order = lcm(order, len);
+        }
+    }
+    order
+}
+
+fn lcm(a: usize, b: usize) -> usize {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
+}
