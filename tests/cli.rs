@@ -336,3 +336,61 @@ fn simulate_reports_the_conflicting_messages() {
     assert_eq!(first["kind"], "link_conflict");
     assert_eq!(first["step"], 1);
 }
+
+const RING8_HEADER: &str = "group: <y, Y | y^2 = Y^2 = (yY)^4 = 1>\nnetwork: ring 8\ntable:\n";
+
+#[test]
+fn search_finds_an_optimal_table_that_check_accepts() {
+    let path = file("search8.tbl", RING8_HEADER);
+    let run = txverify(&["search", "-q", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("expect: time 8\nexpect: optimal\ntable:\n"),
+        "{}",
+        run.stdout
+    );
+    let found = file("found8.tbl", &run.stdout);
+    let recheck = txverify(&["check", found.to_str().unwrap()]);
+    assert_eq!(recheck.code, 0, "{}", recheck.stdout);
+    assert!(recheck.stdout.contains("OPTIMAL"), "{}", recheck.stdout);
+}
+
+#[test]
+fn search_below_the_optimum_exits_1_with_a_certificate_that_verifies() {
+    // The 6-ring with the cyclic group needs 6 steps; 5 is infeasible.
+    let path = file("c6.tbl", "group: <a | a^6>\ntable:\n");
+    let dir = std::env::temp_dir().join(format!("txverify-cert-{}", std::process::id()));
+    let run = txverify(&[
+        "search",
+        "-q",
+        "--time",
+        "5",
+        "--certificate",
+        dir.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("infeasible T=5"), "{}", run.stderr);
+    let verified = txverify(&[
+        "verify-proof",
+        path.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(verified.code, 0, "{}", verified.stdout);
+    assert!(
+        verified
+            .stdout
+            .contains("verified: no valid table with 5 columns"),
+        "{}",
+        verified.stdout
+    );
+    // The certificate does not apply to another network.
+    let other = file("c8.tbl", "group: <a | a^8>\ntable:\n");
+    let rejected = txverify(&[
+        "verify-proof",
+        other.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(rejected.code, 1, "{}", rejected.stdout);
+}
