@@ -10,27 +10,12 @@
 
 use std::time::{Duration, Instant};
 use txverify::group::families::{cyclic, dihedral, direct_product};
-use txverify::group::{Elem, FiniteGroup, GenLetter};
+use txverify::group::{FiniteGroup, GenLetter};
 use txverify::kernel::{self, Instance, MessageSpec, Table};
 use txverify::search::{self, EncodingOptions, Outcome, SearchOptions, SolverChoice};
 
 fn default_links(group: &FiniteGroup) -> Vec<(GenLetter, String)> {
-    let mut links = Vec::new();
-    let mut seen = Vec::new();
-    for (i, name) in group.generator_names().iter().enumerate() {
-        for inverse in [false, true] {
-            let g = GenLetter {
-                generator: i as u32,
-                inverse,
-            };
-            let e = group.eval(&[g]);
-            if e != Elem::IDENTITY && !seen.contains(&e) {
-                seen.push(e);
-                links.push((g, format!("{name}{}", if inverse { "'" } else { "" })));
-            }
-        }
-    }
-    links
+    txverify::load::default_links(group).0
 }
 
 /// A product of factors, generators named a, b, c, … (dihedral factors get two).

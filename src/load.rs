@@ -138,7 +138,8 @@ pub fn letter_text(name: &str, inverse: bool) -> String {
     text
 }
 
-type LinkList = Vec<(GenLetter, String)>;
+/// Links as generator letters with the names they are written with.
+pub type LinkList = Vec<(GenLetter, String)>;
 
 /// The declared link set, or the default one; also the trivial generators left out.
 fn link_set(file: &TblFile, group: &FiniteGroup) -> Result<(LinkList, Vec<String>), LoadError> {
@@ -171,6 +172,14 @@ fn link_set(file: &TblFile, group: &FiniteGroup) -> Result<(LinkList, Vec<String
         }
         return Ok((links, Vec::new()));
     }
+    Ok(default_links(group))
+}
+
+/// The default link set: every generator and its inverse, one link per group element,
+/// leaving out generators that are trivial in G (returned second, for the report).
+pub fn default_links(group: &FiniteGroup) -> (LinkList, Vec<String>) {
+    let mut links: LinkList = Vec::new();
+    let mut elements = Vec::new();
     let mut trivial = Vec::new();
     for (index, name) in group.generator_names().iter().enumerate() {
         for inverse in [false, true] {
@@ -191,7 +200,7 @@ fn link_set(file: &TblFile, group: &FiniteGroup) -> Result<(LinkList, Vec<String
             }
         }
     }
-    Ok((links, trivial))
+    (links, trivial)
 }
 
 fn message_spec(file: &TblFile, group: &FiniteGroup) -> Result<MessageSpec, LoadError> {

@@ -27,7 +27,7 @@ use super::cnf::{Cnf, Lit};
 use super::routes::{Route, exact_step_sets, route};
 use super::symmetry::Symmetries;
 use crate::group::Elem;
-use crate::kernel::{Instance, LinkId, PlacedWord, Table, TableLetter};
+use crate::kernel::{Instance, LinkId, Table, TableLetter};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -466,7 +466,7 @@ impl Encoding {
             }
             placed.push((t + 1, word));
         }
-        Some(pack_rows(instance, placed))
+        Some(crate::construct::pack_rows(instance, placed))
     }
 
     /// The literals that describe a given table, if the formula can express it
@@ -496,39 +496,5 @@ impl Encoding {
             }
         }
         Some(lits)
-    }
-}
-
-/// Places words (1-based start column, links) into rows by interval partitioning.
-pub fn pack_rows(instance: &Instance, mut placed: Vec<(usize, Vec<LinkId>)>) -> Table {
-    placed.sort();
-    let mut row_ends: Vec<usize> = Vec::new();
-    let mut words = Vec::with_capacity(placed.len());
-    for (column, word) in placed {
-        let row = match row_ends.iter().position(|&end| end < column) {
-            Some(r) => r,
-            None => {
-                row_ends.push(0);
-                row_ends.len() - 1
-            }
-        };
-        row_ends[row] = column + word.len() - 1;
-        words.push(PlacedWord {
-            row: row + 1,
-            column,
-            letters: word
-                .iter()
-                .map(|l| TableLetter::Gen(instance.links()[l.index()]))
-                .collect(),
-            text: word
-                .iter()
-                .map(|l| instance.link_names()[l.index()].as_str())
-                .collect(),
-        });
-    }
-    words.sort_by_key(|w| (w.row, w.column));
-    Table {
-        rows: row_ends.len(),
-        words,
     }
 }

@@ -53,24 +53,9 @@ pub fn small_group() -> impl Strategy<Value = Vec<Factor>> {
         .prop_filter("at most 200 elements", |fs| build(fs).order() <= 200)
 }
 
-/// Every generator and its inverse, duplicates (involutions) removed.
+/// The loader's default link set: every generator and its inverse, one per element.
 pub fn default_links(group: &FiniteGroup) -> Vec<(GenLetter, String)> {
-    let mut links = Vec::new();
-    let mut seen = Vec::new();
-    for (i, name) in group.generator_names().iter().enumerate() {
-        for inverse in [false, true] {
-            let g = GenLetter {
-                generator: i as u32,
-                inverse,
-            };
-            let e = group.eval(&[g]);
-            if e != Elem::IDENTITY && !seen.contains(&e) {
-                seen.push(e);
-                links.push((g, format!("{name}{}", if inverse { "'" } else { "" })));
-            }
-        }
-    }
-    links
+    txverify::load::default_links(group).0
 }
 
 /// A valid total-exchange table: a shortest word per element (BFS over the links,
