@@ -292,10 +292,54 @@ impl CheckReport {
                 n.word.row, n.word.column, n.word.word, n.length, n.distance
             );
         }
+        let mut shown_of_kind: Vec<(std::mem::Discriminant<Violation>, usize)> = Vec::new();
         for v in c.violations() {
-            let _ = writeln!(out, "  error: {}", describe(v));
+            let kind = std::mem::discriminant(v);
+            let shown = match shown_of_kind.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => n,
+                None => {
+                    shown_of_kind.push((kind, 0));
+                    &mut shown_of_kind.last_mut().expect("just pushed").1
+                }
+            };
+            *shown += 1;
+            if *shown <= TEXT_VIOLATIONS_PER_KIND {
+                let _ = writeln!(out, "  error: {}", describe(v));
+            }
+        }
+        for (kind, n) in &shown_of_kind {
+            if *n > TEXT_VIOLATIONS_PER_KIND {
+                let example = c
+                    .violations()
+                    .iter()
+                    .find(|v| std::mem::discriminant(*v) == *kind)
+                    .map(kind_name)
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "  … and {} more violations of this kind ({example}); `--format json` lists all {n}",
+                    n - TEXT_VIOLATIONS_PER_KIND
+                );
+            }
         }
         out
+    }
+}
+
+/// The text report shows at most this many violations of each kind (JSON shows all).
+pub const TEXT_VIOLATIONS_PER_KIND: usize = 20;
+
+fn kind_name(v: &Violation) -> &'static str {
+    match v {
+        Violation::LinkSet { .. } => "link set",
+        Violation::UnknownLetter { .. } => "unknown letter",
+        Violation::NotALink { .. } => "not a link",
+        Violation::ColumnConflict { .. } => "column conflict",
+        Violation::PortsExceeded { .. } => "ports exceeded",
+        Violation::IdentityWord { .. } => "identity word",
+        Violation::DuplicateMessage { .. } => "duplicate message",
+        Violation::UnexpectedMessage { .. } => "unexpected message",
+        Violation::MissingMessage { .. } => "missing message",
     }
 }
 

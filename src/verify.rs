@@ -170,6 +170,10 @@ pub fn verify_table(
     let (network, embedding) = if !instance.defects().is_empty() {
         let reason = "the link set is defective".to_string();
         (NetworkCheck::Skipped { reason }, None)
+    } else if declared.is_none() && !options.simulate {
+        // Inference only serves the simulation; a declared network is always checked.
+        let reason = "no network declared and no simulation asked for".to_string();
+        (NetworkCheck::Skipped { reason }, None)
     } else {
         physical_network(instance, declared)
     };
@@ -180,7 +184,8 @@ pub fn verify_table(
         (None, true) => SimulationOutcome::Skipped {
             reason: match &network {
                 NetworkCheck::Mismatch { .. } => "the declared network does not match".to_string(),
-                _ => "the link set is defective".to_string(),
+                NetworkCheck::Skipped { reason } => reason.clone(),
+                _ => "no network to simulate on".to_string(),
             },
         },
         (Some(embedding), true) => run_simulation(instance, table, embedding, &options.simulation),

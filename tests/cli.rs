@@ -394,3 +394,28 @@ fn search_below_the_optimum_exits_1_with_a_certificate_that_verifies() {
     ]);
     assert_eq!(rejected.code, 1, "{}", rejected.stdout);
 }
+
+#[test]
+fn text_report_caps_each_kind_of_violation_and_says_how_many_more() {
+    let run = check("empty50.tbl", "group: <a | a^50>\ntable:\n");
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout.matches("error: missing message").count(), 20);
+    assert!(
+        run.stdout.contains(
+            "… and 29 more violations of this kind (missing message); `--format json` lists all 49"
+        ),
+        "{}",
+        run.stdout
+    );
+    let path = file("empty50j.tbl", "group: <a | a^50>\ntable:\n");
+    let json = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+    assert_eq!(
+        json.stdout.matches("\"kind\":\"missing_message\"").count(),
+        49
+    );
+    assert_eq!(
+        json.stdout.matches("\"messages\":").count(),
+        1,
+        "no key twice"
+    );
+}

@@ -74,8 +74,8 @@ fn check_file(path: &Path, options: &CheckOptions, format: OutputFormat) -> u8 {
     let verification = verify(&loaded, &options.verify);
     let report = CheckReport::new(&shown, &source, &loaded, verification);
     match format {
-        OutputFormat::Text => print!("{}", report.to_text()),
-        OutputFormat::Json => println!("{}", to_json(&report)),
+        OutputFormat::Text => out!("{}", report.to_text()),
+        OutputFormat::Json => outln!("{}", to_json(&report)),
     }
     report.exit_code as u8
 }
@@ -109,7 +109,7 @@ fn emit_error(path: &str, format: OutputFormat, message: &str, at: Option<(usize
                 "error": { "message": message, "line": line, "column": column },
                 "exit_code": EXIT_INPUT,
             });
-            println!("{value}");
+            outln!("{value}");
         }
     }
 }
@@ -125,7 +125,7 @@ pub fn fmt(args: &FmtArgs) -> u8 {
     };
     match txverify::format::parse(&source) {
         Ok(file) => {
-            print!("{}", txverify::format::print(&file));
+            out!("{}", txverify::format::print(&file));
             0
         }
         Err(e) => {

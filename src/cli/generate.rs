@@ -75,7 +75,7 @@ pub fn run(args: &GenArgs) -> u8 {
                 return EXIT_INPUT;
             }
         }
-        None => print!("{text}"),
+        None => out!("{text}"),
     }
     let bound = verification
         .checked

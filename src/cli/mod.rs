@@ -6,6 +6,8 @@
 //! 0 valid, 1 invalid table or failed claim, 2 unreadable input, 3 internal
 //! disagreement (a bug).
 
+#[macro_use]
+mod output;
 mod check;
 mod generate;
 mod search;

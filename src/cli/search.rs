@@ -202,14 +202,14 @@ pub fn run(args: &SearchArgs) -> u8 {
         };
     };
     let checked = kernel::check(instance, &table, &[]);
-    print!("{}", header_without_table(&source));
-    println!("expect: time {}", checked.time());
+    out!("{}", header_without_table(&source));
+    outln!("expect: time {}", checked.time());
     if checked.verdict() == Verdict::Optimal {
-        println!("expect: optimal");
+        outln!("expect: optimal");
     }
-    println!("table:");
+    outln!("table:");
     let rows = txverify::load::table_syntax(instance.group(), &table);
-    print!("{}", txverify::format::print_rows(&rows));
+    out!("{}", txverify::format::print_rows(&rows));
     0
 }
 
@@ -237,8 +237,8 @@ pub fn verify_proof(args: &VerifyProofArgs) -> u8 {
     };
     match search::certificate::verify(&loaded.instance, &args.certificate) {
         Ok(v) => {
-            println!("verified: {}", v.provenance.claim);
-            println!(
+            outln!("verified: {}", v.provenance.claim);
+            outln!(
                 "formula: {} variables, {} clauses ({}); proof: {} lemmas checked",
                 v.provenance.variables,
                 v.provenance.clauses,
@@ -246,14 +246,12 @@ pub fn verify_proof(args: &VerifyProofArgs) -> u8 {
                 v.report.lemmas
             );
             if !v.provenance.options.covers_all_tables() {
-                println!(
-                    "note: the class is restricted by a symmetry; other tables are not covered"
-                );
+                outln!("note: the class is restricted by a symmetry; other tables are not covered");
             }
             0
         }
         Err(e) => {
-            println!("rejected: {e}");
+            outln!("rejected: {e}");
             1
         }
     }

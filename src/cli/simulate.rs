@@ -62,19 +62,19 @@ pub fn run(args: &SimulateArgs) -> u8 {
                 "report": report,
                 "trace": hops,
             });
-            println!("{value}");
+            outln!("{value}");
         }
         OutputFormat::Text => {
-            print!("{}", text(&shown, &network, &embedding, &report));
+            out!("{}", text(&shown, &network, &embedding, &report));
             if let Some(hops) = hops {
                 let net = embedding.network();
                 let mut step = 0;
                 for hop in hops {
                     if hop.step != step {
                         step = hop.step;
-                        println!("step {step}:");
+                        outln!("step {step}:");
                     }
-                    println!(
+                    outln!(
                         "  {} -> {}  message {} -> {}  (word `{}`, row {})",
                         net.node_name(hop.from),
                         net.node_name(hop.to),

@@ -7,7 +7,7 @@
 //! letters outside S' are free). S' = S is the counting bound; smaller subsets
 //! catch unbalanced networks such as rectangular tori.
 
-use super::instance::{Instance, LinkId};
+use super::instance::{Instance, LinkId, MessageSpec};
 use crate::group::Elem;
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -43,6 +43,10 @@ pub struct LowerBound {
     pub best_subset: Option<SubsetBound>,
     /// How many non-empty subsets were tried.
     pub subsets_tried: u64,
+    /// How many of them needed a search of their own (the others are the inverses of
+    /// searched ones, which give the same bound when the message set is closed under
+    /// inverses).
+    pub subsets_searched: u64,
     /// Whether every non-empty subset was tried.
     pub exhaustive: bool,
 }
@@ -60,8 +64,34 @@ pub fn lower_bound(instance: &Instance, message_set: &[bool]) -> LowerBound {
     let link_count = instance.links().len();
     let (subsets, exhaustive) = candidate_subsets(instance);
     let counting = distance_sum.div_ceil(instance.ports().min(link_count).max(1) as u64);
+    // Reversing a word and inverting its letters spells e⁻¹ with the S'⁻¹-letters in
+    // place of the S'-letters, so c_{S'⁻¹}(e) = c_{S'}(e⁻¹). When the message set is
+    // closed under inverses, S' and S'⁻¹ give the same bound and one BFS serves both.
+    let inverse_closed = !matches!(instance.message_spec(), MessageSpec::To(_));
+    let inverse_link: Vec<usize> = instance
+        .links()
+        .iter()
+        .enumerate()
+        .map(|(i, letter)| {
+            let inverse = instance.group().eval(&[letter.inverted()]);
+            instance.link_of(inverse).map_or(i, |l| l.index())
+        })
+        .collect();
+    let mut computed = std::collections::HashSet::new();
     let mut best: Option<SubsetBound> = None;
+    let mut bfs_runs = 0;
     for subset in &subsets {
+        if inverse_closed {
+            let mut inverse = vec![false; subset.len()];
+            for (i, &inside) in subset.iter().enumerate() {
+                inverse[inverse_link[i]] |= inside;
+            }
+            if computed.contains(&inverse) {
+                continue;
+            }
+            computed.insert(subset.clone());
+        }
+        bfs_runs += 1;
         let bound = subset_bound(instance, subset, &messages);
         if best.as_ref().is_none_or(|b| bound.columns > b.columns) {
             best = Some(bound);
@@ -75,6 +105,7 @@ pub fn lower_bound(instance: &Instance, message_set: &[bool]) -> LowerBound {
         counting,
         best_subset: best,
         subsets_tried: subsets.len() as u64,
+        subsets_searched: bfs_runs,
         exhaustive,
     }
 }

@@ -144,6 +144,7 @@ pub enum Verdict {
 pub struct Checked {
     verdict: Verdict,
     time: usize,
+    #[serde(skip)]
     messages: usize,
     bound: Option<LowerBound>,
     violations: Vec<Violation>,

@@ -298,9 +298,56 @@ pub fn infer(group: &FiniteGroup, links: &[GenLetter]) -> Option<(NetworkSpec, E
     tori.retain(|s: &Vec<usize>| s.len() >= 2 && s.iter().any(|&x| x != 2));
     tori.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
     candidates.extend(tori.into_iter().map(|sides| NetworkSpec::Torus { sides }));
+    // Every candidate is vertex-transitive, so one distance profile from the
+    // identity decides most of them without building the network.
+    let profile = cayley_profile(group, links);
     candidates
         .into_iter()
+        .filter(|spec| super::torus_sides(spec).is_ok_and(|sides| torus_profile(&sides) == profile))
         .find_map(|spec| embed(group, links, &spec).ok().map(|e| (spec, e)))
+}
+
+/// How many elements lie at each distance from the identity in the Cayley graph.
+fn cayley_profile(group: &FiniteGroup, links: &[GenLetter]) -> Vec<u64> {
+    let mut distance = vec![u32::MAX; group.order()];
+    distance[0] = 0;
+    let mut queue = std::collections::VecDeque::from([Elem::IDENTITY]);
+    let mut profile = vec![1u64];
+    while let Some(g) = queue.pop_front() {
+        let next = distance[g.index()] + 1;
+        for &s in links {
+            let h = group.apply(g, s);
+            if distance[h.index()] == u32::MAX {
+                distance[h.index()] = next;
+                if profile.len() <= next as usize {
+                    profile.push(0);
+                }
+                profile[next as usize] += 1;
+                queue.push_back(h);
+            }
+        }
+    }
+    profile
+}
+
+/// How many nodes lie at each distance from a node of the torus with these sides
+/// (the convolution of the rings' profiles; a side of 2 is one link).
+fn torus_profile(sides: &[usize]) -> Vec<u64> {
+    let mut profile = vec![1u64];
+    for &m in sides {
+        let mut ring = vec![0u64; m / 2 + 1];
+        for k in 0..m {
+            ring[k.min(m - k)] += 1;
+        }
+        let mut next = vec![0u64; profile.len() + ring.len() - 1];
+        for (i, &a) in profile.iter().enumerate() {
+            for (j, &b) in ring.iter().enumerate() {
+                next[i + j] += a * b;
+            }
+        }
+        profile = next;
+    }
+    profile
 }
 
 /// All non-decreasing factor lists of `n` (factors ≥ `min`) whose torus degree is `degree`.
