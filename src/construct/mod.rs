@@ -27,7 +27,8 @@ mod ring;
 mod table;
 mod torus;
 
-use crate::kernel::{Instance, LinkId, PlacedWord, Table, TableLetter};
+use crate::group::GenLetter;
+use crate::kernel::{LinkId, PlacedWord, Table, TableLetter};
 use std::fmt;
 
 /// A family of networks with a published construction.
@@ -198,7 +199,11 @@ pub fn generate(
 /// Column distinctness allows at most |S| letters per column, so at most |S| words
 /// overlap at any column and this never needs more than |S| rows: a schedule is its
 /// words' start times, and the rows are only a way of writing it down.
-pub fn pack_rows(instance: &Instance, mut placed: Vec<(usize, Vec<LinkId>)>) -> Table {
+pub fn pack_rows(
+    links: &[GenLetter],
+    names: &[String],
+    mut placed: Vec<(usize, Vec<LinkId>)>,
+) -> Table {
     placed.sort();
     let mut row_ends: Vec<usize> = Vec::new();
     let mut words = Vec::with_capacity(placed.len());
@@ -216,12 +221,9 @@ pub fn pack_rows(instance: &Instance, mut placed: Vec<(usize, Vec<LinkId>)>) -> 
             column,
             letters: word
                 .iter()
-                .map(|l| TableLetter::Gen(instance.links()[l.index()]))
+                .map(|l| TableLetter::Gen(links[l.index()]))
                 .collect(),
-            text: word
-                .iter()
-                .map(|l| instance.link_names()[l.index()].as_str())
-                .collect(),
+            text: word.iter().map(|l| names[l.index()].as_str()).collect(),
         });
     }
     words.sort_by_key(|w| (w.row, w.column));

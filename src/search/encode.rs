@@ -466,7 +466,11 @@ impl Encoding {
             }
             placed.push((t + 1, word));
         }
-        Some(crate::construct::pack_rows(instance, placed))
+        Some(crate::construct::pack_rows(
+            instance.links(),
+            instance.link_names(),
+            placed,
+        ))
     }
 
     /// The literals that describe a given table, if the formula can express it

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use std::collections::VecDeque;
 use txverify::group::families::{cyclic, dihedral, direct_product};
 use txverify::group::{Elem, FiniteGroup, GenLetter};
-use txverify::kernel::{PlacedWord, Table, TableLetter};
+use txverify::kernel::{LinkId, Table};
 
 /// A small group family, before it is built.
 #[derive(Clone, Debug)]
@@ -105,31 +105,10 @@ pub fn greedy_table(group: &FiniteGroup, links: &[GenLetter], seed: usize) -> Ta
         }
         placed.push((start + 1, word));
     }
-    placed.sort();
-    let mut row_ends: Vec<usize> = Vec::new();
-    let mut words = Vec::new();
-    for (column, word) in placed {
-        let row = match row_ends.iter().position(|&end| end < column) {
-            Some(r) => r,
-            None => {
-                row_ends.push(0);
-                row_ends.len() - 1
-            }
-        };
-        row_ends[row] = column + word.len() - 1;
-        words.push(PlacedWord {
-            row: row + 1,
-            column,
-            letters: word.iter().map(|&l| TableLetter::Gen(links[l])).collect(),
-            text: word
-                .iter()
-                .map(|&l| format!("{}", l))
-                .collect::<Vec<_>>()
-                .join("."),
-        });
-    }
-    Table {
-        rows: row_ends.len(),
-        words,
-    }
+    let names: Vec<String> = (0..n).map(|l| l.to_string()).collect();
+    let placed = placed
+        .into_iter()
+        .map(|(column, word)| (column, word.into_iter().map(|l| LinkId(l as u32)).collect()))
+        .collect();
+    txverify::construct::pack_rows(links, &names, placed)
 }
