@@ -1,7 +1,9 @@
-//! The z3 backend (cargo feature `z3`): optimal tables the kernel accepts,
-//! infeasibility, agreement with varisat, limits, and the certificate rule
-//! (z3 writes no proofs; certificates are re-derived with varisat).
-#![cfg(feature = "z3")]
+//! The optional solver backends (cargo features `z3` and `cadical`): optimal
+//! tables the kernel accepts, infeasibility, agreement with varisat, the time
+//! limit and the stop flag, and the certificate rule (neither writes proofs;
+//! certificates are re-derived with varisat). Every test runs once per backend
+//! built in: `cargo test --features z3,cadical --test solvers`.
+#![cfg(any(feature = "z3", feature = "cadical"))]
 
 mod common;
 
@@ -13,14 +15,17 @@ use txverify::group::FiniteGroup;
 use txverify::kernel::{self, Instance, MessageSpec, Verdict};
 use txverify::load::{LoadOptions, load};
 use txverify::search::cnf::Cnf;
-use txverify::search::solver::{SatAnswer, SolveControl, solve_varisat, solve_z3};
+use txverify::search::solver::{SatAnswer, SolveControl, solve_varisat};
 use txverify::search::{
     self, EncodingOptions, Outcome, SearchOptions, SolverChoice, certificate, encode,
 };
 
-fn z3_options() -> SearchOptions {
+/// A backend's entry point, as `solver::solve_z3` and `solver::solve_cadical`.
+type Solve = fn(&Cnf, SolveControl<'_>) -> Result<(SatAnswer, u64), String>;
+
+fn options(solver: SolverChoice) -> SearchOptions {
     SearchOptions {
-        solver: SolverChoice::Z3,
+        solver,
         ..SearchOptions::default()
     }
 }
@@ -43,35 +48,39 @@ fn control<'a>() -> SolveControl<'a> {
     }
 }
 
-/// z3 finds a table with `time` columns and the kernel accepts it at that time.
-fn assert_found(name: &str, inst: &Instance, time: usize) {
-    let Outcome::Found(table) = search::solve(inst, time, &z3_options()).unwrap() else {
-        panic!("{name}: z3 should find a table with {time} columns");
+/// The solver finds a table with `time` columns and the kernel accepts it at that time.
+fn assert_found(solver: SolverChoice, name: &str, inst: &Instance, time: usize) {
+    let Outcome::Found(table) = search::solve(inst, time, &options(solver)).unwrap() else {
+        panic!("{name}: {solver:?} should find a table with {time} columns");
     };
     let checked = kernel::check(inst, &table, &[]);
     assert_ne!(checked.verdict(), Verdict::Invalid, "{name}");
     assert_eq!(checked.time(), time, "{name}");
 }
 
-#[test]
-fn z3_finds_optimal_tables_the_kernel_accepts() {
+fn finds_optimal_tables_the_kernel_accepts(solver: SolverChoice) {
     let ring8 = loaded("group: <y, Y | y^2 = Y^2 = (yY)^4 = 1>\nnetwork: ring 8\ntable:\n");
-    assert_found("dihedral 8-ring", &ring8, 8);
-    assert_found("3-cube", &instance(build(&[Factor::Elementary(3)])), 4);
+    assert_found(solver, "dihedral 8-ring", &ring8, 8);
     assert_found(
+        solver,
+        "3-cube",
+        &instance(build(&[Factor::Elementary(3)])),
+        4,
+    );
+    assert_found(
+        solver,
         "3x4 torus",
         &instance(build(&[Factor::Cyclic(3), Factor::Cyclic(4)])),
         7,
     );
 }
 
-#[test]
-fn z3_minimises_to_the_optimum() {
+fn minimises_to_the_optimum(solver: SolverChoice) {
     for (name, inst, best) in [
         ("D6 ring", instance(build(&[Factor::Dihedral(6)])), 5),
         ("C6 ring", loaded("group: <a | a^6>\ntable:\n"), 6),
     ] {
-        let min = search::minimise(&inst, &z3_options(), None, &mut |_| {})
+        let min = search::minimise(&inst, &options(solver), None, &mut |_| {})
             .unwrap()
             .expect("a table is found");
         assert_eq!(min.time, best, "{name}");
@@ -83,10 +92,9 @@ fn z3_minimises_to_the_optimum() {
     }
 }
 
-#[test]
-fn z3_says_the_cyclic_six_ring_needs_more_than_five() {
+fn says_the_cyclic_six_ring_needs_more_than_five(solver: SolverChoice) {
     let inst = loaded("group: <a | a^6>\ntable:\n");
-    let Outcome::Infeasible(why) = search::solve(&inst, 5, &z3_options()).unwrap() else {
+    let Outcome::Infeasible(why) = search::solve(&inst, 5, &options(solver)).unwrap() else {
         panic!("5 columns should not suffice on the cyclic 6-ring");
     };
     assert_eq!(why.time, 5);
@@ -94,14 +102,13 @@ fn z3_says_the_cyclic_six_ring_needs_more_than_five() {
     assert!(why.certificate.is_none(), "no certificate was asked for");
 }
 
-#[test]
-fn certificates_after_z3_come_from_varisat_and_verify() {
+fn certificates_come_from_varisat_and_verify(solver: SolverChoice) {
     let inst = loaded("group: <a | a^6>\ntable:\n");
-    let dir = std::env::temp_dir().join(format!("txverify-z3-cert-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("txverify-{solver:?}-cert-{}", std::process::id()));
     std::fs::remove_dir_all(&dir).ok();
     let options = SearchOptions {
         certificate_dir: Some(dir.clone()),
-        ..z3_options()
+        ..options(solver)
     };
     let Outcome::Infeasible(why) = search::solve(&inst, 5, &options).unwrap() else {
         panic!("5 columns should not suffice on the cyclic 6-ring");
@@ -114,8 +121,7 @@ fn certificates_after_z3_come_from_varisat_and_verify() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-#[test]
-fn z3_agrees_with_varisat_on_small_instances() {
+fn agrees_with_varisat_on_small_instances(solve: Solve) {
     let groups = [
         vec![Factor::Cyclic(5)],
         vec![Factor::Cyclic(6)],
@@ -140,22 +146,22 @@ fn z3_agrees_with_varisat_on_small_instances() {
                 .unwrap()
                 .cnf;
             let (by_varisat, _) = solve_varisat(&cnf, control()).unwrap();
-            let (by_z3, _) = solve_z3(&cnf, control()).unwrap();
-            match (&by_varisat, &by_z3) {
+            let (by_other, _) = solve(&cnf, control()).unwrap();
+            match (&by_varisat, &by_other) {
                 (SatAnswer::Sat(_), SatAnswer::Sat(model)) => {
                     sat += 1;
-                    // z3's model satisfies every clause.
+                    // The model satisfies every clause.
                     for clause in cnf.clauses() {
                         assert!(
                             clause
                                 .iter()
                                 .any(|&l| model[l.unsigned_abs() as usize - 1] == (l > 0)),
-                            "{factors:?} T={time}: z3's model falsifies {clause:?}"
+                            "{factors:?} T={time}: the model falsifies {clause:?}"
                         );
                     }
                 }
                 (SatAnswer::Unsat, SatAnswer::Unsat) => unsat += 1,
-                _ => panic!("{factors:?} T={time}: varisat {by_varisat:?}, z3 {by_z3:?}"),
+                _ => panic!("{factors:?} T={time}: varisat {by_varisat:?}, the other {by_other:?}"),
             }
         }
     }
@@ -165,12 +171,11 @@ fn z3_agrees_with_varisat_on_small_instances() {
     );
 }
 
-#[test]
-fn a_set_stop_flag_makes_z3_give_up() {
+fn gives_up_when_the_stop_flag_is_set(solver: SolverChoice) {
     let inst = instance(build(&[Factor::Cyclic(4), Factor::Cyclic(4)]));
     let options = SearchOptions {
         stop: Some(Arc::new(AtomicBool::new(true))),
-        ..z3_options()
+        ..options(solver)
     };
     assert!(matches!(
         search::solve(&inst, 8, &options).unwrap(),
@@ -188,15 +193,19 @@ fn pigeonhole(holes: usize) -> Cnf {
     for pigeon in &sits {
         cnf.add(pigeon);
     }
+    // Pairwise exclusions (no auxiliary variables, which would let a solver
+    // count): every refutation by resolution is exponential.
     for hole in 0..holes {
-        let column: Vec<i32> = sits.iter().map(|p| p[hole]).collect();
-        cnf.at_most_one(&column);
+        for (i, p) in sits.iter().enumerate() {
+            for q in &sits[i + 1..] {
+                cnf.add(&[-p[hole], -q[hole]]);
+            }
+        }
     }
     cnf
 }
 
-#[test]
-fn z3_stops_at_the_time_limit_and_reports_progress() {
+fn stops_at_the_time_limit_and_reports_progress(solve: Solve) {
     let cnf = pigeonhole(12);
     let mut reports = 0;
     let started = Instant::now();
@@ -207,7 +216,7 @@ fn z3_stops_at_the_time_limit_and_reports_progress() {
         proof: None,
         on_progress: Box::new(|_| reports += 1),
     };
-    let (answer, _) = solve_z3(&cnf, control).unwrap();
+    let (answer, _) = solve(&cnf, control).unwrap();
     let took = started.elapsed();
     assert_eq!(answer, SatAnswer::Unknown);
     assert!(took >= limit, "took {took:?}");
@@ -215,8 +224,7 @@ fn z3_stops_at_the_time_limit_and_reports_progress() {
     assert!(reports >= 2, "{reports} progress reports");
 }
 
-#[test]
-fn z3_stops_when_the_flag_is_set_during_the_search() {
+fn stops_when_the_flag_is_set_during_the_search(solve: Solve) {
     let cnf = pigeonhole(12);
     let stop = Arc::new(AtomicBool::new(false));
     let setter = {
@@ -233,9 +241,72 @@ fn z3_stops_when_the_flag_is_set_during_the_search() {
         proof: None,
         on_progress: Box::new(|_| {}),
     };
-    let (answer, _) = solve_z3(&cnf, control).unwrap();
+    let (answer, _) = solve(&cnf, control).unwrap();
     let took = started.elapsed();
     setter.join().unwrap();
     assert_eq!(answer, SatAnswer::Unknown);
     assert!(took < Duration::from_millis(1500), "took {took:?}");
 }
+
+/// The tests above, once for a backend.
+macro_rules! backend {
+    ($module:ident, $feature:literal, $choice:expr, $solve:path) => {
+        #[cfg(feature = $feature)]
+        mod $module {
+            use super::*;
+
+            #[test]
+            fn finds_optimal_tables_the_kernel_accepts() {
+                super::finds_optimal_tables_the_kernel_accepts($choice);
+            }
+
+            #[test]
+            fn minimises_to_the_optimum() {
+                super::minimises_to_the_optimum($choice);
+            }
+
+            #[test]
+            fn says_the_cyclic_six_ring_needs_more_than_five() {
+                super::says_the_cyclic_six_ring_needs_more_than_five($choice);
+            }
+
+            #[test]
+            fn certificates_come_from_varisat_and_verify() {
+                super::certificates_come_from_varisat_and_verify($choice);
+            }
+
+            #[test]
+            fn agrees_with_varisat_on_small_instances() {
+                super::agrees_with_varisat_on_small_instances($solve);
+            }
+
+            #[test]
+            fn gives_up_when_the_stop_flag_is_set() {
+                super::gives_up_when_the_stop_flag_is_set($choice);
+            }
+
+            #[test]
+            fn stops_at_the_time_limit_and_reports_progress() {
+                super::stops_at_the_time_limit_and_reports_progress($solve);
+            }
+
+            #[test]
+            fn stops_when_the_flag_is_set_during_the_search() {
+                super::stops_when_the_flag_is_set_during_the_search($solve);
+            }
+        }
+    };
+}
+
+backend!(
+    z3,
+    "z3",
+    SolverChoice::Z3,
+    txverify::search::solver::solve_z3
+);
+backend!(
+    cadical,
+    "cadical",
+    SolverChoice::Cadical,
+    txverify::search::solver::solve_cadical
+);
