@@ -6,7 +6,8 @@
 //! show `T − 1` infeasible when that `T − 1` is at least the bound's largest
 //! distance. `SEARCH_BENCH_LIMIT` (seconds, default 120) caps each solve;
 //! `SEARCH_BENCH_SYMMETRY=sigma` (and/or `reverse`) restricts to symmetric
-//! tables; `SEARCH_BENCH_SOLVER=cadical` uses CaDiCaL (`--features cadical`).
+//! tables; `SEARCH_BENCH_SOLVER=cadical` uses CaDiCaL (`--features cadical`),
+//! `SEARCH_BENCH_SOLVER=z3` uses z3 (`--features z3`).
 
 use std::time::{Duration, Instant};
 use txverify::group::families::{cyclic, dihedral, direct_product};
@@ -115,9 +116,13 @@ fn main() {
     let symmetry = std::env::var("SEARCH_BENCH_SYMMETRY").unwrap_or_default();
     let solver = match std::env::var("SEARCH_BENCH_SOLVER").as_deref() {
         Ok("cadical") => SolverChoice::Cadical,
+        Ok("z3") => SolverChoice::Z3,
         _ => SolverChoice::Varisat,
     };
-    assert!(solver.available(), "build with --features cadical");
+    assert!(
+        solver.available(),
+        "build with --features cadical (or z3) for SEARCH_BENCH_SOLVER"
+    );
     let base = SearchOptions {
         time_limit: Some(Duration::from_secs(limit)),
         encoding: EncodingOptions::default(),

@@ -419,3 +419,25 @@ fn text_report_caps_each_kind_of_violation_and_says_how_many_more() {
         "no key twice"
     );
 }
+
+#[test]
+#[cfg(not(feature = "z3"))]
+fn search_with_z3_in_a_build_without_it_names_the_feature() {
+    let path = file("z3-missing.tbl", RING8_HEADER);
+    let run = txverify(&["search", "-q", "--solver", "z3", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--features z3"), "{}", run.stderr);
+}
+
+#[test]
+#[cfg(feature = "z3")]
+fn search_with_z3_finds_an_optimal_table_that_check_accepts() {
+    let path = file("z3-search8.tbl", RING8_HEADER);
+    let run = txverify(&["search", "-q", "--solver", "z3", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("expect: time 8\n"), "{}", run.stdout);
+    let found = file("z3-found8.tbl", &run.stdout);
+    let recheck = txverify(&["check", found.to_str().unwrap()]);
+    assert_eq!(recheck.code, 0, "{}", recheck.stdout);
+    assert!(recheck.stdout.contains("OPTIMAL"), "{}", recheck.stdout);
+}

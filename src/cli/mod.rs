@@ -58,6 +58,8 @@ pub enum SolverArg {
     Varisat,
     /// CaDiCaL (needs a build with the `cadical` feature).
     Cadical,
+    /// z3 (needs a build with the `z3` feature and the system's libz3).
+    Z3,
 }
 
 #[derive(clap::Args, Debug)]

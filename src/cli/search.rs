@@ -56,12 +56,13 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
             SymmetryArg::Reverse => encoding.time_reversal = true,
         }
     }
-    let solver = match args.solver {
-        SolverArg::Varisat => SolverChoice::Varisat,
-        SolverArg::Cadical => SolverChoice::Cadical,
+    let (solver, name, feature) = match args.solver {
+        SolverArg::Varisat => (SolverChoice::Varisat, "varisat", ""),
+        SolverArg::Cadical => (SolverChoice::Cadical, "CaDiCaL", "cadical"),
+        SolverArg::Z3 => (SolverChoice::Z3, "z3", "z3"),
     };
     if !solver.available() {
-        eprintln!("error: this build has no CaDiCaL; rebuild with `--features cadical`");
+        eprintln!("error: this build has no {name}; rebuild with `--features {feature}`");
         return Err(EXIT_INPUT);
     }
     Ok(SearchOptions {

@@ -56,6 +56,9 @@ pub enum SolverChoice {
     /// CaDiCaL (cargo feature `cadical`); no proofs: when a certificate is
     /// asked for, an unsatisfiable answer is re-derived with varisat.
     Cadical,
+    /// z3 (cargo feature `z3`, links the system's libz3); no proofs either:
+    /// certificates are re-derived with varisat as for CaDiCaL.
+    Z3,
 }
 
 impl SolverChoice {
@@ -64,6 +67,7 @@ impl SolverChoice {
         match self {
             SolverChoice::Varisat => true,
             SolverChoice::Cadical => cfg!(feature = "cadical"),
+            SolverChoice::Z3 => cfg!(feature = "z3"),
         }
     }
 }
@@ -327,6 +331,12 @@ fn run_solver(
         #[cfg(not(feature = "cadical"))]
         SolverChoice::Cadical => Err(SearchError::Solver(
             "this build has no CaDiCaL (cargo feature `cadical`)".into(),
+        )),
+        #[cfg(feature = "z3")]
+        SolverChoice::Z3 => solver::solve_z3(cnf, control).map_err(SearchError::Solver),
+        #[cfg(not(feature = "z3"))]
+        SolverChoice::Z3 => Err(SearchError::Solver(
+            "this build has no z3 (cargo feature `z3`)".into(),
         )),
     }
 }
