@@ -8,8 +8,9 @@
 #      columns and a certificate for every number of columns shown infeasible,
 #   4. keeps a table it finds as tables/found/NAME.tbl after `txverify check` accepts it
 #      (kernel and simulation),
-#   5. keeps each certificate proofs/NAME/T<t>/ when it is small (see KEEP_BYTES below) and
-#      verifies it with `txverify verify-proof`,
+#   5. verifies each certificate proofs/NAME/T<t>/ with `txverify verify-proof` and keeps
+#      its provenance.json and proof.drat when the proof is small (KEEP_BYTES below); the
+#      formula is never kept (verify-proof regenerates it; `--dimacs` writes it again),
 #   6. appends one line per network to campaign/results.tsv.
 # `scripts/campaign.sh --markdown` prints campaign/results.tsv as the table of docs/results.md.
 #
@@ -22,8 +23,8 @@
 #   SOLVER=cadical  solver for the search (`--solver`); certificates are always derived
 #                   with varisat by txverify itself. Falls back to varisat when the build
 #                   has no CaDiCaL.
-#   KEEP_BYTES=2000000  largest certificate file committed; larger ones are deleted and
-#                   listed in campaign/results.tsv with the command that rebuilds them.
+#   KEEP_BYTES=2000000  largest proof committed; larger certificates are deleted (the
+#                   results say "not kept"; the same command rebuilds them).
 # Needs: cargo, jq. Re-running a network replaces its table, proofs and results line.
 set -euo pipefail
 
@@ -93,12 +94,12 @@ networks() {
     # published tables; find the optimum of each class.
     for n in 4 6 8 10 12 14 16 18 20; do
         local extra=$(((n * n + 2 * n) / 8 - n * n / 8 + 1))
-        echo "ring${n}-cyclic@$(dim "$n" a cyclic)@ring $n@@@$extra@shortest-path class"
-        echo "ring${n}-cyclic-anylength@$(dim "$n" a cyclic)@ring $n@@--any-length@$extra@every table"
+        echo "ring${n}-cyclic@$(dim "$n" a cyclic)@ring $n@@@$extra@the cyclic group on an even ring"
+        echo "ring${n}-cyclic-anylength@$(dim "$n" a cyclic)@ring $n@@--any-length@$extra@the cyclic group on an even ring, words of any length"
     done
     for n in 4 6; do
-        echo "torus${n}x${n}-cyclic@$(torus_group cyclic $n $n)@torus $n $n@@@4@shortest-path class"
-        echo "torus${n}x${n}-cyclic-anylength@$(torus_group cyclic $n $n)@torus $n $n@@--any-length@4@every table"
+        echo "torus${n}x${n}-cyclic@$(torus_group cyclic $n $n)@torus $n $n@@@4@the cyclic group on an even torus"
+        echo "torus${n}x${n}-cyclic-anylength@$(torus_group cyclic $n $n)@torus $n $n@@--any-length@4@the cyclic group on an even torus, words of any length"
     done
     # Small non-abelian Cayley graphs.
     echo "s3-prism@<r, s | r^3 = s^2 = (rs)^2 = 1>@@@@3@S3 on a 3-cycle and a transposition: the prism K3 x K2"
@@ -176,22 +177,25 @@ run_one() {
         [[ -n $t ]] || continue
         dir=proofs/$name/T$t
         $BIN verify-proof "$header" "$dir" >/dev/null || die "$name: certificate T$t rejected"
-        cls=$(jq -r 'if .options.lengths == "Any" or .options.lengths.Any != null then "all" else "shortest" end' \
-            "$dir/provenance.json" 2>/dev/null || echo "?")
-        local proof_bytes total_bytes kept
+        # The class the certificate covers (docs/trust.md): words of any length cover
+        # every table, shortest words only the shortest-path tables.
+        cls=$(jq -r '.options.lengths.kind' "$dir/provenance.json")
+        [[ $cls == any ]] && cls="all tables"
+        [[ $cls == shortest ]] && cls="shortest-path tables"
+        # formula.cnf is not committed: verify-proof regenerates the formula, and
+        # `txverify search FILE --time T [OPTIONS] --dimacs formula.cnf` rewrites it
+        # byte for byte. proof.drat is committed when it is small.
+        local proof_bytes kept
         proof_bytes=$(stat -c %s "$dir/proof.drat")
-        total_bytes=$(du -cb "$dir"/* | tail -1 | cut -f1)
-        if ((total_bytes <= KEEP_BYTES)); then
+        rm "$dir/formula.cnf"
+        if ((proof_bytes <= KEEP_BYTES)); then
             kept="kept"
-        elif ((proof_bytes <= KEEP_BYTES)); then
-            rm "$dir/formula.cnf"
-            kept="kept without formula.cnf"
         else
             rm -rf "$dir"
             kept="not kept"
         fi
         infeasible+="${infeasible:+, }T=$t ($cls)"
-        certs+="${certs:+; }T$t: $total_bytes bytes, $kept"
+        certs+="${certs:+; }T$t: proof $proof_bytes bytes, $kept"
     done < <(sed -n 's/^infeasible T=\([0-9]*\):.*/\1/p' "$err")
     rmdir "proofs/$name" 2>/dev/null || true
     local unknown
