@@ -208,12 +208,12 @@ run_one() {
         status="optimal (kernel bound)"
     elif [[ $found != "-" && $unknown == "-" ]]; then
         if [[ $extra == *--any-length* ]]; then
-            status="optimal among all tables (certificates below)"
+            status="optimal among all tables (every smaller T certified infeasible)"
         else
-            status="optimal among shortest-path tables (certificates below)"
+            status="optimal among shortest-path tables (every smaller T certified infeasible)"
         fi
     elif [[ $found != "-" ]]; then
-        status="open gap $bound..$((found - 1))"
+        status="open: T=$bound..$((found - 1)) not all decided"
     else
         status="nothing found up to T=$max"
     fi
