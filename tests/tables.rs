@@ -41,11 +41,17 @@ fn every_table_checks_simulates_and_agrees() {
             path.display(),
             v.checked.violations()
         );
+        // Published tables are all on rings, hypercubes or tori; tables found by search
+        // may be on other Cayley graphs (the star graph, small non-abelian groups), which
+        // the simulator then plays out on the Cayley graph itself.
+        let other_cayley_graph_allowed =
+            path.starts_with("tables/found") && matches!(v.network, NetworkCheck::CayleyGraphOnly);
         assert!(
-            matches!(
-                v.network,
-                NetworkCheck::Matches { .. } | NetworkCheck::Inferred { .. }
-            ),
+            other_cayley_graph_allowed
+                || matches!(
+                    v.network,
+                    NetworkCheck::Matches { .. } | NetworkCheck::Inferred { .. }
+                ),
             "{}: {:?}",
             path.display(),
             v.network
