@@ -441,3 +441,27 @@ fn search_with_z3_finds_an_optimal_table_that_check_accepts() {
     assert_eq!(recheck.code, 0, "{}", recheck.stdout);
     assert!(recheck.stdout.contains("OPTIMAL"), "{}", recheck.stdout);
 }
+
+#[test]
+fn search_dimacs_writes_the_formula_and_solves_nothing() {
+    let path = file("dimacs6.tbl", "group: <a | a^6>\ntable:\n");
+    let cnf = path.with_extension("cnf");
+    let run = txverify(&[
+        "search",
+        "-q",
+        "--time",
+        "5",
+        "--dimacs",
+        cnf.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("formulas written; nothing solved"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("unknown"), "{}", run.stderr);
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    assert!(text.lines().any(|l| l.starts_with("p cnf ")), "{text}");
+}

@@ -188,12 +188,12 @@ pub fn run(args: &SearchArgs) -> u8 {
     for i in &infeasible {
         reporter.say(&format!("infeasible {}", describe(i)));
     }
-    for t in &unknown {
-        reporter.say(&format!("unknown T={t}: the limit ran out"));
-    }
     if options.dimacs_only.is_some() {
         reporter.say("formulas written; nothing solved");
         return 0;
+    }
+    for t in &unknown {
+        reporter.say(&format!("unknown T={t}: the limit ran out"));
     }
     let Some(table) = table else {
         return if unknown.is_empty() {
