@@ -305,10 +305,9 @@ mod with_z3 {
                 return Ok(SatAnswer::Unknown);
             }
             let mut params = Params::new();
-            params.set_u32(
-                "timeout",
-                left.as_millis().clamp(1, u128::from(u32::MAX)) as u32,
-            );
+            // Rounded up, so that z3's timer does not fire before the deadline.
+            let millis = left.as_micros().div_ceil(1000);
+            params.set_u32("timeout", millis.min(u128::from(u32::MAX)) as u32);
             solver.set_params(&params);
         }
         let context = solver.get_context();
@@ -349,11 +348,13 @@ mod with_z3 {
             }
             SatResult::Unsat => Ok(SatAnswer::Unsat),
             SatResult::Unknown => {
+                let reason = solver.get_reason_unknown().unwrap_or_default();
+                // z3's own timer may fire a moment before the deadline.
+                let timed_out = deadline.is_some() && reason == "timeout";
                 let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
-                if cancelled() || out_of_time {
+                if cancelled() || timed_out || out_of_time {
                     Ok(SatAnswer::Unknown)
                 } else {
-                    let reason = solver.get_reason_unknown().unwrap_or_default();
                     Err(format!("z3 gave up: {reason}"))
                 }
             }
