@@ -249,10 +249,15 @@ mod with_z3 {
             proof: _,
             mut on_progress,
         } = control;
+        // A stop asked for before the start must win, whatever the formula's size.
+        let stopped_already = stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
         let shared = Shared {
             cancel: AtomicBool::new(false),
             conflicts: AtomicU64::new(0),
         };
+        if stopped_already {
+            return Ok((SatAnswer::Unknown, 0));
+        }
         thread::scope(|scope| {
             let worker = thread::Builder::new()
                 .name("z3".into())
