@@ -125,17 +125,9 @@ fn generator_letter(group: &FiniteGroup, letter: &Letter) -> Option<GenLetter> {
     })
 }
 
-/// Writes a letter the way the format spells it.
+/// Writes a letter the way the format spells it (`a`, `a'`, `{t12}`).
 pub fn letter_text(name: &str, inverse: bool) -> String {
-    let mut text = if name.len() == 1 && name.chars().all(|c| c.is_ascii_alphabetic()) {
-        name.to_string()
-    } else {
-        format!("{{{name}}}")
-    };
-    if inverse {
-        text.push('\'');
-    }
-    text
+    Letter::new(name, inverse).to_string()
 }
 
 /// Links as generator letters with the names they are written with.

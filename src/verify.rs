@@ -14,9 +14,7 @@ use crate::kernel::{
 };
 use crate::load::Loaded;
 use crate::network::{Embedding, embed, infer};
-use crate::simulate::{
-    self, Failure, MessageSet, SimulationInput, SimulationOptions, SimulationReport,
-};
+use crate::simulate::{self, MessageSet, SimulationInput, SimulationOptions, SimulationReport};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -389,17 +387,5 @@ fn compare(checked: &Checked, report: &SimulationReport) -> Agreement {
             kernel: kernel.into_iter().collect(),
             simulator: simulator.into_iter().collect(),
         }
-    }
-}
-
-/// The kind of a simulator failure, in the common vocabulary.
-pub fn failure_kind(failure: &Failure) -> ViolationKind {
-    match failure {
-        Failure::LinkConflict { .. } => ViolationKind::LinkConflict,
-        Failure::PortsExceeded { .. } => ViolationKind::PortsExceeded,
-        Failure::SelfMessage { .. } => ViolationKind::SelfMessage,
-        Failure::Duplicate { .. } => ViolationKind::Duplicate,
-        Failure::Unexpected { .. } => ViolationKind::Unexpected,
-        Failure::Missing { .. } => ViolationKind::Missing,
     }
 }

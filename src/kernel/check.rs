@@ -354,7 +354,10 @@ fn word_paths(
     message_set: &[bool],
     non_shortest: &mut Vec<NonShortestWord>,
 ) -> Vec<Violation> {
-    let names = instance.element_names();
+    // Naming every element costs a BFS and |G| strings: only do it if a violation needs it.
+    let names = std::cell::OnceCell::new();
+    let name =
+        |e: Elem| -> String { names.get_or_init(|| instance.element_names())[e.index()].clone() };
     let distances = instance.distances();
     let mut spelled_by: Vec<Option<usize>> = vec![None; message_set.len()];
     let mut found = Vec::new();
@@ -374,7 +377,7 @@ fn word_paths(
             found.push(Violation::DuplicateMessage {
                 word: WordRef::of(word),
                 first: WordRef::of(&table.words[first]),
-                element: names[element.index()].clone(),
+                element: name(element),
             });
             continue;
         }
@@ -382,7 +385,7 @@ fn word_paths(
         if !message_set[element.index()] {
             found.push(Violation::UnexpectedMessage {
                 word: WordRef::of(word),
-                element: names[element.index()].clone(),
+                element: name(element),
                 distance,
             });
         } else if links.len() > distance as usize {
@@ -399,7 +402,7 @@ fn word_paths(
         for (e, &wanted) in message_set.iter().enumerate() {
             if wanted && spelled_by[e].is_none() {
                 found.push(Violation::MissingMessage {
-                    element: names[e].clone(),
+                    element: name(Elem(e as u32)),
                     distance: distances[e],
                 });
             }

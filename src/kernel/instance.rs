@@ -270,7 +270,13 @@ impl Instance {
                 }
             }
         }
-        let shortest = self.group.shortest_words();
+        // Unreachable elements (a link set that does not generate) are named over the
+        // generators instead; only then is that second search needed.
+        let shortest = if seen.iter().all(|&s| s) {
+            Vec::new()
+        } else {
+            self.group.shortest_words()
+        };
         (0..order)
             .map(|i| {
                 if i == 0 {
