@@ -159,7 +159,7 @@ fn main() {
             let encoding = search::encode(&instance, time, &options.encoding).unwrap();
             let stats = encoding.stats();
             match search::solve(&instance, time, &options).unwrap() {
-                Outcome::Found(_) => {
+                Outcome::Found(..) => {
                     line += &format!(
                         " {:>9} {:>9} {:>10} {:>9.2}",
                         time,
@@ -214,7 +214,7 @@ fn main() {
                     line += &format!("  {:>10.2} s", started.elapsed().as_secs_f64())
                 }
                 Outcome::Unknown => line += "  (limit)",
-                Outcome::Found(_) => line += "  FOUND?!",
+                Outcome::Found(..) => line += "  FOUND?!",
             }
         }
         println!("{line}");

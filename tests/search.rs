@@ -166,7 +166,7 @@ fn the_encoding_admits_every_greedy_table() {
 fn satisfiable(cnf: &Cnf) -> bool {
     let control = search::solver::SolveControl {
         deadline: None,
-        stop: None,
+        stop: Vec::new(),
         proof: None,
         on_progress: Box::new(|_| {}),
     };
@@ -220,7 +220,7 @@ fn symmetric_and_longer_words_still_give_valid_tables() {
             ..SearchOptions::default()
         };
         match search::solve(&inst, 15, &options).unwrap() {
-            Outcome::Found(table) => {
+            Outcome::Found(table, _) => {
                 let checked = kernel::check(&inst, &table, &[]);
                 assert_eq!(checked.verdict(), Verdict::Optimal, "{encoding:?}");
             }

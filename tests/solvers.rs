@@ -42,7 +42,7 @@ fn loaded(text: &str) -> Instance {
 fn control<'a>() -> SolveControl<'a> {
     SolveControl {
         deadline: None,
-        stop: None,
+        stop: Vec::new(),
         proof: None,
         on_progress: Box::new(|_| {}),
     }
@@ -50,7 +50,7 @@ fn control<'a>() -> SolveControl<'a> {
 
 /// The solver finds a table with `time` columns and the kernel accepts it at that time.
 fn assert_found(solver: SolverChoice, name: &str, inst: &Instance, time: usize) {
-    let Outcome::Found(table) = search::solve(inst, time, &options(solver)).unwrap() else {
+    let Outcome::Found(table, _) = search::solve(inst, time, &options(solver)).unwrap() else {
         panic!("{name}: {solver:?} should find a table with {time} columns");
     };
     let checked = kernel::check(inst, &table, &[]);
@@ -212,7 +212,7 @@ fn stops_at_the_time_limit_and_reports_progress(solve: Solve) {
     let limit = Duration::from_millis(1000);
     let control = SolveControl {
         deadline: Some(started + limit),
-        stop: None,
+        stop: Vec::new(),
         proof: None,
         on_progress: Box::new(|_| reports += 1),
     };
@@ -237,7 +237,7 @@ fn stops_when_the_flag_is_set_during_the_search(solve: Solve) {
     let started = Instant::now();
     let control = SolveControl {
         deadline: None,
-        stop: Some(stop),
+        stop: vec![stop],
         proof: None,
         on_progress: Box::new(|_| {}),
     };

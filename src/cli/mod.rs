@@ -87,6 +87,11 @@ struct SearchArgs {
     /// Give up on one number of columns after this many seconds.
     #[arg(long)]
     time_limit: Option<f64>,
+    /// Solver threads: 2 runs a helper beside the main solver (symmetric
+    /// restrictions and a shuffled copy of the formula); 1 runs the main solver
+    /// alone. Default: 2 when the machine has two cores or more.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Write a certificate (provenance, formula, DRAT proof) for every infeasible T here.
     #[arg(long)]
     certificate: Option<PathBuf>,

@@ -10,7 +10,7 @@ use txverify::group::EnumerationLimits;
 use txverify::kernel::{self, Verdict};
 use txverify::load::{LoadOptions, Loaded};
 use txverify::search::{
-    self, EncodingOptions, Infeasibility, Outcome, Phase, Progress, SearchOptions, SolverChoice,
+    self, EncodingOptions, FoundBy, Infeasibility, Outcome, Phase, Progress, SearchOptions, SolverChoice,
     WordLengths,
 };
 
@@ -69,6 +69,10 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
         encoding,
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         stop: None,
+        jobs: match args.jobs {
+            Some(jobs) => usize::from(jobs),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
+        },
         certificate_dir: args.certificate.clone(),
         dimacs_only: args.dimacs.clone(),
         solver,
@@ -166,13 +170,13 @@ pub fn run(args: &SearchArgs) -> u8 {
     let result = match args.time {
         Some(time) => search::solve_reporting(instance, time, &options, &mut |p| reporter.show(p))
             .map(|outcome| match outcome {
-                Outcome::Found(table) => (Some(table), vec![], vec![]),
+                Outcome::Found(table, by) => (Some((table, by)), vec![], vec![]),
                 Outcome::Infeasible(i) => (None, vec![i], vec![]),
                 Outcome::Unknown => (None, vec![], vec![time]),
             }),
         None => search::minimise(instance, &options, args.max_time, &mut |p| reporter.show(p)).map(
             |found| match found {
-                Some(min) => (Some(min.table), min.infeasible, min.unknown),
+                Some(min) => (Some((min.table, min.found_by)), min.infeasible, min.unknown),
                 None => (None, vec![], vec![]),
             },
         ),
@@ -195,13 +199,18 @@ pub fn run(args: &SearchArgs) -> u8 {
     for t in &unknown {
         reporter.say(&format!("unknown T={t}: the limit ran out"));
     }
-    let Some(table) = table else {
+    let Some((table, by)) = table else {
         return if unknown.is_empty() {
             EXIT_NOT_FOUND
         } else {
             EXIT_LIMIT
         };
     };
+    if let FoundBy::Helper(how) = &by {
+        reporter.say(&format!(
+            "found by the helper solver, on {how}"
+        ));
+    }
     let checked = kernel::check(instance, &table, &[]);
     out!("{}", header_without_table(&source));
     outln!("expect: time {}", checked.time());

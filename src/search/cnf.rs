@@ -157,6 +157,43 @@ impl Cnf {
         self.add(&[out[k - 1]]);
     }
 
+    /// The same formula with its variables renumbered and its clauses and their
+    /// literals reordered, pseudo-randomly from `seed`. A CDCL solver's run depends
+    /// a lot on such orders, so a second solver on a shuffled copy searches
+    /// differently (solve times of these formulas vary many-fold with the order).
+    pub fn shuffled(&self, seed: u64) -> Shuffled {
+        let mut rng = SplitMix(seed);
+        let n = self.vars as usize;
+        // new_of[old - 1] = new variable number.
+        let mut new_of: Vec<u32> = (1..=self.vars).collect();
+        rng.shuffle(&mut new_of);
+        let rename = |l: Lit| {
+            let v = new_of[l.unsigned_abs() as usize - 1] as Lit;
+            if l > 0 { v } else { -v }
+        };
+        let mut clauses: Vec<Vec<Lit>> = self
+            .clauses
+            .iter()
+            .map(|c| {
+                let mut c: Vec<Lit> = c.iter().map(|&l| rename(l)).collect();
+                rng.shuffle(&mut c);
+                c
+            })
+            .collect();
+        rng.shuffle(&mut clauses);
+        let mut old_of = vec![0u32; n];
+        for (old, &new) in new_of.iter().enumerate() {
+            old_of[new as usize - 1] = old as u32 + 1;
+        }
+        Shuffled {
+            cnf: Cnf {
+                vars: self.vars,
+                clauses,
+            },
+            old_of,
+        }
+    }
+
     /// The formula in DIMACS CNF, with `comments` written as `c` lines first.
     pub fn to_dimacs(&self, comments: &[String]) -> String {
         let mut out = String::new();
@@ -247,6 +284,47 @@ impl Cnf {
             feed(b"0\n");
         }
         h
+    }
+}
+
+/// A renumbered copy of a formula (see [`Cnf::shuffled`]).
+#[derive(Clone, Debug)]
+pub struct Shuffled {
+    /// The renumbered formula.
+    pub cnf: Cnf,
+    /// `old_of[new - 1]`: the original number of each variable.
+    old_of: Vec<u32>,
+}
+
+impl Shuffled {
+    /// A model of the copy as a model of the original (`model[v - 1]` for variable `v`).
+    pub fn original_model(&self, model: &[bool]) -> Vec<bool> {
+        let mut original = vec![false; self.old_of.len()];
+        for (new, &old) in self.old_of.iter().enumerate() {
+            original[old as usize - 1] = model.get(new).copied().unwrap_or(false);
+        }
+        original
+    }
+}
+
+/// A small seeded generator (SplitMix64) for shuffles that must be repeatable.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Fisher–Yates.
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = (self.next() % (i as u64 + 1)) as usize;
+            items.swap(i, j);
+        }
     }
 }
 

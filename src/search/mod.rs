@@ -12,6 +12,7 @@
 pub mod certificate;
 pub mod cnf;
 pub mod encode;
+pub mod portfolio;
 pub mod proofcheck;
 pub mod routes;
 pub mod solver;
@@ -24,7 +25,7 @@ use serde::Serialize;
 use solver::{SatAnswer, SolveControl};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How to search.
@@ -36,6 +37,10 @@ pub struct SearchOptions {
     pub time_limit: Option<Duration>,
     /// Give up when this flag is set.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Solver threads: with 2 or more, a helper on a second thread takes turns on
+    /// symmetric restrictions and a shuffled copy of the formula (see
+    /// [`portfolio`]) while the main solver runs; 0 and 1 mean the main solver alone.
+    pub jobs: usize,
     /// Write a certificate for every infeasible `T` into this directory
     /// (`solve` writes into it directly; `minimise` into `T<time>/` below it).
     pub certificate_dir: Option<PathBuf>,
@@ -88,12 +93,21 @@ pub struct Infeasibility {
 /// What one search for a table with `T` columns found.
 #[derive(Clone, Debug)]
 pub enum Outcome {
-    /// A table with at most `T` columns, accepted by the kernel.
-    Found(Table),
+    /// A table with at most `T` columns, accepted by the kernel, and who found it.
+    Found(Table, FoundBy),
     /// No table of the searched class has `T` columns.
     Infeasible(Infeasibility),
     /// The limit ran out, or only a DIMACS file was written.
     Unknown,
+}
+
+/// Which solver run found a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FoundBy {
+    /// The main solver, on the formula asked for.
+    Main,
+    /// The portfolio's helper, on the formula described.
+    Helper(String),
 }
 
 /// Where a search is.
@@ -227,64 +241,112 @@ pub fn solve_reporting(
 
     let deadline = options.time_limit.map(|limit| started + limit);
     let stats = report.stats;
-    let mut run = |solver: SolverChoice, proof: Option<&std::path::Path>| {
-        let proof_file = match proof {
-            Some(path) => Some(
-                std::fs::File::create(path).map_err(|error| SearchError::Io {
-                    path: path.to_path_buf(),
-                    error,
-                })?,
-            ),
-            None => None,
-        };
-        let control = SolveControl {
-            deadline,
-            stop: options.stop.clone(),
-            proof: proof_file
-                .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
-            on_progress: Box::new(|learned| {
-                progress(&Progress {
-                    time,
-                    phase: Phase::Solving,
-                    stats,
-                    learned,
-                    elapsed: started.elapsed(),
-                })
-            }),
-        };
-        run_solver(solver, &encoding.cnf, control)
-    };
     let proof_path = match &options.certificate_dir {
         Some(dir) => Some(certificate::prepare(dir)?),
         None => None,
     };
-    let (mut answer, mut learned) = match options.solver {
-        SolverChoice::Varisat => run(SolverChoice::Varisat, proof_path.as_deref())?,
-        other => run(other, None)?,
+    // Set by the helper when it has the answer, and by the main solve when it has.
+    let main_stop = Arc::new(AtomicBool::new(false));
+    let helper_stop = Arc::new(AtomicBool::new(false));
+    let user_stop: Vec<Arc<AtomicBool>> = options.stop.iter().cloned().collect();
+    let (main, helped) = std::thread::scope(|scope| {
+        let helper = (options.jobs >= 2).then(|| {
+            let mut stops = user_stop.clone();
+            stops.push(helper_stop.clone());
+            let (main_stop, encoding) = (main_stop.clone(), &encoding);
+            let proof_wanted = proof_path.is_some();
+            scope.spawn(move || {
+                let outcome = portfolio::help(instance, time, options, encoding, deadline, &stops);
+                let decisive = match &outcome {
+                    Ok(portfolio::HelperOutcome::Found(..)) => true,
+                    // The shuffled copy's refutation carries no proof.
+                    Ok(portfolio::HelperOutcome::Unsat) => !proof_wanted,
+                    Ok(portfolio::HelperOutcome::Unknown) => false,
+                    Err(_) => false,
+                };
+                if decisive {
+                    main_stop.store(true, Ordering::Relaxed);
+                }
+                outcome
+            })
+        });
+        let mut stops = user_stop.clone();
+        stops.push(main_stop.clone());
+        let mut run = |solver: SolverChoice, proof: Option<&std::path::Path>| {
+            let proof_file = match proof {
+                Some(path) => Some(std::fs::File::create(path).map_err(|error| {
+                    SearchError::Io {
+                        path: path.to_path_buf(),
+                        error,
+                    }
+                })?),
+                None => None,
+            };
+            let control = SolveControl {
+                deadline,
+                stop: stops.clone(),
+                proof: proof_file
+                    .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
+                on_progress: Box::new(|learned| {
+                    progress(&Progress {
+                        time,
+                        phase: Phase::Solving,
+                        stats,
+                        learned,
+                        elapsed: started.elapsed(),
+                    })
+                }),
+            };
+            run_solver(solver, &encoding.cnf, control)
+        };
+        let main = (|| {
+            let (mut answer, mut learned) = match options.solver {
+                SolverChoice::Varisat => run(SolverChoice::Varisat, proof_path.as_deref())?,
+                other => run(other, None)?,
+            };
+            if answer == SatAnswer::Unsat
+                && options.solver != SolverChoice::Varisat
+                && proof_path.is_some()
+            {
+                // Only varisat writes proofs: derive the refutation again for the certificate.
+                let (again, more) = run(SolverChoice::Varisat, proof_path.as_deref())?;
+                answer = again;
+                learned += more;
+            }
+            Ok::<_, SearchError>((answer, learned))
+        })();
+        helper_stop.store(true, Ordering::Relaxed);
+        let helped = helper.map(|h| {
+            h.join()
+                .unwrap_or_else(|_| Err(SearchError::Solver("the helper thread panicked".into())))
+        });
+        (main, helped)
+    });
+    let (answer, learned) = main?;
+    let helped = match helped {
+        Some(result) => result?,
+        None => portfolio::HelperOutcome::Unknown,
     };
-    if answer == SatAnswer::Unsat && options.solver != SolverChoice::Varisat && proof_path.is_some()
-    {
-        // Only varisat writes proofs: derive the refutation again for the certificate.
-        let (again, more) = run(SolverChoice::Varisat, proof_path.as_deref())?;
-        answer = again;
-        learned += more;
-    }
     report.learned = learned;
     report.phase = Phase::Done;
     report.elapsed = started.elapsed();
     progress(&report);
-    let outcome = match answer {
-        SatAnswer::Sat(model) => {
-            let table = encoding
+    let (table, by) = match (answer, helped) {
+        (SatAnswer::Sat(model), _) => (
+            encoding
                 .decode(instance, &model)
-                .ok_or(SearchError::Undecodable)?;
-            let checked = kernel::check(instance, &table, &[]);
-            if checked.verdict() == Verdict::Invalid || checked.time() > time {
-                return Err(SearchError::KernelRejected(checked.violations().to_vec()));
-            }
-            Outcome::Found(table)
+                .ok_or(SearchError::Undecodable)?,
+            FoundBy::Main,
+        ),
+        (SatAnswer::Unknown, portfolio::HelperOutcome::Found(table, by)) => {
+            (table, FoundBy::Helper(by))
         }
-        SatAnswer::Unsat => {
+        (answer, helped) => {
+            let refuted = answer == SatAnswer::Unsat
+                || (proof_path.is_none() && matches!(helped, portfolio::HelperOutcome::Unsat));
+            if !refuted {
+                return finish(Outcome::Unknown, &options.certificate_dir, &proof_path);
+            }
             let certificate = match (&options.certificate_dir, &proof_path) {
                 (Some(dir), Some(_)) => {
                     certificate::write_provenance(
@@ -298,28 +360,49 @@ pub fn solve_reporting(
                 }
                 _ => None,
             };
-            Outcome::Infeasible(Infeasibility {
-                time,
-                claim: claim(time, &options.encoding),
-                covers_all_tables: options.encoding.covers_all_tables(),
-                certificate,
-            })
+            return finish(
+                Outcome::Infeasible(Infeasibility {
+                    time,
+                    claim: claim(time, &options.encoding),
+                    covers_all_tables: options.encoding.covers_all_tables(),
+                    certificate,
+                }),
+                &options.certificate_dir,
+                &proof_path,
+            );
         }
-        SatAnswer::Unknown => Outcome::Unknown,
     };
+    let checked = kernel::check(instance, &table, &[]);
+    if checked.verdict() == Verdict::Invalid || checked.time() > time {
+        return Err(SearchError::KernelRejected(checked.violations().to_vec()));
+    }
+    finish(
+        Outcome::Found(table, by),
+        &options.certificate_dir,
+        &proof_path,
+    )
+}
+
+/// Removes an unused proof file (and its directory, if empty) unless the outcome is
+/// an infeasibility with a certificate.
+fn finish(
+    outcome: Outcome,
+    certificate_dir: &Option<PathBuf>,
+    proof_path: &Option<PathBuf>,
+) -> Result<Outcome, SearchError> {
     if !matches!(outcome, Outcome::Infeasible(_))
-        && let Some(path) = &proof_path
+        && let Some(path) = proof_path
     {
         // No certificate for this T: leave nothing behind (the directory too, if empty).
         let _ = std::fs::remove_file(path);
-        if let Some(dir) = &options.certificate_dir {
+        if let Some(dir) = certificate_dir {
             let _ = std::fs::remove_dir(dir);
         }
     }
     Ok(outcome)
 }
 
-fn run_solver(
+pub(crate) fn run_solver(
     solver: SolverChoice,
     cnf: &cnf::Cnf,
     control: SolveControl<'_>,
@@ -354,6 +437,8 @@ pub struct Minimum {
     pub infeasible: Vec<Infeasibility>,
     /// Every `T` on which the limit ran out.
     pub unknown: Vec<usize>,
+    /// Which solver run found the table.
+    pub found_by: FoundBy,
 }
 
 /// Searches upwards from the kernel's lower bound until a table is found.
@@ -400,7 +485,7 @@ pub fn minimise(
             step_options.dimacs_only = Some(name.into());
         }
         match solve_reporting(instance, time, &step_options, progress)? {
-            Outcome::Found(table) => {
+            Outcome::Found(table, found_by) => {
                 let time = kernel::check(instance, &table, &[]).time();
                 return Ok(Some(Minimum {
                     table,
@@ -408,6 +493,7 @@ pub fn minimise(
                     lower_bound,
                     infeasible,
                     unknown,
+                    found_by,
                 }));
             }
             Outcome::Infeasible(i) => infeasible.push(i),

@@ -30,8 +30,8 @@ pub enum SatAnswer {
 pub struct SolveControl<'a> {
     /// Give up at this instant.
     pub deadline: Option<Instant>,
-    /// Give up when this flag is set.
-    pub stop: Option<Arc<AtomicBool>>,
+    /// Give up when any of these flags is set (the caller's, and a portfolio's).
+    pub stop: Vec<Arc<AtomicBool>>,
     /// Where to write a binary DRAT proof.
     pub proof: Option<Box<dyn Write + 'a>>,
     /// Called now and then with the number of clauses learned so far.
@@ -45,7 +45,7 @@ struct Monitor<'a> {
     /// Inside a clause of the binary DRAT stream (after its tag).
     in_clause: bool,
     deadline: Option<Instant>,
-    stop: Option<Arc<AtomicBool>>,
+    stop: Vec<Arc<AtomicBool>>,
     last_report: Instant,
     on_progress: Box<dyn FnMut(u64) + 'a>,
 }
@@ -69,8 +69,8 @@ impl Write for Monitor<'_> {
         let now = Instant::now();
         let stopped = self
             .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed));
+            .iter()
+            .any(|s| s.load(Ordering::Relaxed));
         if stopped || self.deadline.is_some_and(|d| now >= d) {
             self.gave_up.set(true);
             return Err(io::Error::other("search limit reached"));
@@ -147,7 +147,7 @@ mod with_cadical {
 
     struct Hooks<'a> {
         deadline: Option<Instant>,
-        stop: Option<Arc<AtomicBool>>,
+        stop: Vec<Arc<AtomicBool>>,
         learned: u64,
         gave_up: bool,
         last_report: Instant,
@@ -161,10 +161,7 @@ mod with_cadical {
                 self.last_report = now;
                 (self.on_progress)(self.learned);
             }
-            let stopped = self
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let stopped = self.stop.iter().any(|s| s.load(Ordering::Relaxed));
             self.gave_up = stopped || self.deadline.is_some_and(|d| now >= d);
             self.gave_up
         }
@@ -250,7 +247,7 @@ mod with_z3 {
             mut on_progress,
         } = control;
         // A stop asked for before the start must win, whatever the formula's size.
-        let stopped_already = stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+        let stopped_already = stop.iter().any(|s| s.load(Ordering::Relaxed));
         let shared = Shared {
             cancel: AtomicBool::new(false),
             conflicts: AtomicU64::new(0),
@@ -267,7 +264,7 @@ mod with_z3 {
             while !worker.is_finished() {
                 thread::park_timeout(POLL);
                 let now = Instant::now();
-                let stopped = stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+                let stopped = stop.iter().any(|s| s.load(Ordering::Relaxed));
                 if stopped || deadline.is_some_and(|d| now >= d) {
                     shared.cancel.store(true, Ordering::Relaxed);
                 }

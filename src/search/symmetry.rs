@@ -198,23 +198,108 @@ pub fn extend_to_automorphism(instance: &Instance, links: &[LinkId]) -> Option<V
 /// order (a single cycle through all links when there is one, like the torus
 /// rotation a → b → a⁻¹ → b⁻¹). Tries at most `budget` permutations.
 pub fn find_rotation(instance: &Instance, budget: usize) -> Option<Vec<u16>> {
-    let n = instance.links().len();
     let mut best: Option<(usize, Vec<u16>)> = None;
-    let mut perm: Vec<u16> = (0..n as u16).collect();
-    let mut tried = 0;
-    // Heap's algorithm over all permutations, bounded by the budget.
-    let mut c = vec![0usize; n];
-    let consider = |p: &[u16], best: &mut Option<(usize, Vec<u16>)>| {
+    for_each_permutation(instance.links().len(), budget, |p| {
         let order = permutation_order(p);
         if order > 1 && best.as_ref().is_none_or(|(o, _)| order > *o) {
             let links: Vec<LinkId> = p.iter().map(|&l| LinkId(l as u32)).collect();
             if extend_to_automorphism(instance, &links).is_some() {
-                *best = Some((order, p.to_vec()));
+                best = Some((order, p.to_vec()));
             }
         }
-    };
-    consider(&perm, &mut best);
-    let mut i = 0;
+    });
+    best.map(|(_, p)| p)
+}
+
+fn permutation_order(p: &[u16]) -> usize {
+    cycle_lengths(p).into_iter().fold(1, lcm)
+}
+
+fn lcm(a: usize, b: usize) -> usize {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
+}
+
+/// A symmetry worth trying as a restriction: tables invariant under it may
+/// exist, as far as counting can tell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The link permutation (extends to an automorphism fixing the message set).
+    pub links: Vec<u16>,
+    /// Its order.
+    pub order: usize,
+    /// Letters of the messages it leaves free (those of orbits shorter than the order).
+    pub free_letters: usize,
+}
+
+/// Automorphism restrictions worth trying in a portfolio, most restrictive first.
+///
+/// Only permutations whose link orbits all have the full length (the order) are
+/// kept: a message of a full orbit using a link of a shorter orbit would share
+/// its cell with one of its images. When the shortest words exactly fill the
+/// table, every column's cells used by full-orbit messages form whole link
+/// orbits, so the free messages' letters fill whole orbits too: their number is
+/// a multiple of the order, and the longest free word needs that many columns
+/// with at least `order` free letters each. Permutations failing these counts
+/// are left out, and of several with the same cycle type and the same free
+/// letters only one is kept (conjugate symmetries give isomorphic problems).
+/// Tries at most `budget` link permutations.
+pub fn candidates(instance: &Instance, full: bool, budget: usize) -> Vec<Candidate> {
+    let n = instance.links().len();
+    let wanted = instance.message_set();
+    let distances = instance.distances();
+    let mut found: Vec<Candidate> = Vec::new();
+    let mut seen_shapes: Vec<(Vec<usize>, usize)> = Vec::new();
+    for_each_permutation(n, budget, |p| {
+        let order = permutation_order(p);
+        if order < 2 || cycle_lengths(p).iter().any(|&len| len != order) {
+            return;
+        }
+        let links: Vec<LinkId> = p.iter().map(|&l| LinkId(l as u32)).collect();
+        let Some(elements) = extend_to_automorphism(instance, &links) else {
+            return;
+        };
+        if (0..wanted.len()).any(|e| wanted[e] != wanted[elements[e].index()]) {
+            return;
+        }
+        let map = TableMap {
+            elements,
+            links,
+            reverses_time: false,
+        };
+        let free: Vec<usize> = (0..wanted.len())
+            .filter(|&e| wanted[e] && map.orbit_len(Elem(e as u32)) < order)
+            .map(|e| distances[e] as usize)
+            .collect();
+        let free_letters: usize = free.iter().sum();
+        let longest = free.iter().copied().max().unwrap_or(0);
+        if full && (free_letters % order != 0 || free_letters < order * longest) {
+            return;
+        }
+        let shape = (cycle_lengths(p), free_letters);
+        if seen_shapes.contains(&shape) {
+            return;
+        }
+        seen_shapes.push(shape);
+        found.push(Candidate {
+            links: p.to_vec(),
+            order,
+            free_letters,
+        });
+    });
+    found.sort_by_key(|c| (c.free_letters, std::cmp::Reverse(c.order)));
+    found
+}
+
+/// Calls `f` on permutations of `0..n` (Heap's algorithm), at most `budget + 1` of them.
+fn for_each_permutation(n: usize, budget: usize, mut f: impl FnMut(&[u16])) {
+    let mut perm: Vec<u16> = (0..n as u16).collect();
+    let mut c = vec![0usize; n];
+    f(&perm);
+    let (mut i, mut tried) = (0, 0);
     while i < n && tried < budget {
         if c[i] < i {
             if i % 2 == 0 {
@@ -223,7 +308,7 @@ pub fn find_rotation(instance: &Instance, budget: usize) -> Option<Vec<u16>> {
                 perm.swap(c[i], i);
             }
             tried += 1;
-            consider(&perm, &mut best);
+            f(&perm);
             c[i] += 1;
             i = 0;
         } else {
@@ -231,12 +316,12 @@ pub fn find_rotation(instance: &Instance, budget: usize) -> Option<Vec<u16>> {
             i += 1;
         }
     }
-    best.map(|(_, p)| p)
 }
 
-fn permutation_order(p: &[u16]) -> usize {
+/// The lengths of the cycles of `p`, sorted.
+fn cycle_lengths(p: &[u16]) -> Vec<usize> {
     let mut seen = vec![false; p.len()];
-    let mut order = 1usize;
+    let mut lengths = Vec::new();
     for start in 0..p.len() {
         let mut len = 0;
         let mut i = start;
@@ -246,16 +331,9 @@ fn permutation_order(p: &[u16]) -> usize {
             len += 1;
         }
         if len > 0 {
-            order = lcm(order, len);
+            lengths.push(len);
         }
     }
-    order
-}
-
-fn lcm(a: usize, b: usize) -> usize {
-    let (mut x, mut y) = (a, b);
-    while y != 0 {
-        (x, y) = (y, x % y);
-    }
-    a / x * b
+    lengths.sort_unstable();
+    lengths
 }

@@ -1,0 +1,202 @@
+//! A second line of attack on the other core while the main solver runs.
+//!
+//! Solve times of these formulas are heavy-tailed: the same solver takes a
+//! second or a minute depending on the order it happens to explore, and a
+//! table with a symmetry is often found in a fraction of the time the full
+//! formula needs. The helper therefore takes turns, with budgets doubling each
+//! round, over
+//!
+//! 1. restricted formulas: tables invariant under an automorphism of (G, S)
+//!    that counting does not rule out ([`super::symmetry::candidates`]), and
+//!    tables equal to their time reversal;
+//! 2. a shuffled copy of the full formula (renumbered variables, reordered
+//!    clauses), which explores in another order than the main solver.
+//!
+//! A table found by either is decoded and re-checked by the kernel like any
+//! other. An unsatisfiable restricted formula only closes that restriction; an
+//! unsatisfiable shuffled copy proves what the full formula proves (it is the
+//! same formula), but carries no certificate.
+
+use super::encode::{Encoding, EncodingOptions, encode};
+use super::solver::{SatAnswer, SolveControl};
+use super::symmetry::{self, inverses};
+use super::{SearchError, SearchOptions, run_solver};
+use crate::kernel::{Instance, Table};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The first budget of a restricted formula; doubled every round.
+const FIRST_BUDGET: Duration = Duration::from_secs(1);
+/// How many automorphism restrictions to take turns over at most.
+const MAX_AUTOMORPHISMS: usize = 4;
+/// How many link permutations to look at when looking for automorphisms.
+const PERMUTATION_BUDGET: usize = 100_000;
+
+/// What the helper found.
+#[derive(Debug)]
+pub enum HelperOutcome {
+    /// A table (not yet checked by the kernel), and which attack found it.
+    Found(Table, String),
+    /// The shuffled copy of the full formula is unsatisfiable.
+    Unsat,
+    /// Nothing decisive before the limit or the stop.
+    Unknown,
+}
+
+/// One formula the helper takes turns on.
+struct Attempt {
+    label: String,
+    options: EncodingOptions,
+    /// Built on the first turn.
+    encoding: Option<Encoding>,
+    /// Closed: unsatisfiable, or the formula could not be built.
+    closed: bool,
+}
+
+/// Runs the helper until it finds something decisive, the deadline passes or a
+/// stop flag is set.
+pub fn help(
+    instance: &Instance,
+    time: usize,
+    options: &SearchOptions,
+    full: &Encoding,
+    deadline: Option<Instant>,
+    stop: &[Arc<AtomicBool>],
+) -> Result<HelperOutcome, SearchError> {
+    let mut attempts = restrictions(instance, full.full, &options.encoding);
+    let mut budget = FIRST_BUDGET;
+    let mut seed = 1u64;
+    loop {
+        for attempt in attempts.iter_mut().filter(|a| !a.closed) {
+            if halted(stop, deadline) {
+                return Ok(HelperOutcome::Unknown);
+            }
+            if attempt.encoding.is_none() {
+                match encode(instance, time, &attempt.options) {
+                    Ok(e) => attempt.encoding = Some(e),
+                    Err(_) => {
+                        attempt.closed = true;
+                        continue;
+                    }
+                }
+            }
+            let Some(encoding) = &attempt.encoding else {
+                continue;
+            };
+            let until = limit(deadline, budget);
+            match solve(options, &encoding.cnf, until, stop)? {
+                SatAnswer::Sat(model) => {
+                    return match encoding.decode(instance, &model) {
+                        Some(table) => Ok(HelperOutcome::Found(table, attempt.label.clone())),
+                        None => Err(SearchError::Undecodable),
+                    };
+                }
+                SatAnswer::Unsat => attempt.closed = true,
+                SatAnswer::Unknown => {}
+            }
+        }
+        if halted(stop, deadline) {
+            return Ok(HelperOutcome::Unknown);
+        }
+        // The shuffled copy: a turn of the same budget while restrictions are
+        // open, then the rest of the time.
+        let open = attempts.iter().any(|a| !a.closed);
+        let until = if open {
+            limit(deadline, budget)
+        } else {
+            deadline
+        };
+        let shuffled = full.cnf.shuffled(seed);
+        seed += 1;
+        match solve(options, &shuffled.cnf, until, stop)? {
+            SatAnswer::Sat(model) => {
+                let model = shuffled.original_model(&model);
+                return match full.decode(instance, &model) {
+                    Some(table) => Ok(HelperOutcome::Found(
+                        table,
+                        "a shuffled copy of the formula".into(),
+                    )),
+                    None => Err(SearchError::Undecodable),
+                };
+            }
+            SatAnswer::Unsat => return Ok(HelperOutcome::Unsat),
+            SatAnswer::Unknown if !open => return Ok(HelperOutcome::Unknown),
+            SatAnswer::Unknown => {}
+        }
+        budget *= 2;
+    }
+}
+
+/// The restricted formulas to try: none when the search is already restricted.
+fn restrictions(instance: &Instance, full: bool, base: &EncodingOptions) -> Vec<Attempt> {
+    if !base.covers_all_tables() {
+        return Vec::new();
+    }
+    let names = instance.link_names();
+    let mut attempts: Vec<Attempt> = symmetry::candidates(instance, full, PERMUTATION_BUDGET)
+        .into_iter()
+        .take(MAX_AUTOMORPHISMS)
+        .map(|c| {
+            let map: Vec<String> = c
+                .links
+                .iter()
+                .enumerate()
+                .filter(|&(from, &to)| from != to as usize)
+                .map(|(from, &to)| format!("{}→{}", names[from], names[to as usize]))
+                .collect();
+            Attempt {
+                label: format!(
+                    "the restriction to tables invariant under the automorphism {} (order {})",
+                    map.join(", "),
+                    c.order
+                ),
+                options: EncodingOptions {
+                    automorphism: Some(c.links),
+                    ..base.clone()
+                },
+                encoding: None,
+                closed: false,
+            }
+        })
+        .collect();
+    // Time reversal restricts something only if some message is not an involution.
+    let wanted = instance.message_set();
+    let inverse = inverses(instance);
+    if (0..wanted.len()).any(|e| wanted[e] && inverse[e].index() != e) {
+        attempts.push(Attempt {
+            label: "the restriction to tables equal to their time reversal".into(),
+            options: EncodingOptions {
+                time_reversal: true,
+                ..base.clone()
+            },
+            encoding: None,
+            closed: false,
+        });
+    }
+    attempts
+}
+
+fn solve(
+    options: &SearchOptions,
+    cnf: &super::cnf::Cnf,
+    deadline: Option<Instant>,
+    stop: &[Arc<AtomicBool>],
+) -> Result<SatAnswer, SearchError> {
+    let control = SolveControl {
+        deadline,
+        stop: stop.to_vec(),
+        proof: None,
+        on_progress: Box::new(|_| {}),
+    };
+    run_solver(options.solver, cnf, control).map(|(answer, _)| answer)
+}
+
+fn limit(deadline: Option<Instant>, budget: Duration) -> Option<Instant> {
+    let turn = Instant::now() + budget;
+    Some(deadline.map_or(turn, |d| d.min(turn)))
+}
+
+fn halted(stop: &[Arc<AtomicBool>], deadline: Option<Instant>) -> bool {
+    stop.iter().any(|s| s.load(Ordering::Relaxed)) || deadline.is_some_and(|d| Instant::now() >= d)
+}
