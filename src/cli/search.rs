@@ -10,8 +10,8 @@ use txverify::group::EnumerationLimits;
 use txverify::kernel::{self, Verdict};
 use txverify::load::{LoadOptions, Loaded};
 use txverify::search::{
-    self, EncodingOptions, FoundBy, Infeasibility, Outcome, Phase, Progress, SearchOptions, SolverChoice,
-    WordLengths,
+    self, EncodingOptions, FoundBy, Infeasibility, Outcome, Phase, Progress, SearchOptions,
+    SolverChoice, WordLengths,
 };
 
 /// Exit status when no table exists within the times tried (each one proved infeasible).
@@ -207,9 +207,7 @@ pub fn run(args: &SearchArgs) -> u8 {
         };
     };
     if let FoundBy::Helper(how) = &by {
-        reporter.say(&format!(
-            "found by the helper solver, on {how}"
-        ));
+        reporter.say(&format!("found by the helper solver, on {how}"));
     }
     let checked = kernel::check(instance, &table, &[]);
     out!("{}", header_without_table(&source));

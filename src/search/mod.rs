@@ -274,12 +274,14 @@ pub fn solve_reporting(
         stops.push(main_stop.clone());
         let mut run = |solver: SolverChoice, proof: Option<&std::path::Path>| {
             let proof_file = match proof {
-                Some(path) => Some(std::fs::File::create(path).map_err(|error| {
-                    SearchError::Io {
-                        path: path.to_path_buf(),
-                        error,
-                    }
-                })?),
+                Some(path) => {
+                    Some(
+                        std::fs::File::create(path).map_err(|error| SearchError::Io {
+                            path: path.to_path_buf(),
+                            error,
+                        })?,
+                    )
+                }
                 None => None,
             };
             let control = SolveControl {

@@ -6,11 +6,11 @@
 //! formula needs. The helper therefore takes turns, with budgets doubling each
 //! round, over
 //!
-//! 1. restricted formulas: tables invariant under an automorphism of (G, S)
-//!    that counting does not rule out ([`super::symmetry::candidates`]), and
-//!    tables equal to their time reversal;
-//! 2. a shuffled copy of the full formula (renumbered variables, reordered
-//!    clauses), which explores in another order than the main solver.
+//! restricted formulas: tables invariant under an automorphism of (G, S) that
+//! counting does not rule out ([`super::symmetry::candidates`]), and tables
+//! equal to their time reversal. Once every restriction is shown unsatisfiable,
+//! it runs a shuffled copy of the full formula (renumbered variables, reordered
+//! clauses), which explores in another order than the main solver.
 //!
 //! A table found by either is decoded and re-checked by the kernel like any
 //! other. An unsatisfiable restricted formula only closes that restriction; an
@@ -20,7 +20,7 @@
 use super::encode::{Encoding, EncodingOptions, encode};
 use super::solver::{SatAnswer, SolveControl};
 use super::symmetry::{self, inverses};
-use super::{SearchError, SearchOptions, run_solver};
+use super::{SearchError, SearchOptions, SolverChoice, run_solver};
 use crate::kernel::{Instance, Table};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 /// The first budget of a restricted formula; doubled every round.
 const FIRST_BUDGET: Duration = Duration::from_secs(1);
 /// How many automorphism restrictions to take turns over at most.
-const MAX_AUTOMORPHISMS: usize = 4;
+const MAX_AUTOMORPHISMS: usize = 3;
 /// How many link permutations to look at when looking for automorphisms.
 const PERMUTATION_BUDGET: usize = 100_000;
 
@@ -66,65 +66,73 @@ pub fn help(
 ) -> Result<HelperOutcome, SearchError> {
     let mut attempts = restrictions(instance, full.full, &options.encoding);
     let mut budget = FIRST_BUDGET;
-    let mut seed = 1u64;
-    loop {
+    while attempts.iter().any(|a| !a.closed) {
         for attempt in attempts.iter_mut().filter(|a| !a.closed) {
             if halted(stop, deadline) {
                 return Ok(HelperOutcome::Unknown);
             }
-            if attempt.encoding.is_none() {
-                match encode(instance, time, &attempt.options) {
-                    Ok(e) => attempt.encoding = Some(e),
-                    Err(_) => {
-                        attempt.closed = true;
-                        continue;
-                    }
-                }
+            if let Some(table) =
+                take_turn(instance, time, options, attempt, budget, deadline, stop)?
+            {
+                return Ok(HelperOutcome::Found(table, attempt.label.clone()));
             }
-            let Some(encoding) = &attempt.encoding else {
-                continue;
-            };
-            let until = limit(deadline, budget);
-            match solve(options, &encoding.cnf, until, stop)? {
-                SatAnswer::Sat(model) => {
-                    return match encoding.decode(instance, &model) {
-                        Some(table) => Ok(HelperOutcome::Found(table, attempt.label.clone())),
-                        None => Err(SearchError::Undecodable),
-                    };
-                }
-                SatAnswer::Unsat => attempt.closed = true,
-                SatAnswer::Unknown => {}
-            }
-        }
-        if halted(stop, deadline) {
-            return Ok(HelperOutcome::Unknown);
-        }
-        // The shuffled copy: a turn of the same budget while restrictions are
-        // open, then the rest of the time.
-        let open = attempts.iter().any(|a| !a.closed);
-        let until = if open {
-            limit(deadline, budget)
-        } else {
-            deadline
-        };
-        let shuffled = full.cnf.shuffled(seed);
-        seed += 1;
-        match solve(options, &shuffled.cnf, until, stop)? {
-            SatAnswer::Sat(model) => {
-                let model = shuffled.original_model(&model);
-                return match full.decode(instance, &model) {
-                    Some(table) => Ok(HelperOutcome::Found(
-                        table,
-                        "a shuffled copy of the formula".into(),
-                    )),
-                    None => Err(SearchError::Undecodable),
-                };
-            }
-            SatAnswer::Unsat => return Ok(HelperOutcome::Unsat),
-            SatAnswer::Unknown if !open => return Ok(HelperOutcome::Unknown),
-            SatAnswer::Unknown => {}
         }
         budget *= 2;
+    }
+    if halted(stop, deadline) {
+        return Ok(HelperOutcome::Unknown);
+    }
+    // Every restriction is closed: the shuffled copy for the rest of the time.
+    let shuffled = full.cnf.shuffled(1);
+    match solve(options, &shuffled.cnf, deadline, stop)? {
+        SatAnswer::Sat(model) => {
+            let model = shuffled.original_model(&model);
+            let table = full
+                .decode(instance, &model)
+                .ok_or(SearchError::Undecodable)?;
+            Ok(HelperOutcome::Found(
+                table,
+                "a shuffled copy of the formula".into(),
+            ))
+        }
+        SatAnswer::Unsat => Ok(HelperOutcome::Unsat),
+        SatAnswer::Unknown => Ok(HelperOutcome::Unknown),
+    }
+}
+
+/// One turn on a restricted formula (built on its first turn): a table, or
+/// `None` with the attempt closed if the formula is unsatisfiable.
+fn take_turn(
+    instance: &Instance,
+    time: usize,
+    options: &SearchOptions,
+    attempt: &mut Attempt,
+    budget: Duration,
+    deadline: Option<Instant>,
+    stop: &[Arc<AtomicBool>],
+) -> Result<Option<Table>, SearchError> {
+    if attempt.encoding.is_none() {
+        match encode(instance, time, &attempt.options) {
+            Ok(e) => attempt.encoding = Some(e),
+            Err(_) => {
+                attempt.closed = true;
+                return Ok(None);
+            }
+        }
+    }
+    let Some(encoding) = &attempt.encoding else {
+        return Ok(None);
+    };
+    match solve(options, &encoding.cnf, limit(deadline, budget), stop)? {
+        SatAnswer::Sat(model) => encoding
+            .decode(instance, &model)
+            .map(Some)
+            .ok_or(SearchError::Undecodable),
+        SatAnswer::Unsat => {
+            attempt.closed = true;
+            Ok(None)
+        }
+        SatAnswer::Unknown => Ok(None),
     }
 }
 
@@ -189,7 +197,17 @@ fn solve(
         proof: None,
         on_progress: Box::new(|_| {}),
     };
-    run_solver(options.solver, cnf, control).map(|(answer, _)| answer)
+    run_solver(helper_solver(options.solver), cnf, control).map(|(answer, _)| answer)
+}
+
+/// The helper writes no proofs, so it runs the fastest solver this build has:
+/// CaDiCaL when it is compiled in, else the one asked for.
+fn helper_solver(asked: SolverChoice) -> SolverChoice {
+    if SolverChoice::Cadical.available() {
+        SolverChoice::Cadical
+    } else {
+        asked
+    }
 }
 
 fn limit(deadline: Option<Instant>, budget: Duration) -> Option<Instant> {

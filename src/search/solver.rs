@@ -67,10 +67,7 @@ impl Write for Monitor<'_> {
             sink.write_all(buf)?;
         }
         let now = Instant::now();
-        let stopped = self
-            .stop
-            .iter()
-            .any(|s| s.load(Ordering::Relaxed));
+        let stopped = self.stop.iter().any(|s| s.load(Ordering::Relaxed));
         if stopped || self.deadline.is_some_and(|d| now >= d) {
             self.gave_up.set(true);
             return Err(io::Error::other("search limit reached"));
