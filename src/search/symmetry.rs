@@ -276,7 +276,7 @@ pub fn candidates(instance: &Instance, full: bool, budget: usize) -> Vec<Candida
             .collect();
         let free_letters: usize = free.iter().sum();
         let longest = free.iter().copied().max().unwrap_or(0);
-        if full && (free_letters % order != 0 || free_letters < order * longest) {
+        if full && (!free_letters.is_multiple_of(order) || free_letters < order * longest) {
             return;
         }
         let shape = (cycle_lengths(p), free_letters);
