@@ -5,12 +5,15 @@
 # For every instance below, at its optimal number of columns T (the kernel's lower bound,
 # which the published constructions reach), the script
 #   1. writes the formula with `txverify search FILE --time T --dimacs F` (timed: "encode"),
-#   2. times `txverify search FILE --time T --solver varisat` (encoding, solving, decoding
-#      and the kernel's check of the table),
-#   3. times `txverify search FILE --time T --solver cadical` (the same, linked CaDiCaL;
+#   2. times `txverify search FILE --time T --solver varisat --jobs 1` (the main solver
+#      alone: encoding, solving, decoding and the kernel's check of the table),
+#   3. times the default `txverify search FILE --time T` of a build without features
+#      (varisat, with the portfolio's helper on the second core),
+#   4. times `txverify search FILE --time T --solver cadical --jobs 1` (linked CaDiCaL alone;
 #      needs the `cadical` cargo feature),
-#   4. times the external `cadical F` on the formula (solving only),
-# and prints a Markdown table with the ratios txverify / external. Every solve has a
+#   5. times `txverify search FILE --time T --solver cadical` (CaDiCaL with the helper),
+#   6. times the external `cadical F` on the formula (solving only),
+# and prints a Markdown table with the ratios of the single-solver runs to the external one. Every solve has a
 # time limit (LIMIT seconds, default 60); a solve that runs out is shown as "> LIMIT".
 #
 # Usage: scripts/bench-search.sh [NAME-PATTERN]
@@ -29,6 +32,8 @@ command -v "$CADICAL" >/dev/null || {
     echo "bench-search: no external $CADICAL (apt-get install cadical)" >&2
     exit 2
 }
+cargo build --release -q
+cp target/release/txverify "$WORK/txverify-default"
 cargo build --release --features cadical -q
 
 ring() { echo "<y, Y | y^2 = Y^2 = (yY)^$(($1 / 2)) = 1>"; }
@@ -87,8 +92,8 @@ ratio() { # ratio A B: A / B when both are numbers
 }
 
 pattern=${1:-.}
-echo "| instance | \|G\| | T | vars | clauses | encode (s) | txverify varisat (s) | txverify cadical (s) | external cadical (s) | varisat / ext | cadical / ext |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| instance | \|G\| | T | vars | clauses | encode (s) | varisat alone (s) | default: varisat + helper (s) | cadical alone (s) | cadical + helper (s) | external cadical (s) | varisat / ext | cadical / ext |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 while IFS='@' read -r name group network; do
     [[ $name =~ $pattern ]] || continue
     file=$WORK/$name.tbl
@@ -99,9 +104,11 @@ while IFS='@' read -r name group network; do
     cnf=$WORK/$name.cnf
     encode=$(timed "$BIN" search "$file" --time "$t" --dimacs "$cnf" -q)
     read -r _ _ vars clauses < <(grep -m1 '^p cnf' "$cnf")
-    varisat=$(timed "$BIN" search "$file" --time "$t" --solver varisat --time-limit "$LIMIT" -q)
-    linked=$(timed "$BIN" search "$file" --time "$t" --solver cadical --time-limit "$LIMIT" -q)
+    varisat=$(timed "$BIN" search "$file" --time "$t" --solver varisat --jobs 1 --time-limit "$LIMIT" -q)
+    default=$(timed "$WORK/txverify-default" search "$file" --time "$t" --jobs 2 --time-limit "$LIMIT" -q)
+    linked=$(timed "$BIN" search "$file" --time "$t" --solver cadical --jobs 1 --time-limit "$LIMIT" -q)
+    both=$(timed "$BIN" search "$file" --time "$t" --solver cadical --jobs 2 --time-limit "$LIMIT" -q)
     external=$(timed "$CADICAL" -q "$cnf")
     rm -f "$cnf"
-    echo "| $name | $order | $t | $vars | $clauses | $encode | $varisat | $linked | $external | $(ratio "$varisat" "$external") | $(ratio "$linked" "$external") |"
+    echo "| $name | $order | $t | $vars | $clauses | $encode | $varisat | $default | $linked | $both | $external | $(ratio "$varisat" "$external") | $(ratio "$linked" "$external") |"
 done < <(instances)
