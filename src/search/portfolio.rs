@@ -4,7 +4,7 @@
 //! second or a minute depending on the order it happens to explore, and a
 //! table with a symmetry is often found in a fraction of the time the full
 //! formula needs. The helper therefore takes turns, with budgets doubling each
-//! round, over
+//! round (the most restrictive formulas get the larger turns), over
 //!
 //! restricted formulas: tables invariant under an automorphism of (G, S) that
 //! counting does not rule out ([`super::symmetry::candidates`]), and tables
@@ -26,7 +26,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// The first budget of a restricted formula; doubled every round.
+/// The first turn of the first restricted formula; doubled every round. The
+/// formula in `k`-th place (from 0) among those still open gets `1 / (k + 1)` of it.
 const FIRST_BUDGET: Duration = Duration::from_secs(1);
 /// How many automorphism restrictions to take turns over at most.
 const MAX_AUTOMORPHISMS: usize = 3;
@@ -67,12 +68,13 @@ pub fn help(
     let mut attempts = restrictions(instance, full.full, &options.encoding);
     let mut budget = FIRST_BUDGET;
     while attempts.iter().any(|a| !a.closed) {
-        for attempt in attempts.iter_mut().filter(|a| !a.closed) {
+        for (rank, attempt) in attempts.iter_mut().filter(|a| !a.closed).enumerate() {
             if halted(stop, deadline) {
                 return Ok(HelperOutcome::Unknown);
             }
-            if let Some(table) =
-                take_turn(instance, time, options, attempt, budget, deadline, stop)?
+            // The most restrictive formulas come first and get the larger turns.
+            let turn = budget / (rank as u32 + 1);
+            if let Some(table) = take_turn(instance, time, options, attempt, turn, deadline, stop)?
             {
                 return Ok(HelperOutcome::Found(table, attempt.label.clone()));
             }
