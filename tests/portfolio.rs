@@ -41,6 +41,8 @@ fn solve_cnf(cnf: &search::cnf::Cnf) -> SatAnswer {
 
 /// Every link permutation of `inst` that extends to an automorphism and whose
 /// cycles all have one length, with the letters of the messages it leaves free.
+/// Computed here on its own, as an oracle independent of the library's
+/// permutation code.
 fn equal_cycle_automorphisms(inst: &Instance) -> Vec<(Vec<u16>, usize, usize)> {
     let n = inst.links().len();
     let distances = inst.distances();
