@@ -9,6 +9,7 @@ use std::time::Duration;
 use txverify::group::EnumerationLimits;
 use txverify::kernel::{self, Verdict};
 use txverify::load::{LoadOptions, Loaded};
+use txverify::search::portfolio::HelperActivity;
 use txverify::search::{
     self, EncodingOptions, FoundBy, Infeasibility, Outcome, Phase, Progress, SearchOptions,
     SolverChoice, WordLengths,
@@ -104,7 +105,7 @@ impl Reporter {
         if self.quiet {
             return;
         }
-        let text = format!(
+        let mut text = format!(
             "T={} {:?}: {} vars, {} clauses, {} learned, {:.1} s",
             p.time,
             p.phase,
@@ -114,6 +115,19 @@ impl Reporter {
             p.elapsed.as_secs_f64()
         )
         .to_lowercase();
+        match p.helper {
+            Some(HelperActivity::Starting) => text.push_str("; helper: starting"),
+            Some(HelperActivity::Restriction {
+                index,
+                open,
+                turn_ms,
+            }) => text.push_str(&format!(
+                "; helper: restriction {index} of {open}, {:.1} s turn",
+                turn_ms as f64 / 1000.0
+            )),
+            Some(HelperActivity::ShuffledCopy) => text.push_str("; helper: shuffled copy"),
+            None => {}
+        }
         match &self.bar {
             Some(bar) => bar.set_message(text),
             None => {

@@ -133,6 +133,8 @@ pub struct Progress {
     pub stats: EncodingStats,
     /// Clauses the solver has learned so far (about one per conflict).
     pub learned: u64,
+    /// What the portfolio's helper is doing, when there is one and the main solver runs.
+    pub helper: Option<portfolio::HelperActivity>,
     /// Time spent on this `T`.
     pub elapsed: Duration,
 }
@@ -215,6 +217,7 @@ pub fn solve_reporting(
         phase: Phase::Encoding,
         stats: EncodingStats::default(),
         learned: 0,
+        helper: None,
         elapsed: Duration::ZERO,
     };
     progress(&report);
@@ -249,14 +252,17 @@ pub fn solve_reporting(
     let main_stop = Arc::new(AtomicBool::new(false));
     let helper_stop = Arc::new(AtomicBool::new(false));
     let user_stop: Vec<Arc<AtomicBool>> = options.stop.iter().cloned().collect();
+    let board = portfolio::Board::default();
+    let helping = options.jobs >= 2;
     let (main, helped) = std::thread::scope(|scope| {
-        let helper = (options.jobs >= 2).then(|| {
+        let helper = helping.then(|| {
             let mut stops = user_stop.clone();
             stops.push(helper_stop.clone());
-            let (main_stop, encoding) = (main_stop.clone(), &encoding);
+            let (main_stop, encoding, board) = (main_stop.clone(), &encoding, &board);
             let proof_wanted = proof_path.is_some();
             scope.spawn(move || {
-                let outcome = portfolio::help(instance, time, options, encoding, deadline, &stops);
+                let outcome =
+                    portfolio::help(instance, time, options, encoding, deadline, &stops, board);
                 let decisive = match &outcome {
                     Ok(portfolio::HelperOutcome::Found(..)) => true,
                     // The shuffled copy's refutation carries no proof.
@@ -295,6 +301,7 @@ pub fn solve_reporting(
                         phase: Phase::Solving,
                         stats,
                         learned,
+                        helper: helping.then(|| board.read()),
                         elapsed: started.elapsed(),
                     })
                 }),

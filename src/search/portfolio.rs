@@ -22,8 +22,9 @@ use super::solver::{SatAnswer, SolveControl};
 use super::symmetry::{self, inverses};
 use super::{SearchError, SearchOptions, SolverChoice, run_solver};
 use crate::kernel::{Instance, Table};
-use std::sync::Arc;
+use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The first turn of the first restricted formula; doubled every round. The
@@ -33,6 +34,46 @@ const FIRST_BUDGET: Duration = Duration::from_secs(1);
 const MAX_AUTOMORPHISMS: usize = 3;
 /// How many link permutations to look at when looking for automorphisms.
 const PERMUTATION_BUDGET: usize = 100_000;
+
+/// What the helper is doing, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "on")]
+pub enum HelperActivity {
+    /// Building its first formula.
+    Starting,
+    /// A turn on the `index`-th (from 1) of the `open` restrictions still open.
+    Restriction {
+        /// Which one.
+        index: usize,
+        /// How many are open.
+        open: usize,
+        /// The length of this turn, in milliseconds.
+        turn_ms: u64,
+    },
+    /// The shuffled copy of the full formula.
+    ShuffledCopy,
+}
+
+/// Where the helper writes its activity and the main thread reads it.
+#[derive(Debug)]
+pub struct Board(Mutex<HelperActivity>);
+
+impl Default for Board {
+    fn default() -> Board {
+        Board(Mutex::new(HelperActivity::Starting))
+    }
+}
+
+impl Board {
+    /// The latest activity.
+    pub fn read(&self) -> HelperActivity {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write(&self, activity: HelperActivity) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = activity;
+    }
+}
 
 /// What the helper found.
 #[derive(Debug)]
@@ -64,16 +105,23 @@ pub fn help(
     full: &Encoding,
     deadline: Option<Instant>,
     stop: &[Arc<AtomicBool>],
+    board: &Board,
 ) -> Result<HelperOutcome, SearchError> {
     let mut attempts = restrictions(instance, full.full, &options.encoding);
     let mut budget = FIRST_BUDGET;
     while attempts.iter().any(|a| !a.closed) {
+        let open = attempts.iter().filter(|a| !a.closed).count();
         for (rank, attempt) in attempts.iter_mut().filter(|a| !a.closed).enumerate() {
             if halted(stop, deadline) {
                 return Ok(HelperOutcome::Unknown);
             }
             // The most restrictive formulas come first and get the larger turns.
             let turn = budget / (rank as u32 + 1);
+            board.write(HelperActivity::Restriction {
+                index: rank + 1,
+                open,
+                turn_ms: turn.as_millis() as u64,
+            });
             if let Some(table) = take_turn(instance, time, options, attempt, turn, deadline, stop)?
             {
                 return Ok(HelperOutcome::Found(table, attempt.label.clone()));
@@ -85,6 +133,7 @@ pub fn help(
         return Ok(HelperOutcome::Unknown);
     }
     // Every restriction is closed: the shuffled copy for the rest of the time.
+    board.write(HelperActivity::ShuffledCopy);
     let shuffled = full.cnf.shuffled(1);
     match solve(options, &shuffled.cnf, deadline, stop)? {
         SatAnswer::Sat(model) => {
