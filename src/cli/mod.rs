@@ -44,7 +44,8 @@ enum Command {
 /// A symmetry the searched tables must have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SymmetryArg {
-    /// Invariant under an automorphism of the group permuting the links (the largest-order one).
+    /// Invariant under an automorphism of the group permuting the links (the first one a
+    /// counting test keeps, else the one of largest order; docs/search.md).
     Sigma,
     /// Equal to its time reversal.
     Reverse,

@@ -45,15 +45,13 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
     };
     for s in &args.symmetry {
         match s {
-            SymmetryArg::Sigma => {
-                match search::symmetry::find_rotation(&loaded.instance, 1_000_000) {
-                    Some(p) => encoding.automorphism = Some(p),
-                    None => {
-                        eprintln!("error: no automorphism of the group permutes the links");
-                        return Err(EXIT_INPUT);
-                    }
+            SymmetryArg::Sigma => match sigma_for(&loaded.instance, args.time) {
+                Some(p) => encoding.automorphism = Some(p),
+                None => {
+                    eprintln!("error: no automorphism of the group permutes the links");
+                    return Err(EXIT_INPUT);
                 }
-            }
+            },
             SymmetryArg::Reverse => encoding.time_reversal = true,
         }
     }
@@ -78,6 +76,29 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
         dimacs_only: args.dimacs.clone(),
         solver,
     })
+}
+
+/// The automorphism `--symmetry sigma` asks for: the first one that the portfolio's
+/// counting test keeps at the searched number of columns (the lower bound when none
+/// is given), else the link automorphism of largest order (docs/search.md).
+fn sigma_for(instance: &txverify::kernel::Instance, time: Option<usize>) -> Option<Vec<u16>> {
+    const BUDGET: usize = 1_000_000;
+    let time = time.or_else(|| {
+        kernel::check(instance, &Default::default(), &[])
+            .bound()
+            .map(|b| b.value as usize)
+    })?;
+    let wanted = instance.message_set();
+    let letters: usize = (0..wanted.len())
+        .filter(|&e| wanted[e])
+        .map(|e| instance.distances()[e] as usize)
+        .sum();
+    let full = letters == instance.ports().min(instance.links().len()) * time;
+    search::symmetry::candidates(instance, full, BUDGET)
+        .into_iter()
+        .next()
+        .map(|c| c.links)
+        .or_else(|| search::symmetry::find_rotation(instance, BUDGET))
 }
 
 /// Draws progress: a spinner on a terminal, plain lines otherwise.
