@@ -356,6 +356,33 @@ fn search_finds_an_optimal_table_that_check_accepts() {
     assert!(recheck.stdout.contains("OPTIMAL"), "{}", recheck.stdout);
 }
 
+const TORUS44_HEADER: &str = "group: <a, A | a^2 = A^2 = (aA)^2 = 1> x <b, B | b^2 = B^2 = (bB)^2 = 1>\nnetwork: torus 4 4\ntable:\n";
+
+#[test]
+fn symmetry_sigma_picks_an_automorphism_that_can_hold_at_the_bound() {
+    // The quarter turn of the 4x4 torus fixes the antipode, whose 4 letters would need
+    // 4 columns of 4 free letters (only 8 exist): no invariant table has 8 columns.
+    // `sigma` must take a symmetry the counting test keeps (the inversion) instead.
+    let path = file("torus44.tbl", TORUS44_HEADER);
+    let p = path.to_str().unwrap();
+    let run = txverify(&[
+        "search",
+        "-q",
+        "--jobs",
+        "1",
+        "--time",
+        "8",
+        "--symmetry",
+        "sigma",
+        p,
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("expect: optimal\n"), "{}", run.stdout);
+    let found = file("found44.tbl", &run.stdout);
+    let recheck = txverify(&["check", found.to_str().unwrap()]);
+    assert_eq!(recheck.code, 0, "{}", recheck.stdout);
+}
+
 #[test]
 fn search_below_the_optimum_exits_1_with_a_certificate_that_verifies() {
     // The 6-ring with the cyclic group needs 6 steps; 5 is infeasible.
