@@ -154,6 +154,12 @@ pub enum SearchError {
     /// The model did not decode to a table.
     #[error("internal error: the solver's model does not describe a table")]
     Undecodable,
+    /// The main solver refuted the formula while the helper found a table the
+    /// kernel accepts: the encoding misses tables (or a solver is wrong).
+    #[error(
+        "internal error: the formula was refuted, but the helper found a valid table with {0} columns"
+    )]
+    Contradiction(usize),
     /// Files could not be written.
     #[error("cannot write {path}: {error}")]
     Io {
@@ -349,6 +355,12 @@ pub fn solve_reporting(
         ),
         (SatAnswer::Unknown, portfolio::HelperOutcome::Found(table, by)) => {
             (table, FoundBy::Helper(by))
+        }
+        (SatAnswer::Unsat, portfolio::HelperOutcome::Found(table, _))
+            if kernel::check(instance, &table, &[]).verdict() != Verdict::Invalid =>
+        {
+            // Both finished at once; a restricted formula's table is a table of the full one.
+            return Err(SearchError::Contradiction(time));
         }
         (answer, helped) => {
             let refuted = answer == SatAnswer::Unsat
