@@ -88,12 +88,7 @@ fn sigma_for(instance: &txverify::kernel::Instance, time: Option<usize>) -> Opti
             .bound()
             .map(|b| b.value as usize)
     })?;
-    let wanted = instance.message_set();
-    let letters: usize = (0..wanted.len())
-        .filter(|&e| wanted[e])
-        .map(|e| instance.distances()[e] as usize)
-        .sum();
-    let full = letters == instance.ports().min(instance.links().len()) * time;
+    let full = search::encode::fills_every_cell(instance, time);
     search::symmetry::candidates(instance, full, BUDGET)
         .into_iter()
         .next()

@@ -140,6 +140,19 @@ pub enum EncodeError {
     Symmetry(String),
 }
 
+/// Whether the messages' shortest words exactly fill a table with `time` columns
+/// (Σ d(e) = min(ports, |S|)·T, with at least one message): then every cell (or
+/// every column's `ports` slots) of a valid table with shortest words is used.
+pub fn fills_every_cell(instance: &Instance, time: usize) -> bool {
+    let wanted = instance.message_set();
+    let distances = instance.distances();
+    let letters: usize = (0..wanted.len())
+        .filter(|&e| wanted[e])
+        .map(|e| distances[e] as usize)
+        .sum();
+    letters > 0 && letters == instance.ports().min(instance.links().len()) * time
+}
+
 /// Builds the formula for tables with `time` columns.
 pub fn encode(
     instance: &Instance,
@@ -160,7 +173,7 @@ pub fn encode(
     let link_count = instance.links().len();
     let capacity = instance.ports().min(link_count) * time;
     let distance_sum: usize = messages.iter().map(|e| distances[e.index()] as usize).sum();
-    let full = distance_sum == capacity && !messages.is_empty();
+    let full = fills_every_cell(instance, time);
     let mut encoding = Encoding {
         cnf: Cnf::new(),
         time,
