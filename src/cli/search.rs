@@ -137,10 +137,13 @@ impl Reporter {
                 index,
                 open,
                 turn_ms,
-            }) => text.push_str(&format!(
-                "; helper: restriction {index} of {open}, {:.1} s turn",
-                turn_ms as f64 / 1000.0
-            )),
+            }) => text.push_str(&match turn_ms {
+                Some(ms) => format!(
+                    "; helper: restriction {index} of {open}, {:.1} s turn",
+                    ms as f64 / 1000.0
+                ),
+                None => format!("; helper: restriction {index} of {open}, until the limit"),
+            }),
             Some(HelperActivity::ShuffledCopy) => text.push_str("; helper: shuffled copy"),
             None => {}
         }

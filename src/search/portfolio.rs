@@ -47,8 +47,8 @@ pub enum HelperActivity {
         index: usize,
         /// How many are open.
         open: usize,
-        /// The length of this turn, in milliseconds.
-        turn_ms: u64,
+        /// The length of this turn, in milliseconds (`None`: up to the limit).
+        turn_ms: Option<u64>,
     },
     /// The shuffled copy of the full formula.
     ShuffledCopy,
@@ -94,6 +94,10 @@ struct Attempt {
     encoding: Option<Encoding>,
     /// Closed: unsatisfiable, or the formula could not be built.
     closed: bool,
+    /// Ties every message to an image (no free letters): the problem divided by
+    /// the symmetry's order. Such a formula gets one uninterrupted run first,
+    /// since restarting it in short turns throws its progress away.
+    complete: bool,
 }
 
 /// Runs the helper until it finds something decisive, the deadline passes or a
@@ -108,6 +112,17 @@ pub fn help(
     board: &Board,
 ) -> Result<HelperOutcome, SearchError> {
     let mut attempts = restrictions(instance, full.full, &options.encoding);
+    if let Some(first) = attempts.first_mut().filter(|a| a.complete) {
+        board.write(HelperActivity::Restriction {
+            index: 1,
+            open: 1,
+            turn_ms: None,
+        });
+        if let Some(table) = take_turn(instance, time, options, first, None, deadline, stop)? {
+            return Ok(HelperOutcome::Found(table, first.label.clone()));
+        }
+        first.closed = true;
+    }
     let mut budget = FIRST_BUDGET;
     while attempts.iter().any(|a| !a.closed) {
         let open = attempts.iter().filter(|a| !a.closed).count();
@@ -120,9 +135,10 @@ pub fn help(
             board.write(HelperActivity::Restriction {
                 index: rank + 1,
                 open,
-                turn_ms: turn.as_millis() as u64,
+                turn_ms: Some(turn.as_millis() as u64),
             });
-            if let Some(table) = take_turn(instance, time, options, attempt, turn, deadline, stop)?
+            if let Some(table) =
+                take_turn(instance, time, options, attempt, Some(turn), deadline, stop)?
             {
                 return Ok(HelperOutcome::Found(table, attempt.label.clone()));
             }
@@ -151,14 +167,15 @@ pub fn help(
     }
 }
 
-/// One turn on a restricted formula (built on its first turn): a table, or
-/// `None` with the attempt closed if the formula is unsatisfiable.
+/// One turn on a restricted formula (built on its first turn), of `budget` or
+/// up to the deadline: a table, or `None` with the attempt closed if the formula
+/// is unsatisfiable.
 fn take_turn(
     instance: &Instance,
     time: usize,
     options: &SearchOptions,
     attempt: &mut Attempt,
-    budget: Duration,
+    budget: Option<Duration>,
     deadline: Option<Instant>,
     stop: &[Arc<AtomicBool>],
 ) -> Result<Option<Table>, SearchError> {
@@ -174,7 +191,11 @@ fn take_turn(
     let Some(encoding) = &attempt.encoding else {
         return Ok(None);
     };
-    match solve(options, &encoding.cnf, limit(deadline, budget), stop)? {
+    let until = match budget {
+        Some(budget) => limit(deadline, budget),
+        None => deadline,
+    };
+    match solve(options, &encoding.cnf, until, stop)? {
         SatAnswer::Sat(model) => encoding
             .decode(instance, &model)
             .map(Some)
@@ -216,6 +237,7 @@ fn restrictions(instance: &Instance, full: bool, base: &EncodingOptions) -> Vec<
                 },
                 encoding: None,
                 closed: false,
+                complete: c.free_letters == 0,
             }
         })
         .collect();
@@ -231,6 +253,7 @@ fn restrictions(instance: &Instance, full: bool, base: &EncodingOptions) -> Vec<
             },
             encoding: None,
             closed: false,
+            complete: false,
         });
     }
     attempts
