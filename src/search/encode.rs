@@ -144,13 +144,19 @@ pub enum EncodeError {
 /// (Σ d(e) = min(ports, |S|)·T, with at least one message): then every cell (or
 /// every column's `ports` slots) of a valid table with shortest words is used.
 pub fn fills_every_cell(instance: &Instance, time: usize) -> bool {
+    let letters = shortest_letters(instance);
+    letters > 0 && letters == instance.ports().min(instance.links().len()) * time
+}
+
+/// The letters of all the messages' shortest words, Σ d(e): the fewest any table
+/// needs, and the columns of a table that sends the words one after the other.
+pub fn shortest_letters(instance: &Instance) -> usize {
     let wanted = instance.message_set();
     let distances = instance.distances();
-    let letters: usize = (0..wanted.len())
+    (0..wanted.len())
         .filter(|&e| wanted[e])
         .map(|e| distances[e] as usize)
-        .sum();
-    letters > 0 && letters == instance.ports().min(instance.links().len()) * time
+        .sum()
 }
 
 /// Builds the formula for tables with `time` columns.
@@ -172,7 +178,7 @@ pub fn encode(
         .collect();
     let link_count = instance.links().len();
     let capacity = instance.ports().min(link_count) * time;
-    let distance_sum: usize = messages.iter().map(|e| distances[e.index()] as usize).sum();
+    let distance_sum = shortest_letters(instance);
     let full = fills_every_cell(instance, time);
     let mut encoding = Encoding {
         cnf: Cnf::new(),

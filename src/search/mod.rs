@@ -477,13 +477,8 @@ pub fn minimise(
         .bound()
         .ok_or(SearchError::NoBound)?
         .value;
-    let distances = instance.distances();
-    let wanted = instance.message_set();
     // Words placed one after the other always fit: an upper bound for the loop.
-    let serial: usize = (0..wanted.len())
-        .filter(|&e| wanted[e])
-        .map(|e| distances[e] as usize)
-        .sum();
+    let serial = encode::shortest_letters(instance);
     // Without a solver (DIMACS only) and no `max_time`, write the lower bound's formula only.
     let default_last = if options.dimacs_only.is_some() {
         lower_bound as usize
