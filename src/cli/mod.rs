@@ -49,6 +49,9 @@ pub enum SymmetryArg {
     Sigma,
     /// Equal to its time reversal.
     Reverse,
+    /// Two halves, each a table for G/⟨e⟩ once the letters e are removed, for a
+    /// link e that is a direct factor C2 (the doubling shape of hypercube tables).
+    Split,
 }
 
 /// The SAT solver a search runs.

@@ -53,6 +53,22 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
                 }
             },
             SymmetryArg::Reverse => encoding.time_reversal = true,
+            SymmetryArg::Split => {
+                match args
+                    .time
+                    .and_then(|t| search::halves::suggested(&loaded.instance, t))
+                {
+                    Some(links) => {
+                        encoding.split = links.iter().map(|e| e.index() as u16).collect()
+                    }
+                    None => {
+                        eprintln!(
+                            "error: the table cannot split: no link is a central involution outside the subgroup of the others, or --time is missing or not a multiple of the number of blocks"
+                        );
+                        return Err(EXIT_INPUT);
+                    }
+                }
+            }
         }
     }
     let (solver, name, feature) = match args.solver {

@@ -61,6 +61,10 @@ pub struct EncodingOptions {
     /// Restrict to tables equal to their time reversal (words reversed and
     /// inverted, columns mirrored).
     pub time_reversal: bool,
+    /// Restrict to tables that repeat one pattern in `2^k` blocks of columns,
+    /// split along these `k` links (by index; see [`super::halves`]). Empty: no split.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub split: Vec<u16>,
     /// Leave out the redundant constraints (full-table cells, letter counts).
     pub no_redundant: bool,
 }
@@ -69,7 +73,7 @@ impl EncodingOptions {
     /// Whether an unsatisfiable formula says something about *every* table with
     /// these word lengths (no restriction to symmetric tables).
     pub fn covers_all_tables(&self) -> bool {
-        self.automorphism.is_none() && !self.time_reversal
+        self.automorphism.is_none() && !self.time_reversal && self.split.is_empty()
     }
 }
 
@@ -138,6 +142,12 @@ pub enum EncodeError {
     /// The symmetry asked for is not an automorphism or does not fix the message set.
     #[error("{0}")]
     Symmetry(String),
+    /// The split asked for is not along central involutions that form a direct
+    /// factor, or the columns do not divide into the blocks.
+    #[error(
+        "the table cannot split along links {0:?}: they must be central involutions that form a direct factor C2^k, with 2^k dividing the number of columns and the messages closed under them"
+    )]
+    Split(Vec<u16>),
 }
 
 /// Whether the messages' shortest words exactly fill a table with `time` columns
@@ -169,6 +179,14 @@ pub fn encode(
         return Err(EncodeError::DefectiveLinks);
     }
     let symmetries = Symmetries::new(instance, options)?;
+    let split: Vec<LinkId> = options
+        .split
+        .iter()
+        .map(|&l| LinkId(u32::from(l)))
+        .collect();
+    if !split.is_empty() && !super::halves::can_split(instance, &split, time) {
+        return Err(EncodeError::Split(options.split.clone()));
+    }
     let mut cnf = Cnf::new();
     let distances = instance.distances();
     let wanted = instance.message_set();
@@ -337,6 +355,47 @@ pub fn encode(
                 cnf.at_most(&lits, time);
                 if full && ports >= link_count {
                     cnf.at_least(&lits, time);
+                }
+            }
+        }
+    }
+
+    // The split into blocks: each message of a coset x·⟨E⟩ takes one block
+    // (`block[i][b]`), no two the same, and keeps its letters outside E there,
+    // at the same offsets in every block (`pattern[c']`: link s in column c' of
+    // the block).
+    if !split.is_empty() {
+        let position: HashMap<Elem, usize> =
+            messages.iter().enumerate().map(|(m, &x)| (x, m)).collect();
+        let count = 1usize << split.len();
+        let width = time / count;
+        for coset in super::halves::blocks(instance, &split) {
+            let block: Vec<Vec<Lit>> = coset
+                .iter()
+                .map(|_| (0..count).map(|_| cnf.fresh()).collect())
+                .collect();
+            for vars in &block {
+                cnf.exactly_one(vars);
+            }
+            for b in 0..count {
+                let users: Vec<Lit> = block.iter().map(|vars| vars[b]).collect();
+                cnf.exactly_one(&users);
+            }
+            for s in (0..link_count).filter(|&s| !split.contains(&LinkId(s as u32))) {
+                let pattern: Vec<Lit> = (0..width).map(|_| cnf.fresh()).collect();
+                for (i, message) in coset.iter().enumerate() {
+                    let m = position[message];
+                    for c in 0..time {
+                        let (here, offset) = (block[i][c / width], pattern[c % width]);
+                        match occupancy.get(&(m, s, c)) {
+                            Some(&o) => {
+                                cnf.add(&[-o, here]);
+                                cnf.add(&[-o, offset]);
+                                cnf.add(&[-offset, -here, o]);
+                            }
+                            None => cnf.add(&[-offset, -here]),
+                        }
+                    }
                 }
             }
         }

@@ -12,6 +12,7 @@
 pub mod certificate;
 pub mod cnf;
 pub mod encode;
+pub mod halves;
 pub mod portfolio;
 pub mod proofcheck;
 pub mod routes;
@@ -192,6 +193,13 @@ pub fn claim(time: usize, options: &EncodingOptions) -> String {
         restrictions.push(
             "equal to its time reversal (on the messages that are not involutions)".to_string(),
         );
+    }
+    if !options.split.is_empty() {
+        restrictions.push(format!(
+            "made of {} repeated blocks split along the links {:?} (docs/search.md)",
+            1usize << options.split.len(),
+            options.split
+        ));
     }
     let mut text = format!("no valid table with {time} columns {words}");
     if !restrictions.is_empty() {

@@ -18,6 +18,7 @@
 //! same formula), but carries no certificate.
 
 use super::encode::{Encoding, EncodingOptions, encode};
+use super::halves;
 use super::solver::{SatAnswer, SolveControl};
 use super::symmetry::{self, inverses};
 use super::{SearchError, SearchOptions, SolverChoice, run_solver};
@@ -111,7 +112,7 @@ pub fn help(
     stop: &[Arc<AtomicBool>],
     board: &Board,
 ) -> Result<HelperOutcome, SearchError> {
-    let mut attempts = restrictions(instance, full.full, &options.encoding);
+    let mut attempts = restrictions(instance, time, full.full, &options.encoding);
     if let Some(first) = attempts.first_mut().filter(|a| a.complete) {
         board.write(HelperActivity::Restriction {
             index: 1,
@@ -209,7 +210,12 @@ fn take_turn(
 }
 
 /// The restricted formulas to try: none when the search is already restricted.
-fn restrictions(instance: &Instance, full: bool, base: &EncodingOptions) -> Vec<Attempt> {
+fn restrictions(
+    instance: &Instance,
+    time: usize,
+    full: bool,
+    base: &EncodingOptions,
+) -> Vec<Attempt> {
     if !base.covers_all_tables() {
         return Vec::new();
     }
@@ -225,22 +231,47 @@ fn restrictions(instance: &Instance, full: bool, base: &EncodingOptions) -> Vec<
                 .filter(|&(from, &to)| from != to as usize)
                 .map(|(from, &to)| format!("{}→{}", names[from], names[to as usize]))
                 .collect();
+            let label = format!(
+                "the restriction to tables invariant under the automorphism {} (order {})",
+                map.join(", "),
+                c.order
+            );
+            let options = EncodingOptions {
+                automorphism: Some(c.links),
+                ..base.clone()
+            };
             Attempt {
-                label: format!(
-                    "the restriction to tables invariant under the automorphism {} (order {})",
-                    map.join(", "),
-                    c.order
-                ),
-                options: EncodingOptions {
-                    automorphism: Some(c.links),
-                    ..base.clone()
-                },
+                label,
+                options,
                 encoding: None,
                 closed: false,
                 complete: c.free_letters == 0,
             }
         })
         .collect();
+    // A split into repeated blocks: after a complete automorphism (which divides
+    // the problem by its order), before the others.
+    if let Some(links) = halves::suggested(instance, time) {
+        let at = usize::from(attempts.first().is_some_and(|a| a.complete));
+        let names: Vec<&str> = links.iter().map(|l| names[l.index()].as_str()).collect();
+        attempts.insert(
+            at,
+            Attempt {
+                label: format!(
+                    "the restriction to tables that repeat one pattern in {} blocks of columns, split along {}",
+                    1usize << links.len(),
+                    names.join(", ")
+                ),
+                options: EncodingOptions {
+                    split: links.iter().map(|l| l.index() as u16).collect(),
+                    ..base.clone()
+                },
+                encoding: None,
+                closed: false,
+                complete: at == 0,
+            },
+        );
+    }
     // Time reversal restricts something only if some message is not an involution.
     let wanted = instance.message_set();
     let inverse = inverses(instance);

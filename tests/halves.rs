@@ -1,0 +1,178 @@
+//! The split restriction: which links tables may split along, and that the
+//! formula holds exactly the tables of the split shape (read off here on its own).
+
+mod common;
+
+use common::{Factor, build, default_links};
+use std::collections::BTreeSet;
+use txverify::group::{Elem, FiniteGroup};
+use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, TableLetter, Verdict};
+use txverify::search::cnf::Cnf;
+use txverify::search::solver::{SatAnswer, SolveControl, solve_varisat};
+use txverify::search::{self, EncodingOptions, halves};
+
+fn instance(group: FiniteGroup) -> Instance {
+    let links = default_links(&group);
+    Instance::new(group, links, MessageSpec::Total, None)
+}
+
+fn solve(cnf: &Cnf) -> SatAnswer {
+    let control = SolveControl {
+        deadline: None,
+        stop: Vec::new(),
+        proof: None,
+        on_progress: Box::new(|_| {}),
+    };
+    solve_varisat(cnf, control).unwrap().0
+}
+
+fn split_options(links: &[LinkId]) -> EncodingOptions {
+    EncodingOptions {
+        split: links.iter().map(|l| l.index() as u16).collect(),
+        ..EncodingOptions::default()
+    }
+}
+
+/// Whether `table` has the split shape along `split`, checked from its words:
+/// every coset x·⟨E⟩ not containing the identity has one message per block of
+/// `time / 2^k` columns, each keeping its letters outside E in its block, and
+/// those letters sit at the same (link, offset) cells in every block.
+fn has_split_shape(inst: &Instance, table: &Table, split: &[LinkId], time: usize) -> bool {
+    let width = time >> split.len();
+    // The coset of an element: its closure under the links of E.
+    let coset = |x: Elem| -> BTreeSet<Elem> {
+        let mut set = BTreeSet::from([x]);
+        for &e in split {
+            let moved: Vec<Elem> = set.iter().map(|&y| inst.step(y, e)).collect();
+            set.extend(moved);
+        }
+        set
+    };
+    // coset → (block, pattern) of each member.
+    let mut seen: Vec<(BTreeSet<Elem>, Vec<(usize, BTreeSet<(LinkId, usize)>)>)> = Vec::new();
+    for word in &table.words {
+        let links: Vec<LinkId> = word
+            .letters
+            .iter()
+            .map(|l| match l {
+                TableLetter::Gen(g) => inst.link_of(inst.group().eval(&[*g])).unwrap(),
+                TableLetter::UnknownName(n) => panic!("unknown letter {n}"),
+            })
+            .collect();
+        let element = links.iter().fold(Elem::IDENTITY, |e, &l| inst.step(e, l));
+        let members = coset(element);
+        if members.contains(&Elem::IDENTITY) {
+            continue;
+        }
+        let cells: Vec<(LinkId, usize)> = links
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !split.contains(l))
+            .map(|(k, &l)| (l, word.column - 1 + k))
+            .collect();
+        let blocks: BTreeSet<usize> = cells.iter().map(|&(_, c)| c / width).collect();
+        if blocks.len() != 1 {
+            return false;
+        }
+        let block = *blocks.first().unwrap();
+        let pattern = cells.iter().map(|&(l, c)| (l, c % width)).collect();
+        match seen.iter_mut().find(|(set, _)| *set == members) {
+            Some((_, list)) => list.push((block, pattern)),
+            None => seen.push((members, vec![(block, pattern)])),
+        }
+    }
+    seen.iter().all(|(members, list)| {
+        let blocks: BTreeSet<usize> = list.iter().map(|(b, _)| *b).collect();
+        list.len() == members.len()
+            && blocks.len() == list.len()
+            && list.iter().all(|(_, p)| *p == list[0].1)
+    })
+}
+
+#[test]
+fn tables_split_along_central_involutions_that_are_direct_factors() {
+    let cube = instance(build(&[Factor::Elementary(4)]));
+    assert_eq!(halves::split_links(&cube).len(), 4);
+    // C2 × C4: only the generator of C2 (the links of C4 are not involutions).
+    let mixed = instance(build(&[Factor::Cyclic(2), Factor::Cyclic(4)]));
+    let links = halves::split_links(&mixed);
+    assert_eq!(links.len(), 1);
+    let twice = mixed.step(mixed.step(Elem::IDENTITY, links[0]), links[0]);
+    assert_eq!(twice, Elem::IDENTITY);
+    // The 4-ring as D_4 = C2 × C2 splits along both links; involutions that are not
+    // central (the reflections of larger dihedral groups) do not count.
+    assert_eq!(
+        halves::split_links(&instance(build(&[Factor::Dihedral(4)]))).len(),
+        2
+    );
+    for factors in [
+        vec![Factor::Cyclic(4), Factor::Cyclic(4)],
+        vec![Factor::Dihedral(6)],
+        vec![Factor::Dihedral(8), Factor::Dihedral(8)],
+    ] {
+        assert!(
+            halves::split_links(&instance(build(&factors))).is_empty(),
+            "{factors:?}"
+        );
+    }
+    // The blocks must divide the columns.
+    let e = halves::split_links(&cube);
+    assert!(halves::can_split(&cube, &e[..2], 8));
+    assert!(!halves::can_split(&cube, &e[..2], 6));
+    assert!(!halves::can_split(&cube, &[e[0], e[0]], 8));
+    let wrong = search::encode(&cube, 6, &split_options(&e[..2]));
+    assert!(wrong.is_err());
+}
+
+#[test]
+fn split_tables_are_valid_and_have_the_shape() {
+    for (d, k) in [(3, 1), (4, 1), (4, 2), (5, 2), (5, 3)] {
+        let inst = instance(build(&[Factor::Elementary(d)]));
+        let time = 1 << (d - 1);
+        let links: Vec<LinkId> = halves::split_links(&inst).into_iter().take(k).collect();
+        let encoding = search::encode(&inst, time, &split_options(&links)).unwrap();
+        let SatAnswer::Sat(model) = solve(&encoding.cnf) else {
+            panic!("{d}-cube split along {k} links: no table");
+        };
+        let table = encoding.decode(&inst, &model).unwrap();
+        let checked = kernel::check(&inst, &table, &[]);
+        assert_eq!(checked.verdict(), Verdict::Optimal, "{d}-cube, k = {k}");
+        assert!(
+            has_split_shape(&inst, &table, &links, time),
+            "{d}-cube, k = {k}"
+        );
+    }
+    let suggested = halves::suggested(&instance(build(&[Factor::Elementary(7)])), 64).unwrap();
+    assert_eq!(suggested.len(), 3);
+}
+
+#[test]
+fn the_split_formula_refuses_tables_of_another_shape() {
+    let inst = instance(build(&[Factor::Elementary(4)]));
+    let time = 8;
+    let links: Vec<LinkId> = halves::split_links(&inst).into_iter().take(2).collect();
+    let split = search::encode(&inst, time, &split_options(&links)).unwrap();
+    let full = search::encode(&inst, time, &EncodingOptions::default()).unwrap();
+    let mut refused = 0;
+    for seed in 0..12 {
+        let shuffled = full.cnf.shuffled(seed);
+        let SatAnswer::Sat(model) = solve(&shuffled.cnf) else {
+            panic!("the 4-cube has tables with 8 columns");
+        };
+        let table = full
+            .decode(&inst, &shuffled.original_model(&model))
+            .unwrap();
+        let shaped = has_split_shape(&inst, &table, &links, time);
+        let mut cnf = split.cnf.clone();
+        for l in split.literals_for(&inst, &table).unwrap() {
+            cnf.add(&[l]);
+        }
+        let accepted = matches!(solve(&cnf), SatAnswer::Sat(_));
+        assert_eq!(accepted, shaped, "seed {seed}");
+        refused += usize::from(!shaped);
+    }
+    assert!(
+        refused > 0,
+        "every sampled table happened to have the shape"
+    );
+}
