@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Factor, build, default_links};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use txverify::group::{Elem, FiniteGroup};
 use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, TableLetter, Verdict};
 use txverify::search::cnf::Cnf;
@@ -34,22 +34,22 @@ fn split_options(links: &[LinkId]) -> EncodingOptions {
 }
 
 /// Whether `table` has the split shape along `split`, checked from its words:
-/// every coset x·⟨E⟩ not containing the identity has one message per block of
-/// `time / 2^k` columns, each keeping its letters outside E in its block, and
-/// those letters sit at the same (link, offset) cells in every block.
+/// every message outside ⟨E⟩ keeps its letters outside E in one block of
+/// `time / 2^k` columns, at the (link, offset) cells of every other message of
+/// its coset x·⟨E⟩, and the blocks of a coset follow the bits of E: the block
+/// of m·e_j flips bit j of the block of m.
 fn has_split_shape(inst: &Instance, table: &Table, split: &[LinkId], time: usize) -> bool {
     let width = time >> split.len();
-    // The coset of an element: its closure under the links of E.
-    let coset = |x: Elem| -> BTreeSet<Elem> {
-        let mut set = BTreeSet::from([x]);
-        for &e in split {
-            let moved: Vec<Elem> = set.iter().map(|&y| inst.step(y, e)).collect();
-            set.extend(moved);
-        }
-        set
+    let in_e = |x: Elem| -> bool {
+        (0..1usize << split.len()).any(|mask| {
+            let y = (0..split.len())
+                .filter(|j| mask >> j & 1 == 1)
+                .fold(Elem::IDENTITY, |y, j| inst.step(y, split[j]));
+            y == x
+        })
     };
-    // coset → (block, pattern) of each member.
-    let mut seen: Vec<(BTreeSet<Elem>, Vec<(usize, BTreeSet<(LinkId, usize)>)>)> = Vec::new();
+    // element → (block, pattern)
+    let mut placed: BTreeMap<Elem, (usize, BTreeSet<(LinkId, usize)>)> = BTreeMap::new();
     for word in &table.words {
         let links: Vec<LinkId> = word
             .letters
@@ -60,8 +60,7 @@ fn has_split_shape(inst: &Instance, table: &Table, split: &[LinkId], time: usize
             })
             .collect();
         let element = links.iter().fold(Elem::IDENTITY, |e, &l| inst.step(e, l));
-        let members = coset(element);
-        if members.contains(&Elem::IDENTITY) {
+        if in_e(element) {
             continue;
         }
         let cells: Vec<(LinkId, usize)> = links
@@ -74,18 +73,15 @@ fn has_split_shape(inst: &Instance, table: &Table, split: &[LinkId], time: usize
         if blocks.len() != 1 {
             return false;
         }
-        let block = *blocks.first().unwrap();
         let pattern = cells.iter().map(|&(l, c)| (l, c % width)).collect();
-        match seen.iter_mut().find(|(set, _)| *set == members) {
-            Some((_, list)) => list.push((block, pattern)),
-            None => seen.push((members, vec![(block, pattern)])),
-        }
+        placed.insert(element, (*blocks.first().unwrap(), pattern));
     }
-    seen.iter().all(|(members, list)| {
-        let blocks: BTreeSet<usize> = list.iter().map(|(b, _)| *b).collect();
-        list.len() == members.len()
-            && blocks.len() == list.len()
-            && list.iter().all(|(_, p)| *p == list[0].1)
+    placed.iter().all(|(&m, (block, pattern))| {
+        split.iter().enumerate().all(|(j, &e)| {
+            placed
+                .get(&inst.step(m, e))
+                .is_some_and(|(other, p)| *other == block ^ (1 << j) && p == pattern)
+        })
     })
 }
 

@@ -361,7 +361,7 @@ pub fn encode(
     }
 
     // The split into blocks: each message of a coset x·⟨E⟩ takes one block
-    // (`block[i][b]`), no two the same, and keeps its letters outside E there,
+    // (`block[i][b]`), and keeps its letters outside E there,
     // at the same offsets in every block (`pattern[c']`: link s in column c' of
     // the block).
     if !split.is_empty() {
@@ -377,9 +377,13 @@ pub fn encode(
             for vars in &block {
                 cnf.exactly_one(vars);
             }
-            for b in 0..count {
-                let users: Vec<Lit> = block.iter().map(|vars| vars[b]).collect();
-                cnf.exactly_one(&users);
+            // The blocks of x·y follow x's: block(x·y) = block(x) xor y (y in
+            // ⟨E⟩ read as k bits), as in the doubling construction, where each
+            // split swaps the two halves of some pairs.
+            for (i, vars) in block.iter().enumerate() {
+                for b in 0..count {
+                    cnf.add(&[-block[0][b], vars[b ^ i]]);
+                }
             }
             for s in (0..link_count).filter(|&s| !split.contains(&LinkId(s as u32))) {
                 let pattern: Vec<Lit> = (0..width).map(|_| cnf.fresh()).collect();

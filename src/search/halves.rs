@@ -6,10 +6,11 @@
 //! again in the last `T/2`, every letter `e` attached to one of the two words
 //! of each pair `x, x·e` (the doubling construction of hypercube tables). The
 //! *split* restriction asks for tables of that shape, along `k` such links
-//! E = {e1, …, ek} at once: the columns fall into `2^k` blocks of `T/2^k`;
-//! the `2^k` messages of each coset `x·⟨E⟩` (`x ≠ 1` in H) take one block each
-//! and keep all their letters outside E in it; and the letters outside E form
-//! the same pattern in every block. It is not a symmetry of the table (the
+//! E = {e1, …, ek} at once: the columns fall into `2^k` blocks of `T/2^k`,
+//! numbered by k bits; the `2^k` messages of each coset `x·⟨E⟩` (`x ≠ 1` in H)
+//! take one block each, message `x·e1^b1⋯ek^bk` the block `c_x xor b` for some
+//! `c_x`, and keep all their letters outside E in it; and the letters outside
+//! E form the same pattern in every block. It is not a symmetry of the table (the
 //! letters of E are free): it only narrows the search, and an unsatisfiable
 //! split formula says nothing about other tables.
 
@@ -85,9 +86,9 @@ pub fn can_split(instance: &Instance, links: &[LinkId], time: usize) -> bool {
 }
 
 /// The cosets `x·⟨links⟩` for `x ≠ 1` in the subgroup H the other links
-/// generate: the split restriction sends the `2^k` messages of each to the
-/// `2^k` blocks of `T / 2^k` columns, one each, where each keeps all its
-/// letters outside `links`. The messages of ⟨links⟩ itself stay free.
+/// generate, member `i` being `x` times the links of the bits of `i`: the split
+/// restriction sends member `i` to block `c_x xor i`. The messages of ⟨links⟩
+/// itself stay free.
 pub fn blocks(instance: &Instance, links: &[LinkId]) -> Vec<Vec<Elem>> {
     let members = subgroup_members_without(instance, links);
     (1..members.len())
