@@ -412,6 +412,51 @@ fn search_below_the_optimum_exits_1_with_a_certificate_that_verifies() {
         "{}",
         verified.stdout
     );
+    // The same refutation as LRAT, for the formula that `--dimacs` writes.
+    let lrat = dir.join("proof.lrat");
+    let with_lrat = txverify(&[
+        "verify-proof",
+        path.to_str().unwrap(),
+        dir.to_str().unwrap(),
+        "--lrat",
+        lrat.to_str().unwrap(),
+    ]);
+    assert_eq!(with_lrat.code, 0, "{}", with_lrat.stdout);
+    assert!(
+        with_lrat.stdout.contains("checked by the LRAT checker"),
+        "{}",
+        with_lrat.stdout
+    );
+    let text = std::fs::read_to_string(&lrat).unwrap();
+    let last = text.lines().last().unwrap();
+    assert_eq!(
+        last.split(' ').nth(1),
+        Some("0"),
+        "ends with the empty clause: {last}"
+    );
+    let cnf = dir.join("again.cnf");
+    let dimacs = txverify(&[
+        "search",
+        "-q",
+        "--time",
+        "5",
+        "--dimacs",
+        cnf.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(dimacs.code, 0, "{}", dimacs.stderr);
+    let clauses: Vec<Vec<i32>> = std::fs::read_to_string(&cnf)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .map(|w| w.parse().unwrap())
+                .take_while(|&x| x != 0)
+                .collect()
+        })
+        .collect();
+    assert!(txverify::search::proofcheck::check_lrat(&clauses, text.as_bytes()).is_ok());
     // The certificate does not apply to another network.
     let other = file("c8.tbl", "group: <a | a^8>\ntable:\n");
     let rejected = txverify(&[

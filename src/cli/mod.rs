@@ -49,8 +49,9 @@ pub enum SymmetryArg {
     Sigma,
     /// Equal to its time reversal.
     Reverse,
-    /// Two halves, each a table for G/⟨e⟩ once the letters e are removed, for a
-    /// link e that is a direct factor C2 (the doubling shape of hypercube tables).
+    /// Repeating one pattern in 2^k blocks of columns, split along links that are
+    /// central involutions forming a direct factor C2^k (the doubling shape of
+    /// hypercube tables; needs --time; docs/search.md).
     Split,
 }
 
@@ -119,6 +120,11 @@ struct VerifyProofArgs {
     file: PathBuf,
     /// The certificate directory.
     certificate: PathBuf,
+    /// Also write the refutation as a text LRAT proof to this file (clauses
+    /// numbered as in the formula `search --dimacs` writes; checked again after
+    /// writing; for LRAT checkers such as cake_lpr).
+    #[arg(long)]
+    lrat: Option<PathBuf>,
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,

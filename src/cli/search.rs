@@ -292,8 +292,15 @@ pub fn verify_proof(args: &VerifyProofArgs) -> u8 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    match search::certificate::verify(&loaded.instance, &args.certificate) {
-        Ok(v) => {
+    let checked = match &args.lrat {
+        Some(path) => {
+            search::certificate::verify_writing_lrat(&loaded.instance, &args.certificate, path)
+                .map(|(v, steps)| (v, Some((path, steps))))
+        }
+        None => search::certificate::verify(&loaded.instance, &args.certificate).map(|v| (v, None)),
+    };
+    match checked {
+        Ok((v, lrat)) => {
             outln!("verified: {}", v.provenance.claim);
             outln!(
                 "formula: {} variables, {} clauses ({}); proof: {} lemmas checked",
@@ -302,6 +309,12 @@ pub fn verify_proof(args: &VerifyProofArgs) -> u8 {
                 v.provenance.encoding,
                 v.report.lemmas
             );
+            if let Some((path, steps)) = lrat {
+                outln!(
+                    "LRAT: {} ({steps} clauses added, checked by the LRAT checker)",
+                    path.display()
+                );
+            }
             if !v.provenance.options.covers_all_tables() {
                 outln!("note: the class is restricted by a symmetry; other tables are not covered");
             }

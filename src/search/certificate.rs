@@ -92,6 +92,14 @@ pub enum CertificateError {
         /// What went wrong.
         error: std::io::Error,
     },
+    /// A file could not be written.
+    #[error("cannot write {path}: {error}")]
+    Write {
+        /// The path.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
     /// `provenance.json` does not parse.
     #[error("provenance.json: {0}")]
     Provenance(String),
@@ -186,6 +194,54 @@ pub(crate) fn write_provenance(
 
 /// Regenerates the formula for `instance` and checks the certificate's proof against it.
 pub fn verify(instance: &Instance, dir: &Path) -> Result<Verified, CertificateError> {
+    let (provenance, encoding, proof) = regenerate(instance, dir)?;
+    let report = proofcheck::check(
+        encoding.cnf.vars(),
+        encoding.cnf.clauses(),
+        &proof,
+        ProofFormat::Binary,
+    )?;
+    Ok(Verified { provenance, report })
+}
+
+/// Like [`verify`], and writes the refutation as a text LRAT proof to `lrat`
+/// (clauses numbered as in the regenerated formula, which is the certificate's
+/// `formula.cnf`, so that other LRAT checkers can take it), then checks the written file with the LRAT checker. Returns the
+/// number of clauses the LRAT proof adds.
+pub fn verify_writing_lrat(
+    instance: &Instance,
+    dir: &Path,
+    lrat: &Path,
+) -> Result<(Verified, usize), CertificateError> {
+    let (provenance, encoding, proof) = regenerate(instance, dir)?;
+    let write_failed = |error: std::io::Error| CertificateError::Write {
+        path: lrat.to_path_buf(),
+        error,
+    };
+    let file = std::fs::File::create(lrat).map_err(write_failed)?;
+    let mut out = std::io::BufWriter::new(file);
+    let report = proofcheck::check_to_lrat(
+        encoding.cnf.vars(),
+        encoding.cnf.clauses(),
+        &proof,
+        ProofFormat::Binary,
+        &mut out,
+    )?;
+    drop(out);
+    let written = std::fs::read(lrat).map_err(|error| CertificateError::Read {
+        path: lrat.to_path_buf(),
+        error,
+    })?;
+    let steps = proofcheck::check_lrat(encoding.cnf.clauses(), &written)?;
+    Ok((Verified { provenance, report }, steps))
+}
+
+/// The certificate's provenance, the formula regenerated from the instance
+/// (checked against the provenance), and the proof's bytes.
+fn regenerate(
+    instance: &Instance,
+    dir: &Path,
+) -> Result<(Provenance, super::encode::Encoding, Vec<u8>), CertificateError> {
     let read = |name: &str| {
         let path = dir.join(name);
         std::fs::read(&path).map_err(|error| CertificateError::Read { path, error })
@@ -220,11 +276,5 @@ pub fn verify(instance: &Instance, dir: &Path) -> Result<Verified, CertificateEr
         ));
     }
     let proof = read(PROOF_FILE)?;
-    let report = proofcheck::check(
-        encoding.cnf.vars(),
-        encoding.cnf.clauses(),
-        &proof,
-        ProofFormat::Binary,
-    )?;
-    Ok(Verified { provenance, report })
+    Ok((provenance, encoding, proof))
 }

@@ -15,6 +15,7 @@
 //! rejected: varisat does not produce them.
 
 use std::collections::HashMap;
+use std::io::Write;
 
 /// How the proof is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +56,9 @@ pub enum ProofError {
         /// The literal.
         literal: i64,
     },
+    /// The LRAT output could not be written.
+    #[error("cannot write the LRAT proof: {0}")]
+    Write(String),
     /// A lemma does not follow by unit propagation.
     #[error("step {step}: lemma {clause:?} is not implied by unit propagation")]
     NotRup {
@@ -189,7 +193,21 @@ struct Db {
     head: usize,
     by_key: HashMap<Vec<usize>, Vec<usize>>,
     refuted: bool,
+    /// Per variable: the clause that implied its value (`NONE`: an assumption).
+    reason: Vec<usize>,
+    /// Per variable: its place on the trail.
+    place: Vec<usize>,
+    /// The clause found false by the last failed propagation.
+    conflict: usize,
+    /// Per clause: its number in the LRAT numbering (originals first, in order).
+    lrat_id: Vec<u64>,
+    /// The last LRAT number given out.
+    last_id: u64,
+    /// Per variable: marks for [`Db::explain`].
+    seen: Vec<bool>,
 }
+
+const NONE: usize = usize::MAX;
 
 impl Db {
     fn new(vars: usize) -> Db {
@@ -202,13 +220,49 @@ impl Db {
             head: 0,
             by_key: HashMap::new(),
             refuted: false,
+            reason: vec![NONE; vars],
+            place: vec![0; vars],
+            conflict: NONE,
+            lrat_id: Vec::new(),
+            last_id: 0,
+            seen: vec![false; vars],
         }
     }
 
-    fn assign(&mut self, lit: usize) {
+    fn assign(&mut self, lit: usize, reason: usize) {
         self.value[lit] = 1;
         self.value[lit ^ 1] = -1;
+        self.reason[lit / 2] = reason;
+        self.place[lit / 2] = self.trail.len();
         self.trail.push(lit);
+    }
+
+    /// The clauses that unit propagation used to falsify `conflict`, in the
+    /// order they became unit, then `conflict` itself: the hints of an LRAT step.
+    fn explain(&mut self, conflict: usize) -> Vec<u64> {
+        let mut used = Vec::new();
+        let mut stack = vec![conflict];
+        let mut marked = Vec::new();
+        while let Some(c) = stack.pop() {
+            for &lit in &self.clauses[c] {
+                let var = lit / 2;
+                let reason = self.reason[var];
+                if reason != NONE && reason != c && !self.seen[var] {
+                    self.seen[var] = true;
+                    marked.push(var);
+                    used.push((self.place[var], reason));
+                    stack.push(reason);
+                }
+            }
+        }
+        for var in marked {
+            self.seen[var] = false;
+        }
+        used.sort_unstable();
+        used.iter()
+            .map(|&(_, c)| self.lrat_id[c])
+            .chain(std::iter::once(self.lrat_id[conflict]))
+            .collect()
     }
 
     /// Unit propagation from `head`; returns `false` on a conflict.
@@ -257,8 +311,9 @@ impl Db {
                 let first = clause[0];
                 if self.value[first] == -1 {
                     conflict = true;
+                    self.conflict = c;
                 } else {
-                    self.assign(first);
+                    self.assign(first, c);
                 }
             }
             watching.truncate(keep);
@@ -280,8 +335,10 @@ impl Db {
         self.head = len;
     }
 
-    /// Adds a clause at the top level (after the caller checked it if it is a lemma).
+    /// Adds a clause at the top level (after the caller checked it if it is a
+    /// lemma), numbered `last_id + 1` in LRAT terms.
     fn add(&mut self, mut lits: Vec<usize>) {
+        self.last_id += 1;
         if self.refuted {
             return;
         }
@@ -301,6 +358,7 @@ impl Db {
         match lits.len() {
             0 => {
                 self.refuted = true;
+                self.conflict = NONE;
                 return;
             }
             1 => {}
@@ -313,12 +371,16 @@ impl Db {
         let unit = lits.len() == 1 || self.value[lits[1]] == -1;
         self.clauses.push(lits);
         self.deleted.push(false);
+        self.lrat_id.push(self.last_id);
         self.by_key.entry(key).or_default().push(id);
         if unit {
             match self.value[first] {
-                -1 => self.refuted = true,
+                -1 => {
+                    self.refuted = true;
+                    self.conflict = id;
+                }
                 0 => {
-                    self.assign(first);
+                    self.assign(first, id);
                     if !self.propagate() {
                         self.refuted = true;
                     }
@@ -328,41 +390,50 @@ impl Db {
         }
     }
 
-    fn delete(&mut self, mut lits: Vec<usize>) -> bool {
+    /// Deletes a clause; returns its LRAT number, and whether it still gives a
+    /// top-level value its reason (then an LRAT proof must keep it), or `None`
+    /// when the clause is not present.
+    fn delete(&mut self, mut lits: Vec<usize>) -> Option<(u64, bool)> {
         lits.sort_unstable();
         lits.dedup();
-        match self.by_key.get_mut(&lits).and_then(|ids| ids.pop()) {
-            Some(id) => {
-                // Units stay assigned: they are implied by the formula.
-                self.deleted[id] = true;
-                true
-            }
-            None => false,
-        }
+        let id = self.by_key.get_mut(&lits).and_then(|ids| ids.pop())?;
+        // Units stay assigned: they are implied by the formula.
+        self.deleted[id] = true;
+        let is_reason = self.clauses[id].iter().any(|&l| self.reason[l / 2] == id);
+        Some((self.lrat_id[id], is_reason))
     }
 
-    /// Whether `lits` follows from the clauses by unit propagation.
-    fn rup(&mut self, lits: &[usize]) -> bool {
+    /// Whether `lits` follows from the clauses by unit propagation; with
+    /// `explain`, the LRAT hints that show it.
+    fn rup(&mut self, lits: &[usize], explain: bool) -> Option<Vec<u64>> {
         if self.refuted {
-            return true;
+            return Some(Vec::new());
         }
         let mark = self.trail.len();
-        let mut implied = false;
-        for &l in lits {
-            match self.value[l] {
-                1 => {
-                    implied = true;
-                    break;
+        // A literal already true at the top level: its reason is falsified by the lemma's negation.
+        let mut conflict = lits
+            .iter()
+            .find(|&&l| self.value[l] == 1)
+            .map(|&l| self.reason[l / 2]);
+        if conflict.is_none() {
+            for &l in lits {
+                if self.value[l] == 0 {
+                    self.assign(l ^ 1, NONE);
                 }
-                0 => self.assign(l ^ 1),
-                _ => {}
+            }
+            if !self.propagate() {
+                conflict = Some(self.conflict);
             }
         }
-        if !implied {
-            implied = !self.propagate();
-        }
+        let hints = conflict.map(|c| {
+            if explain && c != NONE {
+                self.explain(c)
+            } else {
+                Vec::new()
+            }
+        });
         self.backtrack(mark);
-        implied
+        hints
     }
 }
 
@@ -372,6 +443,31 @@ pub fn check(
     clauses: &[Vec<i32>],
     proof: &[u8],
     format: ProofFormat,
+) -> Result<ProofReport, ProofError> {
+    check_into(vars, clauses, proof, format, None)
+}
+
+/// Checks `proof` like [`check`] and writes, as it goes, the same refutation as
+/// a text LRAT proof (every lemma with the clauses unit propagation used, by
+/// number: the formula's clauses are 1, 2, … in order). Deletions of clauses
+/// that still give a top-level value its reason are left out, since the hints
+/// of later lemmas may use them.
+pub fn check_to_lrat(
+    vars: usize,
+    clauses: &[Vec<i32>],
+    proof: &[u8],
+    format: ProofFormat,
+    lrat: &mut dyn Write,
+) -> Result<ProofReport, ProofError> {
+    check_into(vars, clauses, proof, format, Some(lrat))
+}
+
+fn check_into(
+    vars: usize,
+    clauses: &[Vec<i32>],
+    proof: &[u8],
+    format: ProofFormat,
+    mut lrat: Option<&mut dyn Write>,
 ) -> Result<ProofReport, ProofError> {
     let mut db = Db::new(vars);
     for clause in clauses {
@@ -383,6 +479,7 @@ pub fn check(
         deletions: 0,
         ignored_deletions: 0,
     };
+    let explain = lrat.is_some();
     for (n, (kind, clause)) in parse(proof, format)?.into_iter().enumerate() {
         if db.refuted {
             break;
@@ -396,29 +493,165 @@ pub fn check(
         let lits: Vec<usize> = clause.iter().map(|&l| code(l)).collect();
         match kind {
             Step::Add => {
-                if !db.rup(&lits) {
+                let Some(hints) = db.rup(&lits, explain) else {
                     return Err(ProofError::NotRup {
                         step: n + 1,
                         clause,
                     });
-                }
+                };
                 report.lemmas += 1;
                 db.add(lits);
-            }
-            Step::Delete => {
-                if db.delete(lits) {
-                    report.deletions += 1;
-                } else {
-                    report.ignored_deletions += 1;
+                if let Some(out) = lrat.as_deref_mut() {
+                    write_step(out, db.last_id, &clause, &hints)?;
                 }
             }
+            Step::Delete => match db.delete(lits) {
+                Some((id, is_reason)) => {
+                    report.deletions += 1;
+                    if let Some(out) = lrat.as_deref_mut().filter(|_| !is_reason) {
+                        writeln!(out, "{} d {id} 0", db.last_id).map_err(write_error)?;
+                    }
+                }
+                None => report.ignored_deletions += 1,
+            },
         }
     }
-    if db.refuted || !db.propagate() {
-        Ok(report)
-    } else {
-        Err(ProofError::NoContradiction)
+    if !db.refuted && db.propagate() {
+        return Err(ProofError::NoContradiction);
     }
+    if let Some(out) = lrat {
+        // The empty clause, from the top-level conflict (none needed when the
+        // formula or the proof holds the empty clause itself).
+        if db.conflict != NONE {
+            let hints = db.explain(db.conflict);
+            write_step(out, db.last_id + 1, &[], &hints)?;
+        }
+        out.flush().map_err(write_error)?;
+    }
+    Ok(report)
+}
+
+fn write_step(
+    out: &mut dyn Write,
+    id: u64,
+    clause: &[i64],
+    hints: &[u64],
+) -> Result<(), ProofError> {
+    let mut line = id.to_string();
+    for l in clause {
+        line.push_str(&format!(" {l}"));
+    }
+    line.push_str(" 0");
+    for h in hints {
+        line.push_str(&format!(" {h}"));
+    }
+    line.push_str(" 0");
+    writeln!(out, "{line}").map_err(write_error)
+}
+
+fn write_error(e: std::io::Error) -> ProofError {
+    ProofError::Write(e.to_string())
+}
+
+/// Checks a text LRAT proof of the formula's unsatisfiability: every step's
+/// hints, read in order under the negation of its clause, must each be unit
+/// (and then assigned) until one is false; the proof must add the empty clause.
+/// Returns the number of added clauses. Needs no search, so it is much faster
+/// than [`check`]; it shares nothing with the code that writes LRAT.
+pub fn check_lrat(clauses: &[Vec<i32>], lrat: &[u8]) -> Result<usize, ProofError> {
+    let mut present: HashMap<u64, Vec<i64>> = clauses
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i as u64 + 1, c.iter().map(|&l| i64::from(l)).collect()))
+        .collect();
+    if clauses.iter().any(Vec::is_empty) {
+        return Ok(0);
+    }
+    let text = std::str::from_utf8(lrat).map_err(|e| ProofError::Malformed {
+        offset: e.valid_up_to(),
+        message: "not UTF-8 text".into(),
+    })?;
+    let mut added = 0;
+    let mut last = clauses.len() as u64;
+    for (n, line) in text.lines().enumerate() {
+        let step = n + 1;
+        let bad = |message: &str| ProofError::Malformed {
+            offset: step,
+            message: format!("line {step}: {message}"),
+        };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        let id: u64 = words[0].parse().map_err(|_| bad("no step number"))?;
+        if words.get(1) == Some(&"d") {
+            for w in &words[2..] {
+                let gone: u64 = w.parse().map_err(|_| bad("bad clause number"))?;
+                if gone != 0 {
+                    present.remove(&gone);
+                }
+            }
+            continue;
+        }
+        if id <= last {
+            return Err(bad("step numbers must increase"));
+        }
+        last = id;
+        let numbers: Vec<i64> = words[1..]
+            .iter()
+            .map(|w| w.parse().map_err(|_| bad("not a number")))
+            .collect::<Result<_, _>>()?;
+        let split = numbers
+            .iter()
+            .position(|&x| x == 0)
+            .ok_or_else(|| bad("clause not ended by 0"))?;
+        let (clause, rest) = (&numbers[..split], &numbers[split + 1..]);
+        if rest.last() != Some(&0) {
+            return Err(bad("hints not ended by 0"));
+        }
+        let mut value: HashMap<u64, bool> =
+            clause.iter().map(|&l| (l.unsigned_abs(), l < 0)).collect();
+        let mut refuted = false;
+        for &hint in &rest[..rest.len() - 1] {
+            let hinted = u64::try_from(hint).map_err(|_| bad("RAT hints are not accepted"))?;
+            let lits = present
+                .get(&hinted)
+                .ok_or_else(|| bad("hint names no present clause"))?;
+            let open: Vec<i64> = lits
+                .iter()
+                .copied()
+                .filter(|&l| value.get(&l.unsigned_abs()) != Some(&(l < 0)))
+                .collect();
+            if open
+                .iter()
+                .any(|&l| value.get(&l.unsigned_abs()) == Some(&(l > 0)))
+            {
+                return Err(bad("a hint is already satisfied"));
+            }
+            match open.as_slice() {
+                [] => {
+                    refuted = true;
+                    break;
+                }
+                [unit] => {
+                    value.insert(unit.unsigned_abs(), *unit > 0);
+                }
+                _ => return Err(bad("a hint is not unit")),
+            }
+        }
+        if !refuted {
+            return Err(ProofError::NotRup {
+                step,
+                clause: clause.to_vec(),
+            });
+        }
+        added += 1;
+        if clause.is_empty() {
+            return Ok(added);
+        }
+        present.insert(id, clause.to_vec());
+    }
+    Err(ProofError::NoContradiction)
 }
 
 #[cfg(test)]
@@ -496,6 +729,60 @@ mod tests {
             }
             text.push_str("0\n");
             assert!(check(vars, &clauses, text.as_bytes(), ProofFormat::Text).is_err());
+        }
+    }
+
+    fn lrat_of(vars: usize, clauses: &[Vec<i32>], proof: &[u8], format: ProofFormat) -> String {
+        let mut out = Vec::new();
+        check_to_lrat(vars, clauses, proof, format, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn lrat_written_from_varisat_proofs_checks_and_corruptions_fail() {
+        for n in 2..=6 {
+            let (vars, clauses) = pigeonhole(n);
+            let proof = varisat_proof(vars, &clauses);
+            let lrat = lrat_of(vars, &clauses, &proof, ProofFormat::Binary);
+            let added = check_lrat(&clauses, lrat.as_bytes()).unwrap();
+            assert!(added > 0, "n = {n}");
+            assert!(lrat.lines().last().unwrap().split(' ').nth(1) == Some("0"));
+            // The same proof against a satisfiable formula: rejected.
+            let mut weaker = clauses.clone();
+            weaker.remove(0);
+            assert!(check_lrat(&weaker, lrat.as_bytes()).is_err(), "n = {n}");
+            // Dropping the last hint of any added step breaks that step.
+            let lines: Vec<&str> = lrat.lines().collect();
+            for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.contains(" d ")) {
+                let words: Vec<&str> = line.split(' ').collect();
+                let end = words.len() - 1;
+                let mut cut = words[..end - 1].to_vec();
+                cut.push("0");
+                let mut changed = lines.clone();
+                let cut_line = cut.join(" ");
+                changed[i] = &cut_line;
+                let text = changed.join("\n");
+                assert!(
+                    check_lrat(&clauses, text.as_bytes()).is_err(),
+                    "n = {n}, line {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn lrat_of_hand_written_refutations() {
+        let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
+        let lrat = lrat_of(2, &clauses, b"2 0\n0\n", ProofFormat::Text);
+        assert_eq!(check_lrat(&clauses, lrat.as_bytes()), Ok(2));
+        // Refuted by the clauses alone: the empty clause from their top-level conflict.
+        let units = vec![vec![1], vec![-1, 2], vec![-2]];
+        let lrat = lrat_of(2, &units, b"", ProofFormat::Text);
+        assert_eq!(lrat.trim(), "4 0 1 2 3 0");
+        assert_eq!(check_lrat(&units, lrat.as_bytes()), Ok(1));
+        // A hint that is not unit, a missing clause, RAT hints: rejected.
+        for bad in ["4 0 1 3 0", "4 0 1 2 7 0", "4 0 1 2 -3 0", "4 0 1 2 0"] {
+            assert!(check_lrat(&units, bad.as_bytes()).is_err(), "{bad}");
         }
     }
 
