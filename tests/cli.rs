@@ -30,6 +30,20 @@ fn file(name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// `txverify search -q --time T --dimacs CNF TABLE`.
+fn write_dimacs(table: &std::path::Path, time: usize, cnf: &std::path::Path) -> Run {
+    let time = time.to_string();
+    txverify(&[
+        "search",
+        "-q",
+        "--time",
+        &time,
+        "--dimacs",
+        cnf.to_str().unwrap(),
+        table.to_str().unwrap(),
+    ])
+}
+
 fn check(name: &str, text: &str) -> Run {
     let path = file(name, text);
     txverify(&["check", path.to_str().unwrap()])
@@ -435,15 +449,7 @@ fn search_below_the_optimum_exits_1_with_a_certificate_that_verifies() {
         "ends with the empty clause: {last}"
     );
     let cnf = dir.join("again.cnf");
-    let dimacs = txverify(&[
-        "search",
-        "-q",
-        "--time",
-        "5",
-        "--dimacs",
-        cnf.to_str().unwrap(),
-        path.to_str().unwrap(),
-    ]);
+    let dimacs = write_dimacs(&path, 5, &cnf);
     assert_eq!(dimacs.code, 0, "{}", dimacs.stderr);
     let clauses: Vec<Vec<i32>> = std::fs::read_to_string(&cnf)
         .unwrap()
@@ -518,15 +524,7 @@ fn search_with_z3_finds_an_optimal_table_that_check_accepts() {
 fn search_dimacs_writes_the_formula_and_solves_nothing() {
     let path = file("dimacs6.tbl", "group: <a | a^6>\ntable:\n");
     let cnf = path.with_extension("cnf");
-    let run = txverify(&[
-        "search",
-        "-q",
-        "--time",
-        "5",
-        "--dimacs",
-        cnf.to_str().unwrap(),
-        path.to_str().unwrap(),
-    ]);
+    let run = write_dimacs(&path, 5, &cnf);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr.contains("formulas written; nothing solved"),

@@ -3,27 +3,16 @@
 
 mod common;
 
-use common::{Factor, build, default_links};
+use common::{Factor, build, default_links, solve_cnf};
 use std::collections::{BTreeMap, BTreeSet};
 use txverify::group::{Elem, FiniteGroup};
 use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, TableLetter, Verdict};
-use txverify::search::cnf::Cnf;
-use txverify::search::solver::{SatAnswer, SolveControl, solve_varisat};
+use txverify::search::solver::SatAnswer;
 use txverify::search::{self, EncodingOptions, halves};
 
 fn instance(group: FiniteGroup) -> Instance {
     let links = default_links(&group);
     Instance::new(group, links, MessageSpec::Total, None)
-}
-
-fn solve(cnf: &Cnf) -> SatAnswer {
-    let control = SolveControl {
-        deadline: None,
-        stop: Vec::new(),
-        proof: None,
-        on_progress: Box::new(|_| {}),
-    };
-    solve_varisat(cnf, control).unwrap().0
 }
 
 fn split_options(links: &[LinkId]) -> EncodingOptions {
@@ -127,7 +116,7 @@ fn split_tables_are_valid_and_have_the_shape() {
         let time = 1 << (d - 1);
         let links: Vec<LinkId> = halves::split_links(&inst).into_iter().take(k).collect();
         let encoding = search::encode(&inst, time, &split_options(&links)).unwrap();
-        let SatAnswer::Sat(model) = solve(&encoding.cnf) else {
+        let SatAnswer::Sat(model) = solve_cnf(&encoding.cnf) else {
             panic!("{d}-cube split along {k} links: no table");
         };
         let table = encoding.decode(&inst, &model).unwrap();
@@ -152,7 +141,7 @@ fn the_split_formula_refuses_tables_of_another_shape() {
     let mut refused = 0;
     for seed in 0..12 {
         let shuffled = full.cnf.shuffled(seed);
-        let SatAnswer::Sat(model) = solve(&shuffled.cnf) else {
+        let SatAnswer::Sat(model) = solve_cnf(&shuffled.cnf) else {
             panic!("the 4-cube has tables with 8 columns");
         };
         let table = full
@@ -163,7 +152,7 @@ fn the_split_formula_refuses_tables_of_another_shape() {
         for l in split.literals_for(&inst, &table).unwrap() {
             cnf.add(&[l]);
         }
-        let accepted = matches!(solve(&cnf), SatAnswer::Sat(_));
+        let accepted = matches!(solve_cnf(&cnf), SatAnswer::Sat(_));
         assert_eq!(accepted, shaped, "seed {seed}");
         refused += usize::from(!shaped);
     }

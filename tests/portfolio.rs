@@ -3,13 +3,13 @@
 
 mod common;
 
-use common::{Factor, build, default_links};
+use common::{Factor, build, default_links, solve_cnf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use txverify::group::FiniteGroup;
 use txverify::group::families::cyclic;
 use txverify::kernel::{self, Instance, LinkId, MessageSpec, Verdict};
-use txverify::search::solver::{SatAnswer, SolveControl, solve_varisat};
+use txverify::search::solver::SatAnswer;
 use txverify::search::symmetry::{self, extend_to_automorphism};
 use txverify::search::{self, EncodingOptions, FoundBy, Outcome, SearchOptions, certificate};
 
@@ -27,16 +27,6 @@ fn bound(inst: &Instance) -> usize {
         .bound()
         .unwrap()
         .value as usize
-}
-
-fn solve_cnf(cnf: &search::cnf::Cnf) -> SatAnswer {
-    let control = SolveControl {
-        deadline: None,
-        stop: Vec::new(),
-        proof: None,
-        on_progress: Box::new(|_| {}),
-    };
-    solve_varisat(cnf, control).unwrap().0
 }
 
 /// Every link permutation of `inst` that extends to an automorphism and whose

@@ -112,3 +112,16 @@ pub fn greedy_table(group: &FiniteGroup, links: &[GenLetter], seed: usize) -> Ta
         .collect();
     txverify::construct::pack_rows(links, &names, placed)
 }
+
+/// Solves a formula with varisat, without limits or proof.
+pub fn solve_cnf(cnf: &txverify::search::cnf::Cnf) -> txverify::search::solver::SatAnswer {
+    let control = txverify::search::solver::SolveControl {
+        deadline: None,
+        stop: Vec::new(),
+        proof: None,
+        on_progress: Box::new(|_| {}),
+    };
+    txverify::search::solver::solve_varisat(cnf, control)
+        .unwrap()
+        .0
+}
