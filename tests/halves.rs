@@ -127,8 +127,13 @@ fn split_tables_are_valid_and_have_the_shape() {
             "{d}-cube, k = {k}"
         );
     }
-    let suggested = halves::suggested(&instance(build(&[Factor::Elementary(7)])), 64).unwrap();
-    assert_eq!(suggested.len(), 3);
+    let cube7 = instance(build(&[Factor::Elementary(7)]));
+    assert_eq!(halves::suggested(&cube7, 64).unwrap().len(), 3);
+    // Fewer blocks when 8 does not divide the columns; none for an odd number.
+    assert_eq!(halves::suggested(&cube7, 68).unwrap().len(), 2);
+    assert_eq!(halves::suggested(&cube7, 66).unwrap().len(), 1);
+    assert!(halves::suggested(&cube7, 65).is_none());
+    assert!(halves::suggested(&instance(build(&[Factor::Cyclic(6)])), 12).is_none());
 }
 
 #[test]

@@ -46,15 +46,16 @@ fn subgroup_without(instance: &Instance, left_out: LinkId) -> usize {
         .count()
 }
 
-/// The split the search tries by default: half of the [`split_links`] (at
-/// least one), when the table can split along them. Splitting along every
-/// link leaves the solver only the letters of E to place and is often
+/// The split the search tries by default: along half of the [`split_links`]
+/// (at least one), or fewer when `2^k` must divide `time`. Splitting along
+/// every link leaves the solver only the letters of E to place and is often
 /// impossible; half of them leaves blocks that are small tables of their own.
 pub fn suggested(instance: &Instance, time: usize) -> Option<Vec<LinkId>> {
     let links = split_links(instance);
-    let k = (links.len() / 2).max(1);
-    let chosen: Vec<LinkId> = links.iter().rev().take(k).copied().collect();
-    (!chosen.is_empty() && can_split(instance, &chosen, time)).then_some(chosen)
+    (1..=(links.len() / 2).max(1))
+        .rev()
+        .map(|k| links.iter().rev().take(k).copied().collect::<Vec<_>>())
+        .find(|chosen| can_split(instance, chosen, time))
 }
 
 /// Whether a table with `time` columns may split along `links` (see
