@@ -62,9 +62,14 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
                         encoding.split = links.iter().map(|e| e.index() as u16).collect()
                     }
                     None => {
-                        eprintln!(
-                            "error: the table cannot split: no link is a central involution outside the subgroup of the others, or --time is missing or not a multiple of the number of blocks"
-                        );
+                        let why = if search::halves::split_links(&loaded.instance).is_empty() {
+                            "no link is a central involution outside the subgroup of the others"
+                        } else if args.time.is_none() {
+                            "it needs --time"
+                        } else {
+                            "the number of columns must be even and the message set closed under the split links"
+                        };
+                        eprintln!("error: --symmetry split: {why}");
                         return Err(EXIT_INPUT);
                     }
                 }
