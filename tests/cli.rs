@@ -426,6 +426,24 @@ fn search_below_the_optimum_exits_1_with_a_certificate_that_verifies() {
         "{}",
         verified.stdout
     );
+    // An LRAT path that cannot be written is an input error, not a rejection.
+    let unwritable = txverify(&[
+        "verify-proof",
+        path.to_str().unwrap(),
+        dir.to_str().unwrap(),
+        "--lrat",
+        "/nonexistent-directory/proof.lrat",
+    ]);
+    assert_eq!(
+        unwritable.code, 2,
+        "{}{}",
+        unwritable.stdout, unwritable.stderr
+    );
+    assert!(
+        unwritable.stderr.contains("cannot write"),
+        "{}",
+        unwritable.stderr
+    );
     // The same refutation as LRAT, for the formula that `--dimacs` writes.
     let lrat = dir.join("proof.lrat");
     let with_lrat = txverify(&[

@@ -325,6 +325,12 @@ pub fn verify_proof(args: &VerifyProofArgs) -> u8 {
             }
             0
         }
+        Err(e @ search::certificate::CertificateError::Write { .. }) => {
+            // The LRAT file could not be written: a problem with the output path,
+            // not with the certificate.
+            eprintln!("error: {e}");
+            EXIT_INPUT
+        }
         Err(e) => {
             outln!("rejected: {e}");
             1
