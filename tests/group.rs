@@ -421,43 +421,6 @@ fn cross_checks_can_fail() {
     assert!(check_abelianisation(&g, &ab3).is_ok());
 }
 
-#[test]
-#[ignore = "timing: run with --release -- --ignored --nocapture"]
-fn time_benchmark_presentations() {
-    let abelian = |n: usize, k: u32| {
-        let mut relators: Vec<Vec<GenLetter>> = (0..k)
-            .map(|g| {
-                vec![
-                    GenLetter {
-                        generator: g,
-                        inverse: false
-                    };
-                    n
-                ]
-            })
-            .collect();
-        for g in 0..k {
-            for h in g + 1..k {
-                let l = |generator, inverse| GenLetter { generator, inverse };
-                relators.push(vec![l(g, false), l(h, false), l(g, true), l(h, true)]);
-            }
-        }
-        Presentation {
-            generators: (0..k).map(|g| format!("a{g}")).collect(),
-            relators,
-        }
-    };
-    for (name, p) in [("Z_100^3", abelian(100, 3)), ("Z_1000^2", abelian(1000, 2))] {
-        let start = std::time::Instant::now();
-        let g = enumerate(&p, &EnumerationLimits::default()).unwrap();
-        println!(
-            "{name}: order {} in {:.3} s",
-            g.order(),
-            start.elapsed().as_secs_f64()
-        );
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Properties.
 

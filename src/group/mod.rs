@@ -9,6 +9,7 @@
 
 pub mod abelian;
 pub mod check;
+pub mod compute;
 pub mod enumerate;
 pub mod families;
 pub mod recognise;
@@ -16,7 +17,7 @@ pub mod recognise;
 use std::fmt;
 
 pub use abelian::{Abelianisation, abelianise};
-pub use check::{ComputedGroup, compute};
+pub use compute::{ComputedGroup, compute};
 pub use enumerate::{EnumerationLimits, enumerate};
 pub use recognise::recognise;
 
