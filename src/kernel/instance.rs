@@ -79,6 +79,50 @@ pub struct Table {
     pub words: Vec<PlacedWord>,
 }
 
+impl Table {
+    /// Builds a table from words given by their 1-based start column and their
+    /// links, assigning rows by interval partitioning (each word goes into the
+    /// first row that is free from its start column on).
+    ///
+    /// Column distinctness allows at most |S| letters per column, so at most |S|
+    /// words overlap at any column and a valid schedule never needs more than |S|
+    /// rows: a schedule is its words' start times, and the rows are only a way of
+    /// writing it down. `links` and `names` are indexed by the words' [`LinkId`]s.
+    pub fn from_placed_words(
+        links: &[GenLetter],
+        names: &[String],
+        mut placed: Vec<(usize, Vec<LinkId>)>,
+    ) -> Table {
+        placed.sort();
+        let mut row_ends: Vec<usize> = Vec::new();
+        let mut words = Vec::with_capacity(placed.len());
+        for (column, word) in placed {
+            let row = match row_ends.iter().position(|&end| end < column) {
+                Some(r) => r,
+                None => {
+                    row_ends.push(0);
+                    row_ends.len() - 1
+                }
+            };
+            row_ends[row] = column + word.len() - 1;
+            words.push(PlacedWord {
+                row: row + 1,
+                column,
+                letters: word
+                    .iter()
+                    .map(|l| TableLetter::Gen(links[l.index()]))
+                    .collect(),
+                text: word.iter().map(|l| names[l.index()].as_str()).collect(),
+            });
+        }
+        words.sort_by_key(|w| (w.row, w.column));
+        Table {
+            rows: row_ends.len(),
+            words,
+        }
+    }
+}
+
 /// Why the link set does not define a connected undirected Cayley graph.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

@@ -548,7 +548,7 @@ impl Encoding {
             }
             placed.push((t + 1, word));
         }
-        Some(crate::construct::pack_rows(
+        Some(crate::kernel::Table::from_placed_words(
             instance.links(),
             instance.link_names(),
             placed,

@@ -110,7 +110,7 @@ pub fn greedy_table(group: &FiniteGroup, links: &[GenLetter], seed: usize) -> Ta
         .into_iter()
         .map(|(column, word)| (column, word.into_iter().map(|l| LinkId(l as u32)).collect()))
         .collect();
-    txverify::construct::pack_rows(links, &names, placed)
+    Table::from_placed_words(links, &names, placed)
 }
 
 /// Solves a formula with varisat, without limits or proof.
