@@ -9,9 +9,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use txverify::format::syntax::NetworkSpec;
 use txverify::group::Elem;
-use txverify::network::{Embedding, embed};
+use txverify::network::{Embedding, NetworkKind, embed};
 use txverify::simulate::testing::{GroupWithLinks, cyclic, greedy_table, product};
 use txverify::simulate::{MessageSet, PlacedWord, SimulationInput, SimulationOptions, simulate};
 
@@ -26,7 +25,7 @@ fn case(side: usize) -> Case {
     let embedding = embed(
         &g.group,
         &g.links,
-        &NetworkSpec::Torus {
+        &NetworkKind::Torus {
             sides: vec![side; 3],
         },
     )
@@ -69,7 +68,7 @@ fn oneshot(sides: &str) {
         let embedding = embed(
             &g.group,
             &g.links,
-            &NetworkSpec::Torus {
+            &NetworkKind::Torus {
                 sides: vec![side; 3],
             },
         )

@@ -20,10 +20,9 @@
 //! forced after the first layer, which makes 32×32×32 a linear-time walk; a
 //! step budget turns pathological inputs into an explicit "search gave up".
 
-use crate::format::syntax::NetworkSpec;
 use crate::group::{Elem, FiniteGroup, GenLetter};
 
-use super::{NetworkSpecError, PhysicalNetwork, link_element, torus_sides};
+use super::{NetworkKind, NetworkSpecError, PhysicalNetwork, link_element};
 
 const NONE: u32 = u32::MAX;
 
@@ -97,7 +96,7 @@ pub enum NetworkMismatch {
 #[derive(Clone, Debug)]
 pub struct Embedding {
     network: PhysicalNetwork,
-    spec: Option<NetworkSpec>,
+    spec: Option<NetworkKind>,
     node_of: Vec<u32>,
     elem_of: Vec<u32>,
 }
@@ -114,7 +113,7 @@ impl Embedding {
         group: &FiniteGroup,
         links: &[GenLetter],
         network: PhysicalNetwork,
-        spec: Option<NetworkSpec>,
+        spec: Option<NetworkKind>,
         node_of: Vec<u32>,
     ) -> Result<Embedding, NetworkMismatch> {
         validate_links(group, links)?;
@@ -194,7 +193,7 @@ impl Embedding {
     }
 
     /// The `network:` value this embedding realises (`None` for the Cayley graph).
-    pub fn spec(&self) -> Option<&NetworkSpec> {
+    pub fn spec(&self) -> Option<&NetworkKind> {
         self.spec.as_ref()
     }
 
@@ -270,10 +269,10 @@ pub fn validate_links(
 pub fn embed(
     group: &FiniteGroup,
     links: &[GenLetter],
-    spec: &NetworkSpec,
+    spec: &NetworkKind,
 ) -> Result<Embedding, NetworkMismatch> {
-    let sides = torus_sides(spec)?;
-    let network = PhysicalNetwork::from_spec(spec)?;
+    let sides = spec.torus_sides()?;
+    let network = PhysicalNetwork::from_kind(spec)?;
     let mut budget = 100 * group.order() as u64 + 1_000_000;
     let node_of = find_isomorphism(group, links, &network, &sides, &mut budget)?;
     Embedding::new(group, links, network, Some(spec.clone()), node_of)
@@ -283,27 +282,30 @@ pub fn embed(
 /// the verified embedding. Candidates are tried in this order: ring, hypercube,
 /// then tori with fewer dimensions first (sides ascending, none of them a
 /// hypercube), among those consistent with the node count and the degree.
-pub fn infer(group: &FiniteGroup, links: &[GenLetter]) -> Option<(NetworkSpec, Embedding)> {
+pub fn infer(group: &FiniteGroup, links: &[GenLetter]) -> Option<(NetworkKind, Embedding)> {
     validate_links(group, links).ok()?;
     let (n, d) = (group.order(), links.len());
     let mut candidates = Vec::new();
     if d == 2 && n >= 3 {
-        candidates.push(NetworkSpec::Ring { nodes: n });
+        candidates.push(NetworkKind::Ring { nodes: n });
     }
     if d < usize::BITS as usize && n == 1 << d {
-        candidates.push(NetworkSpec::Hypercube { dimension: d });
+        candidates.push(NetworkKind::Hypercube { dimension: d });
     }
     let mut tori = Vec::new();
     factorisations(n, 2, d, &mut Vec::new(), &mut tori);
     tori.retain(|s: &Vec<usize>| s.len() >= 2 && s.iter().any(|&x| x != 2));
     tori.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
-    candidates.extend(tori.into_iter().map(|sides| NetworkSpec::Torus { sides }));
+    candidates.extend(tori.into_iter().map(|sides| NetworkKind::Torus { sides }));
     // Every candidate is vertex-transitive, so one distance profile from the
     // identity decides most of them without building the network.
     let profile = cayley_profile(group, links);
     candidates
         .into_iter()
-        .filter(|spec| super::torus_sides(spec).is_ok_and(|sides| torus_profile(&sides) == profile))
+        .filter(|spec| {
+            spec.torus_sides()
+                .is_ok_and(|sides| torus_profile(&sides) == profile)
+        })
         .find_map(|spec| embed(group, links, &spec).ok().map(|e| (spec, e)))
 }
 
@@ -695,22 +697,22 @@ mod tests {
     use super::*;
     use crate::simulate::testing::{GroupWithLinks, cyclic, dihedral, elementary_abelian, product};
 
-    fn ring(nodes: usize) -> NetworkSpec {
-        NetworkSpec::Ring { nodes }
+    fn ring(nodes: usize) -> NetworkKind {
+        NetworkKind::Ring { nodes }
     }
-    fn cube(dimension: usize) -> NetworkSpec {
-        NetworkSpec::Hypercube { dimension }
+    fn cube(dimension: usize) -> NetworkKind {
+        NetworkKind::Hypercube { dimension }
     }
-    fn torus(sides: &[usize]) -> NetworkSpec {
-        NetworkSpec::Torus {
+    fn torus(sides: &[usize]) -> NetworkKind {
+        NetworkKind::Torus {
             sides: sides.to_vec(),
         }
     }
 
-    fn accepts(g: &GroupWithLinks, spec: NetworkSpec) {
+    fn accepts(g: &GroupWithLinks, spec: NetworkKind) {
         let e = embed(&g.group, &g.links, &spec).unwrap_or_else(|e| panic!("{spec:?}: {e}"));
         // Independent re-check of the returned map.
-        let net = PhysicalNetwork::from_spec(&spec).unwrap();
+        let net = PhysicalNetwork::from_kind(&spec).unwrap();
         Embedding::new(&g.group, &g.links, net, None, e.node_map().to_vec()).unwrap();
         assert_eq!(e.node(Elem::IDENTITY), 0);
         for x in 0..g.group.order() as u32 {
@@ -925,7 +927,7 @@ mod tests {
     #[test]
     fn verification_rejects_a_bad_map() {
         let g = cyclic(6);
-        let net = PhysicalNetwork::from_spec(&ring(6)).unwrap();
+        let net = PhysicalNetwork::from_kind(&ring(6)).unwrap();
         let bad = vec![0, 2, 4, 1, 3, 5];
         assert!(matches!(
             Embedding::new(&g.group, &g.links, net.clone(), None, bad),
@@ -937,7 +939,7 @@ mod tests {
 
     #[test]
     fn infers_the_network() {
-        let cases: Vec<(GroupWithLinks, NetworkSpec)> = vec![
+        let cases: Vec<(GroupWithLinks, NetworkKind)> = vec![
             (dihedral(6), ring(6)),
             (cyclic(7), ring(7)),
             (cyclic(4), ring(4)),
@@ -978,7 +980,7 @@ mod tests {
     }
 
     /// Every torus spec (sides ≥ 2, non-decreasing) with `n` nodes, plus rings and hypercubes.
-    fn all_specs(n: usize) -> Vec<NetworkSpec> {
+    fn all_specs(n: usize) -> Vec<NetworkKind> {
         let mut out = vec![ring(n)];
         if n.is_power_of_two() {
             out.push(cube(n.trailing_zeros() as usize));
@@ -1061,7 +1063,7 @@ mod tests {
         fn search_agrees_with_brute_force(g in small_group()) {
             proptest::prop_assume!(validate_links(&g.group, &g.links).is_ok());
             for spec in all_specs(g.group.order()) {
-                let net = PhysicalNetwork::from_spec(&spec).unwrap();
+                let net = PhysicalNetwork::from_kind(&spec).unwrap();
                 let brute = brute_force_isomorphic(&g, &net);
                 let found = embed(&g.group, &g.links, &spec);
                 proptest::prop_assert_eq!(brute, found.is_ok(), "{:?}: {:?}", spec, found.err());

@@ -8,8 +8,7 @@ use super::testing::{
     shortest_link_words,
 };
 use super::*;
-use crate::format::syntax::NetworkSpec;
-use crate::network::{Embedding, embed, infer};
+use crate::network::{Embedding, NetworkKind, embed, infer};
 
 fn word(row: usize, column: usize, letters: &[usize], text: &str) -> PlacedWord {
     PlacedWord {
@@ -23,7 +22,7 @@ fn word(row: usize, column: usize, letters: &[usize], text: &str) -> PlacedWord 
 /// D6 (order 6) with links b = y (index 0) and B = Y (index 1), on ring 6.
 fn ring6() -> (GroupWithLinks, Embedding) {
     let g = dihedral(6);
-    let e = embed(&g.group, &g.links, &NetworkSpec::Ring { nodes: 6 }).unwrap();
+    let e = embed(&g.group, &g.links, &NetworkKind::Ring { nodes: 6 }).unwrap();
     (g, e)
 }
 
@@ -289,7 +288,7 @@ fn conflicts_between_chunks_are_found() {
     let e = embed(
         &g.group,
         &g.links,
-        &NetworkSpec::Torus {
+        &NetworkKind::Torus {
             sides: vec![64, 64],
         },
     )
@@ -390,7 +389,7 @@ fn greedy_tables_on_tori_simulate_clean() {
     let (spec, e) = infer(&g.group, &g.links).unwrap();
     assert_eq!(
         spec,
-        NetworkSpec::Torus {
+        NetworkKind::Torus {
             sides: vec![3, 4, 5]
         }
     );
@@ -444,7 +443,7 @@ fn trivial_group_has_an_empty_network() {
         links: vec![],
     };
     let (spec, e) = infer(&g.group, &g.links).unwrap();
-    assert_eq!(spec, NetworkSpec::Hypercube { dimension: 0 });
+    assert_eq!(spec, NetworkKind::Hypercube { dimension: 0 });
     let report = run(&g, &e, &[], &MessageSet::Total, 1);
     assert!(report.valid);
     assert_eq!(report.expected_messages, 0);
