@@ -11,7 +11,11 @@ use std::time::Instant;
 use criterion::{Criterion, Throughput, criterion_group};
 use txverify::group::Elem;
 use txverify::network::{Embedding, NetworkKind, embed};
-use txverify::simulate::testing::{GroupWithLinks, cyclic, greedy_table, product};
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::groups::linked::{GroupWithLinks, cyclic, product};
+use common::schedules::greedy_placed_words;
 use txverify::simulate::{MessageSet, PlacedWord, SimulationInput, SimulationOptions, simulate};
 
 struct Case {
@@ -31,7 +35,7 @@ fn case(side: usize) -> Case {
     )
     .unwrap();
     let targets: Vec<Elem> = g.group.elements().skip(1).collect();
-    let words = greedy_table(&g.group, &g.links, &targets, g.links.len());
+    let words = greedy_placed_words(&g.group, &g.links, &targets, g.links.len());
     Case {
         g,
         embedding,
@@ -76,7 +80,7 @@ fn oneshot(sides: &str) {
         let t_embed = t.elapsed();
         let targets: Vec<Elem> = g.group.elements().skip(1).collect();
         let t = Instant::now();
-        let words = greedy_table(&g.group, &g.links, &targets, g.links.len());
+        let words = greedy_placed_words(&g.group, &g.links, &targets, g.links.len());
         let t_greedy = t.elapsed();
         let c = Case {
             g,

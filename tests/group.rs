@@ -1,6 +1,9 @@
 //! Tests of group computation: known orders, limits, cross-checks, and
 //! properties of random products and quotients.
 
+mod common;
+
+use common::groups::{cyclic, dihedral, direct_product};
 use proptest::prelude::*;
 use std::time::Duration;
 use txverify::group::abelian::abelianise;
@@ -419,6 +422,42 @@ fn cross_checks_can_fail() {
     assert!(check_abelianisation(&g, &ab6).is_err());
     let ab3 = abelianise(&pres("a", &["aaa"])).unwrap();
     assert!(check_abelianisation(&g, &ab3).is_ok());
+}
+
+/// The closed-form test groups are what they claim: the dihedral group's
+/// relators hold and `yY` has order exactly n/2; a product's order multiplies and
+/// its factors commute.
+#[test]
+fn closed_form_test_groups_are_right() {
+    let letter = |generator, inverse| GenLetter { generator, inverse };
+    for n in [2, 4, 6, 12] {
+        let g = dihedral(n);
+        assert_eq!(g.order(), n);
+        let (y, big_y) = (letter(0, false), letter(1, false));
+        let mut rotation = Vec::new();
+        for _ in 0..n / 2 {
+            rotation.extend([y, big_y]);
+        }
+        for e in g.elements() {
+            assert_eq!(g.apply_word(e, &[y, y]), e);
+            assert_eq!(g.apply_word(e, &rotation), e);
+        }
+        if n > 2 {
+            assert_ne!(
+                g.apply_word(Elem::IDENTITY, &rotation[..n - 2]),
+                Elem::IDENTITY
+            );
+        }
+    }
+    let g = direct_product(
+        &[cyclic(5), dihedral(6)],
+        &[vec!["a".into()], vec!["b".into(), "B".into()]],
+    );
+    assert_eq!(g.order(), 30);
+    let (a, b) = (letter(0, false), letter(1, false));
+    for e in g.elements() {
+        assert_eq!(g.apply_word(e, &[a, b]), g.apply_word(e, &[b, a]));
+    }
 }
 
 // ---------------------------------------------------------------------------

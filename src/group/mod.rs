@@ -11,10 +11,15 @@ pub mod abelian;
 pub mod check;
 pub mod compute;
 pub mod enumerate;
-pub mod families;
 pub mod recognise;
 
 use std::fmt;
+
+/// Closed-form groups for the unit tests; the same file serves the integration tests.
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../../tests/common/groups.rs"]
+pub(crate) mod testing;
 
 pub use abelian::{Abelianisation, abelianise};
 pub use compute::{ComputedGroup, compute};

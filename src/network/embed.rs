@@ -695,7 +695,9 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simulate::testing::{GroupWithLinks, cyclic, dihedral, elementary_abelian, product};
+    use crate::group::testing::linked::{
+        GroupWithLinks, cyclic, dihedral, elementary_abelian, product,
+    };
 
     fn ring(nodes: usize) -> NetworkKind {
         NetworkKind::Ring { nodes }

@@ -3,11 +3,11 @@
 
 use proptest::prelude::*;
 
-use super::testing::{
-    GroupWithLinks, cyclic, dihedral, elementary_abelian, greedy_table, product,
-    shortest_link_words,
-};
+use super::testing::{greedy_placed_words, shortest_link_words};
 use super::*;
+use crate::group::testing::linked::{
+    GroupWithLinks, cyclic, dihedral, elementary_abelian, product,
+};
 use crate::network::{Embedding, NetworkKind, embed, infer};
 
 fn word(row: usize, column: usize, letters: &[usize], text: &str) -> PlacedWord {
@@ -385,7 +385,7 @@ fn malformed_inputs_are_errors() {
 fn greedy_tables_on_tori_simulate_clean() {
     let g = product(&[cyclic(5), cyclic(4), cyclic(3)]);
     let targets: Vec<Elem> = g.group.elements().skip(1).collect();
-    let words = greedy_table(&g.group, &g.links, &targets, g.links.len());
+    let words = greedy_placed_words(&g.group, &g.links, &targets, g.links.len());
     let (spec, e) = infer(&g.group, &g.links).unwrap();
     assert_eq!(
         spec,
@@ -403,7 +403,7 @@ fn report_does_not_depend_on_chunking() {
     let g = product(&[cyclic(5), cyclic(4), cyclic(3)]);
     let e = infer(&g.group, &g.links).unwrap().1;
     let targets: Vec<Elem> = g.group.elements().skip(1).collect();
-    let mut words = greedy_table(&g.group, &g.links, &targets, g.links.len());
+    let mut words = greedy_placed_words(&g.group, &g.links, &targets, g.links.len());
     // Break it in every way at once: a moved word, a dropped one, a repeated one.
     words[3].column = words[7].column;
     words.remove(11);
@@ -489,7 +489,7 @@ proptest! {
             }
         };
         let ports = 1 + ports_pick % g.links.len();
-        let table = greedy_table(&g.group, &g.links, &targets, ports);
+        let table = greedy_placed_words(&g.group, &g.links, &targets, ports);
         let cayley = Embedding::cayley(&g.group, &g.links).unwrap();
         let report = run(&g, &cayley, &table, &messages, ports);
         prop_assert!(report.valid, "{:?}", report.failures);
