@@ -22,7 +22,7 @@
 
 use crate::group::{Elem, FiniteGroup, GenLetter};
 
-use super::{NetworkKind, NetworkSpecError, PhysicalNetwork, link_element};
+use super::{NetworkKind, NetworkSpecError, PhysicalNetwork};
 
 const NONE: u32 = u32::MAX;
 
@@ -220,7 +220,7 @@ pub fn validate_links(
     group: &FiniteGroup,
     links: &[GenLetter],
 ) -> Result<Vec<Elem>, NetworkMismatch> {
-    let elems: Vec<Elem> = links.iter().map(|&l| link_element(group, l)).collect();
+    let elems: Vec<Elem> = links.iter().map(|&l| group.letter_element(l)).collect();
     for (i, &e) in elems.iter().enumerate() {
         let name = group.format_word(&[links[i]]);
         if e == Elem::IDENTITY {
@@ -234,7 +234,7 @@ pub fn validate_links(
                 group.format_word(&[links[j]])
             )));
         }
-        let inverse = link_element(group, links[i].inverted());
+        let inverse = group.letter_element(links[i].inverted());
         if !elems.contains(&inverse) {
             return Err(NetworkMismatch::Links(format!(
                 "the inverse of link {name} is not a link"
@@ -311,23 +311,15 @@ pub fn infer(group: &FiniteGroup, links: &[GenLetter]) -> Option<(NetworkKind, E
 
 /// How many elements lie at each distance from the identity in the Cayley graph.
 fn cayley_profile(group: &FiniteGroup, links: &[GenLetter]) -> Vec<u64> {
-    let mut distance = vec![u32::MAX; group.order()];
-    distance[0] = 0;
-    let mut queue = std::collections::VecDeque::from([Elem::IDENTITY]);
-    let mut profile = vec![1u64];
-    while let Some(g) = queue.pop_front() {
-        let next = distance[g.index()] + 1;
-        for &s in links {
-            let h = group.apply(g, s);
-            if distance[h.index()] == u32::MAX {
-                distance[h.index()] = next;
-                if profile.len() <= next as usize {
-                    profile.push(0);
-                }
-                profile[next as usize] += 1;
-                queue.push_back(h);
-            }
+    let mut profile = vec![0u64];
+    for d in group.distances_from_identity(links) {
+        if d == u32::MAX {
+            continue;
         }
+        if profile.len() <= d as usize {
+            profile.resize(d as usize + 1, 0);
+        }
+        profile[d as usize] += 1;
     }
     profile
 }

@@ -38,7 +38,7 @@ pub use kind::{NetworkKind, NetworkSpecError};
 use std::collections::VecDeque;
 use std::ops::Range;
 
-use crate::group::{Elem, FiniteGroup, GenLetter};
+use crate::group::{FiniteGroup, GenLetter};
 
 /// The largest number of nodes a network may have.
 ///
@@ -268,11 +268,6 @@ fn torus_distance(sides: &[usize], mut x: usize, mut y: usize) -> u32 {
         d += diff.min(s - diff);
     }
     d as u32
-}
-
-/// The element a single link letter denotes.
-pub(crate) fn link_element(group: &FiniteGroup, letter: GenLetter) -> Elem {
-    group.apply(Elem::IDENTITY, letter)
 }
 
 #[cfg(test)]

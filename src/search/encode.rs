@@ -565,7 +565,7 @@ impl Encoding {
                 .letters
                 .iter()
                 .map(|l| match l {
-                    TableLetter::Gen(g) => instance.link_of(instance.group().eval(&[*g])),
+                    TableLetter::Gen(g) => instance.link_of_letter(*g),
                     TableLetter::UnknownName(_) => None,
                 })
                 .collect::<Option<_>>()?;
