@@ -17,6 +17,8 @@ pub struct BfsTree {
     parent: Vec<Option<(Elem, usize)>>,
     /// Distance from the identity, `u32::MAX` when unreachable.
     distance: Vec<u32>,
+    /// The reachable elements in the order the search visited them.
+    visited: Vec<Elem>,
 }
 
 impl BfsTree {
@@ -27,7 +29,9 @@ impl BfsTree {
         let mut distance = vec![u32::MAX; order];
         distance[Elem::IDENTITY.index()] = 0;
         let mut queue = VecDeque::from([Elem::IDENTITY]);
+        let mut visited = Vec::with_capacity(order);
         while let Some(e) = queue.pop_front() {
+            visited.push(e);
             let next_distance = distance[e.index()] + 1;
             for (i, &letter) in letters.iter().enumerate() {
                 let next = group.apply(e, letter);
@@ -38,12 +42,27 @@ impl BfsTree {
                 }
             }
         }
-        BfsTree { parent, distance }
+        BfsTree {
+            parent,
+            distance,
+            visited,
+        }
     }
 
     /// Distance of every element from the identity (`u32::MAX`: unreachable).
     pub fn distances(&self) -> &[u32] {
         &self.distance
+    }
+
+    /// The reachable elements in breadth-first order (the identity first).
+    pub fn visit_order(&self) -> &[Elem] {
+        &self.visited
+    }
+
+    /// `(p, i)` with `e = p · letters[i]` on a shortest word to `e`; `None` for
+    /// the identity and for unreachable elements.
+    pub fn parent(&self, e: Elem) -> Option<(Elem, usize)> {
+        self.parent[e.index()]
     }
 
     /// Whether every element is reachable (the letters generate the group).
@@ -86,6 +105,13 @@ mod tests {
         let g = cyclic(7);
         let tree = BfsTree::new(&g.group, &g.links);
         assert!(tree.spans());
+        assert_eq!(tree.visit_order()[0], Elem::IDENTITY);
+        let visited_distances: Vec<u32> = tree
+            .visit_order()
+            .iter()
+            .map(|e| tree.distances()[e.index()])
+            .collect();
+        assert!(visited_distances.is_sorted());
         // Element i is a^i: distance min(i, 7 - i).
         let expected: Vec<u32> = (0..7u32).map(|i| i.min(7 - i)).collect();
         assert_eq!(tree.distances(), &expected[..]);

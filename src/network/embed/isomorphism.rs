@@ -5,7 +5,7 @@
 //! this code may be clever: a bug here can only cause a wrong "no isomorphism".
 //! How it searches is described in the notes of [`super`].
 
-use crate::group::{FiniteGroup, GenLetter};
+use crate::group::{BfsTree, FiniteGroup, GenLetter};
 
 use super::super::PhysicalNetwork;
 use super::{NONE, NetworkMismatch, validate_links};
@@ -65,24 +65,15 @@ pub(super) fn find_isomorphism(
     for g in group.elements() {
         cay.extend(links.iter().map(|&s| group.apply(g, s).0));
     }
-    // Breadth-first search from the identity: order, parents, distances.
-    let mut dist = vec![NONE; n];
-    let mut parent = vec![NONE; n];
-    let mut order = Vec::with_capacity(n);
-    dist[0] = 0;
-    order.push(0u32);
-    let mut head = 0;
-    while head < order.len() {
-        let g = order[head] as usize;
-        head += 1;
-        for &h in &cay[g * k..(g + 1) * k] {
-            if dist[h as usize] == NONE {
-                dist[h as usize] = dist[g] + 1;
-                parent[h as usize] = g as u32;
-                order.push(h);
-            }
-        }
-    }
+    // Breadth-first search from the identity: order, parents, distances (the
+    // links generate the group, as validated above, so every element is reached).
+    let tree = BfsTree::new(group, links);
+    let dist = tree.distances().to_vec();
+    let order: Vec<u32> = tree.visit_order().iter().map(|e| e.0).collect();
+    let parent: Vec<u32> = group
+        .elements()
+        .map(|e| tree.parent(e).map_or(NONE, |(p, _)| p.0))
+        .collect();
     let dist0 = net.distances_from(0);
     let profile = |d: &[u32]| {
         let max = d.iter().copied().max().unwrap_or(0) as usize;
