@@ -114,3 +114,33 @@ impl NetworkKind {
         Ok(sides)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_and_serialised_as_the_network_line() {
+        let cases = [
+            (
+                NetworkKind::Ring { nodes: 6 },
+                "ring 6",
+                r#"{"kind":"ring","nodes":6}"#,
+            ),
+            (
+                NetworkKind::Hypercube { dimension: 4 },
+                "hypercube 4",
+                r#"{"kind":"hypercube","dimension":4}"#,
+            ),
+            (
+                NetworkKind::Torus { sides: vec![5, 3] },
+                "torus 5 3",
+                r#"{"kind":"torus","sides":[5,3]}"#,
+            ),
+        ];
+        for (kind, text, json) in cases {
+            assert_eq!(kind.to_string(), text);
+            assert_eq!(serde_json::to_string(&kind).unwrap(), json);
+        }
+    }
+}
