@@ -8,7 +8,7 @@ use std::hint::black_box;
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use txverify::group::families::{cyclic, direct_product};
+use common::groups::{cyclic, direct_product};
 use txverify::kernel::{Instance, MessageSpec, check};
 
 fn large_table(c: &mut Criterion) {

@@ -9,8 +9,12 @@
 //! tables; `SEARCH_BENCH_SOLVER=cadical` uses CaDiCaL (`--features cadical`),
 //! `SEARCH_BENCH_SOLVER=z3` uses z3 (`--features z3`).
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::time::{Duration, Instant};
-use txverify::group::families::{cyclic, dihedral, direct_product};
+
+use common::groups::{cyclic, dihedral, direct_product};
 use txverify::group::{FiniteGroup, GenLetter};
 use txverify::kernel::{self, Instance, MessageSpec, Table};
 use txverify::search::{self, EncodingOptions, Outcome, SearchOptions, SolverChoice};

@@ -9,10 +9,13 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use txverify::format::syntax::NetworkSpec;
 use txverify::group::Elem;
-use txverify::network::{Embedding, embed};
-use txverify::simulate::testing::{GroupWithLinks, cyclic, greedy_table, product};
+use txverify::network::{Embedding, NetworkKind, embed};
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::groups::linked::{GroupWithLinks, cyclic, product};
+use common::schedules::greedy_placed_words;
 use txverify::simulate::{MessageSet, PlacedWord, SimulationInput, SimulationOptions, simulate};
 
 struct Case {
@@ -26,13 +29,13 @@ fn case(side: usize) -> Case {
     let embedding = embed(
         &g.group,
         &g.links,
-        &NetworkSpec::Torus {
+        &NetworkKind::Torus {
             sides: vec![side; 3],
         },
     )
     .unwrap();
     let targets: Vec<Elem> = g.group.elements().skip(1).collect();
-    let words = greedy_table(&g.group, &g.links, &targets, g.links.len());
+    let words = greedy_placed_words(&g.group, &g.links, &targets, g.links.len());
     Case {
         g,
         embedding,
@@ -69,7 +72,7 @@ fn oneshot(sides: &str) {
         let embedding = embed(
             &g.group,
             &g.links,
-            &NetworkSpec::Torus {
+            &NetworkKind::Torus {
                 sides: vec![side; 3],
             },
         )
@@ -77,7 +80,7 @@ fn oneshot(sides: &str) {
         let t_embed = t.elapsed();
         let targets: Vec<Elem> = g.group.elements().skip(1).collect();
         let t = Instant::now();
-        let words = greedy_table(&g.group, &g.links, &targets, g.links.len());
+        let words = greedy_placed_words(&g.group, &g.links, &targets, g.links.len());
         let t_greedy = t.elapsed();
         let c = Case {
             g,

@@ -8,12 +8,11 @@
 //! the kinds of violation; a disagreement is a bug in one of them and is
 //! reported as such (exit status 3), never resolved in favour of either.
 
-use crate::format::syntax::NetworkSpec;
 use crate::kernel::{
     Checked, Expectation, Instance, MessageSpec, Table, TableLetter, Violation, check,
 };
 use crate::load::Loaded;
-use crate::network::{Embedding, embed, infer};
+use crate::network::{Embedding, NetworkKind, embed, infer};
 use crate::simulate::{self, MessageSet, SimulationInput, SimulationOptions, SimulationReport};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -43,19 +42,19 @@ pub enum NetworkCheck {
     /// The declared network is isomorphic to the Cayley graph (verified edge by edge).
     Matches {
         /// The declared network.
-        network: NetworkSpec,
+        network: NetworkKind,
     },
     /// No network was declared; the Cayley graph was recognised as this one.
     Inferred {
         /// The recognised network.
-        network: NetworkSpec,
+        network: NetworkKind,
     },
     /// No network was declared and the Cayley graph is no ring, hypercube or torus.
     CayleyGraphOnly,
     /// The declared network is not isomorphic to the Cayley graph (exit status 1).
     Mismatch {
         /// The declared network.
-        network: NetworkSpec,
+        network: NetworkKind,
         /// Why not.
         reason: String,
     },
@@ -161,7 +160,7 @@ pub fn verify_table(
     instance: &Instance,
     table: &Table,
     claims: &[Expectation],
-    declared: Option<&NetworkSpec>,
+    declared: Option<&NetworkKind>,
     options: &VerifyOptions,
 ) -> Verification {
     let checked = check(instance, table, claims);
@@ -204,7 +203,7 @@ pub fn verify_table(
 /// returns the embedding to simulate on, when there is one.
 pub fn physical_network(
     instance: &Instance,
-    declared: Option<&NetworkSpec>,
+    declared: Option<&NetworkKind>,
 ) -> (NetworkCheck, Option<Embedding>) {
     let group = instance.group();
     let links = instance.links();
@@ -329,15 +328,8 @@ fn run_simulation(
 }
 
 /// `ring 6`, `hypercube 4`, `torus 5 5`.
-pub fn spec_text(spec: &NetworkSpec) -> String {
-    match spec {
-        NetworkSpec::Ring { nodes } => format!("ring {nodes}"),
-        NetworkSpec::Hypercube { dimension } => format!("hypercube {dimension}"),
-        NetworkSpec::Torus { sides } => {
-            let sides: Vec<String> = sides.iter().map(usize::to_string).collect();
-            format!("torus {}", sides.join(" "))
-        }
-    }
+pub fn spec_text(spec: &NetworkKind) -> String {
+    spec.to_string()
 }
 
 /// The kinds of violation the kernel found that the simulator can see too.

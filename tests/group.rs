@@ -1,6 +1,9 @@
 //! Tests of group computation: known orders, limits, cross-checks, and
 //! properties of random products and quotients.
 
+mod common;
+
+use common::groups::{cyclic, dihedral, direct_product};
 use proptest::prelude::*;
 use std::time::Duration;
 use txverify::group::abelian::abelianise;
@@ -421,40 +424,39 @@ fn cross_checks_can_fail() {
     assert!(check_abelianisation(&g, &ab3).is_ok());
 }
 
+/// The closed-form test groups are what they claim: the dihedral group's
+/// relators hold and `yY` has order exactly n/2; a product's order multiplies and
+/// its factors commute.
 #[test]
-#[ignore = "timing: run with --release -- --ignored --nocapture"]
-fn time_benchmark_presentations() {
-    let abelian = |n: usize, k: u32| {
-        let mut relators: Vec<Vec<GenLetter>> = (0..k)
-            .map(|g| {
-                vec![
-                    GenLetter {
-                        generator: g,
-                        inverse: false
-                    };
-                    n
-                ]
-            })
-            .collect();
-        for g in 0..k {
-            for h in g + 1..k {
-                let l = |generator, inverse| GenLetter { generator, inverse };
-                relators.push(vec![l(g, false), l(h, false), l(g, true), l(h, true)]);
-            }
+fn closed_form_test_groups_are_right() {
+    let letter = |generator, inverse| GenLetter { generator, inverse };
+    for n in [2, 4, 6, 12] {
+        let g = dihedral(n);
+        assert_eq!(g.order(), n);
+        let (y, big_y) = (letter(0, false), letter(1, false));
+        let mut rotation = Vec::new();
+        for _ in 0..n / 2 {
+            rotation.extend([y, big_y]);
         }
-        Presentation {
-            generators: (0..k).map(|g| format!("a{g}")).collect(),
-            relators,
+        for e in g.elements() {
+            assert_eq!(g.apply_word(e, &[y, y]), e);
+            assert_eq!(g.apply_word(e, &rotation), e);
         }
-    };
-    for (name, p) in [("Z_100^3", abelian(100, 3)), ("Z_1000^2", abelian(1000, 2))] {
-        let start = std::time::Instant::now();
-        let g = enumerate(&p, &EnumerationLimits::default()).unwrap();
-        println!(
-            "{name}: order {} in {:.3} s",
-            g.order(),
-            start.elapsed().as_secs_f64()
-        );
+        if n > 2 {
+            assert_ne!(
+                g.apply_word(Elem::IDENTITY, &rotation[..n - 2]),
+                Elem::IDENTITY
+            );
+        }
+    }
+    let g = direct_product(
+        &[cyclic(5), dihedral(6)],
+        &[vec!["a".into()], vec!["b".into(), "B".into()]],
+    );
+    assert_eq!(g.order(), 30);
+    let (a, b) = (letter(0, false), letter(1, false));
+    for e in g.elements() {
+        assert_eq!(g.apply_word(e, &[a, b]), g.apply_word(e, &[b, a]));
     }
 }
 

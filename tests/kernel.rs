@@ -4,7 +4,7 @@
 mod common;
 
 use common::default_links;
-use txverify::group::families::{cyclic, dihedral, direct_product};
+use common::groups::{cyclic, dihedral, direct_product};
 use txverify::group::{FiniteGroup, GenLetter};
 use txverify::kernel::{
     Expectation, Instance, InstanceError, MessageSpec, PlacedWord, Table, TableLetter, Verdict,

@@ -3,11 +3,11 @@
 
 mod common;
 
+use common::groups::cyclic;
 use common::{Factor, build, default_links, solve_cnf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use txverify::group::FiniteGroup;
-use txverify::group::families::cyclic;
 use txverify::kernel::{self, Instance, LinkId, MessageSpec, Verdict};
 use txverify::search::solver::SatAnswer;
 use txverify::search::symmetry::{self, extend_to_automorphism};

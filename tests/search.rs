@@ -3,10 +3,10 @@
 
 mod common;
 
+use common::groups::{cyclic, dihedral, direct_product};
 use common::{Factor, build, default_links, greedy_table};
 use proptest::prelude::*;
 use txverify::group::FiniteGroup;
-use txverify::group::families::{cyclic, dihedral, direct_product};
 use txverify::kernel::{self, Instance, MessageSpec, Table, Verdict};
 use txverify::search::cnf::Cnf;
 use txverify::search::{

@@ -27,8 +27,6 @@ mod ring;
 mod table;
 mod torus;
 
-use crate::group::GenLetter;
-use crate::kernel::{LinkId, PlacedWord, Table, TableLetter};
 use std::fmt;
 
 /// A family of networks with a published construction.
@@ -191,45 +189,6 @@ pub fn generate(
         },
         Family::Torus2d => torus::generate(2, size, options.group),
         Family::Torus3d => torus::generate(3, size, options.group),
-    }
-}
-
-/// Places words (1-based start column, links) into rows by interval partitioning.
-///
-/// Column distinctness allows at most |S| letters per column, so at most |S| words
-/// overlap at any column and this never needs more than |S| rows: a schedule is its
-/// words' start times, and the rows are only a way of writing it down.
-pub fn pack_rows(
-    links: &[GenLetter],
-    names: &[String],
-    mut placed: Vec<(usize, Vec<LinkId>)>,
-) -> Table {
-    placed.sort();
-    let mut row_ends: Vec<usize> = Vec::new();
-    let mut words = Vec::with_capacity(placed.len());
-    for (column, word) in placed {
-        let row = match row_ends.iter().position(|&end| end < column) {
-            Some(r) => r,
-            None => {
-                row_ends.push(0);
-                row_ends.len() - 1
-            }
-        };
-        row_ends[row] = column + word.len() - 1;
-        words.push(PlacedWord {
-            row: row + 1,
-            column,
-            letters: word
-                .iter()
-                .map(|l| TableLetter::Gen(links[l.index()]))
-                .collect(),
-            text: word.iter().map(|l| names[l.index()].as_str()).collect(),
-        });
-    }
-    words.sort_by_key(|w| (w.row, w.column));
-    Table {
-        rows: row_ends.len(),
-        words,
     }
 }
 

@@ -175,165 +175,184 @@ impl Torus {
     /// The special blocks: every message whose sigma-class is not of full size, with the
     /// full classes the paper packs alongside them.
     fn special_blocks(&self) -> Vec<Table> {
-        let (n, k) = (self.n, self.n / 2);
         match (self.dims, self.dihedral) {
             (2, false) => Vec::new(),
-            (2, true) => {
-                // Section 3.3: aAa…, bBb…, their product, and the 8 words of length n/2
-                // with one letter of one factor (letters a b A B = 0 1 2 3).
-                let (a, b, cap_a, cap_b) = (0u8, 1u8, 2u8, 3u8);
-                let e = |l, axis, pos| self.entry(l, axis, pos, k - 1);
-                vec![self.block(vec![
-                    (
-                        vec![
-                            self.run(0, k, true),
-                            self.run(1, k, true),
-                            e(cap_b, 0, true),
-                        ],
-                        &[1, 1, 1],
-                    ),
-                    (
-                        vec![e(b, 0, true), e(a, 1, true), e(b, 0, false)],
-                        &[1, 1, 1],
-                    ),
-                    (
-                        vec![e(cap_a, 1, false), e(cap_b, 0, false), e(cap_a, 1, true)],
-                        &[1, 1, 1],
-                    ),
-                    (
-                        vec![self.run(1, k, false), self.run(0, k, false), e(a, 1, false)],
-                        &[2, 1],
-                    ),
-                ])]
-            }
-            (3, false) => {
-                // Section 3.4, n odd: for each 0 < i < n/2 the class {a^i b^-i c^i, its
-                // inverse} with the classes of a^i, a^i b^i and a^i c^i (letters
-                // a b c a' b' c' = 0..5; every entry is the i-th power of one letter).
-                let rows: [(&[u8], &[usize]); 6] = [
-                    (&[0, 2, 4, 1, 3, 5], &[3, 3]),
-                    (&[3, 4, 0, 2, 0, 1], &[2, 2, 2]),
-                    (&[4, 5, 3, 5, 1, 2], &[2, 2, 2]),
-                    (&[1, 3, 2, 3, 4, 0], &[2, 2, 2]),
-                    (&[5, 1, 5, 0, 2, 4], &[2, 2, 2]),
-                    (&[2, 0, 1, 4, 5, 3], &[1, 1, 1, 1, 1, 1]),
-                ];
-                (1..=(n - 1) / 2)
-                    .map(|i| {
-                        self.block(
-                            rows.iter()
-                                .map(|(ls, g)| (ls.iter().map(|&l| vec![l; i]).collect(), *g))
-                                .collect(),
-                        )
-                    })
-                    .collect()
-            }
+            (2, true) => vec![self.special_block_2d_even()],
+            (3, false) => self.special_blocks_3d_odd(),
             _ => {
-                // Section 3.4, n even (letters a b c A B C = 0..5).
-                let (a, b, c, ca, cb, cc) = (0u8, 1u8, 2u8, 3u8, 4u8, 5u8);
-                let mut blocks = Vec::new();
-                // The classes of sizes 1 and 3 with the classes of c·α(k−1), B·α(k−1).
-                let e = |l, axis, pos| self.entry(l, axis, pos, k - 1);
-                blocks.push(self.block(vec![
-                    (
-                        vec![
-                            e(a, 0, false),
-                            e(cb, 1, true),
-                            e(c, 2, false),
-                            e(b, 0, false),
-                        ],
-                        &[3, 1],
-                    ),
-                    (
-                        vec![
-                            e(ca, 0, true),
-                            e(b, 1, false),
-                            e(cc, 2, true),
-                            e(a, 1, false),
-                        ],
-                        &[2, 1, 1],
-                    ),
-                    (
-                        vec![
-                            e(cb, 1, true),
-                            e(c, 2, false),
-                            e(a, 0, false),
-                            e(cc, 1, true),
-                        ],
-                        &[2, 1, 1],
-                    ),
-                    (
-                        vec![
-                            e(cc, 2, true),
-                            e(ca, 0, true),
-                            e(b, 1, false),
-                            e(cb, 2, true),
-                        ],
-                        &[2, 1, 1],
-                    ),
-                    (
-                        vec![
-                            e(c, 1, false),
-                            e(a, 2, true),
-                            e(cb, 0, true),
-                            e(ca, 2, false),
-                        ],
-                        &[1, 1, 1, 1],
-                    ),
-                    (
-                        vec![
-                            e(b, 2, false),
-                            e(cc, 0, false),
-                            e(ca, 1, true),
-                            e(c, 0, true),
-                        ],
-                        &[1, 1, 1, 1],
-                    ),
-                ]));
-                // The classes of size 2 for i = 1, 2 with the classes of CaA and baA.
-                let rows: [(&str, &[usize]); 6] = [
-                    ("aABbcCaBc", &[6, 3]),
-                    ("AabBCcAbC", &[6, 3]),
-                    ("bBcCaABAa", &[3, 3, 3]),
-                    ("BbCcAabaA", &[3, 3, 3]),
-                    ("cCAabBCcB", &[3, 3, 3]),
-                    ("CcaABbcCb", &[3, 3, 3]),
-                ];
-                let letter = |ch: char| "abcABC".find(ch).map(|i| i as u8).unwrap_or(0);
-                blocks.push(
-                    self.block(
-                        rows.iter()
-                            .map(|(s, g)| (s.chars().map(|ch| vec![letter(ch)]).collect(), *g))
-                            .collect(),
-                    ),
-                );
-                // The classes of size 2 for 3 <= i < k with the classes of c·α(i−1), B·α(i−1).
-                for i in 3..k {
-                    let e = |l, axis, pos| self.entry(l, axis, pos, i - 1);
-                    blocks.push(self.block(vec![
-                        (vec![e(a, 0, false), e(cb, 1, true), e(c, 2, false)], &[3]),
-                        (vec![e(ca, 0, true), e(b, 1, false), e(cc, 2, true)], &[3]),
-                        (
-                            vec![e(cc, 1, true), e(ca, 2, false), e(b, 0, false)],
-                            &[1, 1, 1],
-                        ),
-                        (
-                            vec![e(cb, 2, true), e(c, 0, true), e(a, 1, false)],
-                            &[1, 1, 1],
-                        ),
-                        (
-                            vec![e(c, 1, false), e(a, 2, true), e(cb, 0, true)],
-                            &[1, 1, 1],
-                        ),
-                        (
-                            vec![e(b, 2, false), e(cc, 0, false), e(ca, 1, true)],
-                            &[1, 1, 1],
-                        ),
-                    ]));
-                }
+                // Section 3.4, n even.
+                let k = self.n / 2;
+                let mut blocks = vec![self.small_classes_3d_even(), self.size_two_low_3d_even()];
+                blocks.extend((3..k).map(|i| self.size_two_3d_even(i)));
                 blocks
             }
         }
+    }
+
+    /// The special block of the 2-D torus, n even.
+    fn special_block_2d_even(&self) -> Table {
+        let k = self.n / 2;
+        // Section 3.3: aAa…, bBb…, their product, and the 8 words of length n/2
+        // with one letter of one factor (letters a b A B = 0 1 2 3).
+        let (a, b, cap_a, cap_b) = (0u8, 1u8, 2u8, 3u8);
+        let e = |l, axis, pos| self.entry(l, axis, pos, k - 1);
+        self.block(vec![
+            (
+                vec![
+                    self.run(0, k, true),
+                    self.run(1, k, true),
+                    e(cap_b, 0, true),
+                ],
+                &[1, 1, 1],
+            ),
+            (
+                vec![e(b, 0, true), e(a, 1, true), e(b, 0, false)],
+                &[1, 1, 1],
+            ),
+            (
+                vec![e(cap_a, 1, false), e(cap_b, 0, false), e(cap_a, 1, true)],
+                &[1, 1, 1],
+            ),
+            (
+                vec![self.run(1, k, false), self.run(0, k, false), e(a, 1, false)],
+                &[2, 1],
+            ),
+        ])
+    }
+
+    /// The special blocks of the 3-D torus, n odd.
+    fn special_blocks_3d_odd(&self) -> Vec<Table> {
+        let n = self.n;
+        // Section 3.4, n odd: for each 0 < i < n/2 the class {a^i b^-i c^i, its
+        // inverse} with the classes of a^i, a^i b^i and a^i c^i (letters
+        // a b c a' b' c' = 0..5; every entry is the i-th power of one letter).
+        let rows: [(&[u8], &[usize]); 6] = [
+            (&[0, 2, 4, 1, 3, 5], &[3, 3]),
+            (&[3, 4, 0, 2, 0, 1], &[2, 2, 2]),
+            (&[4, 5, 3, 5, 1, 2], &[2, 2, 2]),
+            (&[1, 3, 2, 3, 4, 0], &[2, 2, 2]),
+            (&[5, 1, 5, 0, 2, 4], &[2, 2, 2]),
+            (&[2, 0, 1, 4, 5, 3], &[1, 1, 1, 1, 1, 1]),
+        ];
+        (1..=(n - 1) / 2)
+            .map(|i| {
+                self.block(
+                    rows.iter()
+                        .map(|(ls, g)| (ls.iter().map(|&l| vec![l; i]).collect(), *g))
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
+    /// 3-D torus, n even (letters a b c A B C = 0..5): the classes of sizes 1 and 3
+    /// with the classes of c·α(k−1), B·α(k−1).
+    fn small_classes_3d_even(&self) -> Table {
+        let k = self.n / 2;
+        let (a, b, c, ca, cb, cc) = (0u8, 1u8, 2u8, 3u8, 4u8, 5u8);
+        let e = |l, axis, pos| self.entry(l, axis, pos, k - 1);
+        self.block(vec![
+            (
+                vec![
+                    e(a, 0, false),
+                    e(cb, 1, true),
+                    e(c, 2, false),
+                    e(b, 0, false),
+                ],
+                &[3, 1],
+            ),
+            (
+                vec![
+                    e(ca, 0, true),
+                    e(b, 1, false),
+                    e(cc, 2, true),
+                    e(a, 1, false),
+                ],
+                &[2, 1, 1],
+            ),
+            (
+                vec![
+                    e(cb, 1, true),
+                    e(c, 2, false),
+                    e(a, 0, false),
+                    e(cc, 1, true),
+                ],
+                &[2, 1, 1],
+            ),
+            (
+                vec![
+                    e(cc, 2, true),
+                    e(ca, 0, true),
+                    e(b, 1, false),
+                    e(cb, 2, true),
+                ],
+                &[2, 1, 1],
+            ),
+            (
+                vec![
+                    e(c, 1, false),
+                    e(a, 2, true),
+                    e(cb, 0, true),
+                    e(ca, 2, false),
+                ],
+                &[1, 1, 1, 1],
+            ),
+            (
+                vec![
+                    e(b, 2, false),
+                    e(cc, 0, false),
+                    e(ca, 1, true),
+                    e(c, 0, true),
+                ],
+                &[1, 1, 1, 1],
+            ),
+        ])
+    }
+
+    /// 3-D torus, n even: the classes of size 2 for i = 1, 2 with the classes of
+    /// CaA and baA.
+    fn size_two_low_3d_even(&self) -> Table {
+        let rows: [(&str, &[usize]); 6] = [
+            ("aABbcCaBc", &[6, 3]),
+            ("AabBCcAbC", &[6, 3]),
+            ("bBcCaABAa", &[3, 3, 3]),
+            ("BbCcAabaA", &[3, 3, 3]),
+            ("cCAabBCcB", &[3, 3, 3]),
+            ("CcaABbcCb", &[3, 3, 3]),
+        ];
+        let letter = |ch: char| "abcABC".find(ch).map(|i| i as u8).unwrap_or(0);
+        self.block(
+            rows.iter()
+                .map(|(s, g)| (s.chars().map(|ch| vec![letter(ch)]).collect(), *g))
+                .collect(),
+        )
+    }
+
+    /// 3-D torus, n even: the classes of size 2 for `i` (3 ≤ i < k) with the
+    /// classes of c·α(i−1), B·α(i−1).
+    fn size_two_3d_even(&self, i: usize) -> Table {
+        let (a, b, c, ca, cb, cc) = (0u8, 1u8, 2u8, 3u8, 4u8, 5u8);
+        let e = |l, axis, pos| self.entry(l, axis, pos, i - 1);
+        self.block(vec![
+            (vec![e(a, 0, false), e(cb, 1, true), e(c, 2, false)], &[3]),
+            (vec![e(ca, 0, true), e(b, 1, false), e(cc, 2, true)], &[3]),
+            (
+                vec![e(cc, 1, true), e(ca, 2, false), e(b, 0, false)],
+                &[1, 1, 1],
+            ),
+            (
+                vec![e(cb, 2, true), e(c, 0, true), e(a, 1, false)],
+                &[1, 1, 1],
+            ),
+            (
+                vec![e(c, 1, false), e(a, 2, true), e(cb, 0, true)],
+                &[1, 1, 1],
+            ),
+            (
+                vec![e(b, 2, false), e(cc, 0, false), e(ca, 1, true)],
+                &[1, 1, 1],
+            ),
+        ])
     }
 
     fn expected_time(&self) -> usize {

@@ -8,15 +8,23 @@
 //! its inverse on every element, so `element × generator` is one table look-up.
 
 pub mod abelian;
+mod bfs;
 pub mod check;
+pub mod compute;
 pub mod enumerate;
-pub mod families;
 pub mod recognise;
 
 use std::fmt;
 
+/// Closed-form groups for the unit tests; the same file serves the integration tests.
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../../tests/common/groups.rs"]
+pub(crate) mod testing;
+
 pub use abelian::{Abelianisation, abelianise};
-pub use check::{ComputedGroup, compute};
+pub use bfs::BfsTree;
+pub use compute::{ComputedGroup, compute};
 pub use enumerate::{EnumerationLimits, enumerate};
 pub use recognise::recognise;
 
@@ -195,38 +203,24 @@ impl FiniteGroup {
     /// A shortest word over the generators (and inverses) for every element, by
     /// breadth-first search from the identity; used to *name* elements in reports.
     pub fn shortest_words(&self) -> Vec<Vec<GenLetter>> {
-        let mut parent: Vec<Option<(Elem, GenLetter)>> = vec![None; self.order];
-        let mut seen = vec![false; self.order];
-        seen[0] = true;
-        let mut queue = std::collections::VecDeque::from([Elem::IDENTITY]);
-        while let Some(e) = queue.pop_front() {
-            for g in 0..self.generator_names.len() as u32 {
-                for inverse in [false, true] {
-                    let letter = GenLetter {
-                        generator: g,
-                        inverse,
-                    };
-                    let next = self.apply(e, letter);
-                    if !seen[next.index()] {
-                        seen[next.index()] = true;
-                        parent[next.index()] = Some((e, letter));
-                        queue.push_back(next);
-                    }
-                }
-            }
-        }
-        (0..self.order)
-            .map(|i| {
-                let mut word = Vec::new();
-                let mut cur = i;
-                while let Some((prev, letter)) = parent[cur] {
-                    word.push(letter);
-                    cur = prev.index();
-                }
-                word.reverse();
-                word
+        let letters: Vec<GenLetter> = (0..self.generator_names.len() as u32)
+            .flat_map(|generator| [false, true].map(|inverse| GenLetter { generator, inverse }))
+            .collect();
+        let tree = BfsTree::new(self, &letters);
+        self.elements()
+            .map(|e| {
+                tree.word(e)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|i| letters[i])
+                    .collect()
             })
             .collect()
+    }
+
+    /// The element a single letter denotes (the identity times the letter).
+    pub fn letter_element(&self, letter: GenLetter) -> Elem {
+        self.apply(Elem::IDENTITY, letter)
     }
 
     /// Writes a word with this group's generator names (`a'` for inverses, `{name}` for long names).

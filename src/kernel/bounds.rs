@@ -128,7 +128,7 @@ fn candidate_subsets(instance: &Instance) -> (Vec<Vec<bool>>, bool) {
         let mut single = vec![false; n];
         single[i] = true;
         let mut pair = single.clone();
-        if let Some(inv) = instance.link_of(instance.group().eval(&[letter.inverted()])) {
+        if let Some(inv) = instance.link_of_letter(letter.inverted()) {
             pair[inv.index()] = true;
         }
         for subset in [single, pair] {

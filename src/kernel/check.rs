@@ -271,7 +271,7 @@ fn resolve_letters(
                         column,
                         letter: name.clone(),
                     }),
-                    TableLetter::Gen(g) => match instance.link_of(instance.group().eval(&[*g])) {
+                    TableLetter::Gen(g) => match instance.link_of_letter(*g) {
                         Some(link) => links.push(link),
                         None => violations.push(Violation::NotALink {
                             word: WordRef::of(word),

@@ -5,8 +5,8 @@
 //! records those defects instead of failing, because the spec counts them as an
 //! invalid table (exit 1), not as unreadable input.
 
-use crate::group::{Elem, FiniteGroup, GenLetter};
-use std::collections::{HashMap, VecDeque};
+use crate::group::{BfsTree, Elem, FiniteGroup, GenLetter};
+use std::collections::HashMap;
 
 /// Index of a link in [`Instance::links`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -79,6 +79,50 @@ pub struct Table {
     pub words: Vec<PlacedWord>,
 }
 
+impl Table {
+    /// Builds a table from words given by their 1-based start column and their
+    /// links, assigning rows by interval partitioning (each word goes into the
+    /// first row that is free from its start column on).
+    ///
+    /// Column distinctness allows at most |S| letters per column, so at most |S|
+    /// words overlap at any column and a valid schedule never needs more than |S|
+    /// rows: a schedule is its words' start times, and the rows are only a way of
+    /// writing it down. `links` and `names` are indexed by the words' [`LinkId`]s.
+    pub fn from_placed_words(
+        links: &[GenLetter],
+        names: &[String],
+        mut placed: Vec<(usize, Vec<LinkId>)>,
+    ) -> Table {
+        placed.sort();
+        let mut row_ends: Vec<usize> = Vec::new();
+        let mut words = Vec::with_capacity(placed.len());
+        for (column, word) in placed {
+            let row = match row_ends.iter().position(|&end| end < column) {
+                Some(r) => r,
+                None => {
+                    row_ends.push(0);
+                    row_ends.len() - 1
+                }
+            };
+            row_ends[row] = column + word.len() - 1;
+            words.push(PlacedWord {
+                row: row + 1,
+                column,
+                letters: word
+                    .iter()
+                    .map(|l| TableLetter::Gen(links[l.index()]))
+                    .collect(),
+                text: word.iter().map(|l| names[l.index()].as_str()).collect(),
+            });
+        }
+        words.sort_by_key(|w| (w.row, w.column));
+        Table {
+            rows: row_ends.len(),
+            words,
+        }
+    }
+}
+
 /// Why the link set does not define a connected undirected Cayley graph.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -133,10 +177,10 @@ impl Instance {
         let mut link_of_element = HashMap::new();
         for (i, &letter) in links.iter().enumerate() {
             link_of_element
-                .entry(group.eval(&[letter]))
+                .entry(group.letter_element(letter))
                 .or_insert(LinkId(i as u32));
         }
-        let distance = bfs_distances(&group, &links);
+        let distance = group.distances_from_identity(&links);
         let mut instance = Instance {
             ports: ports.unwrap_or(links.len()).max(1),
             group,
@@ -158,14 +202,14 @@ impl Instance {
             return defects;
         }
         for (i, &letter) in self.links.iter().enumerate() {
-            let element = self.group.eval(&[letter]);
+            let element = self.group.letter_element(letter);
             if element == Elem::IDENTITY {
                 defects.push(InstanceError::IdentityLink {
                     link: self.link_names[i].clone(),
                 });
                 continue;
             }
-            let inverse = self.group.eval(&[letter.inverted()]);
+            let inverse = self.group.letter_element(letter.inverted());
             if !self.link_of_element.contains_key(&inverse) {
                 defects.push(InstanceError::InverseMissing {
                     link: self.link_names[i].clone(),
@@ -201,6 +245,12 @@ impl Instance {
     /// The link an element is, if any.
     pub fn link_of(&self, element: Elem) -> Option<LinkId> {
         self.link_of_element.get(&element).copied()
+    }
+
+    /// The link a generator letter denotes, if it denotes one (the one place that
+    /// resolves a letter of a word to a link).
+    pub fn link_of_letter(&self, letter: GenLetter) -> Option<LinkId> {
+        self.link_of(self.group.letter_element(letter))
     }
 
     /// Letters a node may send on in one step.
@@ -256,23 +306,10 @@ impl Instance {
     /// A shortest word over the links spelling every reachable element, written with link names.
     pub fn element_names(&self) -> Vec<String> {
         let order = self.group.order();
-        let mut parent: Vec<Option<(Elem, LinkId)>> = vec![None; order];
-        let mut seen = vec![false; order];
-        seen[0] = true;
-        let mut queue = VecDeque::from([Elem::IDENTITY]);
-        while let Some(e) = queue.pop_front() {
-            for l in 0..self.links.len() {
-                let next = self.step(e, LinkId(l as u32));
-                if !seen[next.index()] {
-                    seen[next.index()] = true;
-                    parent[next.index()] = Some((e, LinkId(l as u32)));
-                    queue.push_back(next);
-                }
-            }
-        }
+        let tree = BfsTree::new(&self.group, &self.links);
         // Unreachable elements (a link set that does not generate) are named over the
         // generators instead; only then is that second search needed.
-        let shortest = if seen.iter().all(|&s| s) {
+        let shortest = if tree.spans() {
             Vec::new()
         } else {
             self.group.shortest_words()
@@ -282,35 +319,11 @@ impl Instance {
                 if i == 0 {
                     return "1".to_string();
                 }
-                if !seen[i] {
-                    return self.group.format_word(&shortest[i]);
+                match tree.word(Elem(i as u32)) {
+                    Some(word) => word.iter().map(|&l| self.link_names[l].as_str()).collect(),
+                    None => self.group.format_word(&shortest[i]),
                 }
-                let mut names = Vec::new();
-                let mut cur = i;
-                while let Some((prev, link)) = parent[cur] {
-                    names.push(self.link_names[link.index()].as_str());
-                    cur = prev.index();
-                }
-                names.reverse();
-                names.concat()
             })
             .collect()
     }
-}
-
-fn bfs_distances(group: &FiniteGroup, links: &[GenLetter]) -> Vec<u32> {
-    let mut distance = vec![u32::MAX; group.order()];
-    distance[0] = 0;
-    let mut queue = VecDeque::from([Elem::IDENTITY]);
-    while let Some(e) = queue.pop_front() {
-        let next_distance = distance[e.index()] + 1;
-        for &letter in links {
-            let next = group.apply(e, letter);
-            if distance[next.index()] == u32::MAX {
-                distance[next.index()] = next_distance;
-                queue.push_back(next);
-            }
-        }
-    }
-    distance
 }

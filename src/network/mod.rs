@@ -30,14 +30,15 @@
 //! is declared or inferred.
 
 mod embed;
+mod kind;
 
 pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
+pub use kind::{NetworkKind, NetworkSpecError};
 
 use std::collections::VecDeque;
 use std::ops::Range;
 
-use crate::format::syntax::NetworkSpec;
-use crate::group::{Elem, FiniteGroup, GenLetter};
+use crate::group::{FiniteGroup, GenLetter};
 
 /// The largest number of nodes a network may have.
 ///
@@ -70,45 +71,11 @@ pub struct PhysicalNetwork {
     sources: Vec<u32>,
 }
 
-/// Why a `network:` value does not describe a network txverify builds.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum NetworkSpecError {
-    /// `ring N` with `N < 2`.
-    #[error("a ring needs at least 2 nodes, not {0}")]
-    RingTooSmall(usize),
-    /// `torus` with no sides.
-    #[error("a torus needs at least one dimension")]
-    TorusNoDimensions,
-    /// `torus` with a side below 2.
-    #[error("torus side {side} in dimension {dimension} is below 2")]
-    TorusSideTooSmall {
-        /// 1-based dimension.
-        dimension: usize,
-        /// The side given.
-        side: usize,
-    },
-    /// More nodes than [`MAX_NODES`].
-    #[error("the network has more than {limit} nodes")]
-    TooLarge {
-        /// The limit, [`MAX_NODES`].
-        limit: usize,
-    },
-}
-
 impl PhysicalNetwork {
-    /// Builds the network a `network:` value names.
-    pub fn from_spec(spec: &NetworkSpec) -> Result<PhysicalNetwork, NetworkSpecError> {
-        let sides = torus_sides(spec)?;
-        let label = match spec {
-            NetworkSpec::Ring { nodes } => format!("ring {nodes}"),
-            NetworkSpec::Hypercube { dimension } => format!("hypercube {dimension}"),
-            NetworkSpec::Torus { sides } => {
-                let s: Vec<String> = sides.iter().map(|s| s.to_string()).collect();
-                format!("torus {}", s.join(" "))
-            }
-        };
-        Ok(PhysicalNetwork::torus_graph(label, sides))
+    /// Builds the network of this kind.
+    pub fn from_kind(kind: &NetworkKind) -> Result<PhysicalNetwork, NetworkSpecError> {
+        let sides = kind.torus_sides()?;
+        Ok(PhysicalNetwork::torus_graph(kind.to_string(), sides))
     }
 
     /// The Cayley graph of `group` on `links` as a network: node `e` is element
@@ -291,44 +258,6 @@ impl PhysicalNetwork {
     }
 }
 
-/// The torus sides a spec stands for, validated.
-pub(crate) fn torus_sides(spec: &NetworkSpec) -> Result<Vec<usize>, NetworkSpecError> {
-    let sides = match spec {
-        NetworkSpec::Ring { nodes } => {
-            if *nodes < 2 {
-                return Err(NetworkSpecError::RingTooSmall(*nodes));
-            }
-            vec![*nodes]
-        }
-        NetworkSpec::Hypercube { dimension } => {
-            if *dimension >= usize::BITS as usize || (1usize << dimension) > MAX_NODES {
-                return Err(NetworkSpecError::TooLarge { limit: MAX_NODES });
-            }
-            vec![2; *dimension]
-        }
-        NetworkSpec::Torus { sides } => {
-            if sides.is_empty() {
-                return Err(NetworkSpecError::TorusNoDimensions);
-            }
-            if let Some((i, &side)) = sides.iter().enumerate().find(|&(_, &s)| s < 2) {
-                return Err(NetworkSpecError::TorusSideTooSmall {
-                    dimension: i + 1,
-                    side,
-                });
-            }
-            sides.clone()
-        }
-    };
-    let mut n: usize = 1;
-    for &s in &sides {
-        n = n
-            .checked_mul(s)
-            .filter(|&n| n <= MAX_NODES)
-            .ok_or(NetworkSpecError::TooLarge { limit: MAX_NODES })?;
-    }
-    Ok(sides)
-}
-
 fn torus_distance(sides: &[usize], mut x: usize, mut y: usize) -> u32 {
     let mut d = 0;
     for &s in sides {
@@ -341,17 +270,12 @@ fn torus_distance(sides: &[usize], mut x: usize, mut y: usize) -> u32 {
     d as u32
 }
 
-/// The element a single link letter denotes.
-pub(crate) fn link_element(group: &FiniteGroup, letter: GenLetter) -> Elem {
-    group.apply(Elem::IDENTITY, letter)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn net(spec: NetworkSpec) -> PhysicalNetwork {
-        PhysicalNetwork::from_spec(&spec).unwrap()
+    fn net(spec: NetworkKind) -> PhysicalNetwork {
+        PhysicalNetwork::from_kind(&spec).unwrap()
     }
 
     fn edges(n: &PhysicalNetwork) -> usize {
@@ -368,7 +292,7 @@ mod tests {
 
     #[test]
     fn ring_six_is_a_cycle() {
-        let r = net(NetworkSpec::Ring { nodes: 6 });
+        let r = net(NetworkKind::Ring { nodes: 6 });
         assert_eq!(r.nodes(), 6);
         assert_eq!(edges(&r), 6);
         assert_eq!(r.neighbours(0), &[1, 5]);
@@ -380,11 +304,11 @@ mod tests {
 
     #[test]
     fn ring_two_is_one_link() {
-        let r = net(NetworkSpec::Ring { nodes: 2 });
+        let r = net(NetworkKind::Ring { nodes: 2 });
         assert_eq!(r.nodes(), 2);
         assert_eq!(edges(&r), 1);
         assert_eq!(r, {
-            let mut t = net(NetworkSpec::Torus { sides: vec![2] });
+            let mut t = net(NetworkKind::Torus { sides: vec![2] });
             t.label = "ring 2".into();
             t
         });
@@ -393,22 +317,22 @@ mod tests {
     #[test]
     fn invalid_specs_are_rejected() {
         for spec in [
-            NetworkSpec::Ring { nodes: 0 },
-            NetworkSpec::Ring { nodes: 1 },
-            NetworkSpec::Torus { sides: vec![] },
-            NetworkSpec::Torus { sides: vec![4, 1] },
-            NetworkSpec::Hypercube { dimension: 64 },
-            NetworkSpec::Torus {
+            NetworkKind::Ring { nodes: 0 },
+            NetworkKind::Ring { nodes: 1 },
+            NetworkKind::Torus { sides: vec![] },
+            NetworkKind::Torus { sides: vec![4, 1] },
+            NetworkKind::Hypercube { dimension: 64 },
+            NetworkKind::Torus {
                 sides: vec![1 << 13, 1 << 13],
             },
         ] {
-            assert!(PhysicalNetwork::from_spec(&spec).is_err(), "{spec:?}");
+            assert!(PhysicalNetwork::from_kind(&spec).is_err(), "{spec:?}");
         }
     }
 
     #[test]
     fn hypercube_flips_bits() {
-        let h = net(NetworkSpec::Hypercube { dimension: 4 });
+        let h = net(NetworkKind::Hypercube { dimension: 4 });
         assert_eq!(h.nodes(), 16);
         assert_eq!(edges(&h), 32);
         for x in 0..16u32 {
@@ -417,13 +341,13 @@ mod tests {
         }
         assert_eq!(h.distance(0b0101, 0b1010), 4);
         assert!(is_simple_undirected(&h));
-        let zero = net(NetworkSpec::Hypercube { dimension: 0 });
+        let zero = net(NetworkKind::Hypercube { dimension: 0 });
         assert_eq!((zero.nodes(), zero.directed_links()), (1, 0));
     }
 
     #[test]
     fn torus_counts_and_size_two_dimensions() {
-        let t = net(NetworkSpec::Torus {
+        let t = net(NetworkKind::Torus {
             sides: vec![3, 2, 5],
         });
         assert_eq!(t.nodes(), 30);
@@ -437,7 +361,7 @@ mod tests {
     #[test]
     fn closed_form_distance_matches_bfs() {
         for sides in [vec![5, 4], vec![2, 3, 4], vec![7], vec![2, 2, 2, 2]] {
-            let t = net(NetworkSpec::Torus { sides });
+            let t = net(NetworkKind::Torus { sides });
             for x in 0..t.nodes() as u32 {
                 let bfs = t.distances_from(x);
                 for y in 0..t.nodes() as u32 {
@@ -449,7 +373,7 @@ mod tests {
 
     #[test]
     fn link_ids_are_dense_and_consistent() {
-        let t = net(NetworkSpec::Torus { sides: vec![4, 3] });
+        let t = net(NetworkKind::Torus { sides: vec![4, 3] });
         for l in 0..t.directed_links() as u32 {
             let (x, y) = t.endpoints(l);
             assert!(t.links_of(x).contains(&l));

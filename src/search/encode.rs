@@ -548,7 +548,7 @@ impl Encoding {
             }
             placed.push((t + 1, word));
         }
-        Some(crate::construct::pack_rows(
+        Some(crate::kernel::Table::from_placed_words(
             instance.links(),
             instance.link_names(),
             placed,
@@ -565,7 +565,7 @@ impl Encoding {
                 .letters
                 .iter()
                 .map(|l| match l {
-                    TableLetter::Gen(g) => instance.link_of(instance.group().eval(&[*g])),
+                    TableLetter::Gen(g) => instance.link_of_letter(*g),
                     TableLetter::UnknownName(_) => None,
                 })
                 .collect::<Option<_>>()?;

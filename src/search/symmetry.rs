@@ -8,7 +8,7 @@
 //! *symmetric* table exists.
 
 use super::encode::{EncodeError, EncodingOptions};
-use crate::group::Elem;
+use crate::group::{BfsTree, Elem};
 use crate::kernel::{Instance, LinkId};
 use std::collections::VecDeque;
 
@@ -122,29 +122,22 @@ impl Symmetries {
 pub fn inverse_link(instance: &Instance, l: LinkId) -> LinkId {
     let letter = instance.links()[l.index()].inverted();
     instance
-        .link_of(instance.group().eval(&[letter]))
+        .link_of_letter(letter)
         .expect("a defect-free link set is closed under inverses")
 }
 
 /// The inverse of every element.
 pub fn inverses(instance: &Instance) -> Vec<Elem> {
     // Walk a BFS tree: if v = u·s then v⁻¹ = s⁻¹·u⁻¹, i.e. reading the word backwards.
-    let order = instance.group().order();
-    let mut word: Vec<Option<Vec<LinkId>>> = vec![None; order];
-    word[0] = Some(Vec::new());
-    let mut queue = VecDeque::from([Elem::IDENTITY]);
-    while let Some(u) = queue.pop_front() {
-        for l in 0..instance.links().len() {
-            let l = LinkId(l as u32);
-            let v = instance.step(u, l);
-            if word[v.index()].is_none() {
-                let mut w = word[u.index()].clone().unwrap_or_default();
-                w.push(l);
-                word[v.index()] = Some(w);
-                queue.push_back(v);
-            }
-        }
-    }
+    let tree = BfsTree::new(instance.group(), instance.links());
+    let word: Vec<Option<Vec<LinkId>>> = instance
+        .group()
+        .elements()
+        .map(|e| {
+            let word = tree.word(e)?;
+            Some(word.into_iter().map(|l| LinkId(l as u32)).collect())
+        })
+        .collect();
     word.iter()
         .map(|w| {
             w.as_ref()

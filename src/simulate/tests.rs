@@ -3,13 +3,12 @@
 
 use proptest::prelude::*;
 
-use super::testing::{
-    GroupWithLinks, cyclic, dihedral, elementary_abelian, greedy_table, product,
-    shortest_link_words,
-};
+use super::testing::{greedy_placed_words, shortest_link_words};
 use super::*;
-use crate::format::syntax::NetworkSpec;
-use crate::network::{Embedding, embed, infer};
+use crate::group::testing::linked::{
+    GroupWithLinks, cyclic, dihedral, elementary_abelian, product,
+};
+use crate::network::{Embedding, NetworkKind, embed, infer};
 
 fn word(row: usize, column: usize, letters: &[usize], text: &str) -> PlacedWord {
     PlacedWord {
@@ -23,7 +22,7 @@ fn word(row: usize, column: usize, letters: &[usize], text: &str) -> PlacedWord 
 /// D6 (order 6) with links b = y (index 0) and B = Y (index 1), on ring 6.
 fn ring6() -> (GroupWithLinks, Embedding) {
     let g = dihedral(6);
-    let e = embed(&g.group, &g.links, &NetworkSpec::Ring { nodes: 6 }).unwrap();
+    let e = embed(&g.group, &g.links, &NetworkKind::Ring { nodes: 6 }).unwrap();
     (g, e)
 }
 
@@ -289,7 +288,7 @@ fn conflicts_between_chunks_are_found() {
     let e = embed(
         &g.group,
         &g.links,
-        &NetworkSpec::Torus {
+        &NetworkKind::Torus {
             sides: vec![64, 64],
         },
     )
@@ -386,11 +385,11 @@ fn malformed_inputs_are_errors() {
 fn greedy_tables_on_tori_simulate_clean() {
     let g = product(&[cyclic(5), cyclic(4), cyclic(3)]);
     let targets: Vec<Elem> = g.group.elements().skip(1).collect();
-    let words = greedy_table(&g.group, &g.links, &targets, g.links.len());
+    let words = greedy_placed_words(&g.group, &g.links, &targets, g.links.len());
     let (spec, e) = infer(&g.group, &g.links).unwrap();
     assert_eq!(
         spec,
-        NetworkSpec::Torus {
+        NetworkKind::Torus {
             sides: vec![3, 4, 5]
         }
     );
@@ -404,7 +403,7 @@ fn report_does_not_depend_on_chunking() {
     let g = product(&[cyclic(5), cyclic(4), cyclic(3)]);
     let e = infer(&g.group, &g.links).unwrap().1;
     let targets: Vec<Elem> = g.group.elements().skip(1).collect();
-    let mut words = greedy_table(&g.group, &g.links, &targets, g.links.len());
+    let mut words = greedy_placed_words(&g.group, &g.links, &targets, g.links.len());
     // Break it in every way at once: a moved word, a dropped one, a repeated one.
     words[3].column = words[7].column;
     words.remove(11);
@@ -444,7 +443,7 @@ fn trivial_group_has_an_empty_network() {
         links: vec![],
     };
     let (spec, e) = infer(&g.group, &g.links).unwrap();
-    assert_eq!(spec, NetworkSpec::Hypercube { dimension: 0 });
+    assert_eq!(spec, NetworkKind::Hypercube { dimension: 0 });
     let report = run(&g, &e, &[], &MessageSet::Total, 1);
     assert!(report.valid);
     assert_eq!(report.expected_messages, 0);
@@ -490,7 +489,7 @@ proptest! {
             }
         };
         let ports = 1 + ports_pick % g.links.len();
-        let table = greedy_table(&g.group, &g.links, &targets, ports);
+        let table = greedy_placed_words(&g.group, &g.links, &targets, ports);
         let cayley = Embedding::cayley(&g.group, &g.links).unwrap();
         let report = run(&g, &cayley, &table, &messages, ports);
         prop_assert!(report.valid, "{:?}", report.failures);

@@ -1,11 +1,17 @@
-//! Shared test support: random small groups and greedy valid tables.
+//! Shared test support, the one place for it: closed-form groups ([`groups`]),
+//! greedy tables for the simulator ([`schedules`]), random small groups and
+//! greedy valid tables for the kernel (here). Benchmarks include this module too.
 #![allow(dead_code)]
 
+pub mod groups;
+pub mod schedules;
+
+use groups::{cyclic, dihedral, direct_product};
 use proptest::prelude::*;
 use std::collections::VecDeque;
-use txverify::group::families::{cyclic, dihedral, direct_product};
 use txverify::group::{Elem, FiniteGroup, GenLetter};
 use txverify::kernel::{LinkId, Table};
+use txverify::simulate::PlacedWord;
 
 /// A small group family, before it is built.
 #[derive(Clone, Debug)]
@@ -110,7 +116,7 @@ pub fn greedy_table(group: &FiniteGroup, links: &[GenLetter], seed: usize) -> Ta
         .into_iter()
         .map(|(column, word)| (column, word.into_iter().map(|l| LinkId(l as u32)).collect()))
         .collect();
-    txverify::construct::pack_rows(links, &names, placed)
+    Table::from_placed_words(links, &names, placed)
 }
 
 /// Solves a formula with varisat, without limits or proof.
