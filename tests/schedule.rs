@@ -617,11 +617,36 @@ proptest! {
             Mutation::Drop => {
                 schedule.sends.remove(i);
             }
-            Mutation::Earlier => schedule.sends[i].step -= 1,
+            // A greedy schedule sends everything as early as it can, so one step
+            // earlier always breaks it. Gather and accumulate schedules are greedy
+            // ones reversed in time: for them a send one step *later* is the one
+            // that comes one step earlier in the replayed reversal (a leaf may well
+            // send its contribution earlier than needed). A send at the last step
+            // is the first of the reversal and cannot come earlier there; it is
+            // dropped instead.
+            Mutation::Earlier => match schedule.collective {
+                Collective::Gather(_) | Collective::Accumulate(_) => {
+                    let time = schedule.sends.iter().map(|s| s.step).max().unwrap_or(0);
+                    if schedule.sends[i].step < time {
+                        schedule.sends[i].step += 1;
+                    } else {
+                        schedule.sends.remove(i);
+                    }
+                }
+                _ => schedule.sends[i].step -= 1,
+            },
+            // Changing `to` of a greedy schedule always breaks it. For gather and
+            // accumulate, the reversal swaps the ends of every send, so the
+            // mutation changes `from` (a leaf may well hand its contribution to
+            // another neighbour that passes it on later).
             Mutation::Redirect => {
                 let n = graph.nodes();
-                let old = schedule.sends[i].to as usize;
-                schedule.sends[i].to = ((old + 1 + other.index(n - 1)) % n) as u32;
+                let s = &mut schedule.sends[i];
+                let end = match schedule.collective {
+                    Collective::Gather(_) | Collective::Accumulate(_) => &mut s.from,
+                    _ => &mut s.to,
+                };
+                *end = ((*end as usize + 1 + other.index(n - 1)) % n) as u32;
             }
         }
         let r = replay(&schedule, &graph, &ReplayOptions::default()).unwrap();
@@ -792,4 +817,56 @@ fn cli_converts_both_ways() {
         txverify(&["schedule", "convert", &broken, "--to", "json"]).code,
         2
     );
+}
+
+// ---- docs/schedule.md ----
+
+const DOC: &str = include_str!("../docs/schedule.md");
+
+/// The fenced blocks of docs/schedule.md with their tags.
+fn doc_blocks() -> Vec<(String, String)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(String, String)> = None;
+    for line in DOC.lines() {
+        match open.take() {
+            None => {
+                if let Some(tag) = line.strip_prefix("```") {
+                    open = Some((tag.to_string(), String::new()));
+                }
+            }
+            Some((tag, body)) if line == "```" => blocks.push((tag, body)),
+            Some((tag, mut body)) => {
+                body.push_str(line);
+                body.push('\n');
+                open = Some((tag, body));
+            }
+        }
+    }
+    blocks
+}
+
+#[test]
+fn docs_examples_match_the_program() {
+    let blocks = doc_blocks();
+    let json = blocks.iter().find(|(tag, _)| tag == "json").unwrap();
+    let schedule = parse(&json.1).unwrap();
+    assert_eq!(schedule.network.unwrap().to_string(), "torus 4 4");
+    // The report shown is the one `simulate` prints for the example file.
+    let report = blocks
+        .iter()
+        .find(|(_, body)| body.contains("verdict      VALID"))
+        .unwrap();
+    let r = txverify(&["simulate", "examples/schedules/linear3-total.sched"]);
+    assert_eq!(r.stdout, report.1);
+    // The diagnostic shown is the one printed for its line.
+    let diagnostic = blocks
+        .iter()
+        .find(|(_, body)| body.starts_with("bad.sched:"))
+        .unwrap();
+    let bad = file(
+        "bad.sched",
+        "network: ring 4\nports: 1\ncollective: mnb\nsends:\n1 0 1 0 *\n2 1 two 0 *\n",
+    );
+    let r = txverify(&["simulate", &bad]);
+    assert_eq!(r.stderr.replace(&bad, "bad.sched"), diagnostic.1);
 }
