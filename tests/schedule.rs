@@ -685,6 +685,55 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Whatever the text, reading it gives a schedule or a positioned error.
+    #[test]
+    fn parsing_never_panics(text in "[ -~\t\n\u{e9}\u{feff}]{0,120}", prefix in 0usize..3) {
+        let head = ["", "collective: mnb\nsends:\n", "{\"schema\": \"txverify-schedule/1\", "][prefix];
+        let source = format!("{head}{text}");
+        if let Err(e) = parse(&source) {
+            let rendered = e.render("f", &source);
+            let expected = format!("f:{}:{}: error: ", e.line, e.column);
+            prop_assert!(rendered.starts_with(&expected), "{}", rendered);
+        }
+    }
+
+    /// Arbitrary sends (out-of-range nodes, step 0, broadcast packets in
+    /// personalised collectives, …) replay without panicking, and a schedule is
+    /// valid exactly when no violation is counted.
+    #[test]
+    fn replay_never_panics(
+        network in network_strategy(),
+        ports in ports_strategy(),
+        collective in prop_oneof![
+            Just(Collective::TotalExchange),
+            Just(Collective::Mnb),
+            (0u32..4).prop_map(Collective::Scatter),
+            (0u32..4).prop_map(Collective::Gather),
+            (0u32..4).prop_map(Collective::Broadcast),
+            (0u32..4).prop_map(Collective::Accumulate),
+        ],
+        raw in prop::collection::vec((0u32..5, 0u32..10, 0u32..10, 0u32..10, prop_oneof![Just(B), 0u32..10]), 0..60),
+    ) {
+        let name: NetworkName = network.parse().unwrap();
+        let graph = name.build().unwrap();
+        let schedule = Schedule {
+            network: Some(name),
+            ports: Some(ports),
+            collective,
+            sends: raw.into_iter().map(|(a, b, c, d, e)| send(a, b, c, d, e)).collect(),
+        };
+        if let Ok(r) = replay(&schedule, &graph, &ReplayOptions { max_listed: 5 }) {
+            prop_assert_eq!(r.valid, r.violation_count() == 0);
+            prop_assert!(r.violations.len() <= 5);
+        } else {
+            prop_assert!(collective.root().is_some_and(|root| root as usize >= graph.nodes()));
+        }
+    }
+}
+
 // ---- command line ----
 
 struct Run {

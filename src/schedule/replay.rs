@@ -24,8 +24,12 @@ use std::fmt;
 /// per pair, 256 MiB at this size).
 pub const ALL_PAIRS_MAX_NODES: usize = 8192;
 
-/// The largest number of personalised packet slots (N² for a total exchange).
+/// The largest number of personalised packet slots (N² for a total exchange;
+/// 8 bytes each).
 pub const MAX_PACKET_SLOTS: usize = 1 << 28;
+
+/// The largest number of (broadcast packet, node) pairs (N² for `mnb`; 2 bits each).
+pub const MAX_BROADCAST_BITS: usize = 1 << 32;
 
 /// How much the replay lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -524,7 +528,7 @@ pub fn replay(
         Packets::EveryBroadcast => n.checked_mul(n).ok_or(ReplayError::TooLarge { nodes: n })?,
         _ => 0,
     };
-    if personal_slots > MAX_PACKET_SLOTS || broadcast_bits > 1 << 36 {
+    if personal_slots > MAX_PACKET_SLOTS || broadcast_bits > MAX_BROADCAST_BITS {
         return Err(ReplayError::TooLarge { nodes: n });
     }
     let mut holder = Vec::with_capacity(personal_slots);
