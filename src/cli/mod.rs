@@ -30,7 +30,7 @@ pub struct Cli {
 enum Command {
     /// Check tables: validity, time, lower bound, optimality and `expect:` claims.
     Check(CheckArgs),
-    /// Play a table out on its physical network, every node, message, step and link.
+    /// Play a table or a schedule out on its physical network, every node, message, step and link.
     Simulate(SimulateArgs),
     /// Print a published construction as a `.tbl` file, after checking and simulating it.
     Gen(GenArgs),
