@@ -14,6 +14,7 @@ pub mod kernel;
 pub mod load;
 pub mod network;
 pub mod report;
+pub mod schedule;
 pub mod search;
 pub mod simulate;
 pub mod verify;

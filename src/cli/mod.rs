@@ -10,6 +10,7 @@
 mod output;
 mod check;
 mod generate;
+mod schedule;
 mod search;
 mod simulate;
 
@@ -29,7 +30,7 @@ pub struct Cli {
 enum Command {
     /// Check tables: validity, time, lower bound, optimality and `expect:` claims.
     Check(CheckArgs),
-    /// Play a table out on its physical network, every node, message, step and link.
+    /// Play a table or a schedule out on its physical network, every node, message, step and link.
     Simulate(SimulateArgs),
     /// Print a published construction as a `.tbl` file, after checking and simulating it.
     Gen(GenArgs),
@@ -39,6 +40,8 @@ enum Command {
     Search(SearchArgs),
     /// Check an infeasibility certificate written by `search --certificate`.
     VerifyProof(VerifyProofArgs),
+    /// Work on schedule files: lists of timed sends (see docs/schedule.md).
+    Schedule(schedule::ScheduleArgs),
 }
 
 /// A symmetry the searched tables must have.
@@ -187,14 +190,20 @@ struct CheckArgs {
 
 #[derive(clap::Args, Debug)]
 struct SimulateArgs {
-    /// The `.tbl` file to simulate.
+    /// The `.tbl` file or schedule (text or JSON, docs/schedule.md) to simulate.
     file: PathBuf,
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
-    /// List every hop, step by step (small networks only).
+    /// List every hop, step by step (small networks only; tables only).
     #[arg(long)]
     trace: bool,
+    /// The network of a schedule, supplying or overriding its header (e.g. `mesh 4 4`).
+    #[arg(long)]
+    network: Option<String>,
+    /// The ports of a schedule (`all` or K), supplying or overriding its header.
+    #[arg(long)]
+    ports: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -213,6 +222,7 @@ pub fn run() -> ExitCode {
         Command::Fmt(args) => check::fmt(&args),
         Command::Search(args) => search::run(&args),
         Command::VerifyProof(args) => search::verify_proof(&args),
+        Command::Schedule(args) => schedule::run(&args),
     };
     ExitCode::from(code)
 }

@@ -8,6 +8,9 @@ use txverify::simulate::{SimulationOptions, SimulationReport, simulate, trace};
 use txverify::verify::{NetworkCheck, embedding_name, physical_network, simulation_words};
 
 pub fn run(args: &SimulateArgs) -> u8 {
+    if let Some(code) = super::schedule::simulate_if_schedule(args) {
+        return code;
+    }
     let shown = args.file.display().to_string();
     let Some(loaded) = read_and_load(&args.file, &Default::default(), args.format) else {
         return EXIT_INPUT;

@@ -1,0 +1,620 @@
+//! The two schedule formats, text and JSON: parsers with positioned errors and
+//! streaming printers.
+//!
+//! Both carry the same fields (network, ports, collective, sends) and convert
+//! both ways without loss. The text format is `key: value` header lines, `#`
+//! comments, a line `sends:` and one `STEP FROM TO SOURCE DESTINATION` line per
+//! send (destination `*` for a broadcast packet). The JSON format is one object
+//! with `schema` = [`SCHEMA`] and a `sends` array; extra fields are ignored.
+//! Sends go straight into the packed vector (no intermediate tree), and the
+//! printers stream, so that files of 10^8 sends stay within memory.
+
+use super::{BROADCAST, Collective, NetworkName, Ports, Schedule, TimedSend};
+use crate::format::syntax::Span;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
+use std::fmt;
+use std::io::{self, Write};
+
+/// The `schema` value of a JSON schedule.
+pub const SCHEMA: &str = "txverify-schedule/1";
+
+/// A malformed schedule file, with the place of the fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{column}: {kind}")]
+pub struct ParseError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// Byte offset of the fault in the source.
+    pub offset: usize,
+    /// Length in bytes of the faulty text (at least 1 when rendered).
+    pub len: usize,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// What is wrong with a schedule file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// A header line that is not `key: value`.
+    #[error("expected a header line `key: value` or `sends:`")]
+    NotAHeader,
+    /// A header key other than `network`, `ports` and `collective`.
+    #[error("unknown key `{0}:` (known keys: network, ports, collective, sends)")]
+    UnknownKey(String),
+    /// A header key given twice.
+    #[error("`{0}:` is given twice")]
+    DuplicateKey(String),
+    /// The `network:` value names no network txverify builds.
+    #[error("{0}")]
+    Network(super::NetworkError),
+    /// A bad `ports:` or `collective:` value.
+    #[error("{0}")]
+    Value(super::ValueError),
+    /// No `collective:` line.
+    #[error("the header has no `collective:` line")]
+    NoCollective,
+    /// No `sends:` line.
+    #[error("no `sends:` line (a schedule lists its sends after it)")]
+    NoSends,
+    /// A send line with other than five fields.
+    #[error("a send is `STEP FROM TO SOURCE DESTINATION`: five fields, not {0}")]
+    FieldCount(usize),
+    /// A field that is not a number (or `*` in the destination).
+    #[error("`{0}` is not a number{dest}", dest = if *.1 { " or `*`" } else { "" })]
+    BadNumber(String, bool),
+    /// Malformed JSON, or JSON not in the schedule schema (serde_json's message).
+    #[error("{0}")]
+    Json(String),
+}
+
+impl ParseError {
+    fn at(source: &str, offset: usize, len: usize, kind: ParseErrorKind) -> ParseError {
+        let (line, column) = crate::format::line_col(source, offset);
+        ParseError {
+            line,
+            column,
+            offset,
+            len,
+            kind,
+        }
+    }
+
+    /// Renders the error as `path:line:col: error: message`, the source line and
+    /// a caret under the fault, in the shape of `.tbl` diagnostics.
+    pub fn render(&self, path: &str, source: &str) -> String {
+        crate::format::render_diagnostic(
+            path,
+            source,
+            Span::new(self.offset, self.offset + self.len.max(1)),
+            &self.kind,
+        )
+    }
+}
+
+/// Whether `source` looks like a schedule rather than a `.tbl` file: its first
+/// non-blank character is `{` (JSON), or one of its lines, without comment and
+/// surrounding blanks, is `sends:` (text).
+pub fn is_schedule(source: &str) -> bool {
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
+    if source.trim_start().starts_with('{') {
+        return true;
+    }
+    source.lines().any(|l| strip_comment(l).trim() == "sends:")
+}
+
+/// Reads a schedule in either format: JSON when the first non-blank character is
+/// `{`, text otherwise.
+pub fn parse(source: &str) -> Result<Schedule, ParseError> {
+    let body = source.strip_prefix('\u{feff}').unwrap_or(source);
+    if body.trim_start().starts_with('{') {
+        parse_json(source)
+    } else {
+        parse_text(source)
+    }
+}
+
+fn strip_comment(line: &str) -> &str {
+    line.split_once('#').map_or(line, |(before, _)| before)
+}
+
+fn offset_in(source: &str, part: &str) -> usize {
+    part.as_ptr() as usize - source.as_ptr() as usize
+}
+
+/// Reads the text format.
+pub fn parse_text(source: &str) -> Result<Schedule, ParseError> {
+    let mut network = None;
+    let mut ports = None;
+    let mut collective = None;
+    let mut in_sends = false;
+    let mut sends = Vec::new();
+    let mut line_start = 0;
+    let err = |part: &str, kind: ParseErrorKind| {
+        ParseError::at(source, offset_in(source, part), part.len(), kind)
+    };
+    for raw in source.split_inclusive('\n') {
+        let line_offset = line_start;
+        line_start += raw.len();
+        let line = strip_comment(raw.trim_end_matches(['\n', '\r']));
+        let line = if line_offset == 0 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        };
+        let content = line.trim();
+        if content.is_empty() {
+            continue;
+        }
+        if in_sends {
+            sends.push(parse_send_line(source, content)?);
+            continue;
+        }
+        let Some((key, value)) = content.split_once(':') else {
+            return Err(err(content, ParseErrorKind::NotAHeader));
+        };
+        let key = key.trim_end();
+        let value_text = value.trim();
+        // Point at the value, or just after the colon when it is empty.
+        let value_part = if value_text.is_empty() {
+            &value[..0]
+        } else {
+            value_text
+        };
+        match key {
+            "sends" => {
+                if !value_text.is_empty() {
+                    return Err(err(value_text, ParseErrorKind::NotAHeader));
+                }
+                in_sends = true;
+            }
+            "network" => {
+                if network.is_some() {
+                    return Err(err(key, ParseErrorKind::DuplicateKey(key.to_string())));
+                }
+                let name = value_text
+                    .parse::<NetworkName>()
+                    .map_err(|e| err(value_part, ParseErrorKind::Network(e)))?;
+                network = Some(name);
+            }
+            "ports" => {
+                if ports.is_some() {
+                    return Err(err(key, ParseErrorKind::DuplicateKey(key.to_string())));
+                }
+                let p = value_text
+                    .parse::<Ports>()
+                    .map_err(|e| err(value_part, ParseErrorKind::Value(e)))?;
+                ports = Some(p);
+            }
+            "collective" => {
+                if collective.is_some() {
+                    return Err(err(key, ParseErrorKind::DuplicateKey(key.to_string())));
+                }
+                let c = value_text
+                    .parse::<Collective>()
+                    .map_err(|e| err(value_part, ParseErrorKind::Value(e)))?;
+                collective = Some(c);
+            }
+            _ => return Err(err(key, ParseErrorKind::UnknownKey(key.to_string()))),
+        }
+    }
+    let end = &source[source.len()..];
+    if !in_sends {
+        return Err(err(end, ParseErrorKind::NoSends));
+    }
+    let Some(collective) = collective else {
+        return Err(err(end, ParseErrorKind::NoCollective));
+    };
+    Ok(Schedule {
+        network,
+        ports,
+        collective,
+        sends,
+    })
+}
+
+fn parse_send_line(source: &str, content: &str) -> Result<TimedSend, ParseError> {
+    let mut fields = [0u32; 5];
+    let mut count = 0;
+    for token in content.split_ascii_whitespace() {
+        if count == 5 {
+            let n = content.split_ascii_whitespace().count();
+            return Err(ParseError::at(
+                source,
+                offset_in(source, token),
+                token.len(),
+                ParseErrorKind::FieldCount(n),
+            ));
+        }
+        let is_dest = count == 4;
+        fields[count] = if is_dest && token == "*" {
+            BROADCAST
+        } else {
+            match token.parse::<u32>() {
+                Ok(v) if !(is_dest && v == BROADCAST) && token.as_bytes()[0].is_ascii_digit() => v,
+                _ => {
+                    return Err(ParseError::at(
+                        source,
+                        offset_in(source, token),
+                        token.len(),
+                        ParseErrorKind::BadNumber(token.to_string(), is_dest),
+                    ));
+                }
+            }
+        };
+        count += 1;
+    }
+    if count < 5 {
+        let at = &content[content.len()..];
+        return Err(ParseError::at(
+            source,
+            offset_in(source, at),
+            0,
+            ParseErrorKind::FieldCount(count),
+        ));
+    }
+    let [step, from, to, src, destination] = fields;
+    Ok(TimedSend {
+        step,
+        from,
+        to,
+        source: src,
+        destination,
+    })
+}
+
+/// Reads the JSON format.
+pub fn parse_json(source: &str) -> Result<Schedule, ParseError> {
+    let raw: RawSchedule = serde_json::from_str(source).map_err(|e| {
+        let offset = json_offset(source, e.line(), e.column());
+        let message = e.to_string();
+        // serde_json appends " at line L column C"; the rendering says it already.
+        let message = match message.rfind(" at line ") {
+            Some(i) => message[..i].to_string(),
+            None => message,
+        };
+        ParseError::at(source, offset, 1, ParseErrorKind::Json(message))
+    })?;
+    Ok(Schedule {
+        network: raw.network,
+        ports: raw.ports,
+        collective: raw.collective,
+        sends: raw.sends,
+    })
+}
+
+/// Byte offset of serde_json's (1-based line, 1-based byte column).
+fn json_offset(source: &str, line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line.max(1) {
+        match source[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => break,
+        }
+    }
+    let end = source[start..]
+        .find('\n')
+        .map_or(source.len(), |i| start + i);
+    (start + column.saturating_sub(1)).min(end)
+}
+
+#[derive(Deserialize)]
+struct RawSchedule {
+    #[allow(dead_code)]
+    schema: SchemaTag,
+    #[serde(default)]
+    network: Option<NetworkName>,
+    #[serde(default)]
+    ports: Option<Ports>,
+    collective: Collective,
+    sends: Vec<TimedSend>,
+}
+
+struct SchemaTag;
+
+impl<'de> Deserialize<'de> for SchemaTag {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SchemaTag, D::Error> {
+        let s = String::deserialize(d)?;
+        if s == SCHEMA {
+            Ok(SchemaTag)
+        } else {
+            Err(de::Error::custom(format!("schema `{s}` is not `{SCHEMA}`")))
+        }
+    }
+}
+
+/// Deserializes a string through `FromStr`, so that serde_json positions the error.
+fn from_string<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: std::str::FromStr,
+    T::Err: fmt::Display,
+{
+    let s = String::deserialize(d)?;
+    s.parse::<T>().map_err(de::Error::custom)
+}
+
+impl<'de> Deserialize<'de> for NetworkName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NetworkName, D::Error> {
+        from_string(d)
+    }
+}
+
+impl<'de> Deserialize<'de> for Collective {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Collective, D::Error> {
+        from_string(d)
+    }
+}
+
+impl<'de> Deserialize<'de> for Ports {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ports, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Ports;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "\"all\" or a whole number of at least 1")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Ports, E> {
+                match u32::try_from(v) {
+                    Ok(k) if k >= 1 => Ok(Ports::Limit(k)),
+                    _ => Err(E::custom(super::ValueError::BadPorts(v.to_string()))),
+                }
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Ports, E> {
+                Err(E::custom(super::ValueError::BadPorts(v.to_string())))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Ports, E> {
+                if v == "all" {
+                    Ok(Ports::All)
+                } else {
+                    Err(E::custom(super::ValueError::BadPorts(v.to_string())))
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+struct Destination(u32);
+
+impl<'de> Deserialize<'de> for Destination {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Destination, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Destination;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "a node number or \"*\"")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Destination, E> {
+                match u32::try_from(v) {
+                    Ok(x) if x != BROADCAST => Ok(Destination(x)),
+                    _ => Err(E::custom(format!("destination {v} is too large"))),
+                }
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Destination, E> {
+                if v == "*" {
+                    Ok(Destination(BROADCAST))
+                } else {
+                    Err(E::invalid_value(de::Unexpected::Str(v), &self))
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Deserialize)]
+struct RawSend {
+    step: u32,
+    from: u32,
+    to: u32,
+    source: u32,
+    destination: Destination,
+}
+
+impl<'de> Deserialize<'de> for TimedSend {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TimedSend, D::Error> {
+        let r = RawSend::deserialize(d)?;
+        Ok(TimedSend {
+            step: r.step,
+            from: r.from,
+            to: r.to,
+            source: r.source,
+            destination: r.destination.0,
+        })
+    }
+}
+
+fn write_destination(w: &mut impl Write, destination: u32, quote: bool) -> io::Result<()> {
+    match (destination == BROADCAST, quote) {
+        (true, true) => write!(w, "\"*\""),
+        (true, false) => write!(w, "*"),
+        (false, _) => write!(w, "{destination}"),
+    }
+}
+
+/// Writes `schedule` in the text format (missing header fields are left out).
+pub fn write_text(schedule: &Schedule, w: &mut impl Write) -> io::Result<()> {
+    if let Some(network) = &schedule.network {
+        writeln!(w, "network: {network}")?;
+    }
+    if let Some(ports) = &schedule.ports {
+        writeln!(w, "ports: {ports}")?;
+    }
+    writeln!(w, "collective: {}", schedule.collective)?;
+    writeln!(w, "sends:")?;
+    for s in &schedule.sends {
+        write!(w, "{} {} {} {} ", s.step, s.from, s.to, s.source)?;
+        write_destination(w, s.destination, false)?;
+        writeln!(w)?;
+    }
+    Ok(())
+}
+
+/// Writes `schedule` in the JSON format, one send per line (missing header
+/// fields are left out).
+pub fn write_json(schedule: &Schedule, w: &mut impl Write) -> io::Result<()> {
+    write!(w, "{{\"schema\": \"{SCHEMA}\"")?;
+    if let Some(network) = &schedule.network {
+        let quoted = serde_json::Value::String(network.to_string());
+        write!(w, ", \"network\": {quoted}")?;
+    }
+    match schedule.ports {
+        Some(Ports::All) => write!(w, ", \"ports\": \"all\"")?,
+        Some(Ports::Limit(k)) => write!(w, ", \"ports\": {k}")?,
+        None => {}
+    }
+    write!(
+        w,
+        ", \"collective\": \"{}\",\n \"sends\": [",
+        schedule.collective
+    )?;
+    for (i, s) in schedule.sends.iter().enumerate() {
+        let sep = if i == 0 { "\n" } else { ",\n" };
+        write!(
+            w,
+            "{sep}  {{\"step\": {}, \"from\": {}, \"to\": {}, \"source\": {}, \"destination\": ",
+            s.step, s.from, s.to, s.source
+        )?;
+        write_destination(w, s.destination, true)?;
+        write!(w, "}}")?;
+    }
+    writeln!(w, "]}}")
+}
+
+/// [`write_text`] into a string.
+pub fn to_text(schedule: &Schedule) -> String {
+    let mut out = Vec::new();
+    write_text(schedule, &mut out).expect("writing to memory does not fail");
+    String::from_utf8(out).expect("the text format is ASCII")
+}
+
+/// [`write_json`] into a string.
+pub fn to_json(schedule: &Schedule) -> String {
+    let mut out = Vec::new();
+    write_json(schedule, &mut out).expect("writing to memory does not fail");
+    String::from_utf8(out).expect("the JSON format is UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "\
+# a ring of 3, scatter from 0
+network: ring 3
+ports: 1
+collective: scatter 0
+sends:
+1 0 1 0 1   # first hop
+2 0 2 0 2
+";
+
+    #[test]
+    fn text_reads_header_and_sends() {
+        let s = parse_text(TEXT).unwrap();
+        assert_eq!(s.network, Some(NetworkName::Ring(3)));
+        assert_eq!(s.ports, Some(Ports::Limit(1)));
+        assert_eq!(s.collective, Collective::Scatter(0));
+        assert_eq!(s.sends.len(), 2);
+        assert_eq!(
+            s.sends[1],
+            TimedSend {
+                step: 2,
+                from: 0,
+                to: 2,
+                source: 0,
+                destination: 2
+            }
+        );
+        assert!(is_schedule(TEXT));
+        assert!(!is_schedule("group: <a | a^3 = 1>\ntable:\na\n"));
+    }
+
+    #[test]
+    fn text_and_json_convert_both_ways() {
+        let mut s = parse_text(TEXT).unwrap();
+        s.sends.push(TimedSend {
+            step: 3,
+            from: 1,
+            to: 2,
+            source: 1,
+            destination: BROADCAST,
+        });
+        let json = to_json(&s);
+        assert_eq!(parse_json(&json).unwrap(), s);
+        assert_eq!(parse(&json).unwrap(), s);
+        assert_eq!(parse_text(&to_text(&s)).unwrap(), s);
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["ports"], 1);
+        assert_eq!(value["sends"][2]["destination"], "*");
+        assert_eq!(value["schema"], SCHEMA);
+    }
+
+    fn text_error(text: &str) -> ParseError {
+        parse_text(text).unwrap_err()
+    }
+
+    #[test]
+    fn text_errors_point_at_the_fault() {
+        let e = text_error("collective: mnb\nsends:\n1 0 x 0 *\n");
+        assert_eq!((e.line, e.column), (3, 5));
+        assert!(matches!(e.kind, ParseErrorKind::BadNumber(ref t, false) if t == "x"));
+        let e = text_error("collective: mnb\nsends:\n1 0 1 0\n");
+        assert_eq!(e.kind, ParseErrorKind::FieldCount(4));
+        let e = text_error("collective: mnb\nsends:\n1 0 1 0 * 9\n");
+        assert_eq!(
+            (e.line, e.column, e.kind.clone()),
+            (3, 11, ParseErrorKind::FieldCount(6))
+        );
+        let e = text_error("colour: red\nsends:\n");
+        assert_eq!((e.line, e.column), (1, 1));
+        assert!(matches!(e.kind, ParseErrorKind::UnknownKey(_)));
+        let e = text_error("network: ring 1\n");
+        assert_eq!((e.line, e.column), (1, 10));
+        assert!(matches!(e.kind, ParseErrorKind::Network(_)));
+        let e = text_error("collective: mnb\n");
+        assert_eq!(e.kind, ParseErrorKind::NoSends);
+        let e = text_error("sends:\n");
+        assert_eq!(e.kind, ParseErrorKind::NoCollective);
+        let e = text_error("ports: all\nports: 2\ncollective: mnb\nsends:\n");
+        assert_eq!(e.line, 2);
+        assert!(matches!(e.kind, ParseErrorKind::DuplicateKey(_)));
+        let e = text_error("collective: scatter 0\nsends:\n1 0 1 0 -1\n");
+        assert!(matches!(e.kind, ParseErrorKind::BadNumber(_, true)));
+        let e = text_error("collective: scatter 0\nsends:\n1 0 1 0 4294967295\n");
+        assert!(matches!(e.kind, ParseErrorKind::BadNumber(_, true)));
+        let rendered = e.render(
+            "s.txt",
+            "collective: scatter 0\nsends:\n1 0 1 0 4294967295\n",
+        );
+        assert_eq!(
+            rendered,
+            "s.txt:3:9: error: `4294967295` is not a number or `*`\n 3 | 1 0 1 0 4294967295\n   |         ^^^^^^^^^^\n"
+        );
+    }
+
+    #[test]
+    fn json_errors_have_line_and_column() {
+        let src = "{\"schema\": \"txverify-schedule/1\",\n \"collective\": \"mnb\",\n \"sends\": [{\"step\": 1, \"from\": 0, \"to\": 1, \"source\": 0, \"destination\": \"+\"}]}";
+        let e = parse_json(src).unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(matches!(e.kind, ParseErrorKind::Json(_)));
+        let e =
+            parse("{\"schema\": \"other/1\", \"collective\": \"mnb\", \"sends\": []}").unwrap_err();
+        assert!(e.to_string().contains("other/1"), "{e}");
+        let e = parse("{\"schema\": \"txverify-schedule/1\", \"network\": \"ring 0\", \"collective\": \"mnb\", \"sends\": []}").unwrap_err();
+        assert!(e.to_string().contains("ring"), "{e}");
+        let e = parse("{\"schema\": \"txverify-schedule/1\", \"ports\": 0, \"collective\": \"mnb\", \"sends\": []}").unwrap_err();
+        assert!(e.to_string().contains("ports"), "{e}");
+        let e =
+            parse("{\"schema\": \"txverify-schedule/1\", \"collective\": \"mnb\"}").unwrap_err();
+        assert!(e.to_string().contains("sends"), "{e}");
+        // Extra fields are allowed, at the top and in sends.
+        let ok = parse("{\"schema\": \"txverify-schedule/1\", \"by\": \"hand\", \"collective\": \"mnb\", \"sends\": [{\"step\": 1, \"from\": 0, \"to\": 1, \"source\": 0, \"destination\": \"*\", \"note\": 1}]}").unwrap();
+        assert_eq!(ok.sends[0].destination, BROADCAST);
+    }
+}

@@ -1,0 +1,734 @@
+//! The buffered replay simulator: every send of a schedule, step by step, on
+//! every node, with no appeal to any theorem.
+//!
+//! Rules (docs/schedule.md): each node starts with the packets the collective
+//! gives it; a send at step `t` needs a link `from`–`to`, the packet at `from`
+//! since before step `t` (store-and-forward), and room on the directed link (one
+//! packet per step) and in the sender's and receiver's ports (K per step, or
+//! unlimited for `all`). Personalised packets move, broadcast packets are
+//! copied. `gather R` and `accumulate R` are replayed as the time-and-direction
+//! reversal of `scatter R` and `broadcast R`, which they are the duals of.
+//!
+//! Memory is per packet, not per send: 8 bytes per personalised packet (holder
+//! and arrival step) and 2 bits per (broadcast packet, node). Beyond the 20
+//! bytes of each stored send, the replay takes 4 bytes per send when the sends
+//! are not in step order (an index sorted by step) and, on networks of more than
+//! [`ALL_PAIRS_MAX_NODES`] nodes, 4 bytes per personalised send while counting
+//! deroutes (an index sorted by destination, one breadth-first search each).
+
+use super::{BROADCAST, Collective, Graph, Packet, Ports, Schedule, TimedSend};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The largest network whose all-pairs distance table the replay keeps (4 bytes
+/// per pair, 256 MiB at this size).
+pub const ALL_PAIRS_MAX_NODES: usize = 8192;
+
+/// The largest number of personalised packet slots (N² for a total exchange;
+/// 8 bytes each).
+pub const MAX_PACKET_SLOTS: usize = 1 << 28;
+
+/// The largest number of (broadcast packet, node) pairs (N² for `mnb`; 2 bits each).
+pub const MAX_BROADCAST_BITS: usize = 1 << 32;
+
+/// How much the replay lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayOptions {
+    /// List at most this many violations (all are counted).
+    pub max_listed: usize,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> ReplayOptions {
+        ReplayOptions { max_listed: 1000 }
+    }
+}
+
+/// Why a schedule cannot be replayed at all (as opposed to a schedule that
+/// replays with violations).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// The schedule gives no port model and none was supplied.
+    #[error("the schedule says no `ports:` and none was supplied")]
+    NoPorts,
+    /// The schedule names no network and none was supplied.
+    #[error("the schedule says no `network:` and none was supplied")]
+    NoNetwork,
+    /// The network cannot be built.
+    #[error("{0}")]
+    Network(#[from] super::NetworkError),
+    /// The collective's root is not a node.
+    #[error("root {root} is not a node of a network of {nodes} nodes")]
+    RootOutOfRange {
+        /// The root given.
+        root: u32,
+        /// Number of nodes.
+        nodes: usize,
+    },
+    /// The collective has more packets than the replay keeps state for.
+    #[error("the collective has too many packets to replay on {nodes} nodes")]
+    TooLarge {
+        /// Number of nodes.
+        nodes: usize,
+    },
+}
+
+/// What a violation is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ViolationKind {
+    /// A send at step 0 (steps count from 1).
+    StepZero,
+    /// A node number (sender, receiver, source or destination) that is not a node.
+    BadNode,
+    /// A packet the collective does not have.
+    UnknownPacket,
+    /// `from`–`to` is not a link of the network.
+    NotALink,
+    /// `from` does not hold the packet at the start of the step.
+    NotHeld,
+    /// A second packet on one direction of a link in one step.
+    LinkBusy,
+    /// A node sends more than K packets in one step.
+    SendPorts,
+    /// A node receives more than K packets in one step.
+    ReceivePorts,
+    /// A personalised packet sent on from its destination, or a copy sent to a
+    /// node that already holds it.
+    DeliveredTwice,
+    /// At the end, a packet is not where it must be.
+    NeverDelivered,
+}
+
+impl ViolationKind {
+    /// Every kind, in report order.
+    pub const ALL: [ViolationKind; 10] = [
+        ViolationKind::StepZero,
+        ViolationKind::BadNode,
+        ViolationKind::UnknownPacket,
+        ViolationKind::NotALink,
+        ViolationKind::NotHeld,
+        ViolationKind::LinkBusy,
+        ViolationKind::SendPorts,
+        ViolationKind::ReceivePorts,
+        ViolationKind::DeliveredTwice,
+        ViolationKind::NeverDelivered,
+    ];
+
+    /// The kind's name in reports: `not-a-link`, `link-busy`, ….
+    pub fn name(&self) -> &'static str {
+        match self {
+            ViolationKind::StepZero => "step-zero",
+            ViolationKind::BadNode => "bad-node",
+            ViolationKind::UnknownPacket => "unknown-packet",
+            ViolationKind::NotALink => "not-a-link",
+            ViolationKind::NotHeld => "not-held",
+            ViolationKind::LinkBusy => "link-busy",
+            ViolationKind::SendPorts => "send-ports",
+            ViolationKind::ReceivePorts => "receive-ports",
+            ViolationKind::DeliveredTwice => "delivered-twice",
+            ViolationKind::NeverDelivered => "never-delivered",
+        }
+    }
+}
+
+impl fmt::Display for ViolationKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One violation, in the coordinates of the schedule as written (for `gather`
+/// and `accumulate`, mapped back from the reversed replay).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// What is wrong.
+    pub kind: ViolationKind,
+    /// The step of the offending send (`None` for never-delivered).
+    pub step: Option<u32>,
+    /// The node concerned: the sender, or the receiver for receive-ports and
+    /// delivered-twice, or where a never-delivered packet is (personalised) or
+    /// is missing (broadcast).
+    pub node: u32,
+    /// The link `(from, to)` of the offending send.
+    pub link: Option<(u32, u32)>,
+    /// The packet.
+    pub packet: Packet,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(step) = self.step {
+            write!(f, "step {step}: ")?;
+        }
+        write!(f, "{}: node {}", self.kind, self.node)?;
+        if let Some((from, to)) = self.link {
+            write!(f, ", link {from} -> {to}")?;
+        }
+        write!(f, ", packet {}", self.packet)
+    }
+}
+
+/// Busy directed links in one step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepUse {
+    /// The step.
+    pub step: u32,
+    /// Distinct directed links that carried a packet.
+    pub busy_links: u32,
+}
+
+/// What a replay found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayReport {
+    /// Number of nodes.
+    pub nodes: usize,
+    /// Number of directed links.
+    pub directed_links: usize,
+    /// The port model replayed.
+    pub ports: Ports,
+    /// The collective.
+    pub collective: Collective,
+    /// The collective actually replayed: `scatter R` for `gather R`,
+    /// `broadcast R` for `accumulate R` (time and direction reversed), else the
+    /// collective itself.
+    pub checked_as: Collective,
+    /// Last step with a send (0 for no sends).
+    pub time: u32,
+    /// Number of sends.
+    pub transmissions: u64,
+    /// Sends of a personalised packet that do not bring it closer to its
+    /// destination (over a link of the network).
+    pub derouted: u64,
+    /// Most personalised packets in transit (received, not at their destination)
+    /// held by one node at a step boundary.
+    pub peak_queue: u32,
+    /// Busy directed links per step, for the steps with at least one send on a
+    /// link, in increasing step order.
+    pub link_use: Vec<StepUse>,
+    /// Number of violations of each kind (kinds with none left out).
+    pub counts: BTreeMap<ViolationKind, u64>,
+    /// The first violations (at most [`ReplayOptions::max_listed`]), in replay order.
+    pub violations: Vec<Violation>,
+    /// No violations.
+    pub valid: bool,
+}
+
+impl ReplayReport {
+    /// Total number of violations.
+    pub fn violation_count(&self) -> u64 {
+        self.counts.values().sum()
+    }
+}
+
+/// The packets a collective starts with, as the replay indexes them.
+#[derive(Clone, Copy)]
+enum Packets {
+    /// `(s, d)` for all `s ≠ d`, slot `s·N + d`.
+    All,
+    /// `(R, d)` for `d ≠ R`, slot `d`.
+    From(u32),
+    /// `(R, *)`, broadcast slot 0.
+    Broadcast(u32),
+    /// `(s, *)` for every `s`, broadcast slot `s`.
+    EveryBroadcast,
+}
+
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    fn clear(&mut self, i: usize) {
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+}
+
+struct State<'a> {
+    graph: &'a Graph,
+    n: usize,
+    ports: Ports,
+    packets: Packets,
+    /// Personalised packets: holder and arrival step (0 = never moved).
+    holder: Vec<u32>,
+    arrival: Vec<u32>,
+    /// Broadcast copies: `have[p·N + x]`, and the copies received this step.
+    have: Bits,
+    fresh: Bits,
+    fresh_list: Vec<usize>,
+    /// Per-step capacity.
+    link_busy: Bits,
+    busy_list: Vec<u32>,
+    sent: Vec<u32>,
+    received: Vec<u32>,
+    port_touched: Vec<u32>,
+    /// In-transit packets per node.
+    queue: Vec<u32>,
+    queue_touched: Vec<u32>,
+    peak_queue: u32,
+    link_use: Vec<StepUse>,
+    counts: BTreeMap<ViolationKind, u64>,
+    violations: Vec<Violation>,
+    max_listed: usize,
+}
+
+enum Slot {
+    Personal(usize),
+    Broadcast(usize),
+}
+
+impl State<'_> {
+    fn slot(&self, p: Packet) -> Option<Slot> {
+        let n = self.n as u32;
+        match self.packets {
+            Packets::All => (p.destination != BROADCAST && p.source != p.destination)
+                .then(|| Slot::Personal(p.source as usize * self.n + p.destination as usize)),
+            Packets::From(r) => (p.source == r && p.destination != BROADCAST && p.destination != r)
+                .then_some(Slot::Personal(p.destination as usize)),
+            Packets::Broadcast(r) => {
+                (p.source == r && p.destination == BROADCAST).then_some(Slot::Broadcast(0))
+            }
+            Packets::EveryBroadcast => (p.destination == BROADCAST && p.source < n)
+                .then_some(Slot::Broadcast(p.source as usize)),
+        }
+    }
+
+    fn report(
+        &mut self,
+        kind: ViolationKind,
+        step: Option<u32>,
+        node: u32,
+        link: Option<(u32, u32)>,
+        packet: Packet,
+    ) {
+        *self.counts.entry(kind).or_insert(0) += 1;
+        if self.violations.len() < self.max_listed {
+            self.violations.push(Violation {
+                kind,
+                step,
+                node,
+                link,
+                packet,
+            });
+        }
+    }
+
+    fn end_step(&mut self, step: u32) {
+        if !self.busy_list.is_empty() {
+            self.link_use.push(StepUse {
+                step,
+                busy_links: self.busy_list.len() as u32,
+            });
+        }
+        for l in self.busy_list.drain(..) {
+            self.link_busy.clear(l as usize);
+        }
+        for x in self.port_touched.drain(..) {
+            self.sent[x as usize] = 0;
+            self.received[x as usize] = 0;
+        }
+        for i in self.fresh_list.drain(..) {
+            self.fresh.clear(i);
+        }
+        for x in self.queue_touched.drain(..) {
+            self.peak_queue = self.peak_queue.max(self.queue[x as usize]);
+        }
+    }
+
+    fn send(&mut self, s: TimedSend) {
+        let packet = s.packet();
+        let link = Some((s.from, s.to));
+        let step = Some(s.step);
+        if s.step == 0 {
+            return self.report(ViolationKind::StepZero, step, s.from, link, packet);
+        }
+        let n = self.n as u32;
+        let bad = |x: u32| x >= n;
+        if bad(s.from)
+            || bad(s.to)
+            || bad(s.source)
+            || (s.destination != BROADCAST && bad(s.destination))
+        {
+            let node = [s.from, s.to, s.source, s.destination]
+                .into_iter()
+                .find(|&x| bad(x) && x != BROADCAST)
+                .unwrap_or(s.from);
+            return self.report(ViolationKind::BadNode, step, node, link, packet);
+        }
+        let Some(slot) = self.slot(packet) else {
+            return self.report(ViolationKind::UnknownPacket, step, s.from, link, packet);
+        };
+        let link_id = self.graph.link(s.from, s.to);
+        if link_id.is_none() {
+            self.report(ViolationKind::NotALink, step, s.from, link, packet);
+        }
+        // Holding and delivery.
+        match slot {
+            Slot::Personal(i) => {
+                if self.holder[i] != s.from || self.arrival[i] >= s.step {
+                    return self.report(ViolationKind::NotHeld, step, s.from, link, packet);
+                }
+                if s.from == s.destination {
+                    return self.report(ViolationKind::DeliveredTwice, step, s.from, link, packet);
+                }
+            }
+            Slot::Broadcast(p) => {
+                let from = p * self.n + s.from as usize;
+                if !self.have.get(from) || self.fresh.get(from) {
+                    return self.report(ViolationKind::NotHeld, step, s.from, link, packet);
+                }
+                if self.have.get(p * self.n + s.to as usize) {
+                    return self.report(ViolationKind::DeliveredTwice, step, s.to, link, packet);
+                }
+            }
+        }
+        // Capacity.
+        if let Some(l) = link_id {
+            if self.link_busy.get(l as usize) {
+                self.report(ViolationKind::LinkBusy, step, s.from, link, packet);
+            } else {
+                self.link_busy.set(l as usize);
+                self.busy_list.push(l);
+            }
+        }
+        let (from, to) = (s.from as usize, s.to as usize);
+        if self.sent[from] == 0 && self.received[from] == 0 {
+            self.port_touched.push(s.from);
+        }
+        self.sent[from] += 1;
+        if self.sent[to] == 0 && self.received[to] == 0 {
+            self.port_touched.push(s.to);
+        }
+        self.received[to] += 1;
+        if let Ports::Limit(k) = self.ports {
+            if self.sent[from] > k {
+                self.report(ViolationKind::SendPorts, step, s.from, link, packet);
+            }
+            if self.received[to] > k {
+                self.report(ViolationKind::ReceivePorts, step, s.to, link, packet);
+            }
+        }
+        // Effect.
+        match slot {
+            Slot::Personal(i) => {
+                if self.arrival[i] > 0 {
+                    self.queue[from] -= 1;
+                }
+                self.holder[i] = s.to;
+                self.arrival[i] = s.step;
+                if s.to != s.destination {
+                    self.queue[to] += 1;
+                    self.queue_touched.push(s.to);
+                }
+            }
+            Slot::Broadcast(p) => {
+                let i = p * self.n + to;
+                self.have.set(i);
+                self.fresh.set(i);
+                self.fresh_list.push(i);
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        let n = self.n;
+        match self.packets {
+            Packets::All | Packets::From(_) => {
+                for i in 0..self.holder.len() {
+                    let (source, destination) = match self.packets {
+                        Packets::All => ((i / n) as u32, (i % n) as u32),
+                        Packets::From(r) => (r, i as u32),
+                        _ => unreachable!("personalised collectives only"),
+                    };
+                    if source != destination && self.holder[i] != destination {
+                        let packet = Packet {
+                            source,
+                            destination,
+                        };
+                        self.report(
+                            ViolationKind::NeverDelivered,
+                            None,
+                            self.holder[i],
+                            None,
+                            packet,
+                        );
+                    }
+                }
+            }
+            Packets::Broadcast(_) | Packets::EveryBroadcast => {
+                let copies = match self.packets {
+                    Packets::Broadcast(_) => 1,
+                    _ => n,
+                };
+                for p in 0..copies {
+                    let source = match self.packets {
+                        Packets::Broadcast(r) => r,
+                        _ => p as u32,
+                    };
+                    for x in 0..n {
+                        if !self.have.get(p * n + x) {
+                            let packet = Packet {
+                                source,
+                                destination: BROADCAST,
+                            };
+                            self.report(
+                                ViolationKind::NeverDelivered,
+                                None,
+                                x as u32,
+                                None,
+                                packet,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Replays `schedule` on `graph` (which must be the schedule's network: the
+/// caller builds it, from the name or from an adjacency list). The schedule
+/// must give its ports.
+pub fn replay(
+    schedule: &Schedule,
+    graph: &Graph,
+    options: &ReplayOptions,
+) -> Result<ReplayReport, ReplayError> {
+    let ports = schedule.ports.ok_or(ReplayError::NoPorts)?;
+    let n = graph.nodes();
+    let collective = schedule.collective;
+    if let Some(root) = collective.root()
+        && root as usize >= n
+    {
+        return Err(ReplayError::RootOutOfRange { root, nodes: n });
+    }
+    let (checked_as, packets, reversed) = match collective {
+        Collective::TotalExchange => (collective, Packets::All, false),
+        Collective::Scatter(r) => (collective, Packets::From(r), false),
+        Collective::Gather(r) => (Collective::Scatter(r), Packets::From(r), true),
+        Collective::Broadcast(r) => (collective, Packets::Broadcast(r), false),
+        Collective::Accumulate(r) => (Collective::Broadcast(r), Packets::Broadcast(r), true),
+        Collective::Mnb => (collective, Packets::EveryBroadcast, false),
+    };
+    let personal_slots = match packets {
+        Packets::All => n.checked_mul(n).ok_or(ReplayError::TooLarge { nodes: n })?,
+        Packets::From(_) => n,
+        _ => 0,
+    };
+    let broadcast_bits = match packets {
+        Packets::Broadcast(_) => n,
+        Packets::EveryBroadcast => n.checked_mul(n).ok_or(ReplayError::TooLarge { nodes: n })?,
+        _ => 0,
+    };
+    if personal_slots > MAX_PACKET_SLOTS || broadcast_bits > MAX_BROADCAST_BITS {
+        return Err(ReplayError::TooLarge { nodes: n });
+    }
+    let mut holder = Vec::with_capacity(personal_slots);
+    match packets {
+        Packets::All => {
+            for s in 0..n as u32 {
+                holder.extend(std::iter::repeat_n(s, n));
+                // The diagonal slot (s, s) is not a packet; make it "delivered".
+                holder[s as usize * n + s as usize] = s;
+            }
+        }
+        Packets::From(r) => holder.extend(std::iter::repeat_n(r, n)),
+        _ => {}
+    }
+    let mut have = Bits::new(broadcast_bits);
+    match packets {
+        Packets::Broadcast(r) => have.set(r as usize),
+        Packets::EveryBroadcast => {
+            for s in 0..n {
+                have.set(s * n + s);
+            }
+        }
+        _ => {}
+    }
+    let mut state = State {
+        graph,
+        n,
+        ports,
+        packets,
+        arrival: vec![0; holder.len()],
+        holder,
+        have,
+        fresh: Bits::new(broadcast_bits),
+        fresh_list: Vec::new(),
+        link_busy: Bits::new(graph.directed_links()),
+        busy_list: Vec::new(),
+        sent: vec![0; n],
+        received: vec![0; n],
+        port_touched: Vec::new(),
+        queue: vec![0; n],
+        queue_touched: Vec::new(),
+        peak_queue: 0,
+        link_use: Vec::new(),
+        counts: BTreeMap::new(),
+        violations: Vec::new(),
+        max_listed: options.max_listed,
+    };
+
+    let sends = &schedule.sends;
+    let time = sends.iter().map(|s| s.step).max().unwrap_or(0);
+    let sorted = sends.windows(2).all(|w| w[0].step <= w[1].step);
+    let order: Option<Vec<u32>> = (!sorted).then(|| {
+        let mut order: Vec<u32> = (0..sends.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| (sends[i as usize].step, i));
+        order
+    });
+    let at = |k: usize| -> TimedSend {
+        let k = if reversed { sends.len() - 1 - k } else { k };
+        let s = match &order {
+            Some(order) => sends[order[k] as usize],
+            None => sends[k],
+        };
+        if reversed { reverse(s, time) } else { s }
+    };
+    let mut current = None;
+    for k in 0..sends.len() {
+        let s = at(k);
+        if current != Some(s.step) {
+            if let Some(step) = current {
+                state.end_step(step);
+            }
+            current = Some(s.step);
+        }
+        state.send(s);
+    }
+    if let Some(step) = current {
+        state.end_step(step);
+    }
+    state.finish();
+
+    let mut violations = state.violations;
+    let mut link_use = state.link_use;
+    let mut counts = state.counts;
+    if reversed {
+        for v in &mut violations {
+            *v = unreverse(v.clone(), time);
+        }
+        for u in &mut link_use {
+            u.step = time + 1 - u.step;
+        }
+        link_use.reverse();
+        let swap = |c: &mut BTreeMap<ViolationKind, u64>| {
+            let s = c.remove(&ViolationKind::SendPorts);
+            let r = c.remove(&ViolationKind::ReceivePorts);
+            if let Some(s) = s {
+                c.insert(ViolationKind::ReceivePorts, s);
+            }
+            if let Some(r) = r {
+                c.insert(ViolationKind::SendPorts, r);
+            }
+        };
+        swap(&mut counts);
+    }
+    let derouted = count_derouted(graph, sends);
+    Ok(ReplayReport {
+        nodes: n,
+        directed_links: graph.directed_links(),
+        ports,
+        collective,
+        checked_as,
+        time,
+        transmissions: sends.len() as u64,
+        derouted,
+        peak_queue: state.peak_queue,
+        link_use,
+        valid: counts.is_empty(),
+        counts,
+        violations,
+    })
+}
+
+/// The send of the reversed schedule: step `T + 1 − t`, link `to → from`,
+/// personalised packet `(s, d)` named `(d, s)`, broadcast packets unchanged.
+/// Step 0 stays 0, so that it is still reported.
+fn reverse(s: TimedSend, time: u32) -> TimedSend {
+    let (source, destination) = if s.destination == BROADCAST {
+        (s.source, BROADCAST)
+    } else {
+        (s.destination, s.source)
+    };
+    TimedSend {
+        step: if s.step == 0 { 0 } else { time + 1 - s.step },
+        from: s.to,
+        to: s.from,
+        source,
+        destination,
+    }
+}
+
+fn unreverse(v: Violation, time: u32) -> Violation {
+    let kind = match v.kind {
+        ViolationKind::SendPorts => ViolationKind::ReceivePorts,
+        ViolationKind::ReceivePorts => ViolationKind::SendPorts,
+        k => k,
+    };
+    let packet = if v.packet.is_broadcast() {
+        v.packet
+    } else {
+        Packet {
+            source: v.packet.destination,
+            destination: v.packet.source,
+        }
+    };
+    Violation {
+        kind,
+        step: v.step.map(|t| if t == 0 { 0 } else { time + 1 - t }),
+        node: v.node,
+        link: v.link.map(|(a, b)| (b, a)),
+        packet,
+    }
+}
+
+/// Counts the sends of personalised packets over links of the network that do
+/// not bring the packet closer to its destination.
+fn count_derouted(graph: &Graph, sends: &[TimedSend]) -> u64 {
+    let n = graph.nodes() as u32;
+    let relevant = |s: &TimedSend| {
+        s.destination != BROADCAST
+            && s.destination < n
+            && s.from < n
+            && s.to < n
+            && graph.link(s.from, s.to).is_some()
+    };
+    if graph.nodes() <= ALL_PAIRS_MAX_NODES
+        && let Some(table) = graph.all_distances(usize::MAX)
+    {
+        let nn = n as usize;
+        return sends
+            .iter()
+            .filter(|s| relevant(s))
+            .filter(|s| {
+                let d = s.destination as usize;
+                table[s.to as usize * nn + d] >= table[s.from as usize * nn + d]
+            })
+            .count() as u64;
+    }
+    let mut by_destination: Vec<u32> = (0..sends.len() as u32)
+        .filter(|&i| relevant(&sends[i as usize]))
+        .collect();
+    by_destination.sort_unstable_by_key(|&i| sends[i as usize].destination);
+    let mut derouted = 0;
+    for group in by_destination
+        .chunk_by(|&a, &b| sends[a as usize].destination == sends[b as usize].destination)
+    {
+        let dist = graph.distances_to(sends[group[0] as usize].destination);
+        derouted += group
+            .iter()
+            .map(|&i| sends[i as usize])
+            .filter(|s| dist[s.to as usize] >= dist[s.from as usize])
+            .count() as u64;
+    }
+    derouted
+}
