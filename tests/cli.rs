@@ -1,6 +1,6 @@
 //! End-to-end tests of the `txverify` binary: exit codes, diagnostics, reports.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 struct Run {
@@ -552,4 +552,51 @@ fn search_dimacs_writes_the_formula_and_solves_nothing() {
     assert!(!run.stderr.contains("unknown"), "{}", run.stderr);
     let text = std::fs::read_to_string(&cnf).unwrap();
     assert!(text.lines().any(|l| l.starts_with("p cnf ")), "{text}");
+}
+
+/// Asserts that `run` exited 2 (an input/output error) naming `path` on standard error.
+fn assert_unwritable(run: &Run, path: &str) {
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("cannot write"), "{}", run.stderr);
+    assert!(run.stderr.contains(path), "{}", run.stderr);
+}
+
+#[test]
+fn search_dimacs_to_an_unwritable_path_exits_2_naming_it() {
+    let path = file("dimacs-unwritable.tbl", "group: <a | a^6>\ntable:\n");
+    let cnf = Path::new("/nonexistent-directory/x.cnf");
+    let run = write_dimacs(&path, 5, cnf);
+    assert_unwritable(&run, "/nonexistent-directory/x.cnf");
+}
+
+#[test]
+fn search_certificate_in_an_unwritable_directory_exits_2_naming_it() {
+    // A regular file stands where the certificate directory would go.
+    let blocker = file("cert-blocker", "not a directory\n");
+    let dir = blocker.join("certificate");
+    let path = file("cert-unwritable.tbl", "group: <a | a^6>\ntable:\n");
+    let run = txverify(&[
+        "search",
+        "-q",
+        "--jobs",
+        "1",
+        "--time",
+        "5",
+        "--certificate",
+        dir.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert_unwritable(&run, blocker.to_str().unwrap());
+}
+
+#[test]
+fn gen_output_to_an_unwritable_path_exits_2_naming_it() {
+    let run = txverify(&[
+        "gen",
+        "ring",
+        "6",
+        "-o",
+        "/nonexistent-directory/ring6.tbl",
+    ]);
+    assert_unwritable(&run, "/nonexistent-directory/ring6.tbl");
 }
