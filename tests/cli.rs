@@ -1088,3 +1088,28 @@ fn simulate_json_lists_each_kind_of_failure() {
     assert_eq!(ports["used"], 3);
     assert_eq!(ports["ports"], 2);
 }
+
+#[test]
+fn a_letter_that_is_not_a_link_skips_the_simulation_naming_the_word() {
+    // b = a^2 is a generator but not a link: the kernel calls the table invalid, and the
+    // simulator has no physical link to send `b` over.
+    let text = "group: <a, b | a^4 = 1, b = a^2>\nlinks: a a'\ntable:\nb a\na' aa\n";
+    let run = check("not-a-link-sim.tbl", text);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "simulation   not run (row 1, column 1: word `b` has a letter that is not a link)"
+        ),
+        "{}",
+        run.stdout
+    );
+    let path = file("not-a-link-sim2.tbl", text);
+    let sim = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(sim.code, 1);
+    assert!(
+        sim.stderr
+            .contains("cannot simulate: row 1, column 1: word `b` has a letter that is not a link"),
+        "{}",
+        sim.stderr
+    );
+}
