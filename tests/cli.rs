@@ -1113,3 +1113,21 @@ fn a_letter_that_is_not_a_link_skips_the_simulation_naming_the_word() {
         sim.stderr
     );
 }
+
+#[test]
+fn verify_proof_of_a_missing_certificate_exits_2_naming_the_file() {
+    let path = file("c6-missing-cert.tbl", "group: <a | a^6>\ntable:\n");
+    let run = txverify(&[
+        "verify-proof",
+        path.to_str().unwrap(),
+        "/nonexistent-directory/certificate",
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("cannot read /nonexistent-directory/certificate/"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("rejected"), "{}", run.stdout);
+}

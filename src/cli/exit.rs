@@ -7,6 +7,7 @@
 
 use std::process::ExitCode;
 use txverify::search::SearchError;
+use txverify::search::certificate::CertificateError;
 use txverify::verify::Outcome;
 
 /// Why `txverify` stops, one variant per documented exit status.
@@ -64,6 +65,17 @@ impl Exit {
         }
     }
 
+    /// The status of a certificate `verify-proof` did not accept: a file that cannot
+    /// be read or written is an input/output error (2); anything else means the
+    /// certificate is rejected (1).
+    pub fn of_certificate_error(error: &CertificateError) -> Exit {
+        // The one place certificate errors become statuses: keep new variants here.
+        match error {
+            CertificateError::Read { .. } | CertificateError::Write { .. } => Exit::Input,
+            _ => Exit::Rejected,
+        }
+    }
+
     /// Ends the process now with this status (for output errors deep in a command).
     pub fn exit_now(self) -> ! {
         std::process::exit(i32::from(self.code()))
@@ -116,5 +128,22 @@ mod tests {
             Exit::of_search_error(&SearchError::Undecodable),
             Exit::Internal
         );
+    }
+
+    #[test]
+    fn unreadable_or_unwritable_certificate_files_are_input_errors() {
+        let io = || std::io::Error::from(std::io::ErrorKind::NotFound);
+        let read = CertificateError::Read {
+            path: "/nonexistent/provenance.json".into(),
+            error: io(),
+        };
+        let write = CertificateError::Write {
+            path: "/nonexistent/proof.lrat".into(),
+            error: io(),
+        };
+        assert_eq!(Exit::of_certificate_error(&read), Exit::Input);
+        assert_eq!(Exit::of_certificate_error(&write), Exit::Input);
+        let mismatch = CertificateError::Mismatch("another network".into());
+        assert_eq!(Exit::of_certificate_error(&mismatch), Exit::Rejected);
     }
 }

@@ -321,15 +321,16 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
             }
             Exit::Ok
         }
-        Err(e @ search::certificate::CertificateError::Write { .. }) => {
-            // The LRAT file could not be written: a problem with the output path,
-            // not with the certificate.
-            eprintln!("error: {e}");
-            Exit::Input
-        }
         Err(e) => {
-            outln!("rejected: {e}");
-            Exit::Rejected
+            let exit = Exit::of_certificate_error(&e);
+            if exit == Exit::Rejected {
+                outln!("rejected: {e}");
+            } else {
+                // A file that cannot be read or written: a problem with a path, not a
+                // verdict on the certificate.
+                eprintln!("error: {e}");
+            }
+            exit
         }
     }
 }
