@@ -38,7 +38,7 @@ fn mesh5_end_to_end(c: &mut Criterion) {
     group.bench_function("mesh5_parse_check_simulate", |b| {
         b.iter(|| {
             let loaded = load(black_box(source), &LoadOptions::default()).unwrap();
-            black_box(verify(&loaded, &VerifyOptions::default()).exit_code())
+            black_box(verify(&loaded, &VerifyOptions::default()).outcome())
         })
     });
     group.finish();

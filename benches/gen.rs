@@ -7,29 +7,44 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use txverify::construct::{Family, GenOptions, generate};
 use txverify::load::{LoadOptions, load};
-use txverify::verify::{VerifyOptions, verify};
+use txverify::verify::{Outcome, VerifyOptions, verify};
 
-fn end_to_end(family: Family, size: usize, simulate: bool) -> i32 {
+fn end_to_end(family: Family, size: usize, simulate: bool) -> Outcome {
     let text = generate(family, size, GenOptions::default()).unwrap();
     let loaded = load(&text, &LoadOptions::default()).unwrap();
     let options = VerifyOptions {
         simulate,
         ..VerifyOptions::default()
     };
-    verify(&loaded, &options).exit_code()
+    verify(&loaded, &options).outcome()
 }
 
 fn constructions(c: &mut Criterion) {
     let mut group = c.benchmark_group("gen");
     group.sample_size(10);
     group.bench_function("torus3d_16_check_simulate", |b| {
-        b.iter(|| assert_eq!(black_box(end_to_end(Family::Torus3d, 16, true)), 0))
+        b.iter(|| {
+            assert_eq!(
+                black_box(end_to_end(Family::Torus3d, 16, true)),
+                Outcome::Passed
+            )
+        })
     });
     group.bench_function("torus3d_32_check", |b| {
-        b.iter(|| assert_eq!(black_box(end_to_end(Family::Torus3d, 32, false)), 0))
+        b.iter(|| {
+            assert_eq!(
+                black_box(end_to_end(Family::Torus3d, 32, false)),
+                Outcome::Passed
+            )
+        })
     });
     group.bench_function("hypercube_16_check", |b| {
-        b.iter(|| assert_eq!(black_box(end_to_end(Family::Hypercube, 16, false)), 0))
+        b.iter(|| {
+            assert_eq!(
+                black_box(end_to_end(Family::Hypercube, 16, false)),
+                Outcome::Passed
+            )
+        })
     });
     group.finish();
 }

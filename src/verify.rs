@@ -6,7 +6,7 @@
 //! theorem); the simulator plays every node on the physical wiring and does not
 //! use the theorem. When both run they must agree on valid versus invalid and on
 //! the kinds of violation; a disagreement is a bug in one of them and is
-//! reported as such (exit status 3), never resolved in favour of either.
+//! reported as such ([`Outcome::Disagreement`]), never resolved in favour of either.
 
 use crate::kernel::{
     Checked, Expectation, Instance, MessageSpec, Table, TableLetter, Violation, check,
@@ -14,7 +14,6 @@ use crate::kernel::{
 use crate::load::Loaded;
 use crate::network::{Embedding, NetworkKind, embed, infer};
 use crate::simulate::{self, MessageSet, SimulationInput, SimulationOptions, SimulationReport};
-use serde::Serialize;
 use std::collections::BTreeSet;
 
 /// What to run besides the kernel.
@@ -36,8 +35,7 @@ impl Default for VerifyOptions {
 }
 
 /// How the Cayley graph relates to a physical network.
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[derive(Clone, Debug)]
 pub enum NetworkCheck {
     /// The declared network is isomorphic to the Cayley graph (verified edge by edge).
     Matches {
@@ -51,7 +49,7 @@ pub enum NetworkCheck {
     },
     /// No network was declared and the Cayley graph is no ring, hypercube or torus.
     CayleyGraphOnly,
-    /// The declared network is not isomorphic to the Cayley graph (exit status 1).
+    /// The declared network is not isomorphic to the Cayley graph ([`Outcome::Failed`]).
     Mismatch {
         /// The declared network.
         network: NetworkKind,
@@ -66,8 +64,7 @@ pub enum NetworkCheck {
 }
 
 /// The simulation's outcome.
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[derive(Clone, Debug)]
 pub enum SimulationOutcome {
     /// The simulation ran; its report.
     Ran {
@@ -84,8 +81,7 @@ pub enum SimulationOutcome {
 }
 
 /// The kinds of violation both checkers can see, in a common vocabulary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ViolationKind {
     /// Two messages on one directed link at one step (a column repeating a link).
     LinkConflict,
@@ -102,14 +98,13 @@ pub enum ViolationKind {
 }
 
 /// Whether the kernel and the simulator agree.
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[derive(Clone, Debug)]
 pub enum Agreement {
     /// Both ran and agree on validity and on the kinds of violation.
     Agree,
     /// Only the kernel ran.
     KernelOnly,
-    /// They disagree: a bug in one of them (exit status 3).
+    /// They disagree: a bug in one of them ([`Outcome::Disagreement`]).
     Disagree {
         /// Kinds the kernel found.
         kernel: Vec<ViolationKind>,
@@ -119,7 +114,7 @@ pub enum Agreement {
 }
 
 /// Everything verified about one file.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Verification {
     /// The kernel's findings.
     pub checked: Checked,
@@ -131,15 +126,28 @@ pub struct Verification {
     pub agreement: Agreement,
 }
 
+/// What a verification concludes, as a whole. Exhaustive on purpose: a new
+/// conclusion must be given an exit status by every command line that maps these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The table is valid, every `expect:` claim holds and the declared network (if
+    /// any) matches.
+    Passed,
+    /// The table is invalid, a claim fails, or the declared network does not match.
+    Failed,
+    /// The kernel and the simulator disagree: a bug in one of them.
+    Disagreement,
+}
+
 impl Verification {
-    /// 0 valid and every claim holds; 1 invalid, network mismatch or failed claim; 3 disagreement.
-    pub fn exit_code(&self) -> i32 {
+    /// The conclusion: a disagreement outranks everything, then any failure.
+    pub fn outcome(&self) -> Outcome {
         if matches!(self.agreement, Agreement::Disagree { .. }) {
-            3
+            Outcome::Disagreement
         } else if !self.checked.passed() || matches!(self.network, NetworkCheck::Mismatch { .. }) {
-            1
+            Outcome::Failed
         } else {
-            0
+            Outcome::Passed
         }
     }
 }
@@ -265,21 +273,42 @@ impl SimulationTable {
     }
 }
 
-/// Translates a table for the simulator. Fails (with the reason) when a letter is not a link.
-pub fn simulation_words(instance: &Instance, table: &Table) -> Result<SimulationTable, String> {
+/// Why a table cannot be handed to the simulator.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimulationWordsError {
+    /// A letter of a word is not a link (or names no generator): there is no
+    /// physical link to send it over.
+    #[error("row {row}, column {column}: word `{word}` has a letter that is not a link")]
+    NotALink {
+        /// 1-based row of the word.
+        row: usize,
+        /// 1-based column of its first letter.
+        column: usize,
+        /// The word as written.
+        word: String,
+    },
+}
+
+/// Translates a table for the simulator. Fails when a letter is not a link.
+pub fn simulation_words(
+    instance: &Instance,
+    table: &Table,
+) -> Result<SimulationTable, SimulationWordsError> {
     let mut words = Vec::with_capacity(table.words.len());
     for word in &table.words {
         let mut letters = Vec::with_capacity(word.letters.len());
         for letter in &word.letters {
             let link = match letter {
-                TableLetter::Gen(g) => instance.link_of(instance.group().eval(&[*g])),
+                TableLetter::Gen(g) => instance.link_of_letter(*g),
                 TableLetter::UnknownName(_) => None,
             };
             let Some(link) = link else {
-                return Err(format!(
-                    "row {}, column {}: word `{}` has a letter that is not a link",
-                    word.row, word.column, word.text
-                ));
+                return Err(SimulationWordsError::NotALink {
+                    row: word.row,
+                    column: word.column,
+                    word: word.text.clone(),
+                });
             };
             letters.push(link.index());
         }
@@ -314,7 +343,11 @@ fn run_simulation(
 ) -> SimulationOutcome {
     let prepared = match simulation_words(instance, table) {
         Ok(prepared) => prepared,
-        Err(reason) => return SimulationOutcome::Skipped { reason },
+        Err(e) => {
+            return SimulationOutcome::Skipped {
+                reason: e.to_string(),
+            };
+        }
     };
     match simulate::simulate(&prepared.input(instance, embedding), options) {
         Ok(report) => SimulationOutcome::Ran {

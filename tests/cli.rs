@@ -1,6 +1,7 @@
 //! End-to-end tests of the `txverify` binary: exit codes, diagnostics, reports.
 
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 struct Run {
@@ -552,4 +553,581 @@ fn search_dimacs_writes_the_formula_and_solves_nothing() {
     assert!(!run.stderr.contains("unknown"), "{}", run.stderr);
     let text = std::fs::read_to_string(&cnf).unwrap();
     assert!(text.lines().any(|l| l.starts_with("p cnf ")), "{text}");
+}
+
+/// Asserts that `run` exited 2 (an input/output error) naming `path` on standard error.
+fn assert_unwritable(run: &Run, path: &str) {
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("cannot write"), "{}", run.stderr);
+    assert!(run.stderr.contains(path), "{}", run.stderr);
+}
+
+#[test]
+fn search_dimacs_to_an_unwritable_path_exits_2_naming_it() {
+    let path = file("dimacs-unwritable.tbl", "group: <a | a^6>\ntable:\n");
+    let cnf = Path::new("/nonexistent-directory/x.cnf");
+    let run = write_dimacs(&path, 5, cnf);
+    assert_unwritable(&run, "/nonexistent-directory/x.cnf");
+}
+
+#[test]
+fn search_certificate_in_an_unwritable_directory_exits_2_naming_it() {
+    // A regular file stands where the certificate directory would go.
+    let blocker = file("cert-blocker", "not a directory\n");
+    let dir = blocker.join("certificate");
+    let path = file("cert-unwritable.tbl", "group: <a | a^6>\ntable:\n");
+    let run = txverify(&[
+        "search",
+        "-q",
+        "--jobs",
+        "1",
+        "--time",
+        "5",
+        "--certificate",
+        dir.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert_unwritable(&run, blocker.to_str().unwrap());
+}
+
+#[test]
+fn gen_output_to_an_unwritable_path_exits_2_naming_it() {
+    let run = txverify(&["gen", "ring", "6", "-o", "/nonexistent-directory/ring6.tbl"]);
+    assert_unwritable(&run, "/nonexistent-directory/ring6.tbl");
+}
+
+// ---- The JSON schemas: every field, against docs/json.md ----
+
+/// Expands one `{a,b,c}` group of a documented path into its paths.
+fn expand(path: &str) -> Vec<String> {
+    match (path.find('{'), path.find('}')) {
+        (Some(open), Some(close)) if open < close => path[open + 1..close]
+            .split(',')
+            .map(|part| format!("{}{}{}", &path[..open], part.trim(), &path[close + 1..]))
+            .collect(),
+        _ => vec![path.to_string()],
+    }
+}
+
+/// The field paths docs/json.md lists under the heading `heading`: the first cells of
+/// the rows of tables whose header starts with `field`, up to the next heading.
+fn documented_fields(heading: &str) -> BTreeSet<String> {
+    let doc = std::fs::read_to_string("docs/json.md").expect("docs/json.md is readable");
+    let mut lines = doc.lines().skip_while(|l| l.trim() != heading);
+    assert!(lines.next().is_some(), "docs/json.md has no `{heading}`");
+    let mut fields = BTreeSet::new();
+    let mut in_field_table = false;
+    for line in lines.take_while(|l| !l.starts_with('#')) {
+        let Some(row) = line.trim().strip_prefix('|') else {
+            in_field_table = false;
+            continue;
+        };
+        let first = row.split('|').next().unwrap_or_default().trim();
+        if first == "field" {
+            in_field_table = true;
+        } else if in_field_table && first.starts_with('`') {
+            fields.extend(expand(first.trim_matches('`')));
+        }
+    }
+    assert!(!fields.is_empty(), "no fields under `{heading}`");
+    fields
+}
+
+/// Every field path of a JSON value: `a.b` for fields of objects, `a[].b` for fields
+/// of the objects in an array.
+fn field_paths(value: &serde_json::Value, prefix: &str, out: &mut BTreeSet<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, child) in map {
+                let path = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                out.insert(path.clone());
+                field_paths(child, &path, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                field_paths(item, &format!("{prefix}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The JSON objects `txverify ARGS… FILE` prints, one per line, with the exit status.
+fn json_lines(args: &[&str], path: &std::path::Path) -> Vec<(i32, serde_json::Value)> {
+    let mut all: Vec<&str> = args.to_vec();
+    all.push(path.to_str().unwrap());
+    let run = txverify(&all);
+    assert!(!run.stdout.trim().is_empty(), "{all:?}: {}", run.stderr);
+    run.stdout
+        .lines()
+        .map(|l| {
+            let value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{all:?}: {e}: {l}"));
+            (run.code, value)
+        })
+        .collect()
+}
+
+/// Tables between them reaching every variant the command line can produce.
+fn schema_cases() -> Vec<PathBuf> {
+    let with_net = RING6.replace("expect: time 5", "network: ring 6\nexpect: time 5");
+    vec![
+        file("schema-ring6.tbl", &with_net),
+        file(
+            "schema-conflict.tbl",
+            &with_net.replace("Bb B . b", "bB B . b"),
+        ),
+        file(
+            "schema-letters.tbl",
+            "group: <b, B | b^2 = B^2 = (bB)^3 = 1>\nlinks: b\ntable:\nbBb bB c\nBb B . b\n",
+        ),
+        file(
+            "schema-inverse.tbl",
+            "group: <a | a^6>\nlinks: a\ntable:\na aa\n",
+        ),
+        file(
+            "schema-identity-link.tbl",
+            "group: <a, b | a^3 = 1, b = 1>\nlinks: a a' b\ntable:\na\na'\n",
+        ),
+        file(
+            "schema-not-a-link.tbl",
+            "group: <a, b | a^4 = 1, b = a^2>\nlinks: a a'\ntable:\nb a\na' aa\n",
+        ),
+        file("schema-identity.tbl", "group: <a | a^4>\ntable:\naaaa a\n"),
+        file(
+            "schema-long.tbl",
+            "group: <a | a^5>\ntable:\naaaa a\na' aa\n",
+        ),
+        file(
+            "schema-odd.tbl",
+            "group: <a | a^6>\nmessages: odd\ntable:\na\na'\naa\n",
+        ),
+        file(
+            "schema-ports.tbl",
+            "group: <a | a^5>\nports: 1\nmessages: to a a^2\ntable:\na a a aa\naa aaa'\n",
+        ),
+        file(
+            "schema-mismatch.tbl",
+            &RING6.replace("expect: time 5", "network: ring 8"),
+        ),
+        file(
+            "schema-torus.tbl",
+            "group: <a, b | a^3 = b^2 = (ab)^2 = 1>\ntable:\na b\n",
+        ),
+        file(
+            "schema-cayley.tbl",
+            "group: <a, b | a^3 = b^2 = (ab)^3 = 1>\ntable:\na\n",
+        ),
+        PathBuf::from("tables/hypercube4-a.tbl"),
+    ]
+}
+
+#[test]
+fn check_json_writes_exactly_the_documented_fields() {
+    let mut written = BTreeSet::new();
+    for path in schema_cases() {
+        for args in [
+            &["check", "--format", "json"][..],
+            &["check", "--format", "json", "--no-simulate"],
+        ] {
+            for (_, value) in json_lines(args, &path) {
+                assert_eq!(value["schema"], "txverify-check/1");
+                field_paths(&value, "", &mut written);
+            }
+        }
+    }
+    // Only a disagreement between kernel and simulator (a bug) writes the last two.
+    assert_same_fields(
+        &written,
+        "### A file that could be loaded",
+        &["agreement.kernel", "agreement.simulator"],
+    );
+}
+
+/// Asserts that the fields `written` are those docs/json.md lists under `heading`,
+/// apart from `unreachable` ones (documented, but not written by any case).
+fn assert_same_fields(written: &BTreeSet<String>, heading: &str, unreachable: &[&str]) {
+    let documented = documented_fields(heading);
+    let undocumented: Vec<_> = written.difference(&documented).collect();
+    assert!(
+        undocumented.is_empty(),
+        "not in docs/json.md under {heading}: {undocumented:?}"
+    );
+    let never_written: Vec<_> = documented
+        .difference(written)
+        .filter(|f| !unreachable.contains(&f.as_str()))
+        .collect();
+    assert!(
+        never_written.is_empty(),
+        "under {heading}, documented but never written: {never_written:?}"
+    );
+}
+
+#[test]
+fn check_json_error_objects_write_exactly_the_documented_fields() {
+    let mut written = BTreeSet::new();
+    let unparsable = file("schema-bad.tbl", "group: <a | a^5>\nfoo: 1\n");
+    let missing = PathBuf::from("/nonexistent/schema.tbl");
+    for path in [unparsable, missing] {
+        for (code, value) in json_lines(&["check", "--format", "json"], &path) {
+            assert_eq!(code, 2);
+            field_paths(&value, "", &mut written);
+        }
+    }
+    assert_same_fields(&written, "### A file that could not be loaded", &[]);
+}
+
+#[test]
+fn simulate_json_writes_exactly_the_documented_fields() {
+    let mut written = BTreeSet::new();
+    for path in schema_cases() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        // Defective link sets, mismatched networks and letters that are not links leave
+        // nothing to simulate on (docs/json.md): no JSON, exit status 1.
+        if [
+            "inverse",
+            "identity-link",
+            "letters",
+            "not-a-link",
+            "mismatch",
+        ]
+        .iter()
+        .any(|n| name.contains(n))
+        {
+            let run = txverify(&["simulate", "--format", "json", path.to_str().unwrap()]);
+            assert_eq!(run.code, 1, "{name}: {}", run.stderr);
+            assert!(run.stdout.is_empty(), "{name}: {}", run.stdout);
+            continue;
+        }
+        for (_, value) in json_lines(&["simulate", "--format", "json"], &path) {
+            assert_eq!(value["schema"], "txverify-simulate/1");
+            field_paths(&value, "", &mut written);
+        }
+    }
+    let traced = file("schema-trace.tbl", RING6);
+    for (_, value) in json_lines(&["simulate", "--format", "json", "--trace"], &traced) {
+        field_paths(&value, "", &mut written);
+    }
+    assert_same_fields(&written, "### A simulated file", &[]);
+}
+
+/// The 6-ring table, declared on `ring 6`: every value worked out by hand. Distances
+/// 1, 1, 2, 2, 3 (sum 9, so ⌈9/2⌉ = 5 columns); 6 nodes × 5 messages; every letter of
+/// the 9 is sent by all 6 nodes (54 hops); columns 1, 2, 3 and 5 use both links at every
+/// node (12 directed links each), column 4 one (6): 54 of 5 × 12 link-steps.
+fn ring6_check_json(file: &str) -> serde_json::Value {
+    let family = "dihedral D_6 (order 6, seed convention)";
+    serde_json::json!({
+        "schema": "txverify-check/1",
+        "file": file,
+        "name": "ring6-dihedral-total",
+        "group": {
+            "presentation": "<b, B | b^2 = B^2 = (bB)^3 = 1>",
+            "generators": ["b", "B"],
+            "order": 6,
+            "family": family,
+            "checks": ["relators", "abelianisation", format!("closed form: {family}")],
+        },
+        "links": ["b", "B"],
+        "trivial_generators": [],
+        "ports": 2,
+        "messages": { "mode": "total", "count": 5 },
+        "verdict": "optimal",
+        "time": 5,
+        "bound": {
+            "value": 5,
+            "max_distance": 3,
+            "distance_sum": 9,
+            "counting": 5,
+            "best_subset": { "links": ["b", "B"], "letters_needed": 9, "per_column": 2, "columns": 5 },
+            "subsets_tried": 3,
+            "subsets_searched": 3,
+            "exhaustive": true,
+        },
+        "violations": [],
+        "non_shortest": [],
+        "expectations": [
+            { "claim": "time 5", "holds": true },
+            { "claim": "optimal", "holds": true },
+        ],
+        "network": { "status": "matches", "network": { "kind": "ring", "nodes": 6 } },
+        "simulation": {
+            "status": "ran",
+            "on": "ring 6",
+            "valid": true,
+            "arrived_messages": 30,
+            "expected_messages": 30,
+            "hops": 54,
+            "completion_time": 5,
+            "utilisation": 0.9,
+            "counts": {
+                "link_conflicts": 0, "ports_exceeded": 0, "unexpected": 0,
+                "missing": 0, "duplicates": 0, "self_messages": 0,
+            },
+            "first_conflict": null,
+        },
+        "agreement": { "status": "agree" },
+        "exit_code": 0,
+    })
+}
+
+#[test]
+fn check_json_of_a_known_table_has_every_value_and_the_documented_order() {
+    let path = file(
+        "values-ring6.tbl",
+        &RING6.replace("expect: time 5", "network: ring 6\nexpect: time 5"),
+    );
+    let shown = path.to_str().unwrap();
+    let run = txverify(&["check", "--format", "json", shown]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(value, ring6_check_json(shown));
+    // Top-level keys come in the documented order (first occurrences are top-level).
+    let order = [
+        "schema",
+        "file",
+        "name",
+        "group",
+        "links",
+        "trivial_generators",
+        "ports",
+        "messages",
+        "verdict",
+        "time",
+        "bound",
+        "violations",
+        "non_shortest",
+        "expectations",
+        "network",
+        "simulation",
+        "agreement",
+        "exit_code",
+    ];
+    let at: Vec<usize> = order
+        .iter()
+        .map(|k| run.stdout.find(&format!("\"{k}\":")).expect(k))
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{}", run.stdout);
+}
+
+#[test]
+fn check_json_of_a_known_invalid_table_has_every_violation() {
+    // Rows `bBb bB` and `bB B . b`: columns 1 and 2 hold b and B twice; `bB` at row 2
+    // repeats row 1's `bB` (column 4); nothing spells Bb. The simulator sees the same:
+    // two conflicting columns at 6 nodes, 6 duplicates, 6 missing messages; columns 1,
+    // 2 and 4 use 6 directed links, 3 and 5 use 12: 42 of 60 link-steps.
+    let text = RING6
+        .replace("expect: time 5", "network: ring 6\nexpect: time 5")
+        .replace("Bb B . b", "bB B . b");
+    let path = file("values-conflict.tbl", &text);
+    let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let word = |row: usize, column: usize, word: &str| serde_json::json!({ "row": row, "column": column, "word": word });
+    assert_eq!(
+        value["violations"],
+        serde_json::json!([
+            { "kind": "column_conflict", "column": 1, "link": "b",
+              "first": word(1, 1, "bBb"), "second": word(2, 1, "bB") },
+            { "kind": "column_conflict", "column": 2, "link": "B",
+              "first": word(1, 1, "bBb"), "second": word(2, 1, "bB") },
+            { "kind": "duplicate_message", "word": word(2, 1, "bB"),
+              "first": word(1, 4, "bB"), "element": "bB" },
+            { "kind": "missing_message", "element": "Bb", "distance": 2 },
+        ])
+    );
+    assert_eq!(value["verdict"], "invalid");
+    assert_eq!(
+        value["expectations"],
+        serde_json::json!([
+            { "claim": "time 5", "holds": true },
+            { "claim": "optimal", "holds": false },
+        ])
+    );
+    let simulation = &value["simulation"];
+    assert_eq!(simulation["valid"], false);
+    assert_eq!(simulation["utilisation"], 0.7);
+    assert_eq!(
+        simulation["counts"],
+        serde_json::json!({
+            "link_conflicts": 12, "ports_exceeded": 0, "unexpected": 0,
+            "missing": 6, "duplicates": 6, "self_messages": 0,
+        })
+    );
+    let conflict = &simulation["first_conflict"];
+    assert_eq!(conflict["kind"], "link_conflict");
+    assert_eq!(conflict["step"], 1);
+    assert_eq!(conflict["messages"], 2);
+    assert_eq!(conflict["first"]["word"], "bBb");
+    assert_eq!(conflict["second"]["word"], "bB");
+    assert_eq!(value["agreement"], serde_json::json!({ "status": "agree" }));
+    assert_eq!(value["exit_code"], 1);
+}
+
+#[test]
+fn defective_link_sets_are_reported_field_by_field() {
+    let cases = [
+        (
+            "group: <a | a^6>\nlinks: a\ntable:\na\n",
+            serde_json::json!({ "kind": "inverse_missing", "link": "a", "inverse": "a'" }),
+        ),
+        (
+            "group: <a, b | a^3 = 1, b = 1>\nlinks: a a' b\ntable:\na\n",
+            serde_json::json!({ "kind": "identity_link", "link": "b" }),
+        ),
+        (
+            "group: <b, B | b^2 = B^2 = (bB)^3 = 1>\nlinks: b\ntable:\nb\n",
+            serde_json::json!({ "kind": "not_generating", "reached": 2, "order": 6 }),
+        ),
+    ];
+    for (i, (text, defect)) in cases.into_iter().enumerate() {
+        let path = file(&format!("defect{i}.tbl"), text);
+        let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+        assert_eq!(run.code, 1, "{text}");
+        let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(
+            value["violations"][0],
+            serde_json::json!({ "kind": "link_set", "defect": defect }),
+            "{text}"
+        );
+        assert_eq!(value["bound"], serde_json::Value::Null, "{text}");
+        let skipped =
+            serde_json::json!({ "status": "skipped", "reason": "the link set is defective" });
+        assert_eq!(value["network"], skipped, "{text}");
+        assert_eq!(value["simulation"], skipped, "{text}");
+        assert_eq!(
+            value["agreement"],
+            serde_json::json!({ "status": "kernel_only" })
+        );
+    }
+}
+
+#[test]
+fn simulate_json_of_a_known_table_has_every_value_with_sorted_keys() {
+    // As in `ring6_check_json`: 5 words, 30 messages, 54 hops; per step 12, 12, 12, 6, 12
+    // hops, each on as many distinct directed links.
+    let path = file(
+        "values-sim-ring6.tbl",
+        &RING6.replace("expect: time 5", "network: ring 6\nexpect: time 5"),
+    );
+    let shown = path.to_str().unwrap();
+    let run = txverify(&["simulate", "--format", "json", shown]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let step = |step: usize, used: usize| serde_json::json!({ "step": step, "hops": used, "links_used": used });
+    let expected = serde_json::json!({
+        "schema": "txverify-simulate/1",
+        "file": shown,
+        "network": { "status": "matches", "network": { "kind": "ring", "nodes": 6 } },
+        "report": {
+            "network": "ring 6",
+            "nodes": 6,
+            "directed_links": 12,
+            "ports": 2,
+            "words": 5,
+            "expected_messages": 30,
+            "arrived_messages": 30,
+            "hops": 54,
+            "completion_time": 5,
+            "valid": true,
+            "counts": {
+                "link_conflicts": 0, "ports_exceeded": 0, "unexpected": 0,
+                "missing": 0, "duplicates": 0, "self_messages": 0,
+            },
+            "first_conflict": null,
+            "failures": [],
+            "per_step": [step(1, 12), step(2, 12), step(3, 12), step(4, 6), step(5, 12)],
+            "utilisation": 0.9,
+        },
+        "trace": null,
+    });
+    // serde_json's maps are sorted, as the command's output is: byte for byte.
+    assert_eq!(run.stdout, format!("{expected}\n"));
+}
+
+#[test]
+fn simulate_json_lists_each_kind_of_failure() {
+    // <a | a^6>, odd distances: `aa` (distance 2) is unexpected, aaa is missing, and
+    // column 1 sends three letters over two ports, `a` twice.
+    let path = file(
+        "values-sim-odd.tbl",
+        "group: <a | a^6>\nmessages: odd\ntable:\na\na'\naa\n",
+    );
+    let run = txverify(&["simulate", "--format", "json", path.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let report = &value["report"];
+    assert_eq!(report["valid"], false);
+    assert_eq!(
+        report["counts"],
+        serde_json::json!({
+            "link_conflicts": 6, "ports_exceeded": 6, "unexpected": 6,
+            "missing": 6, "duplicates": 0, "self_messages": 0,
+        })
+    );
+    let kinds: BTreeSet<&str> = report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["link_conflict", "missing", "ports_exceeded", "unexpected"].into()
+    );
+    let ports = report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "ports_exceeded")
+        .unwrap();
+    assert_eq!(ports["step"], 1);
+    assert_eq!(ports["used"], 3);
+    assert_eq!(ports["ports"], 2);
+}
+
+#[test]
+fn a_letter_that_is_not_a_link_skips_the_simulation_naming_the_word() {
+    // b = a^2 is a generator but not a link: the kernel calls the table invalid, and the
+    // simulator has no physical link to send `b` over.
+    let text = "group: <a, b | a^4 = 1, b = a^2>\nlinks: a a'\ntable:\nb a\na' aa\n";
+    let run = check("not-a-link-sim.tbl", text);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "simulation   not run (row 1, column 1: word `b` has a letter that is not a link)"
+        ),
+        "{}",
+        run.stdout
+    );
+    let path = file("not-a-link-sim2.tbl", text);
+    let sim = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(sim.code, 1);
+    assert!(
+        sim.stderr
+            .contains("cannot simulate: row 1, column 1: word `b` has a letter that is not a link"),
+        "{}",
+        sim.stderr
+    );
+}
+
+#[test]
+fn verify_proof_of_a_missing_certificate_exits_2_naming_the_file() {
+    let path = file("c6-missing-cert.tbl", "group: <a | a^6>\ntable:\n");
+    let run = txverify(&[
+        "verify-proof",
+        path.to_str().unwrap(),
+        "/nonexistent-directory/certificate",
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("cannot read /nonexistent-directory/certificate/"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("rejected"), "{}", run.stdout);
 }

@@ -5,7 +5,7 @@
 
 use txverify::construct::{Family, GenOptions, GroupChoice, generate};
 use txverify::load::{LoadOptions, load};
-use txverify::verify::{Agreement, SimulationOutcome, VerifyOptions, verify};
+use txverify::verify::{Agreement, Outcome, SimulationOutcome, VerifyOptions, verify};
 
 /// The time each construction must reach (seed, section 3, and the table).
 fn expected_time(family: Family, n: usize, group: GroupChoice) -> usize {
@@ -31,8 +31,8 @@ fn sweep(family: Family, sizes: impl IntoIterator<Item = usize>, group: GroupCho
             .unwrap_or_else(|e| panic!("{family} {n}: generated text does not load: {e}"));
         let v = verify(&loaded, &VerifyOptions::default());
         assert_eq!(
-            v.exit_code(),
-            0,
+            v.outcome(),
+            Outcome::Passed,
             "{family} {n}: {:?}",
             v.checked.violations()
         );

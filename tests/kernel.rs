@@ -419,3 +419,45 @@ fn non_shortest_words_are_noted_but_legal() {
     assert_eq!(checked.non_shortest().len(), 1);
     assert_eq!(checked.non_shortest()[0].word.word, "aa");
 }
+
+#[test]
+fn link_set_defects_are_errors_with_the_messages_reports_print() {
+    let c5 = renamed(cyclic(5), &["a"]);
+    let a = GenLetter {
+        generator: 0,
+        inverse: false,
+    };
+    let inst = Instance::new(c5, vec![(a, "a".to_string())], MessageSpec::Total, None);
+    let [defect] = inst.defects() else {
+        panic!("one defect expected: {:?}", inst.defects());
+    };
+    assert_eq!(
+        defect.to_string(),
+        "the inverse a' of link `a` is not a link (the network must be undirected)"
+    );
+    // The defect is an error type: it can be returned and chained as one.
+    let as_error: &dyn std::error::Error = defect;
+    assert!(as_error.source().is_none());
+
+    let c2c2 = direct_product(&[cyclic(2), cyclic(2)], &[names(&["a"]), names(&["b"])]);
+    let inst = Instance::new(c2c2, vec![(a, "a".to_string())], MessageSpec::Total, None);
+    let messages: Vec<String> = inst.defects().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        messages,
+        ["the links generate only 2 of the 4 elements (the network is not connected)"]
+    );
+
+    let with_trivial = direct_product(&[cyclic(3), cyclic(1)], &[names(&["a"]), names(&["c"])]);
+    let c = GenLetter {
+        generator: 1,
+        inverse: false,
+    };
+    let links = vec![
+        (a, "a".to_string()),
+        (a.inverted(), "a'".to_string()),
+        (c, "c".to_string()),
+    ];
+    let inst = Instance::new(with_trivial, links, MessageSpec::Total, None);
+    let messages: Vec<String> = inst.defects().iter().map(ToString::to_string).collect();
+    assert_eq!(messages, ["link `c` is the identity"]);
+}

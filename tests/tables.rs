@@ -3,7 +3,9 @@
 //! kernel and the simulator agree.
 
 use txverify::load::{LoadOptions, load};
-use txverify::verify::{Agreement, NetworkCheck, SimulationOutcome, VerifyOptions, verify};
+use txverify::verify::{
+    Agreement, NetworkCheck, Outcome, SimulationOutcome, VerifyOptions, verify,
+};
 
 fn table_files() -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
@@ -35,8 +37,8 @@ fn every_table_checks_simulates_and_agrees() {
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let v = verify(&loaded, &VerifyOptions::default());
         assert_eq!(
-            v.exit_code(),
-            0,
+            v.outcome(),
+            Outcome::Passed,
             "{}: {:?}",
             path.display(),
             v.checked.violations()

@@ -1,15 +1,13 @@
 //! `txverify check` and `txverify fmt`.
 
+use super::exit::Exit;
 use super::{CheckArgs, FmtArgs, OutputFormat};
 use std::path::Path;
 use txverify::format::render_diagnostic;
 use txverify::group::EnumerationLimits;
 use txverify::load::{LoadError, LoadOptions, Loaded, load};
-use txverify::report::{CHECK_SCHEMA, CheckReport};
+use txverify::report::{CheckReport, json};
 use txverify::verify::{VerifyOptions, verify};
-
-/// Exit status for unreadable input.
-pub const EXIT_INPUT: u8 = 2;
 
 /// Validated options of `check`.
 struct CheckOptions {
@@ -17,7 +15,7 @@ struct CheckOptions {
     verify: VerifyOptions,
 }
 
-pub fn run(args: &CheckArgs) -> u8 {
+pub fn run(args: &CheckArgs) -> Exit {
     let options = CheckOptions {
         load: LoadOptions {
             limits: EnumerationLimits {
@@ -30,15 +28,14 @@ pub fn run(args: &CheckArgs) -> u8 {
             ..VerifyOptions::default()
         },
     };
-    let mut worst = 0;
+    let mut worst = Exit::Ok;
     for path in &args.files {
-        let code = check_file(path, &options, args.format);
-        worst = worst.max(code);
+        worst = worst.max(check_file(path, &options, args.format));
     }
     worst
 }
 
-/// Reads and loads a file, reporting any error in `format`; `None` means exit status 2.
+/// Reads and loads a file, reporting any error in `format`; `None` means [`Exit::Input`].
 pub fn read_and_load(path: &Path, options: &LoadOptions, format: OutputFormat) -> Option<Loaded> {
     read_and_load_with_source(path, options, format).map(|(_, loaded)| loaded)
 }
@@ -66,22 +63,25 @@ pub fn read_and_load_with_source(
     }
 }
 
-fn check_file(path: &Path, options: &CheckOptions, format: OutputFormat) -> u8 {
+fn check_file(path: &Path, options: &CheckOptions, format: OutputFormat) -> Exit {
     let shown = path.display().to_string();
     let Some((source, loaded)) = read_and_load_with_source(path, &options.load, format) else {
-        return EXIT_INPUT;
+        return Exit::Input;
     };
     let verification = verify(&loaded, &options.verify);
     let report = CheckReport::new(&shown, &source, &loaded, verification);
+    let exit = Exit::of_outcome(report.outcome);
     match format {
         OutputFormat::Text => out!("{}", report.to_text()),
-        OutputFormat::Json => outln!("{}", to_json(&report)),
+        OutputFormat::Json => match report.to_json(exit.code()) {
+            Ok(line) => outln!("{line}"),
+            Err(e) => {
+                eprintln!("error: {shown}: cannot write the JSON report (a bug): {e}");
+                return Exit::Internal;
+            }
+        },
     }
-    report.exit_code as u8
-}
-
-fn to_json<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    exit
 }
 
 fn report_load_error(path: &str, source: &str, error: &LoadError, format: OutputFormat) {
@@ -101,36 +101,31 @@ fn report_load_error(path: &str, source: &str, error: &LoadError, format: Output
 fn emit_error(path: &str, format: OutputFormat, message: &str, at: Option<(usize, usize)>) {
     match format {
         OutputFormat::Text => eprintln!("error: {message}"),
-        OutputFormat::Json => {
-            let (line, column) = at.unzip();
-            let value = serde_json::json!({
-                "schema": CHECK_SCHEMA,
-                "file": path,
-                "error": { "message": message, "line": line, "column": column },
-                "exit_code": EXIT_INPUT,
-            });
-            outln!("{value}");
-        }
+        OutputFormat::Json => match json::check_error(path, message, at, Exit::Input.code()) {
+            Ok(line) => outln!("{line}"),
+            // Only the message is lost: the status is still `Exit::Input`.
+            Err(e) => eprintln!("error: {message} (and the JSON report failed: {e})"),
+        },
     }
 }
 
-pub fn fmt(args: &FmtArgs) -> u8 {
+pub fn fmt(args: &FmtArgs) -> Exit {
     let shown = args.file.display().to_string();
     let source = match std::fs::read_to_string(&args.file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot read {shown}: {e}");
-            return EXIT_INPUT;
+            return Exit::Input;
         }
     };
     match txverify::format::parse(&source) {
         Ok(file) => {
             out!("{}", txverify::format::print(&file));
-            0
+            Exit::Ok
         }
         Err(e) => {
             eprint!("{}", txverify::format::render_error(&shown, &source, &e));
-            EXIT_INPUT
+            Exit::Input
         }
     }
 }

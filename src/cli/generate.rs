@@ -1,18 +1,15 @@
 //! `txverify gen`: print a published construction, after the kernel (and the
 //! simulator) have accepted it.
 
-use super::check::EXIT_INPUT;
+use super::exit::Exit;
 use super::{GenArgs, GroupArg};
 use std::time::Instant;
 use txverify::construct::{Family, GenOptions, GroupChoice, generate};
 use txverify::load::{LoadOptions, load};
 use txverify::report::describe;
-use txverify::verify::{VerifyOptions, verify};
+use txverify::verify::{Outcome, VerifyOptions, verify};
 
-/// Exit status when a construction produced something the checkers reject (a bug).
-const EXIT_BUG: u8 = 3;
-
-pub fn run(args: &GenArgs) -> u8 {
+pub fn run(args: &GenArgs) -> Exit {
     let family = match args.family.as_str() {
         "ring" => Family::Ring,
         "ring-cyclic" => Family::RingCyclic,
@@ -23,7 +20,7 @@ pub fn run(args: &GenArgs) -> u8 {
             eprintln!(
                 "error: unknown family `{other}`: expected ring, ring-cyclic, hypercube, torus2d or torus3d"
             );
-            return EXIT_INPUT;
+            return Exit::Input;
         }
     };
     let group = match args.group {
@@ -36,7 +33,7 @@ pub fn run(args: &GenArgs) -> u8 {
         Ok(text) => text,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_INPUT;
+            return Exit::Input;
         }
     };
     let generated = started.elapsed();
@@ -44,7 +41,7 @@ pub fn run(args: &GenArgs) -> u8 {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("error: the construction produced a file txverify cannot read (a bug): {e}");
-            return EXIT_BUG;
+            return Exit::Internal;
         }
     };
     let options = VerifyOptions {
@@ -53,7 +50,7 @@ pub fn run(args: &GenArgs) -> u8 {
     };
     let verification = verify(&loaded, &options);
     let checked = started.elapsed();
-    if verification.exit_code() != 0 {
+    if verification.outcome() != Outcome::Passed {
         eprintln!(
             "error: the construction of {family} {} was rejected (a bug); nothing written",
             args.size
@@ -66,13 +63,13 @@ pub fn run(args: &GenArgs) -> u8 {
                 eprintln!("  expect {} fails", e.claim);
             }
         }
-        return EXIT_BUG;
+        return Exit::Internal;
     }
     match &args.output {
         Some(path) => {
             if let Err(e) = std::fs::write(path, &text) {
                 eprintln!("error: cannot write {}: {e}", path.display());
-                return EXIT_INPUT;
+                return Exit::Input;
             }
         }
         None => out!("{text}"),
@@ -97,5 +94,5 @@ pub fn run(args: &GenArgs) -> u8 {
         generated.as_secs_f64(),
         (checked - generated).as_secs_f64()
     );
-    0
+    Exit::Ok
 }

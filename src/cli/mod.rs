@@ -2,19 +2,20 @@
 //!
 //! Arguments are parsed in two stages, as in ripgrep: clap gives raw
 //! arguments; each subcommand validates them and calls the library; the
-//! library never prints or exits. Exit status is part of the interface:
-//! 0 valid, 1 invalid table or failed claim, 2 unreadable input, 3 internal
-//! disagreement (a bug).
+//! library never prints or exits. Exit status is part of the interface; every
+//! status comes from [`exit::Exit`].
 
 #[macro_use]
 mod output;
 mod check;
+mod exit;
 mod generate;
 mod schedule;
 mod search;
 mod simulate;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use exit::Exit;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -215,7 +216,7 @@ struct FmtArgs {
 /// Runs the command line and returns the exit status.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
-    let code = match cli.command {
+    let exit: Exit = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Gen(args) => generate::run(&args),
@@ -224,5 +225,5 @@ pub fn run() -> ExitCode {
         Command::VerifyProof(args) => search::verify_proof(&args),
         Command::Schedule(args) => schedule::run(&args),
     };
-    ExitCode::from(code)
+    ExitCode::from(exit)
 }

@@ -4,7 +4,7 @@
 //! [`is_schedule`](txverify::schedule::format::is_schedule) says so (JSON
 //! object, or a `sends:` line); `.tbl` files keep their own path.
 
-use super::check::EXIT_INPUT;
+use super::exit::Exit;
 use super::{OutputFormat, SimulateArgs};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -51,31 +51,31 @@ struct ConvertArgs {
 }
 
 /// Runs `txverify schedule …`.
-pub fn run(args: &ScheduleArgs) -> u8 {
+pub fn run(args: &ScheduleArgs) -> Exit {
     match &args.command {
         ScheduleCommand::Convert(c) => convert(c),
     }
 }
 
-fn read(path: &std::path::Path) -> Result<String, u8> {
+fn read(path: &std::path::Path) -> Result<String, Exit> {
     std::fs::read_to_string(path).map_err(|e| {
         eprintln!("error: cannot read {}: {e}", path.display());
-        EXIT_INPUT
+        Exit::Input
     })
 }
 
-fn read_schedule(path: &std::path::Path) -> Result<(String, Schedule), u8> {
+fn read_schedule(path: &std::path::Path) -> Result<(String, Schedule), Exit> {
     let source = read(path)?;
     match parse(&source) {
         Ok(s) => Ok((source, s)),
         Err(e) => {
             eprint!("{}", e.render(&path.display().to_string(), &source));
-            Err(EXIT_INPUT)
+            Err(Exit::Input)
         }
     }
 }
 
-fn convert(args: &ConvertArgs) -> u8 {
+fn convert(args: &ConvertArgs) -> Exit {
     let schedule = match read_schedule(&args.file) {
         Ok((_, s)) => s,
         Err(code) => return code,
@@ -92,11 +92,11 @@ fn convert(args: &ConvertArgs) -> u8 {
         }
     };
     match result {
-        Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 141,
+        Ok(()) => Exit::Ok,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Exit::BrokenPipe,
         Err(e) => {
             eprintln!("error: cannot write the schedule: {e}");
-            EXIT_INPUT
+            Exit::Input
         }
     }
 }
@@ -110,14 +110,14 @@ fn write_to(s: &Schedule, to: ScheduleFormat, w: &mut impl std::io::Write) -> st
 
 /// When `args.file` is a schedule, replays it and returns the exit status;
 /// `None` hands the file on to the `.tbl` path.
-pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<u8> {
+pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
     let shown = args.file.display().to_string();
     // An unreadable file is reported by the `.tbl` path, as before.
     let source = std::fs::read_to_string(&args.file).ok()?;
     if !is_schedule(&source) {
         if args.network.is_some() || args.ports.is_some() {
             eprintln!("error: {shown}: --network and --ports apply to schedule files only");
-            return Some(EXIT_INPUT);
+            return Some(Exit::Input);
         }
         return None;
     }
@@ -128,11 +128,11 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<u8> {
                 "schema": REPORT_SCHEMA,
                 "file": shown,
                 "error": { "message": message, "line": line, "column": column },
-                "exit_code": EXIT_INPUT,
+                "exit_code": Exit::Input.code(),
             });
             outln!("{value}");
         }
-        Some(EXIT_INPUT)
+        Some(Exit::Input)
     };
     if args.trace {
         eprintln!("error: {shown}: --trace is for tables; a schedule lists its sends already");
@@ -185,7 +185,11 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<u8> {
         OutputFormat::Json => outln!("{}", json(&shown, &name, &report)),
         OutputFormat::Text => out!("{}", text(&shown, &name, &report)),
     }
-    Some(if report.valid { 0 } else { 1 })
+    Some(if report.valid {
+        Exit::Ok
+    } else {
+        Exit::Rejected
+    })
 }
 
 fn reversal_note(r: &ReplayReport) -> Option<String> {

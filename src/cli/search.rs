@@ -1,7 +1,8 @@
 //! `txverify search` and `txverify verify-proof`: the command line over `search`.
 
 use super::OutputFormat;
-use super::check::{EXIT_INPUT, read_and_load_with_source};
+use super::check::read_and_load_with_source;
+use super::exit::Exit;
 use super::{SearchArgs, SolverArg, SymmetryArg, VerifyProofArgs};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -15,22 +16,17 @@ use txverify::search::{
     SolverChoice, WordLengths,
 };
 
-/// Exit status when no table exists within the times tried (each one proved infeasible).
-const EXIT_NOT_FOUND: u8 = 1;
-/// Exit status when a limit (time or size) ran out before an answer.
-const EXIT_LIMIT: u8 = 4;
-
-fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), u8> {
+fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
     let options = LoadOptions {
         limits: EnumerationLimits {
             max_order,
             ..EnumerationLimits::default()
         },
     };
-    read_and_load_with_source(path, &options, OutputFormat::Text).ok_or(EXIT_INPUT)
+    read_and_load_with_source(path, &options, OutputFormat::Text).ok_or(Exit::Input)
 }
 
-fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
+fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit> {
     let lengths = if args.any_length {
         WordLengths::Any
     } else if args.slack > 0 {
@@ -49,7 +45,7 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
                 Some(p) => encoding.automorphism = Some(p),
                 None => {
                     eprintln!("error: no automorphism of the group permutes the links");
-                    return Err(EXIT_INPUT);
+                    return Err(Exit::Input);
                 }
             },
             SymmetryArg::Reverse => encoding.time_reversal = true,
@@ -70,7 +66,7 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
                             "the number of columns must be even and the message set closed under the split links"
                         };
                         eprintln!("error: --symmetry split: {why}");
-                        return Err(EXIT_INPUT);
+                        return Err(Exit::Input);
                     }
                 }
             }
@@ -83,7 +79,7 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, u8> {
     };
     if !solver.available() {
         eprintln!("error: this build has no {name}; rebuild with `--features {feature}`");
-        return Err(EXIT_INPUT);
+        return Err(Exit::Input);
     }
     Ok(SearchOptions {
         encoding,
@@ -206,14 +202,14 @@ fn describe(i: &Infeasibility) -> String {
     text
 }
 
-pub fn run(args: &SearchArgs) -> u8 {
+pub fn run(args: &SearchArgs) -> Exit {
     let (source, loaded) = match load_file(&args.file, args.max_order) {
         Ok(l) => l,
         Err(code) => return code,
     };
     if !loaded.instance.defects().is_empty() {
         eprintln!("error: the link set does not define a connected undirected network");
-        return EXIT_NOT_FOUND;
+        return Exit::Rejected;
     }
     let options = match options_of(args, &loaded) {
         Ok(o) => o,
@@ -240,7 +236,7 @@ pub fn run(args: &SearchArgs) -> u8 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
-            return 3;
+            return Exit::of_search_error(&e);
         }
     };
     for i in &infeasible {
@@ -248,16 +244,16 @@ pub fn run(args: &SearchArgs) -> u8 {
     }
     if options.dimacs_only.is_some() {
         reporter.say("formulas written; nothing solved");
-        return 0;
+        return Exit::Ok;
     }
     for t in &unknown {
         reporter.say(&format!("unknown T={t}: the limit ran out"));
     }
     let Some((table, by)) = table else {
         return if unknown.is_empty() {
-            EXIT_NOT_FOUND
+            Exit::Rejected
         } else {
-            EXIT_LIMIT
+            Exit::Limit
         };
     };
     if let FoundBy::Helper(how) = &by {
@@ -272,7 +268,7 @@ pub fn run(args: &SearchArgs) -> u8 {
     outln!("table:");
     let rows = txverify::load::table_syntax(instance.group(), &table);
     out!("{}", txverify::format::print_rows(&rows));
-    0
+    Exit::Ok
 }
 
 /// The file's header lines (comments included), without `expect:` lines.
@@ -292,7 +288,7 @@ fn header_without_table(source: &str) -> String {
     out
 }
 
-pub fn verify_proof(args: &VerifyProofArgs) -> u8 {
+pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
     let (_, loaded) = match load_file(&args.file, args.max_order) {
         Ok(l) => l,
         Err(code) => return code,
@@ -323,17 +319,18 @@ pub fn verify_proof(args: &VerifyProofArgs) -> u8 {
             if !v.provenance.options.covers_all_tables() {
                 outln!("note: the class is restricted by a symmetry; other tables are not covered");
             }
-            0
-        }
-        Err(e @ search::certificate::CertificateError::Write { .. }) => {
-            // The LRAT file could not be written: a problem with the output path,
-            // not with the certificate.
-            eprintln!("error: {e}");
-            EXIT_INPUT
+            Exit::Ok
         }
         Err(e) => {
-            outln!("rejected: {e}");
-            1
+            let exit = Exit::of_certificate_error(&e);
+            if exit == Exit::Rejected {
+                outln!("rejected: {e}");
+            } else {
+                // A file that cannot be read or written: a problem with a path, not a
+                // verdict on the certificate.
+                eprintln!("error: {e}");
+            }
+            exit
         }
     }
 }

@@ -1,37 +1,39 @@
 //! `txverify simulate`: play a table out on its physical network.
 
-use super::check::{EXIT_INPUT, read_and_load};
+use super::check::read_and_load;
+use super::exit::Exit;
 use super::{OutputFormat, SimulateArgs};
 use std::fmt::Write;
 use txverify::network::Embedding;
+use txverify::report::json;
 use txverify::simulate::{SimulationOptions, SimulationReport, simulate, trace};
 use txverify::verify::{NetworkCheck, embedding_name, physical_network, simulation_words};
 
-pub fn run(args: &SimulateArgs) -> u8 {
-    if let Some(code) = super::schedule::simulate_if_schedule(args) {
-        return code;
+pub fn run(args: &SimulateArgs) -> Exit {
+    if let Some(exit) = super::schedule::simulate_if_schedule(args) {
+        return exit;
     }
     let shown = args.file.display().to_string();
     let Some(loaded) = read_and_load(&args.file, &Default::default(), args.format) else {
-        return EXIT_INPUT;
+        return Exit::Input;
     };
     let instance = &loaded.instance;
     if let Some(defect) = instance.defects().first() {
         eprintln!("{shown}: cannot simulate: the link set is defective ({defect:?})");
-        return 1;
+        return Exit::Rejected;
     }
     let (network, embedding) = physical_network(instance, loaded.network.as_ref());
     let Some(embedding) = embedding else {
         if let NetworkCheck::Mismatch { reason, .. } = &network {
             eprintln!("{shown}: the declared network does not match: {reason}");
         }
-        return 1;
+        return Exit::Rejected;
     };
     let prepared = match simulation_words(instance, &loaded.table) {
         Ok(prepared) => prepared,
         Err(reason) => {
             eprintln!("{shown}: cannot simulate: {reason}");
-            return 1;
+            return Exit::Rejected;
         }
     };
     let input = prepared.input(instance, &embedding);
@@ -39,7 +41,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
         Ok(report) => report,
         Err(e) => {
             eprintln!("{shown}: cannot simulate: {e}");
-            return 1;
+            return Exit::Rejected;
         }
     };
     let hops = if args.trace {
@@ -50,23 +52,20 @@ pub fn run(args: &SimulateArgs) -> u8 {
                     "{shown}: --trace lists at most {} hops; this table has more",
                     txverify::simulate::MAX_TRACE_HOPS
                 );
-                return EXIT_INPUT;
+                return Exit::Input;
             }
         }
     } else {
         None
     };
     match args.format {
-        OutputFormat::Json => {
-            let value = serde_json::json!({
-                "schema": "txverify-simulate/1",
-                "file": shown,
-                "network": network,
-                "report": report,
-                "trace": hops,
-            });
-            outln!("{value}");
-        }
+        OutputFormat::Json => match json::simulate(&shown, &network, &report, hops.as_deref()) {
+            Ok(line) => outln!("{line}"),
+            Err(e) => {
+                eprintln!("error: {shown}: cannot write the JSON report (a bug): {e}");
+                return Exit::Internal;
+            }
+        },
         OutputFormat::Text => {
             out!("{}", text(&shown, &network, &embedding, &report));
             if let Some(hops) = hops {
@@ -90,7 +89,11 @@ pub fn run(args: &SimulateArgs) -> u8 {
             }
         }
     }
-    if report.valid { 0 } else { 1 }
+    if report.valid {
+        Exit::Ok
+    } else {
+        Exit::Rejected
+    }
 }
 
 fn text(path: &str, network: &NetworkCheck, embedding: &Embedding, r: &SimulationReport) -> String {

@@ -9,14 +9,13 @@
 
 use super::instance::{Instance, LinkId, MessageSpec};
 use crate::group::Elem;
-use serde::Serialize;
 use std::collections::VecDeque;
 
 /// Subsets are tried exhaustively up to this many links.
 pub const EXHAUSTIVE_SUBSET_LIMIT: usize = 12;
 
 /// The bound given by one link subset.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SubsetBound {
     /// The links of the subset, as written.
     pub links: Vec<String>,
@@ -29,7 +28,7 @@ pub struct SubsetBound {
 }
 
 /// The lower bound and how it was obtained.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LowerBound {
     /// The bound: the largest of the bounds below.
     pub value: u64,

@@ -5,10 +5,9 @@ use super::instance::{
     Expectation, Instance, InstanceError, LinkId, PlacedWord, Table, TableLetter,
 };
 use crate::group::Elem;
-use serde::Serialize;
 
 /// A word of the table, named the way a user finds it: row, first column, text.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WordRef {
     /// 1-based row.
     pub row: usize,
@@ -29,8 +28,7 @@ impl WordRef {
 }
 
 /// One reason a table is invalid.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Violation {
     /// The link set does not define a connected undirected Cayley graph.
     LinkSet {
@@ -108,7 +106,7 @@ pub enum Violation {
 }
 
 /// A word longer than the distance of its element: legal, but not a shortest path.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NonShortestWord {
     /// The word.
     pub word: WordRef,
@@ -119,7 +117,7 @@ pub struct NonShortestWord {
 }
 
 /// The outcome of one `expect:` claim.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExpectationOutcome {
     /// The claim, as text (`time 15`, `optimal`).
     pub claim: String,
@@ -128,8 +126,7 @@ pub struct ExpectationOutcome {
 }
 
 /// The kernel's verdict on a table. Only [`check`] can construct one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// At least one violation.
     Invalid,
@@ -140,17 +137,15 @@ pub enum Verdict {
 }
 
 /// Everything the kernel found about a table.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Checked {
     verdict: Verdict,
     time: usize,
-    #[serde(skip)]
     messages: usize,
     bound: Option<LowerBound>,
     violations: Vec<Violation>,
     non_shortest: Vec<NonShortestWord>,
     expectations: Vec<ExpectationOutcome>,
-    #[serde(skip)]
     _sealed: (),
 }
 

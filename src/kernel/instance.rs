@@ -124,15 +124,19 @@ impl Table {
 }
 
 /// Why the link set does not define a connected undirected Cayley graph.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum InstanceError {
     /// A link equals the identity.
+    #[error("link `{link}` is the identity")]
     IdentityLink {
         /// The link as written.
         link: String,
     },
     /// A link's inverse is not a link.
+    #[error(
+        "the inverse {inverse} of link `{link}` is not a link (the network must be undirected)"
+    )]
     InverseMissing {
         /// The link as written.
         link: String,
@@ -140,6 +144,9 @@ pub enum InstanceError {
         inverse: String,
     },
     /// The links generate a proper subgroup.
+    #[error(
+        "the links generate only {reached} of the {order} elements (the network is not connected)"
+    )]
     NotGenerating {
         /// Order of the subgroup they reach.
         reached: usize,
@@ -147,6 +154,7 @@ pub enum InstanceError {
         order: usize,
     },
     /// No links at all in a non-trivial group.
+    #[error("no links")]
     NoLinks,
 }
 

@@ -2,17 +2,20 @@
 //!
 //! The JSON form is a stable interface: its shape is documented in
 //! `docs/json.md` and versioned by the `schema` field; fields are only ever
-//! added. The text form is for reading and may change.
+//! added. It is written from schema types of its own ([`json`]), built from the
+//! kernel's and the simulator's results, so that the kernel's types can change
+//! without changing the interface. The text form is for reading and may change.
+
+pub mod json;
 
 use crate::kernel::{Checked, Verdict, Violation};
 use crate::load::Loaded;
 use crate::simulate::{Failure, FailureCounts, MessageRef};
-use crate::verify::{Agreement, NetworkCheck, SimulationOutcome, Verification, spec_text};
+use crate::verify::{Agreement, NetworkCheck, Outcome, SimulationOutcome, Verification, spec_text};
 use serde::Serialize;
 use std::fmt::Write;
 
-/// The JSON schema identifier of [`CheckReport`].
-pub const CHECK_SCHEMA: &str = "txverify-check/1";
+pub use json::{CHECK_SCHEMA, SIMULATE_SCHEMA};
 
 /// Summary of the group a table runs on.
 #[derive(Clone, Debug, Serialize)]
@@ -39,10 +42,8 @@ pub struct MessageSummary {
 }
 
 /// Everything `check` reports about one file that could be loaded.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct CheckReport {
-    /// Always [`CHECK_SCHEMA`].
-    pub schema: &'static str,
     /// The path as given.
     pub file: String,
     /// `name:` or the file stem.
@@ -58,7 +59,6 @@ pub struct CheckReport {
     /// The message set.
     pub messages: MessageSummary,
     /// The kernel's findings.
-    #[serde(flatten)]
     pub checked: Checked,
     /// How the Cayley graph relates to the physical network.
     pub network: NetworkCheck,
@@ -66,9 +66,8 @@ pub struct CheckReport {
     pub simulation: SimulationSummary,
     /// Whether the kernel and the simulator agree.
     pub agreement: Agreement,
-    /// The process exit status this report implies: 0 valid and every claim holds,
-    /// 1 invalid / network mismatch / failed claim, 3 kernel and simulator disagree.
-    pub exit_code: i32,
+    /// What the verification concludes.
+    pub outcome: Outcome,
 }
 
 /// The simulation part of a check report (the full report is `txverify simulate`'s).
@@ -132,7 +131,7 @@ impl CheckReport {
         loaded: &Loaded,
         verification: Verification,
     ) -> CheckReport {
-        let exit_code = verification.exit_code();
+        let outcome = verification.outcome();
         let Verification {
             checked,
             network,
@@ -160,7 +159,6 @@ impl CheckReport {
             MessageSpec::To(_) => "to",
         };
         CheckReport {
-            schema: CHECK_SCHEMA,
             file: path.to_string(),
             name,
             group: GroupSummary {
@@ -181,8 +179,15 @@ impl CheckReport {
             network,
             simulation,
             agreement,
-            exit_code,
+            outcome,
         }
+    }
+
+    /// The JSON report (schema [`CHECK_SCHEMA`], docs/json.md), one line without
+    /// its newline; `exit_code` is the process exit status the caller gives this
+    /// report's [`outcome`](CheckReport::outcome).
+    pub fn to_json(&self, exit_code: u8) -> Result<String, serde_json::Error> {
+        serde_json::to_string(&json::CheckDocument::new(self, exit_code))
     }
 
     /// The human-readable report.
@@ -345,18 +350,8 @@ fn kind_name(v: &Violation) -> &'static str {
 
 /// One line describing a violation: row, column and word first.
 pub fn describe(v: &Violation) -> String {
-    use crate::kernel::InstanceError as D;
     match v {
-        Violation::LinkSet { defect } => match defect {
-            D::IdentityLink { link } => format!("link set: link `{link}` is the identity"),
-            D::InverseMissing { link, inverse } => format!(
-                "link set: the inverse {inverse} of link `{link}` is not a link (the network must be undirected)"
-            ),
-            D::NotGenerating { reached, order } => format!(
-                "link set: the links generate only {reached} of the {order} elements (the network is not connected)"
-            ),
-            D::NoLinks => "link set: no links".to_string(),
-        },
+        Violation::LinkSet { defect } => format!("link set: {defect}"),
         Violation::UnknownLetter {
             word,
             column,

@@ -1,0 +1,149 @@
+//! The process exit statuses of `txverify`, in one place.
+//!
+//! Exit status is part of the command line's interface (README, "Exit status"):
+//! scripts and CI tell a rejected table from a broken file from a bug by it.
+//! Every command returns an [`Exit`]; the library never picks a status, it
+//! returns typed outcomes and errors that the functions here map to one.
+
+use std::process::ExitCode;
+use txverify::search::SearchError;
+use txverify::search::certificate::CertificateError;
+use txverify::verify::Outcome;
+
+/// Why `txverify` stops, one variant per documented exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// 0: every table is valid and every `expect:` claim holds (or the command did
+    /// what it was asked).
+    Ok,
+    /// 1: a table is invalid, its network does not match, a claim fails, a search
+    /// proved that no table exists, or a certificate is rejected.
+    Rejected,
+    /// 2: a file cannot be read or parsed, a header value or an argument is
+    /// malformed, the group cannot be computed, or an input or output file cannot
+    /// be read or written.
+    Input,
+    /// 3: internal disagreement between two independent checks, or a construction
+    /// the checkers reject: a bug.
+    Internal,
+    /// 4: `search` ran out of a time or size limit before an answer.
+    Limit,
+    /// 141: the reader of standard output went away (as a shell reports SIGPIPE).
+    BrokenPipe,
+}
+
+impl Exit {
+    /// The numeric status.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Rejected => 1,
+            Exit::Input => 2,
+            Exit::Internal => 3,
+            Exit::Limit => 4,
+            Exit::BrokenPipe => 141,
+        }
+    }
+
+    /// The status of a verified file.
+    pub fn of_outcome(outcome: Outcome) -> Exit {
+        match outcome {
+            Outcome::Passed => Exit::Ok,
+            Outcome::Failed => Exit::Rejected,
+            Outcome::Disagreement => Exit::Internal,
+        }
+    }
+
+    /// The status of a failed search: an output file that cannot be written is an
+    /// input/output error (2); everything else the search library reports is a bug
+    /// of the search (3).
+    pub fn of_search_error(error: &SearchError) -> Exit {
+        // The one place search errors become statuses: keep new variants here.
+        match error {
+            SearchError::Io { .. } => Exit::Input,
+            _ => Exit::Internal,
+        }
+    }
+
+    /// The status of a certificate `verify-proof` did not accept: a file that cannot
+    /// be read or written is an input/output error (2); anything else means the
+    /// certificate is rejected (1).
+    pub fn of_certificate_error(error: &CertificateError) -> Exit {
+        // The one place certificate errors become statuses: keep new variants here.
+        match error {
+            CertificateError::Read { .. } | CertificateError::Write { .. } => Exit::Input,
+            _ => Exit::Rejected,
+        }
+    }
+
+    /// Ends the process now with this status (for output errors deep in a command).
+    pub fn exit_now(self) -> ! {
+        std::process::exit(i32::from(self.code()))
+    }
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit.code())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_are_the_documented_numbers() {
+        let all = [
+            (Exit::Ok, 0),
+            (Exit::Rejected, 1),
+            (Exit::Input, 2),
+            (Exit::Internal, 3),
+            (Exit::Limit, 4),
+            (Exit::BrokenPipe, 141),
+        ];
+        for (exit, code) in all {
+            assert_eq!(exit.code(), code, "{exit:?}");
+        }
+    }
+
+    #[test]
+    fn the_worst_of_several_files_is_the_largest() {
+        let worst = [Exit::Ok, Exit::Input, Exit::Rejected]
+            .into_iter()
+            .max()
+            .unwrap();
+        assert_eq!(worst, Exit::Input);
+        assert!(Exit::Internal > Exit::Input);
+    }
+
+    #[test]
+    fn an_unwritable_output_of_a_search_is_an_input_error() {
+        let error = SearchError::Io {
+            path: "/nonexistent/x.cnf".into(),
+            error: std::io::Error::from(std::io::ErrorKind::NotFound),
+        };
+        assert_eq!(Exit::of_search_error(&error), Exit::Input);
+        assert_eq!(
+            Exit::of_search_error(&SearchError::Undecodable),
+            Exit::Internal
+        );
+    }
+
+    #[test]
+    fn unreadable_or_unwritable_certificate_files_are_input_errors() {
+        let io = || std::io::Error::from(std::io::ErrorKind::NotFound);
+        let read = CertificateError::Read {
+            path: "/nonexistent/provenance.json".into(),
+            error: io(),
+        };
+        let write = CertificateError::Write {
+            path: "/nonexistent/proof.lrat".into(),
+            error: io(),
+        };
+        assert_eq!(Exit::of_certificate_error(&read), Exit::Input);
+        assert_eq!(Exit::of_certificate_error(&write), Exit::Input);
+        let mismatch = CertificateError::Mismatch("another network".into());
+        assert_eq!(Exit::of_certificate_error(&mismatch), Exit::Rejected);
+    }
+}
