@@ -52,13 +52,13 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
             SymmetryArg::Split => {
                 match args
                     .time
-                    .and_then(|t| search::halves::suggested(&loaded.instance, t))
+                    .and_then(|t| search::split::suggested(&loaded.instance, t))
                 {
                     Some(links) => {
                         encoding.split = links.iter().map(|e| e.index() as u16).collect()
                     }
                     None => {
-                        let why = if search::halves::split_links(&loaded.instance).is_empty() {
+                        let why = if search::split::split_links(&loaded.instance).is_empty() {
                             "no link is a central involution outside the subgroup of the others"
                         } else if args.time.is_none() {
                             "it needs --time"

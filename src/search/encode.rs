@@ -62,7 +62,7 @@ pub struct EncodingOptions {
     /// inverted, columns mirrored).
     pub time_reversal: bool,
     /// Restrict to tables that repeat one pattern in `2^k` blocks of columns,
-    /// split along these `k` links (by index; see [`super::halves`]). Empty: no split.
+    /// split along these `k` links (by index; see [`super::split`]). Empty: no split.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub split: Vec<u16>,
     /// Leave out the redundant constraints (full-table cells, letter counts).
@@ -170,6 +170,10 @@ pub fn shortest_letters(instance: &Instance) -> usize {
 }
 
 /// Builds the formula for tables with `time` columns.
+///
+/// The clauses are added in a fixed order (routes, starts, occupancy and cells,
+/// letter counts, split, symmetries): certificates pin the formula by its digest,
+/// so the order is part of the encoding version.
 pub fn encode(
     instance: &Instance,
     time: usize,
@@ -184,7 +188,7 @@ pub fn encode(
         .iter()
         .map(|&l| LinkId(u32::from(l)))
         .collect();
-    if !split.is_empty() && !super::halves::can_split(instance, &split, time) {
+    if !split.is_empty() && !super::split::can_split(instance, &split, time) {
         return Err(EncodeError::Split(options.split.clone()));
     }
     let mut cnf = Cnf::new();
@@ -194,16 +198,14 @@ pub fn encode(
         .filter(|&e| wanted[e])
         .map(|e| Elem(e as u32))
         .collect();
-    let link_count = instance.links().len();
-    let capacity = instance.ports().min(link_count) * time;
+    let capacity = instance.ports().min(instance.links().len()) * time;
     let distance_sum = shortest_letters(instance);
-    let full = fills_every_cell(instance, time);
     let mut encoding = Encoding {
         cnf: Cnf::new(),
         time,
         messages: messages.clone(),
         routes: Vec::new(),
-        full,
+        full: fills_every_cell(instance, time),
     };
     if distance_sum > capacity
         || messages
@@ -220,17 +222,44 @@ pub fn encode(
         WordLengths::Slack(k) => k.min(spare),
         WordLengths::Any => spare,
     };
+    let by_message = add_routes(&mut cnf, instance, &mut encoding, extra);
+    let occupancy = add_occupancy(&mut cnf, instance, &encoding, &by_message);
+    add_cells(&mut cnf, instance, &encoding, &occupancy, options);
+    if !options.no_redundant {
+        add_letter_counts(&mut cnf, instance, &encoding, &by_message);
+    }
+    if !split.is_empty() {
+        add_split(&mut cnf, instance, &encoding, &occupancy, &split);
+    }
+    add_symmetries(&mut cnf, &encoding, &symmetries);
+    encoding.cnf = cnf;
+    Ok(encoding)
+}
 
-    // Routes and their variables.
-    let max_len = messages
+/// Occupancy variables `o[m][s][c]`, keyed by (message index, link index, column).
+type Occupancy = HashMap<(usize, usize, usize), Lit>;
+
+/// Creates every route of every message with its variables (appended to
+/// `encoding.routes`), ties each route's variables together and asks for exactly
+/// one start per message. Returns the routes of each message, by index.
+fn add_routes(
+    cnf: &mut Cnf,
+    instance: &Instance,
+    encoding: &mut Encoding,
+    extra: usize,
+) -> Vec<Vec<usize>> {
+    let distances = instance.distances();
+    let time = encoding.time;
+    let max_len = encoding
+        .messages
         .iter()
         .map(|e| distances[e.index()] as usize + extra)
         .max()
         .unwrap_or(0)
         .min(time);
     let forward = exact_step_sets(instance, Elem::IDENTITY, max_len);
-    let mut by_message: Vec<Vec<usize>> = vec![Vec::new(); messages.len()];
-    for (m, &e) in messages.iter().enumerate() {
+    let mut by_message: Vec<Vec<usize>> = vec![Vec::new(); encoding.messages.len()];
+    for (m, &e) in encoding.messages.iter().enumerate() {
         let d = distances[e.index()] as usize;
         let top = (d + extra).min(time);
         let backward = exact_step_sets(instance, e, top);
@@ -238,32 +267,12 @@ pub fn encode(
             let Some(route) = route(instance, e, len, &forward, &backward) else {
                 continue;
             };
-            let sel = cnf.fresh();
-            let x = (0..=time - len).map(|_| cnf.fresh()).collect();
-            let nodes = route
-                .layers
-                .iter()
-                .map(|layer| layer.iter().map(|_| cnf.fresh()).collect())
-                .collect();
-            let letters = route
-                .letters
-                .iter()
-                .map(|ls| ls.iter().map(|_| cnf.fresh()).collect())
-                .collect();
             by_message[m].push(encoding.routes.len());
-            encoding.routes.push(RouteVars {
-                route,
-                message: m,
-                sel,
-                x,
-                nodes,
-                letters,
-            });
+            encoding.routes.push(route_vars(cnf, route, m, time));
         }
     }
-
     for rv in &encoding.routes {
-        route_clauses(&mut cnf, instance, rv);
+        route_clauses(cnf, instance, rv);
     }
     for routes in &by_message {
         let starts: Vec<Lit> = routes
@@ -275,26 +284,46 @@ pub fn encode(
             cnf.add(&[encoding.routes[routes[0]].sel]);
         }
     }
+    by_message
+}
 
-    // Occupancy o[m][s][c] and the cells.
-    let mut occupancy: HashMap<(usize, usize, usize), Lit> = HashMap::new();
+/// Fresh variables for one route of message `m` in a table with `time` columns.
+fn route_vars(cnf: &mut Cnf, route: Route, m: usize, time: usize) -> RouteVars {
+    let sel = cnf.fresh();
+    let x = (0..=time - route.len).map(|_| cnf.fresh()).collect();
+    let nodes = route
+        .layers
+        .iter()
+        .map(|layer| layer.iter().map(|_| cnf.fresh()).collect())
+        .collect();
+    let letters = route
+        .letters
+        .iter()
+        .map(|ls| ls.iter().map(|_| cnf.fresh()).collect())
+        .collect();
+    RouteVars {
+        route,
+        message: m,
+        sel,
+        x,
+        nodes,
+        letters,
+    }
+}
+
+/// Defines `o[m][s][c]` ("message m sends over link s in column c") both ways
+/// from the routes' letter and start variables.
+fn add_occupancy(
+    cnf: &mut Cnf,
+    instance: &Instance,
+    encoding: &Encoding,
+    by_message: &[Vec<usize>],
+) -> Occupancy {
+    let mut occupancy = Occupancy::new();
     for (m, routes) in by_message.iter().enumerate() {
-        for s in 0..link_count {
-            let link = LinkId(s as u32);
-            for c in 0..time {
-                // (route, depth) pairs that can put letter s in column c.
-                let mut causes: Vec<(Lit, Lit)> = Vec::new();
-                for &r in routes {
-                    let rv = &encoding.routes[r];
-                    for k in 0..rv.route.len {
-                        if k > c || c - k >= rv.x.len() {
-                            continue;
-                        }
-                        if let Some(l) = rv.letter(k, link) {
-                            causes.push((l, rv.x[c - k]));
-                        }
-                    }
-                }
+        for s in 0..instance.links().len() {
+            for c in 0..encoding.time {
+                let causes = occupancy_causes(encoding, routes, LinkId(s as u32), c);
                 if causes.is_empty() {
                     continue;
                 }
@@ -310,108 +339,165 @@ pub fn encode(
             }
         }
     }
+    occupancy
+}
+
+/// The (letter, start) variable pairs of `routes` that put `link` in column `c`.
+fn occupancy_causes(
+    encoding: &Encoding,
+    routes: &[usize],
+    link: LinkId,
+    c: usize,
+) -> Vec<(Lit, Lit)> {
+    let mut causes = Vec::new();
+    for &r in routes {
+        let rv = &encoding.routes[r];
+        for k in 0..rv.route.len {
+            if k > c || c - k >= rv.x.len() {
+                continue;
+            }
+            if let Some(l) = rv.letter(k, link) {
+                causes.push((l, rv.x[c - k]));
+            }
+        }
+    }
+    causes
+}
+
+/// At most one message per (link, column) cell, at most `ports` letters per
+/// column; when the shortest words fill the table, the redundant "at least" twins.
+fn add_cells(
+    cnf: &mut Cnf,
+    instance: &Instance,
+    encoding: &Encoding,
+    occupancy: &Occupancy,
+    options: &EncodingOptions,
+) {
     let redundant = !options.no_redundant;
     let ports = instance.ports();
-    for c in 0..time {
+    let link_count = instance.links().len();
+    for c in 0..encoding.time {
         let mut column = Vec::new();
         for s in 0..link_count {
-            let cell: Vec<Lit> = (0..messages.len())
+            let cell: Vec<Lit> = (0..encoding.messages.len())
                 .filter_map(|m| occupancy.get(&(m, s, c)).copied())
                 .collect();
             cnf.at_most_one(&cell);
-            if full && redundant && ports >= link_count {
+            if encoding.full && redundant && ports >= link_count {
                 cnf.add(&cell);
             }
             column.extend(cell);
         }
         if ports < link_count {
             cnf.at_most(&column, ports);
-            if full && redundant {
+            if encoding.full && redundant {
                 cnf.at_least(&column, ports);
             }
         }
     }
+}
 
-    // Letter counts per link, where they are not fixed by the messages.
-    if redundant {
-        for s in 0..link_count {
-            let link = LinkId(s as u32);
-            let mut fixed = true;
-            let mut lits = Vec::new();
-            for routes in &by_message {
-                if routes.len() > 1 {
-                    fixed = false;
-                }
-                for &r in routes {
-                    let rv = &encoding.routes[r];
-                    let (lo, hi) = rv.route.letter_count_range(link, instance);
-                    fixed &= lo == hi;
-                    for k in 0..rv.route.len {
-                        lits.extend(rv.letter(k, link));
-                    }
-                }
+/// Redundant: at most `T` letters per link (exactly `T` when the table is full),
+/// for the links whose letter count the messages do not fix.
+fn add_letter_counts(
+    cnf: &mut Cnf,
+    instance: &Instance,
+    encoding: &Encoding,
+    by_message: &[Vec<usize>],
+) {
+    let link_count = instance.links().len();
+    for s in 0..link_count {
+        let link = LinkId(s as u32);
+        let mut fixed = true;
+        let mut lits = Vec::new();
+        for routes in by_message {
+            if routes.len() > 1 {
+                fixed = false;
             }
-            if !fixed {
-                cnf.at_most(&lits, time);
-                if full && ports >= link_count {
-                    cnf.at_least(&lits, time);
+            for &r in routes {
+                let rv = &encoding.routes[r];
+                let (lo, hi) = rv.route.letter_count_range(link, instance);
+                fixed &= lo == hi;
+                for k in 0..rv.route.len {
+                    lits.extend(rv.letter(k, link));
                 }
             }
         }
+        if !fixed {
+            cnf.at_most(&lits, encoding.time);
+            if encoding.full && instance.ports() >= link_count {
+                cnf.at_least(&lits, encoding.time);
+            }
+        }
     }
+}
 
-    // The split into blocks: each message of a coset x·⟨E⟩ takes one block
-    // (`block[i][b]`), and keeps its letters outside E there,
-    // at the same offsets in every block (`pattern[c']`: link s in column c' of
-    // the block).
-    if !split.is_empty() {
-        let position: HashMap<Elem, usize> =
-            messages.iter().enumerate().map(|(m, &x)| (x, m)).collect();
-        let count = 1usize << split.len();
-        let width = time / count;
-        for coset in super::halves::blocks(instance, &split) {
-            let block: Vec<Vec<Lit>> = coset
-                .iter()
-                .map(|_| (0..count).map(|_| cnf.fresh()).collect())
-                .collect();
-            for vars in &block {
-                cnf.exactly_one(vars);
+/// The split into blocks: each message of a coset x·⟨E⟩ takes one block
+/// (`block[i][b]`), and keeps its letters outside E there, at the same offsets in
+/// every block (`pattern[c']`: link s in column c' of the block).
+fn add_split(
+    cnf: &mut Cnf,
+    instance: &Instance,
+    encoding: &Encoding,
+    occupancy: &Occupancy,
+    split: &[LinkId],
+) {
+    let position: HashMap<Elem, usize> = encoding
+        .messages
+        .iter()
+        .enumerate()
+        .map(|(m, &x)| (x, m))
+        .collect();
+    let count = 1usize << split.len();
+    let time = encoding.time;
+    let width = time / count;
+    for coset in super::split::blocks(instance, split) {
+        let block: Vec<Vec<Lit>> = coset
+            .iter()
+            .map(|_| (0..count).map(|_| cnf.fresh()).collect())
+            .collect();
+        for vars in &block {
+            cnf.exactly_one(vars);
+        }
+        // The blocks of x·y follow x's: block(x·y) = block(x) xor y (y in ⟨E⟩
+        // read as k bits), as in the doubling construction, where each split
+        // swaps the two halves of some pairs.
+        for (i, vars) in block.iter().enumerate() {
+            for b in 0..count {
+                cnf.add(&[-block[0][b], vars[b ^ i]]);
             }
-            // The blocks of x·y follow x's: block(x·y) = block(x) xor y (y in
-            // ⟨E⟩ read as k bits), as in the doubling construction, where each
-            // split swaps the two halves of some pairs.
-            for (i, vars) in block.iter().enumerate() {
-                for b in 0..count {
-                    cnf.add(&[-block[0][b], vars[b ^ i]]);
-                }
-            }
-            for s in (0..link_count).filter(|&s| !split.contains(&LinkId(s as u32))) {
-                let pattern: Vec<Lit> = (0..width).map(|_| cnf.fresh()).collect();
-                for (i, message) in coset.iter().enumerate() {
-                    let m = position[message];
-                    for c in 0..time {
-                        let (here, offset) = (block[i][c / width], pattern[c % width]);
-                        match occupancy.get(&(m, s, c)) {
-                            Some(&o) => {
-                                cnf.add(&[-o, here]);
-                                cnf.add(&[-o, offset]);
-                                cnf.add(&[-offset, -here, o]);
-                            }
-                            None => cnf.add(&[-offset, -here]),
+        }
+        let others = (0..instance.links().len()).filter(|&s| !split.contains(&LinkId(s as u32)));
+        for s in others {
+            let pattern: Vec<Lit> = (0..width).map(|_| cnf.fresh()).collect();
+            for (i, message) in coset.iter().enumerate() {
+                let m = position[message];
+                for c in 0..time {
+                    let (here, offset) = (block[i][c / width], pattern[c % width]);
+                    match occupancy.get(&(m, s, c)) {
+                        Some(&o) => {
+                            cnf.add(&[-o, here]);
+                            cnf.add(&[-o, offset]);
+                            cnf.add(&[-offset, -here, o]);
                         }
+                        None => cnf.add(&[-offset, -here]),
                     }
                 }
             }
         }
     }
+}
 
-    // Symmetry restrictions.
+/// Symmetry restrictions: the route of a message's image under each map is the
+/// image of its route (same columns, or mirrored for the time reversal).
+fn add_symmetries(cnf: &mut Cnf, encoding: &Encoding, symmetries: &Symmetries) {
     let index: HashMap<(Elem, usize), usize> = encoding
         .routes
         .iter()
         .enumerate()
         .map(|(i, rv)| ((rv.route.message, rv.route.len), i))
         .collect();
+    let time = encoding.time;
     for map in symmetries.maps() {
         for rv in &encoding.routes {
             let len = rv.route.len;
@@ -448,8 +534,6 @@ pub fn encode(
             }
         }
     }
-    encoding.cnf = cnf;
-    Ok(encoding)
 }
 
 /// Clauses tying one route's start, node and letter variables together.

@@ -12,11 +12,11 @@
 pub mod certificate;
 pub mod cnf;
 pub mod encode;
-pub mod halves;
 pub mod portfolio;
 pub mod proofcheck;
 pub mod routes;
 pub mod solver;
+pub mod split;
 pub mod symmetry;
 
 pub use encode::{ENCODING_VERSION, Encoding, EncodingOptions, EncodingStats, WordLengths, encode};

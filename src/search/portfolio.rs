@@ -18,8 +18,8 @@
 //! same formula), but carries no certificate.
 
 use super::encode::{Encoding, EncodingOptions, encode};
-use super::halves;
 use super::solver::{SatAnswer, SolveControl};
+use super::split;
 use super::symmetry::{self, inverses};
 use super::{SearchError, SearchOptions, SolverChoice, run_solver};
 use crate::kernel::{Instance, Table};
@@ -251,7 +251,7 @@ fn restrictions(
         .collect();
     // A split into repeated blocks: after a complete automorphism (which divides
     // the problem by its order), before the others.
-    if let Some(links) = halves::suggested(instance, time) {
+    if let Some(links) = split::suggested(instance, time) {
         let at = usize::from(attempts.first().is_some_and(|a| a.complete));
         let names: Vec<&str> = links.iter().map(|l| names[l.index()].as_str()).collect();
         attempts.insert(

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use txverify::group::{Elem, FiniteGroup};
 use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, TableLetter, Verdict};
 use txverify::search::solver::SatAnswer;
-use txverify::search::{self, EncodingOptions, halves};
+use txverify::search::{self, EncodingOptions, split};
 
 fn instance(group: FiniteGroup) -> Instance {
     let links = default_links(&group);
@@ -77,17 +77,17 @@ fn has_split_shape(inst: &Instance, table: &Table, split: &[LinkId], time: usize
 #[test]
 fn tables_split_along_central_involutions_that_are_direct_factors() {
     let cube = instance(build(&[Factor::Elementary(4)]));
-    assert_eq!(halves::split_links(&cube).len(), 4);
+    assert_eq!(split::split_links(&cube).len(), 4);
     // C2 × C4: only the generator of C2 (the links of C4 are not involutions).
     let mixed = instance(build(&[Factor::Cyclic(2), Factor::Cyclic(4)]));
-    let links = halves::split_links(&mixed);
+    let links = split::split_links(&mixed);
     assert_eq!(links.len(), 1);
     let twice = mixed.step(mixed.step(Elem::IDENTITY, links[0]), links[0]);
     assert_eq!(twice, Elem::IDENTITY);
     // The 4-ring as D_4 = C2 × C2 splits along both links; involutions that are not
     // central (the reflections of larger dihedral groups) do not count.
     assert_eq!(
-        halves::split_links(&instance(build(&[Factor::Dihedral(4)]))).len(),
+        split::split_links(&instance(build(&[Factor::Dihedral(4)]))).len(),
         2
     );
     for factors in [
@@ -96,15 +96,15 @@ fn tables_split_along_central_involutions_that_are_direct_factors() {
         vec![Factor::Dihedral(8), Factor::Dihedral(8)],
     ] {
         assert!(
-            halves::split_links(&instance(build(&factors))).is_empty(),
+            split::split_links(&instance(build(&factors))).is_empty(),
             "{factors:?}"
         );
     }
     // The blocks must divide the columns.
-    let e = halves::split_links(&cube);
-    assert!(halves::can_split(&cube, &e[..2], 8));
-    assert!(!halves::can_split(&cube, &e[..2], 6));
-    assert!(!halves::can_split(&cube, &[e[0], e[0]], 8));
+    let e = split::split_links(&cube);
+    assert!(split::can_split(&cube, &e[..2], 8));
+    assert!(!split::can_split(&cube, &e[..2], 6));
+    assert!(!split::can_split(&cube, &[e[0], e[0]], 8));
     let wrong = search::encode(&cube, 6, &split_options(&e[..2]));
     assert!(wrong.is_err());
 }
@@ -114,7 +114,7 @@ fn split_tables_are_valid_and_have_the_shape() {
     for (d, k) in [(3, 1), (4, 1), (4, 2), (5, 2), (5, 3)] {
         let inst = instance(build(&[Factor::Elementary(d)]));
         let time = 1 << (d - 1);
-        let links: Vec<LinkId> = halves::split_links(&inst).into_iter().take(k).collect();
+        let links: Vec<LinkId> = split::split_links(&inst).into_iter().take(k).collect();
         let encoding = search::encode(&inst, time, &split_options(&links)).unwrap();
         let SatAnswer::Sat(model) = solve_cnf(&encoding.cnf) else {
             panic!("{d}-cube split along {k} links: no table");
@@ -128,19 +128,19 @@ fn split_tables_are_valid_and_have_the_shape() {
         );
     }
     let cube7 = instance(build(&[Factor::Elementary(7)]));
-    assert_eq!(halves::suggested(&cube7, 64).unwrap().len(), 3);
+    assert_eq!(split::suggested(&cube7, 64).unwrap().len(), 3);
     // Fewer blocks when 8 does not divide the columns; none for an odd number.
-    assert_eq!(halves::suggested(&cube7, 68).unwrap().len(), 2);
-    assert_eq!(halves::suggested(&cube7, 66).unwrap().len(), 1);
-    assert!(halves::suggested(&cube7, 65).is_none());
-    assert!(halves::suggested(&instance(build(&[Factor::Cyclic(6)])), 12).is_none());
+    assert_eq!(split::suggested(&cube7, 68).unwrap().len(), 2);
+    assert_eq!(split::suggested(&cube7, 66).unwrap().len(), 1);
+    assert!(split::suggested(&cube7, 65).is_none());
+    assert!(split::suggested(&instance(build(&[Factor::Cyclic(6)])), 12).is_none());
 }
 
 #[test]
 fn the_split_formula_refuses_tables_of_another_shape() {
     let inst = instance(build(&[Factor::Elementary(4)]));
     let time = 8;
-    let links: Vec<LinkId> = halves::split_links(&inst).into_iter().take(2).collect();
+    let links: Vec<LinkId> = split::split_links(&inst).into_iter().take(2).collect();
     let split = search::encode(&inst, time, &split_options(&links)).unwrap();
     let full = search::encode(&inst, time, &EncodingOptions::default()).unwrap();
     let mut refused = 0;
