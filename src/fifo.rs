@@ -1,0 +1,625 @@
+//! The node-invariant FIFO total exchange of Dimakopoulos and Dimopoulos
+//! ("Optimal total exchange in Cayley graphs", sections 5–6), played out node by
+//! node in the single-port model, with the paper's lemmas checked as it runs.
+//!
+//! Why it is here: a table (the kernel's object) describes buffer-free
+//! algorithms; this algorithm buffers messages in queues, so it cannot be written
+//! as a table. It is produced instead as an explicit list of timed sends
+//! `(step, from, to, source, destination)` that any replay can check.
+//!
+//! The model: in one step every node sends at most one message to one
+//! neighbour and receives at most one (single port), store-and-forward (a
+//! message received in step `t` can leave again at step `t + 1` at the
+//! earliest). Every node `v` keeps a FIFO queue of the messages it holds that
+//! are not yet at their destination; initially its own messages, in the order
+//! [`Order`] gives for the identity, translated by `v`. At every step every node
+//! with a non-empty queue takes the head message, whose destination is `d`, and
+//! sends it over the link `W(v⁻¹·d)` chosen by the routing function
+//! [`Routing`] for the destination relative to itself: node `v` does at every
+//! step the translate by `v` of what the identity does. A message arriving at
+//! its destination is consumed there and never joins a queue; any other message
+//! joins the tail of the receiver's queue.
+//!
+//! What is checked while the algorithm runs, as comparisons of the explicit
+//! queues and sends (not as consequences of how they were built):
+//! - Lemma 2: after every checked step, the queue of every node `v` is, entry by
+//!   entry, the translate by `v` of the identity's queue;
+//! - no derouting: every send takes its message one step closer to its
+//!   destination, with distances from a breadth-first search of the Cayley graph
+//!   made here and used for nothing else;
+//! - single port: no node receives two messages in one step (sending more than
+//!   one is impossible by construction: one head per queue).
+//!
+//! The run returns the completion time and, separately, the status (the sum of
+//! the distances from the identity to every destination of the message set,
+//! which is the paper's eq. 3 lower bound). Theorem 1 says they are equal; the
+//! caller compares them.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::group::{Elem, FiniteGroup, GenLetter};
+use crate::kernel::{Instance, InstanceError, LinkId};
+
+/// The order of the identity's initial queue (the head is sent first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Closest destinations first; ties by element index, lowest first.
+    #[default]
+    Closest,
+    /// Furthest destinations first; ties by element index, lowest first.
+    Furthest,
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Order::Closest => "closest",
+            Order::Furthest => "furthest",
+        })
+    }
+}
+
+impl FromStr for Order {
+    type Err = FifoError;
+
+    fn from_str(s: &str) -> Result<Order, FifoError> {
+        match s {
+            "closest" => Ok(Order::Closest),
+            "furthest" => Ok(Order::Furthest),
+            _ => Err(FifoError::UnknownOrder {
+                given: s.to_string(),
+            }),
+        }
+    }
+}
+
+/// Why the algorithm could not run, or a check failed while it ran.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FifoError {
+    /// The link set does not make a connected undirected Cayley graph.
+    #[error("the link set does not define a connected undirected Cayley graph: {defects:?}")]
+    Defective {
+        /// The defects the kernel found in the link set.
+        defects: Vec<InstanceError>,
+    },
+    /// An order name other than `closest` or `furthest`.
+    #[error("unknown order `{given}` (expected `closest` or `furthest`)")]
+    UnknownOrder {
+        /// The name given.
+        given: String,
+    },
+    /// A routing function named a link that does not exist.
+    #[error(
+        "the routing function sends destination {} over link number {}, but there are {links} links",
+        .element.0, .link.0
+    )]
+    RoutingLink {
+        /// The relative destination.
+        element: Elem,
+        /// The link it named.
+        link: LinkId,
+        /// How many links there are.
+        links: usize,
+    },
+    /// A send did not bring its message one step closer to its destination.
+    #[error(
+        "step {step}: node {} sent the message from {} to {} to node {}, at distance {after} from the destination instead of {}",
+        .from.0, .origin.0, .destination.0, .to.0, .before.saturating_sub(1)
+    )]
+    Derouted {
+        /// The step.
+        step: usize,
+        /// The sending node.
+        from: Elem,
+        /// The receiving node.
+        to: Elem,
+        /// The node the message started from.
+        origin: Elem,
+        /// The message's destination.
+        destination: Elem,
+        /// Distance from the sender to the destination.
+        before: u32,
+        /// Distance from the receiver to the destination.
+        after: u32,
+    },
+    /// Two messages reached one node in one step.
+    #[error("step {step}: node {} received two messages", .node.0)]
+    ReceiveConflict {
+        /// The step.
+        step: usize,
+        /// The receiving node.
+        node: Elem,
+    },
+    /// Lemma 2 failed: a queue is not as long as the identity's.
+    #[error(
+        "step {step}: node {} holds {found} queued messages, the identity {expected} (Lemma 2 fails)",
+        .node.0
+    )]
+    QueueLength {
+        /// The step after which the queues were compared (0: initially).
+        step: usize,
+        /// The node whose queue differs.
+        node: Elem,
+        /// Length of the identity's queue.
+        expected: usize,
+        /// Length of this node's queue.
+        found: usize,
+    },
+    /// Lemma 2 failed: a queue entry is not the translate of the identity's.
+    #[error(
+        "step {step}: entry {position} of node {}'s queue is not the translate of the identity's (Lemma 2 fails)",
+        .node.0
+    )]
+    QueueEntry {
+        /// The step after which the queues were compared (0: initially).
+        step: usize,
+        /// The node whose queue differs.
+        node: Elem,
+        /// 0-based position from the head.
+        position: usize,
+    },
+}
+
+/// A routing function `W`: for every destination relative to the sender, the
+/// link the sender uses first. Node `v` sends a message for `d` over `W(v⁻¹·d)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Routing {
+    /// Indexed by element; the identity's entry is never used.
+    first: Vec<LinkId>,
+}
+
+impl Routing {
+    /// The first link of a shortest path to every element: the lowest-numbered link
+    /// `s` with `dist(s⁻¹·r) = dist(r) - 1`, using the instance's distances.
+    pub fn shortest(instance: &Instance) -> Result<Routing, FifoError> {
+        ensure_sound(instance)?;
+        let group = instance.group();
+        let arith = Arithmetic::new(group);
+        let distance = instance.distances();
+        let link_elements: Vec<Elem> = instance.links().iter().map(|&l| group.eval(&[l])).collect();
+        let mut first = vec![LinkId(0); group.order()];
+        for r in group.elements().skip(1) {
+            let wanted = distance[r.index()].saturating_sub(1);
+            // A connected Cayley graph always has such a link (the first letter
+            // of any shortest word); the fallback is never taken then.
+            first[r.index()] = link_elements
+                .iter()
+                .position(|&s| distance[arith.mul(group, arith.inverse(s), r).index()] == wanted)
+                .map_or(LinkId(0), |i| LinkId(i as u32));
+        }
+        Ok(Routing { first })
+    }
+
+    /// Any routing function, for instance one that deroutes on purpose: `f` is
+    /// asked for the link for every non-identity element (relative destination).
+    pub fn from_fn(
+        instance: &Instance,
+        mut f: impl FnMut(Elem) -> LinkId,
+    ) -> Result<Routing, FifoError> {
+        let links = instance.links().len();
+        let mut first = vec![LinkId(0); instance.group().order()];
+        for r in instance.group().elements().skip(1) {
+            let link = f(r);
+            if link.index() >= links {
+                return Err(FifoError::RoutingLink {
+                    element: r,
+                    link,
+                    links,
+                });
+            }
+            first[r.index()] = link;
+        }
+        Ok(Routing { first })
+    }
+
+    /// The link used first towards this relative destination (the identity's entry is meaningless).
+    pub fn link(&self, relative_destination: Elem) -> LinkId {
+        self.first
+            .get(relative_destination.index())
+            .copied()
+            .unwrap_or(LinkId(0))
+    }
+}
+
+/// How to run the algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FifoOptions {
+    /// Order of the initial queue.
+    pub order: Order,
+    /// Compare every queue with the identity's (Lemma 2) after every this many
+    /// steps, and always initially and after the last step; 0 and 1 both mean
+    /// after every step.
+    pub lemma2_every: usize,
+}
+
+impl Default for FifoOptions {
+    fn default() -> Self {
+        FifoOptions {
+            order: Order::Closest,
+            lemma2_every: 1,
+        }
+    }
+}
+
+/// One message moving over one link in one step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Send {
+    /// 1-based step.
+    pub step: usize,
+    /// The sending node.
+    pub from: Elem,
+    /// The receiving node (a neighbour of `from`).
+    pub to: Elem,
+    /// The node the message started from.
+    pub source: Elem,
+    /// The node the message is for.
+    pub destination: Elem,
+}
+
+impl Send {
+    /// The record `(step, from, to, source, destination)` with node numbers.
+    pub fn record(&self) -> (usize, u32, u32, u32, u32) {
+        (
+            self.step,
+            self.from.0,
+            self.to.0,
+            self.source.0,
+            self.destination.0,
+        )
+    }
+}
+
+/// The outcome of a run in which every check held.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FifoRun {
+    /// Every send, in step order, then by sending node.
+    pub sends: Vec<Send>,
+    /// The last step in which anything was sent (0 when there is nothing to send).
+    pub completion_time: usize,
+    /// The sum of the distances from the identity to every destination of the
+    /// message set (for total exchange, the status s(1)), by a breadth-first
+    /// search of the Cayley graph independent of the run.
+    pub status: u64,
+    /// How many times all queues were compared with the identity's (Lemma 2).
+    pub lemma2_checks: usize,
+    /// How many queue entries those comparisons looked at.
+    pub entries_compared: u64,
+}
+
+/// A message in a queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Message {
+    source: Elem,
+    destination: Elem,
+}
+
+/// Runs the FIFO algorithm on the instance's network and message set (any
+/// message set given relative to the sender is translation-invariant, the
+/// paper's "isotropic" problems; `total` is total exchange).
+pub fn run(
+    instance: &Instance,
+    routing: &Routing,
+    options: &FifoOptions,
+) -> Result<FifoRun, FifoError> {
+    ensure_sound(instance)?;
+    let group = instance.group();
+    let links = instance.links();
+    let n = group.order();
+    let arith = Arithmetic::new(group);
+    let distance = bfs(group, links);
+    for r in group.elements().skip(1) {
+        let link = routing.link(r);
+        if link.index() >= links.len() {
+            return Err(FifoError::RoutingLink {
+                element: r,
+                link,
+                links: links.len(),
+            });
+        }
+    }
+
+    let wanted = instance.message_set();
+    let mut destinations: Vec<Elem> = group.elements().filter(|e| wanted[e.index()]).collect();
+    match options.order {
+        Order::Closest => destinations.sort_by_key(|e| (distance[e.index()], e.0)),
+        Order::Furthest => {
+            destinations.sort_by_key(|e| (std::cmp::Reverse(distance[e.index()]), e.0))
+        }
+    }
+    let status: u64 = destinations
+        .iter()
+        .map(|e| u64::from(distance[e.index()]))
+        .sum();
+
+    let mut queues: Vec<VecDeque<Message>> = group
+        .elements()
+        .map(|v| {
+            destinations
+                .iter()
+                .map(|&r| Message {
+                    source: v,
+                    destination: arith.mul(group, v, r),
+                })
+                .collect()
+        })
+        .collect();
+    let mut queued = n * destinations.len();
+
+    let every = options.lemma2_every.max(1);
+    let mut lemma2_checks = 0;
+    let mut entries_compared = 0;
+    compare_queues(group, &arith, &queues, 0, &mut entries_compared)?;
+    lemma2_checks += 1;
+
+    let mut sends = Vec::with_capacity(usize::try_from(status).unwrap_or(0).saturating_mul(n));
+    let mut arrivals: Vec<Option<Message>> = vec![None; n];
+    let mut step = 0;
+    while queued > 0 {
+        step += 1;
+        for v in group.elements() {
+            let Some(message) = queues[v.index()].pop_front() else {
+                continue;
+            };
+            queued -= 1;
+            let relative = arith.mul(group, arith.inverse(v), message.destination);
+            let link = links[routing.link(relative).index()];
+            let to = group.apply(v, link);
+            let before = distance[relative.index()];
+            let after = distance[arith
+                .mul(group, arith.inverse(to), message.destination)
+                .index()];
+            if after.checked_add(1) != Some(before) {
+                return Err(FifoError::Derouted {
+                    step,
+                    from: v,
+                    to,
+                    origin: message.source,
+                    destination: message.destination,
+                    before,
+                    after,
+                });
+            }
+            if arrivals[to.index()].is_some() {
+                return Err(FifoError::ReceiveConflict { step, node: to });
+            }
+            arrivals[to.index()] = Some(message);
+            sends.push(Send {
+                step,
+                from: v,
+                to,
+                source: message.source,
+                destination: message.destination,
+            });
+        }
+        for v in group.elements() {
+            if let Some(message) = arrivals[v.index()].take()
+                && message.destination != v
+            {
+                queues[v.index()].push_back(message);
+                queued += 1;
+            }
+        }
+        if step % every == 0 || queued == 0 {
+            compare_queues(group, &arith, &queues, step, &mut entries_compared)?;
+            lemma2_checks += 1;
+        }
+    }
+    Ok(FifoRun {
+        sends,
+        completion_time: step,
+        status,
+        lemma2_checks,
+        entries_compared,
+    })
+}
+
+/// Lemma 2: every node's queue is the translate of the identity's, entry by entry.
+fn compare_queues(
+    group: &FiniteGroup,
+    arith: &Arithmetic,
+    queues: &[VecDeque<Message>],
+    step: usize,
+    compared: &mut u64,
+) -> Result<(), FifoError> {
+    let Some((identity, others)) = queues.split_first() else {
+        return Ok(());
+    };
+    for (i, queue) in others.iter().enumerate() {
+        let node = Elem(i as u32 + 1);
+        if queue.len() != identity.len() {
+            return Err(FifoError::QueueLength {
+                step,
+                node,
+                expected: identity.len(),
+                found: queue.len(),
+            });
+        }
+        for (position, (mine, base)) in queue.iter().zip(identity).enumerate() {
+            if mine.source != arith.mul(group, node, base.source)
+                || mine.destination != arith.mul(group, node, base.destination)
+            {
+                return Err(FifoError::QueueEntry {
+                    step,
+                    node,
+                    position,
+                });
+            }
+        }
+        *compared += queue.len() as u64;
+    }
+    Ok(())
+}
+
+/// The sum of the distances from the identity to every other element of the
+/// Cayley graph on these links (the status s(1)), or `None` when the links do
+/// not reach every element.
+pub fn status(group: &FiniteGroup, links: &[GenLetter]) -> Option<u64> {
+    bfs(group, links).iter().try_fold(0u64, |sum, &d| {
+        (d != u32::MAX).then_some(sum + u64::from(d))
+    })
+}
+
+fn ensure_sound(instance: &Instance) -> Result<(), FifoError> {
+    if instance.defects().is_empty() {
+        Ok(())
+    } else {
+        Err(FifoError::Defective {
+            defects: instance.defects().to_vec(),
+        })
+    }
+}
+
+/// Distances from the identity over the links (`u32::MAX` when unreachable).
+fn bfs(group: &FiniteGroup, links: &[GenLetter]) -> Vec<u32> {
+    let mut distance = vec![u32::MAX; group.order()];
+    let mut frontier = vec![Elem::IDENTITY];
+    distance[0] = 0;
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for &e in &frontier {
+            for &l in links {
+                let f = group.apply(e, l);
+                if distance[f.index()] == u32::MAX {
+                    distance[f.index()] = d;
+                    next.push(f);
+                }
+            }
+        }
+        frontier = next;
+    }
+    distance
+}
+
+/// Groups up to this order get a full multiplication table (4 bytes per entry).
+const TABLE_LIMIT: usize = 2048;
+
+/// Products and inverses of arbitrary elements; the group itself only tabulates
+/// the right action of the generators.
+struct Arithmetic {
+    /// A word over the generators for every element.
+    words: Vec<Vec<GenLetter>>,
+    inverses: Vec<Elem>,
+    /// `table[a * order + b]` is `a·b`, for small groups.
+    table: Option<Vec<u32>>,
+    order: usize,
+}
+
+impl Arithmetic {
+    fn new(group: &FiniteGroup) -> Arithmetic {
+        let order = group.order();
+        let words = group.shortest_words();
+        let inverses = words
+            .iter()
+            .map(|w| {
+                let inverse: Vec<GenLetter> = w.iter().rev().map(|l| l.inverted()).collect();
+                group.eval(&inverse)
+            })
+            .collect();
+        let table = (order <= TABLE_LIMIT).then(|| {
+            let mut table = vec![0; order * order];
+            for (b, word) in words.iter().enumerate() {
+                for a in group.elements() {
+                    table[a.index() * order + b] = group.apply_word(a, word).0;
+                }
+            }
+            table
+        });
+        Arithmetic {
+            words,
+            inverses,
+            table,
+            order,
+        }
+    }
+
+    fn mul(&self, group: &FiniteGroup, a: Elem, b: Elem) -> Elem {
+        match &self.table {
+            Some(table) => Elem(table[a.index() * self.order + b.index()]),
+            None => group.apply_word(a, &self.words[b.index()]),
+        }
+    }
+
+    fn inverse(&self, a: Elem) -> Elem {
+        self.inverses[a.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{LoadOptions, load};
+
+    fn instance(header: &str) -> Instance {
+        load(&format!("{header}\ntable:\n"), &LoadOptions::default())
+            .expect("test header loads")
+            .instance
+    }
+
+    #[test]
+    fn ring_completes_in_status() {
+        let inst = instance("group: <a | a^7 = 1>");
+        let routing = Routing::shortest(&inst).unwrap();
+        for order in [Order::Closest, Order::Furthest] {
+            let run = run(
+                &inst,
+                &routing,
+                &FifoOptions {
+                    order,
+                    lemma2_every: 1,
+                },
+            )
+            .unwrap();
+            // Ring of 7: distances 1, 1, 2, 2, 3, 3.
+            assert_eq!(run.status, 12);
+            assert_eq!(run.completion_time, 12);
+            assert_eq!(run.sends.len(), 7 * 12);
+        }
+    }
+
+    #[test]
+    fn order_names_round_trip() {
+        for order in [Order::Closest, Order::Furthest] {
+            assert_eq!(order.to_string().parse::<Order>().unwrap(), order);
+        }
+        assert!(matches!(
+            "nearest".parse::<Order>(),
+            Err(FifoError::UnknownOrder { .. })
+        ));
+    }
+
+    #[test]
+    fn routing_link_out_of_range_is_refused() {
+        let inst = instance("group: <a | a^5 = 1>");
+        assert!(matches!(
+            Routing::from_fn(&inst, |_| LinkId(9)),
+            Err(FifoError::RoutingLink { .. })
+        ));
+    }
+
+    #[test]
+    fn products_agree_with_and_without_table() {
+        let inst = instance("group: <a, b | a^2 = b^2 = (ab)^5 = 1>");
+        let group = inst.group();
+        let mut arith = Arithmetic::new(group);
+        let table: Vec<Elem> = group
+            .elements()
+            .flat_map(|a| group.elements().map(move |b| (a, b)))
+            .map(|(a, b)| arith.mul(group, a, b))
+            .collect();
+        arith.table = None;
+        let words: Vec<Elem> = group
+            .elements()
+            .flat_map(|a| group.elements().map(move |b| (a, b)))
+            .map(|(a, b)| arith.mul(group, a, b))
+            .collect();
+        assert_eq!(table, words);
+        for a in group.elements() {
+            assert_eq!(arith.mul(group, a, arith.inverse(a)), Elem::IDENTITY);
+        }
+    }
+}
