@@ -133,34 +133,42 @@ pub enum FifoError {
         /// The receiving node.
         node: Elem,
     },
-    /// Lemma 2 failed: a queue is not as long as the identity's.
-    #[error(
-        "step {step}: node {} holds {found} queued messages, the identity {expected} (Lemma 2 fails)",
-        .node.0
-    )]
-    QueueLength {
+    /// Lemma 2 failed: some node's queue is not the translate of the identity's.
+    #[error("step {step}: node {}: {what} (Lemma 2 fails)", .node.0)]
+    Lemma2 {
         /// The step after which the queues were compared (0: initially).
         step: usize,
         /// The node whose queue differs.
         node: Elem,
+        /// What differs.
+        what: Lemma2Failure,
+    },
+}
+
+/// How a queue failed to be the translate of the identity's (Lemma 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Lemma2Failure {
+    /// The queue's length differs from the identity's.
+    #[error("it holds {found} queued messages, the identity {expected}")]
+    Length {
         /// Length of the identity's queue.
         expected: usize,
         /// Length of this node's queue.
         found: usize,
     },
-    /// Lemma 2 failed: a queue entry is not the translate of the identity's.
-    #[error(
-        "step {step}: entry {position} of node {}'s queue is not the translate of the identity's (Lemma 2 fails)",
-        .node.0
-    )]
-    QueueEntry {
-        /// The step after which the queues were compared (0: initially).
-        step: usize,
-        /// The node whose queue differs.
-        node: Elem,
+    /// An entry differs from the translate of the identity's entry.
+    #[error("entry {position} of its queue is not the translate of the identity's")]
+    Entry {
         /// 0-based position from the head.
         position: usize,
     },
+    /// The head it sent is not the translate of the head the identity sent.
+    #[error("the message it sent is not the translate of the identity's")]
+    Sent,
+    /// The message that joined its tail is not the translate of the identity's.
+    #[error("the message that joined its queue is not the translate of the identity's")]
+    Joined,
 }
 
 /// A routing function `W`: for every destination relative to the sender, the
@@ -229,17 +237,20 @@ impl Routing {
 pub struct FifoOptions {
     /// Order of the initial queue.
     pub order: Order,
-    /// Compare every queue with the identity's (Lemma 2) after every this many
-    /// steps, and always initially and after the last step; 0 and 1 both mean
-    /// after every step.
-    pub lemma2_every: usize,
+    /// Compare every queue with the identity's entry by entry (Lemma 2) after
+    /// every this many steps, and always initially and after the last step; 0
+    /// and 1 both mean after every step. Whatever this is, after every step the
+    /// queue lengths, the heads sent and the messages that joined a tail are
+    /// compared with the identity's, which with the full initial comparison
+    /// carries Lemma 2 from step to step for a queue changed only at its ends.
+    pub full_compare_every: usize,
 }
 
 impl Default for FifoOptions {
     fn default() -> Self {
         FifoOptions {
             order: Order::Closest,
-            lemma2_every: 1,
+            full_compare_every: 1,
         }
     }
 }
@@ -283,9 +294,13 @@ pub struct FifoRun {
     /// message set (for total exchange, the status s(1)), by a breadth-first
     /// search of the Cayley graph independent of the run.
     pub status: u64,
-    /// How many times all queues were compared with the identity's (Lemma 2).
-    pub lemma2_checks: usize,
-    /// How many queue entries those comparisons looked at.
+    /// How many times all queues were compared with the identity's entry by
+    /// entry (Lemma 2).
+    pub full_comparisons: usize,
+    /// How many steps had their sends, arrivals and queue lengths compared with
+    /// the identity's (every step, when the run succeeds).
+    pub steps_compared: usize,
+    /// How many queue entries the full comparisons looked at.
     pub entries_compared: u64,
 }
 
@@ -348,19 +363,25 @@ pub fn run(
         .collect();
     let mut queued = n * destinations.len();
 
-    let every = options.lemma2_every.max(1);
-    let mut lemma2_checks = 0;
+    let every = options.full_compare_every.max(1);
+    let mut full_comparisons = 0;
+    let mut steps_compared = 0;
     let mut entries_compared = 0;
     compare_queues(group, &arith, &queues, 0, &mut entries_compared)?;
-    lemma2_checks += 1;
+    full_comparisons += 1;
 
     let mut sends = Vec::with_capacity(usize::try_from(status).unwrap_or(0).saturating_mul(n));
     let mut arrivals: Vec<Option<Message>> = vec![None; n];
+    // What each node sent, and what joined its tail, in the current step.
+    let mut sent: Vec<Option<Message>> = vec![None; n];
+    let mut joined: Vec<Option<Message>> = vec![None; n];
     let mut step = 0;
     while queued > 0 {
         step += 1;
         for v in group.elements() {
-            let Some(message) = queues[v.index()].pop_front() else {
+            let head = queues[v.index()].pop_front();
+            sent[v.index()] = head;
+            let Some(message) = head else {
                 continue;
             };
             queued -= 1;
@@ -395,25 +416,73 @@ pub fn run(
             });
         }
         for v in group.elements() {
+            joined[v.index()] = None;
             if let Some(message) = arrivals[v.index()].take()
                 && message.destination != v
             {
                 queues[v.index()].push_back(message);
+                joined[v.index()] = queues[v.index()].back().copied();
                 queued += 1;
             }
         }
-        if step % every == 0 || queued == 0 {
+        compare_changes(group, &arith, &queues, &sent, &joined, step)?;
+        steps_compared += 1;
+        if step.is_multiple_of(every) || queued == 0 {
             compare_queues(group, &arith, &queues, step, &mut entries_compared)?;
-            lemma2_checks += 1;
+            full_comparisons += 1;
         }
     }
     Ok(FifoRun {
         sends,
         completion_time: step,
         status,
-        lemma2_checks,
+        full_comparisons,
+        steps_compared,
         entries_compared,
     })
+}
+
+/// The translate `v·m` of a message.
+fn translate(group: &FiniteGroup, arith: &Arithmetic, v: Elem, m: Message) -> Message {
+    Message {
+        source: arith.mul(group, v, m.source),
+        destination: arith.mul(group, v, m.destination),
+    }
+}
+
+/// Lemma 2 from one step to the next: every node's queue length, the head it
+/// sent and the message that joined its tail are the translates of the identity's.
+fn compare_changes(
+    group: &FiniteGroup,
+    arith: &Arithmetic,
+    queues: &[VecDeque<Message>],
+    sent: &[Option<Message>],
+    joined: &[Option<Message>],
+    step: usize,
+) -> Result<(), FifoError> {
+    for v in group.elements().skip(1) {
+        let i = v.index();
+        let fail = |what| {
+            Err(FifoError::Lemma2 {
+                step,
+                node: v,
+                what,
+            })
+        };
+        if queues[i].len() != queues[0].len() {
+            return fail(Lemma2Failure::Length {
+                expected: queues[0].len(),
+                found: queues[i].len(),
+            });
+        }
+        if sent[i] != sent[0].map(|m| translate(group, arith, v, m)) {
+            return fail(Lemma2Failure::Sent);
+        }
+        if joined[i] != joined[0].map(|m| translate(group, arith, v, m)) {
+            return fail(Lemma2Failure::Joined);
+        }
+    }
+    Ok(())
 }
 
 /// Lemma 2: every node's queue is the translate of the identity's, entry by entry.
@@ -430,21 +499,21 @@ fn compare_queues(
     for (i, queue) in others.iter().enumerate() {
         let node = Elem(i as u32 + 1);
         if queue.len() != identity.len() {
-            return Err(FifoError::QueueLength {
+            return Err(FifoError::Lemma2 {
                 step,
                 node,
-                expected: identity.len(),
-                found: queue.len(),
+                what: Lemma2Failure::Length {
+                    expected: identity.len(),
+                    found: queue.len(),
+                },
             });
         }
         for (position, (mine, base)) in queue.iter().zip(identity).enumerate() {
-            if mine.source != arith.mul(group, node, base.source)
-                || mine.destination != arith.mul(group, node, base.destination)
-            {
-                return Err(FifoError::QueueEntry {
+            if *mine != translate(group, arith, node, *base) {
+                return Err(FifoError::Lemma2 {
                     step,
                     node,
-                    position,
+                    what: Lemma2Failure::Entry { position },
                 });
             }
         }
@@ -570,7 +639,7 @@ mod tests {
                 &routing,
                 &FifoOptions {
                     order,
-                    lemma2_every: 1,
+                    full_compare_every: 1,
                 },
             )
             .unwrap();
@@ -579,6 +648,73 @@ mod tests {
             assert_eq!(run.completion_time, 12);
             assert_eq!(run.sends.len(), 7 * 12);
         }
+    }
+
+    #[test]
+    fn lemma2_comparisons_can_fail() {
+        let inst = instance("group: <a | a^5 = 1>");
+        let group = inst.group();
+        let arith = Arithmetic::new(group);
+        let a = group.eval(&[inst.links()[0]]);
+        let message = |source: Elem, destination: Elem| Message {
+            source,
+            destination,
+        };
+        // Each node v holds (v, v·a) then (v, v·a·a): translates of each other.
+        let queues: Vec<VecDeque<Message>> = group
+            .elements()
+            .map(|v| {
+                let va = arith.mul(group, v, a);
+                VecDeque::from([message(v, va), message(v, arith.mul(group, va, a))])
+            })
+            .collect();
+        let mut compared = 0;
+        compare_queues(group, &arith, &queues, 3, &mut compared).unwrap();
+        assert_eq!(compared, 8);
+        let mut swapped = queues.clone();
+        swapped[2].swap(0, 1);
+        assert_eq!(
+            compare_queues(group, &arith, &swapped, 3, &mut compared),
+            Err(FifoError::Lemma2 {
+                step: 3,
+                node: Elem(2),
+                what: Lemma2Failure::Entry { position: 0 }
+            })
+        );
+        let mut short = queues.clone();
+        short[4].pop_back();
+        assert!(matches!(
+            compare_queues(group, &arith, &short, 3, &mut compared),
+            Err(FifoError::Lemma2 {
+                what: Lemma2Failure::Length {
+                    expected: 2,
+                    found: 1
+                },
+                ..
+            })
+        ));
+        // The step-to-step comparison: node 1 sent what it should not have.
+        let sent: Vec<Option<Message>> = queues.iter().map(|q| q.front().copied()).collect();
+        let joined = vec![None; 5];
+        compare_changes(group, &arith, &queues, &sent, &joined, 1).unwrap();
+        let mut wrong = sent.clone();
+        wrong[1] = queues[1].back().copied();
+        assert!(matches!(
+            compare_changes(group, &arith, &queues, &wrong, &joined, 1),
+            Err(FifoError::Lemma2 {
+                what: Lemma2Failure::Sent,
+                ..
+            })
+        ));
+        let mut joined_one = joined.clone();
+        joined_one[3] = Some(message(Elem(3), Elem(4)));
+        assert!(matches!(
+            compare_changes(group, &arith, &queues, &sent, &joined_one, 1),
+            Err(FifoError::Lemma2 {
+                what: Lemma2Failure::Joined,
+                ..
+            })
+        ));
     }
 
     #[test]
