@@ -197,3 +197,21 @@ fn the_command_line_accepts_single_port_tables() {
         assert!(out.contains("CLEAN"), "{}: {out}", net.name);
     }
 }
+
+#[test]
+fn the_examples_in_the_docs_are_optimal() {
+    let doc = include_str!("../docs/single-port.md");
+    let mut examples = 0;
+    let mut rest = doc;
+    while let Some(start) = rest.find("```tbl\n") {
+        let body = &rest[start + "```tbl\n".len()..];
+        let end = body.find("```").expect("closed fence");
+        let loaded = load(&body[..end], &LoadOptions::default()).unwrap();
+        let verification = verify(&loaded, &VerifyOptions::default());
+        assert_eq!(verification.checked.verdict(), Verdict::Optimal);
+        assert_eq!(verification.exit_code(), 0);
+        examples += 1;
+        rest = &body[end + 3..];
+    }
+    assert!(examples > 0, "no tbl example in docs/single-port.md");
+}
