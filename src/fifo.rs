@@ -125,6 +125,14 @@ pub enum FifoError {
         /// Distance from the receiver to the destination.
         after: u32,
     },
+    /// The run would record more sends than [`MAX_SENDS`].
+    #[error("the run would record {needed} sends, more than the limit of {limit}")]
+    TooLarge {
+        /// Nodes times the sum of the distances of the message set.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// Two messages reached one node in one step.
     #[error("step {step}: node {} received two messages", .node.0)]
     ReceiveConflict {
@@ -170,6 +178,10 @@ pub enum Lemma2Failure {
     #[error("the message that joined its queue is not the translate of the identity's")]
     Joined,
 }
+
+/// The most sends a run records (each takes 24 bytes). Without derouting, a run
+/// makes exactly `n · Σ dist(e)` sends, so a larger network is refused up front.
+pub const MAX_SENDS: u64 = 1 << 26;
 
 /// A routing function `W`: for every destination relative to the sender, the
 /// link the sender uses first. Node `v` sends a message for `d` over `W(v⁻¹·d)`.
@@ -257,7 +269,7 @@ impl Default for FifoOptions {
 
 /// One message moving over one link in one step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Send {
+pub struct TimedSend {
     /// 1-based step.
     pub step: usize,
     /// The sending node.
@@ -270,7 +282,7 @@ pub struct Send {
     pub destination: Elem,
 }
 
-impl Send {
+impl TimedSend {
     /// The record `(step, from, to, source, destination)` with node numbers.
     pub fn record(&self) -> (usize, u32, u32, u32, u32) {
         (
@@ -287,7 +299,7 @@ impl Send {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FifoRun {
     /// Every send, in step order, then by sending node.
-    pub sends: Vec<Send>,
+    pub sends: Vec<TimedSend>,
     /// The last step in which anything was sent (0 when there is nothing to send).
     pub completion_time: usize,
     /// The sum of the distances from the identity to every destination of the
@@ -323,7 +335,6 @@ pub fn run(
     let group = instance.group();
     let links = instance.links();
     let n = group.order();
-    let arith = Arithmetic::new(group);
     let distance = bfs(group, links);
     for r in group.elements().skip(1) {
         let link = routing.link(r);
@@ -349,6 +360,15 @@ pub fn run(
         .map(|e| u64::from(distance[e.index()]))
         .sum();
 
+    let needed = status.saturating_mul(n as u64);
+    if needed > MAX_SENDS {
+        return Err(FifoError::TooLarge {
+            needed,
+            limit: MAX_SENDS,
+        });
+    }
+
+    let arith = Arithmetic::new(group);
     let mut queues: Vec<VecDeque<Message>> = group
         .elements()
         .map(|v| {
@@ -370,7 +390,7 @@ pub fn run(
     compare_queues(group, &arith, &queues, 0, &mut entries_compared)?;
     full_comparisons += 1;
 
-    let mut sends = Vec::with_capacity(usize::try_from(status).unwrap_or(0).saturating_mul(n));
+    let mut sends = Vec::with_capacity(usize::try_from(needed).unwrap_or(0));
     let mut arrivals: Vec<Option<Message>> = vec![None; n];
     // What each node sent, and what joined its tail, in the current step.
     let mut sent: Vec<Option<Message>> = vec![None; n];
@@ -407,7 +427,7 @@ pub fn run(
                 return Err(FifoError::ReceiveConflict { step, node: to });
             }
             arrivals[to.index()] = Some(message);
-            sends.push(Send {
+            sends.push(TimedSend {
                 step,
                 from: v,
                 to,
@@ -590,10 +610,22 @@ impl Arithmetic {
             })
             .collect();
         let table = (order <= TABLE_LIMIT).then(|| {
+            // Elements in breadth-first order with the last letter of their word:
+            // a·(b·g) = (a·b)·g fills a row in one pass over that order.
+            let mut by_length: Vec<usize> = (1..order).collect();
+            by_length.sort_by_key(|&b| words[b].len());
+            let steps: Vec<(usize, usize, GenLetter)> = by_length
+                .iter()
+                .filter_map(|&b| {
+                    let (&last, prefix) = words[b].split_last()?;
+                    Some((b, group.eval(prefix).index(), last))
+                })
+                .collect();
             let mut table = vec![0; order * order];
-            for (b, word) in words.iter().enumerate() {
-                for a in group.elements() {
-                    table[a.index() * order + b] = group.apply_word(a, word).0;
+            for (a, row) in table.chunks_exact_mut(order).enumerate() {
+                row[0] = a as u32;
+                for &(b, prefix, last) in &steps {
+                    row[b] = group.apply(Elem(row[prefix]), last).0;
                 }
             }
             table

@@ -314,3 +314,18 @@ fn the_replay_counts_a_detour() {
     let replayed = replay(group, inst.links(), &wanted, &records).unwrap();
     assert_eq!(replayed.derouted, 1);
 }
+
+#[test]
+fn a_run_too_large_to_record_is_refused_up_front() {
+    // Ring of 1000: 1000 nodes × status 250000 sends.
+    let inst = instance(&ring(1000));
+    let routing = Routing::from_fn(&inst, |_| LinkId(0)).unwrap();
+    let err = fifo::run(&inst, &routing, &FifoOptions::default()).unwrap_err();
+    assert_eq!(
+        err,
+        FifoError::TooLarge {
+            needed: 1000 * 250_000,
+            limit: fifo::MAX_SENDS
+        }
+    );
+}
