@@ -104,6 +104,14 @@ pub enum FifoError {
         /// How many links there are.
         links: usize,
     },
+    /// The routing function was made for a group of another order.
+    #[error("the routing function covers {routing} elements, the group has {order}")]
+    RoutingOrder {
+        /// Elements the routing function covers.
+        routing: usize,
+        /// Order of the group.
+        order: usize,
+    },
     /// A send did not bring its message one step closer to its destination.
     #[error(
         "step {step}: node {} sent the message from {} to {} to node {}, at distance {after} from the destination instead of {}",
@@ -336,6 +344,12 @@ pub fn run(
     let links = instance.links();
     let n = group.order();
     let distance = bfs(group, links);
+    if routing.first.len() != n {
+        return Err(FifoError::RoutingOrder {
+            routing: routing.first.len(),
+            order: n,
+        });
+    }
     for r in group.elements().skip(1) {
         let link = routing.link(r);
         if link.index() >= links.len() {
@@ -747,6 +761,20 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn a_routing_function_for_another_group_is_refused() {
+        let five = instance("group: <a | a^5 = 1>");
+        let six = instance("group: <a | a^6 = 1>");
+        let routing = Routing::shortest(&five).unwrap();
+        assert_eq!(
+            run(&six, &routing, &FifoOptions::default()),
+            Err(FifoError::RoutingOrder {
+                routing: 5,
+                order: 6
+            })
+        );
     }
 
     #[test]
