@@ -22,8 +22,11 @@
 //!
 //! What is checked while the algorithm runs, as comparisons of the explicit
 //! queues and sends (not as consequences of how they were built):
-//! - Lemma 2: after every checked step, the queue of every node `v` is, entry by
-//!   entry, the translate by `v` of the identity's queue;
+//! - Lemma 2: after every step, every node's queue length, the message it sent
+//!   and the message that joined its tail are the translates by `v` of the
+//!   identity's; initially, at the end and every [`FifoOptions::full_compare_every`]
+//!   steps (by default every step), every queue is compared entry by entry with
+//!   the translate of the identity's;
 //! - no derouting: every send takes its message one step closer to its
 //!   destination, with distances from a breadth-first search of the Cayley graph
 //!   made here and used for nothing else;
