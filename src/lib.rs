@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod construct;
+pub mod fifo;
 pub mod format;
 pub mod group;
 pub mod kernel;

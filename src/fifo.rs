@@ -1,0 +1,846 @@
+//! The node-invariant FIFO total exchange of Dimakopoulos and Dimopoulos
+//! ("Optimal total exchange in Cayley graphs", sections 5–6), played out node by
+//! node in the single-port model, with the paper's lemmas checked as it runs.
+//!
+//! Why it is here: a table (the kernel's object) describes buffer-free
+//! algorithms; this algorithm buffers messages in queues, so it cannot be written
+//! as a table. It is produced instead as an explicit list of timed sends
+//! `(step, from, to, source, destination)` that any replay can check.
+//!
+//! The model: in one step every node sends at most one message to one
+//! neighbour and receives at most one (single port), store-and-forward (a
+//! message received in step `t` can leave again at step `t + 1` at the
+//! earliest). Every node `v` keeps a FIFO queue of the messages it holds that
+//! are not yet at their destination; initially its own messages, in the order
+//! [`Order`] gives for the identity, translated by `v`. At every step every node
+//! with a non-empty queue takes the head message, whose destination is `d`, and
+//! sends it over the link `W(v⁻¹·d)` chosen by the routing function
+//! [`Routing`] for the destination relative to itself: node `v` does at every
+//! step the translate by `v` of what the identity does. A message arriving at
+//! its destination is consumed there and never joins a queue; any other message
+//! joins the tail of the receiver's queue.
+//!
+//! What is checked while the algorithm runs, as comparisons of the explicit
+//! queues and sends (not as consequences of how they were built):
+//! - Lemma 2: after every step, every node's queue length, the message it sent
+//!   and the message that joined its tail are the translates by `v` of the
+//!   identity's; initially, at the end and every [`FifoOptions::full_compare_every`]
+//!   steps (by default every step), every queue is compared entry by entry with
+//!   the translate of the identity's;
+//! - no derouting: every send takes its message one step closer to its
+//!   destination, with distances from a breadth-first search of the Cayley graph
+//!   made here and used for nothing else;
+//! - single port: no node receives two messages in one step (sending more than
+//!   one is impossible by construction: one head per queue).
+//!
+//! The run returns the completion time and, separately, the status (the sum of
+//! the distances from the identity to every destination of the message set,
+//! which is the paper's eq. 3 lower bound). Theorem 1 says they are equal; the
+//! caller compares them.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::group::{Elem, FiniteGroup, GenLetter};
+use crate::kernel::{Instance, InstanceError, LinkId};
+
+/// The order of the identity's initial queue (the head is sent first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Closest destinations first; ties by element index, lowest first.
+    #[default]
+    Closest,
+    /// Furthest destinations first; ties by element index, lowest first.
+    Furthest,
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Order::Closest => "closest",
+            Order::Furthest => "furthest",
+        })
+    }
+}
+
+impl FromStr for Order {
+    type Err = FifoError;
+
+    fn from_str(s: &str) -> Result<Order, FifoError> {
+        match s {
+            "closest" => Ok(Order::Closest),
+            "furthest" => Ok(Order::Furthest),
+            _ => Err(FifoError::UnknownOrder {
+                given: s.to_string(),
+            }),
+        }
+    }
+}
+
+/// Why the algorithm could not run, or a check failed while it ran.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FifoError {
+    /// The link set does not make a connected undirected Cayley graph.
+    #[error("the link set does not define a connected undirected Cayley graph: {defects:?}")]
+    Defective {
+        /// The defects the kernel found in the link set.
+        defects: Vec<InstanceError>,
+    },
+    /// An order name other than `closest` or `furthest`.
+    #[error("unknown order `{given}` (expected `closest` or `furthest`)")]
+    UnknownOrder {
+        /// The name given.
+        given: String,
+    },
+    /// A routing function named a link that does not exist.
+    #[error(
+        "the routing function sends destination {} over link number {}, but there are {links} links",
+        .element.0, .link.0
+    )]
+    RoutingLink {
+        /// The relative destination.
+        element: Elem,
+        /// The link it named.
+        link: LinkId,
+        /// How many links there are.
+        links: usize,
+    },
+    /// The routing function was made for a group of another order.
+    #[error("the routing function covers {routing} elements, the group has {order}")]
+    RoutingOrder {
+        /// Elements the routing function covers.
+        routing: usize,
+        /// Order of the group.
+        order: usize,
+    },
+    /// A send did not bring its message one step closer to its destination.
+    #[error(
+        "step {step}: node {} sent the message from {} to {} to node {}, at distance {after} from the destination instead of {}",
+        .from.0, .origin.0, .destination.0, .to.0, .before.saturating_sub(1)
+    )]
+    Derouted {
+        /// The step.
+        step: usize,
+        /// The sending node.
+        from: Elem,
+        /// The receiving node.
+        to: Elem,
+        /// The node the message started from.
+        origin: Elem,
+        /// The message's destination.
+        destination: Elem,
+        /// Distance from the sender to the destination.
+        before: u32,
+        /// Distance from the receiver to the destination.
+        after: u32,
+    },
+    /// The run would record more sends than [`MAX_SENDS`].
+    #[error("the run would record {needed} sends, more than the limit of {limit}")]
+    TooLarge {
+        /// Nodes times the sum of the distances of the message set.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Two messages reached one node in one step.
+    #[error("step {step}: node {} received two messages", .node.0)]
+    ReceiveConflict {
+        /// The step.
+        step: usize,
+        /// The receiving node.
+        node: Elem,
+    },
+    /// Lemma 2 failed: some node's queue is not the translate of the identity's.
+    #[error("step {step}: node {}: {what} (Lemma 2 fails)", .node.0)]
+    Lemma2 {
+        /// The step after which the queues were compared (0: initially).
+        step: usize,
+        /// The node whose queue differs.
+        node: Elem,
+        /// What differs.
+        what: Lemma2Failure,
+    },
+}
+
+/// How a queue failed to be the translate of the identity's (Lemma 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Lemma2Failure {
+    /// The queue's length differs from the identity's.
+    #[error("it holds {found} queued messages, the identity {expected}")]
+    Length {
+        /// Length of the identity's queue.
+        expected: usize,
+        /// Length of this node's queue.
+        found: usize,
+    },
+    /// An entry differs from the translate of the identity's entry.
+    #[error("entry {position} of its queue is not the translate of the identity's")]
+    Entry {
+        /// 0-based position from the head.
+        position: usize,
+    },
+    /// The head it sent is not the translate of the head the identity sent.
+    #[error("the message it sent is not the translate of the identity's")]
+    Sent,
+    /// The message that joined its tail is not the translate of the identity's.
+    #[error("the message that joined its queue is not the translate of the identity's")]
+    Joined,
+}
+
+/// The most sends a run records (each takes 24 bytes). Without derouting, a run
+/// makes exactly `n · Σ dist(e)` sends, so a larger network is refused up front.
+pub const MAX_SENDS: u64 = 1 << 26;
+
+/// A routing function `W`: for every destination relative to the sender, the
+/// link the sender uses first. Node `v` sends a message for `d` over `W(v⁻¹·d)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Routing {
+    /// Indexed by element; the identity's entry is never used.
+    first: Vec<LinkId>,
+}
+
+impl Routing {
+    /// The first link of a shortest path to every element: the lowest-numbered link
+    /// `s` with `dist(s⁻¹·r) = dist(r) - 1`, using the instance's distances.
+    pub fn shortest(instance: &Instance) -> Result<Routing, FifoError> {
+        ensure_sound(instance)?;
+        let group = instance.group();
+        let arith = Arithmetic::new(group);
+        let distance = instance.distances();
+        let link_elements: Vec<Elem> = instance.links().iter().map(|&l| group.eval(&[l])).collect();
+        let mut first = vec![LinkId(0); group.order()];
+        for r in group.elements().skip(1) {
+            let wanted = distance[r.index()].saturating_sub(1);
+            // A connected Cayley graph always has such a link (the first letter
+            // of any shortest word); the fallback is never taken then.
+            first[r.index()] = link_elements
+                .iter()
+                .position(|&s| distance[arith.mul(group, arith.inverse(s), r).index()] == wanted)
+                .map_or(LinkId(0), |i| LinkId(i as u32));
+        }
+        Ok(Routing { first })
+    }
+
+    /// Any routing function, for instance one that deroutes on purpose: `f` is
+    /// asked for the link for every non-identity element (relative destination).
+    pub fn from_fn(
+        instance: &Instance,
+        mut f: impl FnMut(Elem) -> LinkId,
+    ) -> Result<Routing, FifoError> {
+        let links = instance.links().len();
+        let mut first = vec![LinkId(0); instance.group().order()];
+        for r in instance.group().elements().skip(1) {
+            let link = f(r);
+            if link.index() >= links {
+                return Err(FifoError::RoutingLink {
+                    element: r,
+                    link,
+                    links,
+                });
+            }
+            first[r.index()] = link;
+        }
+        Ok(Routing { first })
+    }
+
+    /// The link used first towards this relative destination (the identity's entry is meaningless).
+    pub fn link(&self, relative_destination: Elem) -> LinkId {
+        self.first
+            .get(relative_destination.index())
+            .copied()
+            .unwrap_or(LinkId(0))
+    }
+}
+
+/// How to run the algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FifoOptions {
+    /// Order of the initial queue.
+    pub order: Order,
+    /// Compare every queue with the identity's entry by entry (Lemma 2) after
+    /// every this many steps, and always initially and after the last step; 0
+    /// and 1 both mean after every step. Whatever this is, after every step the
+    /// queue lengths, the heads sent and the messages that joined a tail are
+    /// compared with the identity's, which with the full initial comparison
+    /// carries Lemma 2 from step to step for a queue changed only at its ends.
+    pub full_compare_every: usize,
+}
+
+impl Default for FifoOptions {
+    fn default() -> Self {
+        FifoOptions {
+            order: Order::Closest,
+            full_compare_every: 1,
+        }
+    }
+}
+
+/// One message moving over one link in one step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TimedSend {
+    /// 1-based step.
+    pub step: usize,
+    /// The sending node.
+    pub from: Elem,
+    /// The receiving node (a neighbour of `from`).
+    pub to: Elem,
+    /// The node the message started from.
+    pub source: Elem,
+    /// The node the message is for.
+    pub destination: Elem,
+}
+
+impl TimedSend {
+    /// The record `(step, from, to, source, destination)` with node numbers.
+    pub fn record(&self) -> (usize, u32, u32, u32, u32) {
+        (
+            self.step,
+            self.from.0,
+            self.to.0,
+            self.source.0,
+            self.destination.0,
+        )
+    }
+}
+
+/// The outcome of a run in which every check held.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FifoRun {
+    /// Every send, in step order, then by sending node.
+    pub sends: Vec<TimedSend>,
+    /// The last step in which anything was sent (0 when there is nothing to send).
+    pub completion_time: usize,
+    /// The sum of the distances from the identity to every destination of the
+    /// message set (for total exchange, the status s(1)), by a breadth-first
+    /// search of the Cayley graph independent of the run.
+    pub status: u64,
+    /// How many times all queues were compared with the identity's entry by
+    /// entry (Lemma 2).
+    pub full_comparisons: usize,
+    /// How many steps had their sends, arrivals and queue lengths compared with
+    /// the identity's (every step, when the run succeeds).
+    pub steps_compared: usize,
+    /// How many queue entries the full comparisons looked at.
+    pub entries_compared: u64,
+}
+
+/// A message in a queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Message {
+    source: Elem,
+    destination: Elem,
+}
+
+/// Runs the FIFO algorithm on the instance's network and message set (any
+/// message set given relative to the sender is translation-invariant, the
+/// paper's "isotropic" problems; `total` is total exchange).
+pub fn run(
+    instance: &Instance,
+    routing: &Routing,
+    options: &FifoOptions,
+) -> Result<FifoRun, FifoError> {
+    ensure_sound(instance)?;
+    let group = instance.group();
+    let links = instance.links();
+    let n = group.order();
+    let distance = bfs(group, links);
+    if routing.first.len() != n {
+        return Err(FifoError::RoutingOrder {
+            routing: routing.first.len(),
+            order: n,
+        });
+    }
+    for r in group.elements().skip(1) {
+        let link = routing.link(r);
+        if link.index() >= links.len() {
+            return Err(FifoError::RoutingLink {
+                element: r,
+                link,
+                links: links.len(),
+            });
+        }
+    }
+
+    let wanted = instance.message_set();
+    let mut destinations: Vec<Elem> = group.elements().filter(|e| wanted[e.index()]).collect();
+    match options.order {
+        Order::Closest => destinations.sort_by_key(|e| (distance[e.index()], e.0)),
+        Order::Furthest => {
+            destinations.sort_by_key(|e| (std::cmp::Reverse(distance[e.index()]), e.0))
+        }
+    }
+    let status: u64 = destinations
+        .iter()
+        .map(|e| u64::from(distance[e.index()]))
+        .sum();
+
+    let needed = status.saturating_mul(n as u64);
+    if needed > MAX_SENDS {
+        return Err(FifoError::TooLarge {
+            needed,
+            limit: MAX_SENDS,
+        });
+    }
+
+    let arith = Arithmetic::new(group);
+    let mut queues: Vec<VecDeque<Message>> = group
+        .elements()
+        .map(|v| {
+            destinations
+                .iter()
+                .map(|&r| Message {
+                    source: v,
+                    destination: arith.mul(group, v, r),
+                })
+                .collect()
+        })
+        .collect();
+    let mut queued = n * destinations.len();
+
+    let every = options.full_compare_every.max(1);
+    let mut full_comparisons = 0;
+    let mut steps_compared = 0;
+    let mut entries_compared = 0;
+    compare_queues(group, &arith, &queues, 0, &mut entries_compared)?;
+    full_comparisons += 1;
+
+    let mut sends = Vec::with_capacity(usize::try_from(needed).unwrap_or(0));
+    let mut arrivals: Vec<Option<Message>> = vec![None; n];
+    // What each node sent, and what joined its tail, in the current step.
+    let mut sent: Vec<Option<Message>> = vec![None; n];
+    let mut joined: Vec<Option<Message>> = vec![None; n];
+    let mut step = 0;
+    while queued > 0 {
+        step += 1;
+        for v in group.elements() {
+            let head = queues[v.index()].pop_front();
+            sent[v.index()] = head;
+            let Some(message) = head else {
+                continue;
+            };
+            queued -= 1;
+            let relative = arith.mul(group, arith.inverse(v), message.destination);
+            let link = links[routing.link(relative).index()];
+            let to = group.apply(v, link);
+            let before = distance[relative.index()];
+            let after = distance[arith
+                .mul(group, arith.inverse(to), message.destination)
+                .index()];
+            if after.checked_add(1) != Some(before) {
+                return Err(FifoError::Derouted {
+                    step,
+                    from: v,
+                    to,
+                    origin: message.source,
+                    destination: message.destination,
+                    before,
+                    after,
+                });
+            }
+            if arrivals[to.index()].is_some() {
+                return Err(FifoError::ReceiveConflict { step, node: to });
+            }
+            arrivals[to.index()] = Some(message);
+            sends.push(TimedSend {
+                step,
+                from: v,
+                to,
+                source: message.source,
+                destination: message.destination,
+            });
+        }
+        for v in group.elements() {
+            joined[v.index()] = None;
+            if let Some(message) = arrivals[v.index()].take()
+                && message.destination != v
+            {
+                queues[v.index()].push_back(message);
+                joined[v.index()] = queues[v.index()].back().copied();
+                queued += 1;
+            }
+        }
+        compare_changes(group, &arith, &queues, &sent, &joined, step)?;
+        steps_compared += 1;
+        if step.is_multiple_of(every) || queued == 0 {
+            compare_queues(group, &arith, &queues, step, &mut entries_compared)?;
+            full_comparisons += 1;
+        }
+    }
+    Ok(FifoRun {
+        sends,
+        completion_time: step,
+        status,
+        full_comparisons,
+        steps_compared,
+        entries_compared,
+    })
+}
+
+/// The translate `v·m` of a message.
+fn translate(group: &FiniteGroup, arith: &Arithmetic, v: Elem, m: Message) -> Message {
+    Message {
+        source: arith.mul(group, v, m.source),
+        destination: arith.mul(group, v, m.destination),
+    }
+}
+
+/// Lemma 2 from one step to the next: every node's queue length, the head it
+/// sent and the message that joined its tail are the translates of the identity's.
+fn compare_changes(
+    group: &FiniteGroup,
+    arith: &Arithmetic,
+    queues: &[VecDeque<Message>],
+    sent: &[Option<Message>],
+    joined: &[Option<Message>],
+    step: usize,
+) -> Result<(), FifoError> {
+    for v in group.elements().skip(1) {
+        let i = v.index();
+        let fail = |what| {
+            Err(FifoError::Lemma2 {
+                step,
+                node: v,
+                what,
+            })
+        };
+        if queues[i].len() != queues[0].len() {
+            return fail(Lemma2Failure::Length {
+                expected: queues[0].len(),
+                found: queues[i].len(),
+            });
+        }
+        if sent[i] != sent[0].map(|m| translate(group, arith, v, m)) {
+            return fail(Lemma2Failure::Sent);
+        }
+        if joined[i] != joined[0].map(|m| translate(group, arith, v, m)) {
+            return fail(Lemma2Failure::Joined);
+        }
+    }
+    Ok(())
+}
+
+/// Lemma 2: every node's queue is the translate of the identity's, entry by entry.
+fn compare_queues(
+    group: &FiniteGroup,
+    arith: &Arithmetic,
+    queues: &[VecDeque<Message>],
+    step: usize,
+    compared: &mut u64,
+) -> Result<(), FifoError> {
+    let Some((identity, others)) = queues.split_first() else {
+        return Ok(());
+    };
+    let identity: Vec<Message> = identity.iter().copied().collect();
+    for (i, queue) in others.iter().enumerate() {
+        let node = Elem(i as u32 + 1);
+        if queue.len() != identity.len() {
+            return Err(FifoError::Lemma2 {
+                step,
+                node,
+                what: Lemma2Failure::Length {
+                    expected: identity.len(),
+                    found: queue.len(),
+                },
+            });
+        }
+        // With a multiplication table, left multiplication by `node` is one row.
+        let row = arith.row(node);
+        for (position, (mine, base)) in queue.iter().zip(&identity).enumerate() {
+            let same = match row {
+                Some(row) => {
+                    mine.source.0 == row[base.source.index()]
+                        && mine.destination.0 == row[base.destination.index()]
+                }
+                None => *mine == translate(group, arith, node, *base),
+            };
+            if !same {
+                return Err(FifoError::Lemma2 {
+                    step,
+                    node,
+                    what: Lemma2Failure::Entry { position },
+                });
+            }
+        }
+        *compared += queue.len() as u64;
+    }
+    Ok(())
+}
+
+/// The sum of the distances from the identity to every other element of the
+/// Cayley graph on these links (the status s(1)), or `None` when the links do
+/// not reach every element.
+pub fn status(group: &FiniteGroup, links: &[GenLetter]) -> Option<u64> {
+    bfs(group, links).iter().try_fold(0u64, |sum, &d| {
+        (d != u32::MAX).then_some(sum + u64::from(d))
+    })
+}
+
+fn ensure_sound(instance: &Instance) -> Result<(), FifoError> {
+    if instance.defects().is_empty() {
+        Ok(())
+    } else {
+        Err(FifoError::Defective {
+            defects: instance.defects().to_vec(),
+        })
+    }
+}
+
+/// Distances from the identity over the links (`u32::MAX` when unreachable).
+fn bfs(group: &FiniteGroup, links: &[GenLetter]) -> Vec<u32> {
+    let mut distance = vec![u32::MAX; group.order()];
+    let mut frontier = vec![Elem::IDENTITY];
+    distance[0] = 0;
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for &e in &frontier {
+            for &l in links {
+                let f = group.apply(e, l);
+                if distance[f.index()] == u32::MAX {
+                    distance[f.index()] = d;
+                    next.push(f);
+                }
+            }
+        }
+        frontier = next;
+    }
+    distance
+}
+
+/// Groups up to this order get a full multiplication table (4 bytes per entry).
+const TABLE_LIMIT: usize = 2048;
+
+/// Products and inverses of arbitrary elements; the group itself only tabulates
+/// the right action of the generators.
+struct Arithmetic {
+    /// A word over the generators for every element.
+    words: Vec<Vec<GenLetter>>,
+    inverses: Vec<Elem>,
+    /// `table[a * order + b]` is `a·b`, for small groups.
+    table: Option<Vec<u32>>,
+    order: usize,
+}
+
+impl Arithmetic {
+    fn new(group: &FiniteGroup) -> Arithmetic {
+        let order = group.order();
+        let words = group.shortest_words();
+        let inverses = words
+            .iter()
+            .map(|w| {
+                let inverse: Vec<GenLetter> = w.iter().rev().map(|l| l.inverted()).collect();
+                group.eval(&inverse)
+            })
+            .collect();
+        let table = (order <= TABLE_LIMIT).then(|| {
+            // Elements in breadth-first order with the last letter of their word:
+            // a·(b·g) = (a·b)·g fills a row in one pass over that order.
+            let mut by_length: Vec<usize> = (1..order).collect();
+            by_length.sort_by_key(|&b| words[b].len());
+            let steps: Vec<(usize, usize, GenLetter)> = by_length
+                .iter()
+                .filter_map(|&b| {
+                    let (&last, prefix) = words[b].split_last()?;
+                    Some((b, group.eval(prefix).index(), last))
+                })
+                .collect();
+            let mut table = vec![0; order * order];
+            for (a, row) in table.chunks_exact_mut(order).enumerate() {
+                row[0] = a as u32;
+                for &(b, prefix, last) in &steps {
+                    row[b] = group.apply(Elem(row[prefix]), last).0;
+                }
+            }
+            table
+        });
+        Arithmetic {
+            words,
+            inverses,
+            table,
+            order,
+        }
+    }
+
+    fn mul(&self, group: &FiniteGroup, a: Elem, b: Elem) -> Elem {
+        match &self.table {
+            Some(table) => Elem(table[a.index() * self.order + b.index()]),
+            None => group.apply_word(a, &self.words[b.index()]),
+        }
+    }
+
+    /// `a·b` for every `b`, when there is a table.
+    fn row(&self, a: Elem) -> Option<&[u32]> {
+        let start = a.index() * self.order;
+        self.table.as_ref().map(|t| &t[start..start + self.order])
+    }
+
+    fn inverse(&self, a: Elem) -> Elem {
+        self.inverses[a.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{LoadOptions, load};
+
+    fn instance(header: &str) -> Instance {
+        load(&format!("{header}\ntable:\n"), &LoadOptions::default())
+            .expect("test header loads")
+            .instance
+    }
+
+    #[test]
+    fn ring_completes_in_status() {
+        let inst = instance("group: <a | a^7 = 1>");
+        let routing = Routing::shortest(&inst).unwrap();
+        for order in [Order::Closest, Order::Furthest] {
+            let run = run(
+                &inst,
+                &routing,
+                &FifoOptions {
+                    order,
+                    full_compare_every: 1,
+                },
+            )
+            .unwrap();
+            // Ring of 7: distances 1, 1, 2, 2, 3, 3.
+            assert_eq!(run.status, 12);
+            assert_eq!(run.completion_time, 12);
+            assert_eq!(run.sends.len(), 7 * 12);
+        }
+    }
+
+    #[test]
+    fn lemma2_comparisons_can_fail() {
+        let inst = instance("group: <a | a^5 = 1>");
+        let group = inst.group();
+        let arith = Arithmetic::new(group);
+        let a = group.eval(&[inst.links()[0]]);
+        let message = |source: Elem, destination: Elem| Message {
+            source,
+            destination,
+        };
+        // Each node v holds (v, v·a) then (v, v·a·a): translates of each other.
+        let queues: Vec<VecDeque<Message>> = group
+            .elements()
+            .map(|v| {
+                let va = arith.mul(group, v, a);
+                VecDeque::from([message(v, va), message(v, arith.mul(group, va, a))])
+            })
+            .collect();
+        let mut compared = 0;
+        compare_queues(group, &arith, &queues, 3, &mut compared).unwrap();
+        assert_eq!(compared, 8);
+        let mut swapped = queues.clone();
+        swapped[2].swap(0, 1);
+        // With the multiplication table and without it (products by words).
+        let mut plain = Arithmetic::new(group);
+        plain.table = None;
+        for arith in [&arith, &plain] {
+            compare_queues(group, arith, &queues, 3, &mut compared).unwrap();
+            assert_eq!(
+                compare_queues(group, arith, &swapped, 3, &mut compared),
+                Err(FifoError::Lemma2 {
+                    step: 3,
+                    node: Elem(2),
+                    what: Lemma2Failure::Entry { position: 0 }
+                })
+            );
+        }
+        let mut short = queues.clone();
+        short[4].pop_back();
+        assert!(matches!(
+            compare_queues(group, &arith, &short, 3, &mut compared),
+            Err(FifoError::Lemma2 {
+                what: Lemma2Failure::Length {
+                    expected: 2,
+                    found: 1
+                },
+                ..
+            })
+        ));
+        // The step-to-step comparison: node 1 sent what it should not have.
+        let sent: Vec<Option<Message>> = queues.iter().map(|q| q.front().copied()).collect();
+        let joined = vec![None; 5];
+        compare_changes(group, &arith, &queues, &sent, &joined, 1).unwrap();
+        let mut wrong = sent.clone();
+        wrong[1] = queues[1].back().copied();
+        assert!(matches!(
+            compare_changes(group, &arith, &queues, &wrong, &joined, 1),
+            Err(FifoError::Lemma2 {
+                what: Lemma2Failure::Sent,
+                ..
+            })
+        ));
+        let mut joined_one = joined.clone();
+        joined_one[3] = Some(message(Elem(3), Elem(4)));
+        assert!(matches!(
+            compare_changes(group, &arith, &queues, &sent, &joined_one, 1),
+            Err(FifoError::Lemma2 {
+                what: Lemma2Failure::Joined,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_routing_function_for_another_group_is_refused() {
+        let five = instance("group: <a | a^5 = 1>");
+        let six = instance("group: <a | a^6 = 1>");
+        let routing = Routing::shortest(&five).unwrap();
+        assert_eq!(
+            run(&six, &routing, &FifoOptions::default()),
+            Err(FifoError::RoutingOrder {
+                routing: 5,
+                order: 6
+            })
+        );
+    }
+
+    #[test]
+    fn order_names_round_trip() {
+        for order in [Order::Closest, Order::Furthest] {
+            assert_eq!(order.to_string().parse::<Order>().unwrap(), order);
+        }
+        assert!(matches!(
+            "nearest".parse::<Order>(),
+            Err(FifoError::UnknownOrder { .. })
+        ));
+    }
+
+    #[test]
+    fn routing_link_out_of_range_is_refused() {
+        let inst = instance("group: <a | a^5 = 1>");
+        assert!(matches!(
+            Routing::from_fn(&inst, |_| LinkId(9)),
+            Err(FifoError::RoutingLink { .. })
+        ));
+    }
+
+    #[test]
+    fn products_agree_with_and_without_table() {
+        let inst = instance("group: <a, b | a^2 = b^2 = (ab)^5 = 1>");
+        let group = inst.group();
+        let mut arith = Arithmetic::new(group);
+        let table: Vec<Elem> = group
+            .elements()
+            .flat_map(|a| group.elements().map(move |b| (a, b)))
+            .map(|(a, b)| arith.mul(group, a, b))
+            .collect();
+        arith.table = None;
+        let words: Vec<Elem> = group
+            .elements()
+            .flat_map(|a| group.elements().map(move |b| (a, b)))
+            .map(|(a, b)| arith.mul(group, a, b))
+            .collect();
+        assert_eq!(table, words);
+        for a in group.elements() {
+            assert_eq!(arith.mul(group, a, arith.inverse(a)), Elem::IDENTITY);
+        }
+    }
+}
