@@ -13,7 +13,7 @@ use fifo_replay::{Net, bfs, butterfly, ccc, hypercube, pancake, ring, star, toru
 use txverify::fifo::{self, FifoOptions, Order, Routing};
 use txverify::kernel::{Verdict, check};
 use txverify::load::{LoadOptions, load};
-use txverify::verify::{Agreement, SimulationOutcome, VerifyOptions, verify};
+use txverify::verify::{Agreement, Outcome, SimulationOutcome, VerifyOptions, verify};
 
 /// The single-port table text for a network, with its status (by the test's own
 /// breadth-first search); `furthest` puts the longest words first.
@@ -84,7 +84,7 @@ fn single_row_tables_are_optimal_with_time_equal_to_the_status() {
             // The simulator plays it on the Cayley graph (or the recognised
             // network) and must agree with the kernel.
             let verification = verify(&loaded, &VerifyOptions::default());
-            assert_eq!(verification.exit_code(), 0, "{}", net.name);
+            assert_eq!(verification.outcome(), Outcome::Passed, "{}", net.name);
             assert!(
                 matches!(verification.agreement, Agreement::Agree),
                 "{}: {:?}",
@@ -147,7 +147,7 @@ fn two_letters_in_a_column_break_the_single_port() {
     assert_eq!(checked.verdict(), Verdict::Invalid);
     assert!((checked.time() as u64) < status);
     let verification = verify(&loaded, &VerifyOptions::default());
-    assert_eq!(verification.exit_code(), 1);
+    assert_eq!(verification.outcome(), Outcome::Failed);
     assert!(
         matches!(verification.agreement, Agreement::Agree),
         "{:?}",
@@ -209,7 +209,7 @@ fn the_examples_in_the_docs_are_optimal() {
         let loaded = load(&body[..end], &LoadOptions::default()).unwrap();
         let verification = verify(&loaded, &VerifyOptions::default());
         assert_eq!(verification.checked.verdict(), Verdict::Optimal);
-        assert_eq!(verification.exit_code(), 0);
+        assert_eq!(verification.outcome(), Outcome::Passed);
         examples += 1;
         rest = &body[end + 3..];
     }
