@@ -10,7 +10,7 @@ use std::time::Duration;
 use txverify::group::EnumerationLimits;
 use txverify::kernel::{self, Verdict};
 use txverify::load::{LoadOptions, Loaded};
-use txverify::search::portfolio::HelperActivity;
+use txverify::search::HelperActivity;
 use txverify::search::{
     self, EncodingOptions, FoundBy, Infeasibility, Outcome, Phase, Progress, SearchOptions,
     SolverChoice, WordLengths,
@@ -100,11 +100,7 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
 /// is given), else the link automorphism of largest order (docs/search.md).
 fn sigma_for(instance: &txverify::kernel::Instance, time: Option<usize>) -> Option<Vec<u16>> {
     const BUDGET: usize = 1_000_000;
-    let time = time.or_else(|| {
-        kernel::check(instance, &Default::default(), &[])
-            .bound()
-            .map(|b| b.value as usize)
-    })?;
+    let time = time.or_else(|| kernel::lower_bound(instance).map(|b| b.value as usize))?;
     let full = search::encode::fills_every_cell(instance, time);
     search::symmetry::candidates(instance, full, BUDGET)
         .into_iter()

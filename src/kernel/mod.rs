@@ -21,3 +21,12 @@ pub use check::{Checked, ExpectationOutcome, NonShortestWord, Verdict, Violation
 pub use instance::{
     Expectation, Instance, InstanceError, LinkId, MessageSpec, PlacedWord, Table, TableLetter,
 };
+
+/// The lower bound that holds for every table of `instance` (what [`check`]
+/// reports as `bound`), or `None` when the link set is defective.
+pub fn lower_bound(instance: &Instance) -> Option<LowerBound> {
+    instance
+        .defects()
+        .is_empty()
+        .then(|| bounds::lower_bound(instance, &instance.message_set()))
+}

@@ -9,8 +9,8 @@
 //! independent checker in [`super::proofcheck`] on it.
 
 use super::encode::{ENCODING_VERSION, Encoding, EncodingOptions, encode};
+use super::options::{SearchError, claim};
 use super::proofcheck::{self, ProofFormat, ProofReport};
-use super::{SearchError, claim};
 use crate::kernel::Instance;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -12,6 +12,7 @@
 pub mod certificate;
 pub mod cnf;
 pub mod encode;
+pub mod options;
 pub mod portfolio;
 pub mod proofcheck;
 pub mod routes;
@@ -20,194 +21,18 @@ pub mod split;
 pub mod symmetry;
 
 pub use encode::{ENCODING_VERSION, Encoding, EncodingOptions, EncodingStats, WordLengths, encode};
+pub use options::{
+    FoundBy, HelperActivity, Infeasibility, Outcome, Phase, Progress, SearchError, SearchOptions,
+    SolverChoice, claim,
+};
+pub use solver::SolverError;
 
-use crate::kernel::{self, Instance, Table, Verdict, Violation};
-use serde::Serialize;
+use crate::kernel::{self, Instance, Table, Verdict};
 use solver::{SatAnswer, SolveControl};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// How to search.
-#[derive(Clone, Debug, Default)]
-pub struct SearchOptions {
-    /// What the formula encodes (word lengths, symmetry restrictions).
-    pub encoding: EncodingOptions,
-    /// Give up on one `T` after this long (the outcome is then [`Outcome::Unknown`]).
-    pub time_limit: Option<Duration>,
-    /// Give up when this flag is set.
-    pub stop: Option<Arc<AtomicBool>>,
-    /// Solver threads: with 2 or more, a helper on a second thread takes turns on
-    /// symmetric restrictions and a shuffled copy of the formula (see
-    /// [`portfolio`]) while the main solver runs; 0 and 1 mean the main solver alone.
-    pub jobs: usize,
-    /// Write a certificate for every infeasible `T` into this directory
-    /// (`solve` writes into it directly; `minimise` into `T<time>/` below it).
-    pub certificate_dir: Option<PathBuf>,
-    /// Write the formula as DIMACS to this file (`minimise`: `<file>.T<time>`)
-    /// instead of solving it.
-    pub dimacs_only: Option<PathBuf>,
-    /// The SAT solver.
-    pub solver: SolverChoice,
-}
-
-/// Which SAT solver runs the formula.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SolverChoice {
-    /// varisat, built in, writes DRAT proofs.
-    #[default]
-    Varisat,
-    /// CaDiCaL (cargo feature `cadical`); no proofs: when a certificate is
-    /// asked for, an unsatisfiable answer is re-derived with varisat.
-    Cadical,
-    /// z3 (cargo feature `z3`, links the system's libz3); no proofs either:
-    /// certificates are re-derived with varisat as for CaDiCaL.
-    Z3,
-}
-
-impl SolverChoice {
-    /// Whether this build has the solver.
-    pub fn available(self) -> bool {
-        match self {
-            SolverChoice::Varisat => true,
-            SolverChoice::Cadical => cfg!(feature = "cadical"),
-            SolverChoice::Z3 => cfg!(feature = "z3"),
-        }
-    }
-}
-
-/// Why `T` columns are not enough.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Infeasibility {
-    /// The number of columns.
-    pub time: usize,
-    /// The class of tables the answer speaks about, in words.
-    pub claim: String,
-    /// Whether that class is every table with these word lengths (no symmetry restriction).
-    pub covers_all_tables: bool,
-    /// Where the certificate was written, if one was asked for.
-    pub certificate: Option<PathBuf>,
-}
-
-/// What one search for a table with `T` columns found.
-#[derive(Clone, Debug)]
-pub enum Outcome {
-    /// A table with at most `T` columns, accepted by the kernel, and who found it.
-    Found(Table, FoundBy),
-    /// No table of the searched class has `T` columns.
-    Infeasible(Infeasibility),
-    /// The limit ran out, or only a DIMACS file was written.
-    Unknown,
-}
-
-/// Which solver run found a table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FoundBy {
-    /// The main solver, on the formula asked for.
-    Main,
-    /// The portfolio's helper, on the formula described.
-    Helper(String),
-}
-
-/// Where a search is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Building the formula.
-    Encoding,
-    /// The solver is running.
-    Solving,
-    /// This `T` is settled.
-    Done,
-}
-
-/// A progress report.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct Progress {
-    /// The number of columns being tried.
-    pub time: usize,
-    /// What is happening.
-    pub phase: Phase,
-    /// Size of the formula (zero while encoding).
-    pub stats: EncodingStats,
-    /// Clauses the solver has learned so far (about one per conflict).
-    pub learned: u64,
-    /// What the portfolio's helper is doing, when there is one and the main solver runs.
-    pub helper: Option<portfolio::HelperActivity>,
-    /// Time spent on this `T`.
-    pub elapsed: Duration,
-}
-
-/// Why a search failed.
-#[derive(Debug, thiserror::Error)]
-pub enum SearchError {
-    /// The formula could not be built.
-    #[error(transparent)]
-    Encode(#[from] encode::EncodeError),
-    /// The solver failed.
-    #[error("solver error: {0}")]
-    Solver(String),
-    /// The solver's model did not decode to a table, or the kernel rejected it.
-    #[error("internal error: the search produced a table the kernel rejects ({0:?})")]
-    KernelRejected(Vec<Violation>),
-    /// The model did not decode to a table.
-    #[error("internal error: the solver's model does not describe a table")]
-    Undecodable,
-    /// The main solver refuted the formula while the helper found a table the
-    /// kernel accepts: the encoding misses tables (or a solver is wrong).
-    #[error(
-        "internal error: the formula was refuted, but the helper found a valid table with {0} columns"
-    )]
-    Contradiction(usize),
-    /// Files could not be written.
-    #[error("cannot write {path}: {error}")]
-    Io {
-        /// The path.
-        path: PathBuf,
-        /// What went wrong.
-        error: std::io::Error,
-    },
-    /// The link set is defective, so there is no lower bound to start from.
-    #[error("the link set is defective; the kernel reports why")]
-    NoBound,
-}
-
-/// The class of tables a formula speaks about, in words.
-pub fn claim(time: usize, options: &EncodingOptions) -> String {
-    let words = match options.lengths {
-        WordLengths::Shortest => "whose words are all shortest paths".to_string(),
-        WordLengths::Slack(k) => {
-            format!("whose words are at most {k} letters longer than shortest paths")
-        }
-        WordLengths::Any => "with words of any length".to_string(),
-    };
-    let mut restrictions = Vec::new();
-    if let Some(p) = &options.automorphism {
-        restrictions.push(format!(
-            "invariant under the link automorphism {p:?} (on its full-length orbits of messages)"
-        ));
-    }
-    if options.time_reversal {
-        restrictions.push(
-            "equal to its time reversal (on the messages that are not involutions)".to_string(),
-        );
-    }
-    if !options.split.is_empty() {
-        restrictions.push(format!(
-            "made of {} repeated blocks split along the links {:?} (docs/search.md)",
-            1usize << options.split.len(),
-            options.split
-        ));
-    }
-    let mut text = format!("no valid table with {time} columns {words}");
-    if !restrictions.is_empty() {
-        text.push_str(" that is ");
-        text.push_str(&restrictions.join(" and "));
-    }
-    text
-}
 
 /// Searches for a table with `time` columns.
 pub fn solve(
@@ -242,174 +67,267 @@ pub fn solve_reporting(
     progress(&report);
 
     if let Some(path) = &options.dimacs_only {
-        let text = encoding.cnf.to_dimacs(&certificate::provenance_comments(
-            instance,
-            time,
-            &options.encoding,
-        ));
-        std::fs::write(path, text).map_err(|error| SearchError::Io {
-            path: path.clone(),
-            error,
-        })?;
+        write_dimacs(instance, time, &options.encoding, &encoding, path)?;
         report.phase = Phase::Done;
         progress(&report);
         return Ok(Outcome::Unknown);
     }
-
-    let deadline = options.time_limit.map(|limit| started + limit);
-    let stats = report.stats;
     let proof_path = match &options.certificate_dir {
         Some(dir) => Some(certificate::prepare(dir)?),
         None => None,
     };
-    // Set by the helper when it has the answer, and by the main solve when it has.
-    let main_stop = Arc::new(AtomicBool::new(false));
-    let helper_stop = Arc::new(AtomicBool::new(false));
-    let user_stop: Vec<Arc<AtomicBool>> = options.stop.iter().cloned().collect();
-    let board = portfolio::Board::default();
-    let helping = options.jobs >= 2;
-    let (main, helped) = std::thread::scope(|scope| {
-        let helper = helping.then(|| {
-            let mut stops = user_stop.clone();
-            stops.push(helper_stop.clone());
-            let (main_stop, encoding, board) = (main_stop.clone(), &encoding, &board);
-            let proof_wanted = proof_path.is_some();
-            scope.spawn(move || {
-                let outcome =
-                    portfolio::help(instance, time, options, encoding, deadline, &stops, board);
-                let decisive = match &outcome {
-                    Ok(portfolio::HelperOutcome::Found(..)) => true,
-                    // The shuffled copy's refutation carries no proof.
-                    Ok(portfolio::HelperOutcome::Unsat) => !proof_wanted,
-                    Ok(portfolio::HelperOutcome::Unknown) => false,
-                    Err(_) => false,
-                };
-                if decisive {
-                    main_stop.store(true, Ordering::Relaxed);
-                }
-                outcome
-            })
-        });
-        let mut stops = user_stop.clone();
-        stops.push(main_stop.clone());
-        let mut run = |solver: SolverChoice, proof: Option<&std::path::Path>| {
-            let proof_file = match proof {
-                Some(path) => {
-                    Some(
-                        std::fs::File::create(path).map_err(|error| SearchError::Io {
-                            path: path.to_path_buf(),
-                            error,
-                        })?,
-                    )
-                }
-                None => None,
-            };
-            let control = SolveControl {
-                deadline,
-                stop: stops.clone(),
-                proof: proof_file
-                    .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
-                on_progress: Box::new(|learned| {
-                    progress(&Progress {
-                        time,
-                        phase: Phase::Solving,
-                        stats,
-                        learned,
-                        helper: helping.then(|| board.read()),
-                        elapsed: started.elapsed(),
-                    })
-                }),
-            };
-            run_solver(solver, &encoding.cnf, control)
-        };
-        let main = (|| {
-            let (mut answer, mut learned) = match options.solver {
-                SolverChoice::Varisat => run(SolverChoice::Varisat, proof_path.as_deref())?,
-                other => run(other, None)?,
-            };
-            if answer == SatAnswer::Unsat
-                && options.solver != SolverChoice::Varisat
-                && proof_path.is_some()
-            {
-                // Only varisat writes proofs: derive the refutation again for the certificate.
-                let (again, more) = run(SolverChoice::Varisat, proof_path.as_deref())?;
-                answer = again;
-                learned += more;
-            }
-            Ok::<_, SearchError>((answer, learned))
-        })();
-        helper_stop.store(true, Ordering::Relaxed);
-        let helped = helper.map(|h| {
-            h.join()
-                .unwrap_or_else(|_| Err(SearchError::Solver("the helper thread panicked".into())))
-        });
-        (main, helped)
-    });
-    let (answer, learned) = main?;
-    let helped = match helped {
-        Some(result) => result?,
-        None => portfolio::HelperOutcome::Unknown,
+    let run = Run {
+        instance,
+        time,
+        options,
+        encoding: &encoding,
+        proof_path: proof_path.as_deref(),
+        started,
     };
-    report.learned = learned;
+    let answers = run.solve(progress)?;
+    report.learned = answers.learned;
     report.phase = Phase::Done;
     report.elapsed = started.elapsed();
     progress(&report);
-    let (table, by) = match (answer, helped) {
-        (SatAnswer::Sat(model), _) => (
-            encoding
-                .decode(instance, &model)
-                .ok_or(SearchError::Undecodable)?,
-            FoundBy::Main,
-        ),
-        (SatAnswer::Unknown, portfolio::HelperOutcome::Found(table, by)) => {
-            (table, FoundBy::Helper(by))
-        }
-        (SatAnswer::Unsat, portfolio::HelperOutcome::Found(table, _))
-            if kernel::check(instance, &table, &[]).verdict() != Verdict::Invalid =>
-        {
-            // Both finished at once; a restricted formula's table is a table of the full one.
-            return Err(SearchError::Contradiction(time));
-        }
-        (answer, helped) => {
-            let refuted = answer == SatAnswer::Unsat
-                || (proof_path.is_none() && matches!(helped, portfolio::HelperOutcome::Unsat));
-            if !refuted {
-                return finish(Outcome::Unknown, &options.certificate_dir, &proof_path);
-            }
-            let certificate = match (&options.certificate_dir, &proof_path) {
-                (Some(dir), Some(_)) => {
-                    certificate::write_provenance(
-                        dir,
-                        instance,
-                        time,
-                        &options.encoding,
-                        &encoding,
-                    )?;
-                    Some(dir.clone())
-                }
-                _ => None,
+    let outcome = run.settle(answers)?;
+    finish(outcome, &options.certificate_dir, &proof_path)
+}
+
+/// Writes the formula as DIMACS, with its provenance in comment lines.
+fn write_dimacs(
+    instance: &Instance,
+    time: usize,
+    options: &EncodingOptions,
+    encoding: &Encoding,
+    path: &Path,
+) -> Result<(), SearchError> {
+    let comments = certificate::provenance_comments(instance, time, options);
+    std::fs::write(path, encoding.cnf.to_dimacs(&comments)).map_err(|error| SearchError::Io {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+/// One search for `time` columns, once the formula is built.
+struct Run<'a> {
+    instance: &'a Instance,
+    time: usize,
+    options: &'a SearchOptions,
+    encoding: &'a Encoding,
+    proof_path: Option<&'a Path>,
+    started: Instant,
+}
+
+/// What the main solver and the helper answered.
+struct Answers {
+    main: SatAnswer,
+    learned: u64,
+    helper: portfolio::HelperOutcome,
+}
+
+impl Run<'_> {
+    /// Runs the main solver and, with two or more jobs, the portfolio's helper
+    /// beside it; whichever is decisive first stops the other.
+    fn solve(&self, progress: &mut dyn FnMut(&Progress)) -> Result<Answers, SearchError> {
+        let deadline = self.options.time_limit.map(|limit| self.started + limit);
+        // Set by the helper when it has the answer, and by the main solve when it has.
+        let main_stop = Arc::new(AtomicBool::new(false));
+        let helper_stop = Arc::new(AtomicBool::new(false));
+        let user_stop: Vec<Arc<AtomicBool>> = self.options.stop.iter().cloned().collect();
+        let board = portfolio::Board::default();
+        let helping = self.options.jobs >= 2;
+        let (main, helped) = std::thread::scope(|scope| {
+            let helper = helping.then(|| {
+                let mut stops = user_stop.clone();
+                stops.push(helper_stop.clone());
+                let (main_stop, board) = (main_stop.clone(), &board);
+                scope.spawn(move || self.help(deadline, &stops, board, &main_stop))
+            });
+            let mut stops = user_stop.clone();
+            stops.push(main_stop.clone());
+            let mut on_progress = |learned| {
+                progress(&Progress {
+                    time: self.time,
+                    phase: Phase::Solving,
+                    stats: self.encoding.stats(),
+                    learned,
+                    helper: helping.then(|| board.read()),
+                    elapsed: self.started.elapsed(),
+                })
             };
-            return finish(
-                Outcome::Infeasible(Infeasibility {
-                    time,
-                    claim: claim(time, &options.encoding),
-                    covers_all_tables: options.encoding.covers_all_tables(),
-                    certificate,
-                }),
-                &options.certificate_dir,
-                &proof_path,
-            );
-        }
-    };
-    let checked = kernel::check(instance, &table, &[]);
-    if checked.verdict() == Verdict::Invalid || checked.time() > time {
-        return Err(SearchError::KernelRejected(checked.violations().to_vec()));
+            let main = self.main_solve(deadline, &stops, &mut on_progress);
+            helper_stop.store(true, Ordering::Relaxed);
+            let helped = helper.map(|h| {
+                h.join()
+                    .unwrap_or(Err(SearchError::Solver(SolverError::Panicked)))
+            });
+            (main, helped)
+        });
+        let (main, learned) = main?;
+        let helper = match helped {
+            Some(result) => result?,
+            None => portfolio::HelperOutcome::Unknown,
+        };
+        Ok(Answers {
+            main,
+            learned,
+            helper,
+        })
     }
-    finish(
-        Outcome::Found(table, by),
-        &options.certificate_dir,
-        &proof_path,
-    )
+
+    /// The helper's thread: tries restrictions and a shuffled copy, and stops the
+    /// main solver when its answer settles the question.
+    fn help(
+        &self,
+        deadline: Option<Instant>,
+        stops: &[Arc<AtomicBool>],
+        board: &portfolio::Board,
+        main_stop: &AtomicBool,
+    ) -> Result<portfolio::HelperOutcome, SearchError> {
+        let outcome = portfolio::help(
+            self.instance,
+            self.time,
+            self.options,
+            self.encoding,
+            deadline,
+            stops,
+            board,
+        );
+        let decisive = match &outcome {
+            Ok(portfolio::HelperOutcome::Found(..)) => true,
+            // The shuffled copy's refutation carries no proof.
+            Ok(portfolio::HelperOutcome::Unsat) => self.proof_path.is_none(),
+            Ok(portfolio::HelperOutcome::Unknown) | Err(_) => false,
+        };
+        if decisive {
+            main_stop.store(true, Ordering::Relaxed);
+        }
+        outcome
+    }
+
+    /// The main solver on the formula asked for; when a certificate is wanted and
+    /// the chosen solver writes no proof, an unsatisfiable answer is derived again
+    /// with varisat, which does.
+    fn main_solve(
+        &self,
+        deadline: Option<Instant>,
+        stops: &[Arc<AtomicBool>],
+        on_progress: &mut dyn FnMut(u64),
+    ) -> Result<(SatAnswer, u64), SearchError> {
+        let chosen = self.options.solver;
+        let proof_now = if chosen == SolverChoice::Varisat {
+            self.proof_path
+        } else {
+            None
+        };
+        let (mut answer, mut learned) =
+            self.run_solver(chosen, proof_now, deadline, stops, on_progress)?;
+        if answer == SatAnswer::Unsat
+            && chosen != SolverChoice::Varisat
+            && self.proof_path.is_some()
+        {
+            let (again, more) = self.run_solver(
+                SolverChoice::Varisat,
+                self.proof_path,
+                deadline,
+                stops,
+                on_progress,
+            )?;
+            answer = again;
+            learned += more;
+        }
+        Ok((answer, learned))
+    }
+
+    /// One solver run, writing its proof to `proof` when given.
+    fn run_solver(
+        &self,
+        choice: SolverChoice,
+        proof: Option<&Path>,
+        deadline: Option<Instant>,
+        stops: &[Arc<AtomicBool>],
+        on_progress: &mut dyn FnMut(u64),
+    ) -> Result<(SatAnswer, u64), SearchError> {
+        let proof_file = match proof {
+            Some(path) => Some(
+                std::fs::File::create(path).map_err(|error| SearchError::Io {
+                    path: path.to_path_buf(),
+                    error,
+                })?,
+            ),
+            None => None,
+        };
+        let control = SolveControl {
+            deadline,
+            stop: stops.to_vec(),
+            proof: proof_file
+                .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
+            on_progress: Box::new(on_progress),
+        };
+        Ok(solver::run_solver(choice, &self.encoding.cnf, control)?)
+    }
+
+    /// Turns the two answers into an outcome: a table (re-checked by the kernel),
+    /// an infeasibility (with its certificate), or unknown.
+    fn settle(&self, answers: Answers) -> Result<Outcome, SearchError> {
+        let (table, by) = match (answers.main, answers.helper) {
+            (SatAnswer::Sat(model), _) => (
+                self.encoding
+                    .decode(self.instance, &model)
+                    .ok_or(SearchError::Undecodable)?,
+                FoundBy::Main,
+            ),
+            (SatAnswer::Unknown, portfolio::HelperOutcome::Found(table, by)) => {
+                (table, FoundBy::Helper(by))
+            }
+            (SatAnswer::Unsat, portfolio::HelperOutcome::Found(table, _))
+                if kernel::check(self.instance, &table, &[]).verdict() != Verdict::Invalid =>
+            {
+                // Both finished at once; a restricted formula's table is a table of the full one.
+                return Err(SearchError::Contradiction(self.time));
+            }
+            (answer, helped) => {
+                let refuted = answer == SatAnswer::Unsat
+                    || (self.proof_path.is_none()
+                        && matches!(helped, portfolio::HelperOutcome::Unsat));
+                return if refuted {
+                    self.infeasible()
+                } else {
+                    Ok(Outcome::Unknown)
+                };
+            }
+        };
+        let checked = kernel::check(self.instance, &table, &[]);
+        if checked.verdict() == Verdict::Invalid || checked.time() > self.time {
+            return Err(SearchError::KernelRejected(checked.violations().to_vec()));
+        }
+        Ok(Outcome::Found(table, by))
+    }
+
+    /// The infeasibility of this `T`, with the certificate's provenance written
+    /// when a proof was.
+    fn infeasible(&self) -> Result<Outcome, SearchError> {
+        let options = self.options;
+        let certificate = match (&options.certificate_dir, self.proof_path) {
+            (Some(dir), Some(_)) => {
+                certificate::write_provenance(
+                    dir,
+                    self.instance,
+                    self.time,
+                    &options.encoding,
+                    self.encoding,
+                )?;
+                Some(dir.clone())
+            }
+            _ => None,
+        };
+        Ok(Outcome::Infeasible(Infeasibility {
+            time: self.time,
+            claim: claim(self.time, &options.encoding),
+            covers_all_tables: options.encoding.covers_all_tables(),
+            certificate,
+        }))
+    }
 }
 
 /// Removes an unused proof file (and its directory, if empty) unless the outcome is
@@ -429,28 +347,6 @@ fn finish(
         }
     }
     Ok(outcome)
-}
-
-pub(crate) fn run_solver(
-    solver: SolverChoice,
-    cnf: &cnf::Cnf,
-    control: SolveControl<'_>,
-) -> Result<(SatAnswer, u64), SearchError> {
-    match solver {
-        SolverChoice::Varisat => solver::solve_varisat(cnf, control).map_err(SearchError::Solver),
-        #[cfg(feature = "cadical")]
-        SolverChoice::Cadical => solver::solve_cadical(cnf, control).map_err(SearchError::Solver),
-        #[cfg(not(feature = "cadical"))]
-        SolverChoice::Cadical => Err(SearchError::Solver(
-            "this build has no CaDiCaL (cargo feature `cadical`)".into(),
-        )),
-        #[cfg(feature = "z3")]
-        SolverChoice::Z3 => solver::solve_z3(cnf, control).map_err(SearchError::Solver),
-        #[cfg(not(feature = "z3"))]
-        SolverChoice::Z3 => Err(SearchError::Solver(
-            "this build has no z3 (cargo feature `z3`)".into(),
-        )),
-    }
 }
 
 /// The result of [`minimise`].
@@ -481,8 +377,7 @@ pub fn minimise(
     max_time: Option<usize>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Option<Minimum>, SearchError> {
-    let lower_bound = kernel::check(instance, &Table::default(), &[])
-        .bound()
+    let lower_bound = kernel::lower_bound(instance)
         .ok_or(SearchError::NoBound)?
         .value;
     // Words placed one after the other always fit: an upper bound for the loop.

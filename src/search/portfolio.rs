@@ -18,12 +18,12 @@
 //! same formula), but carries no certificate.
 
 use super::encode::{Encoding, EncodingOptions, encode};
+use super::options::{HelperActivity, SearchError, SearchOptions, SolverChoice};
+use super::solver::run_solver;
 use super::solver::{SatAnswer, SolveControl};
 use super::split;
 use super::symmetry::{self, inverses};
-use super::{SearchError, SearchOptions, SolverChoice, run_solver};
 use crate::kernel::{Instance, Table};
-use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -35,25 +35,6 @@ const FIRST_BUDGET: Duration = Duration::from_secs(1);
 const MAX_AUTOMORPHISMS: usize = 3;
 /// How many link permutations to look at when looking for automorphisms.
 const PERMUTATION_BUDGET: usize = 100_000;
-
-/// What the helper is doing, for progress reports.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "on")]
-pub enum HelperActivity {
-    /// Building its first formula.
-    Starting,
-    /// A turn on the `index`-th (from 1) of the `open` restrictions still open.
-    Restriction {
-        /// Which one.
-        index: usize,
-        /// How many are open.
-        open: usize,
-        /// The length of this turn, in milliseconds (`None`: up to the limit).
-        turn_ms: Option<u64>,
-    },
-    /// The shuffled copy of the full formula.
-    ShuffledCopy,
-}
 
 /// Where the helper writes its activity and the main thread reads it.
 #[derive(Debug)]
@@ -302,7 +283,9 @@ fn solve(
         proof: None,
         on_progress: Box::new(|_| {}),
     };
-    run_solver(helper_solver(options.solver), cnf, control).map(|(answer, _)| answer)
+    run_solver(helper_solver(options.solver), cnf, control)
+        .map(|(answer, _)| answer)
+        .map_err(SearchError::from)
 }
 
 /// The helper writes no proofs, so it runs the fastest solver this build has:

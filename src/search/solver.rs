@@ -7,6 +7,7 @@
 //! request has passed, which makes the solver give up (reported as "unknown").
 
 use super::cnf::Cnf;
+use super::options::SolverChoice;
 use std::cell::Cell;
 use std::io::{self, Write};
 use std::rc::Rc;
@@ -87,8 +88,44 @@ impl Write for Monitor<'_> {
     }
 }
 
+/// Why a solver run failed (as opposed to answering, or giving up at a limit).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolverError {
+    /// varisat failed while solving or writing its proof (the proof sink's I/O
+    /// errors come back this way).
+    #[error("varisat failed: {0}")]
+    Varisat(#[source] varisat::solver::SolverError),
+    /// The solver's thread could not be started.
+    #[error("cannot start the solver's thread: {0}")]
+    Thread(#[source] std::io::Error),
+    /// The solver's (or the portfolio helper's) thread panicked.
+    #[error("a solver thread panicked")]
+    Panicked,
+    /// The solver said satisfiable but gave no (complete) model.
+    #[error("the solver said satisfiable but gave no complete model")]
+    NoModel,
+    /// The solver gave up for a reason of its own, before any limit.
+    #[error("the solver gave up: {reason}")]
+    GaveUp {
+        /// The solver's own words.
+        reason: String,
+    },
+    /// The solver asked for is not compiled into this build.
+    #[error("this build has no {solver} (cargo feature `{feature}`)")]
+    NotCompiled {
+        /// The solver's name.
+        solver: &'static str,
+        /// The cargo feature that compiles it in.
+        feature: &'static str,
+    },
+}
+
 /// Solves `cnf` with varisat. Returns the answer and the number of learned clauses.
-pub fn solve_varisat(cnf: &Cnf, control: SolveControl<'_>) -> Result<(SatAnswer, u64), String> {
+pub fn solve_varisat(
+    cnf: &Cnf,
+    control: SolveControl<'_>,
+) -> Result<(SatAnswer, u64), SolverError> {
     let lemmas = Rc::new(Cell::new(0));
     let gave_up = Rc::new(Cell::new(false));
     let monitor = Monitor {
@@ -125,11 +162,11 @@ pub fn solve_varisat(cnf: &Cnf, control: SolveControl<'_>) -> Result<(SatAnswer,
             SatAnswer::Sat(model)
         }
         Ok(false) => {
-            solver.close_proof().map_err(|e| e.to_string())?;
+            solver.close_proof().map_err(SolverError::Varisat)?;
             SatAnswer::Unsat
         }
         Err(_) if gave_up.get() => SatAnswer::Unknown,
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(SolverError::Varisat(e)),
     };
     drop(solver);
     Ok((answer, lemmas.get()))
@@ -174,7 +211,7 @@ mod with_cadical {
     pub fn solve_cadical(
         cnf: &Cnf,
         control: super::SolveControl<'_>,
-    ) -> Result<(SatAnswer, u64), String> {
+    ) -> Result<(SatAnswer, u64), super::SolverError> {
         let mut solver: cadical::Solver<Hooks<'_>> = cadical::Solver::new();
         solver.reserve(cnf.vars() as i32);
         for clause in cnf.clauses() {
@@ -236,7 +273,7 @@ mod with_z3 {
     pub fn solve_z3(
         cnf: &Cnf,
         control: super::SolveControl<'_>,
-    ) -> Result<(SatAnswer, u64), String> {
+    ) -> Result<(SatAnswer, u64), super::SolverError> {
         let super::SolveControl {
             deadline,
             stop,
@@ -256,7 +293,7 @@ mod with_z3 {
             let worker = thread::Builder::new()
                 .name("z3".into())
                 .spawn_scoped(scope, || run(cnf, deadline, &shared))
-                .map_err(|e| format!("cannot start z3's thread: {e}"))?;
+                .map_err(super::SolverError::Thread)?;
             let mut last_report = Instant::now();
             while !worker.is_finished() {
                 thread::park_timeout(POLL);
@@ -270,15 +307,17 @@ mod with_z3 {
                     on_progress(shared.conflicts.load(Ordering::Relaxed));
                 }
             }
-            let answer = worker
-                .join()
-                .map_err(|_| "z3's thread panicked".to_string())??;
+            let answer = worker.join().map_err(|_| super::SolverError::Panicked)??;
             Ok((answer, shared.conflicts.load(Ordering::Relaxed)))
         })
     }
 
     /// Builds the formula in this thread's z3 context and solves it.
-    fn run(cnf: &Cnf, deadline: Option<Instant>, shared: &Shared) -> Result<SatAnswer, String> {
+    fn run(
+        cnf: &Cnf,
+        deadline: Option<Instant>,
+        shared: &Shared,
+    ) -> Result<SatAnswer, super::SolverError> {
         let cancelled = || shared.cancel.load(Ordering::Relaxed);
         let solver = Solver::new();
         let vars: Vec<Bool> = (1..=cnf.vars() as u32).map(Bool::new_const).collect();
@@ -332,17 +371,15 @@ mod with_z3 {
             .store(conflicts(&solver), Ordering::Relaxed);
         match result {
             SatResult::Sat => {
-                let model = solver
-                    .get_model()
-                    .ok_or_else(|| "z3 said sat but gave no model".to_string())?;
+                let model = solver.get_model().ok_or(super::SolverError::NoModel)?;
                 vars.iter()
                     .map(|v| {
                         model
                             .eval(v, true)
                             .and_then(|b| b.as_bool())
-                            .ok_or_else(|| "z3's model has no value for a variable".to_string())
+                            .ok_or(super::SolverError::NoModel)
                     })
-                    .collect::<Result<Vec<bool>, String>>()
+                    .collect::<Result<Vec<bool>, super::SolverError>>()
                     .map(SatAnswer::Sat)
             }
             SatResult::Unsat => Ok(SatAnswer::Unsat),
@@ -354,7 +391,7 @@ mod with_z3 {
                 if cancelled() || timed_out || out_of_time {
                     Ok(SatAnswer::Unknown)
                 } else {
-                    Err(format!("z3 gave up: {reason}"))
+                    Err(super::SolverError::GaveUp { reason })
                 }
             }
         }
@@ -376,3 +413,28 @@ mod with_z3 {
 
 #[cfg(feature = "z3")]
 pub use with_z3::solve_z3;
+
+/// Runs the chosen solver on `cnf`.
+pub(crate) fn run_solver(
+    choice: SolverChoice,
+    cnf: &Cnf,
+    control: SolveControl<'_>,
+) -> Result<(SatAnswer, u64), SolverError> {
+    match choice {
+        SolverChoice::Varisat => solve_varisat(cnf, control),
+        #[cfg(feature = "cadical")]
+        SolverChoice::Cadical => solve_cadical(cnf, control),
+        #[cfg(not(feature = "cadical"))]
+        SolverChoice::Cadical => Err(SolverError::NotCompiled {
+            solver: "CaDiCaL",
+            feature: "cadical",
+        }),
+        #[cfg(feature = "z3")]
+        SolverChoice::Z3 => solve_z3(cnf, control),
+        #[cfg(not(feature = "z3"))]
+        SolverChoice::Z3 => Err(SolverError::NotCompiled {
+            solver: "z3",
+            feature: "z3",
+        }),
+    }
+}
