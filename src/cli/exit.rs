@@ -143,7 +143,8 @@ mod tests {
         };
         assert_eq!(Exit::of_certificate_error(&read), Exit::Input);
         assert_eq!(Exit::of_certificate_error(&write), Exit::Input);
-        let mismatch = CertificateError::Mismatch("another network".into());
+        let mismatch =
+            CertificateError::Mismatch(txverify::search::certificate::Mismatch::Instance);
         assert_eq!(Exit::of_certificate_error(&mismatch), Exit::Rejected);
     }
 }

@@ -83,6 +83,7 @@ pub struct Provenance {
 
 /// Why a certificate was not accepted.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CertificateError {
     /// A file could not be read.
     #[error("cannot read {path}: {error}")]
@@ -102,16 +103,40 @@ pub enum CertificateError {
     },
     /// `provenance.json` does not parse.
     #[error("provenance.json: {0}")]
-    Provenance(String),
+    Provenance(#[source] serde_json::Error),
     /// The certificate was made for something else.
     #[error("the certificate does not match: {0}")]
-    Mismatch(String),
+    Mismatch(Mismatch),
     /// The formula could not be regenerated.
     #[error(transparent)]
     Encode(#[from] super::encode::EncodeError),
     /// The proof does not refute the formula.
     #[error("the proof is rejected: {0}")]
     Proof(#[from] proofcheck::ProofError),
+}
+
+/// How a certificate fails to match what this build regenerates.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Mismatch {
+    /// Another certificate format.
+    #[error("certificate format {found:?}, expected {CERTIFICATE_FORMAT:?}")]
+    Format {
+        /// The recorded format.
+        found: String,
+    },
+    /// Another encoding version.
+    #[error("made by encoding {found:?}, this build has {ENCODING_VERSION:?}")]
+    Encoding {
+        /// The recorded encoding version.
+        found: String,
+    },
+    /// Another instance.
+    #[error("made for a different instance (group, links, ports or messages differ)")]
+    Instance,
+    /// The regenerated formula has another digest or size.
+    #[error("the regenerated formula differs from the one the proof was made for")]
+    Formula,
 }
 
 /// A certificate that passed [`verify`].
@@ -246,24 +271,20 @@ fn regenerate(
         let path = dir.join(name);
         std::fs::read(&path).map_err(|error| CertificateError::Read { path, error })
     };
-    let provenance: Provenance = serde_json::from_slice(&read("provenance.json")?)
-        .map_err(|e| CertificateError::Provenance(e.to_string()))?;
+    let provenance: Provenance =
+        serde_json::from_slice(&read("provenance.json")?).map_err(CertificateError::Provenance)?;
     if provenance.format != CERTIFICATE_FORMAT {
-        return Err(CertificateError::Mismatch(format!(
-            "certificate format {:?}, expected {CERTIFICATE_FORMAT:?}",
-            provenance.format
-        )));
+        return Err(CertificateError::Mismatch(Mismatch::Format {
+            found: provenance.format,
+        }));
     }
     if provenance.encoding != ENCODING_VERSION {
-        return Err(CertificateError::Mismatch(format!(
-            "made by encoding {:?}, this build has {ENCODING_VERSION:?}",
-            provenance.encoding
-        )));
+        return Err(CertificateError::Mismatch(Mismatch::Encoding {
+            found: provenance.encoding,
+        }));
     }
     if provenance.instance != InstanceSummary::of(instance) {
-        return Err(CertificateError::Mismatch(
-            "made for a different instance (group, links, ports or messages differ)".into(),
-        ));
+        return Err(CertificateError::Mismatch(Mismatch::Instance));
     }
     let encoding = encode(instance, provenance.time, &provenance.options)?;
     let digest = format!("{:016x}", encoding.cnf.digest());
@@ -271,9 +292,7 @@ fn regenerate(
         || encoding.cnf.vars() != provenance.variables
         || encoding.cnf.clauses().len() != provenance.clauses
     {
-        return Err(CertificateError::Mismatch(
-            "the regenerated formula differs from the one the proof was made for".into(),
-        ));
+        return Err(CertificateError::Mismatch(Mismatch::Formula));
     }
     let proof = read(PROOF_FILE)?;
     Ok((provenance, encoding, proof))

@@ -135,13 +135,20 @@ pub struct Encoding {
 
 /// Why an encoding cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EncodeError {
     /// The link set is defective (the kernel reports how).
     #[error("the link set does not define a connected undirected network")]
     DefectiveLinks,
-    /// The symmetry asked for is not an automorphism or does not fix the message set.
-    #[error("{0}")]
-    Symmetry(String),
+    /// The link permutation asked for does not extend to an automorphism of the group.
+    #[error("the link permutation does not extend to an automorphism of the group")]
+    NotAnAutomorphism,
+    /// The automorphism asked for does not map the message set onto itself.
+    #[error("the automorphism does not map the message set onto itself")]
+    AutomorphismMovesMessages,
+    /// Time reversal was asked for, but the message set is not closed under inverses.
+    #[error("the message set is not closed under inverses")]
+    MessagesNotClosedUnderInverses,
     /// The split asked for is not along central involutions that form a direct
     /// factor, or the columns do not divide into the blocks.
     #[error(

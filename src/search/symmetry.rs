@@ -77,15 +77,10 @@ impl Symmetries {
         let wanted = instance.message_set();
         if let Some(perm) = &options.automorphism {
             let links: Vec<LinkId> = perm.iter().map(|&l| LinkId(l as u32)).collect();
-            let elements = extend_to_automorphism(instance, &links).ok_or_else(|| {
-                EncodeError::Symmetry(
-                    "the link permutation does not extend to an automorphism of the group".into(),
-                )
-            })?;
+            let elements =
+                extend_to_automorphism(instance, &links).ok_or(EncodeError::NotAnAutomorphism)?;
             if (0..wanted.len()).any(|e| wanted[e] != wanted[elements[e].index()]) {
-                return Err(EncodeError::Symmetry(
-                    "the automorphism does not map the message set onto itself".into(),
-                ));
+                return Err(EncodeError::AutomorphismMovesMessages);
             }
             maps.push(TableMap {
                 elements,
@@ -96,9 +91,7 @@ impl Symmetries {
         if options.time_reversal {
             let elements = inverses(instance);
             if (0..wanted.len()).any(|e| wanted[e] != wanted[elements[e].index()]) {
-                return Err(EncodeError::Symmetry(
-                    "the message set is not closed under inverses".into(),
-                ));
+                return Err(EncodeError::MessagesNotClosedUnderInverses);
             }
             let links = (0..instance.links().len())
                 .map(|l| inverse_link(instance, LinkId(l as u32)))
