@@ -193,7 +193,15 @@ impl CheckReport {
     /// The human-readable report.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        let c = &self.checked;
+        self.write_instance(&mut out);
+        self.write_bound(&mut out);
+        self.write_verdict(&mut out);
+        self.write_findings(&mut out);
+        out
+    }
+
+    /// File, group, order checks and links.
+    fn write_instance(&self, out: &mut String) {
         let _ = writeln!(out, "{}: {}", self.file, self.name);
         let _ = writeln!(
             out,
@@ -217,45 +225,51 @@ impl CheckReport {
                 self.trivial_generators.join(" ")
             );
         }
-        match c.bound() {
-            Some(b) => {
-                let _ = writeln!(
-                    out,
-                    "  messages     {} per node ({}), sum of distances {}, largest distance {}",
-                    self.messages.count, self.messages.mode, b.distance_sum, b.max_distance
-                );
-                let mut why = format!(
-                    "largest distance {}, counting bound {}",
-                    b.max_distance, b.counting
-                );
-                if let Some(s) = &b.best_subset
-                    && s.columns > b.counting
-                {
-                    let _ = write!(
-                        why,
-                        ", load of {{{}}}: {} letters / {} per column = {}",
-                        s.links.join(" "),
-                        s.letters_needed,
-                        s.per_column,
-                        s.columns
-                    );
-                }
-                let coverage = if b.exhaustive {
-                    format!("all {} link subsets tried", b.subsets_tried)
-                } else {
-                    format!("only {} link subsets tried", b.subsets_tried)
-                };
-                let _ = writeln!(out, "  lower bound  {}  ({why}; {coverage})", b.value);
-            }
-            None => {
-                let _ = writeln!(
-                    out,
-                    "  messages     {} per node ({})",
-                    self.messages.count, self.messages.mode
-                );
-                let _ = writeln!(out, "  lower bound  none (the link set is defective)");
-            }
+    }
+
+    /// The messages and the lower bound with where it comes from.
+    fn write_bound(&self, out: &mut String) {
+        let Some(b) = self.checked.bound() else {
+            let _ = writeln!(
+                out,
+                "  messages     {} per node ({})",
+                self.messages.count, self.messages.mode
+            );
+            let _ = writeln!(out, "  lower bound  none (the link set is defective)");
+            return;
+        };
+        let _ = writeln!(
+            out,
+            "  messages     {} per node ({}), sum of distances {}, largest distance {}",
+            self.messages.count, self.messages.mode, b.distance_sum, b.max_distance
+        );
+        let mut why = format!(
+            "largest distance {}, counting bound {}",
+            b.max_distance, b.counting
+        );
+        if let Some(s) = &b.best_subset
+            && s.columns > b.counting
+        {
+            let _ = write!(
+                why,
+                ", load of {{{}}}: {} letters / {} per column = {}",
+                s.links.join(" "),
+                s.letters_needed,
+                s.per_column,
+                s.columns
+            );
         }
+        let coverage = if b.exhaustive {
+            format!("all {} link subsets tried", b.subsets_tried)
+        } else {
+            format!("only {} link subsets tried", b.subsets_tried)
+        };
+        let _ = writeln!(out, "  lower bound  {}  ({why}; {coverage})", b.value);
+    }
+
+    /// Time, verdict and the `expect:` claims.
+    fn write_verdict(&self, out: &mut String) {
+        let c = &self.checked;
         let _ = writeln!(out, "  time         {}", c.time());
         let verdict = match c.verdict() {
             Verdict::Invalid => "INVALID".to_string(),
@@ -278,6 +292,11 @@ impl CheckReport {
                 if e.holds { "holds" } else { "FAILS" }
             );
         }
+    }
+
+    /// Network, simulation, agreement, non-shortest words and violations.
+    fn write_findings(&self, out: &mut String) {
+        let c = &self.checked;
         let _ = writeln!(out, "  network      {}", describe_network(&self.network));
         let _ = writeln!(
             out,
@@ -297,37 +316,41 @@ impl CheckReport {
                 n.word.row, n.word.column, n.word.word, n.length, n.distance
             );
         }
-        let mut shown_of_kind: Vec<(std::mem::Discriminant<Violation>, usize)> = Vec::new();
-        for v in c.violations() {
-            let kind = std::mem::discriminant(v);
-            let shown = match shown_of_kind.iter_mut().find(|(k, _)| *k == kind) {
-                Some((_, n)) => n,
-                None => {
-                    shown_of_kind.push((kind, 0));
-                    &mut shown_of_kind.last_mut().expect("just pushed").1
-                }
-            };
-            *shown += 1;
-            if *shown <= TEXT_VIOLATIONS_PER_KIND {
-                let _ = writeln!(out, "  error: {}", describe(v));
+        write_violations(out, c.violations());
+    }
+}
+
+/// The violations, at most [`TEXT_VIOLATIONS_PER_KIND`] of each kind, then a
+/// line per kind that had more.
+fn write_violations(out: &mut String, violations: &[Violation]) {
+    let mut shown_of_kind: Vec<(std::mem::Discriminant<Violation>, usize)> = Vec::new();
+    for v in violations {
+        let kind = std::mem::discriminant(v);
+        let shown = match shown_of_kind.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => n,
+            None => {
+                shown_of_kind.push((kind, 0));
+                &mut shown_of_kind.last_mut().expect("just pushed").1
             }
+        };
+        *shown += 1;
+        if *shown <= TEXT_VIOLATIONS_PER_KIND {
+            let _ = writeln!(out, "  error: {}", describe(v));
         }
-        for (kind, n) in &shown_of_kind {
-            if *n > TEXT_VIOLATIONS_PER_KIND {
-                let example = c
-                    .violations()
-                    .iter()
-                    .find(|v| std::mem::discriminant(*v) == *kind)
-                    .map(kind_name)
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "  … and {} more violations of this kind ({example}); `--format json` lists all {n}",
-                    n - TEXT_VIOLATIONS_PER_KIND
-                );
-            }
+    }
+    for (kind, n) in &shown_of_kind {
+        if *n > TEXT_VIOLATIONS_PER_KIND {
+            let example = violations
+                .iter()
+                .find(|v| std::mem::discriminant(*v) == *kind)
+                .map(kind_name)
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  … and {} more violations of this kind ({example}); `--format json` lists all {n}",
+                n - TEXT_VIOLATIONS_PER_KIND
+            );
         }
-        out
     }
 }
 
