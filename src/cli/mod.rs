@@ -9,6 +9,7 @@
 mod output;
 mod check;
 mod exit;
+mod fifo;
 mod generate;
 mod schedule;
 mod search;
@@ -205,6 +206,31 @@ struct SimulateArgs {
     /// The ports of a schedule (`all` or K), supplying or overriding its header.
     #[arg(long)]
     ports: Option<String>,
+    /// Instead of the file's table, build the schedule of an algorithm on the
+    /// Cayley graph of its header and replay it (`fifo`: the node-invariant FIFO
+    /// queue algorithm, single-port; docs/single-port.md).
+    #[arg(long, value_enum)]
+    algorithm: Option<Algorithm>,
+    /// The initial queue order of `--algorithm fifo`.
+    #[arg(long, value_enum, default_value_t, requires = "algorithm")]
+    order: QueueOrder,
+}
+
+/// Algorithms `simulate --algorithm` builds and replays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Algorithm {
+    /// The node-invariant FIFO queue algorithm (seed 004, section 6).
+    Fifo,
+}
+
+/// The initial order of the FIFO queues.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+enum QueueOrder {
+    /// Nearest destinations first.
+    #[default]
+    Closest,
+    /// Furthest destinations first.
+    Furthest,
 }
 
 #[derive(clap::Args, Debug)]

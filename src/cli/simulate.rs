@@ -10,6 +10,9 @@ use txverify::simulate::{SimulationOptions, SimulationReport, simulate, trace};
 use txverify::verify::{NetworkCheck, embedding_name, physical_network, simulation_words};
 
 pub fn run(args: &SimulateArgs) -> Exit {
+    if args.algorithm.is_some() {
+        return super::fifo::run(args);
+    }
     if let Some(exit) = super::schedule::simulate_if_schedule(args) {
         return exit;
     }

@@ -12,6 +12,7 @@
 //! Sends are stored packed, five `u32` in one [`TimedSend`] (20 bytes, no heap
 //! object per send), because a total exchange on a 12-cube has about 10^8 of them.
 
+pub mod cayley;
 pub mod format;
 pub mod network;
 pub mod replay;
