@@ -49,6 +49,33 @@ fn fifo_reaches_the_status_on_star_pancake_and_ccc() {
     }
 }
 
+/// The top-level and `lemma2.` field names docs/json.md lists for the FIFO schema.
+fn documented_fields() -> std::collections::BTreeSet<String> {
+    let doc = std::fs::read_to_string("docs/json.md").expect("docs/json.md is readable");
+    doc.lines()
+        .skip_while(|l| l.trim() != "## Schema `txverify-fifo/1`")
+        .skip(1)
+        .take_while(|l| !l.starts_with('#'))
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn every_field_is_documented_and_every_documented_field_written() {
+    let (_, report) = run_fifo(&star(4), "closest");
+    let mut written = std::collections::BTreeSet::new();
+    for (key, value) in report.as_object().unwrap() {
+        match value.as_object() {
+            Some(inner) => written.extend(inner.keys().map(|k| format!("{key}.{k}"))),
+            None => {
+                written.insert(key.clone());
+            }
+        }
+    }
+    assert_eq!(written, documented_fields());
+}
+
 #[test]
 fn a_defective_link_set_is_an_input_error() {
     // `a` alone does not generate C_3 × C_3: the Cayley graph is disconnected.
