@@ -8,15 +8,24 @@
 //! `SEARCH_BENCH_SYMMETRY=sigma` (and/or `reverse`) restricts to symmetric
 //! tables; `SEARCH_BENCH_SOLVER=cadical` uses CaDiCaL (`--features cadical`),
 //! `SEARCH_BENCH_SOLVER=z3` uses z3 (`--features z3`).
+//!
+//! Before the table, criterion measures how soon a search stops once it is
+//! asked to (benchmarks `stop/…`; the same filters select them): varisat past
+//! its deadline, varisat after a stop flag is set during the search, and a
+//! search with the portfolio's helper whose stop flag is set from the start.
 
+use criterion::Criterion;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use std::time::{Duration, Instant};
-
 use common::groups::{cyclic, dihedral, direct_product};
+use std::time::{Duration, Instant};
 use txverify::group::{FiniteGroup, GenLetter};
 use txverify::kernel::{self, Instance, MessageSpec};
+use txverify::search::cnf::Cnf;
+use txverify::search::solver::{SatAnswer, SolveControl, solve_varisat};
 use txverify::search::{self, EncodingOptions, Outcome, SearchOptions, SolverChoice};
 
 fn default_links(group: &FiniteGroup) -> Vec<(GenLetter, String)> {
@@ -108,52 +117,110 @@ fn certify(instance: &Instance, time: usize, options: &SearchOptions) -> String 
     )
 }
 
-/// How soon a search returns after its time limit runs out, or when a stop is
-/// asked for before it starts (the figures the solver tests no longer assert):
-/// the 8 × 8 torus over D_8², at its lower bound, with one and two jobs.
-fn stop_latency() {
-    let instance = product(vec![dihedral(8), dihedral(8)]);
-    let time = kernel::lower_bound(&instance).expect("defect-free").value as usize;
-    for jobs in [1, 2] {
-        let limit = Duration::from_millis(500);
-        let limited = SearchOptions {
-            time_limit: Some(limit),
-            jobs,
-            ..SearchOptions::default()
-        };
-        let started = Instant::now();
-        let outcome = search::solve(&instance, time, &limited).unwrap();
-        let unknown = matches!(outcome, Outcome::Unknown);
-        println!(
-            "stop latency, jobs {jobs}: limit {:.1} s, returned after {:.3} s ({})",
-            limit.as_secs_f64(),
-            started.elapsed().as_secs_f64(),
-            if unknown { "unknown" } else { "answered first" }
-        );
-        let stopped = SearchOptions {
-            stop: Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
-                true,
-            ))),
-            jobs,
-            ..SearchOptions::default()
-        };
-        let started = Instant::now();
-        search::solve(&instance, time, &stopped).unwrap();
-        println!(
-            "stop latency, jobs {jobs}: stop set before the start, returned after {:.3} s",
-            started.elapsed().as_secs_f64()
-        );
+/// The pigeonhole formula: `holes + 1` pigeons in `holes` holes (unsatisfiable,
+/// and far too hard for the solver to finish within these benchmarks).
+fn pigeonhole(holes: usize) -> Cnf {
+    let mut cnf = Cnf::new();
+    let sits: Vec<Vec<i32>> = (0..=holes)
+        .map(|_| (0..holes).map(|_| cnf.fresh()).collect())
+        .collect();
+    for pigeon in &sits {
+        cnf.add(pigeon);
     }
+    for hole in 0..holes {
+        for (i, p) in sits.iter().enumerate() {
+            for q in &sits[i + 1..] {
+                cnf.add(&[-p[hole], -q[hole]]);
+            }
+        }
+    }
+    cnf
+}
+
+/// How soon solving stops once asked to: each sample's time is the time from
+/// the request (deadline or flag) to the solver's return.
+fn stop_latency(c: &mut Criterion) {
+    let cnf = pigeonhole(12);
+    let run_for = Duration::from_millis(200);
+    let mut group = c.benchmark_group("stop");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("varisat_past_the_deadline", |b| {
+        b.iter_custom(|iters| {
+            let mut late = Duration::ZERO;
+            for _ in 0..iters {
+                let deadline = Instant::now() + run_for;
+                let control = SolveControl {
+                    deadline: Some(deadline),
+                    stop: Vec::new(),
+                    proof: None,
+                    on_progress: Box::new(|_| {}),
+                };
+                let (answer, _) = solve_varisat(&cnf, control).unwrap();
+                assert_eq!(answer, SatAnswer::Unknown);
+                late += Instant::now().saturating_duration_since(deadline);
+            }
+            late
+        })
+    });
+    group.bench_function("varisat_after_the_stop_flag", |b| {
+        b.iter_custom(|iters| {
+            let mut late = Duration::ZERO;
+            for _ in 0..iters {
+                let stop = Arc::new(AtomicBool::new(false));
+                let setter = {
+                    let stop = stop.clone();
+                    std::thread::spawn(move || {
+                        std::thread::sleep(run_for);
+                        stop.store(true, Ordering::Relaxed);
+                        Instant::now()
+                    })
+                };
+                let control = SolveControl {
+                    deadline: None,
+                    stop: vec![stop],
+                    proof: None,
+                    on_progress: Box::new(|_| {}),
+                };
+                let (answer, _) = solve_varisat(&cnf, control).unwrap();
+                let returned = Instant::now();
+                assert_eq!(answer, SatAnswer::Unknown);
+                late += returned.saturating_duration_since(setter.join().unwrap());
+            }
+            late
+        })
+    });
+    let torus = product(vec![dihedral(8), dihedral(8)]);
+    let bound = kernel::lower_bound(&torus).expect("defect-free").value as usize;
+    let stopped = SearchOptions {
+        stop: Some(Arc::new(AtomicBool::new(true))),
+        jobs: 2,
+        ..SearchOptions::default()
+    };
+    group.bench_function("solve_with_helper_stopped_from_the_start_D8xD8", |b| {
+        b.iter(|| {
+            let outcome = search::solve(&torus, bound, &stopped).unwrap();
+            assert!(matches!(outcome, Outcome::Unknown));
+        })
+    });
+    group.finish();
 }
 
 fn main() {
+    let mut criterion = Criterion::default().configure_from_args();
+    stop_latency(&mut criterion);
+    criterion.final_summary();
+    solve_table();
+}
+
+/// Solve times of the search on the standard networks, printed as a table.
+fn solve_table() {
     let filters: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    if filters.is_empty() || filters.iter().any(|f| f == "stop") {
-        stop_latency();
-    }
     let limit = std::env::var("SEARCH_BENCH_LIMIT")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -246,8 +246,7 @@ fn a_stop_flag_stops_both_solvers() {
         stop: Some(Arc::new(AtomicBool::new(true))),
         ..with_helper()
     };
-    // A stop set before the start: both solvers return Unknown (how soon is a
-    // figure of benches/search.rs).
+    // How long stopping takes is measured in benches/search.rs.
     assert!(matches!(
         search::solve(&inst, bound(&inst), &options).unwrap(),
         Outcome::Unknown

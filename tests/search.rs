@@ -8,6 +8,7 @@ use common::{Factor, build, default_links, greedy_table};
 use proptest::prelude::*;
 use txverify::group::FiniteGroup;
 use txverify::kernel::{self, Instance, MessageSpec, Table, Verdict};
+use txverify::search::certificate::CertificateError;
 use txverify::search::cnf::Cnf;
 use txverify::search::proofcheck::ProofError;
 use txverify::search::{
@@ -71,9 +72,7 @@ fn cyclic_six_ring_needs_six_and_the_certificate_checks() {
     // A certificate for another instance is refused.
     assert!(matches!(
         certificate::verify(&instance(dihedral(6)), &dir),
-        Err(certificate::CertificateError::Mismatch(
-            certificate::Mismatch::Instance
-        ))
+        Err(CertificateError::WrongInstance)
     ));
 
     // Dropping lemmas from the proof makes it fail.
@@ -84,9 +83,7 @@ fn cyclic_six_ring_needs_six_and_the_certificate_checks() {
     std::fs::write(dir.join("proof.drat"), steps.concat()).unwrap();
     assert!(matches!(
         certificate::verify(&inst, &dir),
-        Err(certificate::CertificateError::Proof(
-            ProofError::NotRup { .. } | ProofError::NoContradiction
-        ))
+        Err(CertificateError::Proof(ProofError::NotRup { .. }))
     ));
 
     // A proof checked against a weakened formula (one clause less) fails.
@@ -112,9 +109,61 @@ fn cyclic_six_ring_needs_six_and_the_certificate_checks() {
             &proof,
             txverify::search::proofcheck::ProofFormat::Binary,
         ),
-        Err(ProofError::NotRup { .. } | ProofError::NoContradiction)
+        Err(ProofError::NotRup { .. })
     ));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_certificate_that_does_not_fit_says_what_differs() {
+    let inst = instance(cyclic(6));
+    let dir = tempdir("c6-kinds");
+    let options = SearchOptions {
+        certificate_dir: Some(dir.clone()),
+        ..SearchOptions::default()
+    };
+    let Outcome::Infeasible(_) = search::solve(&inst, 5, &options).unwrap() else {
+        panic!("5 columns should not suffice on the cyclic 6-ring");
+    };
+    let path = dir.join("provenance.json");
+    let original = std::fs::read_to_string(&path).unwrap();
+    // Rewrites one field of provenance.json, verifies, and puts the file back.
+    let verify_with = |field: &str, value: serde_json::Value| {
+        let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
+        json[field] = value;
+        std::fs::write(&path, json.to_string()).unwrap();
+        let result = certificate::verify(&inst, &dir);
+        std::fs::write(&path, &original).unwrap();
+        result
+    };
+    assert!(matches!(
+        verify_with("format", "another-format".into()),
+        Err(CertificateError::WrongFormat { found }) if found == "another-format"
+    ));
+    assert!(matches!(
+        verify_with("encoding", "another-encoding".into()),
+        Err(CertificateError::WrongEncoding { found }) if found == "another-encoding"
+    ));
+    assert!(matches!(
+        verify_with("digest", "0000000000000000".into()),
+        Err(CertificateError::FormulaDiffers)
+    ));
+    let time = verify_with("time", 6.into());
+    assert!(matches!(time, Err(CertificateError::FormulaDiffers)));
+    assert!(!time.unwrap_err().is_io());
+    std::fs::write(&path, "{").unwrap();
+    assert!(matches!(
+        certificate::verify(&inst, &dir),
+        Err(CertificateError::Provenance(_))
+    ));
+    std::fs::write(&path, &original).unwrap();
+    assert!(certificate::verify(&inst, &dir).is_ok());
+    std::fs::remove_dir_all(&dir).ok();
+    let missing = certificate::verify(&inst, &dir);
+    assert!(
+        matches!(&missing, Err(CertificateError::Read { path, .. }) if *path == dir.join("provenance.json"))
+    );
+    assert!(missing.unwrap_err().is_io());
 }
 
 /// Splits a binary DRAT proof into its steps.

@@ -59,9 +59,10 @@ impl Exit {
     /// of the search (3).
     pub fn of_search_error(error: &SearchError) -> Exit {
         // The one place search errors become statuses: keep new variants here.
-        match error {
-            SearchError::Io { .. } => Exit::Input,
-            _ => Exit::Internal,
+        if error.is_io() {
+            Exit::Input
+        } else {
+            Exit::Internal
         }
     }
 
@@ -70,9 +71,10 @@ impl Exit {
     /// certificate is rejected (1).
     pub fn of_certificate_error(error: &CertificateError) -> Exit {
         // The one place certificate errors become statuses: keep new variants here.
-        match error {
-            CertificateError::Read { .. } | CertificateError::Write { .. } => Exit::Input,
-            _ => Exit::Rejected,
+        if error.is_io() {
+            Exit::Input
+        } else {
+            Exit::Rejected
         }
     }
 
@@ -121,7 +123,7 @@ mod tests {
     fn an_unwritable_output_of_a_search_is_an_input_error() {
         let error = SearchError::Io {
             path: "/nonexistent/x.cnf".into(),
-            error: std::io::Error::from(std::io::ErrorKind::NotFound),
+            source: std::io::Error::from(std::io::ErrorKind::NotFound),
         };
         assert_eq!(Exit::of_search_error(&error), Exit::Input);
         assert_eq!(
@@ -135,16 +137,15 @@ mod tests {
         let io = || std::io::Error::from(std::io::ErrorKind::NotFound);
         let read = CertificateError::Read {
             path: "/nonexistent/provenance.json".into(),
-            error: io(),
+            source: io(),
         };
         let write = CertificateError::Write {
             path: "/nonexistent/proof.lrat".into(),
-            error: io(),
+            source: io(),
         };
         assert_eq!(Exit::of_certificate_error(&read), Exit::Input);
         assert_eq!(Exit::of_certificate_error(&write), Exit::Input);
-        let mismatch =
-            CertificateError::Mismatch(txverify::search::certificate::Mismatch::Instance);
+        let mismatch = CertificateError::WrongInstance;
         assert_eq!(Exit::of_certificate_error(&mismatch), Exit::Rejected);
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use txverify::group::EnumerationLimits;
 use txverify::kernel::{self, Verdict};
 use txverify::load::{LoadOptions, Loaded};
-use txverify::search::HelperActivity;
+use txverify::search::portfolio::HelperActivity;
 use txverify::search::{
     self, EncodingOptions, FoundBy, Infeasibility, Outcome, Phase, Progress, SearchOptions,
     SolverChoice, WordLengths,

@@ -8,9 +8,9 @@
 //! recorded options, checks it is the one the proof was made for, and runs the
 //! independent checker in [`super::proofcheck`] on it.
 
-use super::encode::{ENCODING_VERSION, Encoding, EncodingOptions, encode};
-use super::options::{SearchError, claim};
-use super::proofcheck::{self, ProofFormat, ProofReport};
+use super::encode::{ENCODING_VERSION, Encoding, encode};
+use super::options::{EncodeError, EncodingOptions, SearchError, claim};
+use super::proofcheck::{self, ProofError, ProofFormat, ProofReport};
 use crate::kernel::Instance;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -85,58 +85,71 @@ pub struct Provenance {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CertificateError {
-    /// A file could not be read.
-    #[error("cannot read {path}: {error}")]
+    /// A file of the certificate could not be read (an input/output error: see
+    /// [`CertificateError::is_io`]).
+    #[error("cannot read {path}: {source}")]
     Read {
         /// The path.
         path: PathBuf,
         /// What went wrong.
-        error: std::io::Error,
+        source: std::io::Error,
     },
-    /// A file could not be written.
-    #[error("cannot write {path}: {error}")]
+    /// The LRAT output could not be written (an input/output error).
+    #[error("cannot write {path}: {source}")]
     Write {
         /// The path.
         path: PathBuf,
         /// What went wrong.
-        error: std::io::Error,
+        source: std::io::Error,
     },
     /// `provenance.json` does not parse.
     #[error("provenance.json: {0}")]
     Provenance(#[source] serde_json::Error),
-    /// The certificate was made for something else.
-    #[error("the certificate does not match: {0}")]
-    Mismatch(Mismatch),
+    /// The certificate has another layout than [`CERTIFICATE_FORMAT`].
+    #[error(
+        "the certificate does not match: certificate format {found:?}, expected {expected:?}",
+        expected = CERTIFICATE_FORMAT
+    )]
+    WrongFormat {
+        /// The layout it names.
+        found: String,
+    },
+    /// The certificate was made by another version of the encoding.
+    #[error(
+        "the certificate does not match: made by encoding {found:?}, this build has {ours:?}",
+        ours = ENCODING_VERSION
+    )]
+    WrongEncoding {
+        /// The encoding version it names.
+        found: String,
+    },
+    /// The certificate was made for another instance.
+    #[error(
+        "the certificate does not match: made for a different instance (group, links, ports or messages differ)"
+    )]
+    WrongInstance,
+    /// The regenerated formula is not the one the proof was made for.
+    #[error(
+        "the certificate does not match: the regenerated formula differs from the one the proof was made for"
+    )]
+    FormulaDiffers,
     /// The formula could not be regenerated.
     #[error(transparent)]
-    Encode(#[from] super::encode::EncodeError),
+    Encode(#[from] EncodeError),
     /// The proof does not refute the formula.
     #[error("the proof is rejected: {0}")]
-    Proof(#[from] proofcheck::ProofError),
+    Proof(#[from] ProofError),
 }
 
-/// How a certificate fails to match what this build regenerates.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Mismatch {
-    /// Another certificate format.
-    #[error("certificate format {found:?}, expected {CERTIFICATE_FORMAT:?}")]
-    Format {
-        /// The recorded format.
-        found: String,
-    },
-    /// Another encoding version.
-    #[error("made by encoding {found:?}, this build has {ENCODING_VERSION:?}")]
-    Encoding {
-        /// The recorded encoding version.
-        found: String,
-    },
-    /// Another instance.
-    #[error("made for a different instance (group, links, ports or messages differ)")]
-    Instance,
-    /// The regenerated formula has another digest or size.
-    #[error("the regenerated formula differs from the one the proof was made for")]
-    Formula,
+impl CertificateError {
+    /// Whether the failure is an input/output error (a file that could not be
+    /// read or written) rather than a certificate that does not hold.
+    pub fn is_io(&self) -> bool {
+        matches!(
+            self,
+            CertificateError::Read { .. } | CertificateError::Write { .. }
+        )
+    }
 }
 
 /// A certificate that passed [`verify`].
@@ -152,10 +165,7 @@ const PROOF_FILE: &str = "proof.drat";
 
 /// Creates the directory and returns the path the proof goes to.
 pub(crate) fn prepare(dir: &Path) -> Result<PathBuf, SearchError> {
-    std::fs::create_dir_all(dir).map_err(|error| SearchError::Io {
-        path: dir.to_path_buf(),
-        error,
-    })?;
+    std::fs::create_dir_all(dir).map_err(SearchError::io(dir))?;
     Ok(dir.join(PROOF_FILE))
 }
 
@@ -203,7 +213,7 @@ pub(crate) fn write_provenance(
     };
     let write = |name: &str, text: String| {
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|error| SearchError::Io { path, error })
+        std::fs::write(&path, text).map_err(SearchError::io(path))
     };
     write(
         "provenance.json",
@@ -239,9 +249,9 @@ pub fn verify_writing_lrat(
     lrat: &Path,
 ) -> Result<(Verified, usize), CertificateError> {
     let (provenance, encoding, proof) = regenerate(instance, dir)?;
-    let write_failed = |error: std::io::Error| CertificateError::Write {
+    let write_failed = |source: std::io::Error| CertificateError::Write {
         path: lrat.to_path_buf(),
-        error,
+        source,
     };
     let file = std::fs::File::create(lrat).map_err(write_failed)?;
     let mut out = std::io::BufWriter::new(file);
@@ -251,11 +261,15 @@ pub fn verify_writing_lrat(
         &proof,
         ProofFormat::Binary,
         &mut out,
-    )?;
+    )
+    .map_err(|e| match e {
+        ProofError::Write(source) => write_failed(source),
+        other => other.into(),
+    })?;
     drop(out);
-    let written = std::fs::read(lrat).map_err(|error| CertificateError::Read {
+    let written = std::fs::read(lrat).map_err(|source| CertificateError::Read {
         path: lrat.to_path_buf(),
-        error,
+        source,
     })?;
     let steps = proofcheck::check_lrat(encoding.cnf.clauses(), &written)?;
     Ok((Verified { provenance, report }, steps))
@@ -266,25 +280,25 @@ pub fn verify_writing_lrat(
 fn regenerate(
     instance: &Instance,
     dir: &Path,
-) -> Result<(Provenance, super::encode::Encoding, Vec<u8>), CertificateError> {
+) -> Result<(Provenance, Encoding, Vec<u8>), CertificateError> {
     let read = |name: &str| {
         let path = dir.join(name);
-        std::fs::read(&path).map_err(|error| CertificateError::Read { path, error })
+        std::fs::read(&path).map_err(|source| CertificateError::Read { path, source })
     };
     let provenance: Provenance =
         serde_json::from_slice(&read("provenance.json")?).map_err(CertificateError::Provenance)?;
     if provenance.format != CERTIFICATE_FORMAT {
-        return Err(CertificateError::Mismatch(Mismatch::Format {
+        return Err(CertificateError::WrongFormat {
             found: provenance.format,
-        }));
+        });
     }
     if provenance.encoding != ENCODING_VERSION {
-        return Err(CertificateError::Mismatch(Mismatch::Encoding {
+        return Err(CertificateError::WrongEncoding {
             found: provenance.encoding,
-        }));
+        });
     }
     if provenance.instance != InstanceSummary::of(instance) {
-        return Err(CertificateError::Mismatch(Mismatch::Instance));
+        return Err(CertificateError::WrongInstance);
     }
     let encoding = encode(instance, provenance.time, &provenance.options)?;
     let digest = format!("{:016x}", encoding.cnf.digest());
@@ -292,7 +306,7 @@ fn regenerate(
         || encoding.cnf.vars() != provenance.variables
         || encoding.cnf.clauses().len() != provenance.clauses
     {
-        return Err(CertificateError::Mismatch(Mismatch::Formula));
+        return Err(CertificateError::FormulaDiffers);
     }
     let proof = read(PROOF_FILE)?;
     Ok((provenance, encoding, proof))

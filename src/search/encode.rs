@@ -24,58 +24,16 @@
 //! formula relies on that it does not encode itself (see docs/trust.md).
 
 use super::cnf::{Cnf, Lit};
+use super::options::{EncodeError, EncodingOptions, WordLengths};
 use super::routes::{Route, exact_step_sets, route};
-use super::symmetry::Symmetries;
+use super::symmetry::{Symmetries, TableMap};
 use crate::group::Elem;
 use crate::kernel::{Instance, LinkId, Table, TableLetter};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::HashMap;
 
 /// Version of the encoding; a certificate is only valid for the version that made it.
 pub const ENCODING_VERSION: &str = "txverify-cnf-1";
-
-/// Which words a table may use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind", content = "extra")]
-pub enum WordLengths {
-    /// Shortest paths only.
-    #[default]
-    Shortest,
-    /// Words up to this many letters longer than the distance.
-    Slack(usize),
-    /// Any walk that fits in the table.
-    Any,
-}
-
-/// What the formula encodes, beyond the instance and `T`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EncodingOptions {
-    /// Allowed word lengths.
-    pub lengths: WordLengths,
-    /// Restrict to tables invariant under this permutation of the links (by
-    /// index), which must extend to an automorphism φ of the group: the word of
-    /// φ(e) is φ(word of e), in the same columns, for every message whose orbit
-    /// under φ has as many elements as φ's order (the messages of shorter orbits
-    /// are left free: a power of φ fixing e would have to fix e's word).
-    pub automorphism: Option<Vec<u16>>,
-    /// Restrict to tables equal to their time reversal (words reversed and
-    /// inverted, columns mirrored).
-    pub time_reversal: bool,
-    /// Restrict to tables that repeat one pattern in `2^k` blocks of columns,
-    /// split along these `k` links (by index; see [`super::split`]). Empty: no split.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub split: Vec<u16>,
-    /// Leave out the redundant constraints (full-table cells, letter counts).
-    pub no_redundant: bool,
-}
-
-impl EncodingOptions {
-    /// Whether an unsatisfiable formula says something about *every* table with
-    /// these word lengths (no restriction to symmetric tables).
-    pub fn covers_all_tables(&self) -> bool {
-        self.automorphism.is_none() && !self.time_reversal && self.split.is_empty()
-    }
-}
 
 /// Variables of one route.
 #[derive(Clone, Debug)]
@@ -133,30 +91,6 @@ pub struct Encoding {
     pub full: bool,
 }
 
-/// Why an encoding cannot be built.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum EncodeError {
-    /// The link set is defective (the kernel reports how).
-    #[error("the link set does not define a connected undirected network")]
-    DefectiveLinks,
-    /// The link permutation asked for does not extend to an automorphism of the group.
-    #[error("the link permutation does not extend to an automorphism of the group")]
-    NotAnAutomorphism,
-    /// The automorphism asked for does not map the message set onto itself.
-    #[error("the automorphism does not map the message set onto itself")]
-    AutomorphismMovesMessages,
-    /// Time reversal was asked for, but the message set is not closed under inverses.
-    #[error("the message set is not closed under inverses")]
-    MessagesNotClosedUnderInverses,
-    /// The split asked for is not along central involutions that form a direct
-    /// factor, or the columns do not divide into the blocks.
-    #[error(
-        "the table cannot split along links {0:?}: they must be central involutions that form a direct factor C2^k, with 2^k dividing the number of columns and the messages closed under them"
-    )]
-    Split(Vec<u16>),
-}
-
 /// Whether the messages' shortest words exactly fill a table with `time` columns
 /// (Σ d(e) = min(ports, |S|)·T, with at least one message): then every cell (or
 /// every column's `ports` slots) of a valid table with shortest words is used.
@@ -178,95 +112,139 @@ pub fn shortest_letters(instance: &Instance) -> usize {
 
 /// Builds the formula for tables with `time` columns.
 ///
-/// The clauses are added in a fixed order (routes, starts, occupancy and cells,
-/// letter counts, split, symmetries): certificates pin the formula by its digest,
-/// so the order is part of the encoding version.
+/// The clauses come in a fixed order (a certificate names the formula by its
+/// digest): the routes' own clauses, one start per message, the occupancy
+/// variables, the cells and columns, the letter counts, the split into blocks,
+/// the symmetry restrictions.
 pub fn encode(
     instance: &Instance,
     time: usize,
     options: &EncodingOptions,
 ) -> Result<Encoding, EncodeError> {
-    if !instance.defects().is_empty() {
-        return Err(EncodeError::DefectiveLinks);
-    }
-    let symmetries = Symmetries::new(instance, options)?;
-    let split: Vec<LinkId> = options
-        .split
-        .iter()
-        .map(|&l| LinkId(u32::from(l)))
-        .collect();
-    if !split.is_empty() && !super::split::can_split(instance, &split, time) {
-        return Err(EncodeError::Split(options.split.clone()));
-    }
+    let plan = Plan::new(instance, time, options)?;
     let mut cnf = Cnf::new();
-    let distances = instance.distances();
-    let wanted = instance.message_set();
-    let messages: Vec<Elem> = (0..wanted.len())
-        .filter(|&e| wanted[e])
-        .map(|e| Elem(e as u32))
-        .collect();
-    let capacity = instance.ports().min(instance.links().len()) * time;
-    let distance_sum = shortest_letters(instance);
-    let mut encoding = Encoding {
-        cnf: Cnf::new(),
-        time,
-        messages: messages.clone(),
-        routes: Vec::new(),
-        full: fills_every_cell(instance, time),
-    };
-    if distance_sum > capacity
-        || messages
-            .iter()
-            .any(|e| distances[e.index()] as usize > time)
-    {
+    let Some(extra) = plan.extra else {
+        // Counting alone rules `time` out: the formula is the empty clause.
         cnf.add(&[]);
-        encoding.cnf = cnf;
-        return Ok(encoding);
-    }
-    let spare = capacity - distance_sum;
-    let extra = match options.lengths {
-        WordLengths::Shortest => 0,
-        WordLengths::Slack(k) => k.min(spare),
-        WordLengths::Any => spare,
+        return Ok(plan.into_encoding(cnf, Vec::new()));
     };
-    let by_message = add_routes(&mut cnf, instance, &mut encoding, extra);
-    let occupancy = add_occupancy(&mut cnf, instance, &encoding, &by_message);
-    add_cells(&mut cnf, instance, &encoding, &occupancy, options);
-    if !options.no_redundant {
-        add_letter_counts(&mut cnf, instance, &encoding, &by_message);
+    let (routes, by_message) = add_routes(&mut cnf, instance, time, &plan.messages, extra);
+    for rv in &routes {
+        route_clauses(&mut cnf, instance, rv);
     }
-    if !split.is_empty() {
-        add_split(&mut cnf, instance, &encoding, &occupancy, &split);
+    start_clauses(&mut cnf, &routes, &by_message);
+    let occupancy = occupancy_clauses(&mut cnf, instance, time, &routes, &by_message);
+    let redundant = !options.no_redundant;
+    cell_clauses(&mut cnf, instance, time, &plan, &occupancy, redundant);
+    if redundant {
+        letter_count_clauses(&mut cnf, instance, time, &routes, &by_message, plan.full);
     }
-    add_symmetries(&mut cnf, &encoding, &symmetries);
-    encoding.cnf = cnf;
-    Ok(encoding)
+    if !plan.split.is_empty() {
+        split_clauses(&mut cnf, instance, time, &plan, &occupancy);
+    }
+    symmetry_clauses(&mut cnf, time, &routes, &plan.symmetries);
+    Ok(plan.into_encoding(cnf, routes))
 }
 
-/// Occupancy variables `o[m][s][c]`, keyed by (message index, link index, column).
+/// What the formula for one `T` will be about, worked out before any variable.
+struct Plan {
+    time: usize,
+    /// The messages, in element order.
+    messages: Vec<Elem>,
+    /// Whether the shortest words exactly fill the capacity.
+    full: bool,
+    /// How many letters a word may have beyond its message's distance; `None`
+    /// when counting alone shows that no table has `time` columns.
+    extra: Option<usize>,
+    /// The links to split along (empty: no split).
+    split: Vec<LinkId>,
+    /// The symmetry restrictions.
+    symmetries: Symmetries,
+}
+
+impl Plan {
+    /// Checks the request against the instance and works out the plan.
+    fn new(
+        instance: &Instance,
+        time: usize,
+        options: &EncodingOptions,
+    ) -> Result<Plan, EncodeError> {
+        if !instance.defects().is_empty() {
+            return Err(EncodeError::DefectiveLinks);
+        }
+        let symmetries = Symmetries::new(instance, options)?;
+        let split: Vec<LinkId> = options
+            .split
+            .iter()
+            .map(|&l| LinkId(u32::from(l)))
+            .collect();
+        if !split.is_empty() && !super::split::can_split(instance, &split, time) {
+            return Err(EncodeError::Split(options.split.clone()));
+        }
+        let distances = instance.distances();
+        let wanted = instance.message_set();
+        let messages: Vec<Elem> = (0..wanted.len())
+            .filter(|&e| wanted[e])
+            .map(|e| Elem(e as u32))
+            .collect();
+        let capacity = instance.ports().min(instance.links().len()) * time;
+        let distance_sum = shortest_letters(instance);
+        let too_far = messages
+            .iter()
+            .any(|e| distances[e.index()] as usize > time);
+        let extra = (distance_sum <= capacity && !too_far).then(|| {
+            let spare = capacity - distance_sum;
+            match options.lengths {
+                WordLengths::Shortest => 0,
+                WordLengths::Slack(k) => k.min(spare),
+                WordLengths::Any => spare,
+            }
+        });
+        Ok(Plan {
+            time,
+            messages,
+            full: fills_every_cell(instance, time),
+            extra,
+            split,
+            symmetries,
+        })
+    }
+
+    fn into_encoding(self, cnf: Cnf, routes: Vec<RouteVars>) -> Encoding {
+        Encoding {
+            cnf,
+            time: self.time,
+            messages: self.messages,
+            routes,
+            full: self.full,
+        }
+    }
+}
+
+/// `occupancy[(m, s, c)]`: message `m` sends over link `s` in column `c`
+/// (absent where no route of `m` can).
 type Occupancy = HashMap<(usize, usize, usize), Lit>;
 
-/// Creates every route of every message with its variables (appended to
-/// `encoding.routes`), ties each route's variables together and asks for exactly
-/// one start per message. Returns the routes of each message, by index.
+/// The routes of every message with their variables, and the routes of each
+/// message (indices into the first list).
 fn add_routes(
     cnf: &mut Cnf,
     instance: &Instance,
-    encoding: &mut Encoding,
+    time: usize,
+    messages: &[Elem],
     extra: usize,
-) -> Vec<Vec<usize>> {
+) -> (Vec<RouteVars>, Vec<Vec<usize>>) {
     let distances = instance.distances();
-    let time = encoding.time;
-    let max_len = encoding
-        .messages
+    let max_len = messages
         .iter()
         .map(|e| distances[e.index()] as usize + extra)
         .max()
         .unwrap_or(0)
         .min(time);
     let forward = exact_step_sets(instance, Elem::IDENTITY, max_len);
-    let mut by_message: Vec<Vec<usize>> = vec![Vec::new(); encoding.messages.len()];
-    for (m, &e) in encoding.messages.iter().enumerate() {
+    let mut routes = Vec::new();
+    let mut by_message: Vec<Vec<usize>> = vec![Vec::new(); messages.len()];
+    for (m, &e) in messages.iter().enumerate() {
         let d = distances[e.index()] as usize;
         let top = (d + extra).min(time);
         let backward = exact_step_sets(instance, e, top);
@@ -274,28 +252,15 @@ fn add_routes(
             let Some(route) = route(instance, e, len, &forward, &backward) else {
                 continue;
             };
-            by_message[m].push(encoding.routes.len());
-            encoding.routes.push(route_vars(cnf, route, m, time));
+            by_message[m].push(routes.len());
+            routes.push(route_vars(cnf, route, m, time));
         }
     }
-    for rv in &encoding.routes {
-        route_clauses(cnf, instance, rv);
-    }
-    for routes in &by_message {
-        let starts: Vec<Lit> = routes
-            .iter()
-            .flat_map(|&r| encoding.routes[r].x.iter().copied())
-            .collect();
-        cnf.exactly_one(&starts);
-        if routes.len() == 1 {
-            cnf.add(&[encoding.routes[routes[0]].sel]);
-        }
-    }
-    by_message
+    (routes, by_message)
 }
 
-/// Fresh variables for one route of message `m` in a table with `time` columns.
-fn route_vars(cnf: &mut Cnf, route: Route, m: usize, time: usize) -> RouteVars {
+/// Fresh variables for one route of message `m`.
+fn route_vars(cnf: &mut Cnf, route: Route, message: usize, time: usize) -> RouteVars {
     let sel = cnf.fresh();
     let x = (0..=time - route.len).map(|_| cnf.fresh()).collect();
     let nodes = route
@@ -310,7 +275,7 @@ fn route_vars(cnf: &mut Cnf, route: Route, m: usize, time: usize) -> RouteVars {
         .collect();
     RouteVars {
         route,
-        message: m,
+        message,
         sel,
         x,
         nodes,
@@ -318,19 +283,46 @@ fn route_vars(cnf: &mut Cnf, route: Route, m: usize, time: usize) -> RouteVars {
     }
 }
 
-/// Defines `o[m][s][c]` ("message m sends over link s in column c") both ways
-/// from the routes' letter and start variables.
-fn add_occupancy(
+/// Exactly one start over all routes of each message.
+fn start_clauses(cnf: &mut Cnf, routes: &[RouteVars], by_message: &[Vec<usize>]) {
+    for mine in by_message {
+        let starts: Vec<Lit> = mine
+            .iter()
+            .flat_map(|&r| routes[r].x.iter().copied())
+            .collect();
+        cnf.exactly_one(&starts);
+        if mine.len() == 1 {
+            cnf.add(&[routes[mine[0]].sel]);
+        }
+    }
+}
+
+/// The occupancy variables `o[m][s][c] ↔ ∨_k (letter[k][s] ∧ x[c-k])`.
+fn occupancy_clauses(
     cnf: &mut Cnf,
     instance: &Instance,
-    encoding: &Encoding,
+    time: usize,
+    routes: &[RouteVars],
     by_message: &[Vec<usize>],
 ) -> Occupancy {
     let mut occupancy = Occupancy::new();
-    for (m, routes) in by_message.iter().enumerate() {
+    for (m, mine) in by_message.iter().enumerate() {
         for s in 0..instance.links().len() {
-            for c in 0..encoding.time {
-                let causes = occupancy_causes(encoding, routes, LinkId(s as u32), c);
+            let link = LinkId(s as u32);
+            for c in 0..time {
+                // (letter, start) pairs that can put letter s in column c.
+                let mut causes: Vec<(Lit, Lit)> = Vec::new();
+                for &r in mine {
+                    let rv = &routes[r];
+                    for k in 0..rv.route.len {
+                        if k > c || c - k >= rv.x.len() {
+                            continue;
+                        }
+                        if let Some(l) = rv.letter(k, link) {
+                            causes.push((l, rv.x[c - k]));
+                        }
+                    }
+                }
                 if causes.is_empty() {
                     continue;
                 }
@@ -349,80 +341,60 @@ fn add_occupancy(
     occupancy
 }
 
-/// The (letter, start) variable pairs of `routes` that put `link` in column `c`.
-fn occupancy_causes(
-    encoding: &Encoding,
-    routes: &[usize],
-    link: LinkId,
-    c: usize,
-) -> Vec<(Lit, Lit)> {
-    let mut causes = Vec::new();
-    for &r in routes {
-        let rv = &encoding.routes[r];
-        for k in 0..rv.route.len {
-            if k > c || c - k >= rv.x.len() {
-                continue;
-            }
-            if let Some(l) = rv.letter(k, link) {
-                causes.push((l, rv.x[c - k]));
-            }
-        }
-    }
-    causes
-}
-
 /// At most one message per (link, column) cell, at most `ports` letters per
-/// column; when the shortest words fill the table, the redundant "at least" twins.
-fn add_cells(
+/// column, and (redundant, when the table is full) every cell or slot used.
+fn cell_clauses(
     cnf: &mut Cnf,
     instance: &Instance,
-    encoding: &Encoding,
+    time: usize,
+    plan: &Plan,
     occupancy: &Occupancy,
-    options: &EncodingOptions,
+    redundant: bool,
 ) {
-    let redundant = !options.no_redundant;
-    let ports = instance.ports();
     let link_count = instance.links().len();
-    for c in 0..encoding.time {
+    let ports = instance.ports();
+    for c in 0..time {
         let mut column = Vec::new();
         for s in 0..link_count {
-            let cell: Vec<Lit> = (0..encoding.messages.len())
+            let cell: Vec<Lit> = (0..plan.messages.len())
                 .filter_map(|m| occupancy.get(&(m, s, c)).copied())
                 .collect();
             cnf.at_most_one(&cell);
-            if encoding.full && redundant && ports >= link_count {
+            if plan.full && redundant && ports >= link_count {
                 cnf.add(&cell);
             }
             column.extend(cell);
         }
         if ports < link_count {
             cnf.at_most(&column, ports);
-            if encoding.full && redundant {
+            if plan.full && redundant {
                 cnf.at_least(&column, ports);
             }
         }
     }
 }
 
-/// Redundant: at most `T` letters per link (exactly `T` when the table is full),
-/// for the links whose letter count the messages do not fix.
-fn add_letter_counts(
+/// Redundant: at most `T` letters per link (exactly `T` when the table is
+/// full), where the messages do not fix that number.
+fn letter_count_clauses(
     cnf: &mut Cnf,
     instance: &Instance,
-    encoding: &Encoding,
+    time: usize,
+    routes: &[RouteVars],
     by_message: &[Vec<usize>],
+    full: bool,
 ) {
     let link_count = instance.links().len();
     for s in 0..link_count {
         let link = LinkId(s as u32);
         let mut fixed = true;
         let mut lits = Vec::new();
-        for routes in by_message {
-            if routes.len() > 1 {
+        for mine in by_message {
+            if mine.len() > 1 {
                 fixed = false;
             }
-            for &r in routes {
-                let rv = &encoding.routes[r];
+            for &r in mine {
+                let rv = &routes[r];
                 let (lo, hi) = rv.route.letter_count_range(link, instance);
                 fixed &= lo == hi;
                 for k in 0..rv.route.len {
@@ -431,32 +403,32 @@ fn add_letter_counts(
             }
         }
         if !fixed {
-            cnf.at_most(&lits, encoding.time);
-            if encoding.full && instance.ports() >= link_count {
-                cnf.at_least(&lits, encoding.time);
+            cnf.at_most(&lits, time);
+            if full && instance.ports() >= link_count {
+                cnf.at_least(&lits, time);
             }
         }
     }
 }
 
 /// The split into blocks: each message of a coset x·⟨E⟩ takes one block
-/// (`block[i][b]`), and keeps its letters outside E there, at the same offsets in
-/// every block (`pattern[c']`: link s in column c' of the block).
-fn add_split(
+/// (`block[i][b]`), and keeps its letters outside E there, at the same offsets
+/// in every block (`pattern[c']`: link s in column c' of the block).
+fn split_clauses(
     cnf: &mut Cnf,
     instance: &Instance,
-    encoding: &Encoding,
+    time: usize,
+    plan: &Plan,
     occupancy: &Occupancy,
-    split: &[LinkId],
 ) {
-    let position: HashMap<Elem, usize> = encoding
+    let split = &plan.split;
+    let position: HashMap<Elem, usize> = plan
         .messages
         .iter()
         .enumerate()
         .map(|(m, &x)| (x, m))
         .collect();
     let count = 1usize << split.len();
-    let time = encoding.time;
     let width = time / count;
     for coset in super::split::blocks(instance, split) {
         let block: Vec<Vec<Lit>> = coset
@@ -466,16 +438,16 @@ fn add_split(
         for vars in &block {
             cnf.exactly_one(vars);
         }
-        // The blocks of x·y follow x's: block(x·y) = block(x) xor y (y in ⟨E⟩
-        // read as k bits), as in the doubling construction, where each split
-        // swaps the two halves of some pairs.
+        // The blocks of x·y follow x's: block(x·y) = block(x) xor y (y in
+        // ⟨E⟩ read as k bits), as in the doubling construction, where each
+        // split swaps the two halves of some pairs.
         for (i, vars) in block.iter().enumerate() {
             for b in 0..count {
                 cnf.add(&[-block[0][b], vars[b ^ i]]);
             }
         }
-        let others = (0..instance.links().len()).filter(|&s| !split.contains(&LinkId(s as u32)));
-        for s in others {
+        let kept = (0..instance.links().len()).filter(|&s| !split.contains(&LinkId(s as u32)));
+        for s in kept {
             let pattern: Vec<Lit> = (0..width).map(|_| cnf.fresh()).collect();
             for (i, message) in coset.iter().enumerate() {
                 let m = position[message];
@@ -495,49 +467,51 @@ fn add_split(
     }
 }
 
-/// Symmetry restrictions: the route of a message's image under each map is the
-/// image of its route (same columns, or mirrored for the time reversal).
-fn add_symmetries(cnf: &mut Cnf, encoding: &Encoding, symmetries: &Symmetries) {
-    let index: HashMap<(Elem, usize), usize> = encoding
-        .routes
+/// Every used route of a message of a full orbit is mapped by each symmetry
+/// onto a used route of the image, start and letters included.
+fn symmetry_clauses(cnf: &mut Cnf, time: usize, routes: &[RouteVars], symmetries: &Symmetries) {
+    let index: HashMap<(Elem, usize), usize> = routes
         .iter()
         .enumerate()
         .map(|(i, rv)| ((rv.route.message, rv.route.len), i))
         .collect();
-    let time = encoding.time;
     for map in symmetries.maps() {
-        for rv in &encoding.routes {
-            let len = rv.route.len;
-            let image = map.element(rv.route.message);
+        for rv in routes {
             if map.orbit_len(rv.route.message) < map.order() {
                 // A message fixed by a power of the map would need a word (and, for
                 // the time reversal, a placement) fixed by it, often impossible; the
                 // messages of such short orbits are left free.
                 continue;
             }
-            let Some(&j) = index.get(&(image, len)) else {
-                cnf.add(&[-rv.sel]);
-                continue;
-            };
-            let other = &encoding.routes[j];
-            cnf.add(&[-rv.sel, other.sel]);
-            for (t, &x) in rv.x.iter().enumerate() {
-                let t2 = if map.reverses_time() {
-                    time - len - t
-                } else {
-                    t
-                };
-                cnf.add(&[-x, other.x[t2]]);
+            let image = map.element(rv.route.message);
+            match index.get(&(image, rv.route.len)) {
+                Some(&j) => map_route(cnf, time, rv, &routes[j], map),
+                None => cnf.add(&[-rv.sel]),
             }
-            for k in 0..len {
-                let k2 = if map.reverses_time() { len - 1 - k } else { k };
-                for (i, &link) in rv.route.letters[k].iter().enumerate() {
-                    let l = rv.letters[k][i];
-                    match other.letter(k2, map.link(link)) {
-                        Some(l2) => cnf.add(&[-l, l2]),
-                        None => cnf.add(&[-l]),
-                    }
-                }
+        }
+    }
+}
+
+/// Route `rv` used implies its image `other` under `map` used, with the
+/// image's start and letters.
+fn map_route(cnf: &mut Cnf, time: usize, rv: &RouteVars, other: &RouteVars, map: &TableMap) {
+    let len = rv.route.len;
+    cnf.add(&[-rv.sel, other.sel]);
+    for (t, &x) in rv.x.iter().enumerate() {
+        let t2 = if map.reverses_time() {
+            time - len - t
+        } else {
+            t
+        };
+        cnf.add(&[-x, other.x[t2]]);
+    }
+    for k in 0..len {
+        let k2 = if map.reverses_time() { len - 1 - k } else { k };
+        for (i, &link) in rv.route.letters[k].iter().enumerate() {
+            let l = rv.letters[k][i];
+            match other.letter(k2, map.link(link)) {
+                Some(l2) => cnf.add(&[-l, l2]),
+                None => cnf.add(&[-l]),
             }
         }
     }

@@ -9,6 +9,13 @@
 //! provenance and a DRAT proof) that [`certificate::verify`] checks with a proof
 //! checker sharing no code with the solver. See docs/search.md and docs/trust.md.
 
+//!
+//! The modules, from the bottom up: [`options`] (what is asked, what can fail),
+//! [`cnf`] and [`routes`] (formulas and walks), [`symmetry`] and [`split`]
+//! (restrictions), [`encode`] (the formula), [`solver`] (running SAT solvers),
+//! [`proofcheck`] and [`certificate`] (proofs of infeasibility), [`portfolio`]
+//! (the helper thread); this module puts them together.
+
 pub mod certificate;
 pub mod cnf;
 pub mod encode;
@@ -20,19 +27,82 @@ pub mod solver;
 pub mod split;
 pub mod symmetry;
 
-pub use encode::{ENCODING_VERSION, Encoding, EncodingOptions, EncodingStats, WordLengths, encode};
+pub use encode::{ENCODING_VERSION, Encoding, EncodingStats, encode};
 pub use options::{
-    FoundBy, HelperActivity, Infeasibility, Outcome, Phase, Progress, SearchError, SearchOptions,
-    SolverChoice, claim,
+    EncodeError, EncodingOptions, SearchError, SearchOptions, SolverChoice, SolverError,
+    WordLengths, claim,
 };
-pub use solver::SolverError;
 
 use crate::kernel::{self, Instance, Table, Verdict};
+use portfolio::{Board, HelperOutcome};
+use serde::Serialize;
 use solver::{SatAnswer, SolveControl};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Why `T` columns are not enough.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Infeasibility {
+    /// The number of columns.
+    pub time: usize,
+    /// The class of tables the answer speaks about, in words.
+    pub claim: String,
+    /// Whether that class is every table with these word lengths (no symmetry restriction).
+    pub covers_all_tables: bool,
+    /// Where the certificate was written, if one was asked for.
+    pub certificate: Option<PathBuf>,
+}
+
+/// What one search for a table with `T` columns found.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// A table with at most `T` columns, accepted by the kernel, and who found it.
+    Found(Table, FoundBy),
+    /// No table of the searched class has `T` columns.
+    Infeasible(Infeasibility),
+    /// The limit ran out, or only a DIMACS file was written.
+    Unknown,
+}
+
+/// Which solver run found a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FoundBy {
+    /// The main solver, on the formula asked for.
+    Main,
+    /// The portfolio's helper, on the formula described.
+    Helper(String),
+}
+
+/// Where a search is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Building the formula.
+    Encoding,
+    /// The solver is running.
+    Solving,
+    /// This `T` is settled.
+    Done,
+}
+
+/// A progress report.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Progress {
+    /// The number of columns being tried.
+    pub time: usize,
+    /// What is happening.
+    pub phase: Phase,
+    /// Size of the formula (zero while encoding).
+    pub stats: EncodingStats,
+    /// Clauses the solver has learned so far (about one per conflict).
+    pub learned: u64,
+    /// What the portfolio's helper is doing, when there is one and the main solver runs.
+    pub helper: Option<portfolio::HelperActivity>,
+    /// Time spent on this `T`.
+    pub elapsed: Duration,
+}
 
 /// Searches for a table with `time` columns.
 pub fn solve(
@@ -72,6 +142,7 @@ pub fn solve_reporting(
         progress(&report);
         return Ok(Outcome::Unknown);
     }
+
     let proof_path = match &options.certificate_dir {
         Some(dir) => Some(certificate::prepare(dir)?),
         None => None,
@@ -81,19 +152,20 @@ pub fn solve_reporting(
         time,
         options,
         encoding: &encoding,
-        proof_path: proof_path.as_deref(),
         started,
+        deadline: options.time_limit.map(|limit| started + limit),
+        proof_path: proof_path.as_deref(),
     };
-    let answers = run.solve(progress)?;
-    report.learned = answers.learned;
+    let (answer, learned, helped) = run.race(progress)?;
+    report.learned = learned;
     report.phase = Phase::Done;
     report.elapsed = started.elapsed();
     progress(&report);
-    let outcome = run.settle(answers)?;
-    finish(outcome, &options.certificate_dir, &proof_path)
+    let outcome = run.settle(answer, helped)?;
+    Ok(finish(outcome, &options.certificate_dir, &proof_path))
 }
 
-/// Writes the formula as DIMACS, with its provenance in comment lines.
+/// Writes the formula as DIMACS, with its provenance in comments.
 fn write_dimacs(
     instance: &Instance,
     time: usize,
@@ -102,102 +174,82 @@ fn write_dimacs(
     path: &Path,
 ) -> Result<(), SearchError> {
     let comments = certificate::provenance_comments(instance, time, options);
-    std::fs::write(path, encoding.cnf.to_dimacs(&comments)).map_err(|error| SearchError::Io {
-        path: path.to_path_buf(),
-        error,
-    })
+    std::fs::write(path, encoding.cnf.to_dimacs(&comments)).map_err(SearchError::io(path))
 }
 
-/// One search for `time` columns, once the formula is built.
+/// One search for a table with `time` columns, once the formula is built.
 struct Run<'a> {
     instance: &'a Instance,
     time: usize,
     options: &'a SearchOptions,
     encoding: &'a Encoding,
-    proof_path: Option<&'a Path>,
     started: Instant,
-}
-
-/// What the main solver and the helper answered.
-struct Answers {
-    main: SatAnswer,
-    learned: u64,
-    helper: portfolio::HelperOutcome,
+    deadline: Option<Instant>,
+    /// Where the main solver's proof goes, when a certificate is asked for.
+    proof_path: Option<&'a Path>,
 }
 
 impl Run<'_> {
-    /// Runs the main solver and, with two or more jobs, the portfolio's helper
-    /// beside it; whichever is decisive first stops the other.
-    fn solve(&self, progress: &mut dyn FnMut(&Progress)) -> Result<Answers, SearchError> {
-        let deadline = self.options.time_limit.map(|limit| self.started + limit);
+    /// Runs the main solver, and the portfolio's helper next to it when
+    /// `jobs >= 2`; whichever has a decisive answer first stops the other.
+    /// Returns the main solver's answer, its learned clauses and the helper's outcome.
+    fn race(
+        &self,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<(SatAnswer, u64, HelperOutcome), SearchError> {
         // Set by the helper when it has the answer, and by the main solve when it has.
         let main_stop = Arc::new(AtomicBool::new(false));
         let helper_stop = Arc::new(AtomicBool::new(false));
         let user_stop: Vec<Arc<AtomicBool>> = self.options.stop.iter().cloned().collect();
-        let board = portfolio::Board::default();
+        let board = Board::default();
         let helping = self.options.jobs >= 2;
         let (main, helped) = std::thread::scope(|scope| {
             let helper = helping.then(|| {
                 let mut stops = user_stop.clone();
                 stops.push(helper_stop.clone());
-                let (main_stop, board) = (main_stop.clone(), &board);
-                scope.spawn(move || self.help(deadline, &stops, board, &main_stop))
+                let (main_stop, board) = (&main_stop, &board);
+                scope.spawn(move || self.help(&stops, main_stop, board))
             });
             let mut stops = user_stop.clone();
             stops.push(main_stop.clone());
-            let mut on_progress = |learned| {
-                progress(&Progress {
-                    time: self.time,
-                    phase: Phase::Solving,
-                    stats: self.encoding.stats(),
-                    learned,
-                    helper: helping.then(|| board.read()),
-                    elapsed: self.started.elapsed(),
-                })
-            };
-            let main = self.main_solve(deadline, &stops, &mut on_progress);
+            let main = self.solve_main(&stops, helping.then_some(&board), progress);
             helper_stop.store(true, Ordering::Relaxed);
             let helped = helper.map(|h| {
                 h.join()
-                    .unwrap_or(Err(SearchError::Solver(SolverError::Panicked)))
+                    .unwrap_or_else(|_| Err(SolverError::Panicked { name: "the helper" }.into()))
             });
             (main, helped)
         });
-        let (main, learned) = main?;
-        let helper = match helped {
+        let (answer, learned) = main?;
+        let helped = match helped {
             Some(result) => result?,
-            None => portfolio::HelperOutcome::Unknown,
+            None => HelperOutcome::Unknown,
         };
-        Ok(Answers {
-            main,
-            learned,
-            helper,
-        })
+        Ok((answer, learned, helped))
     }
 
-    /// The helper's thread: tries restrictions and a shuffled copy, and stops the
-    /// main solver when its answer settles the question.
+    /// The helper's thread: runs the portfolio's helper and stops the main
+    /// solver when the helper's answer is decisive.
     fn help(
         &self,
-        deadline: Option<Instant>,
         stops: &[Arc<AtomicBool>],
-        board: &portfolio::Board,
         main_stop: &AtomicBool,
-    ) -> Result<portfolio::HelperOutcome, SearchError> {
+        board: &Board,
+    ) -> Result<HelperOutcome, SearchError> {
         let outcome = portfolio::help(
             self.instance,
             self.time,
             self.options,
             self.encoding,
-            deadline,
+            self.deadline,
             stops,
             board,
         );
         let decisive = match &outcome {
-            Ok(portfolio::HelperOutcome::Found(..)) => true,
+            Ok(HelperOutcome::Found(..)) => true,
             // The shuffled copy's refutation carries no proof.
-            Ok(portfolio::HelperOutcome::Unsat) => self.proof_path.is_none(),
-            Ok(portfolio::HelperOutcome::Unknown) | Err(_) => false,
+            Ok(HelperOutcome::Unsat) => self.proof_path.is_none(),
+            Ok(HelperOutcome::Unknown) | Err(_) => false,
         };
         if decisive {
             main_stop.store(true, Ordering::Relaxed);
@@ -205,91 +257,83 @@ impl Run<'_> {
         outcome
     }
 
-    /// The main solver on the formula asked for; when a certificate is wanted and
-    /// the chosen solver writes no proof, an unsatisfiable answer is derived again
-    /// with varisat, which does.
-    fn main_solve(
+    /// The main solver on the formula; when it refutes the formula without a
+    /// proof and a certificate is asked for, varisat derives the refutation again.
+    fn solve_main(
         &self,
-        deadline: Option<Instant>,
         stops: &[Arc<AtomicBool>],
-        on_progress: &mut dyn FnMut(u64),
+        board: Option<&Board>,
+        progress: &mut dyn FnMut(&Progress),
     ) -> Result<(SatAnswer, u64), SearchError> {
         let chosen = self.options.solver;
-        let proof_now = if chosen == SolverChoice::Varisat {
-            self.proof_path
-        } else {
-            None
-        };
-        let (mut answer, mut learned) =
-            self.run_solver(chosen, proof_now, deadline, stops, on_progress)?;
+        // Only varisat writes proofs.
+        let proof = self.proof_path.filter(|_| chosen == SolverChoice::Varisat);
+        let (mut answer, mut learned) = self.solve_once(chosen, proof, stops, board, progress)?;
         if answer == SatAnswer::Unsat
             && chosen != SolverChoice::Varisat
-            && self.proof_path.is_some()
+            && let Some(path) = self.proof_path
         {
-            let (again, more) = self.run_solver(
-                SolverChoice::Varisat,
-                self.proof_path,
-                deadline,
-                stops,
-                on_progress,
-            )?;
+            let (again, more) =
+                self.solve_once(SolverChoice::Varisat, Some(path), stops, board, progress)?;
             answer = again;
             learned += more;
         }
         Ok((answer, learned))
     }
 
-    /// One solver run, writing its proof to `proof` when given.
-    fn run_solver(
+    /// One solver run on the formula, writing a proof to `proof` if given.
+    fn solve_once(
         &self,
-        choice: SolverChoice,
+        chosen: SolverChoice,
         proof: Option<&Path>,
-        deadline: Option<Instant>,
         stops: &[Arc<AtomicBool>],
-        on_progress: &mut dyn FnMut(u64),
+        board: Option<&Board>,
+        progress: &mut dyn FnMut(&Progress),
     ) -> Result<(SatAnswer, u64), SearchError> {
         let proof_file = match proof {
-            Some(path) => Some(
-                std::fs::File::create(path).map_err(|error| SearchError::Io {
-                    path: path.to_path_buf(),
-                    error,
-                })?,
-            ),
+            Some(path) => Some(std::fs::File::create(path).map_err(SearchError::io(path))?),
             None => None,
         };
+        let stats = self.encoding.stats();
         let control = SolveControl {
-            deadline,
+            deadline: self.deadline,
             stop: stops.to_vec(),
             proof: proof_file
                 .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
-            on_progress: Box::new(on_progress),
+            on_progress: Box::new(|learned| {
+                progress(&Progress {
+                    time: self.time,
+                    phase: Phase::Solving,
+                    stats,
+                    learned,
+                    helper: board.map(Board::read),
+                    elapsed: self.started.elapsed(),
+                })
+            }),
         };
-        Ok(solver::run_solver(choice, &self.encoding.cnf, control)?)
+        Ok(solver::run(chosen, &self.encoding.cnf, control)?)
     }
 
-    /// Turns the two answers into an outcome: a table (re-checked by the kernel),
-    /// an infeasibility (with its certificate), or unknown.
-    fn settle(&self, answers: Answers) -> Result<Outcome, SearchError> {
-        let (table, by) = match (answers.main, answers.helper) {
+    /// What the answers mean: a table (checked by the kernel), an
+    /// infeasibility (with its certificate's provenance written), or nothing.
+    fn settle(&self, answer: SatAnswer, helped: HelperOutcome) -> Result<Outcome, SearchError> {
+        let (table, by) = match (answer, helped) {
             (SatAnswer::Sat(model), _) => (
                 self.encoding
                     .decode(self.instance, &model)
                     .ok_or(SearchError::Undecodable)?,
                 FoundBy::Main,
             ),
-            (SatAnswer::Unknown, portfolio::HelperOutcome::Found(table, by)) => {
-                (table, FoundBy::Helper(by))
-            }
-            (SatAnswer::Unsat, portfolio::HelperOutcome::Found(table, _))
+            (SatAnswer::Unknown, HelperOutcome::Found(table, by)) => (table, FoundBy::Helper(by)),
+            (SatAnswer::Unsat, HelperOutcome::Found(table, _))
                 if kernel::check(self.instance, &table, &[]).verdict() != Verdict::Invalid =>
             {
                 // Both finished at once; a restricted formula's table is a table of the full one.
-                return Err(SearchError::Contradiction(self.time));
+                return Err(SearchError::Contradiction { time: self.time });
             }
             (answer, helped) => {
                 let refuted = answer == SatAnswer::Unsat
-                    || (self.proof_path.is_none()
-                        && matches!(helped, portfolio::HelperOutcome::Unsat));
+                    || (self.proof_path.is_none() && matches!(helped, HelperOutcome::Unsat));
                 return if refuted {
                     self.infeasible()
                 } else {
@@ -304,17 +348,17 @@ impl Run<'_> {
         Ok(Outcome::Found(table, by))
     }
 
-    /// The infeasibility of this `T`, with the certificate's provenance written
-    /// when a proof was.
+    /// The infeasibility of `time`, with the certificate's other files written
+    /// next to the proof when one is asked for.
     fn infeasible(&self) -> Result<Outcome, SearchError> {
-        let options = self.options;
-        let certificate = match (&options.certificate_dir, self.proof_path) {
+        let encoding_options = &self.options.encoding;
+        let certificate = match (&self.options.certificate_dir, self.proof_path) {
             (Some(dir), Some(_)) => {
                 certificate::write_provenance(
                     dir,
                     self.instance,
                     self.time,
-                    &options.encoding,
+                    encoding_options,
                     self.encoding,
                 )?;
                 Some(dir.clone())
@@ -323,8 +367,8 @@ impl Run<'_> {
         };
         Ok(Outcome::Infeasible(Infeasibility {
             time: self.time,
-            claim: claim(self.time, &options.encoding),
-            covers_all_tables: options.encoding.covers_all_tables(),
+            claim: claim(self.time, encoding_options),
+            covers_all_tables: encoding_options.covers_all_tables(),
             certificate,
         }))
     }
@@ -336,7 +380,7 @@ fn finish(
     outcome: Outcome,
     certificate_dir: &Option<PathBuf>,
     proof_path: &Option<PathBuf>,
-) -> Result<Outcome, SearchError> {
+) -> Outcome {
     if !matches!(outcome, Outcome::Infeasible(_))
         && let Some(path) = proof_path
     {
@@ -346,7 +390,7 @@ fn finish(
             let _ = std::fs::remove_dir(dir);
         }
     }
-    Ok(outcome)
+    outcome
 }
 
 /// The result of [`minimise`].
@@ -394,16 +438,7 @@ pub fn minimise(
     let mut infeasible = Vec::new();
     let mut unknown = Vec::new();
     for time in lower_bound as usize..=last {
-        let mut step_options = options.clone();
-        if let Some(dir) = &options.certificate_dir {
-            step_options.certificate_dir = Some(dir.join(format!("T{time}")));
-        }
-        if let Some(file) = &options.dimacs_only {
-            let mut name = file.clone().into_os_string();
-            name.push(format!(".T{time}"));
-            step_options.dimacs_only = Some(name.into());
-        }
-        match solve_reporting(instance, time, &step_options, progress)? {
+        match solve_reporting(instance, time, &step_options(options, time), progress)? {
             Outcome::Found(table, found_by) => {
                 let time = kernel::check(instance, &table, &[]).time();
                 return Ok(Some(Minimum {
@@ -420,4 +455,19 @@ pub fn minimise(
         }
     }
     Ok(None)
+}
+
+/// The options of [`minimise`]'s step `time`: certificates into `T<time>/`,
+/// the formula into `<file>.T<time>`.
+fn step_options(options: &SearchOptions, time: usize) -> SearchOptions {
+    let mut step = options.clone();
+    if let Some(dir) = &options.certificate_dir {
+        step.certificate_dir = Some(dir.join(format!("T{time}")));
+    }
+    if let Some(file) = &options.dimacs_only {
+        let mut name = file.clone().into_os_string();
+        name.push(format!(".T{time}"));
+        step.dimacs_only = Some(name.into());
+    }
+    step
 }

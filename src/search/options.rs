@@ -1,164 +1,59 @@
-//! The types a search is driven by and answers with: options, outcomes,
-//! progress reports and errors.
+//! What a search is asked to do, and how it can fail: the types every part of
+//! `search` shares.
 //!
-//! They live apart from the search itself so that every part of it (the
-//! encoder, the portfolio's helper, certificates) can name them without
-//! importing back from `search/mod.rs`: dependencies inside `search/` point one
-//! way, from the driver down to these types.
+//! They live here, below everything else in `search`, so that the encoder, the
+//! symmetry and split restrictions, the solvers, the portfolio and the
+//! certificates depend on this module and not on one another: no module of
+//! `search` imports back from the module that uses it.
 
-use super::encode::{EncodeError, EncodingOptions, EncodingStats, WordLengths};
-use super::solver::SolverError;
-use crate::kernel::{Table, Violation};
-use serde::Serialize;
+use crate::kernel::Violation;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// How to search.
-#[derive(Clone, Debug, Default)]
-pub struct SearchOptions {
-    /// What the formula encodes (word lengths, symmetry restrictions).
-    pub encoding: EncodingOptions,
-    /// Give up on one `T` after this long (the outcome is then [`Outcome::Unknown`]).
-    pub time_limit: Option<Duration>,
-    /// Give up when this flag is set.
-    pub stop: Option<Arc<AtomicBool>>,
-    /// Solver threads: with 2 or more, a helper on a second thread takes turns on
-    /// symmetric restrictions and a shuffled copy of the formula (see
-    /// [`portfolio`]) while the main solver runs; 0 and 1 mean the main solver alone.
-    pub jobs: usize,
-    /// Write a certificate for every infeasible `T` into this directory
-    /// (`solve` writes into it directly; `minimise` into `T<time>/` below it).
-    pub certificate_dir: Option<PathBuf>,
-    /// Write the formula as DIMACS to this file (`minimise`: `<file>.T<time>`)
-    /// instead of solving it.
-    pub dimacs_only: Option<PathBuf>,
-    /// The SAT solver.
-    pub solver: SolverChoice,
-}
-
-/// Which SAT solver runs the formula.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SolverChoice {
-    /// varisat, built in, writes DRAT proofs.
+/// Which words a table may use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "extra")]
+pub enum WordLengths {
+    /// Shortest paths only.
     #[default]
-    Varisat,
-    /// CaDiCaL (cargo feature `cadical`); no proofs: when a certificate is
-    /// asked for, an unsatisfiable answer is re-derived with varisat.
-    Cadical,
-    /// z3 (cargo feature `z3`, links the system's libz3); no proofs either:
-    /// certificates are re-derived with varisat as for CaDiCaL.
-    Z3,
+    Shortest,
+    /// Words up to this many letters longer than the distance.
+    Slack(usize),
+    /// Any walk that fits in the table.
+    Any,
 }
 
-impl SolverChoice {
-    /// Whether this build has the solver.
-    pub fn available(self) -> bool {
-        match self {
-            SolverChoice::Varisat => true,
-            SolverChoice::Cadical => cfg!(feature = "cadical"),
-            SolverChoice::Z3 => cfg!(feature = "z3"),
-        }
+/// What the formula encodes, beyond the instance and `T`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EncodingOptions {
+    /// Allowed word lengths.
+    pub lengths: WordLengths,
+    /// Restrict to tables invariant under this permutation of the links (by
+    /// index), which must extend to an automorphism φ of the group: the word of
+    /// φ(e) is φ(word of e), in the same columns, for every message whose orbit
+    /// under φ has as many elements as φ's order (the messages of shorter orbits
+    /// are left free: a power of φ fixing e would have to fix e's word).
+    pub automorphism: Option<Vec<u16>>,
+    /// Restrict to tables equal to their time reversal (words reversed and
+    /// inverted, columns mirrored).
+    pub time_reversal: bool,
+    /// Restrict to tables that repeat one pattern in `2^k` blocks of columns,
+    /// split along these `k` links (by index; see [`super::split`]). Empty: no split.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub split: Vec<u16>,
+    /// Leave out the redundant constraints (full-table cells, letter counts).
+    pub no_redundant: bool,
+}
+
+impl EncodingOptions {
+    /// Whether an unsatisfiable formula says something about *every* table with
+    /// these word lengths (no restriction to symmetric tables).
+    pub fn covers_all_tables(&self) -> bool {
+        self.automorphism.is_none() && !self.time_reversal && self.split.is_empty()
     }
-}
-
-/// Why `T` columns are not enough.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Infeasibility {
-    /// The number of columns.
-    pub time: usize,
-    /// The class of tables the answer speaks about, in words.
-    pub claim: String,
-    /// Whether that class is every table with these word lengths (no symmetry restriction).
-    pub covers_all_tables: bool,
-    /// Where the certificate was written, if one was asked for.
-    pub certificate: Option<PathBuf>,
-}
-
-/// What one search for a table with `T` columns found.
-#[derive(Clone, Debug)]
-pub enum Outcome {
-    /// A table with at most `T` columns, accepted by the kernel, and who found it.
-    Found(Table, FoundBy),
-    /// No table of the searched class has `T` columns.
-    Infeasible(Infeasibility),
-    /// The limit ran out, or only a DIMACS file was written.
-    Unknown,
-}
-
-/// Which solver run found a table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FoundBy {
-    /// The main solver, on the formula asked for.
-    Main,
-    /// The portfolio's helper, on the formula described.
-    Helper(String),
-}
-
-/// Where a search is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Building the formula.
-    Encoding,
-    /// The solver is running.
-    Solving,
-    /// This `T` is settled.
-    Done,
-}
-
-/// A progress report.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct Progress {
-    /// The number of columns being tried.
-    pub time: usize,
-    /// What is happening.
-    pub phase: Phase,
-    /// Size of the formula (zero while encoding).
-    pub stats: EncodingStats,
-    /// Clauses the solver has learned so far (about one per conflict).
-    pub learned: u64,
-    /// What the portfolio's helper is doing, when there is one and the main solver runs.
-    pub helper: Option<HelperActivity>,
-    /// Time spent on this `T`.
-    pub elapsed: Duration,
-}
-
-/// Why a search failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum SearchError {
-    /// The formula could not be built.
-    #[error(transparent)]
-    Encode(#[from] EncodeError),
-    /// The solver failed.
-    #[error("solver error: {0}")]
-    Solver(#[from] SolverError),
-    /// The solver's model did not decode to a table, or the kernel rejected it.
-    #[error("internal error: the search produced a table the kernel rejects ({0:?})")]
-    KernelRejected(Vec<Violation>),
-    /// The model did not decode to a table.
-    #[error("internal error: the solver's model does not describe a table")]
-    Undecodable,
-    /// The main solver refuted the formula while the helper found a table the
-    /// kernel accepts: the encoding misses tables (or a solver is wrong).
-    #[error(
-        "internal error: the formula was refuted, but the helper found a valid table with {0} columns"
-    )]
-    Contradiction(usize),
-    /// Files could not be written.
-    #[error("cannot write {path}: {error}")]
-    Io {
-        /// The path.
-        path: PathBuf,
-        /// What went wrong.
-        error: std::io::Error,
-    },
-    /// The link set is defective, so there is no lower bound to start from.
-    #[error("the link set is defective; the kernel reports why")]
-    NoBound,
 }
 
 /// The class of tables a formula speaks about, in words.
@@ -196,21 +91,181 @@ pub fn claim(time: usize, options: &EncodingOptions) -> String {
     text
 }
 
-/// What the helper is doing, for progress reports.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "on")]
-pub enum HelperActivity {
-    /// Building its first formula.
-    Starting,
-    /// A turn on the `index`-th (from 1) of the `open` restrictions still open.
-    Restriction {
-        /// Which one.
-        index: usize,
-        /// How many are open.
-        open: usize,
-        /// The length of this turn, in milliseconds (`None`: up to the limit).
-        turn_ms: Option<u64>,
+/// How to search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOptions {
+    /// What the formula encodes (word lengths, symmetry restrictions).
+    pub encoding: EncodingOptions,
+    /// Give up on one `T` after this long (the outcome is then
+    /// [`Outcome::Unknown`](super::Outcome::Unknown)).
+    pub time_limit: Option<Duration>,
+    /// Give up when this flag is set.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Solver threads: with 2 or more, a helper on a second thread takes turns on
+    /// symmetric restrictions and a shuffled copy of the formula (see
+    /// [`super::portfolio`]) while the main solver runs; 0 and 1 mean the main solver alone.
+    pub jobs: usize,
+    /// Write a certificate for every infeasible `T` into this directory
+    /// (`solve` writes into it directly; `minimise` into `T<time>/` below it).
+    pub certificate_dir: Option<PathBuf>,
+    /// Write the formula as DIMACS to this file (`minimise`: `<file>.T<time>`)
+    /// instead of solving it.
+    pub dimacs_only: Option<PathBuf>,
+    /// The SAT solver.
+    pub solver: SolverChoice,
+}
+
+/// Which SAT solver runs the formula.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SolverChoice {
+    /// varisat, built in, writes DRAT proofs.
+    #[default]
+    Varisat,
+    /// CaDiCaL (cargo feature `cadical`); no proofs: when a certificate is
+    /// asked for, an unsatisfiable answer is re-derived with varisat.
+    Cadical,
+    /// z3 (cargo feature `z3`, links the system's libz3); no proofs either:
+    /// certificates are re-derived with varisat as for CaDiCaL.
+    Z3,
+}
+
+impl SolverChoice {
+    /// Whether this build has the solver.
+    pub fn available(self) -> bool {
+        match self {
+            SolverChoice::Varisat => true,
+            SolverChoice::Cadical => cfg!(feature = "cadical"),
+            SolverChoice::Z3 => cfg!(feature = "z3"),
+        }
+    }
+}
+
+/// Why an encoding cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The link set is defective (the kernel reports how).
+    #[error("the link set does not define a connected undirected network")]
+    DefectiveLinks,
+    /// The link permutation asked for does not extend to an automorphism.
+    #[error("the link permutation does not extend to an automorphism of the group")]
+    NotAnAutomorphism,
+    /// The automorphism asked for does not map the message set onto itself.
+    #[error("the automorphism does not map the message set onto itself")]
+    AutomorphismMovesMessages,
+    /// The time reversal was asked for, but the message set is not closed under inverses.
+    #[error("the message set is not closed under inverses")]
+    MessagesNotInverseClosed,
+    /// The split asked for is not along central involutions that form a direct
+    /// factor, or the columns do not divide into the blocks.
+    #[error(
+        "the table cannot split along links {0:?}: they must be central involutions that form a direct factor C2^k, with 2^k dividing the number of columns and the messages closed under them"
+    )]
+    Split(Vec<u16>),
+}
+
+/// Why a SAT solver run failed (giving up at a limit is not a failure).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolverError {
+    /// varisat failed (other than by being stopped).
+    #[error(transparent)]
+    Varisat(#[from] varisat::solver::SolverError),
+    /// The solver asked for is not compiled into this build.
+    #[error("this build has no {name} (cargo feature `{feature}`)")]
+    NotBuilt {
+        /// The solver's name.
+        name: &'static str,
+        /// The cargo feature that adds it.
+        feature: &'static str,
     },
-    /// The shuffled copy of the full formula.
-    ShuffledCopy,
+    /// A thread running a solver could not be started.
+    #[error("cannot start {name}'s thread: {source}")]
+    Thread {
+        /// The solver's name.
+        name: &'static str,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A thread running a solver panicked.
+    #[error("{name} thread panicked")]
+    Panicked {
+        /// The thread, as named in the message (`"z3's"`, `"the helper"`).
+        name: &'static str,
+    },
+    /// The solver said satisfiable but gave no model.
+    #[error("{solver} said sat but gave no model")]
+    NoModel {
+        /// The solver's name.
+        solver: &'static str,
+    },
+    /// The solver's model leaves a variable without a value.
+    #[error("{solver}'s model has no value for a variable")]
+    IncompleteModel {
+        /// The solver's name.
+        solver: &'static str,
+    },
+    /// The solver gave up for a reason of its own.
+    #[error("{solver} gave up: {reason}")]
+    GaveUp {
+        /// The solver's name.
+        solver: &'static str,
+        /// The reason it gave.
+        reason: String,
+    },
+}
+
+/// Why a search failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// The formula could not be built.
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+    /// The solver failed.
+    #[error("solver error: {0}")]
+    Solver(#[from] SolverError),
+    /// The kernel rejected the table the search produced.
+    #[error("internal error: the search produced a table the kernel rejects ({0:?})")]
+    KernelRejected(Vec<Violation>),
+    /// The model did not decode to a table.
+    #[error("internal error: the solver's model does not describe a table")]
+    Undecodable,
+    /// The main solver refuted the formula while the helper found a table the
+    /// kernel accepts: the encoding misses tables (or a solver is wrong).
+    #[error(
+        "internal error: the formula was refuted, but the helper found a valid table with {time} columns"
+    )]
+    Contradiction {
+        /// The number of columns.
+        time: usize,
+    },
+    /// A file or directory could not be written (an input/output error, not a
+    /// fault of the search: see [`SearchError::is_io`]).
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The link set is defective, so there is no lower bound to start from.
+    #[error("the link set is defective; the kernel reports why")]
+    NoBound,
+}
+
+impl SearchError {
+    /// Whether the failure is an input/output error ([`SearchError::Io`]: a file
+    /// or directory that could not be written) rather than a bad request or an
+    /// internal fault.
+    pub fn is_io(&self) -> bool {
+        matches!(self, SearchError::Io { .. })
+    }
+
+    /// An [`SearchError::Io`] for `path`.
+    pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> SearchError {
+        let path = path.into();
+        move |source| SearchError::Io { path, source }
+    }
 }

@@ -17,13 +17,14 @@
 //! unsatisfiable shuffled copy proves what the full formula proves (it is the
 //! same formula), but carries no certificate.
 
-use super::encode::{Encoding, EncodingOptions, encode};
-use super::options::{HelperActivity, SearchError, SearchOptions, SolverChoice};
-use super::solver::run_solver;
-use super::solver::{SatAnswer, SolveControl};
+use super::cnf::Cnf;
+use super::encode::{Encoding, encode};
+use super::options::{EncodingOptions, SearchError, SearchOptions, SolverChoice};
+use super::solver::{self, SatAnswer, SolveControl};
 use super::split;
 use super::symmetry::{self, inverses};
 use crate::kernel::{Instance, Table};
+use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -35,6 +36,25 @@ const FIRST_BUDGET: Duration = Duration::from_secs(1);
 const MAX_AUTOMORPHISMS: usize = 3;
 /// How many link permutations to look at when looking for automorphisms.
 const PERMUTATION_BUDGET: usize = 100_000;
+
+/// What the helper is doing, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "on")]
+pub enum HelperActivity {
+    /// Building its first formula.
+    Starting,
+    /// A turn on the `index`-th (from 1) of the `open` restrictions still open.
+    Restriction {
+        /// Which one.
+        index: usize,
+        /// How many are open.
+        open: usize,
+        /// The length of this turn, in milliseconds (`None`: up to the limit).
+        turn_ms: Option<u64>,
+    },
+    /// The shuffled copy of the full formula.
+    ShuffledCopy,
+}
 
 /// Where the helper writes its activity and the main thread reads it.
 #[derive(Debug)]
@@ -200,8 +220,21 @@ fn restrictions(
     if !base.covers_all_tables() {
         return Vec::new();
     }
+    let mut attempts = automorphism_attempts(instance, full, base);
+    // A split into repeated blocks: after a complete automorphism (which divides
+    // the problem by its order), before the others.
+    let at = usize::from(attempts.first().is_some_and(|a| a.complete));
+    if let Some(attempt) = split_attempt(instance, time, base, at == 0) {
+        attempts.insert(at, attempt);
+    }
+    attempts.extend(reversal_attempt(instance, base));
+    attempts
+}
+
+/// The automorphism restrictions counting does not rule out, most restrictive first.
+fn automorphism_attempts(instance: &Instance, full: bool, base: &EncodingOptions) -> Vec<Attempt> {
     let names = instance.link_names();
-    let mut attempts: Vec<Attempt> = symmetry::candidates(instance, full, PERMUTATION_BUDGET)
+    symmetry::candidates(instance, full, PERMUTATION_BUDGET)
         .into_iter()
         .take(MAX_AUTOMORPHISMS)
         .map(|c| {
@@ -229,35 +262,44 @@ fn restrictions(
                 complete: c.free_letters == 0,
             }
         })
+        .collect()
+}
+
+/// The split into repeated blocks [`split::suggested`] gives, if any.
+fn split_attempt(
+    instance: &Instance,
+    time: usize,
+    base: &EncodingOptions,
+    complete: bool,
+) -> Option<Attempt> {
+    let links = split::suggested(instance, time)?;
+    let names: Vec<&str> = links
+        .iter()
+        .map(|l| instance.link_names()[l.index()].as_str())
         .collect();
-    // A split into repeated blocks: after a complete automorphism (which divides
-    // the problem by its order), before the others.
-    if let Some(links) = split::suggested(instance, time) {
-        let at = usize::from(attempts.first().is_some_and(|a| a.complete));
-        let names: Vec<&str> = links.iter().map(|l| names[l.index()].as_str()).collect();
-        attempts.insert(
-            at,
-            Attempt {
-                label: format!(
-                    "the restriction to tables that repeat one pattern in {} blocks of columns, split along {}",
-                    1usize << links.len(),
-                    names.join(", ")
-                ),
-                options: EncodingOptions {
-                    split: links.iter().map(|l| l.index() as u16).collect(),
-                    ..base.clone()
-                },
-                encoding: None,
-                closed: false,
-                complete: at == 0,
-            },
-        );
-    }
-    // Time reversal restricts something only if some message is not an involution.
+    Some(Attempt {
+        label: format!(
+            "the restriction to tables that repeat one pattern in {} blocks of columns, split along {}",
+            1usize << links.len(),
+            names.join(", ")
+        ),
+        options: EncodingOptions {
+            split: links.iter().map(|l| l.index() as u16).collect(),
+            ..base.clone()
+        },
+        encoding: None,
+        closed: false,
+        complete,
+    })
+}
+
+/// The time reversal, which restricts something only if some message is not an involution.
+fn reversal_attempt(instance: &Instance, base: &EncodingOptions) -> Option<Attempt> {
     let wanted = instance.message_set();
     let inverse = inverses(instance);
-    if (0..wanted.len()).any(|e| wanted[e] && inverse[e].index() != e) {
-        attempts.push(Attempt {
+    (0..wanted.len())
+        .any(|e| wanted[e] && inverse[e].index() != e)
+        .then(|| Attempt {
             label: "the restriction to tables equal to their time reversal".into(),
             options: EncodingOptions {
                 time_reversal: true,
@@ -266,14 +308,12 @@ fn restrictions(
             encoding: None,
             closed: false,
             complete: false,
-        });
-    }
-    attempts
+        })
 }
 
 fn solve(
     options: &SearchOptions,
-    cnf: &super::cnf::Cnf,
+    cnf: &Cnf,
     deadline: Option<Instant>,
     stop: &[Arc<AtomicBool>],
 ) -> Result<SatAnswer, SearchError> {
@@ -283,9 +323,8 @@ fn solve(
         proof: None,
         on_progress: Box::new(|_| {}),
     };
-    run_solver(helper_solver(options.solver), cnf, control)
-        .map(|(answer, _)| answer)
-        .map_err(SearchError::from)
+    let (answer, _) = solver::run(helper_solver(options.solver), cnf, control)?;
+    Ok(answer)
 }
 
 /// The helper writes no proofs, so it runs the fastest solver this build has:

@@ -7,7 +7,7 @@
 //! request has passed, which makes the solver give up (reported as "unknown").
 
 use super::cnf::Cnf;
-use super::options::SolverChoice;
+use super::options::{SolverChoice, SolverError};
 use std::cell::Cell;
 use std::io::{self, Write};
 use std::rc::Rc;
@@ -88,37 +88,30 @@ impl Write for Monitor<'_> {
     }
 }
 
-/// Why a solver run failed (as opposed to answering, or giving up at a limit).
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum SolverError {
-    /// varisat failed while solving or writing its proof (the proof sink's I/O
-    /// errors come back this way).
-    #[error("varisat failed: {0}")]
-    Varisat(#[source] varisat::solver::SolverError),
-    /// The solver's thread could not be started.
-    #[error("cannot start the solver's thread: {0}")]
-    Thread(#[source] std::io::Error),
-    /// The solver's (or the portfolio helper's) thread panicked.
-    #[error("a solver thread panicked")]
-    Panicked,
-    /// The solver said satisfiable but gave no (complete) model.
-    #[error("the solver said satisfiable but gave no complete model")]
-    NoModel,
-    /// The solver gave up for a reason of its own, before any limit.
-    #[error("the solver gave up: {reason}")]
-    GaveUp {
-        /// The solver's own words.
-        reason: String,
-    },
-    /// The solver asked for is not compiled into this build.
-    #[error("this build has no {solver} (cargo feature `{feature}`)")]
-    NotCompiled {
-        /// The solver's name.
-        solver: &'static str,
-        /// The cargo feature that compiles it in.
-        feature: &'static str,
-    },
+/// Runs the solver `choice` on `cnf`. Returns the answer and the number of
+/// learned clauses (for z3, its conflicts).
+pub(crate) fn run(
+    choice: SolverChoice,
+    cnf: &Cnf,
+    control: SolveControl<'_>,
+) -> Result<(SatAnswer, u64), SolverError> {
+    match choice {
+        SolverChoice::Varisat => solve_varisat(cnf, control),
+        #[cfg(feature = "cadical")]
+        SolverChoice::Cadical => solve_cadical(cnf, control),
+        #[cfg(not(feature = "cadical"))]
+        SolverChoice::Cadical => Err(SolverError::NotBuilt {
+            name: "CaDiCaL",
+            feature: "cadical",
+        }),
+        #[cfg(feature = "z3")]
+        SolverChoice::Z3 => solve_z3(cnf, control),
+        #[cfg(not(feature = "z3"))]
+        SolverChoice::Z3 => Err(SolverError::NotBuilt {
+            name: "z3",
+            feature: "z3",
+        }),
+    }
 }
 
 /// Solves `cnf` with varisat. Returns the answer and the number of learned clauses.
@@ -162,11 +155,11 @@ pub fn solve_varisat(
             SatAnswer::Sat(model)
         }
         Ok(false) => {
-            solver.close_proof().map_err(SolverError::Varisat)?;
+            solver.close_proof()?;
             SatAnswer::Unsat
         }
         Err(_) if gave_up.get() => SatAnswer::Unknown,
-        Err(e) => return Err(SolverError::Varisat(e)),
+        Err(e) => return Err(e.into()),
     };
     drop(solver);
     Ok((answer, lemmas.get()))
@@ -174,7 +167,7 @@ pub fn solve_varisat(
 
 #[cfg(feature = "cadical")]
 mod with_cadical {
-    use super::{Cnf, SatAnswer};
+    use super::{Cnf, SatAnswer, SolverError};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
@@ -211,7 +204,7 @@ mod with_cadical {
     pub fn solve_cadical(
         cnf: &Cnf,
         control: super::SolveControl<'_>,
-    ) -> Result<(SatAnswer, u64), super::SolverError> {
+    ) -> Result<(SatAnswer, u64), SolverError> {
         let mut solver: cadical::Solver<Hooks<'_>> = cadical::Solver::new();
         solver.reserve(cnf.vars() as i32);
         for clause in cnf.clauses() {
@@ -251,7 +244,7 @@ mod with_z3 {
     //! stop flag; a small watcher next to the solver turns a cancellation into
     //! z3's interrupt. The deadline is also passed to z3 as its `timeout`.
 
-    use super::{Cnf, SatAnswer};
+    use super::{Cnf, SatAnswer, SolverError};
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::thread;
     use std::time::{Duration, Instant};
@@ -273,7 +266,7 @@ mod with_z3 {
     pub fn solve_z3(
         cnf: &Cnf,
         control: super::SolveControl<'_>,
-    ) -> Result<(SatAnswer, u64), super::SolverError> {
+    ) -> Result<(SatAnswer, u64), SolverError> {
         let super::SolveControl {
             deadline,
             stop,
@@ -293,7 +286,7 @@ mod with_z3 {
             let worker = thread::Builder::new()
                 .name("z3".into())
                 .spawn_scoped(scope, || run(cnf, deadline, &shared))
-                .map_err(super::SolverError::Thread)?;
+                .map_err(|source| SolverError::Thread { name: "z3", source })?;
             let mut last_report = Instant::now();
             while !worker.is_finished() {
                 thread::park_timeout(POLL);
@@ -307,7 +300,9 @@ mod with_z3 {
                     on_progress(shared.conflicts.load(Ordering::Relaxed));
                 }
             }
-            let answer = worker.join().map_err(|_| super::SolverError::Panicked)??;
+            let answer = worker
+                .join()
+                .map_err(|_| SolverError::Panicked { name: "z3's" })??;
             Ok((answer, shared.conflicts.load(Ordering::Relaxed)))
         })
     }
@@ -317,7 +312,7 @@ mod with_z3 {
         cnf: &Cnf,
         deadline: Option<Instant>,
         shared: &Shared,
-    ) -> Result<SatAnswer, super::SolverError> {
+    ) -> Result<SatAnswer, SolverError> {
         let cancelled = || shared.cancel.load(Ordering::Relaxed);
         let solver = Solver::new();
         let vars: Vec<Bool> = (1..=cnf.vars() as u32).map(Bool::new_const).collect();
@@ -371,15 +366,17 @@ mod with_z3 {
             .store(conflicts(&solver), Ordering::Relaxed);
         match result {
             SatResult::Sat => {
-                let model = solver.get_model().ok_or(super::SolverError::NoModel)?;
+                let model = solver
+                    .get_model()
+                    .ok_or(SolverError::NoModel { solver: "z3" })?;
                 vars.iter()
                     .map(|v| {
                         model
                             .eval(v, true)
                             .and_then(|b| b.as_bool())
-                            .ok_or(super::SolverError::NoModel)
+                            .ok_or(SolverError::IncompleteModel { solver: "z3" })
                     })
-                    .collect::<Result<Vec<bool>, super::SolverError>>()
+                    .collect::<Result<Vec<bool>, SolverError>>()
                     .map(SatAnswer::Sat)
             }
             SatResult::Unsat => Ok(SatAnswer::Unsat),
@@ -391,7 +388,10 @@ mod with_z3 {
                 if cancelled() || timed_out || out_of_time {
                     Ok(SatAnswer::Unknown)
                 } else {
-                    Err(super::SolverError::GaveUp { reason })
+                    Err(SolverError::GaveUp {
+                        solver: "z3",
+                        reason,
+                    })
                 }
             }
         }
@@ -413,28 +413,3 @@ mod with_z3 {
 
 #[cfg(feature = "z3")]
 pub use with_z3::solve_z3;
-
-/// Runs the chosen solver on `cnf`.
-pub(crate) fn run_solver(
-    choice: SolverChoice,
-    cnf: &Cnf,
-    control: SolveControl<'_>,
-) -> Result<(SatAnswer, u64), SolverError> {
-    match choice {
-        SolverChoice::Varisat => solve_varisat(cnf, control),
-        #[cfg(feature = "cadical")]
-        SolverChoice::Cadical => solve_cadical(cnf, control),
-        #[cfg(not(feature = "cadical"))]
-        SolverChoice::Cadical => Err(SolverError::NotCompiled {
-            solver: "CaDiCaL",
-            feature: "cadical",
-        }),
-        #[cfg(feature = "z3")]
-        SolverChoice::Z3 => solve_z3(cnf, control),
-        #[cfg(not(feature = "z3"))]
-        SolverChoice::Z3 => Err(SolverError::NotCompiled {
-            solver: "z3",
-            feature: "z3",
-        }),
-    }
-}

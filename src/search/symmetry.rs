@@ -7,7 +7,7 @@
 //! shrinks it a lot, but an unsatisfiable restricted formula only says that no
 //! *symmetric* table exists.
 
-use super::encode::{EncodeError, EncodingOptions};
+use super::options::{EncodeError, EncodingOptions};
 use crate::group::{BfsTree, Elem};
 use crate::kernel::{Instance, LinkId};
 use std::collections::VecDeque;
@@ -91,7 +91,7 @@ impl Symmetries {
         if options.time_reversal {
             let elements = inverses(instance);
             if (0..wanted.len()).any(|e| wanted[e] != wanted[elements[e].index()]) {
-                return Err(EncodeError::MessagesNotClosedUnderInverses);
+                return Err(EncodeError::MessagesNotInverseClosed);
             }
             let links = (0..instance.links().len())
                 .map(|l| inverse_link(instance, LinkId(l as u32)))

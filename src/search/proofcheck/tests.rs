@@ -1,26 +1,7 @@
-//! The proof checkers' tests: accepted refutations, and one rejection per way a
-//! proof can fail, matched by kind.
+//! Tests of the DRUP checker, the LRAT writer and the LRAT checker.
 
+use super::parse::{Step, parse};
 use super::*;
-
-/// The name of a rejection's kind, so that a test says which failure it expects.
-fn kind(error: &ProofError) -> &'static str {
-    match error {
-        ProofError::Malformed { .. } => "malformed",
-        ProofError::UnknownVariable { .. } => "unknown variable",
-        ProofError::Write(_) => "write",
-        ProofError::NotRup { .. } => "not RUP",
-        ProofError::NoContradiction => "no contradiction",
-    }
-}
-
-/// Asserts that `result` is a rejection of the given kind.
-fn expect_rejection<T: std::fmt::Debug>(result: Result<T, ProofError>, expected: &str) {
-    match result {
-        Err(e) => assert_eq!(kind(&e), expected, "rejected for another reason: {e}"),
-        Ok(v) => panic!("accepted ({v:?}), expected a rejection: {expected}"),
-    }
-}
 
 /// Pigeonhole: `n + 1` pigeons, `n` holes; variable p*n + h + 1 = pigeon p in hole h.
 fn pigeonhole(n: usize) -> (usize, Vec<Vec<i32>>) {
@@ -49,27 +30,136 @@ fn accepts_a_hand_written_refutation() {
     assert!(check(2, &clauses, &binary, ProofFormat::Binary).is_ok());
 }
 
+/// Whether `result` is a [`ProofError::NotRup`] at `step` for `clause`.
+fn not_rup<T>(result: Result<T, ProofError>, step: usize, clause: &[i64]) -> bool {
+    matches!(result, Err(ProofError::NotRup { step: s, clause: c }) if s == step && c == clause)
+}
+
 #[test]
-fn rejects_lemmas_that_do_not_follow() {
+fn not_rup_lemmas_are_rejected() {
     let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2]];
-    // Satisfiable (1 = 2 = true): no proof may pass. Each lemma below is
-    // false under that assignment, so it cannot follow by unit propagation.
-    for proof in [&b"-2 0\n0\n"[..], b"0\n", b"d 1 2 0\n0\n"] {
-        expect_rejection(check(2, &clauses, proof, ProofFormat::Text), "not RUP");
-    }
-    expect_rejection(
-        check(2, &clauses, b"", ProofFormat::Text),
-        "no contradiction",
-    );
+    // Satisfiable (1 = 2 = true): no proof may pass.
+    let check_text = |proof: &[u8]| check(2, &clauses, proof, ProofFormat::Text);
+    assert!(not_rup(check_text(b"-2 0\n0\n"), 1, &[-2]));
+    assert!(not_rup(check_text(b"0\n"), 1, &[]));
+    assert!(not_rup(check_text(b"d 1 2 0\n0\n"), 2, &[]));
+}
+
+#[test]
+fn a_proof_that_stops_short_has_no_contradiction() {
+    let satisfiable = vec![vec![1, 2], vec![-1, 2], vec![1, -2]];
+    assert!(matches!(
+        check(2, &satisfiable, b"", ProofFormat::Text),
+        Err(ProofError::NoContradiction)
+    ));
+    // Unsatisfiable, but not refuted by unit propagation alone.
     let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
-    expect_rejection(
+    assert!(matches!(
         check(2, &clauses, b"", ProofFormat::Text),
-        "no contradiction",
-    );
-    expect_rejection(
+        Err(ProofError::NoContradiction)
+    ));
+    assert!(matches!(
+        check(2, &clauses, b"2 0\n", ProofFormat::Text),
+        Ok(report) if report.lemmas == 1
+    ));
+}
+
+#[test]
+fn literals_beyond_the_formula_are_unknown_variables() {
+    let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
+    assert!(matches!(
         check(2, &clauses, b"3 0\n", ProofFormat::Text),
-        "unknown variable",
-    );
+        Err(ProofError::UnknownVariable {
+            step: 1,
+            literal: 3
+        })
+    ));
+    // Binary: code 7 is variable 3, negative (after an ignored deletion).
+    assert!(matches!(
+        check(2, &clauses, &[b'd', 2, 0, b'a', 7, 0], ProofFormat::Binary),
+        Err(ProofError::UnknownVariable {
+            step: 2,
+            literal: -3
+        })
+    ));
+}
+
+#[test]
+fn malformed_drat_proofs_say_where_and_what() {
+    let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
+    let cases: [(&[u8], ProofFormat, usize, Malformation); 7] = [
+        (
+            &[b'a', 4, 0, b'x'],
+            ProofFormat::Binary,
+            3,
+            Malformation::BadTag(b'x'),
+        ),
+        (
+            &[b'a', 4],
+            ProofFormat::Binary,
+            2,
+            Malformation::UnterminatedClause,
+        ),
+        (
+            &[
+                b'a', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1,
+            ],
+            ProofFormat::Binary,
+            11,
+            Malformation::LiteralTooLarge,
+        ),
+        (
+            &[b'a', 1, 0],
+            ProofFormat::Binary,
+            2,
+            Malformation::LiteralCodeOne,
+        ),
+        (
+            &[b'2', b' ', 0xff],
+            ProofFormat::Text,
+            2,
+            Malformation::NotUtf8,
+        ),
+        (
+            b"2 0\n1 x 0\n",
+            ProofFormat::Text,
+            4,
+            Malformation::BadToken("x".into()),
+        ),
+        (
+            b"2 0\n1 2",
+            ProofFormat::Text,
+            7,
+            Malformation::UnterminatedClause,
+        ),
+    ];
+    for (proof, format, offset, problem) in cases {
+        match check(2, &clauses, proof, format) {
+            Err(ProofError::Malformed {
+                offset: o,
+                problem: p,
+            }) => assert_eq!((o, &p), (offset, &problem), "{proof:?}"),
+            other => panic!("{proof:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn lrat_output_that_cannot_be_written_is_a_write_error() {
+    struct Full;
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("no room"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
+    let result = check_to_lrat(2, &clauses, b"2 0\n0\n", ProofFormat::Text, &mut Full);
+    assert!(matches!(result, Err(ProofError::Write(e)) if e.to_string() == "no room"));
+    // The same proof into a writer that works: accepted.
+    assert!(check_to_lrat(2, &clauses, b"2 0\n0\n", ProofFormat::Text, &mut Vec::new()).is_ok());
 }
 
 #[test]
@@ -85,17 +175,14 @@ fn varisat_proofs_check_and_corruptions_fail() {
         let proof = varisat_proof(vars, &clauses);
         let report = check(vars, &clauses, &proof, ProofFormat::Binary).unwrap();
         assert!(report.lemmas > 0);
-        // Drop one clause from the formula: now satisfiable, so the proof must fail.
+        // Drop one clause from the formula: now satisfiable, so some lemma
+        // stops following from the clauses.
         let mut weaker = clauses.clone();
         weaker.remove(0);
-        let on_weaker = check(vars, &weaker, &proof, ProofFormat::Binary);
-        assert!(
-            matches!(
-                on_weaker,
-                Err(ProofError::NotRup { .. } | ProofError::NoContradiction)
-            ),
-            "{on_weaker:?}"
-        );
+        assert!(matches!(
+            check(vars, &weaker, &proof, ProofFormat::Binary),
+            Err(ProofError::NotRup { .. })
+        ));
         // Keep only the last lemma (the empty clause): not RUP for n ≥ 2.
         let steps = parse(&proof, ProofFormat::Binary).unwrap();
         let last = steps.iter().rposition(|(k, _)| *k == Step::Add).unwrap();
@@ -104,10 +191,11 @@ fn varisat_proofs_check_and_corruptions_fail() {
             text.push_str(&format!("{l} "));
         }
         text.push_str("0\n");
-        expect_rejection(
+        assert!(not_rup(
             check(vars, &clauses, text.as_bytes(), ProofFormat::Text),
-            "not RUP",
-        );
+            1,
+            &steps[last].1
+        ));
     }
 }
 
@@ -129,7 +217,14 @@ fn lrat_written_from_varisat_proofs_checks_and_corruptions_fail() {
         // The same proof against a satisfiable formula: rejected.
         let mut weaker = clauses.clone();
         weaker.remove(0);
-        assert!(check_lrat(&weaker, lrat.as_bytes()).is_err(), "n = {n}");
+        // (The clause numbers shift, so a hint names another clause.)
+        assert!(
+            matches!(
+                check_lrat(&weaker, lrat.as_bytes()),
+                Err(ProofError::NotRup { .. } | ProofError::MalformedLrat { .. })
+            ),
+            "n = {n}"
+        );
         // Dropping the last hint of any added step breaks that step.
         let lines: Vec<&str> = lrat.lines().collect();
         for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.contains(" d ")) {
@@ -141,8 +236,13 @@ fn lrat_written_from_varisat_proofs_checks_and_corruptions_fail() {
             let cut_line = cut.join(" ");
             changed[i] = &cut_line;
             let text = changed.join("\n");
+            let clause: Vec<i64> = words[1..]
+                .iter()
+                .map(|w| w.parse().unwrap())
+                .take_while(|&l| l != 0)
+                .collect();
             assert!(
-                check_lrat(&clauses, text.as_bytes()).is_err(),
+                not_rup(check_lrat(&clauses, text.as_bytes()), i + 1, &clause),
                 "n = {n}, line {i}"
             );
         }
@@ -159,10 +259,59 @@ fn lrat_of_hand_written_refutations() {
     let lrat = lrat_of(2, &units, b"", ProofFormat::Text);
     assert_eq!(lrat.trim(), "4 0 1 2 3 0");
     assert_eq!(check_lrat(&units, lrat.as_bytes()).unwrap(), 1);
-    // A hint that is not unit, a missing clause, RAT hints: rejected.
-    for bad in ["4 0 1 3 0", "4 0 1 2 7 0", "4 0 1 2 -3 0", "4 0 1 2 0"] {
-        assert!(check_lrat(&units, bad.as_bytes()).is_err(), "{bad}");
+    // Hints that leave the clause unrefuted.
+    assert!(not_rup(check_lrat(&units, b"4 0 1 3 0"), 1, &[]));
+    assert!(not_rup(check_lrat(&units, b"4 0 1 2 0"), 1, &[]));
+    // No empty clause at the end.
+    assert!(matches!(
+        check_lrat(&units, b"4 2 0 1 2 0\n"),
+        Err(ProofError::NoContradiction)
+    ));
+    assert!(matches!(
+        check_lrat(&units, b""),
+        Err(ProofError::NoContradiction)
+    ));
+}
+
+#[test]
+fn malformed_lrat_lines_say_which_and_what() {
+    use LratMalformation::*;
+    let units = vec![vec![1], vec![-1, 2], vec![-2]];
+    let cases: [(&str, usize, LratMalformation); 10] = [
+        ("x 0 0", 1, NoStepNumber),
+        ("4 d 1 x 0", 1, BadClauseNumber),
+        ("4 2 0 1 2 0\n4 0 1 2 3 0", 2, StepNumberNotIncreasing),
+        ("3 0 1 2 3 0", 1, StepNumberNotIncreasing),
+        ("4 0 1 x 0", 1, NotANumber),
+        ("4 1", 1, ClauseNotEnded),
+        ("4 0 1 2", 1, HintsNotEnded),
+        ("4 0 1 2 -3 0", 1, RatHint),
+        ("4 0 1 2 7 0", 1, HintNotPresent),
+        ("4 0 1 2 2 0", 1, HintSatisfied),
+    ];
+    for (text, line, problem) in cases {
+        match check_lrat(&units, text.as_bytes()) {
+            Err(ProofError::MalformedLrat {
+                line: l,
+                problem: p,
+            }) => assert_eq!((l, p), (line, problem), "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
     }
+    assert!(matches!(
+        check_lrat(&units, b"4 0 2 0"),
+        Err(ProofError::MalformedLrat {
+            line: 1,
+            problem: HintNotUnit
+        })
+    ));
+    assert!(matches!(
+        check_lrat(&units, &[b'4', b' ', 0xff]),
+        Err(ProofError::Malformed {
+            offset: 2,
+            problem: Malformation::NotUtf8
+        })
+    ));
 }
 
 fn varisat_proof(vars: usize, clauses: &[Vec<i32>]) -> Vec<u8> {
@@ -185,43 +334,4 @@ fn varisat_proof(vars: usize, clauses: &[Vec<i32>]) -> Vec<u8> {
         solver.close_proof().unwrap();
     }
     proof
-}
-
-#[test]
-fn malformed_proofs_are_rejected_as_malformed() {
-    let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
-    // Binary: a step that is neither 'a' nor 'd', an unterminated clause, the
-    // literal code 1 (it names no literal), a literal of more than 63 bits.
-    for bytes in [
-        &b"x\x04\x00"[..],
-        &[b'a', 4][..],
-        &[b'a', 1, 0][..],
-        &[
-            b'a', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0,
-        ][..],
-    ] {
-        expect_rejection(check(2, &clauses, bytes, ProofFormat::Binary), "malformed");
-    }
-    // Text: a token that is not a literal.
-    expect_rejection(
-        check(2, &clauses, b"2 x 0\n0\n", ProofFormat::Text),
-        "malformed",
-    );
-}
-
-#[test]
-fn lrat_write_failure_is_a_write_error() {
-    /// A sink that refuses every byte.
-    struct Refusing;
-    impl std::io::Write for Refusing {
-        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
-            Err(std::io::Error::other("refused"))
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
-    let result = check_to_lrat(2, &clauses, b"2 0\n0\n", ProofFormat::Text, &mut Refusing);
-    expect_rejection(result, "write");
 }
