@@ -44,6 +44,8 @@ use std::str::FromStr;
 
 use crate::group::{Elem, FiniteGroup, GenLetter};
 use crate::kernel::{Instance, InstanceError, LinkId};
+use arith::{Arithmetic, bfs};
+use lemma2::{compare_changes, compare_queues};
 
 /// The order of the identity's initial queue (the head is sent first).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -344,86 +346,177 @@ pub fn run(
 ) -> Result<FifoRun, FifoError> {
     ensure_sound(instance)?;
     let group = instance.group();
-    let links = instance.links();
-    let n = group.order();
-    let distance = bfs(group, links);
-    if routing.first.len() != n {
-        return Err(FifoError::RoutingOrder {
-            routing: routing.first.len(),
-            order: n,
-        });
-    }
-    for r in group.elements().skip(1) {
-        let link = routing.link(r);
-        if link.index() >= links.len() {
-            return Err(FifoError::RoutingLink {
-                element: r,
-                link,
-                links: links.len(),
-            });
-        }
-    }
-
-    let wanted = instance.message_set();
-    let mut destinations: Vec<Elem> = group.elements().filter(|e| wanted[e.index()]).collect();
-    match options.order {
-        Order::Closest => destinations.sort_by_key(|e| (distance[e.index()], e.0)),
-        Order::Furthest => {
-            destinations.sort_by_key(|e| (std::cmp::Reverse(distance[e.index()]), e.0))
-        }
-    }
+    let distance = bfs(group, instance.links());
+    check_routing(instance, routing)?;
+    let destinations = initial_order(instance, &distance, options.order);
     let status: u64 = destinations
         .iter()
         .map(|e| u64::from(distance[e.index()]))
         .sum();
-
-    let needed = status.saturating_mul(n as u64);
+    let needed = status.saturating_mul(group.order() as u64);
     if needed > MAX_SENDS {
         return Err(FifoError::TooLarge {
             needed,
             limit: MAX_SENDS,
         });
     }
-
     let arith = Arithmetic::new(group);
-    let mut queues: Vec<VecDeque<Message>> = group
-        .elements()
-        .map(|v| {
-            destinations
-                .iter()
-                .map(|&r| Message {
-                    source: v,
-                    destination: arith.mul(group, v, r),
-                })
-                .collect()
-        })
-        .collect();
-    let mut queued = n * destinations.len();
-
+    let mut state = State::new(group, &arith, &destinations, needed);
+    let mut checks = Checks::default();
+    compare_queues(
+        group,
+        &arith,
+        &state.queues,
+        0,
+        &mut checks.entries_compared,
+    )?;
+    checks.full_comparisons += 1;
     let every = options.full_compare_every.max(1);
-    let mut full_comparisons = 0;
-    let mut steps_compared = 0;
-    let mut entries_compared = 0;
-    compare_queues(group, &arith, &queues, 0, &mut entries_compared)?;
-    full_comparisons += 1;
-
-    let mut sends = Vec::with_capacity(usize::try_from(needed).unwrap_or(0));
-    let mut arrivals: Vec<Option<Message>> = vec![None; n];
-    // What each node sent, and what joined its tail, in the current step.
-    let mut sent: Vec<Option<Message>> = vec![None; n];
-    let mut joined: Vec<Option<Message>> = vec![None; n];
     let mut step = 0;
-    while queued > 0 {
+    while state.queued > 0 {
         step += 1;
+        state.step(instance, routing, &arith, &distance, step)?;
+        compare_changes(
+            group,
+            &arith,
+            &state.queues,
+            &state.sent,
+            &state.joined,
+            step,
+        )?;
+        checks.steps_compared += 1;
+        if step.is_multiple_of(every) || state.queued == 0 {
+            compare_queues(
+                group,
+                &arith,
+                &state.queues,
+                step,
+                &mut checks.entries_compared,
+            )?;
+            checks.full_comparisons += 1;
+        }
+    }
+    Ok(FifoRun {
+        sends: state.sends,
+        completion_time: step,
+        status,
+        full_comparisons: checks.full_comparisons,
+        steps_compared: checks.steps_compared,
+        entries_compared: checks.entries_compared,
+    })
+}
+
+/// Refuses a routing function made for another group, or naming a link the
+/// instance does not have.
+fn check_routing(instance: &Instance, routing: &Routing) -> Result<(), FifoError> {
+    let group = instance.group();
+    let n = group.order();
+    if routing.first.len() != n {
+        return Err(FifoError::RoutingOrder {
+            routing: routing.first.len(),
+            order: n,
+        });
+    }
+    let links = instance.links().len();
+    for r in group.elements().skip(1) {
+        let link = routing.link(r);
+        if link.index() >= links {
+            return Err(FifoError::RoutingLink {
+                element: r,
+                link,
+                links,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The identity's destinations in its initial queue order (ties by element index).
+fn initial_order(instance: &Instance, distance: &[u32], order: Order) -> Vec<Elem> {
+    let wanted = instance.message_set();
+    let mut destinations: Vec<Elem> = instance
+        .group()
+        .elements()
+        .filter(|e| wanted[e.index()])
+        .collect();
+    match order {
+        Order::Closest => destinations.sort_by_key(|e| (distance[e.index()], e.0)),
+        Order::Furthest => {
+            destinations.sort_by_key(|e| (std::cmp::Reverse(distance[e.index()]), e.0))
+        }
+    }
+    destinations
+}
+
+/// Counts of the Lemma 2 comparisons made.
+#[derive(Default)]
+struct Checks {
+    full_comparisons: usize,
+    steps_compared: usize,
+    entries_compared: u64,
+}
+
+/// The queues and what moved in the current step.
+struct State {
+    queues: Vec<VecDeque<Message>>,
+    /// Messages still in some queue.
+    queued: usize,
+    sends: Vec<TimedSend>,
+    /// What each node received in this step.
+    arrivals: Vec<Option<Message>>,
+    /// What each node sent in this step.
+    sent: Vec<Option<Message>>,
+    /// What joined each node's tail in this step.
+    joined: Vec<Option<Message>>,
+}
+
+impl State {
+    /// Every node `v` starts with its own messages `v·r`, `r` in the identity's order.
+    fn new(group: &FiniteGroup, arith: &Arithmetic, destinations: &[Elem], sends: u64) -> State {
+        let n = group.order();
+        let queues: Vec<VecDeque<Message>> = group
+            .elements()
+            .map(|v| {
+                destinations
+                    .iter()
+                    .map(|&r| Message {
+                        source: v,
+                        destination: arith.mul(group, v, r),
+                    })
+                    .collect()
+            })
+            .collect();
+        State {
+            queues,
+            queued: n * destinations.len(),
+            sends: Vec::with_capacity(usize::try_from(sends).unwrap_or(0)),
+            arrivals: vec![None; n],
+            sent: vec![None; n],
+            joined: vec![None; n],
+        }
+    }
+
+    /// One step: every node sends its head message over the routing function's
+    /// link (checked not to deroute it, and to meet no other arrival), then the
+    /// arrivals not yet at their destination join their receiver's tail.
+    fn step(
+        &mut self,
+        instance: &Instance,
+        routing: &Routing,
+        arith: &Arithmetic,
+        distance: &[u32],
+        step: usize,
+    ) -> Result<(), FifoError> {
+        let group = instance.group();
         for v in group.elements() {
-            let head = queues[v.index()].pop_front();
-            sent[v.index()] = head;
+            let head = self.queues[v.index()].pop_front();
+            self.sent[v.index()] = head;
             let Some(message) = head else {
                 continue;
             };
-            queued -= 1;
+            self.queued -= 1;
             let relative = arith.mul(group, arith.inverse(v), message.destination);
-            let link = links[routing.link(relative).index()];
+            let link = instance.links()[routing.link(relative).index()];
             let to = group.apply(v, link);
             let before = distance[relative.index()];
             let after = distance[arith
@@ -440,11 +533,11 @@ pub fn run(
                     after,
                 });
             }
-            if arrivals[to.index()].is_some() {
+            if self.arrivals[to.index()].is_some() {
                 return Err(FifoError::ReceiveConflict { step, node: to });
             }
-            arrivals[to.index()] = Some(message);
-            sends.push(TimedSend {
+            self.arrivals[to.index()] = Some(message);
+            self.sends.push(TimedSend {
                 step,
                 from: v,
                 to,
@@ -453,120 +546,17 @@ pub fn run(
             });
         }
         for v in group.elements() {
-            joined[v.index()] = None;
-            if let Some(message) = arrivals[v.index()].take()
+            self.joined[v.index()] = None;
+            if let Some(message) = self.arrivals[v.index()].take()
                 && message.destination != v
             {
-                queues[v.index()].push_back(message);
-                joined[v.index()] = queues[v.index()].back().copied();
-                queued += 1;
+                self.queues[v.index()].push_back(message);
+                self.joined[v.index()] = self.queues[v.index()].back().copied();
+                self.queued += 1;
             }
         }
-        compare_changes(group, &arith, &queues, &sent, &joined, step)?;
-        steps_compared += 1;
-        if step.is_multiple_of(every) || queued == 0 {
-            compare_queues(group, &arith, &queues, step, &mut entries_compared)?;
-            full_comparisons += 1;
-        }
+        Ok(())
     }
-    Ok(FifoRun {
-        sends,
-        completion_time: step,
-        status,
-        full_comparisons,
-        steps_compared,
-        entries_compared,
-    })
-}
-
-/// The translate `v·m` of a message.
-fn translate(group: &FiniteGroup, arith: &Arithmetic, v: Elem, m: Message) -> Message {
-    Message {
-        source: arith.mul(group, v, m.source),
-        destination: arith.mul(group, v, m.destination),
-    }
-}
-
-/// Lemma 2 from one step to the next: every node's queue length, the head it
-/// sent and the message that joined its tail are the translates of the identity's.
-fn compare_changes(
-    group: &FiniteGroup,
-    arith: &Arithmetic,
-    queues: &[VecDeque<Message>],
-    sent: &[Option<Message>],
-    joined: &[Option<Message>],
-    step: usize,
-) -> Result<(), FifoError> {
-    for v in group.elements().skip(1) {
-        let i = v.index();
-        let fail = |what| {
-            Err(FifoError::Lemma2 {
-                step,
-                node: v,
-                what,
-            })
-        };
-        if queues[i].len() != queues[0].len() {
-            return fail(Lemma2Failure::Length {
-                expected: queues[0].len(),
-                found: queues[i].len(),
-            });
-        }
-        if sent[i] != sent[0].map(|m| translate(group, arith, v, m)) {
-            return fail(Lemma2Failure::Sent);
-        }
-        if joined[i] != joined[0].map(|m| translate(group, arith, v, m)) {
-            return fail(Lemma2Failure::Joined);
-        }
-    }
-    Ok(())
-}
-
-/// Lemma 2: every node's queue is the translate of the identity's, entry by entry.
-fn compare_queues(
-    group: &FiniteGroup,
-    arith: &Arithmetic,
-    queues: &[VecDeque<Message>],
-    step: usize,
-    compared: &mut u64,
-) -> Result<(), FifoError> {
-    let Some((identity, others)) = queues.split_first() else {
-        return Ok(());
-    };
-    let identity: Vec<Message> = identity.iter().copied().collect();
-    for (i, queue) in others.iter().enumerate() {
-        let node = Elem(i as u32 + 1);
-        if queue.len() != identity.len() {
-            return Err(FifoError::Lemma2 {
-                step,
-                node,
-                what: Lemma2Failure::Length {
-                    expected: identity.len(),
-                    found: queue.len(),
-                },
-            });
-        }
-        // With a multiplication table, left multiplication by `node` is one row.
-        let row = arith.row(node);
-        for (position, (mine, base)) in queue.iter().zip(&identity).enumerate() {
-            let same = match row {
-                Some(row) => {
-                    mine.source.0 == row[base.source.index()]
-                        && mine.destination.0 == row[base.destination.index()]
-                }
-                None => *mine == translate(group, arith, node, *base),
-            };
-            if !same {
-                return Err(FifoError::Lemma2 {
-                    step,
-                    node,
-                    what: Lemma2Failure::Entry { position },
-                });
-            }
-        }
-        *compared += queue.len() as u64;
-    }
-    Ok(())
 }
 
 /// The sum of the distances from the identity to every other element of the
@@ -588,259 +578,7 @@ fn ensure_sound(instance: &Instance) -> Result<(), FifoError> {
     }
 }
 
-/// Distances from the identity over the links (`u32::MAX` when unreachable).
-fn bfs(group: &FiniteGroup, links: &[GenLetter]) -> Vec<u32> {
-    let mut distance = vec![u32::MAX; group.order()];
-    let mut frontier = vec![Elem::IDENTITY];
-    distance[0] = 0;
-    let mut d = 0;
-    while !frontier.is_empty() {
-        d += 1;
-        let mut next = Vec::new();
-        for &e in &frontier {
-            for &l in links {
-                let f = group.apply(e, l);
-                if distance[f.index()] == u32::MAX {
-                    distance[f.index()] = d;
-                    next.push(f);
-                }
-            }
-        }
-        frontier = next;
-    }
-    distance
-}
-
-/// Groups up to this order get a full multiplication table (4 bytes per entry).
-const TABLE_LIMIT: usize = 2048;
-
-/// Products and inverses of arbitrary elements; the group itself only tabulates
-/// the right action of the generators.
-struct Arithmetic {
-    /// A word over the generators for every element.
-    words: Vec<Vec<GenLetter>>,
-    inverses: Vec<Elem>,
-    /// `table[a * order + b]` is `a·b`, for small groups.
-    table: Option<Vec<u32>>,
-    order: usize,
-}
-
-impl Arithmetic {
-    fn new(group: &FiniteGroup) -> Arithmetic {
-        let order = group.order();
-        let words = group.shortest_words();
-        let inverses = words
-            .iter()
-            .map(|w| {
-                let inverse: Vec<GenLetter> = w.iter().rev().map(|l| l.inverted()).collect();
-                group.eval(&inverse)
-            })
-            .collect();
-        let table = (order <= TABLE_LIMIT).then(|| {
-            // Elements in breadth-first order with the last letter of their word:
-            // a·(b·g) = (a·b)·g fills a row in one pass over that order.
-            let mut by_length: Vec<usize> = (1..order).collect();
-            by_length.sort_by_key(|&b| words[b].len());
-            let steps: Vec<(usize, usize, GenLetter)> = by_length
-                .iter()
-                .filter_map(|&b| {
-                    let (&last, prefix) = words[b].split_last()?;
-                    Some((b, group.eval(prefix).index(), last))
-                })
-                .collect();
-            let mut table = vec![0; order * order];
-            for (a, row) in table.chunks_exact_mut(order).enumerate() {
-                row[0] = a as u32;
-                for &(b, prefix, last) in &steps {
-                    row[b] = group.apply(Elem(row[prefix]), last).0;
-                }
-            }
-            table
-        });
-        Arithmetic {
-            words,
-            inverses,
-            table,
-            order,
-        }
-    }
-
-    fn mul(&self, group: &FiniteGroup, a: Elem, b: Elem) -> Elem {
-        match &self.table {
-            Some(table) => Elem(table[a.index() * self.order + b.index()]),
-            None => group.apply_word(a, &self.words[b.index()]),
-        }
-    }
-
-    /// `a·b` for every `b`, when there is a table.
-    fn row(&self, a: Elem) -> Option<&[u32]> {
-        let start = a.index() * self.order;
-        self.table.as_ref().map(|t| &t[start..start + self.order])
-    }
-
-    fn inverse(&self, a: Elem) -> Elem {
-        self.inverses[a.index()]
-    }
-}
-
+mod arith;
+mod lemma2;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::load::{LoadOptions, load};
-
-    fn instance(header: &str) -> Instance {
-        load(&format!("{header}\ntable:\n"), &LoadOptions::default())
-            .expect("test header loads")
-            .instance
-    }
-
-    #[test]
-    fn ring_completes_in_status() {
-        let inst = instance("group: <a | a^7 = 1>");
-        let routing = Routing::shortest(&inst).unwrap();
-        for order in [Order::Closest, Order::Furthest] {
-            let run = run(
-                &inst,
-                &routing,
-                &FifoOptions {
-                    order,
-                    full_compare_every: 1,
-                },
-            )
-            .unwrap();
-            // Ring of 7: distances 1, 1, 2, 2, 3, 3.
-            assert_eq!(run.status, 12);
-            assert_eq!(run.completion_time, 12);
-            assert_eq!(run.sends.len(), 7 * 12);
-        }
-    }
-
-    #[test]
-    fn lemma2_comparisons_can_fail() {
-        let inst = instance("group: <a | a^5 = 1>");
-        let group = inst.group();
-        let arith = Arithmetic::new(group);
-        let a = group.eval(&[inst.links()[0]]);
-        let message = |source: Elem, destination: Elem| Message {
-            source,
-            destination,
-        };
-        // Each node v holds (v, v·a) then (v, v·a·a): translates of each other.
-        let queues: Vec<VecDeque<Message>> = group
-            .elements()
-            .map(|v| {
-                let va = arith.mul(group, v, a);
-                VecDeque::from([message(v, va), message(v, arith.mul(group, va, a))])
-            })
-            .collect();
-        let mut compared = 0;
-        compare_queues(group, &arith, &queues, 3, &mut compared).unwrap();
-        assert_eq!(compared, 8);
-        let mut swapped = queues.clone();
-        swapped[2].swap(0, 1);
-        // With the multiplication table and without it (products by words).
-        let mut plain = Arithmetic::new(group);
-        plain.table = None;
-        for arith in [&arith, &plain] {
-            compare_queues(group, arith, &queues, 3, &mut compared).unwrap();
-            assert_eq!(
-                compare_queues(group, arith, &swapped, 3, &mut compared),
-                Err(FifoError::Lemma2 {
-                    step: 3,
-                    node: Elem(2),
-                    what: Lemma2Failure::Entry { position: 0 }
-                })
-            );
-        }
-        let mut short = queues.clone();
-        short[4].pop_back();
-        assert!(matches!(
-            compare_queues(group, &arith, &short, 3, &mut compared),
-            Err(FifoError::Lemma2 {
-                what: Lemma2Failure::Length {
-                    expected: 2,
-                    found: 1
-                },
-                ..
-            })
-        ));
-        // The step-to-step comparison: node 1 sent what it should not have.
-        let sent: Vec<Option<Message>> = queues.iter().map(|q| q.front().copied()).collect();
-        let joined = vec![None; 5];
-        compare_changes(group, &arith, &queues, &sent, &joined, 1).unwrap();
-        let mut wrong = sent.clone();
-        wrong[1] = queues[1].back().copied();
-        assert!(matches!(
-            compare_changes(group, &arith, &queues, &wrong, &joined, 1),
-            Err(FifoError::Lemma2 {
-                what: Lemma2Failure::Sent,
-                ..
-            })
-        ));
-        let mut joined_one = joined.clone();
-        joined_one[3] = Some(message(Elem(3), Elem(4)));
-        assert!(matches!(
-            compare_changes(group, &arith, &queues, &sent, &joined_one, 1),
-            Err(FifoError::Lemma2 {
-                what: Lemma2Failure::Joined,
-                ..
-            })
-        ));
-    }
-
-    #[test]
-    fn a_routing_function_for_another_group_is_refused() {
-        let five = instance("group: <a | a^5 = 1>");
-        let six = instance("group: <a | a^6 = 1>");
-        let routing = Routing::shortest(&five).unwrap();
-        assert_eq!(
-            run(&six, &routing, &FifoOptions::default()),
-            Err(FifoError::RoutingOrder {
-                routing: 5,
-                order: 6
-            })
-        );
-    }
-
-    #[test]
-    fn order_names_round_trip() {
-        for order in [Order::Closest, Order::Furthest] {
-            assert_eq!(order.to_string().parse::<Order>().unwrap(), order);
-        }
-        assert!(matches!(
-            "nearest".parse::<Order>(),
-            Err(FifoError::UnknownOrder { .. })
-        ));
-    }
-
-    #[test]
-    fn routing_link_out_of_range_is_refused() {
-        let inst = instance("group: <a | a^5 = 1>");
-        assert!(matches!(
-            Routing::from_fn(&inst, |_| LinkId(9)),
-            Err(FifoError::RoutingLink { .. })
-        ));
-    }
-
-    #[test]
-    fn products_agree_with_and_without_table() {
-        let inst = instance("group: <a, b | a^2 = b^2 = (ab)^5 = 1>");
-        let group = inst.group();
-        let mut arith = Arithmetic::new(group);
-        let table: Vec<Elem> = group
-            .elements()
-            .flat_map(|a| group.elements().map(move |b| (a, b)))
-            .map(|(a, b)| arith.mul(group, a, b))
-            .collect();
-        arith.table = None;
-        let words: Vec<Elem> = group
-            .elements()
-            .flat_map(|a| group.elements().map(move |b| (a, b)))
-            .map(|(a, b)| arith.mul(group, a, b))
-            .collect();
-        assert_eq!(table, words);
-        for a in group.elements() {
-            assert_eq!(arith.mul(group, a, arith.inverse(a)), Elem::IDENTITY);
-        }
-    }
-}
+mod tests;
