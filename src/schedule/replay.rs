@@ -518,67 +518,39 @@ pub fn replay(
         Collective::Accumulate(r) => (Collective::Broadcast(r), Packets::Broadcast(r), true),
         Collective::Mnb => (collective, Packets::EveryBroadcast, false),
     };
-    let personal_slots = match packets {
-        Packets::All => n.checked_mul(n).ok_or(ReplayError::TooLarge { nodes: n })?,
-        Packets::From(_) => n,
-        _ => 0,
-    };
-    let broadcast_bits = match packets {
-        Packets::Broadcast(_) => n,
-        Packets::EveryBroadcast => n.checked_mul(n).ok_or(ReplayError::TooLarge { nodes: n })?,
-        _ => 0,
-    };
-    if personal_slots > MAX_PACKET_SLOTS || broadcast_bits > MAX_BROADCAST_BITS {
-        return Err(ReplayError::TooLarge { nodes: n });
-    }
-    let mut holder = Vec::with_capacity(personal_slots);
-    match packets {
-        Packets::All => {
-            for s in 0..n as u32 {
-                holder.extend(std::iter::repeat_n(s, n));
-                // The diagonal slot (s, s) is not a packet; make it "delivered".
-                holder[s as usize * n + s as usize] = s;
-            }
-        }
-        Packets::From(r) => holder.extend(std::iter::repeat_n(r, n)),
-        _ => {}
-    }
-    let mut have = Bits::new(broadcast_bits);
-    match packets {
-        Packets::Broadcast(r) => have.set(r as usize),
-        Packets::EveryBroadcast => {
-            for s in 0..n {
-                have.set(s * n + s);
-            }
-        }
-        _ => {}
-    }
-    let mut state = State {
-        graph,
-        n,
-        ports,
-        packets,
-        arrival: vec![0; holder.len()],
-        holder,
-        have,
-        fresh: Bits::new(broadcast_bits),
-        fresh_list: Vec::new(),
-        link_busy: Bits::new(graph.directed_links()),
-        busy_list: Vec::new(),
-        sent: vec![0; n],
-        received: vec![0; n],
-        port_touched: Vec::new(),
-        queue: vec![0; n],
-        queue_touched: Vec::new(),
-        peak_queue: 0,
-        link_use: Vec::new(),
-        counts: BTreeMap::new(),
-        violations: Vec::new(),
-        max_listed: options.max_listed,
-    };
-
+    let mut state = State::start(graph, ports, packets, options)?;
     let sends = &schedule.sends;
     let time = sends.iter().map(|s| s.step).max().unwrap_or(0);
+    play(&mut state, sends, reversed, time);
+    state.finish();
+
+    let peak_queue = state.peak_queue;
+    let (mut violations, mut link_use, mut counts) =
+        (state.violations, state.link_use, state.counts);
+    if reversed {
+        unreverse_findings(&mut violations, &mut link_use, &mut counts, time);
+    }
+    let derouted = count_derouted(graph, sends);
+    Ok(ReplayReport {
+        nodes: n,
+        directed_links: graph.directed_links(),
+        ports,
+        collective,
+        checked_as,
+        time,
+        transmissions: sends.len() as u64,
+        derouted,
+        peak_queue,
+        link_use,
+        valid: counts.is_empty(),
+        counts,
+        violations,
+    })
+}
+
+/// Plays every send in step order (in the reversed schedule's order for the
+/// duals), closing each step when the next begins.
+fn play(state: &mut State<'_>, sends: &[TimedSend], reversed: bool, time: u32) {
     let sorted = sends.windows(2).all(|w| w[0].step <= w[1].step);
     let order: Option<Vec<u32>> = (!sorted).then(|| {
         let mut order: Vec<u32> = (0..sends.len() as u32).collect();
@@ -607,47 +579,104 @@ pub fn replay(
     if let Some(step) = current {
         state.end_step(step);
     }
-    state.finish();
+}
 
-    let mut violations = state.violations;
-    let mut link_use = state.link_use;
-    let mut counts = state.counts;
-    if reversed {
-        for v in &mut violations {
-            *v = unreverse(v.clone(), time);
-        }
-        for u in &mut link_use {
-            u.step = time + 1 - u.step;
-        }
-        link_use.reverse();
-        let swap = |c: &mut BTreeMap<ViolationKind, u64>| {
-            let s = c.remove(&ViolationKind::SendPorts);
-            let r = c.remove(&ViolationKind::ReceivePorts);
-            if let Some(s) = s {
-                c.insert(ViolationKind::ReceivePorts, s);
-            }
-            if let Some(r) = r {
-                c.insert(ViolationKind::SendPorts, r);
-            }
-        };
-        swap(&mut counts);
+/// Maps what the reversed replay found back to the file's own steps, links and
+/// ports (a send-ports excess of the reversal is a receive-ports one of the file).
+fn unreverse_findings(
+    violations: &mut [Violation],
+    link_use: &mut [StepUse],
+    counts: &mut BTreeMap<ViolationKind, u64>,
+    time: u32,
+) {
+    for v in violations.iter_mut() {
+        *v = unreverse(v.clone(), time);
     }
-    let derouted = count_derouted(graph, sends);
-    Ok(ReplayReport {
-        nodes: n,
-        directed_links: graph.directed_links(),
-        ports,
-        collective,
-        checked_as,
-        time,
-        transmissions: sends.len() as u64,
-        derouted,
-        peak_queue: state.peak_queue,
-        link_use,
-        valid: counts.is_empty(),
-        counts,
-        violations,
-    })
+    for u in link_use.iter_mut() {
+        u.step = time + 1 - u.step;
+    }
+    link_use.reverse();
+    let sends = counts.remove(&ViolationKind::SendPorts);
+    let receives = counts.remove(&ViolationKind::ReceivePorts);
+    if let Some(s) = sends {
+        counts.insert(ViolationKind::ReceivePorts, s);
+    }
+    if let Some(r) = receives {
+        counts.insert(ViolationKind::SendPorts, r);
+    }
+}
+
+impl<'g> State<'g> {
+    /// The state before the first step: who holds each personalised packet, which
+    /// nodes have each broadcast packet, and empty per-step records.
+    fn start(
+        graph: &'g Graph,
+        ports: Ports,
+        packets: Packets,
+        options: &ReplayOptions,
+    ) -> Result<State<'g>, ReplayError> {
+        let n = graph.nodes();
+        let personal_slots = match packets {
+            Packets::All => n.checked_mul(n).ok_or(ReplayError::TooLarge { nodes: n })?,
+            Packets::From(_) => n,
+            _ => 0,
+        };
+        let broadcast_bits = match packets {
+            Packets::Broadcast(_) => n,
+            Packets::EveryBroadcast => {
+                n.checked_mul(n).ok_or(ReplayError::TooLarge { nodes: n })?
+            }
+            _ => 0,
+        };
+        if personal_slots > MAX_PACKET_SLOTS || broadcast_bits > MAX_BROADCAST_BITS {
+            return Err(ReplayError::TooLarge { nodes: n });
+        }
+        let mut holder = Vec::with_capacity(personal_slots);
+        match packets {
+            Packets::All => {
+                for s in 0..n as u32 {
+                    holder.extend(std::iter::repeat_n(s, n));
+                    // The diagonal slot (s, s) is not a packet; make it "delivered".
+                    holder[s as usize * n + s as usize] = s;
+                }
+            }
+            Packets::From(r) => holder.extend(std::iter::repeat_n(r, n)),
+            _ => {}
+        }
+        let mut have = Bits::new(broadcast_bits);
+        match packets {
+            Packets::Broadcast(r) => have.set(r as usize),
+            Packets::EveryBroadcast => {
+                for s in 0..n {
+                    have.set(s * n + s);
+                }
+            }
+            _ => {}
+        }
+        Ok(State {
+            graph,
+            n,
+            ports,
+            packets,
+            arrival: vec![0; holder.len()],
+            holder,
+            have,
+            fresh: Bits::new(broadcast_bits),
+            fresh_list: Vec::new(),
+            link_busy: Bits::new(graph.directed_links()),
+            busy_list: Vec::new(),
+            sent: vec![0; n],
+            received: vec![0; n],
+            port_touched: Vec::new(),
+            queue: vec![0; n],
+            queue_touched: Vec::new(),
+            peak_queue: 0,
+            link_use: Vec::new(),
+            counts: BTreeMap::new(),
+            violations: Vec::new(),
+            max_listed: options.max_listed,
+        })
+    }
 }
 
 /// The send of the reversed schedule: step `T + 1 − t`, link `to → from`,
