@@ -8,11 +8,13 @@
 #![deny(missing_docs)]
 
 pub mod construct;
+pub mod families;
 pub mod fifo;
 pub mod format;
 pub mod group;
 pub mod kernel;
 pub mod load;
+pub mod metrics;
 pub mod network;
 pub mod report;
 pub mod schedule;

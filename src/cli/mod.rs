@@ -11,6 +11,7 @@ mod check;
 mod exit;
 mod fifo;
 mod generate;
+mod net;
 mod schedule;
 mod search;
 mod simulate;
@@ -44,6 +45,10 @@ enum Command {
     VerifyProof(VerifyProofArgs),
     /// Work on schedule files: lists of timed sends (see docs/schedule.md).
     Schedule(schedule::ScheduleArgs),
+    /// Print a network family as a `.tbl` header (e.g. `net star 5`, `net torus 4 4`).
+    Net(NetArgs),
+    /// Order, degree, diameter, status and the lower bounds of each file's network.
+    Bounds(BoundsArgs),
 }
 
 /// A symmetry the searched tables must have.
@@ -145,6 +150,32 @@ pub enum GroupArg {
     Cyclic,
     /// The dihedral group of order n (even sizes).
     Dihedral,
+}
+
+#[derive(clap::Args, Debug)]
+struct NetArgs {
+    /// ring, hypercube, torus, kary, complete, genhypercube, star, pancake, ccc or butterfly.
+    family: String,
+    /// The sizes: `ring N`, `hypercube D`, `torus N1 N2 …`, `kary K N`, `complete N`,
+    /// `genhypercube M1 M2 …`, `star N`, `pancake N`, `ccc D`, `butterfly D`.
+    #[arg(required = true)]
+    sizes: Vec<u64>,
+    /// Write the header here instead of standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct BoundsArgs {
+    /// The `.tbl` files (a header is enough).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The single-port bound for K ports: ⌈status / K⌉.
+    #[arg(long, default_value_t = 1)]
+    ports: u64,
+    /// Report format (JSON: one object per file, schema txverify-bounds/1).
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
 }
 
 #[derive(clap::Args, Debug)]
@@ -250,6 +281,8 @@ pub fn run() -> ExitCode {
         Command::Search(args) => search::run(&args),
         Command::VerifyProof(args) => search::verify_proof(&args),
         Command::Schedule(args) => schedule::run(&args),
+        Command::Net(args) => net::run(&args),
+        Command::Bounds(args) => net::bounds(&args),
     };
     ExitCode::from(exit)
 }

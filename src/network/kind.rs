@@ -77,7 +77,7 @@ pub enum NetworkSpecError {
 
 impl NetworkKind {
     /// The torus sides this kind stands for, validated.
-    pub(crate) fn torus_sides(&self) -> Result<Vec<usize>, NetworkSpecError> {
+    pub fn torus_sides(&self) -> Result<Vec<usize>, NetworkSpecError> {
         let sides = match self {
             NetworkKind::Ring { nodes } => {
                 if *nodes < 2 {

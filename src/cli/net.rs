@@ -1,0 +1,143 @@
+//! `txverify net FAMILY SIZE… [-o FILE]`: a network family as a `.tbl` header
+//! (group presentation, links, `network:` where one applies) for `check`,
+//! `simulate`, `search` and `bounds`.
+
+use super::exit::Exit;
+use super::{BoundsArgs, NetArgs, OutputFormat};
+use std::fmt::Write;
+use txverify::families::Family;
+use txverify::metrics::metrics;
+use txverify::network::infer;
+
+pub fn run(args: &NetArgs) -> Exit {
+    let family = match Family::new(&args.family, &args.sizes) {
+        Ok(family) => family,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Input;
+        }
+    };
+    let header = family.header();
+    match &args.output {
+        Some(path) => match std::fs::write(path, &header) {
+            Ok(()) => Exit::Ok,
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                Exit::Input
+            }
+        },
+        None => {
+            out!("{header}");
+            Exit::Ok
+        }
+    }
+}
+
+/// The JSON schema of `bounds`.
+const BOUNDS_SCHEMA: &str = "txverify-bounds/1";
+
+/// `txverify bounds FILE… [--ports K]`: the metrics of each file's Cayley graph.
+pub fn bounds(args: &BoundsArgs) -> Exit {
+    let mut worst = Exit::Ok;
+    for path in &args.files {
+        worst = worst.max(bounds_of(path, args));
+    }
+    worst
+}
+
+fn bounds_of(path: &std::path::Path, args: &BoundsArgs) -> Exit {
+    let shown = path.display().to_string();
+    let Some(loaded) = super::check::read_and_load(path, &Default::default(), args.format) else {
+        return Exit::Input;
+    };
+    let instance = &loaded.instance;
+    let network = loaded.network.clone().or_else(|| {
+        instance
+            .defects()
+            .is_empty()
+            .then(|| infer(instance.group(), instance.links()).map(|(kind, _)| kind))
+            .flatten()
+    });
+    let m = match metrics(instance, network.as_ref(), args.ports) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {shown}: {e}");
+            return Exit::Input;
+        }
+    };
+    match args.format {
+        OutputFormat::Json => {
+            let cut = m.cut_bound.as_ref().map(|c| {
+                serde_json::json!({
+                    "value": c.value,
+                    "dimension": c.dimension,
+                    "smaller_side": c.smaller_side,
+                    "larger_side": c.larger_side,
+                    "crossing_links": c.crossing_links,
+                })
+            });
+            let value = serde_json::json!({
+                "schema": BOUNDS_SCHEMA,
+                "file": shown,
+                "network": network.as_ref().map(ToString::to_string),
+                "order": m.order,
+                "degree": m.degree,
+                "diameter": m.diameter,
+                "status": m.status,
+                "average_distance": m.average_distance,
+                "ports": m.ports,
+                "single_port_bound": m.single_port_bound,
+                "all_port_bound": m.all_port_bound,
+                "cut_bound": cut,
+            });
+            outln!("{value}");
+        }
+        OutputFormat::Text => {
+            let mut out = String::new();
+            let _ = writeln!(out, "{shown}");
+            if let Some(kind) = &network {
+                let _ = writeln!(out, "  network            {kind}");
+            }
+            let _ = writeln!(
+                out,
+                "  order {}, degree {}, diameter {}",
+                m.order, m.degree, m.diameter
+            );
+            let _ = writeln!(
+                out,
+                "  status             {} (average distance {:.4})",
+                m.status, m.average_distance
+            );
+            let port_note = if m.ports == 1 {
+                "single-port: the status".to_string()
+            } else {
+                format!("{}-port: ⌈status / {}⌉", m.ports, m.ports)
+            };
+            let _ = writeln!(
+                out,
+                "  single-port bound  {} ({port_note})",
+                m.single_port_bound
+            );
+            match m.all_port_bound {
+                Some(b) => {
+                    let _ = writeln!(
+                        out,
+                        "  all-port bound     {b} (the kernel's bound for tables)"
+                    );
+                }
+                None => {
+                    let _ = writeln!(out, "  all-port bound     none (the link set is defective)");
+                }
+            }
+            if let Some(c) = &m.cut_bound {
+                let _ = writeln!(
+                    out,
+                    "  cut bound          {} (dimension {}: {} × {} / {} links)",
+                    c.value, c.dimension, c.smaller_side, c.larger_side, c.crossing_links
+                );
+            }
+            out!("{out}");
+        }
+    }
+    Exit::Ok
+}

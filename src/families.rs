@@ -1,0 +1,340 @@
+//! Network families as `.tbl` headers: a group presentation, its links and,
+//! where one applies, the `network:` line.
+//!
+//! A family is only a way of writing a Cayley graph down: the header is loaded
+//! like any file, the group computed by coset enumeration and the graph checked
+//! by whoever reads it, so nothing here is trusted. Presentations are chosen so
+//! that enumeration closes quickly (the symmetric group on its star transpositions
+//! with the standard relations, on Coxeter generators for the pancake graph, the
+//! wreath product C2 ≀ C_D with the commuting conjugates of its flip).
+
+use std::fmt::Write;
+
+/// The largest group a family may ask for (coset enumeration's default limit).
+pub const MAX_ORDER: u64 = 2_000_000;
+
+/// A family and its sizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Family {
+    /// The ring of `n` nodes (C_n on a, a⁻¹).
+    Ring(u64),
+    /// The `d`-cube (C2^d).
+    Hypercube(u64),
+    /// The wrap-around mesh with these sides (C_n1 × C_n2 × …).
+    Torus(Vec<u64>),
+    /// K_n as the Cayley graph of C_n on every non-identity element.
+    Complete(u64),
+    /// K_m1 × K_m2 × …: the product of complete graphs.
+    GenHypercube(Vec<u64>),
+    /// The star graph: S_n on the transpositions (1 i).
+    Star(u64),
+    /// The pancake graph: S_n on the prefix reversals.
+    Pancake(u64),
+    /// Cube-connected cycles: C2 ≀ C_d on the shift and the flip of bit 0.
+    Ccc(u64),
+    /// The wrapped butterfly: C2 ≀ C_d on the shift and the shift-then-flip.
+    Butterfly(u64),
+}
+
+/// Why a family cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FamilyError {
+    /// Not a family name.
+    #[error(
+        "unknown family `{0}` (ring, hypercube, torus, kary, complete, genhypercube, star, pancake, ccc, butterfly)"
+    )]
+    Unknown(String),
+    /// The wrong number of sizes.
+    #[error("`{family}` takes {expected}")]
+    Arguments {
+        /// The family.
+        family: &'static str,
+        /// What it takes, in words.
+        expected: &'static str,
+    },
+    /// A size below the family's least.
+    #[error("`{family}` needs sizes of at least {least}")]
+    TooSmall {
+        /// The family.
+        family: &'static str,
+        /// The least size.
+        least: u64,
+    },
+    /// More nodes than a group may have.
+    #[error("`{family}` of these sizes has {order} nodes, more than the limit of {MAX_ORDER}")]
+    TooLarge {
+        /// The family.
+        family: &'static str,
+        /// Its order (saturated).
+        order: u64,
+    },
+}
+
+impl Family {
+    /// The family `name` with sizes `args`, checked against the family's least
+    /// sizes and [`MAX_ORDER`].
+    pub fn new(name: &str, args: &[u64]) -> Result<Family, FamilyError> {
+        let one = |family: &'static str, least: u64| -> Result<u64, FamilyError> {
+            match args {
+                [n] if *n >= least => Ok(*n),
+                [_] => Err(FamilyError::TooSmall { family, least }),
+                _ => Err(FamilyError::Arguments {
+                    family,
+                    expected: "one size",
+                }),
+            }
+        };
+        let many = |family: &'static str, least: u64| -> Result<Vec<u64>, FamilyError> {
+            if args.is_empty() {
+                return Err(FamilyError::Arguments {
+                    family,
+                    expected: "one size per dimension",
+                });
+            }
+            if args.iter().any(|&n| n < least) {
+                return Err(FamilyError::TooSmall { family, least });
+            }
+            Ok(args.to_vec())
+        };
+        let family = match name {
+            "ring" => Family::Ring(one("ring", 3)?),
+            "hypercube" => Family::Hypercube(one("hypercube", 1)?),
+            "torus" => Family::Torus(many("torus", 2)?),
+            "kary" => match args {
+                [k, n] if *k >= 2 && *n >= 1 => Family::Torus(vec![*k; (*n).min(64) as usize]),
+                [_, _] => {
+                    return Err(FamilyError::TooSmall {
+                        family: "kary",
+                        least: 2,
+                    });
+                }
+                _ => {
+                    return Err(FamilyError::Arguments {
+                        family: "kary",
+                        expected: "K (the side) and N (the dimensions)",
+                    });
+                }
+            },
+            "complete" => Family::Complete(one("complete", 2)?),
+            "genhypercube" => Family::GenHypercube(many("genhypercube", 2)?),
+            "star" => Family::Star(one("star", 2)?),
+            "pancake" => Family::Pancake(one("pancake", 2)?),
+            "ccc" => Family::Ccc(one("ccc", 3)?),
+            "butterfly" => Family::Butterfly(one("butterfly", 3)?),
+            other => return Err(FamilyError::Unknown(other.to_string())),
+        };
+        let order = family.order();
+        if order > MAX_ORDER {
+            return Err(FamilyError::TooLarge {
+                family: family.name(),
+                order,
+            });
+        }
+        Ok(family)
+    }
+
+    /// The family's name as `txverify net` takes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Family::Ring(_) => "ring",
+            Family::Hypercube(_) => "hypercube",
+            Family::Torus(_) => "torus",
+            Family::Complete(_) => "complete",
+            Family::GenHypercube(_) => "genhypercube",
+            Family::Star(_) => "star",
+            Family::Pancake(_) => "pancake",
+            Family::Ccc(_) => "ccc",
+            Family::Butterfly(_) => "butterfly",
+        }
+    }
+
+    /// The number of nodes by its closed form (saturating).
+    pub fn order(&self) -> u64 {
+        let product = |sides: &[u64]| sides.iter().fold(1u64, |p, &n| p.saturating_mul(n));
+        let factorial = |n: u64| (1..=n).fold(1u64, |p, k| p.saturating_mul(k));
+        match self {
+            Family::Ring(n) | Family::Complete(n) => *n,
+            Family::Hypercube(d) => 1u64.checked_shl(*d as u32).unwrap_or(u64::MAX),
+            Family::Torus(sides) | Family::GenHypercube(sides) => product(sides),
+            Family::Star(n) | Family::Pancake(n) => factorial(*n),
+            Family::Ccc(d) | Family::Butterfly(d) => 1u64
+                .checked_shl(*d as u32)
+                .map_or(u64::MAX, |p| p.saturating_mul(*d)),
+        }
+    }
+
+    /// A short name for the header's `name:` line (`star5`, `torus4x4`).
+    pub fn file_name(&self) -> String {
+        let sizes = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join("x");
+        match self {
+            Family::Torus(s) => format!("torus{}", sizes(s)),
+            Family::GenHypercube(s) => format!("genhypercube{}", sizes(s)),
+            Family::Ring(n)
+            | Family::Hypercube(n)
+            | Family::Complete(n)
+            | Family::Star(n)
+            | Family::Pancake(n)
+            | Family::Ccc(n)
+            | Family::Butterfly(n) => format!("{}{n}", self.name()),
+        }
+    }
+
+    /// The `.tbl` header: name, source, group, links, network where one applies,
+    /// and an empty `table:`.
+    pub fn header(&self) -> String {
+        let (group, links, network) = match self {
+            Family::Ring(n) => (format!("<a | a^{n}>"), None, Some(format!("ring {n}"))),
+            Family::Hypercube(d) => (cube(*d), None, Some(format!("hypercube {d}"))),
+            Family::Torus(sides) => {
+                let factors: Vec<String> = sides
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| format!("<{} | {}^{n}>", letter(i), letter(i)))
+                    .collect();
+                let sides: Vec<String> = sides.iter().map(u64::to_string).collect();
+                (
+                    factors.join(" x "),
+                    None,
+                    Some(format!("torus {}", sides.join(" "))),
+                )
+            }
+            Family::Complete(n) => {
+                let (group, links) = complete_factor(*n, &letter(0));
+                (group, Some(links), None)
+            }
+            Family::GenHypercube(sides) => {
+                let (groups, links): (Vec<String>, Vec<String>) = sides
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &m)| complete_factor(m, &letter(i)))
+                    .unzip();
+                (groups.join(" x "), Some(links.join(" ")), None)
+            }
+            Family::Star(n) => (star(*n), None, None),
+            Family::Pancake(n) => pancake(*n),
+            Family::Ccc(d) => (wreath(*d), Some("s s' x".to_string()), None),
+            Family::Butterfly(d) => (wreath(*d), Some("s s' t t'".to_string()), None),
+        };
+        let mut text = format!("name: {}\n", self.file_name());
+        let _ = writeln!(text, "source: {}", self.source());
+        let _ = writeln!(text, "group: {group}");
+        if let Some(links) = links {
+            let _ = writeln!(text, "links: {links}");
+        }
+        if let Some(network) = network {
+            let _ = writeln!(text, "network: {network}");
+        }
+        text.push_str("table:\n");
+        text
+    }
+
+    /// Where the family is described.
+    fn source(&self) -> &'static str {
+        match self {
+            Family::Ring(_) | Family::Hypercube(_) | Family::Torus(_) => {
+                "Coolsaet, Fack, De Meyer, A tabular method for verification of data exchange algorithms, section 3 (rings, hypercubes, wrap-around meshes as Cayley graphs)"
+            }
+            Family::Complete(_) | Family::GenHypercube(_) => {
+                "Dimakopoulos, Dimopoulos, A theory for total exchange in multidimensional interconnection networks, section 3.1 (complete graphs and generalised hypercubes)"
+            }
+            Family::Star(_) | Family::Pancake(_) | Family::Ccc(_) | Family::Butterfly(_) => {
+                "Dimakopoulos, Dimopoulos, Optimal total exchange in Cayley graphs, section 2 (Cayley networks)"
+            }
+        }
+    }
+}
+
+/// The `i`-th generator name: `a` … `z`, then `{g26}` ….
+fn letter(i: usize) -> String {
+    if i < 26 {
+        ((b'a' + i as u8) as char).to_string()
+    } else {
+        format!("{{g{i}}}")
+    }
+}
+
+/// C2^d as a direct product of d copies of C2.
+fn cube(d: u64) -> String {
+    (0..d as usize)
+        .map(|i| format!("<{} | {}^2>", letter(i), letter(i)))
+        .collect::<Vec<_>>()
+        .join(" x ")
+}
+
+/// C_m with a generator named for every non-identity element (`x`, `{x2}`, …,
+/// `{x(m−1)}` = x^k), and those m − 1 generators as the links: K_m.
+fn complete_factor(m: u64, x: &str) -> (String, String) {
+    let power = |k: u64| {
+        if k == 1 {
+            x.to_string()
+        } else {
+            format!("{{{}{k}}}", x.trim_matches(['{', '}']))
+        }
+    };
+    let generators: Vec<String> = (1..m).map(power).collect();
+    let mut relations = vec![format!("{x}^{m}")];
+    relations.extend((2..m).map(|k| format!("{} = {x}^{k}", power(k))));
+    (
+        format!("<{} | {}>", generators.join(", "), relations.join(", ")),
+        generators.join(" "),
+    )
+}
+
+/// S_n on the star transpositions t_i = (1 i): t_i² = (t_i t_j)³ = (t_i t_j t_i t_k)² = 1.
+fn star(n: u64) -> String {
+    let t = |i: u64| format!("{{t{i}}}");
+    let generators: Vec<String> = (2..=n).map(t).collect();
+    let mut relations = Vec::new();
+    for i in 2..=n {
+        relations.push(format!("{}^2", t(i)));
+        for j in i + 1..=n {
+            relations.push(format!("({}{})^3", t(i), t(j)));
+        }
+        for j in 2..=n {
+            for k in j + 1..=n {
+                if j != i && k != i {
+                    relations.push(format!("({}{}{}{})^2", t(i), t(j), t(i), t(k)));
+                }
+            }
+        }
+    }
+    format!("<{} | {}>", generators.join(", "), relations.join(", "))
+}
+
+/// S_n on Coxeter generators s_1 … s_(n−1), with the prefix reversals
+/// r_i = the longest element of S_i as further generators and the links.
+fn pancake(n: u64) -> (String, Option<String>, Option<String>) {
+    let s = |i: u64| format!("{{s{i}}}");
+    let r = |i: u64| format!("{{r{i}}}");
+    let mut generators: Vec<String> = (1..n).map(s).collect();
+    generators.extend((2..=n).map(r));
+    let mut relations = Vec::new();
+    for i in 1..n {
+        relations.push(format!("{}^2", s(i)));
+        for j in i + 1..n {
+            let m = if j == i + 1 { 3 } else { 2 };
+            relations.push(format!("({}{})^{m}", s(i), s(j)));
+        }
+    }
+    for i in 2..=n {
+        // The longest element of S_i: s1 (s2 s1) (s3 s2 s1) … (s(i−1) … s1).
+        let word: String = (1..i).flat_map(|top| (1..=top).rev().map(s)).collect();
+        relations.push(format!("{} = {word}", r(i)));
+    }
+    let links: Vec<String> = (2..=n).map(r).collect();
+    (
+        format!("<{} | {}>", generators.join(", "), relations.join(", ")),
+        Some(links.join(" ")),
+        None,
+    )
+}
+
+/// C2 ≀ C_d: `s` the cyclic shift, `x` the flip of bit 0, `t = sx`; `x`
+/// commutes with its conjugates by the powers of `s`.
+fn wreath(d: u64) -> String {
+    let mut relations = vec![format!("s^{d} = x^2 = 1"), "t = sx".to_string()];
+    relations.extend((1..=d / 2).map(|i| format!("[x, s^-{i} x s^{i}]")));
+    format!("<s, x, t | {}>", relations.join(", "))
+}
