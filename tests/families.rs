@@ -261,3 +261,33 @@ fn bad_families_and_sizes_are_input_errors() {
         assert!(err.starts_with("error: "), "{args:?}: {err}");
     }
 }
+
+/// Status from node 0 of a schedule network, by its own distances.
+fn schedule_status(name: &str) -> (usize, u64) {
+    let graph = name
+        .parse::<txverify::schedule::NetworkName>()
+        .unwrap()
+        .build()
+        .unwrap();
+    let status = (0..graph.nodes() as u32)
+        .map(|x| u64::from(graph.distances_to(x)[0]))
+        .sum();
+    (graph.nodes(), status)
+}
+
+#[test]
+fn schedules_run_on_the_same_families() {
+    let explicit = |e: Explicit| (e.nodes, e.status);
+    assert_eq!(schedule_status("star 4"), explicit(star(4)));
+    assert_eq!(schedule_status("pancake 5"), explicit(pancake(5)));
+    assert_eq!(schedule_status("ccc 4"), explicit(ccc(4)));
+    assert_eq!(schedule_status("butterfly 3"), explicit(butterfly(3)));
+    assert_eq!(
+        schedule_status("genhypercube 2 3 4"),
+        explicit(product(&[2, 3, 4], true))
+    );
+    assert_eq!(
+        schedule_status("kary 3 3"),
+        explicit(product(&[3, 3, 3], false))
+    );
+}

@@ -40,6 +40,18 @@ pub enum NetworkName {
     Hypercube(u32),
     /// `complete N`: every pair of N ≥ 1 nodes joined.
     Complete(u32),
+    /// `genhypercube M1 M2 …`: the product of complete graphs K_M1 × K_M2 × …
+    /// (two nodes joined when they differ in exactly one coordinate).
+    GenHypercube(Vec<u32>),
+    /// `star N`, `pancake N`, `ccc D`, `butterfly D`: the Cayley graph of the
+    /// header `txverify net` writes for the family, its nodes numbered as the
+    /// elements of the computed group (the identity is node 0).
+    Cayley {
+        /// The family, as `txverify net` names it.
+        family: String,
+        /// Its size.
+        size: u32,
+    },
 }
 
 /// Why a network name or an adjacency list does not give a usable graph.
@@ -50,8 +62,13 @@ pub enum NetworkError {
     #[error("no network named (expected e.g. `ring 8`, `mesh 4 4`, `hypercube 3`)")]
     Empty,
     /// The family is not one txverify builds.
-    #[error("unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete)")]
+    #[error(
+        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, kary, genhypercube, star, pancake, ccc, butterfly)"
+    )]
     UnknownFamily(String),
+    /// A Cayley family's header did not give a group and links.
+    #[error("the Cayley graph of `{0}` could not be built from its header")]
+    CayleyHeader(String),
     /// A size is not a number.
     #[error("`{0}` is not a size")]
     BadSize(String),
@@ -133,6 +150,8 @@ impl fmt::Display for NetworkName {
             NetworkName::Mesh(s) => list(f, "mesh", s),
             NetworkName::Hypercube(d) => write!(f, "hypercube {d}"),
             NetworkName::Complete(n) => write!(f, "complete {n}"),
+            NetworkName::GenHypercube(s) => list(f, "genhypercube", s),
+            NetworkName::Cayley { family, size } => write!(f, "{family} {size}"),
         }
     }
 }
@@ -190,6 +209,34 @@ impl FromStr for NetworkName {
             "mesh" => NetworkName::Mesh(many("mesh", 1)?),
             "hypercube" => NetworkName::Hypercube(one("hypercube", 0)?),
             "complete" => NetworkName::Complete(one("complete", 1)?),
+            "genhypercube" => NetworkName::GenHypercube(many("genhypercube", 1)?),
+            "kary" => match sizes[..] {
+                [k, n] if k >= 2 && (1..=64).contains(&n) => {
+                    NetworkName::Torus(vec![k; n as usize])
+                }
+                [_, _] => {
+                    return Err(NetworkError::TooSmall {
+                        family: "kary",
+                        minimum: 2,
+                        size: sizes[0].min(sizes[1]),
+                    });
+                }
+                _ => {
+                    return Err(NetworkError::WrongArity {
+                        family: "kary",
+                        expected: "two",
+                        given: sizes.len(),
+                    });
+                }
+            },
+            "star" | "pancake" => NetworkName::Cayley {
+                family: family.to_string(),
+                size: one("star or pancake", 2)?,
+            },
+            "ccc" | "butterfly" => NetworkName::Cayley {
+                family: family.to_string(),
+                size: one("ccc or butterfly", 3)?,
+            },
             other => return Err(NetworkError::UnknownFamily(other.to_string())),
         };
         name.check_size()?;
@@ -211,7 +258,18 @@ impl NetworkName {
             NetworkName::Ring(n) | NetworkName::Linear(n) | NetworkName::Complete(n) => {
                 product(&[*n])
             }
-            NetworkName::Torus(s) | NetworkName::Mesh(s) => product(s),
+            NetworkName::Torus(s) | NetworkName::Mesh(s) | NetworkName::GenHypercube(s) => {
+                product(s)
+            }
+            NetworkName::Cayley { family, size } => {
+                let order = crate::families::Family::new(family, &[u64::from(*size)])
+                    .map_err(|_| NetworkError::TooLarge)?
+                    .order();
+                usize::try_from(order)
+                    .ok()
+                    .filter(|&n| n <= MAX_NODES)
+                    .ok_or(NetworkError::TooLarge)
+            }
             NetworkName::Hypercube(d) => {
                 if (*d as usize) < usize::BITS as usize && (1usize << d) <= MAX_NODES {
                     Ok(1 << d)
@@ -277,6 +335,8 @@ impl NetworkName {
                     .map(|x| (0..n).filter(|&y| y != x).collect())
                     .collect()
             }
+            NetworkName::GenHypercube(sides) => complete_product(sides),
+            NetworkName::Cayley { family, size } => return cayley(family, *size),
         };
         Graph::from_adjacency(lists)
     }
@@ -422,6 +482,39 @@ impl Graph {
 
 /// The distance [`Graph::distances_to`] gives a node that cannot reach the destination.
 pub const UNREACHABLE: u32 = u32::MAX;
+
+/// K_M1 × K_M2 × …, mixed radix, first coordinate fastest.
+fn complete_product(sides: &[u32]) -> Vec<Vec<u32>> {
+    let n: usize = sides.iter().map(|&s| s as usize).product();
+    (0..n)
+        .map(|x| {
+            let mut list = Vec::new();
+            let mut stride = 1usize;
+            for &side in sides {
+                let side = side as usize;
+                let c = (x / stride) % side;
+                let base = x - c * stride;
+                list.extend(
+                    (0..side)
+                        .filter(|&c2| c2 != c)
+                        .map(|c2| (base + c2 * stride) as u32),
+                );
+                stride *= side;
+            }
+            list
+        })
+        .collect()
+}
+
+/// The Cayley graph of the family's `txverify net` header.
+fn cayley(family: &str, size: u32) -> Result<Graph, NetworkError> {
+    let fail = || NetworkError::CayleyHeader(format!("{family} {size}"));
+    let header = crate::families::Family::new(family, &[u64::from(size)])
+        .map_err(|_| fail())?
+        .header();
+    let loaded = crate::load::load(&header, &Default::default()).map_err(|_| fail())?;
+    super::cayley::cayley_graph(loaded.instance.group(), loaded.instance.links())
+}
 
 #[cfg(test)]
 mod tests {
