@@ -570,7 +570,7 @@ mod tests {
     fn bad_names_are_typed_errors() {
         let err = |s: &str| s.parse::<NetworkName>().unwrap_err();
         assert_eq!(err(""), NetworkError::Empty);
-        assert!(matches!(err("star 4"), NetworkError::UnknownFamily(_)));
+        assert!(matches!(err("moebius 4"), NetworkError::UnknownFamily(_)));
         assert!(matches!(err("ring x"), NetworkError::BadSize(_)));
         assert!(matches!(err("ring 1"), NetworkError::TooSmall { .. }));
         assert!(matches!(err("ring 3 3"), NetworkError::WrongArity { .. }));
