@@ -240,6 +240,7 @@ fn net_writes_headers_that_check_and_bounds_accept() {
         assert_eq!(report[field], value, "{field}");
     }
     assert_eq!(report["cut_bound"]["value"], 8);
+    assert_eq!(field_paths(&report), documented_bounds_fields());
     assert_eq!(report["average_distance"], 32.0 / 15.0);
     let (code, out, _) = txverify(&["bounds", "--ports", "3", "--format", "json", path]);
     assert_eq!(code, 0);
@@ -290,4 +291,28 @@ fn schedules_run_on_the_same_families() {
         schedule_status("kary 3 3"),
         explicit(product(&[3, 3, 3], false))
     );
+}
+
+/// Every field path of a report: `a` and `a.b` for fields of nested objects.
+fn field_paths(report: &serde_json::Value) -> std::collections::BTreeSet<String> {
+    let mut paths = std::collections::BTreeSet::new();
+    for (key, value) in report.as_object().unwrap() {
+        paths.insert(key.clone());
+        if let Some(inner) = value.as_object() {
+            paths.extend(inner.keys().map(|k| format!("{key}.{k}")));
+        }
+    }
+    paths
+}
+
+/// The field paths docs/json.md lists for `txverify-bounds/1`.
+fn documented_bounds_fields() -> std::collections::BTreeSet<String> {
+    let doc = std::fs::read_to_string("docs/json.md").expect("docs/json.md is readable");
+    doc.lines()
+        .skip_while(|l| l.trim() != "## Schema `txverify-bounds/1`")
+        .skip(1)
+        .take_while(|l| !l.starts_with('#'))
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next().map(str::to_string))
+        .collect()
 }
