@@ -1,35 +1,10 @@
 //! End-to-end tests of the `txverify` binary: exit codes, diagnostics, reports.
 
+mod common;
+
+use common::cli::{Run, file, txverify};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn txverify(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_txverify"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-/// Writes `text` to a fresh file named `name` and returns its path.
-fn file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("txverify-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
 
 /// `txverify search -q --time T --dimacs CNF TABLE`.
 fn write_dimacs(table: &std::path::Path, time: usize, cnf: &std::path::Path) -> Run {

@@ -3,8 +3,10 @@
 //! through groups: order, degree, diameter and status must agree with the
 //! metrics of the header's Cayley graph, and with closed forms where they exist.
 
+mod common;
+
+use common::cli::{Run, documented_fields, field_paths, txverify};
 use std::collections::{HashMap, VecDeque};
-use std::process::Command;
 use txverify::families::Family;
 use txverify::load::load;
 use txverify::metrics::metrics;
@@ -203,27 +205,19 @@ fn headers_name_their_network_where_one_applies() {
     assert_eq!(network("star", &[4]), None);
 }
 
-fn txverify(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_txverify"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn net_writes_headers_that_check_and_bounds_accept() {
     let dir = std::env::temp_dir().join(format!("txverify-net-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("torus.tbl");
     let path = file.to_str().unwrap();
-    let (code, _, err) = txverify(&["net", "torus", "4", "4", "-o", path]);
+    let Run {
+        code, stderr: err, ..
+    } = txverify(&["net", "torus", "4", "4", "-o", path]);
     assert_eq!(code, 0, "{err}");
-    let (code, out, _) = txverify(&["bounds", "--format", "json", path]);
+    let Run {
+        code, stdout: out, ..
+    } = txverify(&["bounds", "--format", "json", path]);
     assert_eq!(code, 0);
     let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(report["schema"], "txverify-bounds/1");
@@ -240,9 +234,14 @@ fn net_writes_headers_that_check_and_bounds_accept() {
         assert_eq!(report[field], value, "{field}");
     }
     assert_eq!(report["cut_bound"]["value"], 8);
-    assert_eq!(field_paths(&report), documented_bounds_fields());
+    assert_eq!(
+        field_paths(&report),
+        documented_fields("## Schema `txverify-bounds/1`")
+    );
     assert_eq!(report["average_distance"], 32.0 / 15.0);
-    let (code, out, _) = txverify(&["bounds", "--ports", "3", "--format", "json", path]);
+    let Run {
+        code, stdout: out, ..
+    } = txverify(&["bounds", "--ports", "3", "--format", "json", path]);
     assert_eq!(code, 0);
     let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(report["single_port_bound"], 11, "⌈32 / 3⌉");
@@ -257,7 +256,11 @@ fn bad_families_and_sizes_are_input_errors() {
         &["net", "torus"],
         &["net", "ring", "3", "4"],
     ] {
-        let (code, out, err) = txverify(args);
+        let Run {
+            code,
+            stdout: out,
+            stderr: err,
+        } = txverify(args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
         assert!(err.starts_with("error: "), "{args:?}: {err}");
     }
@@ -291,28 +294,4 @@ fn schedules_run_on_the_same_families() {
         schedule_status("kary 3 3"),
         explicit(product(&[3, 3, 3], false))
     );
-}
-
-/// Every field path of a report: `a` and `a.b` for fields of nested objects.
-fn field_paths(report: &serde_json::Value) -> std::collections::BTreeSet<String> {
-    let mut paths = std::collections::BTreeSet::new();
-    for (key, value) in report.as_object().unwrap() {
-        paths.insert(key.clone());
-        if let Some(inner) = value.as_object() {
-            paths.extend(inner.keys().map(|k| format!("{key}.{k}")));
-        }
-    }
-    paths
-}
-
-/// The field paths docs/json.md lists for `txverify-bounds/1`.
-fn documented_bounds_fields() -> std::collections::BTreeSet<String> {
-    let doc = std::fs::read_to_string("docs/json.md").expect("docs/json.md is readable");
-    doc.lines()
-        .skip_while(|l| l.trim() != "## Schema `txverify-bounds/1`")
-        .skip(1)
-        .take_while(|l| !l.starts_with('#'))
-        .filter_map(|l| l.strip_prefix("| `"))
-        .filter_map(|l| l.split('`').next().map(str::to_string))
-        .collect()
 }

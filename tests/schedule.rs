@@ -2,9 +2,11 @@
 //! format round trips, random valid schedules and their mutations, and the
 //! command line (exit codes and diagnostics).
 
+mod common;
+
+use common::cli::txverify;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, VecDeque};
-use std::process::Command;
 use txverify::schedule::format::{to_json, to_text};
 use txverify::schedule::{
     BROADCAST, Collective, Graph, NetworkName, Ports, ReplayOptions, ReplayReport, Schedule,
@@ -736,30 +738,8 @@ proptest! {
 
 // ---- command line ----
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn txverify(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_txverify"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
 fn file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("txverify-schedule-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.to_str().unwrap().to_string()
+    common::cli::file(name, text).to_str().unwrap().to_string()
 }
 
 const EXAMPLE: &str = concat!(

@@ -4,10 +4,10 @@
 //! distances, the status. The kernel must call such a table valid and optimal,
 //! the simulator must agree, and so must the command line.
 
+mod common;
 mod fifo_replay;
 
-use std::path::PathBuf;
-use std::process::Command;
+use common::cli::{Run, file, txverify};
 
 use fifo_replay::{Net, bfs, butterfly, ccc, hypercube, pancake, ring, star, torus};
 use txverify::fifo::{self, FifoOptions, Order, Routing};
@@ -155,25 +155,6 @@ fn two_letters_in_a_column_break_the_single_port() {
     );
 }
 
-fn txverify(args: &[&str]) -> (i32, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_txverify"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-    )
-}
-
-fn file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("txverify-single-port-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
 #[test]
 fn the_command_line_accepts_single_port_tables() {
     for (i, net) in [star(4), ccc(3), hypercube(3), pancake(4)]
@@ -183,11 +164,15 @@ fn the_command_line_accepts_single_port_tables() {
         let (text, status) = single_port_table(net, true);
         let path = file(&format!("single-port-{i}.tbl"), &text);
         let path = path.to_str().unwrap();
-        let (code, out) = txverify(&["check", path]);
+        let Run {
+            code, stdout: out, ..
+        } = txverify(&["check", path]);
         assert_eq!(code, 0, "{}: {out}", net.name);
         assert!(out.contains("OPTIMAL"), "{}: {out}", net.name);
         assert!(out.contains("ports 1"), "{}: {out}", net.name);
-        let (code, out) = txverify(&["simulate", path]);
+        let Run {
+            code, stdout: out, ..
+        } = txverify(&["simulate", path]);
         assert_eq!(code, 0, "{}: {out}", net.name);
         assert!(
             out.contains(&format!("completion time {status}\n")),

@@ -6,7 +6,7 @@
 //! neighbour `to` the packet `(source, destination)`. This module holds the one
 //! model all of them are checked by: the types ([`Schedule`], [`TimedSend`],
 //! [`Collective`], [`Ports`]), the networks they run on ([`network`]), the text
-//! and JSON formats ([`format`](mod@format)) and the replay simulator ([`replay`]).
+//! and JSON formats ([`format`](mod@format)) and the replay simulator ([`replay`](mod@replay)).
 //! The format and the rules are specified in `docs/schedule.md`.
 //!
 //! Sends are stored packed, five `u32` in one [`TimedSend`] (20 bytes, no heap

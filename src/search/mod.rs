@@ -12,7 +12,7 @@
 //!
 //! The modules, from the bottom up: [`options`] (what is asked, what can fail),
 //! [`cnf`] and [`routes`] (formulas and walks), [`symmetry`] and [`split`]
-//! (restrictions), [`encode`] (the formula), [`solver`] (running SAT solvers),
+//! (restrictions), [`encode`](mod@encode) (the formula), [`solver`] (running SAT solvers),
 //! [`proofcheck`] and [`certificate`] (proofs of infeasibility), [`portfolio`]
 //! (the helper thread); this module puts them together.
 

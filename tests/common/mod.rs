@@ -3,6 +3,7 @@
 //! greedy valid tables for the kernel (here). Benchmarks include this module too.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod groups;
 pub mod schedules;
 
