@@ -21,10 +21,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 mod common;
 
 use common::groups::{cyclic, dihedral, direct_product};
+use common::pigeonhole;
 use std::time::{Duration, Instant};
 use txverify::group::{FiniteGroup, GenLetter};
 use txverify::kernel::{self, Instance, MessageSpec};
-use txverify::search::cnf::Cnf;
 use txverify::search::solver::{SatAnswer, SolveControl, solve_varisat};
 use txverify::search::{self, EncodingOptions, Outcome, SearchOptions, SolverChoice};
 
@@ -115,26 +115,6 @@ fn certify(instance: &Instance, time: usize, options: &SearchOptions) -> String 
         "; with proof {written:.2} s, {proof_bytes} bytes, {verdict} in {:.2} s",
         started.elapsed().as_secs_f64()
     )
-}
-
-/// The pigeonhole formula: `holes + 1` pigeons in `holes` holes (unsatisfiable,
-/// and far too hard for the solver to finish within these benchmarks).
-fn pigeonhole(holes: usize) -> Cnf {
-    let mut cnf = Cnf::new();
-    let sits: Vec<Vec<i32>> = (0..=holes)
-        .map(|_| (0..holes).map(|_| cnf.fresh()).collect())
-        .collect();
-    for pigeon in &sits {
-        cnf.add(pigeon);
-    }
-    for hole in 0..holes {
-        for (i, p) in sits.iter().enumerate() {
-            for q in &sits[i + 1..] {
-                cnf.add(&[-p[hole], -q[hole]]);
-            }
-        }
-    }
-    cnf
 }
 
 /// How soon solving stops once asked to: each sample's time is the time from

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Factor, build, default_links};
+use common::{Factor, build, default_links, pigeonhole};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -182,28 +182,6 @@ fn gives_up_when_the_stop_flag_is_set(solver: SolverChoice) {
         search::solve(&inst, 8, &options).unwrap(),
         Outcome::Unknown
     ));
-}
-
-/// The pigeonhole formula: `holes + 1` pigeons in `holes` holes (unsatisfiable,
-/// and exponentially hard for resolution).
-fn pigeonhole(holes: usize) -> Cnf {
-    let mut cnf = Cnf::new();
-    let sits: Vec<Vec<i32>> = (0..=holes)
-        .map(|_| (0..holes).map(|_| cnf.fresh()).collect())
-        .collect();
-    for pigeon in &sits {
-        cnf.add(pigeon);
-    }
-    // Pairwise exclusions (no auxiliary variables, which would let a solver
-    // count): every refutation by resolution is exponential.
-    for hole in 0..holes {
-        for (i, p) in sits.iter().enumerate() {
-            for q in &sits[i + 1..] {
-                cnf.add(&[-p[hole], -q[hole]]);
-            }
-        }
-    }
-    cnf
 }
 
 fn stops_at_the_time_limit_and_reports_progress(solve: Solve) {

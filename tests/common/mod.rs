@@ -132,3 +132,25 @@ pub fn solve_cnf(cnf: &txverify::search::cnf::Cnf) -> txverify::search::solver::
         .unwrap()
         .0
 }
+
+/// The pigeonhole formula: `holes + 1` pigeons in `holes` holes. Unsatisfiable,
+/// and with pairwise exclusions only (no auxiliary variables, which would let a
+/// solver count) every refutation by resolution is exponential: from about 12
+/// holes on, far too hard for a solver to finish in a test or a benchmark.
+pub fn pigeonhole(holes: usize) -> txverify::search::cnf::Cnf {
+    let mut cnf = txverify::search::cnf::Cnf::new();
+    let sits: Vec<Vec<i32>> = (0..=holes)
+        .map(|_| (0..holes).map(|_| cnf.fresh()).collect())
+        .collect();
+    for pigeon in &sits {
+        cnf.add(pigeon);
+    }
+    for hole in 0..holes {
+        for (i, p) in sits.iter().enumerate() {
+            for q in &sits[i + 1..] {
+                cnf.add(&[-p[hole], -q[hole]]);
+            }
+        }
+    }
+    cnf
+}
