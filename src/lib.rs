@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod construct;
+pub mod export;
 pub mod families;
 pub mod fifo;
 pub mod format;

@@ -9,6 +9,7 @@
 mod output;
 mod check;
 mod exit;
+mod export;
 mod fifo;
 mod generate;
 mod net;
@@ -45,6 +46,8 @@ enum Command {
     VerifyProof(VerifyProofArgs),
     /// Work on schedule files: lists of timed sends (see docs/schedule.md).
     Schedule(schedule::ScheduleArgs),
+    /// Write a valid total-exchange table as a schedule of timed sends (docs/export.md).
+    Export(ExportArgs),
     /// Print a network family as a `.tbl` header (e.g. `net star 5`, `net torus 4 4`).
     Net(NetArgs),
     /// Order, degree, diameter, status and the lower bounds of each file's network.
@@ -150,6 +153,30 @@ pub enum GroupArg {
     Cyclic,
     /// The dihedral group of order n (even sizes).
     Dihedral,
+}
+
+#[derive(clap::Args, Debug)]
+struct ExportArgs {
+    /// The `.tbl` file (a valid total-exchange table).
+    file: PathBuf,
+    /// `json` and `text`: the schedule formats of docs/schedule.md; `csv`: one line per send.
+    #[arg(long, value_enum, default_value_t)]
+    format: ExportFormat,
+    /// Write here instead of standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+/// Formats of `txverify export`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+enum ExportFormat {
+    /// The schedule JSON (schema txverify-schedule/1).
+    #[default]
+    Json,
+    /// The schedule text format.
+    Text,
+    /// `step,from,to,source,destination`, one line per send.
+    Csv,
 }
 
 #[derive(clap::Args, Debug)]
@@ -281,6 +308,7 @@ pub fn run() -> ExitCode {
         Command::Search(args) => search::run(&args),
         Command::VerifyProof(args) => search::verify_proof(&args),
         Command::Schedule(args) => schedule::run(&args),
+        Command::Export(args) => export::run(&args),
         Command::Net(args) => net::run(&args),
         Command::Bounds(args) => net::bounds(&args),
     };
