@@ -899,3 +899,32 @@ fn docs_examples_match_the_program() {
     let r = txverify(&["simulate", &bad]);
     assert_eq!(r.stderr.replace(&bad, "bad.sched"), diagnostic.1);
 }
+
+#[test]
+fn network_may_be_the_cayley_graph_of_a_tbl_header() {
+    // C3 on a and a⁻¹ is K3, whatever the numbering: one step of direct sends.
+    let k3 = file("c3.tbl", "group: <a | a^3>\ntable:\n");
+    let c6 = file("c6.tbl", "group: <a | a^6>\ntable:\n");
+    let mut sends = String::new();
+    for x in 0..3 {
+        for y in 0..3 {
+            if x != y {
+                sends.push_str(&format!("1 {x} {y} {x} {y}\n"));
+            }
+        }
+    }
+    let schedule = file(
+        "direct.sched",
+        &format!("ports: all\ncollective: total-exchange\nsends:\n{sends}"),
+    );
+    let run = txverify(&["simulate", &schedule, "--network", &k3]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("VALID"), "{}", run.stdout);
+    // On the 6-ring the same sends are wrong (three nodes only, and not all joined).
+    let run = txverify(&["simulate", &schedule, "--network", &c6]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    // A header that does not load is an input error.
+    let broken = file("broken.tbl", "group: <a | a^3\ntable:\n");
+    let run = txverify(&["simulate", &schedule, "--network", &broken]);
+    assert_eq!(run.code, 2);
+}

@@ -145,7 +145,18 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
             return fail(e.kind.to_string(), Some((e.line, e.column)));
         }
     };
-    if let Some(text) = &args.network {
+    // `--network FILE.tbl`: the Cayley graph of a `.tbl` header (docs/schedule.md).
+    let cayley = match args.network.as_deref().filter(|t| t.ends_with(".tbl")) {
+        Some(path) => match cayley_of_header(path) {
+            Ok(graph) => Some((path.to_string(), graph)),
+            Err(message) => {
+                eprintln!("error: --network {path}: {message}");
+                return fail(format!("--network: {message}"), None);
+            }
+        },
+        None => None,
+    };
+    if let Some(text) = args.network.as_ref().filter(|_| cayley.is_none()) {
         match text.parse::<NetworkName>() {
             Ok(name) => schedule.network = Some(name),
             Err(e) => {
@@ -163,15 +174,18 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
             }
         }
     }
-    let Some(name) = schedule.network.clone() else {
-        eprintln!("error: {shown}: the schedule says no `network:`; give --network");
-        return fail("no network".to_string(), None);
-    };
-    let graph: Graph = match name.build() {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {shown}: network {name}: {e}");
-            return fail(e.to_string(), None);
+    let (name, graph): (String, Graph) = match (cayley, schedule.network.clone()) {
+        (Some(named_graph), _) => named_graph,
+        (None, Some(name)) => match name.build() {
+            Ok(g) => (name.to_string(), g),
+            Err(e) => {
+                eprintln!("error: {shown}: network {name}: {e}");
+                return fail(e.to_string(), None);
+            }
+        },
+        (None, None) => {
+            eprintln!("error: {shown}: the schedule says no `network:`; give --network");
+            return fail("no network".to_string(), None);
         }
     };
     let report = match replay(&schedule, &graph, &ReplayOptions::default()) {
@@ -201,7 +215,7 @@ fn reversal_note(r: &ReplayReport) -> Option<String> {
     })
 }
 
-fn json(shown: &str, network: &NetworkName, r: &ReplayReport) -> serde_json::Value {
+fn json(shown: &str, network: &str, r: &ReplayReport) -> serde_json::Value {
     let ports = match r.ports {
         Ports::All => serde_json::json!("all"),
         Ports::Limit(k) => serde_json::json!(k),
@@ -261,7 +275,7 @@ fn json(shown: &str, network: &NetworkName, r: &ReplayReport) -> serde_json::Val
 /// Steps listed one by one in the text report; longer schedules get a summary.
 const LISTED_STEPS: usize = 32;
 
-fn text(shown: &str, network: &NetworkName, r: &ReplayReport) -> String {
+fn text(shown: &str, network: &str, r: &ReplayReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -315,4 +329,15 @@ fn text(shown: &str, network: &NetworkName, r: &ReplayReport) -> String {
         }
     }
     out
+}
+
+/// The Cayley graph of the `.tbl` file at `path` (its header: group and links),
+/// numbered as the group's elements, or what went wrong, in words.
+fn cayley_of_header(path: &str) -> Result<Graph, String> {
+    let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let loaded = txverify::load::load(&source, &Default::default())
+        .map_err(|_| "it does not load (`txverify check` says why)".to_string())?;
+    let instance = &loaded.instance;
+    txverify::schedule::cayley::cayley_graph(instance.group(), instance.links())
+        .map_err(|e| e.to_string())
 }
