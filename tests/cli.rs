@@ -1106,3 +1106,17 @@ fn verify_proof_of_a_missing_certificate_exits_2_naming_the_file() {
     );
     assert!(!run.stdout.contains("rejected"), "{}", run.stdout);
 }
+
+#[test]
+fn a_file_without_a_table_line_is_malformed() {
+    // The spec: header lines, then `table:`. Checking an empty table instead
+    // would report missing messages (exit 1); the file is malformed (exit 2).
+    let path = file("no-table.tbl", "group: <a | a^5>\nnetwork: ring 5\n");
+    let run = txverify(&["check", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(":2:16: error: missing `table:` line"),
+        "{}",
+        run.stderr
+    );
+}

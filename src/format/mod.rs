@@ -54,6 +54,12 @@ pub enum ParseErrorKind {
     /// The file has no `group:` line.
     #[error("missing `group:` line: every file must give its group")]
     MissingGroup,
+    /// The file ends without a `table:` line (the header must be followed by one,
+    /// even when no rows follow it).
+    #[error(
+        "missing `table:` line: the header must be followed by `table:` (with no rows for a header-only file)"
+    )]
+    MissingTable,
     /// Text after `table:` on its line.
     #[error("nothing but a comment may follow `table:` on its line")]
     JunkAfterTable,

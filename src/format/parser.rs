@@ -20,8 +20,9 @@ pub const MAX_HYPERCUBE_DIMENSION: u64 = 32;
 
 /// Parses a whole `.tbl` file.
 ///
-/// A file without a `table:` line is a header-only file: its rows are empty. The
-/// `group:` line is required. See `docs/tbl-format.md` for the grammar.
+/// The header must be followed by a `table:` line (a header-only file ends with
+/// it); a file without one is malformed, and the error points after its last
+/// line. The `group:` line is required. See `docs/tbl-format.md` for the grammar.
 pub fn parse(source: &str) -> Result<TblFile, ParseError> {
     let mut header = Header::default();
     let mut state = State::Header;
@@ -100,6 +101,13 @@ pub fn parse(source: &str) -> Result<TblFile, ParseError> {
         let span = table_span.unwrap_or(Span::new(source.len(), source.len()));
         return Err(ParseError::new(ParseErrorKind::MissingGroup, span));
     };
+    if table_span.is_none() {
+        let end = source.trim_end().len();
+        return Err(ParseError::new(
+            ParseErrorKind::MissingTable,
+            Span::new(end, end),
+        ));
+    }
     Ok(TblFile {
         name: header.name,
         source: header.source,

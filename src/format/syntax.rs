@@ -227,7 +227,7 @@ pub struct TblFile {
     pub network: Option<Spanned<NetworkSpec>>,
     /// Every `expect:` line, in order.
     pub expect: Vec<Spanned<Expectation>>,
-    /// Table rows, in order; empty when the file has no `table:` line (a header-only
+    /// Table rows, in order; empty when no rows follow the `table:` line (a header-only
     /// file) or no rows after it.
     pub rows: Vec<Row>,
 }

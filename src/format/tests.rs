@@ -6,7 +6,19 @@ use crate::group::GenLetter;
 
 const G: &str = "group: <a, b | a^2, b^2, (ab)^2>\n";
 
+/// Parses `source`; a header snippet without a `table:` line gets one appended
+/// (`missing_table_line` tests the file without it).
 fn ok(source: &str) -> TblFile {
+    let has_table = source
+        .lines()
+        .any(|l| l.trim_start().to_ascii_lowercase().starts_with("table:"));
+    let owned;
+    let source = if has_table {
+        source
+    } else {
+        owned = format!("{source}\ntable:\n");
+        owned.as_str()
+    };
     match parse(source) {
         Ok(file) => file,
         Err(err) => panic!("{}", render_error("t.tbl", source, &err)),
@@ -539,11 +551,24 @@ fn end_handling() {
 
 #[test]
 fn header_only_file() {
-    let file = ok("# only a header\nname: search target\nGROUP: <a | a^6>\nMessages: total\n");
+    let file =
+        ok("# only a header\nname: search target\nGROUP: <a | a^6>\nMessages: total\nTable:\n");
     assert!(file.rows.is_empty());
     assert_eq!(file.name.unwrap().value, "search target");
     let file = ok(&format!("{G}table:\nend\n"));
     assert!(file.rows.is_empty());
+}
+
+#[test]
+fn missing_table_line() {
+    // The spec: header lines, then a `table:` line. Without it the file is
+    // malformed, and the caret stands where `table:` was expected.
+    let kind = fails(
+        "name: x\ngroup: <a | a^6>\nmessages: total\n\n",
+        "3:16",
+        "missing `table:` line",
+    );
+    assert_eq!(kind, ParseErrorKind::MissingTable);
 }
 
 #[test]
