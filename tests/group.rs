@@ -643,3 +643,24 @@ proptest! {
         prop_assert_eq!(q.group.order(), quotient_order(&whole, &words));
     }
 }
+
+#[test]
+fn a_group_whose_abelianisation_is_over_the_limit_is_refused_before_enumeration() {
+    // C2^32 as 32 direct factors: its abelianisation has 2^32 elements, so the
+    // group has at least as many; coset enumeration would only give up after
+    // filling its working space.
+    let factors: Vec<String> = (0..32)
+        .map(|i| format!("<{{g{i}}} | {{g{i}}}^2>"))
+        .collect();
+    let text = format!("group: {}\ntable:\n", factors.join(" x "));
+    match txverify::load::load(&text, &Default::default()) {
+        Err(txverify::load::LoadError::Group {
+            error: GroupError::AbelianisationTooLarge { at_least, limit },
+            ..
+        }) => {
+            assert_eq!(at_least, 1u128 << 32);
+            assert_eq!(limit, 2_000_000);
+        }
+        other => panic!("expected a refusal by the abelianisation, got {other:?}"),
+    }
+}

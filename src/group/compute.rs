@@ -40,6 +40,17 @@ pub fn compute(p: &Presentation, limits: &EnumerationLimits) -> Result<ComputedG
             free_rank: ab.free_rank,
         });
     }
+    // |G| ≥ |G/[G, G]|: a group whose abelianisation is over the limit is refused
+    // at once, instead of after an enumeration that cannot succeed.
+    if let Some(ab) = &abelianisation
+        && let Some(order) = ab.order()
+        && order > limits.max_order as u128
+    {
+        return Err(GroupError::AbelianisationTooLarge {
+            at_least: order,
+            limit: limits.max_order,
+        });
+    }
     let group = enumerate(p, limits)?;
     let mut checks = vec![check_relators(&group, p)?];
     match &abelianisation {

@@ -88,6 +88,17 @@ pub enum GroupError {
         /// The coset limit in force.
         limit: usize,
     },
+    /// The abelianisation alone has more elements than the limit allows, and
+    /// |G| ≥ |G/[G, G]|: refused before any enumeration.
+    #[error(
+        "the group has at least {at_least} elements (the order of its abelianisation), more than the limit of {limit}"
+    )]
+    AbelianisationTooLarge {
+        /// The abelianisation's order.
+        at_least: u128,
+        /// The element limit in force.
+        limit: usize,
+    },
     /// The group was enumerated but has more elements than the limit allows.
     #[error("the group has {order} elements, more than the limit of {limit}")]
     TooLarge {
