@@ -78,6 +78,8 @@ pub enum SolverArg {
     Cadical,
     /// z3 (needs a build with the `z3` feature and the system's libz3).
     Z3,
+    /// Any solver with the SAT competition's conventions, run as `--solver-cmd`.
+    External,
 }
 
 #[derive(clap::Args, Debug)]
@@ -119,6 +121,10 @@ struct SearchArgs {
     /// The SAT solver.
     #[arg(long, value_enum, default_value_t)]
     solver: SolverArg,
+    /// With `--solver external`: the command, run by `sh -c`, with `{cnf}` standing
+    /// for the formula's DIMACS file (e.g. `cadical -q {cnf}`; docs/search.md).
+    #[arg(long, value_name = "CMD")]
+    solver_cmd: Option<String>,
     /// No progress output.
     #[arg(long, short)]
     quiet: bool,

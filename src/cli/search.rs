@@ -76,7 +76,18 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
         SolverArg::Varisat => (SolverChoice::Varisat, "varisat", ""),
         SolverArg::Cadical => (SolverChoice::Cadical, "CaDiCaL", "cadical"),
         SolverArg::Z3 => (SolverChoice::Z3, "z3", "z3"),
+        SolverArg::External => (SolverChoice::External, "external", ""),
     };
+    if (solver == SolverChoice::External) != args.solver_cmd.is_some() {
+        eprintln!("error: --solver external and --solver-cmd CMD go together");
+        return Err(Exit::Input);
+    }
+    if let Some(command) = &args.solver_cmd
+        && !command.contains("{cnf}")
+    {
+        eprintln!("error: --solver-cmd must say where the formula goes: `{{cnf}}`");
+        return Err(Exit::Input);
+    }
     if !solver.available() {
         eprintln!("error: this build has no {name}; rebuild with `--features {feature}`");
         return Err(Exit::Input);
@@ -92,6 +103,7 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
         certificate_dir: args.certificate.clone(),
         dimacs_only: args.dimacs.clone(),
         solver,
+        external_command: args.solver_cmd.clone(),
     })
 }
 

@@ -19,6 +19,7 @@
 pub mod certificate;
 pub mod cnf;
 pub mod encode;
+pub mod external;
 pub mod options;
 pub mod portfolio;
 pub mod proofcheck;
@@ -311,7 +312,8 @@ impl Run<'_> {
                 })
             }),
         };
-        Ok(solver::run(chosen, &self.encoding.cnf, control)?)
+        let command = self.options.external_command.as_deref();
+        Ok(solver::run(chosen, command, &self.encoding.cnf, control)?)
     }
 
     /// What the answers mean: a table (checked by the kernel), an

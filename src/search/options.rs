@@ -113,6 +113,8 @@ pub struct SearchOptions {
     pub dimacs_only: Option<PathBuf>,
     /// The SAT solver.
     pub solver: SolverChoice,
+    /// The command of [`SolverChoice::External`] (`{cnf}` stands for the formula's path).
+    pub external_command: Option<String>,
 }
 
 /// Which SAT solver runs the formula.
@@ -128,6 +130,10 @@ pub enum SolverChoice {
     /// z3 (cargo feature `z3`, links the system's libz3); no proofs either:
     /// certificates are re-derived with varisat as for CaDiCaL.
     Z3,
+    /// Any solver run as a command ([`SearchOptions::external_command`],
+    /// `super::external`); its unsatisfiable answers are its word only, and
+    /// certificates are re-derived with varisat.
+    External,
 }
 
 impl SolverChoice {
@@ -137,6 +143,7 @@ impl SolverChoice {
             SolverChoice::Varisat => true,
             SolverChoice::Cadical => cfg!(feature = "cadical"),
             SolverChoice::Z3 => cfg!(feature = "z3"),
+            SolverChoice::External => true,
         }
     }
 }
@@ -213,6 +220,13 @@ pub enum SolverError {
         solver: &'static str,
         /// The reason it gave.
         reason: String,
+    },
+    /// An external solver (`--solver external`) could not be run, or its output
+    /// does not follow the conventions or gives a model that is not one.
+    #[error("external solver: {problem}")]
+    External {
+        /// What is wrong, with the offending output.
+        problem: String,
     },
 }
 

@@ -323,15 +323,18 @@ fn solve(
         proof: None,
         on_progress: Box::new(|_| {}),
     };
-    let (answer, _) = solver::run(helper_solver(options.solver), cnf, control)?;
+    let (answer, _) = solver::run(helper_solver(options.solver), None, cnf, control)?;
     Ok(answer)
 }
 
 /// The helper writes no proofs, so it runs the fastest solver this build has:
-/// CaDiCaL when it is compiled in, else the one asked for.
+/// CaDiCaL when it is compiled in, else the one asked for (varisat when that is
+/// an external command: the helper's many short turns are no job for a process).
 fn helper_solver(asked: SolverChoice) -> SolverChoice {
     if SolverChoice::Cadical.available() {
         SolverChoice::Cadical
+    } else if asked == SolverChoice::External {
+        SolverChoice::Varisat
     } else {
         asked
     }

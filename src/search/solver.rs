@@ -92,10 +92,17 @@ impl Write for Monitor<'_> {
 /// learned clauses (for z3, its conflicts).
 pub(crate) fn run(
     choice: SolverChoice,
+    external_command: Option<&str>,
     cnf: &Cnf,
     control: SolveControl<'_>,
 ) -> Result<(SatAnswer, u64), SolverError> {
     match choice {
+        SolverChoice::External => match external_command {
+            Some(command) => super::external::solve_external(command, cnf, control),
+            None => Err(SolverError::External {
+                problem: "no command given (--solver-cmd)".to_string(),
+            }),
+        },
         SolverChoice::Varisat => solve_varisat(cnf, control),
         #[cfg(feature = "cadical")]
         SolverChoice::Cadical => solve_cadical(cnf, control),
