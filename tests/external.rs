@@ -105,3 +105,60 @@ fn cadical_finds_a_table_the_kernel_accepts_when_installed() {
     let run = search(ring.to_str().unwrap(), "9", "cadical -q {cnf}");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
 }
+
+#[test]
+fn a_model_file_is_decoded_only_when_it_is_a_model() {
+    let ring = file("ring8-model.tbl", RING8);
+    let path = ring.to_str().unwrap();
+    let cnf = std::env::temp_dir().join(format!("txverify-ring8-{}.cnf", std::process::id()));
+    let cnf = cnf.to_str().unwrap();
+    let run = txverify(&["search", "-q", "--time", "10", "--dimacs", cnf, path]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let vars: usize = std::fs::read_to_string(cnf)
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("p cnf "))
+        .and_then(|l| l.split_whitespace().next()?.parse().ok())
+        .unwrap();
+    // Every variable false falsifies the formula; an `s UNSATISFIABLE` is no model.
+    let all_false: String = (1..=vars).map(|v| format!("-{v} ")).collect();
+    for text in [format!("v {all_false}0\n"), "s UNSATISFIABLE\n".to_string()] {
+        let model = file("bad.model", &text);
+        let run = txverify(&[
+            "search",
+            "-q",
+            "--time",
+            "10",
+            "--model",
+            model.to_str().unwrap(),
+            path,
+        ]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(!run.stdout.contains("table:"));
+    }
+    if std::process::Command::new("cadical")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("cadical is not installed: the decoding of a real model is skipped");
+        return;
+    }
+    let solved = std::process::Command::new("cadical")
+        .args(["-q", cnf])
+        .output()
+        .unwrap();
+    let model = file("good.model", &String::from_utf8_lossy(&solved.stdout));
+    let run = txverify(&[
+        "search",
+        "-q",
+        "--time",
+        "10",
+        "--model",
+        model.to_str().unwrap(),
+        path,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let found = file("ring8-decoded.tbl", &run.stdout);
+    assert_eq!(txverify(&["check", found.to_str().unwrap()]).code, 0);
+}

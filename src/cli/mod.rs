@@ -125,6 +125,10 @@ struct SearchArgs {
     /// for the formula's DIMACS file (e.g. `cadical -q {cnf}`; docs/search.md).
     #[arg(long, value_name = "CMD")]
     solver_cmd: Option<String>,
+    /// With `--time T`: instead of solving, decode this model of the formula
+    /// (`--dimacs` writes it) found by any solver (its `v` lines).
+    #[arg(long, value_name = "FILE", requires = "time")]
+    model: Option<PathBuf>,
     /// No progress output.
     #[arg(long, short)]
     quiet: bool,

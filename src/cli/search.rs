@@ -224,6 +224,9 @@ pub fn run(args: &SearchArgs) -> Exit {
         Err(code) => return code,
     };
     let instance = &loaded.instance;
+    if let (Some(path), Some(time)) = (&args.model, args.time) {
+        return decode_model_file(path, time, &options.encoding, &source, instance);
+    }
     let mut reporter = Reporter::new(args.quiet);
     let result = match args.time {
         Some(time) => search::solve_reporting(instance, time, &options, &mut |p| reporter.show(p))
@@ -267,16 +270,56 @@ pub fn run(args: &SearchArgs) -> Exit {
     if let FoundBy::Helper(how) = &by {
         reporter.say(&format!("found by the helper solver, on {how}"));
     }
-    let checked = kernel::check(instance, &table, &[]);
-    out!("{}", header_without_table(&source));
+    print_found(&source, instance, &table);
+    Exit::Ok
+}
+
+/// `--model FILE --time T`: the table a model found elsewhere describes.
+fn decode_model_file(
+    path: &Path,
+    time: usize,
+    encoding: &txverify::search::EncodingOptions,
+    source: &str,
+    instance: &txverify::kernel::Instance,
+) -> Exit {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return Exit::Input;
+        }
+    };
+    match search::decode_model(instance, time, encoding, &text) {
+        Ok(table) => {
+            print_found(source, instance, &table);
+            Exit::Ok
+        }
+        Err(e @ search::SearchError::Solver(_)) => {
+            eprintln!("error: {}: {e}", path.display());
+            Exit::Input
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Exit::of_search_error(&e)
+        }
+    }
+}
+
+/// Prints a table the kernel accepted, under the file's header with its time.
+fn print_found(
+    source: &str,
+    instance: &txverify::kernel::Instance,
+    table: &txverify::kernel::Table,
+) {
+    let checked = kernel::check(instance, table, &[]);
+    out!("{}", header_without_table(source));
     outln!("expect: time {}", checked.time());
     if checked.verdict() == Verdict::Optimal {
         outln!("expect: optimal");
     }
     outln!("table:");
-    let rows = txverify::load::table_syntax(instance.group(), &table);
+    let rows = txverify::load::table_syntax(instance.group(), table);
     out!("{}", txverify::format::print_rows(&rows));
-    Exit::Ok
 }
 
 /// The file's header lines (comments included), without `expect:` lines.

@@ -114,6 +114,36 @@ pub fn interpret(output: &str, code: Option<i32>, cnf: &Cnf) -> Result<SatAnswer
     }
 }
 
+/// A model written by a solver anywhere (`txverify search --model`): its `v`
+/// lines, or bare lines of literals; an `s` line, if any, must say SATISFIABLE.
+/// Checked like a model from [`solve_external`].
+pub fn model_from_text(text: &str, cnf: &Cnf) -> Result<Vec<bool>, SolverError> {
+    let said = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("s "))
+        .map(str::trim)
+        .next_back();
+    if let Some(answer) = said.filter(|&a| a != "SATISFIABLE") {
+        return Err(SolverError::External {
+            problem: format!("the model file says `s {answer}`"),
+        });
+    }
+    let v_lines: String = text
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            if l.starts_with("v ") {
+                Some(format!("{l}\n"))
+            } else if l.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+                Some(format!("v {l}\n"))
+            } else {
+                None
+            }
+        })
+        .collect();
+    read_model(&v_lines, cnf)
+}
+
 /// The model of the `v` lines: every variable of `cnf` given once, ended by
 /// `0`, and satisfying every clause.
 fn read_model(output: &str, cnf: &Cnf) -> Result<Vec<bool>, SolverError> {

@@ -395,6 +395,28 @@ fn finish(
     outcome
 }
 
+/// The table a model of the formula for `time` columns describes, for a model
+/// found anywhere (`text`: a solver's `v` lines, or bare literals): the model
+/// must satisfy every clause of the regenerated formula, and the decoded table
+/// is re-checked by the kernel, as for a model of the search's own solvers.
+pub fn decode_model(
+    instance: &Instance,
+    time: usize,
+    options: &EncodingOptions,
+    text: &str,
+) -> Result<Table, SearchError> {
+    let encoding = encode(instance, time, options)?;
+    let model = external::model_from_text(text, &encoding.cnf)?;
+    let table = encoding
+        .decode(instance, &model)
+        .ok_or(SearchError::Undecodable)?;
+    let checked = kernel::check(instance, &table, &[]);
+    if checked.verdict() == Verdict::Invalid || checked.time() > time {
+        return Err(SearchError::KernelRejected(checked.violations().to_vec()));
+    }
+    Ok(table)
+}
+
 /// The result of [`minimise`].
 #[derive(Clone, Debug)]
 pub struct Minimum {
