@@ -26,6 +26,19 @@ fn search(path: &str, time: &str, command: &str) -> Run {
     ])
 }
 
+/// `txverify search -q --time 10 --model MODEL TABLE`.
+fn decode(model: &str, table: &str) -> Run {
+    txverify(&["search", "-q", "--time", "10", "--model", model, table])
+}
+
+/// Whether Debian's `cadical` (or another on the path) can be run.
+fn cadical_installed() -> bool {
+    std::process::Command::new("cadical")
+        .arg("--version")
+        .output()
+        .is_ok()
+}
+
 #[test]
 fn an_unsatisfiable_answer_is_reported_as_the_solvers_word() {
     let ring = file("ring8-unsat.tbl", RING8);
@@ -86,11 +99,7 @@ fn the_command_must_name_the_formula_and_go_with_external() {
 
 #[test]
 fn cadical_finds_a_table_the_kernel_accepts_when_installed() {
-    if std::process::Command::new("cadical")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
+    if !cadical_installed() {
         eprintln!("cadical is not installed: skipped");
         return;
     }
@@ -124,23 +133,11 @@ fn a_model_file_is_decoded_only_when_it_is_a_model() {
     let all_false: String = (1..=vars).map(|v| format!("-{v} ")).collect();
     for text in [format!("v {all_false}0\n"), "s UNSATISFIABLE\n".to_string()] {
         let model = file("bad.model", &text);
-        let run = txverify(&[
-            "search",
-            "-q",
-            "--time",
-            "10",
-            "--model",
-            model.to_str().unwrap(),
-            path,
-        ]);
+        let run = decode(model.to_str().unwrap(), path);
         assert_eq!(run.code, 2, "{}", run.stderr);
         assert!(!run.stdout.contains("table:"));
     }
-    if std::process::Command::new("cadical")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
+    if !cadical_installed() {
         eprintln!("cadical is not installed: the decoding of a real model is skipped");
         return;
     }
@@ -149,15 +146,7 @@ fn a_model_file_is_decoded_only_when_it_is_a_model() {
         .output()
         .unwrap();
     let model = file("good.model", &String::from_utf8_lossy(&solved.stdout));
-    let run = txverify(&[
-        "search",
-        "-q",
-        "--time",
-        "10",
-        "--model",
-        model.to_str().unwrap(),
-        path,
-    ]);
+    let run = decode(model.to_str().unwrap(), path);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let found = file("ring8-decoded.tbl", &run.stdout);
     assert_eq!(txverify(&["check", found.to_str().unwrap()]).code, 0);
