@@ -63,13 +63,25 @@ pub enum FamilyError {
         least: u64,
     },
     /// More nodes than a group may have.
-    #[error("`{family}` of these sizes has {order} nodes, more than the limit of {MAX_ORDER}")]
+    #[error(
+        "`{family}` of these sizes has {} nodes, more than the limit of {MAX_ORDER}",
+        count(*.order)
+    )]
     TooLarge {
         /// The family.
         family: &'static str,
-        /// Its order (saturated).
+        /// Its order (`u64::MAX` when it does not fit).
         order: u64,
     },
+}
+
+/// A node count as words: the number, or "at least 2^64" when it saturated.
+fn count(order: u64) -> String {
+    if order == u64::MAX {
+        "at least 2^64".to_string()
+    } else {
+        order.to_string()
+    }
 }
 
 impl Family {
