@@ -17,6 +17,7 @@ pub mod kernel;
 pub mod load;
 pub mod metrics;
 pub mod network;
+pub mod product;
 pub mod report;
 pub mod schedule;
 pub mod search;

@@ -8,6 +8,7 @@
 #[macro_use]
 mod output;
 mod check;
+mod compose;
 mod exit;
 mod export;
 mod fifo;
@@ -52,6 +53,35 @@ enum Command {
     Net(NetArgs),
     /// Order, degree, diameter, status and the lower bounds of each file's network.
     Bounds(BoundsArgs),
+    /// Total exchange on a product network composed from its factors (seed 000's
+    /// A1 and A2), replayed and compared with the theorem and the bound (docs/products.md).
+    Compose(ComposeArgs),
+}
+
+/// The product algorithms of `txverify compose`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ComposeAlgorithm {
+    /// Algorithm A1: single-port, any product.
+    A1,
+    /// Algorithm A2: all-port, halves with as many nodes each (H × H, H^(2^k)).
+    A2,
+}
+
+#[derive(clap::Args, Debug)]
+struct ComposeArgs {
+    /// a1 (single-port) or a2 (all-port).
+    #[arg(value_enum)]
+    algorithm: ComposeAlgorithm,
+    /// The product network: `torus N1 N2 …`, `mesh N1 N2 …`, `genhypercube M1 M2 …`,
+    /// `hypercube D`, `kary K N`, or one factor (`ring N`, `linear N`, `complete N`).
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = false)]
+    network: Vec<String>,
+    /// Write the composed schedule here (JSON; the text format for a name ending in `.txt`).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Report format (JSON schema txverify-compose/1).
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
 }
 
 /// A symmetry the searched tables must have.
@@ -321,6 +351,7 @@ pub fn run() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Net(args) => net::run(&args),
         Command::Bounds(args) => net::bounds(&args),
+        Command::Compose(args) => compose::run(&args),
     };
     ExitCode::from(exit)
 }
