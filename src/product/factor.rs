@@ -9,7 +9,7 @@
 //! | --- | --- | --- |
 //! | two nodes, complete `K_m` | `x` sends to `x + t` at step `t` (time m − 1, the status) | everyone at once (time 1) |
 //! | ring `R_m`, m ≥ 3 | the node-invariant FIFO algorithm of seed 004 (time = status) | the tabular method's ring table (`gen ring m`) |
-//! | linear array `L_m` | farthest-first greedy | farthest-first greedy |
+//! | linear array `L_m` | greedy, busiest node first (time m − 1 + ⌊(m−1)²/2⌋, the node-load bound) | greedy, farthest first (time ⌊m²/4⌋, the cut bound) |
 
 use super::ProductError;
 use crate::construct::{self, Family as TableFamily, GenOptions};
@@ -221,14 +221,28 @@ fn ring_table(m: u32) -> Result<Vec<TimedSend>, ProductError> {
     Ok(schedule.sends)
 }
 
-/// A total exchange on any small graph: every step, packets are taken
-/// farthest-from-destination first and each moves one hop along a shortest
-/// path if the link direction is free and both ends have a port left.
+/// A total exchange on any small graph, greedily: every step, each waiting
+/// packet may move one hop closer to its destination if the link direction is
+/// free and both ends have a port left; packets are offered in priority order.
+///
+/// All-port: farthest from its destination first, over any free closer
+/// neighbour. Under K ports a node's ports are the bottleneck, so a packet
+/// follows one fixed shortest route (the lowest-numbered closer neighbour) and
+/// the packets at the nodes with the most sends still to make go first; on a
+/// linear array this meets the node-load bound [`linear_single_port_bound`].
 /// At least one packet moves a step, so the loop ends.
 pub fn greedy_exchange(graph: &Graph, ports: Ports) -> Vec<TimedSend> {
     let n = graph.nodes();
     let Some(dist) = graph.all_distances(usize::MAX) else {
         return Vec::new();
+    };
+    let d = |x: u32, y: u32| dist[x as usize * n + y as usize];
+    let next_hop = |at: u32, to: u32| {
+        graph
+            .neighbours(at)
+            .iter()
+            .copied()
+            .find(|&y| d(y, to) + 1 == d(at, to))
     };
     let cap = match ports {
         Ports::All => u32::MAX,
@@ -238,18 +252,34 @@ pub fn greedy_exchange(graph: &Graph, ports: Ports) -> Vec<TimedSend> {
     let mut waiting: Vec<(u32, u32, u32)> = (0..n as u32)
         .flat_map(|s| {
             (0..n as u32)
-                .filter(move |&d| d != s)
-                .map(move |d| (s, d, s))
+                .filter(move |&t| t != s)
+                .map(move |t| (s, t, s))
         })
         .collect();
+    // Sends each node still has to make along the fixed routes (K ports only).
+    let mut load = vec![0u64; n];
+    if cap != u32::MAX {
+        for &(_, to, mut at) in &waiting {
+            while let Some(y) = (at != to).then(|| next_hop(at, to)).flatten() {
+                load[at as usize] += 1;
+                at = y;
+            }
+        }
+    }
     let mut sends = Vec::new();
     let mut link_used = vec![false; graph.directed_links()];
     let (mut sent, mut received) = (vec![0u32; n], vec![0u32; n]);
     let mut step = 0;
     while !waiting.is_empty() {
         step += 1;
-        let remaining = |&(_, d, at): &(u32, u32, u32)| dist[at as usize * n + d as usize];
-        waiting.sort_by_key(|p| (std::cmp::Reverse(remaining(p)), p.0, p.1));
+        waiting.sort_by_key(|&(s, t, at)| {
+            let urgency = if cap == u32::MAX {
+                0
+            } else {
+                load[at as usize]
+            };
+            (std::cmp::Reverse((urgency, d(at, t))), s, t)
+        });
         link_used.iter_mut().for_each(|u| *u = false);
         sent.iter_mut().for_each(|c| *c = 0);
         received.iter_mut().for_each(|c| *c = 0);
@@ -258,20 +288,23 @@ pub fn greedy_exchange(graph: &Graph, ports: Ports) -> Vec<TimedSend> {
             if sent[at as usize] >= cap {
                 continue;
             }
-            let closer = |&&y: &&u32| {
-                dist[y as usize * n + destination as usize] + 1
-                    == dist[at as usize * n + destination as usize]
-            };
-            let free = graph.neighbours(at).iter().filter(closer).find(|&&y| {
-                received[y as usize] < cap
+            let usable = |y: u32| {
+                d(y, destination) + 1 == d(at, destination)
+                    && received[y as usize] < cap
                     && graph.link(at, y).is_some_and(|l| !link_used[l as usize])
-            });
-            if let Some(&y) = free {
+            };
+            let hop = if cap == u32::MAX {
+                graph.neighbours(at).iter().copied().find(|&y| usable(y))
+            } else {
+                next_hop(at, destination).filter(|&y| usable(y))
+            };
+            if let Some(y) = hop {
                 if let Some(l) = graph.link(at, y) {
                     link_used[l as usize] = true;
                 }
                 sent[at as usize] += 1;
                 received[y as usize] += 1;
+                load[at as usize] = load[at as usize].saturating_sub(1);
                 sends.push(TimedSend {
                     step,
                     from: at,
@@ -282,9 +315,21 @@ pub fn greedy_exchange(graph: &Graph, ports: Ports) -> Vec<TimedSend> {
                 packet.2 = y;
             }
         }
-        waiting.retain(|&(_, d, at)| at != d);
+        waiting.retain(|&(_, t, at)| at != t);
     }
     sends
+}
+
+/// The single-port lower bound of the linear array `L_m`: node `i` (0-based)
+/// sends its own `m − 1` packets and forwards the `2·i·(m − 1 − i)` packets
+/// between the nodes on its two sides (routes on a path are unique), one send
+/// a step, so `T ≥ m − 1 + 2·⌊(m−1)/2⌋·⌈(m−1)/2⌉ = m − 1 + ⌊(m−1)²/2⌋`.
+pub fn linear_single_port_bound(m: u32) -> u64 {
+    let m = u64::from(m);
+    if m < 2 {
+        return 0;
+    }
+    m - 1 + (m - 1) * (m - 1) / 2
 }
 
 #[cfg(test)]
@@ -308,6 +353,34 @@ mod tests {
                 assert_eq!(made.exchange.nodes, factor.nodes());
             }
         }
+    }
+
+    #[test]
+    fn greedy_linear_arrays_meet_their_bounds() {
+        for m in 2..=16u32 {
+            let path = Factor::Linear(m);
+            let single = factor_exchange(path, Ports::Limit(1)).unwrap();
+            assert_eq!(
+                u64::from(single.exchange.time),
+                linear_single_port_bound(m),
+                "single-port L{m}"
+            );
+            // All-port: the middle cut, ⌊m/2⌋·⌈m/2⌉ packets over one link direction.
+            let all = factor_exchange(path, Ports::All).unwrap();
+            assert_eq!(
+                u64::from(all.exchange.time),
+                u64::from(m / 2) * u64::from(m - m / 2),
+                "all-port L{m}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_node_load_bound_counts_forwarded_packets() {
+        // L5: the middle node sends its 4 packets and forwards 2·2·2 = 8.
+        assert_eq!(linear_single_port_bound(5), 12);
+        assert_eq!(linear_single_port_bound(4), 7);
+        assert_eq!(linear_single_port_bound(2), 1);
     }
 
     #[test]

@@ -295,7 +295,7 @@ pub fn run(algorithm: Algorithm, network: &NetworkName) -> Result<ProductRun, Pr
     let factor_reports: Vec<FactorReport> = parts
         .into_iter()
         .map(|part| {
-            let lower_bound = model_bound(&[part.factor], ports);
+            let lower_bound = factor_bound(part.factor, ports);
             FactorReport { part, lower_bound }
         })
         .collect();
@@ -400,6 +400,23 @@ pub fn model_bound(factors: &[Factor], ports: Ports) -> LowerBound {
         }
     } else {
         other
+    }
+}
+
+/// A factor's own bound: [`model_bound`], and for a linear array under one
+/// port the node-load bound (routes on a path are unique).
+fn factor_bound(factor: Factor, ports: Ports) -> LowerBound {
+    let bound = model_bound(&[factor], ports);
+    match (factor, ports) {
+        (Factor::Linear(m), Ports::Limit(1))
+            if factor::linear_single_port_bound(m) > bound.value =>
+        {
+            LowerBound {
+                value: factor::linear_single_port_bound(m),
+                kind: "node-load",
+            }
+        }
+        _ => bound,
     }
 }
 
