@@ -207,3 +207,54 @@ fn every_field_is_documented_and_every_documented_field_written() {
         documented_fields("## Schema `txverify-compose/1`")
     );
 }
+
+fn network_bounds(network: &str) -> (i32, serde_json::Value) {
+    let run = txverify(&["bounds", "--network", network, "--format", "json"]);
+    let report = serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("{network}: not one JSON object ({e}): {}", run.stdout));
+    (run.code, report)
+}
+
+#[test]
+fn bounds_of_products_agree_with_theorem_1_and_corollary_2() {
+    for network in [
+        "torus 4 3",
+        "mesh 3 5",
+        "genhypercube 3 4",
+        "hypercube 5",
+        "mesh 2 3 4",
+    ] {
+        let (code, report) = network_bounds(network);
+        assert_eq!(code, 0, "{network}: {report}");
+        assert_eq!(report["statuses_agree"], true, "{network}");
+        let total = total_status(network);
+        assert_eq!(report["total_status"], total, "{network}");
+        assert_eq!(report["total_status_by_theorem"], total, "{network}");
+        let n = report["order"].as_u64().unwrap();
+        assert_eq!(report["single_port_bound"], total.div_ceil(n), "{network}");
+        if let Some(exhaustive) = report["exhaustive_cut"]["value"].as_f64() {
+            assert!(exhaustive >= report["dimension_cut"]["value"].as_f64().unwrap());
+        }
+    }
+}
+
+#[test]
+fn the_generalised_hypercube_average_distance_has_the_closed_form_of_section_3_1() {
+    for sides in [[3, 4], [2, 5], [4, 4]] {
+        let network = format!("genhypercube {} {}", sides[0], sides[1]);
+        let (_, report) = network_bounds(&network);
+        let n = f64::from(sides[0] * sides[1]);
+        let searched = total_status(&network) as f64 / (n * (n - 1.0));
+        let closed = report["average_distance_closed_form"].as_f64().unwrap();
+        assert!((closed - searched).abs() < 1e-12, "{network}: {closed} vs {searched}");
+    }
+}
+
+#[test]
+fn every_network_bounds_field_is_documented() {
+    let (_, report) = network_bounds("genhypercube 3 4");
+    assert_eq!(
+        field_paths(&report),
+        documented_fields("## Schema `txverify-network-bounds/1`")
+    );
+}

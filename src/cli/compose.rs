@@ -77,7 +77,7 @@ fn fail(args: &ComposeArgs, network: &str, message: &str, exit: Exit) -> Exit {
     exit
 }
 
-fn cut_json(cut: &Option<Cut>) -> serde_json::Value {
+pub(super) fn cut_json(cut: &Option<Cut>) -> serde_json::Value {
     match cut {
         None => serde_json::Value::Null,
         Some(c) => serde_json::json!({

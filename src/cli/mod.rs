@@ -235,8 +235,12 @@ struct NetArgs {
 #[derive(clap::Args, Debug)]
 struct BoundsArgs {
     /// The `.tbl` files (a header is enough).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "network")]
     files: Vec<PathBuf>,
+    /// A product network instead of a file (`mesh 4 4`, `torus 4 3`, `genhypercube 3 4`,
+    /// `hypercube 5`; repeatable): status by search and by seed 000's formulas, cut bounds.
+    #[arg(long, value_name = "NET")]
+    network: Vec<String>,
     /// The single-port bound for K ports: ⌈status / K⌉.
     #[arg(long, default_value_t = 1)]
     ports: u64,

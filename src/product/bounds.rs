@@ -205,6 +205,92 @@ pub fn best_bisection(graph: &Graph) -> Option<Cut> {
     best
 }
 
+/// The figures `txverify bounds --network NET` reports for a product network:
+/// each status both by search on the product graph and by the seed's formulas
+/// from the factors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetworkBounds {
+    /// Nodes.
+    pub order: u64,
+    /// The largest number of links at a node.
+    pub degree: u64,
+    /// The largest distance.
+    pub diameter: u32,
+    /// s(v) of node 0 (all coordinates 0), by search.
+    pub status: u64,
+    /// s(v) of node 0 by Theorem 1.
+    pub status_by_theorem: Option<u64>,
+    /// Σ_v s(v) by search.
+    pub total_status: u64,
+    /// Σ_v s(v) by Corollary 2.
+    pub total_status_by_theorem: Option<u64>,
+    /// AS(G) = Σ_v s(v) / n, exact (eq. 3: the single-port bound).
+    pub average_status: Ratio,
+    /// Σ_v s(v) / (n (n − 1)): the average distance over all pairs.
+    pub average_distance: f64,
+    /// The closed form of section 3.1, for generalised hypercubes.
+    pub average_distance_closed_form: Option<f64>,
+    /// Directed links.
+    pub directed_links: u64,
+    /// The best cut splitting one dimension.
+    pub dimension_cut: Option<Cut>,
+    /// The best cut over every bisection (small graphs).
+    pub exhaustive_cut: Option<Cut>,
+}
+
+/// Computes [`NetworkBounds`] for a named product network.
+pub fn network_bounds(
+    network: &crate::schedule::NetworkName,
+) -> Result<NetworkBounds, super::ProductError> {
+    let factors = super::factors_of(network)?;
+    let graph = network.build().map_err(super::ProductError::Network)?;
+    let n = graph.nodes() as u64;
+    let mut total = 0u64;
+    let mut status = 0u64;
+    let mut diameter = 0u32;
+    for v in 0..n as u32 {
+        let dist = graph.distances_to(v);
+        let s: u64 = dist.iter().map(|&d| u64::from(d)).sum();
+        if v == 0 {
+            status = s;
+        }
+        total += s;
+        diameter = diameter.max(dist.iter().copied().max().unwrap_or(0));
+    }
+    let degree = (0..n as u32)
+        .map(|v| graph.neighbours(v).len() as u64)
+        .max()
+        .unwrap_or(0);
+    let closed_form = match network {
+        crate::schedule::NetworkName::GenHypercube(sides) => {
+            Some(genhypercube_average_distance(sides))
+        }
+        _ => None,
+    };
+    Ok(NetworkBounds {
+        order: n,
+        degree,
+        diameter,
+        status,
+        status_by_theorem: node_status_by_theorem(&factors),
+        total_status: total,
+        total_status_by_theorem: total_status_by_theorem(&factors),
+        average_status: Ratio {
+            numerator: total,
+            denominator: n.max(1),
+        },
+        average_distance: if n > 1 {
+            total as f64 / (n * (n - 1)) as f64
+        } else {
+            0.0
+        },
+        average_distance_closed_form: closed_form,
+        directed_links: graph.directed_links() as u64,
+        dimension_cut: dimension_cut(&factors),
+        exhaustive_cut: best_bisection(&graph),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
