@@ -246,7 +246,10 @@ fn the_generalised_hypercube_average_distance_has_the_closed_form_of_section_3_1
         let n = f64::from(sides[0] * sides[1]);
         let searched = total_status(&network) as f64 / (n * (n - 1.0));
         let closed = report["average_distance_closed_form"].as_f64().unwrap();
-        assert!((closed - searched).abs() < 1e-12, "{network}: {closed} vs {searched}");
+        assert!(
+            (closed - searched).abs() < 1e-12,
+            "{network}: {closed} vs {searched}"
+        );
     }
 }
 

@@ -140,11 +140,7 @@ fn text(run: &ProductRun) -> String {
         run.algorithm.to_string().to_uppercase(),
         run.network,
         r.nodes,
-        if run.ports.to_string() == "all" {
-            "all".to_string()
-        } else {
-            run.ports.to_string()
-        },
+        run.ports,
         r.time
     );
     for f in &run.factors {
