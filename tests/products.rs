@@ -126,6 +126,21 @@ fn a2_meets_corollary_4_and_the_cut_bound_where_theorem_5_says_so() {
 }
 
 #[test]
+fn a1_composes_any_cayley_factor_through_the_fifo_algorithm() {
+    // star 4 × ring 3, written as a product: both factors meet their status, so
+    // by Theorem 3 the product meets its average status.
+    let network = "star 4 x ring 3";
+    let (code, report) = compose("a1", network);
+    let n = 72;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["valid"], true);
+    assert_eq!(report["factors"][0]["method"], "fifo");
+    assert_eq!(report["theorem_optimal"], true);
+    assert_eq!(report["time"].as_u64().unwrap() * n, total_status(network));
+    assert_eq!(report["optimal"], true);
+}
+
+#[test]
 fn a2_on_halves_of_equal_size_that_differ_takes_n_times_the_slower_half() {
     // mesh 4 2 2 = L4 × (L2 × L2): T_A = 4, T_B = 2 · 1 (A2 on L2 × L2).
     let (code, report) = compose("a2", "mesh 4 2 2");
@@ -134,6 +149,12 @@ fn a2_on_halves_of_equal_size_that_differ_takes_n_times_the_slower_half() {
     assert_eq!(report["theorem_time"], 4 * 4);
     assert_eq!(report["time"], 4 * 4);
     assert_eq!(report["valid"], true);
+    // ring 4 × linear 4: T_A = 2 (the ring table), T_B = 4 (the path's cut).
+    let (code, report) = compose("a2", "ring 4 x linear 4");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["theorem_time"], 4 * 4);
+    assert_eq!(report["time"], 4 * 4);
+    assert_eq!(report["theorem_optimal"], false);
 }
 
 #[test]

@@ -130,6 +130,7 @@ fn factor_cut(factor: Factor) -> Option<(u64, u64, u64)> {
         Factor::Ring(_) => (half, rest, 2),
         Factor::Linear(_) => (half, rest, 1),
         Factor::Complete(_) => (half, rest, half * rest),
+        Factor::Cayley { .. } => return None,
     })
 }
 

@@ -9,6 +9,7 @@
 //! | --- | --- | --- |
 //! | two nodes, complete `K_m` | `x` sends to `x + t` at step `t` (time m − 1, the status) | everyone at once (time 1) |
 //! | ring `R_m`, m ≥ 3 | the node-invariant FIFO algorithm of seed 004 (time = status) | the tabular method's ring table (`gen ring m`) |
+//! | star, pancake, ccc, butterfly | the FIFO algorithm (time = status) | greedy, farthest first |
 //! | linear array `L_m` | greedy, busiest node first (time m − 1 + ⌊(m−1)²/2⌋, the node-load bound) | greedy, farthest first (time ⌊m²/4⌋, the cut bound) |
 
 use super::ProductError;
@@ -33,13 +34,26 @@ pub enum Factor {
     Linear(u32),
     /// The complete graph `K_m`.
     Complete(u32),
+    /// A Cayley graph of `txverify net` (`star`, `pancake`, `ccc`, `butterfly`).
+    Cayley {
+        /// The family.
+        family: &'static str,
+        /// Its size argument.
+        size: u32,
+        /// Its number of nodes.
+        nodes: u32,
+    },
 }
+
+/// The Cayley families a product may have as factors.
+pub const CAYLEY_FAMILIES: [&str; 4] = ["star", "pancake", "ccc", "butterfly"];
 
 impl Factor {
     /// Number of nodes.
     pub fn nodes(self) -> u32 {
         match self {
             Factor::Ring(m) | Factor::Linear(m) | Factor::Complete(m) => m,
+            Factor::Cayley { nodes, .. } => nodes,
         }
     }
 
@@ -50,6 +64,10 @@ impl Factor {
             Factor::Ring(m) => NetworkName::Ring(m),
             Factor::Linear(m) => NetworkName::Linear(m),
             Factor::Complete(m) => NetworkName::Complete(m),
+            Factor::Cayley { family, size, .. } => NetworkName::Cayley {
+                family: family.to_string(),
+                size,
+            },
         }
     }
 
@@ -107,7 +125,10 @@ pub fn factor_exchange(factor: Factor, ports: Ports) -> Result<FactorExchange, P
         Factor::Complete(_) => ("direct", complete_exchange(m, ports)),
         Factor::Ring(_) if ports == Ports::All => ("table", ring_table(m)?),
         Factor::Ring(_) => ("fifo", ring_fifo(m)?),
-        Factor::Linear(_) => {
+        Factor::Cayley { family, size, .. } if ports != Ports::All => {
+            ("fifo", cayley_fifo(family, size)?)
+        }
+        Factor::Linear(_) | Factor::Cayley { .. } => {
             let graph = factor.network().build().map_err(ProductError::Network)?;
             ("greedy", greedy_exchange(&graph, ports))
         }
@@ -180,9 +201,25 @@ fn ring_fifo(m: u32) -> Result<Vec<TimedSend>, ProductError> {
     };
     let links = vec![(a, "a".to_string()), (a.inverted(), "A".to_string())];
     let instance = Instance::new(group, links, MessageSpec::Total, Some(1));
-    let run = Routing::shortest(&instance)
-        .and_then(|routing| fifo::run(&instance, &routing, &FifoOptions::default()))
-        .map_err(|e| ProductError::Construction(format!("FIFO on ring {m}: {e}")))?;
+    fifo_sends(&instance).map_err(|e| ProductError::Construction(format!("ring {m}: {e}")))
+}
+
+/// A Cayley family single-port: the FIFO algorithm on the header `txverify
+/// net` writes, whose element numbers are the nodes of its schedule network.
+fn cayley_fifo(family: &str, size: u32) -> Result<Vec<TimedSend>, ProductError> {
+    let failed = |what: String| ProductError::Construction(format!("{family} {size}: {what}"));
+    let header = crate::families::Family::new(family, &[u64::from(size)])
+        .map_err(|e| failed(e.to_string()))?
+        .header();
+    let loaded = load(&header, &LoadOptions::default()).map_err(|e| failed(e.to_string()))?;
+    fifo_sends(&loaded.instance).map_err(failed)
+}
+
+/// The FIFO algorithm's sends on an instance's Cayley graph.
+fn fifo_sends(instance: &Instance) -> Result<Vec<TimedSend>, String> {
+    let run = Routing::shortest(instance)
+        .and_then(|routing| fifo::run(instance, &routing, &FifoOptions::default()))
+        .map_err(|e| format!("FIFO: {e}"))?;
     Ok(run
         .sends
         .iter()
@@ -347,6 +384,11 @@ mod tests {
             Factor::Linear(4),
             Factor::Linear(5),
             Factor::Complete(4),
+            Factor::Cayley {
+                family: "star",
+                size: 3,
+                nodes: 6,
+            },
         ] {
             for ports in [Ports::Limit(1), Ports::All] {
                 let made = factor_exchange(factor, ports).unwrap();

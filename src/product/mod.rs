@@ -48,7 +48,7 @@ impl fmt::Display for Algorithm {
 pub enum ProductError {
     /// The network is not a product of rings, paths or complete graphs.
     #[error(
-        "`{0}` is not a product txverify composes (torus, mesh, genhypercube, hypercube, kary, ring, linear, complete)"
+        "`{0}` is not a product txverify composes (torus, mesh, genhypercube, hypercube, kary, ring, linear, complete, star, pancake, ccc, butterfly, and products of them written `NET x NET`)"
     )]
     NotAProduct(String),
     /// A2 needs the factors to split into two halves with as many nodes each.
@@ -89,7 +89,25 @@ pub fn factors_of(network: &NetworkName) -> Result<Vec<Factor>, ProductError> {
         NetworkName::Mesh(s) => s.iter().map(|&n| Factor::Linear(n)).collect(),
         NetworkName::GenHypercube(s) => s.iter().map(|&n| Factor::Complete(n)).collect(),
         NetworkName::Hypercube(d) => vec![Factor::Linear(2); *d as usize],
-        _ => return Err(ProductError::NotAProduct(network.to_string())),
+        NetworkName::Cayley { family, size } => {
+            let family = factor::CAYLEY_FAMILIES
+                .into_iter()
+                .find(|f| f == family)
+                .ok_or_else(|| ProductError::NotAProduct(network.to_string()))?;
+            let nodes = network.nodes().map_err(ProductError::Network)?;
+            vec![Factor::Cayley {
+                family,
+                size: *size,
+                nodes: nodes as u32,
+            }]
+        }
+        NetworkName::Product(parts) => {
+            let mut factors = Vec::new();
+            for part in parts {
+                factors.extend(factors_of(part)?);
+            }
+            factors
+        }
     })
 }
 
@@ -423,6 +441,7 @@ fn factor_bound(factor: Factor, ports: Ports) -> LowerBound {
 fn directed_links(f: Factor) -> u64 {
     let m = u64::from(f.nodes());
     match f {
+        Factor::Cayley { .. } => f.network().build().map_or(0, |g| g.directed_links() as u64),
         _ if m < 2 => 0,
         _ if m == 2 => 2,
         Factor::Ring(_) => 2 * m,
