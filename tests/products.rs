@@ -211,7 +211,7 @@ fn networks_that_are_not_products_or_cannot_be_halved_are_input_errors() {
     for (algorithm, network) in [
         ("a2", "hypercube 5"),
         ("a2", "torus 4 3"),
-        ("a1", "star 4"),
+        ("a1", "moebius 4"),
         ("a1", "torus 4 x"),
     ] {
         let (code, report) = compose(algorithm, network);
