@@ -51,7 +51,13 @@ pub fn compute(p: &Presentation, limits: &EnumerationLimits) -> Result<ComputedG
             limit: limits.max_order,
         });
     }
-    let group = enumerate(p, limits)?;
+    // A visible direct product is enumerated factor by factor (group/product.rs);
+    // everything below checks the product's table as it would any other.
+    let blocks = super::product::direct_blocks(p);
+    let group = match &blocks {
+        Some(blocks) => super::product::enumerate_product(p, blocks, limits)?,
+        None => enumerate(p, limits)?,
+    };
     let mut checks = vec![check_relators(&group, p)?];
     match &abelianisation {
         Some(ab) => {

@@ -259,11 +259,18 @@ impl CheckReport {
                 s.columns
             );
         }
-        let coverage = if b.exhaustive {
+        let mut coverage = if b.exhaustive {
             format!("all {} link subsets tried", b.subsets_tried)
         } else {
             format!("only {} link subsets tried", b.subsets_tried)
         };
+        if b.subsets_pruned > 0 {
+            let _ = write!(
+                coverage,
+                ", {} searched, {} skipped as their ceiling could not beat the best",
+                b.subsets_searched, b.subsets_pruned
+            );
+        }
         let _ = writeln!(out, "  lower bound  {}  ({why}; {coverage})", b.value);
     }
 
