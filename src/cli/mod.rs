@@ -12,6 +12,7 @@ mod exit;
 mod export;
 mod fifo;
 mod generate;
+mod lcc;
 mod net;
 mod schedule;
 mod search;
@@ -52,6 +53,8 @@ enum Command {
     Net(NetArgs),
     /// Order, degree, diameter, status and the lower bounds of each file's network.
     Bounds(BoundsArgs),
+    /// Linear-complement communication on wormhole hypercubes (docs/lcc.md).
+    Lcc(lcc::LccArgs),
 }
 
 /// A symmetry the searched tables must have.
@@ -321,6 +324,7 @@ pub fn run() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Net(args) => net::run(&args),
         Command::Bounds(args) => net::bounds(&args),
+        Command::Lcc(args) => lcc::run(&args),
     };
     ExitCode::from(exit)
 }

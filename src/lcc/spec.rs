@@ -1,0 +1,389 @@
+//! Reading a communication: a file with the rows of A and an optional `b:`
+//! line, or a built-in `NAME:N` (the patterns of the paper's sections 2 and 6
+//! and the image operations of Example 5).
+//!
+//! File format: one row of A per line (row i gives y_i), its digits 0/1
+//! separated by blanks (or written together); then optionally `b: …` with n
+//! digits (b_0 first; 0 by default) and `direction: scatter` for x = Ay ⊕ b;
+//! `#` starts a comment. Every error names its line and column (1-based).
+
+use super::gf2::{MAX_DIM, Matrix};
+use super::{Direction, Lcc};
+use std::path::Path;
+use thiserror::Error;
+
+/// What is wrong with a communication file, and where.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("{line}:{column}: {fault}")]
+pub struct SpecError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// What is wrong.
+    pub fault: Fault,
+}
+
+/// The faults a communication file can have.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum Fault {
+    /// A character other than 0 or 1 where a digit of A or b is expected.
+    #[error("`{0}` is not a binary digit (expected 0 or 1)")]
+    NotBinary(char),
+    /// A row with another number of digits than the first row.
+    #[error("this row has {found} entries but the first row has {expected}")]
+    Ragged {
+        /// Entries of the first row.
+        expected: usize,
+        /// Entries of this row.
+        found: usize,
+    },
+    /// More rows than columns.
+    #[error("row {rows} of a matrix with {columns} columns: A must be square")]
+    TooManyRows {
+        /// Rows so far, this one included.
+        rows: usize,
+        /// Columns of every row.
+        columns: usize,
+    },
+    /// Fewer rows than columns.
+    #[error("A has {rows} rows but {columns} columns: it must be square")]
+    TooFewRows {
+        /// Rows read.
+        rows: usize,
+        /// Columns of every row.
+        columns: usize,
+    },
+    /// b has the wrong number of digits.
+    #[error("b has {found} digits but A is {expected} × {expected}")]
+    BLength {
+        /// n.
+        expected: usize,
+        /// Digits given.
+        found: usize,
+    },
+    /// No row at all.
+    #[error("no rows of A")]
+    Empty,
+    /// n above 64.
+    #[error("n = {0} is above the largest supported dimension, {MAX_DIM}")]
+    TooLarge(usize),
+    /// A row after `b:` or `direction:`.
+    #[error("a row of A after the `{0}:` line")]
+    RowAfterHeader(&'static str),
+    /// A key given twice.
+    #[error("`{0}:` is given twice")]
+    Duplicate(&'static str),
+    /// `direction:` other than forward or scatter.
+    #[error("`{0}` is not a direction (expected `forward` or `scatter`)")]
+    BadDirection(String),
+    /// `key:` other than b or direction.
+    #[error("unknown key `{0}:` (expected `b:` or `direction:`)")]
+    UnknownKey(String),
+}
+
+/// Why a SPEC argument cannot be turned into a communication.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The file cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The path as given.
+        path: String,
+        /// The reason.
+        source: std::io::Error,
+    },
+    /// The file is malformed.
+    #[error("{path}:{error}")]
+    Spec {
+        /// The path as given.
+        path: String,
+        /// Where and what.
+        error: SpecError,
+    },
+    /// A built-in with a size it does not have.
+    #[error("{0}")]
+    Builtin(String),
+}
+
+/// The built-in communications, `NAME:N`.
+pub const BUILTINS: &[(&str, &str)] = &[
+    (
+        "transpose",
+        "matrix transpose, y_i = x_{(i + N/2) mod N} (N even; Example 3)",
+    ),
+    ("bit-reverse", "y_i = x_{N−1−i} (Example 1)"),
+    (
+        "reverse-flip",
+        "bit-reverse with every bit complemented (section 6.1)",
+    ),
+    ("perfect-shuffle", "y_{(i+1) mod N} = x_i"),
+    (
+        "reflect-diagonal",
+        "image: (px, py) → (py, px), the transpose (Example 5.1)",
+    ),
+    (
+        "reflect-antidiagonal",
+        "image: transpose, b = 1…1 (Example 5.1)",
+    ),
+    (
+        "rotate-cw",
+        "image: transpose, b = 1 on the low half (Example 5.1)",
+    ),
+    (
+        "rotate-ccw",
+        "image: transpose, b = 1 on the high half (Example 5.1)",
+    ),
+    (
+        "reflect-vertical",
+        "image: (px, py) → (2^(N/2)−1−px, py) (Example 5.2)",
+    ),
+    (
+        "reflect-horizontal",
+        "image: (px, py) → (px, 2^(N/2)−1−py) (Example 5.2)",
+    ),
+    ("rotate-180", "image: identity, b = 1…1 (Example 5.2)"),
+    (
+        "scale",
+        "image: scale the lower-left quarter by 2, a scatter (Example 5.3)",
+    ),
+    (
+        "row-bit-reverse",
+        "image: bit-reverse of px, for FFTs of the rows (Example 5.5)",
+    ),
+    (
+        "column-bit-reverse",
+        "image: bit-reverse of py, for FFTs of the columns (Example 5.5)",
+    ),
+];
+
+/// Reads a SPEC argument: a built-in `NAME:N` when NAME is one, else a file.
+pub fn load(arg: &str) -> Result<Lcc, LoadError> {
+    if let Some((name, size)) = arg.split_once(':')
+        && BUILTINS.iter().any(|(b, _)| *b == name)
+    {
+        let n: usize = size
+            .trim()
+            .parse()
+            .map_err(|_| LoadError::Builtin(format!("{arg}: `{size}` is not a size")))?;
+        return builtin(name, n).map_err(|why| LoadError::Builtin(format!("{arg}: {why}")));
+    }
+    let text = std::fs::read_to_string(Path::new(arg)).map_err(|source| LoadError::Read {
+        path: arg.to_string(),
+        source,
+    })?;
+    parse(&text).map_err(|error| LoadError::Spec {
+        path: arg.to_string(),
+        error,
+    })
+}
+
+/// The built-in `name` on n dimensions.
+pub fn builtin(name: &str, n: usize) -> Result<Lcc, String> {
+    if n == 0 || n > MAX_DIM {
+        return Err(format!("N must be between 1 and {MAX_DIM}"));
+    }
+    let h = n / 2;
+    let image = !matches!(name, "bit-reverse" | "reverse-flip" | "perfect-shuffle");
+    if image && n % 2 == 1 {
+        return Err(format!(
+            "`{name}` needs an even N (a 2^(N/2) × 2^(N/2) image)"
+        ));
+    }
+    let ones = super::gf2::low_mask(n);
+    let low = super::gf2::low_mask(h);
+    let (low_half, high_half) = (low, ones & !low);
+    // row_of(i) = the column of the single 1 of row i, if any.
+    let perm = |f: &dyn Fn(usize) -> Option<usize>| {
+        Matrix::from_rows((0..n).map(|i| f(i).map_or(0, |j| 1u64 << j)).collect())
+    };
+    let transpose = || perm(&|i| Some((i + h) % n));
+    let identity = || Matrix::identity(n);
+    let forward = |a: Matrix, b: u64| Lcc {
+        a,
+        b,
+        direction: Direction::Forward,
+    };
+    Ok(match name {
+        "transpose" | "reflect-diagonal" => forward(transpose(), 0),
+        "reflect-antidiagonal" => forward(transpose(), ones),
+        "rotate-cw" => forward(transpose(), low_half),
+        "rotate-ccw" => forward(transpose(), high_half),
+        "bit-reverse" => forward(perm(&|i| Some(n - 1 - i)), 0),
+        "reverse-flip" => forward(perm(&|i| Some(n - 1 - i)), ones),
+        "perfect-shuffle" => forward(perm(&|i| Some((i + n - 1) % n)), 0),
+        "reflect-vertical" => forward(identity(), low_half),
+        "reflect-horizontal" => forward(identity(), high_half),
+        "rotate-180" => forward(identity(), ones),
+        "row-bit-reverse" => forward(perm(&|i| Some(if i < h { h - 1 - i } else { i })), 0),
+        "column-bit-reverse" => {
+            forward(perm(&|i| Some(if i < h { i } else { n - 1 - (i - h) })), 0)
+        }
+        // x = Ay: x_k = y_{k+1} inside each half, the top bit of each half 0.
+        "scale" => Lcc {
+            a: perm(&|i| (i % h != h - 1).then_some(i + 1)),
+            b: 0,
+            direction: Direction::Scatter,
+        },
+        _ => return Err(format!("unknown built-in `{name}`")),
+    })
+}
+
+/// The digits of a run of tokens starting at `first` (0-based char column).
+fn digits(text: &str, first: usize, line: usize) -> Result<Vec<bool>, SpecError> {
+    let mut out = Vec::new();
+    for (k, c) in text.chars().enumerate() {
+        match c {
+            '0' => out.push(false),
+            '1' => out.push(true),
+            c if c.is_whitespace() => {}
+            c => {
+                return Err(SpecError {
+                    line,
+                    column: first + k + 1,
+                    fault: Fault::NotBinary(c),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Parses the text of a communication file.
+pub fn parse(text: &str) -> Result<Lcc, SpecError> {
+    let mut rows: Vec<u64> = Vec::new();
+    let mut columns = 0;
+    let mut b: Option<u64> = None;
+    let mut direction: Option<Direction> = None;
+    let mut last_line = 0;
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        last_line = line;
+        let content = raw.split('#').next().unwrap_or("");
+        let indent = content.chars().take_while(|c| c.is_whitespace()).count();
+        let body = content.trim();
+        if body.is_empty() {
+            continue;
+        }
+        let at = |column: usize, fault: Fault| SpecError {
+            line,
+            column,
+            fault,
+        };
+        if let Some((key, value)) = body.split_once(':') {
+            let after = indent + key.chars().count() + 1;
+            let value_column = after + value.chars().take_while(|c| c.is_whitespace()).count() + 1;
+            if b.is_none() && direction.is_none() {
+                matrix_done(rows.len(), columns, line)?;
+            }
+            match key.trim() {
+                "b" => {
+                    if b.is_some() {
+                        return Err(at(indent + 1, Fault::Duplicate("b")));
+                    }
+                    let bits = digits(value, after, line)?;
+                    if bits.len() != columns {
+                        return Err(at(
+                            value_column,
+                            Fault::BLength {
+                                expected: columns,
+                                found: bits.len(),
+                            },
+                        ));
+                    }
+                    b = Some(pack(&bits));
+                }
+                "direction" => {
+                    if direction.is_some() {
+                        return Err(at(indent + 1, Fault::Duplicate("direction")));
+                    }
+                    direction = Some(match value.trim() {
+                        "forward" => Direction::Forward,
+                        "scatter" => Direction::Scatter,
+                        other => {
+                            return Err(at(value_column, Fault::BadDirection(other.to_string())));
+                        }
+                    });
+                }
+                other => return Err(at(indent + 1, Fault::UnknownKey(other.to_string()))),
+            }
+            continue;
+        }
+        if b.is_some() || direction.is_some() {
+            let key = if b.is_some() { "b" } else { "direction" };
+            return Err(at(indent + 1, Fault::RowAfterHeader(key)));
+        }
+        let bits = digits(content, 0, line)?;
+        if rows.is_empty() {
+            if bits.len() > MAX_DIM {
+                return Err(at(indent + 1, Fault::TooLarge(bits.len())));
+            }
+            columns = bits.len();
+        } else if bits.len() != columns {
+            return Err(at(
+                ragged_column(content, columns),
+                Fault::Ragged {
+                    expected: columns,
+                    found: bits.len(),
+                },
+            ));
+        }
+        if rows.len() == columns {
+            return Err(at(
+                indent + 1,
+                Fault::TooManyRows {
+                    rows: rows.len() + 1,
+                    columns,
+                },
+            ));
+        }
+        rows.push(pack(&bits));
+    }
+    if b.is_none() && direction.is_none() {
+        matrix_done(rows.len(), columns, last_line + 1)?;
+    }
+    Ok(Lcc {
+        a: Matrix::from_rows(rows),
+        b: b.unwrap_or(0),
+        direction: direction.unwrap_or(Direction::Forward),
+    })
+}
+
+/// The checks once the rows of A are over (at `line`): some rows, as many as columns.
+fn matrix_done(rows: usize, columns: usize, line: usize) -> Result<(), SpecError> {
+    let fault = if rows == 0 {
+        Fault::Empty
+    } else if rows < columns {
+        Fault::TooFewRows { rows, columns }
+    } else {
+        return Ok(());
+    };
+    Err(SpecError {
+        line,
+        column: 1,
+        fault,
+    })
+}
+
+/// The column of the first digit beyond `columns`, or just after the last one.
+fn ragged_column(content: &str, columns: usize) -> usize {
+    let mut seen = 0;
+    let mut end = 0;
+    for (k, c) in content.chars().enumerate() {
+        if c == '0' || c == '1' {
+            if seen == columns {
+                return k + 1;
+            }
+            seen += 1;
+            end = k + 1;
+        }
+    }
+    end + 1
+}
+
+/// Bit i of the result is `bits[i]`.
+fn pack(bits: &[bool]) -> u64 {
+    bits.iter()
+        .enumerate()
+        .fold(0, |acc, (i, &bit)| acc | u64::from(bit) << i)
+}
