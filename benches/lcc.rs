@@ -25,9 +25,10 @@ fn programme(c: &mut Criterion) {
     let mut group = c.benchmark_group("lcc map");
     group.sample_size(10);
     for objective in [Objective::Max, Objective::Sum] {
-        group.bench_function(format!("3 communications, n = 16, {}", objective.name()), |b| {
-            b.iter(|| map::optimise(black_box(&lccs), &[1, 1, 1], objective).unwrap())
-        });
+        group.bench_function(
+            format!("3 communications, n = 16, {}", objective.name()),
+            |b| b.iter(|| map::optimise(black_box(&lccs), &[1, 1, 1], objective).unwrap()),
+        );
     }
     group.finish();
 }

@@ -12,7 +12,7 @@
 //!   next cycle;
 //! - a header asking for a free channel gets it if no older request competes:
 //!   the header that arrived at its router first wins (the paper's rule), ties
-//!   to the message generated first;
+//!   to the message injected first;
 //! - with one-flit buffers a message is a contiguous run of flits, so it moves
 //!   as a whole: one position per cycle when its header may advance (or has
 //!   already been delivered), not at all otherwise;
@@ -96,10 +96,15 @@ pub struct Point {
     pub measured: u64,
     /// How many of them were delivered before the end of the run.
     pub delivered: u64,
-    /// Some measured message was not delivered: the offered load is beyond what
-    /// the network sustains, and `latency` is only a lower bound.
+    /// The network did not sustain the load: some measured message was not
+    /// delivered before the end (then `latency` is only a lower bound), or less
+    /// than [`SUSTAINED`] of the offered flits were delivered while measuring.
     pub saturated: bool,
 }
+
+/// The share of the offered load a run must deliver to count as sustained (a
+/// little is always still in flight at the end of the window).
+pub const SUSTAINED: f64 = 0.9;
 
 const FREE: u32 = u32::MAX;
 
@@ -146,111 +151,160 @@ fn path(n: usize, source: u32, destination: u32) -> Vec<u32> {
     out
 }
 
-/// Simulates the communication at one offered load (flits per cycle per stream).
-pub fn run(lcc: &Lcc, offered: f64, config: &SimConfig) -> Point {
-    let n = lcc.n();
-    let streams = streams(lcc);
-    let flits = config.flits.max(1) as usize;
-    let mut rng = SplitMix64::new(config.seed);
-    let mean_gap = flits as f64 / offered.max(1e-12);
-    let mut next: Vec<f64> = streams.iter().map(|_| rng.exponential(mean_gap)).collect();
-    let mut queues: Vec<std::collections::VecDeque<(f64, u32, bool)>> =
-        vec![Default::default(); 1 << n];
-    let mut owner = vec![FREE; (n + 2) << n];
-    let mut worms: Vec<Worm> = Vec::new();
-    let (start, stop) = (config.warmup, config.warmup + config.measure);
-    let (mut generated, mut serial) = (0u64, 0u32);
-    let (mut delivered, mut latency_sum, mut flits_in_window) = (0u64, 0.0, 0u64);
-    let mut requests: Vec<(u32, u64, u32, usize)> = Vec::new();
-    let mut t = 0u64;
-    while t < stop || (delivered < generated && t < stop + config.drain) {
-        // Generation.
-        for (k, &(source, destination)) in streams.iter().enumerate() {
-            while next[k] <= t as f64 {
-                let measured = (start as f64..stop as f64).contains(&next[k]);
-                generated += u64::from(measured);
-                queues[source as usize].push_back((next[k], destination, measured));
-                next[k] += rng.exponential(mean_gap);
-            }
+/// What a run counts.
+#[derive(Default)]
+struct Tally {
+    /// Messages generated while measuring.
+    generated: u64,
+    /// How many of them have been delivered.
+    delivered: u64,
+    /// The sum of their latencies.
+    latency_sum: f64,
+    /// Flits delivered while measuring (any message).
+    flits_in_window: u64,
+}
+
+/// The state of the network: who holds each channel, the messages in flight and
+/// the queues at the sources.
+struct Network {
+    n: usize,
+    flits: usize,
+    owner: Vec<u32>,
+    worms: Vec<Worm>,
+    queues: Vec<std::collections::VecDeque<(f64, u32, bool)>>,
+    serial: u32,
+}
+
+impl Network {
+    fn new(n: usize, flits: usize) -> Network {
+        Network {
+            n,
+            flits,
+            owner: vec![FREE; (n + 2) << n],
+            worms: Vec::new(),
+            queues: vec![Default::default(); 1 << n],
+            serial: 0,
         }
-        // Arbitration: headers that wait for the next channel of their path.
-        requests.clear();
-        for (w, worm) in worms.iter().enumerate() {
-            if worm.head + 1 < worm.path.len() {
-                requests.push((worm.path[worm.head + 1], worm.arrived, worm.id, w));
-            }
-        }
+    }
+
+    /// Grants free channels to waiting headers, the earliest arrival first
+    /// (then the message injected first); returns which messages may move.
+    fn arbitrate(&mut self) -> Vec<bool> {
+        let mut requests: Vec<(u32, u64, u32, usize)> = self
+            .worms
+            .iter()
+            .enumerate()
+            .filter(|(_, worm)| worm.head + 1 < worm.path.len())
+            .map(|(w, worm)| (worm.path[worm.head + 1], worm.arrived, worm.id, w))
+            .collect();
         requests.sort_unstable();
-        let mut granted = vec![false; worms.len()];
-        for &(channel, _, id, w) in &requests {
-            if owner[channel as usize] == FREE {
-                owner[channel as usize] = id;
+        let mut granted = vec![false; self.worms.len()];
+        for (channel, _, id, w) in requests {
+            if self.owner[channel as usize] == FREE {
+                self.owner[channel as usize] = id;
                 granted[w] = true;
             }
         }
-        // Injection: a node whose injection channel is free starts its next
-        // message (its header enters the injection buffer; it moves on next cycle).
-        for (node, queue) in queues.iter_mut().enumerate() {
+        granted
+    }
+
+    /// A node whose injection channel is free starts its next message: the
+    /// header enters the injection buffer, to move on next cycle.
+    fn inject(&mut self, t: u64, granted: &mut Vec<bool>) {
+        let n = self.n;
+        for node in 0..1usize << n {
             let inject = (n << n) + node;
-            if owner[inject] != FREE {
+            if self.owner[inject] != FREE {
                 continue;
             }
-            let Some((born, destination, measured)) = queue.pop_front() else {
+            let Some((born, destination, measured)) = self.queues[node].pop_front() else {
                 continue;
             };
-            owner[inject] = serial;
-            worms.push(Worm {
+            self.owner[inject] = self.serial;
+            self.worms.push(Worm {
                 path: path(n, node as u32, destination),
                 head: 0,
                 arrived: t,
                 born,
-                id: serial,
+                id: self.serial,
                 measured,
             });
-            serial = serial.wrapping_add(1);
+            self.serial = self.serial.wrapping_add(1);
             granted.push(false);
         }
-        // Advance every message that may move; deliver and release.
+    }
+
+    /// Moves every message that may move by one position; delivers flits,
+    /// releases the channels tails have left, retires finished messages.
+    fn advance(&mut self, t: u64, mut granted: Vec<bool>, window: bool, tally: &mut Tally) {
+        let flits = self.flits;
         let mut w = 0;
-        while w < worms.len() {
-            let worm = &mut worms[w];
+        while w < self.worms.len() {
+            let worm = &mut self.worms[w];
             let last = worm.path.len() - 1;
             if worm.head >= last || granted[w] {
                 worm.head += 1;
                 worm.arrived = t;
-                if worm.head >= last && (start..stop).contains(&t) {
-                    flits_in_window += 1;
+                if worm.head >= last && window {
+                    tally.flits_in_window += 1;
                 }
                 if let Some(p) = worm.head.checked_sub(flits).filter(|&p| p < last) {
-                    owner[worm.path[p] as usize] = FREE;
+                    self.owner[worm.path[p] as usize] = FREE;
                 }
             }
             if worm.head == last + flits - 1 {
-                owner[worm.path[last] as usize] = FREE;
+                self.owner[worm.path[last] as usize] = FREE;
                 if worm.measured {
-                    delivered += 1;
-                    latency_sum += (t + 1) as f64 - worm.born;
+                    tally.delivered += 1;
+                    tally.latency_sum += (t + 1) as f64 - worm.born;
                 }
-                worms.swap_remove(w);
+                self.worms.swap_remove(w);
                 granted.swap_remove(w);
                 continue;
             }
             w += 1;
         }
+    }
+}
+
+/// Simulates the communication at one offered load (flits per cycle per stream).
+pub fn run(lcc: &Lcc, offered: f64, config: &SimConfig) -> Point {
+    let streams = streams(lcc);
+    let flits = config.flits.max(1) as usize;
+    let mut rng = SplitMix64::new(config.seed);
+    let mean_gap = flits as f64 / offered.max(1e-12);
+    let mut next: Vec<f64> = streams.iter().map(|_| rng.exponential(mean_gap)).collect();
+    let mut net = Network::new(lcc.n(), flits);
+    let (start, stop) = (config.warmup, config.warmup + config.measure);
+    let mut tally = Tally::default();
+    let mut t = 0u64;
+    while t < stop || (tally.delivered < tally.generated && t < stop + config.drain) {
+        for (k, &(source, destination)) in streams.iter().enumerate() {
+            while next[k] <= t as f64 {
+                let measured = (start as f64..stop as f64).contains(&next[k]);
+                tally.generated += u64::from(measured);
+                net.queues[source as usize].push_back((next[k], destination, measured));
+                next[k] += rng.exponential(mean_gap);
+            }
+        }
+        let mut granted = net.arbitrate();
+        net.inject(t, &mut granted);
+        net.advance(t, granted, (start..stop).contains(&t), &mut tally);
         t += 1;
     }
+    let accepted =
+        tally.flits_in_window as f64 / (config.measure.max(1) as f64 * streams.len().max(1) as f64);
     Point {
         offered,
-        accepted: flits_in_window as f64
-            / (config.measure.max(1) as f64 * streams.len().max(1) as f64),
-        latency: if delivered == 0 {
+        accepted,
+        latency: if tally.delivered == 0 {
             0.0
         } else {
-            latency_sum / delivered as f64
+            tally.latency_sum / tally.delivered as f64
         },
-        measured: generated,
-        delivered,
-        saturated: delivered < generated,
+        measured: tally.generated,
+        delivered: tally.delivered,
+        saturated: tally.delivered < tally.generated || accepted < SUSTAINED * offered,
     }
 }
 
