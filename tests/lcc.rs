@@ -690,7 +690,17 @@ fn input_errors_exit_2_with_place_and_reason() {
     let bad = file("ragged.lcc", "0 1\n1 0 1\n");
     let run = txverify(&["lcc", "contention", bad.to_str().unwrap()]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("ragged.lcc:2:5:"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("ragged.lcc:2:5: error: this row has 3 entries"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(" 2 | 1 0 1\n   |     ^"),
+        "{}",
+        run.stderr
+    );
     let (code, v) = json_of(&["reorder", "transpose:7"]);
     assert_eq!(code, 2);
     let mut written = BTreeSet::new();
@@ -703,4 +713,59 @@ fn input_errors_exit_2_with_place_and_reason() {
     assert_eq!(run.code, 2);
     let run = txverify(&["lcc", "contention", "/nonexistent/x.lcc"]);
     assert_eq!(run.code, 2);
+}
+
+/// The `$ txverify lcc …` examples of a document whose arguments are built-ins,
+/// with the output lines shown (up to a line `…`).
+fn shown_examples(doc: &str) -> Vec<(Vec<String>, Vec<String>)> {
+    let mut out: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    let mut in_block = false;
+    let mut current: Option<(Vec<String>, Vec<String>, bool)> = None;
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            in_block = !in_block;
+            if let Some((args, lines, _)) = current.take() {
+                out.push((args, lines));
+            }
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ txverify lcc ") {
+            if let Some((args, lines, _)) = current.take() {
+                out.push((args, lines));
+            }
+            let args: Vec<String> = command.split_whitespace().map(String::from).collect();
+            let builtins_only = args
+                .iter()
+                .skip(1)
+                .all(|a| a.contains(':') || a.starts_with('-'));
+            current = builtins_only.then(|| (args, Vec::new(), false));
+        } else if let Some((_, lines, cut)) = current.as_mut() {
+            if line.trim() == "…" {
+                *cut = true;
+            } else if !*cut {
+                lines.push(line.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_documented_examples_are_the_real_output() {
+    let mut checked = 0;
+    for doc in ["README.md", "docs/lcc.md"] {
+        let text = std::fs::read_to_string(doc).unwrap();
+        for (args, shown) in shown_examples(&text) {
+            let mut all = vec!["lcc"];
+            all.extend(args.iter().map(String::as_str));
+            let run = txverify(&all);
+            let real: Vec<&str> = run.stdout.lines().take(shown.len()).collect();
+            assert_eq!(real, shown, "{doc}: txverify {}", all.join(" "));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "{checked} examples");
 }

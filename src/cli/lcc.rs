@@ -126,6 +126,23 @@ pub fn run(args: &LccArgs) -> Exit {
 /// A failure: the message on standard error and, in JSON, an object with it.
 fn fail(format: OutputFormat, schema: &str, spec: Value, message: &str, exit: Exit) -> Exit {
     eprintln!("error: {message}");
+    json_failure(format, schema, spec, message, exit)
+}
+
+/// A SPEC that cannot be loaded: its diagnostic, and in JSON an object.
+fn load_failure(format: OutputFormat, schema: &str, spec: Value, error: &spec::LoadError) -> Exit {
+    eprint!("{}", error.render());
+    json_failure(format, schema, spec, &error.to_string(), Exit::Input)
+}
+
+/// In JSON, the object of a failure; returns `exit`.
+fn json_failure(
+    format: OutputFormat,
+    schema: &str,
+    spec: Value,
+    message: &str,
+    exit: Exit,
+) -> Exit {
     if format == OutputFormat::Json {
         let v = json!({"schema": schema, "spec": spec, "error": {"message": message},
                        "exit_code": exit.code()});
@@ -142,7 +159,7 @@ fn each(args: &SpecsArgs, schema: &str, one: Report) -> Exit {
     let mut worst = Exit::Ok;
     for s in &args.specs {
         let status = match spec::load(s) {
-            Err(e) => fail(args.format, schema, json!(s), &e.to_string(), Exit::Input),
+            Err(e) => load_failure(args.format, schema, json!(s), &e),
             Ok(lcc) => match one(s, &lcc, args.format) {
                 Ok(()) => Exit::Ok,
                 Err((m, exit)) => fail(args.format, schema, json!(s), &format!("{s}: {m}"), exit),
@@ -276,7 +293,7 @@ fn map_cmd(args: &MapArgs) -> Exit {
     for s in &args.specs {
         match spec::load(s) {
             Ok(l) => lccs.push(l),
-            Err(e) => return fail(&e.to_string(), Exit::Input),
+            Err(e) => return load_failure(args.format, SCHEMA, json!(args.specs), &e),
         }
     }
     let weights = match &args.weights {
@@ -365,7 +382,7 @@ fn simulate_cmd(args: &SimArgs) -> Exit {
     let fail = |m: &str, exit| fail(args.format, SCHEMA, json!(args.spec), m, exit);
     let lcc = match spec::load(&args.spec) {
         Ok(l) => l,
-        Err(e) => return fail(&e.to_string(), Exit::Input),
+        Err(e) => return load_failure(args.format, SCHEMA, json!(args.spec), &e),
     };
     let n = lcc.n();
     if n > MAX_SIM_DIM {

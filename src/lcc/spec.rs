@@ -94,12 +94,14 @@ pub enum LoadError {
         source: std::io::Error,
     },
     /// The file is malformed.
-    #[error("{path}:{error}")]
+    #[error("{path}:{}:{}: {}", error.line, error.column, error.fault)]
     Spec {
         /// The path as given.
         path: String,
         /// Where and what.
         error: SpecError,
+        /// The text of the line at fault (empty past the end of the file).
+        line_text: String,
     },
     /// A built-in with a size it does not have.
     #[error("{0}")]
@@ -174,8 +176,36 @@ pub fn load(arg: &str) -> Result<Lcc, LoadError> {
     })?;
     parse(&text).map_err(|error| LoadError::Spec {
         path: arg.to_string(),
+        line_text: text.lines().nth(error.line - 1).unwrap_or("").to_string(),
         error,
     })
+}
+
+impl LoadError {
+    /// The error as a diagnostic: `file:line:column: error: message`, then for
+    /// a malformed file the line and a caret under the column.
+    pub fn render(&self) -> String {
+        match self {
+            LoadError::Spec {
+                path,
+                error,
+                line_text,
+            } => {
+                let number = error.line.to_string();
+                let pad = " ".repeat(number.len());
+                let indent: String = line_text
+                    .chars()
+                    .take(error.column.saturating_sub(1))
+                    .map(|c| if c == '\t' { '\t' } else { ' ' })
+                    .collect();
+                format!(
+                    "{path}:{}:{}: error: {}\n {number} | {line_text}\n {pad} | {indent}^\n",
+                    error.line, error.column, error.fault
+                )
+            }
+            other => format!("error: {other}\n"),
+        }
+    }
 }
 
 /// The built-in `name` on n dimensions.
