@@ -226,6 +226,41 @@ fn example_6_order_is_optimal_and_the_programme_finds_the_optimum() {
     assert_eq!(best, 2);
 }
 
+/// Every order of 0 … n−1, lexicographically.
+fn all_orders(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for first in 0..n {
+        for rest in all_orders(n - 1) {
+            let mut order = vec![first];
+            order.extend(rest.into_iter().map(|r| if r >= first { r + 1 } else { r }));
+            out.push(order);
+        }
+    }
+    out
+}
+
+#[test]
+fn example_6_counts_of_optimal_orders() {
+    let (t, r) = (forward(example3(), 0), forward(example1(), 0));
+    let degree = |l: &Lcc, o: &[usize]| contention::degree(&by_rank(&l.reordered(o)));
+    let orders = all_orders(8);
+    assert_eq!(orders.len(), 40_320);
+    let pairs: Vec<(u64, u64)> = orders
+        .iter()
+        .map(|o| (degree(&t, o), degree(&r, o)))
+        .collect();
+    let optimal = pairs.iter().filter(|(a, b)| *a.max(b) == 2).count();
+    let one_free = pairs
+        .iter()
+        .filter(|(a, b)| *a.max(b) == 2 && *a.min(b) == 1)
+        .count();
+    assert_eq!((optimal, one_free), (2_304, 256));
+    assert!(pairs.iter().all(|(a, b)| *a.max(b) >= 2));
+}
+
 #[test]
 fn section_6_three_communications_share_one_mapping_with_contention_2() {
     let lccs = [
@@ -269,13 +304,16 @@ fn example_5_scale_is_a_scatter_of_contention_2() {
     assert_eq!(by_rank(&lcc), by_enumeration(&lcc).unwrap().per_dimension());
     assert_eq!(contention::minimum(&lcc), 2);
     assert_eq!(reorder::reorder(&lcc).unwrap().checked.contention, 2);
-    // Read as a gather (Theorem 1 unmirrored) the vector differs: the
-    // scatter needs its own index sets.
+    // Theorem 1 unmirrored, applied to the scatter's matrix, counts the paths
+    // of the gather y = Ax instead, not the scatter's: it needs its own index sets.
     let gather = Lcc {
         direction: Direction::Forward,
         ..lcc.clone()
     };
-    assert_ne!(by_rank(&gather), by_rank(&lcc));
+    let unmirrored = by_rank(&gather);
+    assert_eq!(unmirrored, by_enumeration(&gather).unwrap().per_dimension());
+    assert_ne!(unmirrored, by_enumeration(&lcc).unwrap().per_dimension());
+    assert_eq!(contention::degree(&unmirrored), 4);
 }
 
 /// Random n × n matrices of several shapes: dense, sparse, permutation,
@@ -339,6 +377,32 @@ proptest! {
     #[test]
     fn rank_formula_equals_the_enumeration(lcc in matrix(10)) {
         prop_assert_eq!(by_rank(&lcc), by_enumeration(&lcc).unwrap().per_dimension());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// A scatter's T_i under an order R is T_{n−1−i} of y = Ax ⊕ b under R
+    /// reversed: why Corollary 2's minimum holds for scatters too.
+    #[test]
+    fn a_scatter_is_a_forward_communication_mirrored(
+        lcc in matrix(7),
+        seed in any::<u64>(),
+    ) {
+        let n = lcc.n();
+        let mut order: Vec<usize> = (0..n).collect();
+        let mut s = seed;
+        for i in (1..n).rev() {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+            order.swap(i, (s >> 33) as usize % (i + 1));
+        }
+        let scatter = Lcc { direction: Direction::Scatter, ..lcc.clone() };
+        let forward = Lcc { direction: Direction::Forward, ..lcc };
+        let reversed: Vec<usize> = order.iter().rev().copied().collect();
+        let mut mirrored = by_enumeration(&forward.reordered(&reversed)).unwrap().per_dimension();
+        mirrored.reverse();
+        prop_assert_eq!(by_enumeration(&scatter.reordered(&order)).unwrap().per_dimension(), mirrored);
     }
 }
 

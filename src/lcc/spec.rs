@@ -106,6 +106,18 @@ pub enum LoadError {
     /// A built-in with a size it does not have.
     #[error("{0}")]
     Builtin(String),
+    /// `NAME:N` with an unknown NAME, and no such file either.
+    #[error("`{0}` is neither a file nor a built-in NAME:N (built-ins: {list})", list = builtin_names())]
+    Unknown(String),
+}
+
+/// The names of the built-ins, comma-separated.
+fn builtin_names() -> String {
+    BUILTINS
+        .iter()
+        .map(|(name, _)| *name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The built-in communications, `NAME:N`.
@@ -170,9 +182,15 @@ pub fn load(arg: &str) -> Result<Lcc, LoadError> {
             .map_err(|_| LoadError::Builtin(format!("{arg}: `{size}` is not a size")))?;
         return builtin(name, n).map_err(|why| LoadError::Builtin(format!("{arg}: {why}")));
     }
-    let text = std::fs::read_to_string(Path::new(arg)).map_err(|source| LoadError::Read {
-        path: arg.to_string(),
-        source,
+    let text = std::fs::read_to_string(Path::new(arg)).map_err(|source| {
+        if arg.contains(':') && source.kind() == std::io::ErrorKind::NotFound {
+            LoadError::Unknown(arg.to_string())
+        } else {
+            LoadError::Read {
+                path: arg.to_string(),
+                source,
+            }
+        }
     })?;
     parse(&text).map_err(|error| LoadError::Spec {
         path: arg.to_string(),
