@@ -76,8 +76,8 @@ impl Matrix {
         }
     }
 
-    /// The permutation matrix Q of an address-bit order R: Q[i][R[i]] = 1, so
-    /// that x' = Qx has x'_i = x_{R[i]} (the convention of section 5).
+    /// The permutation matrix Q of an address-bit order R: `Q[i][R[i]] = 1`, so
+    /// that x' = Qx has `x'_i = x_{R[i]}` (the convention of section 5).
     pub fn permutation(order: &[usize]) -> Matrix {
         Matrix::from_rows(order.iter().map(|&r| 1u64 << r).collect())
     }
@@ -165,8 +165,8 @@ impl Matrix {
         t
     }
 
-    /// D = QAQ⁻¹ for the reordering with address-bit order R: D[i][j] =
-    /// A[R[i]][R[j]] (Theorem 2 with Q[i][R[i]] = 1; checked against the
+    /// D = QAQ⁻¹ for the reordering with address-bit order R: `D[i][j] =
+    /// A[R[i]][R[j]]` (Theorem 2 with `Q[i][R[i]] = 1`; checked against the
     /// product in the tests).
     pub fn reordered(&self, order: &[usize]) -> Matrix {
         assert_eq!(order.len(), self.n);
@@ -207,7 +207,7 @@ impl Matrix {
     }
 }
 
-/// Permutes the bits of a vector: v'_i = v_{R[i]} (that is, Qv).
+/// Permutes the bits of a vector: `v'_i = v_{R[i]}` (that is, Qv).
 pub fn permute_bits(v: u64, order: &[usize]) -> u64 {
     order
         .iter()

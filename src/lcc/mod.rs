@@ -107,7 +107,7 @@ impl Lcc {
     }
 
     /// The communication after the reordering with address-bit order R
-    /// (Theorem 2): QAQ⁻¹ and Qb, with Q[i][R[i]] = 1.
+    /// (Theorem 2): QAQ⁻¹ and Qb, with `Q[i][R[i]] = 1`.
     pub fn reordered(&self, order: &[usize]) -> Lcc {
         Lcc {
             a: self.a.reordered(order),

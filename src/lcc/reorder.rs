@@ -53,7 +53,7 @@ pub enum ReorderError {
 pub struct Reordering {
     /// How it was found.
     pub method: Method,
-    /// The address-bit order R (Q[i][R[i]] = 1).
+    /// The address-bit order R (`Q[i][R[i]] = 1`).
     pub order: Vec<usize>,
     /// The communication after the mapping: QAQ⁻¹, Qb.
     pub after: Lcc,
@@ -93,13 +93,13 @@ pub fn reorder(lcc: &Lcc) -> Result<Reordering, ReorderError> {
 }
 
 /// `LCP_Optimizer` (Fig. 3): D starts as A, V as a copy reduced like Gaussian
-/// elimination, marks R as 0. At step i a row j not yet marked with V[j][i] = 1
+/// elimination, marks R as 0. At step i a row j not yet marked with `V[j][i] = 1`
 /// is independent of the marked rows in columns 0…i; when it lies below row
 /// i + 1 it is exchanged with i + 1 (rows and columns, in D, V and the marks,
 /// and the rows of Q); column i of V is then cleared outside row j, which is
 /// marked. Afterwards rank D_{L_{i+1}, L_i} = i for every i (Theorem 3).
 ///
-/// Returns the order R with Q[i][R[i]] = 1: Q starts as I and only its rows are
+/// Returns the order R with `Q[i][R[i]] = 1`: Q starts as I and only its rows are
 /// exchanged.
 pub fn lcp_optimizer(a: &Matrix) -> Result<Vec<usize>, ReorderError> {
     let n = a.n();
