@@ -10,7 +10,7 @@ use super::exit::Exit;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use txverify::lcc::contention::{self, ContentionError};
+use txverify::lcc::contention::{self, Checked, ContentionError};
 use txverify::lcc::map::{self, MapError, Objective};
 use txverify::lcc::plot::{self, Curve};
 use txverify::lcc::reorder::{self, Reordering};
@@ -286,9 +286,11 @@ fn numbers<T: std::str::FromStr>(text: &str) -> Option<Vec<T>> {
         .collect()
 }
 
+/// What went wrong, and the exit status it gives.
+type Failure = (String, Exit);
+
 fn map_cmd(args: &MapArgs) -> Exit {
     const SCHEMA: &str = "txverify-lcc-map/1";
-    let fail = |m: &str, exit| fail(args.format, SCHEMA, json!(args.specs), m, exit);
     let mut lccs = Vec::new();
     for s in &args.specs {
         match spec::load(s) {
@@ -296,40 +298,42 @@ fn map_cmd(args: &MapArgs) -> Exit {
             Err(e) => return load_failure(args.format, SCHEMA, json!(args.specs), &e),
         }
     }
+    match map_run(args, &lccs) {
+        Ok(()) => Exit::Ok,
+        Err((m, exit)) => fail(args.format, SCHEMA, json!(args.specs), &m, exit),
+    }
+}
+
+/// One communication of `lcc map`: SPEC, weight, after and before the mapping.
+type Mapped<'a> = (&'a String, u64, Checked, Checked);
+
+fn map_run(args: &MapArgs, lccs: &[Lcc]) -> Result<(), Failure> {
     let weights = match &args.weights {
         None => vec![1; lccs.len()],
-        Some(w) => match numbers::<u64>(w) {
-            Some(w) => w,
-            None => {
-                return fail(
-                    &format!("--weights `{w}`: expected whole numbers"),
-                    Exit::Input,
-                );
-            }
-        },
+        Some(w) => numbers::<u64>(w).ok_or_else(|| {
+            (
+                format!("--weights `{w}`: expected whole numbers"),
+                Exit::Input,
+            )
+        })?,
     };
     let objective = match args.objective {
         ObjectiveArg::Max => Objective::Max,
         ObjectiveArg::Sum => Objective::Sum,
         ObjectiveArg::Simultaneous => Objective::Simultaneous,
     };
-    let (order, value) = match map::optimise(&lccs, &weights, objective) {
-        Ok(found) => found,
-        Err(e @ MapError::Inconsistent { .. }) => return fail(&e.to_string(), Exit::Internal),
-        Err(e) => return fail(&e.to_string(), Exit::Input),
-    };
+    let (order, value) = map::optimise(lccs, &weights, objective).map_err(|e| match e {
+        MapError::Inconsistent { .. } => (e.to_string(), Exit::Internal),
+        _ => (e.to_string(), Exit::Input),
+    })?;
     let n = lccs[0].n();
     let identity: Vec<usize> = (0..n).collect();
-    let identity_value = map::evaluate(&lccs, &weights, objective, &identity);
-    let mut comms = Vec::new();
+    let identity_value = map::evaluate(lccs, &weights, objective, &identity);
+    let internal = |e: ContentionError| (e.to_string(), Exit::Internal);
+    let mut comms: Vec<Mapped> = Vec::new();
     for (s, (l, w)) in args.specs.iter().zip(lccs.iter().zip(&weights)) {
-        let (after, before) = match (
-            contention::checked(&l.reordered(&order)),
-            contention::checked(l),
-        ) {
-            (Ok(a), Ok(b)) => (a, b),
-            (Err(e), _) | (_, Err(e)) => return fail(&e.to_string(), Exit::Internal),
-        };
+        let after = contention::checked(&l.reordered(&order)).map_err(internal)?;
+        let before = contention::checked(l).map_err(internal)?;
         comms.push((s, *w, after, before));
     }
     if args.format == OutputFormat::Json {
@@ -341,13 +345,13 @@ fn map_cmd(args: &MapArgs) -> Exit {
             })
             .collect();
         let v = json!({
-            "schema": SCHEMA, "specs": args.specs, "dimensions": n,
+            "schema": "txverify-lcc-map/1", "specs": args.specs, "dimensions": n,
             "objective": objective.name(), "weights": weights, "order": order,
             "value": value, "identity_value": identity_value,
             "subproblems": n << n.saturating_sub(1), "communications": list,
         });
         outln!("{v}");
-        return Exit::Ok;
+        return Ok(());
     }
     let mut o = format!(
         "{} communications on {n} dimensions, objective {} (weights {})\n",
@@ -361,68 +365,58 @@ fn map_cmd(args: &MapArgs) -> Exit {
         "  value       {value} (identity order: {identity_value})"
     );
     for (s, _, a, b) in &comms {
-        let _ = writeln!(
-            o,
-            "  {s}: T = {} (was {}), T_i = {}",
-            a.contention,
-            b.contention,
-            vector(&a.per_dimension)
-        );
+        let (t, was, per) = (a.contention, b.contention, vector(&a.per_dimension));
+        let _ = writeln!(o, "  {s}: T = {t} (was {was}), T_i = {per}");
     }
     out!("{o}");
-    Exit::Ok
-}
-
-fn check_contention(lcc: &Lcc) -> Result<u64, ContentionError> {
-    contention::checked(lcc).map(|c| c.contention)
+    Ok(())
 }
 
 fn simulate_cmd(args: &SimArgs) -> Exit {
     const SCHEMA: &str = "txverify-lcc-simulate/1";
-    let fail = |m: &str, exit| fail(args.format, SCHEMA, json!(args.spec), m, exit);
     let lcc = match spec::load(&args.spec) {
         Ok(l) => l,
         Err(e) => return load_failure(args.format, SCHEMA, json!(args.spec), &e),
     };
+    match simulate_run(args, &lcc) {
+        Ok(()) => Exit::Ok,
+        Err((m, exit)) => fail(args.format, SCHEMA, json!(args.spec), &m, exit),
+    }
+}
+
+/// The order, the loads and the run parameters of `lcc simulate`, checked.
+fn sim_inputs(args: &SimArgs, lcc: &Lcc) -> Result<(Vec<usize>, Vec<f64>, SimConfig), Failure> {
     let n = lcc.n();
+    let input = |m: String| (m, Exit::Input);
     if n > MAX_SIM_DIM {
-        return fail(
-            &format!("the simulation takes n ≤ {MAX_SIM_DIM} (n = {n})"),
-            Exit::Input,
-        );
+        return Err(input(format!(
+            "the simulation takes n ≤ {MAX_SIM_DIM} (n = {n})"
+        )));
+    }
+    if args.flits == 0 {
+        return Err(input("--flits must be at least 1".into()));
     }
     let order = match &args.order {
-        Some(text) => match numbers::<usize>(text).filter(|o| is_permutation(o, n)) {
-            Some(o) => o,
-            None => {
-                return fail(
-                    &format!("--order `{text}` is not an order of the bits 0 … {}", n - 1),
-                    Exit::Input,
-                );
-            }
-        },
-        None => match reorder::reorder(&lcc) {
-            Ok(r) => r.order,
-            Err(e) => return fail(&e.to_string(), Exit::Internal),
-        },
+        Some(text) => numbers::<usize>(text)
+            .filter(|o| is_permutation(o, n))
+            .ok_or_else(|| {
+                input(format!(
+                    "--order `{text}` is not an order of the bits 0 … {}",
+                    n - 1
+                ))
+            })?,
+        None => {
+            reorder::reorder(lcc)
+                .map_err(|e| (e.to_string(), Exit::Internal))?
+                .order
+        }
     };
     let loads = match &args.loads {
         None => wormhole::default_loads(),
-        Some(text) => {
-            match numbers::<f64>(text).filter(|l| l.iter().all(|x| *x > 0.0 && *x <= 1.0)) {
-                Some(l) => l,
-                None => {
-                    return fail(
-                        &format!("--loads `{text}`: expected numbers in (0, 1]"),
-                        Exit::Input,
-                    );
-                }
-            }
-        }
+        Some(text) => numbers::<f64>(text)
+            .filter(|l| l.iter().all(|x| *x > 0.0 && *x <= 1.0))
+            .ok_or_else(|| input(format!("--loads `{text}`: expected numbers in (0, 1]")))?,
     };
-    if args.flits == 0 {
-        return fail("--flits must be at least 1", Exit::Input);
-    }
     let config = SimConfig {
         flits: args.flits,
         warmup: args.warmup,
@@ -430,12 +424,36 @@ fn simulate_cmd(args: &SimArgs) -> Exit {
         drain: args.drain,
         seed: args.seed,
     };
-    let after = lcc.reordered(&order);
-    let (t_before, t_after) = match (check_contention(&lcc), check_contention(&after)) {
-        (Ok(b), Ok(a)) => (b, a),
-        (Err(e), _) | (_, Err(e)) => return fail(&e.to_string(), Exit::Internal),
+    Ok((order, loads, config))
+}
+
+/// Writes the CSV and the SVG the options ask for.
+fn write_files(args: &SimArgs, curves: &[Curve<'_>], config: &SimConfig) -> Result<(), Failure> {
+    let write = |path: &PathBuf, text: String| {
+        std::fs::write(path, text)
+            .map_err(|e| (format!("cannot write {}: {e}", path.display()), Exit::Input))
     };
-    let before_points = wormhole::sweep(&lcc, &loads, &config);
+    if let Some(path) = &args.csv {
+        write(path, plot::csv(curves))?;
+    }
+    if let Some(path) = &args.svg {
+        let title = format!(
+            "{}: e-cube wormhole routing, {} flits per message",
+            args.spec, config.flits
+        );
+        let y_max = plot::latency_axis(curves, 25.0 * f64::from(config.flits));
+        write(path, plot::svg(&title, curves, y_max))?;
+    }
+    Ok(())
+}
+
+fn simulate_run(args: &SimArgs, lcc: &Lcc) -> Result<(), Failure> {
+    let (order, loads, config) = sim_inputs(args, lcc)?;
+    let after = lcc.reordered(&order);
+    let internal = |e: ContentionError| (e.to_string(), Exit::Internal);
+    let t_before = contention::checked(lcc).map_err(internal)?.contention;
+    let t_after = contention::checked(&after).map_err(internal)?.contention;
+    let before_points = wormhole::sweep(lcc, &loads, &config);
     let after_points = wormhole::sweep(&after, &loads, &config);
     let curves = [
         Curve {
@@ -458,27 +476,8 @@ fn simulate_cmd(args: &SimArgs) -> Exit {
     } else {
         0.0
     };
-    if let Some(path) = &args.csv
-        && let Err(e) = std::fs::write(path, plot::csv(&curves))
-    {
-        return fail(
-            &format!("cannot write {}: {e}", path.display()),
-            Exit::Input,
-        );
-    }
-    if let Some(path) = &args.svg {
-        let title = format!(
-            "{}: e-cube wormhole routing, {} flits per message",
-            args.spec, config.flits
-        );
-        let y_max = plot::latency_axis(&curves, 25.0 * f64::from(config.flits));
-        if let Err(e) = std::fs::write(path, plot::svg(&title, &curves, y_max)) {
-            return fail(
-                &format!("cannot write {}: {e}", path.display()),
-                Exit::Input,
-            );
-        }
-    }
+    write_files(args, &curves, &config)?;
+    let n = lcc.n();
     let summary = SimSummary {
         spec: &args.spec,
         n,
@@ -499,7 +498,7 @@ fn simulate_cmd(args: &SimArgs) -> Exit {
         OutputFormat::Json => outln!("{}", summary.json()),
         OutputFormat::Text => out!("{}", summary.text()),
     }
-    Exit::Ok
+    Ok(())
 }
 
 /// What `lcc simulate` reports.

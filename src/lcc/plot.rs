@@ -76,13 +76,35 @@ pub fn latency_axis(curves: &[Curve<'_>], cap: f64) -> f64 {
     nice_ceiling(top.min(cap) * 1.1)
 }
 
+/// The plotting area: width and height.
+const PW: f64 = WIDTH - LEFT - RIGHT;
+const PH: f64 = HEIGHT - TOP - BOTTOM;
+
+/// The picture's x of a throughput (0 to 1).
+fn x_of(v: f64) -> f64 {
+    LEFT + v.clamp(0.0, 1.0) * PW
+}
+
+/// The picture's y of a latency, the top edge at `y_max`.
+fn y_of(v: f64, y_max: f64) -> f64 {
+    TOP + PH - (v / y_max).clamp(0.0, 1.0) * PH
+}
+
 /// An SVG picture of the curves: accepted throughput (0 to 1) across, average
 /// latency up, points of saturated runs hollow, each curve's guide dashed.
 pub fn svg(title: &str, curves: &[Curve<'_>], y_max: f64) -> String {
-    let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
-    let x_of = |v: f64| LEFT + v.clamp(0.0, 1.0) * pw;
-    let y_of = |v: f64| TOP + ph - (v / y_max).clamp(0.0, 1.0) * ph;
     let mut s = String::new();
+    frame(&mut s, title, y_max);
+    for (k, c) in curves.iter().enumerate() {
+        curve(&mut s, k, c, y_max);
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The header, title, grid, ticks, labels and border.
+fn frame(s: &mut String, title: &str, y_max: f64) {
+    let (pw, ph) = (PW, PH);
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">"#
@@ -94,7 +116,6 @@ pub fn svg(title: &str, curves: &[Curve<'_>], y_max: f64) -> String {
         WIDTH / 2.0,
         escape(title)
     );
-    // Grid, ticks and labels.
     for k in 0..=10 {
         let v = f64::from(k) / 10.0;
         let x = x_of(v);
@@ -112,7 +133,7 @@ pub fn svg(title: &str, curves: &[Curve<'_>], y_max: f64) -> String {
     let step = nice_ceiling(y_max / 6.0);
     let mut v = 0.0;
     while v <= y_max * (1.0 + 1e-9) {
-        let y = y_of(v);
+        let y = y_of(v, y_max);
         let _ = writeln!(
             s,
             r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#e5e5e5"/>"##,
@@ -141,51 +162,51 @@ pub fn svg(title: &str, curves: &[Curve<'_>], y_max: f64) -> String {
         r#"<text transform="translate(18 {:.1}) rotate(-90)" text-anchor="middle">average latency (cycles)</text>"#,
         TOP + ph / 2.0
     );
-    for (k, c) in curves.iter().enumerate() {
-        let colour = COLOURS[k % COLOURS.len()];
-        let line: Vec<String> = c
-            .points
-            .iter()
-            .map(|p| format!("{:.1},{:.1}", x_of(p.accepted), y_of(p.latency)))
-            .collect();
+}
+
+/// Curve number k: its polyline, points, guide and legend entry.
+fn curve(s: &mut String, k: usize, c: &Curve<'_>, y_max: f64) {
+    let colour = COLOURS[k % COLOURS.len()];
+    let line: Vec<String> = c
+        .points
+        .iter()
+        .map(|p| format!("{:.1},{:.1}", x_of(p.accepted), y_of(p.latency, y_max)))
+        .collect();
+    let _ = writeln!(
+        s,
+        r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
+        line.join(" ")
+    );
+    for p in c.points {
+        let fill = if p.saturated { "white" } else { colour };
         let _ = writeln!(
             s,
-            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
-            line.join(" ")
-        );
-        for p in c.points {
-            let fill = if p.saturated { "white" } else { colour };
-            let _ = writeln!(
-                s,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{fill}" stroke="{colour}"/>"#,
-                x_of(p.accepted),
-                y_of(p.latency)
-            );
-        }
-        if let Some(g) = c.guide.filter(|g| *g > 0.0 && *g < 1.0) {
-            let _ = writeln!(
-                s,
-                r#"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{:.1}" stroke="{colour}" stroke-dasharray="5 4"/>"#,
-                TOP + ph,
-                x = x_of(g)
-            );
-        }
-        let (lx, ly) = (LEFT + 0.22 * pw, TOP + 18.0 + 18.0 * k as f64);
-        let _ = writeln!(
-            s,
-            r#"<line x1="{lx:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="2"/>"#,
-            lx + 25.0
-        );
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.1}" y="{:.1}">{}</text>"#,
-            lx + 32.0,
-            ly + 4.0,
-            escape(&c.label)
+            r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{fill}" stroke="{colour}"/>"#,
+            x_of(p.accepted),
+            y_of(p.latency, y_max)
         );
     }
-    s.push_str("</svg>\n");
-    s
+    if let Some(g) = c.guide.filter(|g| *g > 0.0 && *g < 1.0) {
+        let _ = writeln!(
+            s,
+            r#"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{:.1}" stroke="{colour}" stroke-dasharray="5 4"/>"#,
+            TOP + PH,
+            x = x_of(g)
+        );
+    }
+    let (lx, ly) = (LEFT + 0.22 * PW, TOP + 18.0 + 18.0 * k as f64);
+    let _ = writeln!(
+        s,
+        r#"<line x1="{lx:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="2"/>"#,
+        lx + 25.0
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="{:.1}" y="{:.1}">{}</text>"#,
+        lx + 32.0,
+        ly + 4.0,
+        escape(&c.label)
+    );
 }
 
 #[cfg(test)]

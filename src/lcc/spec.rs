@@ -297,12 +297,108 @@ fn digits(text: &str, first: usize, line: usize) -> Result<Vec<bool>, SpecError>
     Ok(out)
 }
 
+/// What has been read of a file so far.
+#[derive(Default)]
+struct Reader {
+    rows: Vec<u64>,
+    columns: usize,
+    b: Option<u64>,
+    direction: Option<Direction>,
+}
+
+impl Reader {
+    /// Whether a `key:` line has been read (the matrix is over).
+    fn in_header(&self) -> bool {
+        self.b.is_some() || self.direction.is_some()
+    }
+
+    /// A `key: value` line; `indent` is the 0-based column of the key.
+    fn header(
+        &mut self,
+        line: usize,
+        indent: usize,
+        key: &str,
+        value: &str,
+    ) -> Result<(), SpecError> {
+        let at = |column: usize, fault: Fault| SpecError {
+            line,
+            column,
+            fault,
+        };
+        let after = indent + key.chars().count() + 1;
+        let value_column = after + value.chars().take_while(|c| c.is_whitespace()).count() + 1;
+        if !self.in_header() {
+            matrix_done(self.rows.len(), self.columns, line)?;
+        }
+        match key.trim() {
+            "b" if self.b.is_some() => Err(at(indent + 1, Fault::Duplicate("b"))),
+            "b" => {
+                let bits = digits(value, after, line)?;
+                if bits.len() != self.columns {
+                    let fault = Fault::BLength {
+                        expected: self.columns,
+                        found: bits.len(),
+                    };
+                    return Err(at(value_column, fault));
+                }
+                self.b = Some(pack(&bits));
+                Ok(())
+            }
+            "direction" if self.direction.is_some() => {
+                Err(at(indent + 1, Fault::Duplicate("direction")))
+            }
+            "direction" => {
+                self.direction = Some(match value.trim() {
+                    "forward" => Direction::Forward,
+                    "scatter" => Direction::Scatter,
+                    other => return Err(at(value_column, Fault::BadDirection(other.to_string()))),
+                });
+                Ok(())
+            }
+            other => Err(at(indent + 1, Fault::UnknownKey(other.to_string()))),
+        }
+    }
+
+    /// A row of A (`content` without its comment).
+    fn row(&mut self, line: usize, indent: usize, content: &str) -> Result<(), SpecError> {
+        let at = |column: usize, fault: Fault| SpecError {
+            line,
+            column,
+            fault,
+        };
+        if self.in_header() {
+            let key = if self.b.is_some() { "b" } else { "direction" };
+            return Err(at(indent + 1, Fault::RowAfterHeader(key)));
+        }
+        let bits = digits(content, 0, line)?;
+        let columns = self.columns;
+        if self.rows.is_empty() {
+            if bits.len() > MAX_DIM {
+                return Err(at(indent + 1, Fault::TooLarge(bits.len())));
+            }
+            self.columns = bits.len();
+        } else if bits.len() != columns {
+            let fault = Fault::Ragged {
+                expected: columns,
+                found: bits.len(),
+            };
+            return Err(at(ragged_column(content, columns), fault));
+        }
+        if self.rows.len() == self.columns {
+            let fault = Fault::TooManyRows {
+                rows: self.rows.len() + 1,
+                columns: self.columns,
+            };
+            return Err(at(indent + 1, fault));
+        }
+        self.rows.push(pack(&bits));
+        Ok(())
+    }
+}
+
 /// Parses the text of a communication file.
 pub fn parse(text: &str) -> Result<Lcc, SpecError> {
-    let mut rows: Vec<u64> = Vec::new();
-    let mut columns = 0;
-    let mut b: Option<u64> = None;
-    let mut direction: Option<Direction> = None;
+    let mut reader = Reader::default();
     let mut last_line = 0;
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
@@ -313,87 +409,18 @@ pub fn parse(text: &str) -> Result<Lcc, SpecError> {
         if body.is_empty() {
             continue;
         }
-        let at = |column: usize, fault: Fault| SpecError {
-            line,
-            column,
-            fault,
-        };
-        if let Some((key, value)) = body.split_once(':') {
-            let after = indent + key.chars().count() + 1;
-            let value_column = after + value.chars().take_while(|c| c.is_whitespace()).count() + 1;
-            if b.is_none() && direction.is_none() {
-                matrix_done(rows.len(), columns, line)?;
-            }
-            match key.trim() {
-                "b" => {
-                    if b.is_some() {
-                        return Err(at(indent + 1, Fault::Duplicate("b")));
-                    }
-                    let bits = digits(value, after, line)?;
-                    if bits.len() != columns {
-                        return Err(at(
-                            value_column,
-                            Fault::BLength {
-                                expected: columns,
-                                found: bits.len(),
-                            },
-                        ));
-                    }
-                    b = Some(pack(&bits));
-                }
-                "direction" => {
-                    if direction.is_some() {
-                        return Err(at(indent + 1, Fault::Duplicate("direction")));
-                    }
-                    direction = Some(match value.trim() {
-                        "forward" => Direction::Forward,
-                        "scatter" => Direction::Scatter,
-                        other => {
-                            return Err(at(value_column, Fault::BadDirection(other.to_string())));
-                        }
-                    });
-                }
-                other => return Err(at(indent + 1, Fault::UnknownKey(other.to_string()))),
-            }
-            continue;
+        match body.split_once(':') {
+            Some((key, value)) => reader.header(line, indent, key, value)?,
+            None => reader.row(line, indent, content)?,
         }
-        if b.is_some() || direction.is_some() {
-            let key = if b.is_some() { "b" } else { "direction" };
-            return Err(at(indent + 1, Fault::RowAfterHeader(key)));
-        }
-        let bits = digits(content, 0, line)?;
-        if rows.is_empty() {
-            if bits.len() > MAX_DIM {
-                return Err(at(indent + 1, Fault::TooLarge(bits.len())));
-            }
-            columns = bits.len();
-        } else if bits.len() != columns {
-            return Err(at(
-                ragged_column(content, columns),
-                Fault::Ragged {
-                    expected: columns,
-                    found: bits.len(),
-                },
-            ));
-        }
-        if rows.len() == columns {
-            return Err(at(
-                indent + 1,
-                Fault::TooManyRows {
-                    rows: rows.len() + 1,
-                    columns,
-                },
-            ));
-        }
-        rows.push(pack(&bits));
     }
-    if b.is_none() && direction.is_none() {
-        matrix_done(rows.len(), columns, last_line + 1)?;
+    if !reader.in_header() {
+        matrix_done(reader.rows.len(), reader.columns, last_line + 1)?;
     }
     Ok(Lcc {
-        a: Matrix::from_rows(rows),
-        b: b.unwrap_or(0),
-        direction: direction.unwrap_or(Direction::Forward),
+        a: Matrix::from_rows(reader.rows),
+        b: reader.b.unwrap_or(0),
+        direction: reader.direction.unwrap_or(Direction::Forward),
     })
 }
 
