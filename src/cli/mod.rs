@@ -13,6 +13,7 @@ mod exit;
 mod export;
 mod fifo;
 mod generate;
+mod lcc;
 mod net;
 mod schedule;
 mod search;
@@ -56,6 +57,8 @@ enum Command {
     /// Total exchange on a product network composed from its factors (seed 000's
     /// A1 and A2), replayed and compared with the theorem and the bound (docs/products.md).
     Compose(ComposeArgs),
+    /// Linear-complement communication on wormhole hypercubes (docs/lcc.md).
+    Lcc(lcc::LccArgs),
 }
 
 /// The product algorithms of `txverify compose`.
@@ -356,6 +359,7 @@ pub fn run() -> ExitCode {
         Command::Net(args) => net::run(&args),
         Command::Bounds(args) => net::bounds(&args),
         Command::Compose(args) => compose::run(&args),
+        Command::Lcc(args) => lcc::run(&args),
     };
     ExitCode::from(exit)
 }
