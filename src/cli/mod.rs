@@ -344,6 +344,15 @@ struct FmtArgs {
     file: PathBuf,
 }
 
+/// Reads a text file, dropping a leading byte-order mark (editors on some
+/// systems write one; it is not part of the text, and columns count from after it).
+fn read_text(path: &std::path::Path) -> std::io::Result<String> {
+    std::fs::read_to_string(path).map(|s| match s.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => s,
+    })
+}
+
 /// Runs the command line and returns the exit status.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();

@@ -15,7 +15,7 @@
 use super::abelian::abelianise;
 use super::check::{check_abelianisation, check_relators};
 use super::recognise::recognise;
-use super::{EnumerationLimits, FiniteGroup, GroupError, Presentation, enumerate};
+use super::{EnumerationLimits, FiniteGroup, GroupError, Presentation};
 
 /// A group computed from a presentation, with the record of how it was checked.
 #[derive(Clone, Debug)]
@@ -56,7 +56,7 @@ pub fn compute(p: &Presentation, limits: &EnumerationLimits) -> Result<ComputedG
     let blocks = super::product::direct_blocks(p);
     let group = match &blocks {
         Some(blocks) => super::product::enumerate_product(p, blocks, limits)?,
-        None => enumerate(p, limits)?,
+        None => super::product::enumerate_block(p, limits)?,
     };
     let mut checks = vec![check_relators(&group, p)?];
     match &abelianisation {
