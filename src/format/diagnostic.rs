@@ -29,17 +29,35 @@ pub fn render_diagnostic(path: &str, source: &str, span: Span, message: &dyn Dis
     let line_end = source[start..]
         .find('\n')
         .map_or(source.len(), |i| start + i);
-    let text = source[line_start..line_end].trim_end_matches('\r');
-    let text_end = line_start + text.len();
-    let mut pad = String::new();
-    for c in source[line_start..start.min(text_end)].chars() {
+    let full = source[line_start..line_end].trim_end_matches('\r');
+    let full_end = line_start + full.len();
+    // A long line is shown as a window around the error, marked with `…`.
+    let (from, to) = if full.len() <= SHOWN_LINE_BYTES {
+        (line_start, full_end)
+    } else {
+        let from = floor_char_boundary(
+            source,
+            start
+                .min(full_end)
+                .saturating_sub(SHOWN_BEFORE_BYTES)
+                .max(line_start),
+        );
+        let to = floor_char_boundary(source, (from + SHOWN_LINE_BYTES).min(full_end))
+            .max(start.min(full_end));
+        (from, to)
+    };
+    let before = if from > line_start { "…" } else { "" };
+    let after = if to < full_end { "…" } else { "" };
+    let text = format!("{before}{}{after}", &source[from..to]);
+    let mut pad = " ".repeat(before.chars().count());
+    for c in source[from..start.min(to)].chars() {
         match c {
             '\t' => pad.push('\t'),
             c if is_zero_width(c) => {}
             _ => pad.push(' '),
         }
     }
-    let underlined = source[start.min(text_end)..end.min(text_end)]
+    let underlined = source[start.min(to)..end.min(to)]
         .chars()
         .filter(|&c| !is_zero_width(c))
         .count()
@@ -51,6 +69,12 @@ pub fn render_diagnostic(path: &str, source: &str, span: Span, message: &dyn Dis
         carets = "^".repeat(underlined),
     )
 }
+
+/// Lines longer than this many bytes are shown as a window around the error.
+const SHOWN_LINE_BYTES: usize = 200;
+
+/// How much of a long line the window shows before the error.
+const SHOWN_BEFORE_BYTES: usize = 60;
 
 /// Combining marks take no room on screen (U+0300..U+036F covers the macron).
 fn is_zero_width(c: char) -> bool {
