@@ -1121,3 +1121,31 @@ fn a_file_without_a_table_line_is_malformed() {
         run.stderr
     );
 }
+
+#[test]
+fn many_files_are_reported_in_the_order_given() {
+    // Checked several at a time, but reported as listed: good, broken and missing
+    // files interleaved, twice over so that chunks of any size are crossed.
+    let good = file("order-good.tbl", "group: <a | a^2>\ntable:\na\n");
+    let bad = file("order-bad.tbl", "group: <a | a^3>\ntable:\na\n");
+    let missing = std::env::temp_dir().join("txverify-no-such-file.tbl");
+    let mut paths = Vec::new();
+    for _ in 0..4 {
+        paths.extend([good.clone(), bad.clone(), missing.clone()]);
+    }
+    let mut args = vec!["check".to_string(), "--format".into(), "json".into()];
+    args.extend(paths.iter().map(|p| p.display().to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = txverify(&refs);
+    let files: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].to_string())
+        .collect();
+    let expected: Vec<String> = paths
+        .iter()
+        .map(|p| serde_json::Value::from(p.display().to_string()).to_string())
+        .collect();
+    assert_eq!(files, expected);
+    assert_eq!(run.code, 2);
+}

@@ -2,6 +2,7 @@
 
 use super::exit::Exit;
 use super::{CheckArgs, FmtArgs, OutputFormat};
+use rayon::prelude::*;
 use std::path::Path;
 use txverify::format::render_diagnostic;
 use txverify::group::EnumerationLimits;
@@ -28,11 +29,38 @@ pub fn run(args: &CheckArgs) -> Exit {
             ..VerifyOptions::default()
         },
     };
+    // Files are checked a few at a time on every core and reported in the order
+    // given, each chunk as soon as it is done.
+    let chunk = 2 * rayon::current_num_threads().max(1);
     let mut worst = Exit::Ok;
-    for path in &args.files {
-        worst = worst.max(check_file(path, &options, args.format));
+    for paths in args.files.chunks(chunk) {
+        let results: Vec<(Exit, Vec<Emit>)> = paths
+            .par_iter()
+            .map(|path| check_file(path, &options, args.format))
+            .collect();
+        for (exit, emits) in results {
+            for emit in emits {
+                emit.write();
+            }
+            worst = worst.max(exit);
+        }
     }
     worst
+}
+
+/// Output of one file's check, kept until the files before it are reported.
+enum Emit {
+    Out(String),
+    Err(String),
+}
+
+impl Emit {
+    fn write(self) {
+        match self {
+            Emit::Out(text) => out!("{text}"),
+            Emit::Err(text) => eprint!("{text}"),
+        }
+    }
 }
 
 /// Reads and loads a file, reporting any error in `format`; `None` means [`Exit::Input`].
@@ -45,51 +73,67 @@ pub fn read_and_load_with_source(
     options: &LoadOptions,
     format: OutputFormat,
 ) -> Option<(String, Loaded)> {
+    let mut emits = Vec::new();
+    let loaded = load_collecting(path, options, format, &mut emits);
+    emits.into_iter().for_each(Emit::write);
+    loaded
+}
+
+/// [`read_and_load_with_source`], with what it would print kept in `emits`.
+fn load_collecting(
+    path: &Path,
+    options: &LoadOptions,
+    format: OutputFormat,
+    emits: &mut Vec<Emit>,
+) -> Option<(String, Loaded)> {
     let shown = path.display().to_string();
     let source = match super::read_text(path) {
         Ok(s) => s,
         Err(e) => {
             let message = format!("cannot read {shown}: {e}");
-            emit_error(&shown, format, &message, None);
+            emits.push(error_emit(&shown, format, &message, None));
             return None;
         }
     };
     match load(&source, options) {
         Ok(loaded) => Some((source, loaded)),
         Err(e) => {
-            report_load_error(&shown, &source, &e, format);
+            emits.push(load_error_emit(&shown, &source, &e, format));
             None
         }
     }
 }
 
-fn check_file(path: &Path, options: &CheckOptions, format: OutputFormat) -> Exit {
+fn check_file(path: &Path, options: &CheckOptions, format: OutputFormat) -> (Exit, Vec<Emit>) {
     let shown = path.display().to_string();
-    let Some((source, loaded)) = read_and_load_with_source(path, &options.load, format) else {
-        return Exit::Input;
+    let mut emits = Vec::new();
+    let Some((source, loaded)) = load_collecting(path, &options.load, format, &mut emits) else {
+        return (Exit::Input, emits);
     };
     let verification = verify(&loaded, &options.verify);
     let report = CheckReport::new(&shown, &source, &loaded, verification);
     let exit = Exit::of_outcome(report.outcome);
     match format {
-        OutputFormat::Text => out!("{}", report.to_text()),
+        OutputFormat::Text => emits.push(Emit::Out(report.to_text())),
         OutputFormat::Json => match report.to_json(exit.code()) {
-            Ok(line) => outln!("{line}"),
+            Ok(line) => emits.push(Emit::Out(format!("{line}\n"))),
             Err(e) => {
-                eprintln!("error: {shown}: cannot write the JSON report (a bug): {e}");
-                return Exit::Internal;
+                emits.push(Emit::Err(format!(
+                    "error: {shown}: cannot write the JSON report (a bug): {e}\n"
+                )));
+                return (Exit::Internal, emits);
             }
         },
     }
-    exit
+    (exit, emits)
 }
 
-fn report_load_error(path: &str, source: &str, error: &LoadError, format: OutputFormat) {
+fn load_error_emit(path: &str, source: &str, error: &LoadError, format: OutputFormat) -> Emit {
     let span = error.span();
     let message = error.to_string();
     match format {
-        OutputFormat::Text => eprint!("{}", render_diagnostic(path, source, span, &message)),
-        OutputFormat::Json => emit_error(
+        OutputFormat::Text => Emit::Err(render_diagnostic(path, source, span, &message)),
+        OutputFormat::Json => error_emit(
             path,
             format,
             &message,
@@ -98,13 +142,15 @@ fn report_load_error(path: &str, source: &str, error: &LoadError, format: Output
     }
 }
 
-fn emit_error(path: &str, format: OutputFormat, message: &str, at: Option<(usize, usize)>) {
+fn error_emit(path: &str, format: OutputFormat, message: &str, at: Option<(usize, usize)>) -> Emit {
     match format {
-        OutputFormat::Text => eprintln!("error: {message}"),
+        OutputFormat::Text => Emit::Err(format!("error: {message}\n")),
         OutputFormat::Json => match json::check_error(path, message, at, Exit::Input.code()) {
-            Ok(line) => outln!("{line}"),
+            Ok(line) => Emit::Out(format!("{line}\n")),
             // Only the message is lost: the status is still `Exit::Input`.
-            Err(e) => eprintln!("error: {message} (and the JSON report failed: {e})"),
+            Err(e) => Emit::Err(format!(
+                "error: {message} (and the JSON report failed: {e})\n"
+            )),
         },
     }
 }
