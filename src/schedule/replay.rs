@@ -14,15 +14,18 @@
 //! bytes of each stored send, the replay takes 4 bytes per send when the sends
 //! are not in step order (an index sorted by step) and, on networks of more than
 //! [`ALL_PAIRS_MAX_NODES`] nodes, 4 bytes per personalised send while counting
-//! deroutes (an index sorted by destination, one breadth-first search each).
+//! deroutes (an index sorted by destination, one breadth-first search each);
+//! on smaller ones an all-pairs distance table, only when some send is
+//! personalised.
 
 use super::{BROADCAST, Collective, Graph, Packet, Ports, Schedule, TimedSend};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The largest network whose all-pairs distance table the replay keeps (4 bytes
-/// per pair, 256 MiB at this size).
+/// The largest network whose all-pairs distance table the replay keeps to count
+/// deroutes (1 byte per pair when the diameter is below 255, else 4: 64 MiB or
+/// 256 MiB at this size).
 pub const ALL_PAIRS_MAX_NODES: usize = 8192;
 
 /// The largest number of personalised packet slots (N² for a total exchange;
@@ -810,7 +813,7 @@ fn count_with_table<T: Copy + Ord + Sync>(
     table: &[T],
     n: usize,
     sends: &[TimedSend],
-    relevant: &(dyn Fn(&TimedSend) -> bool + Sync),
+    relevant: &(impl Fn(&TimedSend) -> bool + Sync),
 ) -> u64 {
     sends
         .par_chunks(1 << 16)
