@@ -117,3 +117,41 @@ pub fn lower_bounds(problem: Problem, graph: &Graph, root: u32) -> Bounds {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::NetworkName;
+
+    fn graph(name: &str) -> Graph {
+        name.parse::<NetworkName>().unwrap().build().unwrap()
+    }
+
+    #[test]
+    fn hypercube_translations_preserve_links_and_a_mesh_s_do_not() {
+        assert!(translations_preserve_links(&graph("hypercube 5")));
+        assert!(!translations_preserve_links(&graph("mesh 2 4")));
+        assert!(!translations_preserve_links(&graph("ring 6")));
+    }
+
+    #[test]
+    fn bounds_on_a_graph_that_is_not_translation_invariant_use_every_node() {
+        // mesh 2 4: node c1 + 2·c2; distance |Δc1| + |Δc2|.
+        let g = graph("mesh 2 4");
+        let coords = |x: u32| ((x % 2) as i64, (x / 2) as i64);
+        let dist = |x: u32, y: u32| {
+            let ((a, b), (c, e)) = (coords(x), coords(y));
+            ((a - c).abs() + (b - e).abs()) as u64
+        };
+        let total: u64 = (0..8).flat_map(|x| (0..8).map(move |y| dist(x, y))).sum();
+        let b = lower_bounds(Problem::Exchange, &g, 0);
+        assert_eq!(b.transmissions, total);
+        // Corner nodes have degree 2: 7 packets need 4 steps; Σ/links = 96/20 → 5.
+        assert_eq!(b.time, total.div_ceil(20).max(4).max(4));
+        let m = lower_bounds(Problem::Mnb, &g, 0);
+        assert_eq!((m.time, m.transmissions), (4, 56));
+        let s = lower_bounds(Problem::Scatter, &g, 3);
+        let from_3: u64 = (0..8).map(|y| dist(3, y)).sum();
+        assert_eq!((s.time, s.transmissions), (3, from_3));
+    }
+}

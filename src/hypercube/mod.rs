@@ -255,8 +255,8 @@ pub fn reversed(schedule: &Schedule, collective: Collective) -> Schedule {
 /// Bytes the build, the replay and the report of `problem` on the d-cube
 /// take at their peak, roughly: 20 bytes per send, the replay's state (8
 /// bytes per personalised packet, 2 bits per broadcast copy, an all-pairs
-/// distance table of 4 bytes per pair up to 8192 nodes) and the buffer count
-/// (4 bytes per personalised packet).
+/// distance table of up to 5 bytes per pair while it is built, up to 8192
+/// nodes) and the buffer count (4 bytes per personalised packet).
 pub fn memory_estimate(problem: Problem, d: u32) -> u128 {
     let n = 1u128 << d;
     let sends = problem.sends(d) * 20;
@@ -267,7 +267,7 @@ pub fn memory_estimate(problem: Problem, d: u32) -> u128 {
         Problem::Mnb => (0, n * n),
     };
     let distances = if packets > 0 && n <= 8192 {
-        n * n * 4
+        n * n * 5
     } else {
         0
     };
