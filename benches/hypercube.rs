@@ -3,7 +3,8 @@
 //!
 //! `cargo bench --bench hypercube` measures build + replay of each with
 //! criterion (10 samples). Set `TXVERIFY_BENCH_ONESHOT=1` to time one run of
-//! each phase instead (the figures docs/hypercube.md quotes). The command the
+//! each phase instead (the figures docs/hypercube.md quotes), on the 12-cube or
+//! on the dimension `TXVERIFY_BENCH_DIMENSION` says. The command the
 //! target speaks of is `txverify hypercube exchange 12` in a release build,
 //! which runs these phases, the last three beside the replay on a second thread.
 
@@ -35,8 +36,11 @@ fn twelve(c: &mut Criterion) {
 
 /// One run of each phase, timed separately.
 fn oneshot() {
+    let d: u32 = std::env::var("TXVERIFY_BENCH_DIMENSION")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12);
     for problem in [Problem::Mnb, Problem::Exchange] {
-        let d = 12;
         let t = Instant::now();
         let graph = NetworkName::Hypercube(d).build().unwrap();
         println!("{problem} {d}: network                {:?}", t.elapsed());
