@@ -47,6 +47,16 @@ impl Findings {
     fn optimal_transmissions(&self) -> bool {
         self.replayed.transmissions == self.bounds.transmissions
     }
+    /// Sends over time × directed links: 1 when every link carries a packet in
+    /// every direction at every step.
+    fn utilisation(&self) -> f64 {
+        let slots = f64::from(self.replayed.time) * self.replayed.directed_links as f64;
+        if slots == 0.0 {
+            0.0
+        } else {
+            self.replayed.transmissions as f64 / slots
+        }
+    }
     fn passed(&self) -> bool {
         self.replayed.valid && self.optimal_time() && self.optimal_transmissions()
     }
@@ -271,6 +281,7 @@ fn json(args: &HypercubeArgs, f: &Findings, exit: Exit) -> serde_json::Value {
         "derouted": r.derouted,
         "peak_queue": r.peak_queue,
         "peak_buffer": f.peak_buffer,
+        "utilisation": f.utilisation(),
         "subtree_sizes": f.built.subtree_sizes,
         "link_set_sizes": f.built.link_set_sizes,
         "construction_checks": f.built.checks,
@@ -312,7 +323,7 @@ fn text(f: &Findings) -> String {
     if let Some(b) = f.peak_buffer {
         let _ = write!(out, ", peak buffer {b}");
     }
-    let _ = writeln!(out);
+    let _ = writeln!(out, ", link use {:.1}%", 100.0 * f.utilisation());
     for v in &r.violations {
         let _ = writeln!(out, "  error: {v}");
     }
@@ -334,7 +345,7 @@ fn text(f: &Findings) -> String {
         let list: Vec<String> = sizes.iter().map(u64::to_string).collect();
         let _ = writeln!(
             out,
-            "  subtrees      {} nodes below e_1 … e_{}",
+            "  subtrees      {} nodes across dimensions 1 … {} of the root",
             list.join(" "),
             f.d
         );
