@@ -417,3 +417,33 @@ fn the_text_report_names_the_verdict_and_the_subtrees() {
         .collect();
     assert!(run.stdout.contains(&sizes.join(" ")), "{}", run.stdout);
 }
+
+#[test]
+fn deroutes_are_counted_alike_below_and_above_the_all_pairs_limit() {
+    // Above 8192 nodes the replay counts deroutes by one search per destination
+    // (in parallel), below by a distance table: the same sends, the same count.
+    for n in [90u32, 9000] {
+        let mut sends = Vec::new();
+        for k in 1..=5u32 {
+            let send = |from, to, destination| TimedSend {
+                step: k,
+                from,
+                to,
+                source: 0,
+                destination,
+            };
+            sends.push(send(0, n - 1, k)); // away from k: derouted
+            sends.push(send(0, 1, n - k)); // away from n − k: derouted
+            sends.push(send(0, 1, k + 10)); // towards it
+        }
+        let schedule = Schedule {
+            network: Some(NetworkName::Ring(n)),
+            ports: Some(txverify::schedule::Ports::All),
+            collective: txverify::schedule::Collective::Scatter(0),
+            sends,
+        };
+        let graph = NetworkName::Ring(n).build().unwrap();
+        let report = replay(&schedule, &graph, &ReplayOptions::default()).unwrap();
+        assert_eq!(report.derouted, 10, "ring {n}");
+    }
+}

@@ -14,7 +14,7 @@ use std::time::Instant;
 use txverify::hypercube::bounds::{Bounds, lower_bounds};
 use txverify::hypercube::table::{BufferFree, buffer_free};
 use txverify::hypercube::{
-    Built, MAX_DIMENSION, Problem, buffer::peak_buffer, build, memory_estimate,
+    Built, HypercubeError, MAX_DIMENSION, Problem, buffer::peak_buffer, build, memory_estimate,
 };
 use txverify::schedule::{
     NetworkName, ReplayOptions, ReplayReport, Schedule, Violation, replay, write_json, write_text,
@@ -64,91 +64,27 @@ impl Findings {
 
 pub fn run(args: &HypercubeArgs) -> Exit {
     let started = Instant::now();
-    let problem = match args.problem.parse::<Problem>() {
-        Ok(p) => p,
-        Err(e) => return fail(args, &e.to_string(), Exit::Input),
+    let problem = match request(args) {
+        Ok(problem) => problem,
+        Err((message, exit)) => return fail(args, &message, exit),
     };
-    let d = args.dimension;
-    if !(1..=MAX_DIMENSION).contains(&d) {
-        let message = format!("the dimension must be between 1 and {MAX_DIMENSION}, not {d}");
-        return fail(args, &message, Exit::Input);
-    }
-    if let Err(message) = check_memory(problem, d, args.max_memory) {
-        return fail(args, &message, Exit::Input);
-    }
-    let built = match build(problem, d, args.root) {
+    let built = match build(problem, args.dimension, args.root) {
         Ok(built) => built,
-        Err(e @ txverify::hypercube::HypercubeError::Construction { .. })
-        | Err(e @ txverify::hypercube::HypercubeError::LinkSets(_)) => {
+        Err(e @ (HypercubeError::Construction { .. } | HypercubeError::LinkSets(_))) => {
             return fail(args, &e.to_string(), Exit::Rejected);
         }
         Err(e) => return fail(args, &e.to_string(), Exit::Input),
     };
-    let built_at = started.elapsed().as_secs_f64();
-    let graph = match NetworkName::Hypercube(d).build() {
-        Ok(graph) => graph,
-        Err(e) => return fail(args, &e.to_string(), Exit::Input),
+    let findings = match examine(problem, args, built, started) {
+        Ok(findings) => findings,
+        Err((message, exit)) => return fail(args, &message, exit),
     };
-    let root = problem.has_root().then(|| args.root.unwrap_or(0));
-    // The replay on this thread; bounds, buffer count and table on another.
-    let (replayed, (bounds, peak, table)) = std::thread::scope(|scope| {
-        let side = scope.spawn(|| {
-            let bounds = lower_bounds(problem, &graph, root.unwrap_or(0));
-            let peak = peak_buffer(&built.schedule, graph.nodes());
-            let table =
-                (problem == Problem::Exchange).then(|| buffer_free(d).map_err(|e| e.to_string()));
-            (bounds, peak, table)
-        });
-        let replayed = replay(&built.schedule, &graph, &ReplayOptions { max_listed: 20 });
-        (
-            replayed,
-            side.join().expect("the bounds thread does not panic"),
-        )
-    });
-    let replayed = match replayed {
-        Ok(r) => r,
-        Err(e) => {
-            return fail(
-                args,
-                &format!("cannot replay the schedule: {e}"),
-                Exit::Input,
-            );
-        }
-    };
-    let table = match table {
-        Some(Err(e)) => {
-            let message = format!("the buffer-free table failed: {e}");
-            return fail(args, &message, Exit::Internal);
-        }
-        Some(Ok(t)) if !t.valid => {
-            let message = format!("the kernel rejects the table of gen hypercube {d}");
-            return fail(args, &message, Exit::Internal);
-        }
-        Some(Ok(t)) => Some(t),
-        None => None,
-    };
-    let checked_at = started.elapsed().as_secs_f64();
     if let Some(path) = &args.output
-        && let Err(e) = write_schedule(&built.schedule, path)
+        && let Err(e) = write_schedule(&findings.built.schedule, path)
     {
         let message = format!("cannot write {}: {e}", path.display());
         return fail(args, &message, Exit::Input);
     }
-    let findings = Findings {
-        problem,
-        d,
-        root,
-        built,
-        replayed,
-        bounds,
-        peak_buffer: peak,
-        table,
-        seconds: [
-            built_at,
-            checked_at - built_at,
-            started.elapsed().as_secs_f64(),
-        ],
-    };
     let exit = if findings.passed() {
         Exit::Ok
     } else {
@@ -159,6 +95,77 @@ pub fn run(args: &HypercubeArgs) -> Exit {
         OutputFormat::Text => out!("{}", text(&findings)),
     }
     exit
+}
+
+/// The problem asked for, once the dimension and the memory estimate pass.
+fn request(args: &HypercubeArgs) -> Result<Problem, (String, Exit)> {
+    let problem = args
+        .problem
+        .parse::<Problem>()
+        .map_err(|e| (e.to_string(), Exit::Input))?;
+    let d = args.dimension;
+    if !(1..=MAX_DIMENSION).contains(&d) {
+        let message = format!("the dimension must be between 1 and {MAX_DIMENSION}, not {d}");
+        return Err((message, Exit::Input));
+    }
+    check_memory(problem, d, args.max_memory).map_err(|m| (m, Exit::Input))?;
+    Ok(problem)
+}
+
+/// Replays the schedule on this thread while another computes the bounds, the
+/// buffer count and, for exchange, the kernel-checked buffer-free table.
+fn examine(
+    problem: Problem,
+    args: &HypercubeArgs,
+    built: Built,
+    started: Instant,
+) -> Result<Findings, (String, Exit)> {
+    let d = args.dimension;
+    let built_at = started.elapsed().as_secs_f64();
+    let graph = NetworkName::Hypercube(d)
+        .build()
+        .map_err(|e| (e.to_string(), Exit::Input))?;
+    let root = problem.has_root().then(|| args.root.unwrap_or(0));
+    let (replayed, (bounds, peak, table)) = std::thread::scope(|scope| {
+        let side = scope.spawn(|| {
+            let bounds = lower_bounds(problem, &graph, root.unwrap_or(0));
+            let peak = peak_buffer(&built.schedule, graph.nodes());
+            let table =
+                (problem == Problem::Exchange).then(|| buffer_free(d).map_err(|e| e.to_string()));
+            (bounds, peak, table)
+        });
+        let replayed = replay(&built.schedule, &graph, &ReplayOptions { max_listed: 20 });
+        let side = side.join().expect("the bounds thread does not panic");
+        (replayed, side)
+    });
+    let replayed = replayed.map_err(|e| {
+        let message = format!("cannot replay the schedule: {e}");
+        (message, Exit::Input)
+    })?;
+    let table = match table {
+        Some(Err(e)) => {
+            let message = format!("the buffer-free table failed: {e}");
+            return Err((message, Exit::Internal));
+        }
+        Some(Ok(t)) if !t.valid => {
+            let message = format!("the kernel rejects the table of gen hypercube {d}");
+            return Err((message, Exit::Internal));
+        }
+        Some(Ok(t)) => Some(t),
+        None => None,
+    };
+    let checked_at = started.elapsed().as_secs_f64();
+    Ok(Findings {
+        problem,
+        d,
+        root,
+        built,
+        replayed,
+        bounds,
+        peak_buffer: peak,
+        table,
+        seconds: [built_at, checked_at - built_at, checked_at],
+    })
 }
 
 /// Refuses a size whose estimated memory is over the budget.
@@ -341,6 +348,25 @@ fn text(f: &Findings) -> String {
         f.bounds.transmissions,
         verdict(f.optimal_transmissions())
     );
+    construction_text(f, &mut out);
+    let _ = writeln!(
+        out,
+        "  seconds       {:.3} build, {:.3} replay and bounds, {:.3} in all",
+        f.seconds[0], f.seconds[1], f.seconds[2]
+    );
+    let summary = if f.passed() {
+        "OPTIMAL in time and in transmissions".to_string()
+    } else if !r.valid {
+        format!("INVALID ({} violations)", r.violation_count())
+    } else {
+        "valid, NOT optimal".to_string()
+    };
+    let _ = writeln!(out, "  verdict       {summary}");
+    out
+}
+
+/// What the construction says about itself, and the buffer-free table beside it.
+fn construction_text(f: &Findings, out: &mut String) {
     if let Some(sizes) = &f.built.subtree_sizes {
         let list: Vec<String> = sizes.iter().map(u64::to_string).collect();
         let _ = writeln!(
@@ -368,18 +394,4 @@ fn text(f: &Findings) -> String {
             f.d, t.time, t.transmissions, t.peak_queue, t.peak_buffer
         );
     }
-    let _ = writeln!(
-        out,
-        "  seconds       {:.3} build, {:.3} replay and bounds, {:.3} in all",
-        f.seconds[0], f.seconds[1], f.seconds[2]
-    );
-    let summary = if f.passed() {
-        "OPTIMAL in time and in transmissions".to_string()
-    } else if !r.valid {
-        format!("INVALID ({} violations)", r.violation_count())
-    } else {
-        "valid, NOT optimal".to_string()
-    };
-    let _ = writeln!(out, "  verdict       {summary}");
-    out
 }

@@ -793,18 +793,21 @@ fn count_derouted(graph: &Graph, sends: &[TimedSend]) -> u64 {
         .filter(|&i| relevant(&sends[i as usize]))
         .collect();
     by_destination.sort_unstable_by_key(|&i| sends[i as usize].destination);
-    let mut derouted = 0;
-    for group in by_destination
+    // One breadth-first search per destination, the destinations in parallel.
+    let groups: Vec<&[u32]> = by_destination
         .chunk_by(|&a, &b| sends[a as usize].destination == sends[b as usize].destination)
-    {
-        let dist = graph.distances_to(sends[group[0] as usize].destination);
-        derouted += group
-            .iter()
-            .map(|&i| sends[i as usize])
-            .filter(|s| dist[s.to as usize] >= dist[s.from as usize])
-            .count() as u64;
-    }
-    derouted
+        .collect();
+    groups
+        .into_par_iter()
+        .map(|group| {
+            let dist = graph.distances_to(sends[group[0] as usize].destination);
+            group
+                .iter()
+                .map(|&i| sends[i as usize])
+                .filter(|s| dist[s.to as usize] >= dist[s.from as usize])
+                .count() as u64
+        })
+        .sum()
 }
 
 /// Derouted sends, by an all-pairs table (`table[d·N + x]`: distance of x to d),
