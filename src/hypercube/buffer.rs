@@ -52,15 +52,11 @@ pub fn peak_buffer(schedule: &Schedule, nodes: usize) -> Option<u32> {
         &sends
     };
     let mut state = Nodes::new(nodes);
-    let mut arrival = vec![0u32; slots];
-    let (mut peak, mut warm) = (0u32, 0u32);
-    for (k, s) in sends.iter().enumerate() {
-        if k % WARM_AHEAD == 0 {
-            // Read the next batch's packet state now, so its misses overlap.
-            for ahead in sends.iter().skip(k + WARM_AHEAD).take(WARM_AHEAD) {
-                warm ^= arrival.get(key.slot(ahead)).copied().unwrap_or(0);
-            }
-        }
+    // One bit per packet: has it moved (is it in transit where it is)? 2 MiB for
+    // a total exchange on a 12-cube, so the lookups stay in cache.
+    let mut moved = vec![0u64; slots.div_ceil(64)];
+    let mut peak = 0u32;
+    for s in sends {
         if !fits(s) {
             continue;
         }
@@ -70,20 +66,17 @@ pub fn peak_buffer(schedule: &Schedule, nodes: usize) -> Option<u32> {
         let slot = key.slot(s);
         state.touch(s.from);
         state.touch(s.to);
-        if arrival[slot] != 0 {
+        let (word, bit) = (slot / 64, 1u64 << (slot % 64));
+        if moved[word] & bit != 0 {
             state.depart(s.from);
         }
-        arrival[slot] = s.step;
+        moved[word] |= bit;
         if s.to != s.destination {
             state.arrive(s.to);
         }
     }
-    std::hint::black_box(warm);
     Some(peak.max(state.close_step(state.step.saturating_add(1))))
 }
-
-/// Sends ahead whose packet state is read in one batch.
-const WARM_AHEAD: usize = 64;
 
 /// Per node: packets in transit, and what the current step did to them.
 struct Nodes {

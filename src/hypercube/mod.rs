@@ -256,7 +256,7 @@ pub fn reversed(schedule: &Schedule, collective: Collective) -> Schedule {
 /// take at their peak, roughly: 20 bytes per send, the replay's state (8
 /// bytes per personalised packet, 2 bits per broadcast copy, an all-pairs
 /// distance table of up to 5 bytes per pair while it is built, up to 8192
-/// nodes) and the buffer count (4 bytes per personalised packet).
+/// nodes) and the buffer count (1 bit per personalised packet).
 pub fn memory_estimate(problem: Problem, d: u32) -> u128 {
     let n = 1u128 << d;
     let sends = problem.sends(d) * 20;
@@ -272,7 +272,7 @@ pub fn memory_estimate(problem: Problem, d: u32) -> u128 {
         0
     };
     let graph = n * u128::from(d) * 8 + n * 16;
-    sends + packets * 12 + copies / 4 + distances + graph
+    sends + packets * 8 + packets / 8 + copies / 4 + distances + graph
 }
 
 #[cfg(test)]
