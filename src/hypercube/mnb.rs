@@ -71,7 +71,7 @@ pub enum LinkSetError {
 
 /// The link sets A_1 … A_q of section 2 for the d-cube (d ≥ 1).
 ///
-/// Identities are numbered as in [`super::necklace`] with the first element t
+/// Identities are numbered as in the module `necklace` (the rotation classes) with the first element t
 /// of every class chosen so that bit m(t) is 1 and, in R_k1, the bit below it
 /// (cyclically) is 0; E_i holds the identities numbered (i−1)d + 1 … id, and
 /// A_i joins each t ∈ E_i to t with bit m(t) cleared.

@@ -6,8 +6,8 @@
 //! scatter and broadcast.
 //!
 //! Every construction here is *untrusted*: it produces a
-//! [`Schedule`](crate::schedule::Schedule) on `hypercube d` with all ports, which
-//! the caller replays with [`crate::schedule::replay`]; the lower bounds of
+//! [`Schedule`] on `hypercube d` with all ports, which
+//! the caller replays with [`replay`](fn@crate::schedule::replay); the lower bounds of
 //! [`bounds`] are computed from the network alone, by counting, not from the
 //! constructions. Node numbering is that of the schedule networks: bit i of a
 //! node is its coordinate i + 1, the paper's "position i + 1 from the right".

@@ -3,7 +3,7 @@
 //! sending down each subtree.
 //!
 //! The tree (root 00…0): the root's neighbours e_1 … e_d, numbered 1 … d. Then
-//! class after class (levels 2 … d−1, in the order of [`super::necklace`]): for
+//! class after class (levels 2 … d−1, in the order of the module `necklace`): for
 //! class R_kn a *compatible* class R_(k−1)n' (d elements, and some element of
 //! it is an element of R_kn with one unity bit cleared), its element t' with
 //! m(t') = m_kn, and as first element of R_kn an element t one bit above t';
