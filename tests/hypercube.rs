@@ -69,6 +69,27 @@ fn every_problem_up_to_d_8_is_valid_and_meets_both_bounds() {
     }
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// From any root: the rooted problems translate by XOR and stay optimal.
+    #[test]
+    fn rooted_problems_are_optimal_from_any_root(
+        d in 1u32..=7,
+        seed in 0u32..u32::MAX,
+        which in 0usize..4,
+    ) {
+        let problem = [Problem::Broadcast, Problem::Scatter, Problem::Gather, Problem::Accumulate][which];
+        let root = seed % (1 << d);
+        let built = build(problem, d, Some(root)).unwrap();
+        let report = replayed(&built.schedule, d);
+        proptest::prop_assert!(report.valid, "{:?}", report.violations);
+        let (time, sends) = table_1(problem, d);
+        proptest::prop_assert_eq!((u64::from(report.time), report.transmissions), (time, sends));
+        proptest::prop_assert_eq!(report.collective, problem.collective(root));
+    }
+}
+
 #[test]
 fn scatter_subtrees_are_perfectly_balanced() {
     for d in 1..=12u32 {
