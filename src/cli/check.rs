@@ -46,7 +46,7 @@ pub fn read_and_load_with_source(
     format: OutputFormat,
 ) -> Option<(String, Loaded)> {
     let shown = path.display().to_string();
-    let source = match std::fs::read_to_string(path) {
+    let source = match super::read_text(path) {
         Ok(s) => s,
         Err(e) => {
             let message = format!("cannot read {shown}: {e}");
@@ -111,7 +111,7 @@ fn emit_error(path: &str, format: OutputFormat, message: &str, at: Option<(usize
 
 pub fn fmt(args: &FmtArgs) -> Exit {
     let shown = args.file.display().to_string();
-    let source = match std::fs::read_to_string(&args.file) {
+    let source = match super::read_text(&args.file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot read {shown}: {e}");

@@ -8,11 +8,13 @@
 #[macro_use]
 mod output;
 mod check;
+mod compose;
 mod exit;
 mod export;
 mod fifo;
 mod generate;
 mod hypercube;
+mod lcc;
 mod net;
 mod schedule;
 mod search;
@@ -55,6 +57,37 @@ enum Command {
     Bounds(BoundsArgs),
     /// An optimal all-port collective on the d-cube, built, replayed and bounded (docs/hypercube.md).
     Hypercube(HypercubeArgs),
+    /// Total exchange on a product network composed from its factors (seed 000's
+    /// A1 and A2), replayed and compared with the theorem and the bound (docs/products.md).
+    Compose(ComposeArgs),
+    /// Linear-complement communication on wormhole hypercubes (docs/lcc.md).
+    Lcc(lcc::LccArgs),
+}
+
+/// The product algorithms of `txverify compose`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ComposeAlgorithm {
+    /// Algorithm A1: single-port, any product.
+    A1,
+    /// Algorithm A2: all-port, halves with as many nodes each (H × H, H^(2^k)).
+    A2,
+}
+
+#[derive(clap::Args, Debug)]
+struct ComposeArgs {
+    /// a1 (single-port) or a2 (all-port).
+    #[arg(value_enum)]
+    algorithm: ComposeAlgorithm,
+    /// The product network: `torus N1 N2 …`, `mesh N1 N2 …`, `genhypercube M1 M2 …`,
+    /// `hypercube D`, `kary K N`, or one factor (`ring N`, `linear N`, `complete N`).
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = false)]
+    network: Vec<String>,
+    /// Write the composed schedule here (JSON; the text format for a name ending in `.txt`).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Report format (JSON schema txverify-compose/1).
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
 }
 
 /// A symmetry the searched tables must have.
@@ -208,8 +241,12 @@ struct NetArgs {
 #[derive(clap::Args, Debug)]
 struct BoundsArgs {
     /// The `.tbl` files (a header is enough).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "network")]
     files: Vec<PathBuf>,
+    /// A product network instead of a file (`mesh 4 4`, `torus 4 3`, `genhypercube 3 4`,
+    /// `hypercube 5`; repeatable): status by search and by seed 000's formulas, cut bounds.
+    #[arg(long, value_name = "NET")]
+    network: Vec<String>,
     /// The single-port bound for K ports: ⌈status / K⌉.
     #[arg(long, default_value_t = 1)]
     ports: u64,
@@ -331,6 +368,15 @@ struct FmtArgs {
     file: PathBuf,
 }
 
+/// Reads a text file, dropping a leading byte-order mark (editors on some
+/// systems write one; it is not part of the text, and columns count from after it).
+fn read_text(path: &std::path::Path) -> std::io::Result<String> {
+    std::fs::read_to_string(path).map(|s| match s.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => s,
+    })
+}
+
 /// Runs the command line and returns the exit status.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
@@ -346,6 +392,8 @@ pub fn run() -> ExitCode {
         Command::Net(args) => net::run(&args),
         Command::Bounds(args) => net::bounds(&args),
         Command::Hypercube(args) => hypercube::run(&args),
+        Command::Compose(args) => compose::run(&args),
+        Command::Lcc(args) => lcc::run(&args),
     };
     ExitCode::from(exit)
 }

@@ -58,7 +58,7 @@ pub fn run(args: &ScheduleArgs) -> Exit {
 }
 
 fn read(path: &std::path::Path) -> Result<String, Exit> {
-    std::fs::read_to_string(path).map_err(|e| {
+    super::read_text(path).map_err(|e| {
         eprintln!("error: cannot read {}: {e}", path.display());
         Exit::Input
     })
@@ -113,7 +113,7 @@ fn write_to(s: &Schedule, to: ScheduleFormat, w: &mut impl std::io::Write) -> st
 pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
     let shown = args.file.display().to_string();
     // An unreadable file is reported by the `.tbl` path, as before.
-    let source = std::fs::read_to_string(&args.file).ok()?;
+    let source = super::read_text(&args.file).ok()?;
     if !is_schedule(&source) {
         if args.network.is_some() || args.ports.is_some() {
             eprintln!("error: {shown}: --network and --ports apply to schedule files only");
@@ -334,7 +334,8 @@ fn text(shown: &str, network: &str, r: &ReplayReport) -> String {
 /// The Cayley graph of the `.tbl` file at `path` (its header: group and links),
 /// numbered as the group's elements, or what went wrong, in words.
 fn cayley_of_header(path: &str) -> Result<Graph, String> {
-    let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let source =
+        super::read_text(std::path::Path::new(path)).map_err(|e| format!("cannot read it: {e}"))?;
     let loaded = txverify::load::load(&source, &Default::default())
         .map_err(|_| "it does not load (`txverify check` says why)".to_string())?;
     let instance = &loaded.instance;

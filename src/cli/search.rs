@@ -282,7 +282,7 @@ fn decode_model_file(
     source: &str,
     instance: &txverify::kernel::Instance,
 ) -> Exit {
-    let text = match std::fs::read_to_string(path) {
+    let text = match super::read_text(path) {
         Ok(text) => text,
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", path.display());

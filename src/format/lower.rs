@@ -12,6 +12,10 @@ use super::syntax::{Atom, GroupSyntax, Span, WordExpr};
 use super::{ParseError, ParseErrorKind};
 use crate::group::{GenLetter, Presentation};
 
+/// The most generators a presentation may have (all factors together): the
+/// action table takes 8 bytes per generator per element.
+pub const MAX_GENERATORS: usize = 1000;
+
 /// The largest exponent, in absolute value, that a word may carry.
 pub const MAX_EXPONENT: u64 = 10_000_000;
 
@@ -38,6 +42,12 @@ pub fn lower_group(group: &GroupSyntax) -> Result<Presentation, ParseError> {
         let first = generators.len();
         let mut local: HashMap<&str, u32> = HashMap::new();
         for generator in &factor.value.generators {
+            if generators.len() >= MAX_GENERATORS {
+                return Err(ParseError::new(
+                    ParseErrorKind::TooManyGenerators,
+                    generator.span,
+                ));
+            }
             if index.contains_key(generator.value.as_str()) {
                 return Err(ParseError::new(
                     ParseErrorKind::DuplicateGenerator(generator.value.clone()),

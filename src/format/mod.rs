@@ -19,7 +19,7 @@ mod strip;
 pub mod syntax;
 
 pub use diagnostic::{render_diagnostic, render_error};
-pub use lower::{MAX_EXPONENT, MAX_RELATOR_LETTERS, lower_group, lower_word};
+pub use lower::{MAX_EXPONENT, MAX_GENERATORS, MAX_RELATOR_LETTERS, lower_group, lower_word};
 pub use parser::{MAX_HYPERCUBE_DIMENSION, MAX_NESTING, parse};
 pub use printer::{print, print_group, print_letters, print_row_token, print_rows, print_word};
 
@@ -70,13 +70,13 @@ pub enum ParseErrorKind {
     #[error("only blank and comment lines may follow `end`")]
     TrailingAfterEnd,
     /// A character that cannot start (or continue) a letter.
-    #[error("unexpected `{0}`: expected a letter (an ASCII letter or a `{{name}}`)")]
+    #[error("unexpected `{}`: expected a letter (an ASCII letter or a `{{name}}`)", .0.escape_debug())]
     BadLetter(char),
     /// A `{` without its `}`.
     #[error("unclosed `{{`: a braced name ends with `}}`")]
     UnclosedBrace,
     /// A character that may not appear in a braced name.
-    #[error("`{0}` may not appear in a `{{name}}`: names hold ASCII letters, digits and `_`")]
+    #[error("`{}` may not appear in a `{{name}}`: names hold ASCII letters, digits and `_`", .0.escape_debug())]
     BadNameChar(char),
     /// `{}` with nothing inside.
     #[error("empty name `{{}}`")]
@@ -156,6 +156,12 @@ pub enum ParseErrorKind {
         MAX_RELATOR_LETTERS
     )]
     PresentationTooLarge,
+    /// More generators than [`MAX_GENERATORS`].
+    #[error(
+        "more than {} generators: a group of at most a few million elements needs far fewer, and its tables would take gigabytes",
+        MAX_GENERATORS
+    )]
+    TooManyGenerators,
 }
 
 fn range_text(min: u64, max: u64) -> String {

@@ -15,7 +15,7 @@
 use super::abelian::abelianise;
 use super::check::{check_abelianisation, check_relators};
 use super::recognise::recognise;
-use super::{EnumerationLimits, FiniteGroup, GroupError, Presentation, enumerate};
+use super::{EnumerationLimits, FiniteGroup, GroupError, Presentation};
 
 /// A group computed from a presentation, with the record of how it was checked.
 #[derive(Clone, Debug)]
@@ -51,7 +51,13 @@ pub fn compute(p: &Presentation, limits: &EnumerationLimits) -> Result<ComputedG
             limit: limits.max_order,
         });
     }
-    let group = enumerate(p, limits)?;
+    // A visible direct product is enumerated factor by factor (group/product.rs);
+    // everything below checks the product's table as it would any other.
+    let blocks = super::product::direct_blocks(p);
+    let group = match &blocks {
+        Some(blocks) => super::product::enumerate_product(p, blocks, limits)?,
+        None => super::product::enumerate_block(p, limits)?,
+    };
     let mut checks = vec![check_relators(&group, p)?];
     match &abelianisation {
         Some(ab) => {

@@ -12,6 +12,7 @@ mod bfs;
 pub mod check;
 pub mod compute;
 pub mod enumerate;
+pub mod product;
 pub mod recognise;
 
 use std::fmt;

@@ -46,6 +46,10 @@ pub struct LowerBound {
     /// searched ones, which give the same bound when the message set is closed under
     /// inverses).
     pub subsets_searched: u64,
+    /// How many subsets (one per pair S', S'⁻¹) were not searched because a
+    /// ceiling on their bound, from the letters of one shortest word per
+    /// message, did not exceed the best bound already found.
+    pub subsets_pruned: u64,
     /// Whether every non-empty subset was tried.
     pub exhaustive: bool,
 }
@@ -76,9 +80,9 @@ pub fn lower_bound(instance: &Instance, message_set: &[bool]) -> LowerBound {
             instance.link_of(inverse).map_or(i, |l| l.index())
         })
         .collect();
+    // One search per class {S', S'⁻¹}, in the order the subsets are listed.
     let mut computed = std::collections::HashSet::new();
-    let mut best: Option<SubsetBound> = None;
-    let mut bfs_runs = 0;
+    let mut classes: Vec<&Vec<bool>> = Vec::new();
     for subset in &subsets {
         if inverse_closed {
             let mut inverse = vec![false; subset.len()];
@@ -90,12 +94,9 @@ pub fn lower_bound(instance: &Instance, message_set: &[bool]) -> LowerBound {
             }
             computed.insert(subset.clone());
         }
-        bfs_runs += 1;
-        let bound = subset_bound(instance, subset, &messages);
-        if best.as_ref().is_none_or(|b| bound.columns > b.columns) {
-            best = Some(bound);
-        }
+        classes.push(subset);
     }
+    let (best, searched, pruned) = best_subset(instance, &classes, message_set, &messages);
     let best_columns = best.as_ref().map_or(0, |b| b.columns);
     LowerBound {
         value: max_distance.max(best_columns),
@@ -104,9 +105,135 @@ pub fn lower_bound(instance: &Instance, message_set: &[bool]) -> LowerBound {
         counting,
         best_subset: best,
         subsets_tried: subsets.len() as u64,
-        subsets_searched: bfs_runs,
+        subsets_searched: searched,
+        subsets_pruned: pruned,
         exhaustive,
     }
+}
+
+/// At most this many breadth-first trees (links tried from different starting
+/// links) give ceilings; a subset's ceiling is the least of them.
+const TREES: usize = 8;
+
+/// Subsets searched at once (in parallel). Fixed, not the number of cores, so
+/// that which subsets are searched, and so the report, is the same on every
+/// machine.
+const BATCH: usize = 2;
+
+/// The subset with the largest load bound, computing as few exactly as the
+/// argument below allows, on every core.
+///
+/// Fix one shortest word per message (the paths of one breadth-first tree) and
+/// let n_l count the letters l in them. Those words spell every message, so
+/// c_S'(e) is at most the S'-letters of e's word and S' needs at most
+/// Σ_{l ∈ S'} n_l letters: its bound is at most ⌈Σ_{l ∈ S'} n_l / min(ports, |S'|)⌉,
+/// and at most the least such ceiling over several trees. Subsets are searched
+/// in decreasing order of their ceiling, in batches of [`BATCH`] (batch by
+/// batch, so the answer does not depend on timing or on the machine); a subset whose ceiling does
+/// not exceed the best bound found is never searched (its bound cannot be
+/// larger). While more than a batch of subsets remain above the best bound,
+/// more trees (links tried from another starting link) tighten the ceilings.
+/// Returns the best subset, how many subsets were searched and how many were
+/// skipped so.
+fn best_subset(
+    instance: &Instance,
+    classes: &[&Vec<bool>],
+    message_set: &[bool],
+    messages: &[usize],
+) -> (Option<SubsetBound>, u64, u64) {
+    use rayon::prelude::*;
+    let links = instance.links().len();
+    let batch = BATCH;
+    let most_trees = TREES.min(links).max(1);
+    let mut trees: Vec<Vec<u64>> = vec![tree_letter_counts(instance, message_set, 0)];
+    let mut searched = vec![false; classes.len()];
+    let mut best: Option<SubsetBound> = None;
+    loop {
+        let threshold = best.as_ref().map(|b| b.columns);
+        let mut candidates: Vec<(u64, usize)> = (0..classes.len())
+            .filter(|&i| !searched[i])
+            .map(|i| (ceiling(instance, &trees, classes[i]), i))
+            .filter(|&(c, _)| threshold.is_none_or(|t| c > t))
+            .collect();
+        if candidates.is_empty() {
+            break;
+        }
+        if threshold.is_some() && candidates.len() > batch && trees.len() < most_trees {
+            let more: Vec<usize> = (trees.len()..(trees.len() + batch).min(most_trees)).collect();
+            let rotations: Vec<usize> = more.iter().map(|&k| k * links / most_trees).collect();
+            trees.extend(
+                rotations
+                    .par_iter()
+                    .map(|&r| tree_letter_counts(instance, message_set, r))
+                    .collect::<Vec<_>>(),
+            );
+            continue;
+        }
+        candidates.sort_by_key(|&(c, i)| (std::cmp::Reverse(c), i));
+        candidates.truncate(batch);
+        let bounds: Vec<SubsetBound> = candidates
+            .par_iter()
+            .map(|&(_, i)| subset_bound(instance, classes[i], messages))
+            .collect();
+        for (&(_, i), bound) in candidates.iter().zip(bounds) {
+            searched[i] = true;
+            if best.as_ref().is_none_or(|b| bound.columns > b.columns) {
+                best = Some(bound);
+            }
+        }
+    }
+    let count = searched.iter().filter(|&&s| s).count() as u64;
+    (best, count, classes.len() as u64 - count)
+}
+
+/// The least ceiling the trees give a subset's bound.
+fn ceiling(instance: &Instance, trees: &[Vec<u64>], subset: &[bool]) -> u64 {
+    let letters = trees
+        .iter()
+        .map(|tree| {
+            (0..subset.len())
+                .filter(|&i| subset[i])
+                .map(|i| tree[i])
+                .sum::<u64>()
+        })
+        .min()
+        .unwrap_or(0);
+    let size = subset.iter().filter(|&&x| x).count();
+    letters.div_ceil(instance.ports().min(size).max(1) as u64)
+}
+
+/// n_l: how many letters l the paths of one breadth-first tree (links tried in
+/// order) spell in all, over the message set. Σ_l n_l is the distance sum.
+fn tree_letter_counts(instance: &Instance, message_set: &[bool], rotation: usize) -> Vec<u64> {
+    let order = instance.group().order();
+    let links = instance.links().len();
+    let mut parent = vec![u32::MAX; order];
+    let mut via = vec![0u32; order];
+    let mut visit = Vec::with_capacity(order);
+    parent[0] = 0;
+    visit.push(Elem::IDENTITY);
+    let mut head = 0;
+    while head < visit.len() {
+        let e = visit[head];
+        head += 1;
+        for k in 0..links {
+            let l = (k + rotation) % links;
+            let next = instance.step(e, LinkId(l as u32));
+            if parent[next.index()] == u32::MAX {
+                parent[next.index()] = e.index() as u32;
+                via[next.index()] = l as u32;
+                visit.push(next);
+            }
+        }
+    }
+    let mut weight: Vec<u64> = message_set.iter().map(|&m| u64::from(m)).collect();
+    let mut counts = vec![0u64; links];
+    for &e in visit.iter().skip(1).rev() {
+        let i = e.index();
+        counts[via[i] as usize] += weight[i];
+        weight[parent[i] as usize] += weight[i];
+    }
+    counts
 }
 
 /// Every non-empty subset for small link sets; otherwise the whole set, each
@@ -160,6 +287,10 @@ fn subset_bound(instance: &Instance, subset: &[bool], messages: &[usize]) -> Sub
 
 /// Fewest letters from `subset` in a word from the identity to every element.
 fn zero_one_bfs(instance: &Instance, subset: &[bool]) -> Vec<u32> {
+    if subset.iter().all(|&x| x) {
+        // Every letter counts: the fewest letters is the distance.
+        return instance.distances().to_vec();
+    }
     let order = instance.group().order();
     let mut cost = vec![u32::MAX; order];
     cost[0] = 0;
@@ -180,4 +311,60 @@ fn zero_one_bfs(instance: &Instance, subset: &[bool]) -> Vec<u32> {
         }
     }
     cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn instance(header: &str) -> Instance {
+        crate::load::load(&format!("{header}\ntable:\n"), &Default::default())
+            .expect("a valid header")
+            .instance
+    }
+
+    /// The largest load bound over every subset, each searched.
+    fn every_subset_searched(instance: &Instance) -> u64 {
+        let message_set = instance.message_set();
+        let messages: Vec<usize> = (0..message_set.len()).filter(|&e| message_set[e]).collect();
+        let n = instance.links().len();
+        (1u32..1 << n)
+            .map(|mask| {
+                let subset: Vec<bool> = (0..n).map(|i| mask >> i & 1 == 1).collect();
+                subset_bound(instance, &subset, &messages).columns
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn skipping_subsets_by_their_ceiling_never_changes_the_bound() {
+        for header in [
+            "group: <a | a^3> x <b | b^7>",
+            "group: <a | a^2> x <b | b^5> x <c | c^4>\nports: 2",
+            "group: <a, b | a^2, b^2, (ab)^3> x <c | c^6>",
+            "group: <a, b, c | a^2, b^2, c^2, (ab)^3, (bc)^3, (ac)^2>\nlinks: a b c",
+            "group: <a | a^9> x <b | b^3>\nmessages: odd",
+        ] {
+            let instance = instance(header);
+            let bound = lower_bound(&instance, &instance.message_set());
+            let best = bound.best_subset.as_ref().map_or(0, |b| b.columns);
+            assert_eq!(best, every_subset_searched(&instance), "{header}");
+            assert!(bound.subsets_searched >= 1, "{header}");
+        }
+    }
+
+    #[test]
+    fn tree_letters_add_up_to_the_distance_sum() {
+        let instance = instance("group: <a, b | a^4, b^2, (ab)^2>");
+        let message_set = instance.message_set();
+        let sum: u64 = (0..message_set.len())
+            .filter(|&e| message_set[e])
+            .map(|e| u64::from(instance.distances()[e]))
+            .sum();
+        for rotation in 0..instance.links().len() {
+            let counts = tree_letter_counts(&instance, &message_set, rotation);
+            assert_eq!(counts.iter().sum::<u64>(), sum);
+        }
+    }
 }

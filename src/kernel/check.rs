@@ -394,10 +394,15 @@ fn word_paths(
     // A word that could not be resolved may have been meant for any element, so
     // only report missing messages when every word was understood.
     if resolved.iter().all(Option::is_some) {
-        for (e, &wanted) in message_set.iter().enumerate() {
-            if wanted && spelled_by[e].is_none() {
+        let missing = |e: usize| message_set[e] && spelled_by[e].is_none();
+        if (0..message_set.len()).any(missing) {
+            // Each missing element is named once: its name is moved, not copied.
+            let mut all = names
+                .into_inner()
+                .unwrap_or_else(|| instance.element_names());
+            for e in (0..message_set.len()).filter(|&e| missing(e)) {
                 found.push(Violation::MissingMessage {
-                    element: name(Elem(e as u32)),
+                    element: std::mem::take(&mut all[e]),
                     distance: distances[e],
                 });
             }

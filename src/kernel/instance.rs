@@ -312,6 +312,11 @@ impl Instance {
     }
 
     /// A shortest word over the links spelling every reachable element, written with link names.
+    ///
+    /// A run of more than three equal letters is written `l^k` (`a^500000`, not
+    /// half a million letters): names are built from their parents' in
+    /// breadth-first order, so a cyclic group of a million elements is named in
+    /// linear time and space.
     pub fn element_names(&self) -> Vec<String> {
         let order = self.group.order();
         let tree = BfsTree::new(&self.group, &self.links);
@@ -322,16 +327,38 @@ impl Instance {
         } else {
             self.group.shortest_words()
         };
-        (0..order)
-            .map(|i| {
-                if i == 0 {
-                    return "1".to_string();
-                }
-                match tree.word(Elem(i as u32)) {
-                    Some(word) => word.iter().map(|&l| self.link_names[l].as_str()).collect(),
-                    None => self.group.format_word(&shortest[i]),
-                }
-            })
-            .collect()
+        let mut names = vec![String::new(); order];
+        // Per element: the link of its last run, that run's length, and where it starts.
+        let mut last_run = vec![(usize::MAX, 0u32, 0usize); order];
+        for &e in tree.visit_order() {
+            let Some((p, link)) = tree.parent(e) else {
+                continue;
+            };
+            let (p_link, p_count, p_start) = last_run[p.index()];
+            let (prefix_end, count) = if p_link == link {
+                (p_start, p_count + 1)
+            } else {
+                (names[p.index()].len(), 1)
+            };
+            let mut name = String::with_capacity(prefix_end + 16);
+            name.push_str(&names[p.index()][..prefix_end]);
+            let letter = self.link_names[link].as_str();
+            if count > 3 {
+                name.push_str(letter);
+                name.push('^');
+                name.push_str(&count.to_string());
+            } else {
+                (0..count).for_each(|_| name.push_str(letter));
+            }
+            last_run[e.index()] = (link, count, prefix_end);
+            names[e.index()] = name;
+        }
+        names[0] = "1".to_string();
+        for (i, name) in names.iter_mut().enumerate() {
+            if i > 0 && tree.distances()[i] == u32::MAX {
+                *name = self.group.format_word(&shortest[i]);
+            }
+        }
+        names
     }
 }

@@ -90,6 +90,7 @@ struct Bound<'a> {
     best_subset: Option<Subset<'a>>,
     subsets_tried: u64,
     subsets_searched: u64,
+    subsets_pruned: u64,
     exhaustive: bool,
 }
 
@@ -103,6 +104,7 @@ impl<'a> Bound<'a> {
             best_subset: b.best_subset.as_ref().map(Subset::of),
             subsets_tried: b.subsets_tried,
             subsets_searched: b.subsets_searched,
+            subsets_pruned: b.subsets_pruned,
             exhaustive: b.exhaustive,
         }
     }

@@ -206,7 +206,8 @@ impl CheckReport {
         let _ = writeln!(
             out,
             "  group        {}  (order {})",
-            self.group.presentation, self.group.order
+            abbreviated(&self.group.presentation),
+            self.group.order
         );
         if !self.group.checks.is_empty() {
             let _ = writeln!(out, "  order check  {}", self.group.checks.join("; "));
@@ -259,11 +260,18 @@ impl CheckReport {
                 s.columns
             );
         }
-        let coverage = if b.exhaustive {
+        let mut coverage = if b.exhaustive {
             format!("all {} link subsets tried", b.subsets_tried)
         } else {
             format!("only {} link subsets tried", b.subsets_tried)
         };
+        if b.subsets_pruned > 0 {
+            let _ = write!(
+                coverage,
+                ", {} searched, {} skipped as their ceiling could not beat the best",
+                b.subsets_searched, b.subsets_pruned
+            );
+        }
         let _ = writeln!(out, "  lower bound  {}  ({why}; {coverage})", b.value);
     }
 
@@ -512,6 +520,21 @@ pub fn describe_simulation(simulation: &SimulationSummary) -> String {
         }
     }
 }
+
+/// Text longer than [`SHOWN_CHARACTERS`] cut there in text reports, saying how
+/// long it was (a presentation of a million letters is the file's own text, and
+/// `--format json` gives it whole).
+fn abbreviated(text: &str) -> String {
+    let length = text.chars().count();
+    if length <= SHOWN_CHARACTERS {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(SHOWN_CHARACTERS).collect();
+    format!("{head}… ({length} characters; --format json gives it whole)")
+}
+
+/// Longest text a text report shows of a presentation.
+const SHOWN_CHARACTERS: usize = 400;
 
 fn file_stem(path: &str) -> String {
     std::path::Path::new(path)

@@ -52,6 +52,9 @@ pub enum NetworkName {
         /// Its size.
         size: u32,
     },
+    /// `NET1 x NET2 x …`: the cartesian product of two or more networks (none
+    /// itself a product), numbered mixed radix with the first factor fastest.
+    Product(Vec<NetworkName>),
 }
 
 /// Why a network name or an adjacency list does not give a usable graph.
@@ -152,6 +155,15 @@ impl fmt::Display for NetworkName {
             NetworkName::Complete(n) => write!(f, "complete {n}"),
             NetworkName::GenHypercube(s) => list(f, "genhypercube", s),
             NetworkName::Cayley { family, size } => write!(f, "{family} {size}"),
+            NetworkName::Product(parts) => {
+                for (i, part) in parts.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, " x ")?;
+                    }
+                    write!(f, "{part}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -162,6 +174,17 @@ impl FromStr for NetworkName {
     /// Reads `family size…` (whitespace between words), checking the sizes'
     /// minimums and the number of nodes.
     fn from_str(text: &str) -> Result<NetworkName, NetworkError> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let inner_x = words.len() > 2 && words[1..words.len() - 1].contains(&"x");
+        if inner_x && words.first() != Some(&"x") && words.last() != Some(&"x") {
+            let parts = words
+                .split(|&w| w == "x")
+                .map(|words| words.join(" ").parse::<NetworkName>())
+                .collect::<Result<Vec<_>, _>>()?;
+            let name = NetworkName::Product(parts);
+            name.check_size()?;
+            return Ok(name);
+        }
         let mut words = text.split_whitespace();
         let family = words.next().ok_or(NetworkError::Empty)?;
         let sizes = words
@@ -270,6 +293,11 @@ impl NetworkName {
                     .filter(|&n| n <= MAX_NODES)
                     .ok_or(NetworkError::TooLarge)
             }
+            NetworkName::Product(parts) => parts
+                .iter()
+                .try_fold(1usize, |acc, part| acc.checked_mul(part.nodes().ok()?))
+                .filter(|&n| n <= MAX_NODES)
+                .ok_or(NetworkError::TooLarge),
             NetworkName::Hypercube(d) => {
                 if (*d as usize) < usize::BITS as usize && (1usize << d) <= MAX_NODES {
                     Ok(1 << d)
@@ -337,6 +365,13 @@ impl NetworkName {
             }
             NetworkName::GenHypercube(sides) => complete_product(sides),
             NetworkName::Cayley { family, size } => return cayley(family, *size),
+            NetworkName::Product(parts) => {
+                let graphs = parts
+                    .iter()
+                    .map(NetworkName::build)
+                    .collect::<Result<Vec<_>, _>>()?;
+                product_of(&graphs)
+            }
         };
         Graph::from_adjacency(lists)
     }
@@ -483,6 +518,32 @@ impl Graph {
 /// The distance [`Graph::distances_to`] gives a node that cannot reach the destination.
 pub const UNREACHABLE: u32 = u32::MAX;
 
+/// G1 × G2 × …: nodes mixed radix with the first factor fastest, joined when
+/// they differ in one coordinate and are joined there.
+fn product_of(graphs: &[Graph]) -> Vec<Vec<u32>> {
+    let n: usize = graphs.iter().map(Graph::nodes).product();
+    (0..n)
+        .map(|x| {
+            let mut list = Vec::new();
+            let mut stride = 1usize;
+            for graph in graphs {
+                let side = graph.nodes();
+                let c = (x / stride) % side;
+                let base = x - c * stride;
+                list.extend(
+                    graph
+                        .neighbours(c as u32)
+                        .iter()
+                        .map(|&c2| (base + c2 as usize * stride) as u32),
+                );
+                stride *= side;
+            }
+            list.sort_unstable();
+            list
+        })
+        .collect()
+}
+
 /// K_M1 × K_M2 × …, mixed radix, first coordinate fastest.
 fn complete_product(sides: &[u32]) -> Vec<Vec<u32>> {
     let n: usize = sides.iter().map(|&s| s as usize).product();
@@ -522,6 +583,26 @@ mod tests {
 
     fn build(name: &str) -> Graph {
         name.parse::<NetworkName>().unwrap().build().unwrap()
+    }
+
+    #[test]
+    fn products_written_with_x_are_the_cartesian_product() {
+        // torus 4 3 written as a product of rings is the same graph.
+        let product: NetworkName = "ring 4 x ring 3".parse().unwrap();
+        assert_eq!(product.to_string(), "ring 4 x ring 3");
+        assert_eq!(product.build().unwrap(), build("torus 4 3"));
+        assert_eq!(
+            "linear 3 x mesh 2 2"
+                .parse::<NetworkName>()
+                .unwrap()
+                .build()
+                .unwrap(),
+            build("mesh 3 2 2")
+        );
+        let mixed: NetworkName = "star 3 x linear 2".parse().unwrap();
+        assert_eq!(mixed.nodes().unwrap(), 12);
+        assert!("ring 4 x".parse::<NetworkName>().is_err());
+        assert!("x ring 4".parse::<NetworkName>().is_err());
     }
 
     #[test]
