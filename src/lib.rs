@@ -13,6 +13,7 @@ pub mod families;
 pub mod fifo;
 pub mod format;
 pub mod group;
+pub mod hypercube;
 pub mod kernel;
 pub mod lcc;
 pub mod load;

@@ -13,6 +13,7 @@ mod exit;
 mod export;
 mod fifo;
 mod generate;
+mod hypercube;
 mod lcc;
 mod net;
 mod schedule;
@@ -54,6 +55,8 @@ enum Command {
     Net(NetArgs),
     /// Order, degree, diameter, status and the lower bounds of each file's network.
     Bounds(BoundsArgs),
+    /// An optimal all-port collective on the d-cube, built, replayed and bounded (docs/hypercube.md).
+    Hypercube(HypercubeArgs),
     /// Total exchange on a product network composed from its factors (seed 000's
     /// A1 and A2), replayed and compared with the theorem and the bound (docs/products.md).
     Compose(ComposeArgs),
@@ -253,6 +256,27 @@ struct BoundsArgs {
 }
 
 #[derive(clap::Args, Debug)]
+struct HypercubeArgs {
+    /// broadcast, scatter, gather, accumulate, mnb or exchange.
+    problem: String,
+    /// The dimension d (1 … 16, as far as memory allows).
+    dimension: u32,
+    /// The root of broadcast, scatter, gather and accumulate (default 0).
+    #[arg(long)]
+    root: Option<u32>,
+    /// Write the schedule here: JSON when the name ends in `.json`, text otherwise.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Report format (JSON: schema txverify-hypercube/1).
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
+    /// Refuse sizes whose estimated memory exceeds this many GiB (default: the
+    /// memory the system says is available).
+    #[arg(long, value_name = "GIB")]
+    max_memory: Option<f64>,
+}
+
+#[derive(clap::Args, Debug)]
 struct GenArgs {
     /// ring, ring-cyclic, hypercube, torus2d or torus3d.
     family: String,
@@ -367,6 +391,7 @@ pub fn run() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Net(args) => net::run(&args),
         Command::Bounds(args) => net::bounds(&args),
+        Command::Hypercube(args) => hypercube::run(&args),
         Command::Compose(args) => compose::run(&args),
         Command::Lcc(args) => lcc::run(&args),
     };

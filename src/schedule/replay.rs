@@ -14,14 +14,18 @@
 //! bytes of each stored send, the replay takes 4 bytes per send when the sends
 //! are not in step order (an index sorted by step) and, on networks of more than
 //! [`ALL_PAIRS_MAX_NODES`] nodes, 4 bytes per personalised send while counting
-//! deroutes (an index sorted by destination, one breadth-first search each).
+//! deroutes (an index sorted by destination, one breadth-first search each);
+//! on smaller ones an all-pairs distance table, only when some send is
+//! personalised.
 
 use super::{BROADCAST, Collective, Graph, Packet, Ports, Schedule, TimedSend};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The largest network whose all-pairs distance table the replay keeps (4 bytes
-/// per pair, 256 MiB at this size).
+/// The largest network whose all-pairs distance table the replay keeps to count
+/// deroutes (1 byte per pair when the diameter is below 255, else 4: 64 MiB or
+/// 256 MiB at this size).
 pub const ALL_PAIRS_MAX_NODES: usize = 8192;
 
 /// The largest number of personalised packet slots (N² for a total exchange;
@@ -257,9 +261,9 @@ struct State<'a> {
     n: usize,
     ports: Ports,
     packets: Packets,
-    /// Personalised packets: holder and arrival step (0 = never moved).
-    holder: Vec<u32>,
-    arrival: Vec<u32>,
+    /// Personalised packets: holder and arrival step (0 = never moved), side
+    /// by side so that a send reads one cache line.
+    personal: Vec<Held>,
     /// Broadcast copies: `have[p·N + x]`, and the copies received this step.
     have: Bits,
     fresh: Bits,
@@ -278,6 +282,13 @@ struct State<'a> {
     counts: BTreeMap<ViolationKind, u64>,
     violations: Vec<Violation>,
     max_listed: usize,
+}
+
+/// Where a personalised packet is and the step it arrived there (0: never moved).
+#[derive(Clone, Copy)]
+struct Held {
+    holder: u32,
+    arrival: u32,
 }
 
 enum Slot {
@@ -299,6 +310,20 @@ impl State<'_> {
             Packets::EveryBroadcast => (p.destination == BROADCAST && p.source < n)
                 .then_some(Slot::Broadcast(p.source as usize)),
         }
+    }
+
+    /// Reads the state of the personalised packet a send carries, if there is
+    /// one, so that its cache line is loaded before the send is played. Changes
+    /// nothing; the value read is meaningless.
+    fn warm(&self, s: &TimedSend) -> u32 {
+        let i = match self.packets {
+            Packets::All => (s.source as usize)
+                .saturating_mul(self.n)
+                .saturating_add(s.destination as usize),
+            Packets::From(_) => s.destination as usize,
+            _ => return 0,
+        };
+        self.personal.get(i).map_or(0, |h| h.holder)
     }
 
     fn report(
@@ -373,7 +398,8 @@ impl State<'_> {
         // Holding and delivery.
         match slot {
             Slot::Personal(i) => {
-                if self.holder[i] != s.from || self.arrival[i] >= s.step {
+                let held = self.personal[i];
+                if held.holder != s.from || held.arrival >= s.step {
                     return self.report(ViolationKind::NotHeld, step, s.from, link, packet);
                 }
                 if s.from == s.destination {
@@ -419,11 +445,13 @@ impl State<'_> {
         // Effect.
         match slot {
             Slot::Personal(i) => {
-                if self.arrival[i] > 0 {
+                if self.personal[i].arrival > 0 {
                     self.queue[from] -= 1;
                 }
-                self.holder[i] = s.to;
-                self.arrival[i] = s.step;
+                self.personal[i] = Held {
+                    holder: s.to,
+                    arrival: s.step,
+                };
                 if s.to != s.destination {
                     self.queue[to] += 1;
                     self.queue_touched.push(s.to);
@@ -442,13 +470,13 @@ impl State<'_> {
         let n = self.n;
         match self.packets {
             Packets::All | Packets::From(_) => {
-                for i in 0..self.holder.len() {
+                for i in 0..self.personal.len() {
                     let (source, destination) = match self.packets {
                         Packets::All => ((i / n) as u32, (i % n) as u32),
                         Packets::From(r) => (r, i as u32),
                         _ => unreachable!("personalised collectives only"),
                     };
-                    if source != destination && self.holder[i] != destination {
+                    if source != destination && self.personal[i].holder != destination {
                         let packet = Packet {
                             source,
                             destination,
@@ -456,7 +484,7 @@ impl State<'_> {
                         self.report(
                             ViolationKind::NeverDelivered,
                             None,
-                            self.holder[i],
+                            self.personal[i].holder,
                             None,
                             packet,
                         );
@@ -566,7 +594,13 @@ fn play(state: &mut State<'_>, sends: &[TimedSend], reversed: bool, time: u32) {
         if reversed { reverse(s, time) } else { s }
     };
     let mut current = None;
+    let mut warm = 0u32;
     for k in 0..sends.len() {
+        if k % WARM_AHEAD == 0 {
+            for j in k + WARM_AHEAD..(k + 2 * WARM_AHEAD).min(sends.len()) {
+                warm ^= state.warm(&at(j));
+            }
+        }
         let s = at(k);
         if current != Some(s.step) {
             if let Some(step) = current {
@@ -579,7 +613,13 @@ fn play(state: &mut State<'_>, sends: &[TimedSend], reversed: bool, time: u32) {
     if let Some(step) = current {
         state.end_step(step);
     }
+    std::hint::black_box(warm);
 }
+
+/// How many sends ahead [`play`] reads the packet state of, in batches: the
+/// reads of one batch miss the cache together instead of one after another
+/// (a total exchange on a 12-cube keeps 128 MiB of packet state).
+const WARM_AHEAD: usize = 64;
 
 /// Maps what the reversed replay found back to the file's own steps, links and
 /// ports (a send-ports excess of the reversal is a receive-ports one of the file).
@@ -631,16 +671,17 @@ impl<'g> State<'g> {
         if personal_slots > MAX_PACKET_SLOTS || broadcast_bits > MAX_BROADCAST_BITS {
             return Err(ReplayError::TooLarge { nodes: n });
         }
-        let mut holder = Vec::with_capacity(personal_slots);
+        let at = |holder: u32| Held { holder, arrival: 0 };
+        let mut personal = Vec::with_capacity(personal_slots);
         match packets {
             Packets::All => {
+                // Row s holds (s, d) at s for every d; the diagonal slot (s, s) is
+                // not a packet and, held by s, counts as delivered.
                 for s in 0..n as u32 {
-                    holder.extend(std::iter::repeat_n(s, n));
-                    // The diagonal slot (s, s) is not a packet; make it "delivered".
-                    holder[s as usize * n + s as usize] = s;
+                    personal.extend(std::iter::repeat_n(at(s), n));
                 }
             }
-            Packets::From(r) => holder.extend(std::iter::repeat_n(r, n)),
+            Packets::From(r) => personal.extend(std::iter::repeat_n(at(r), n)),
             _ => {}
         }
         let mut have = Bits::new(broadcast_bits);
@@ -658,8 +699,7 @@ impl<'g> State<'g> {
             n,
             ports,
             packets,
-            arrival: vec![0; holder.len()],
-            holder,
+            personal,
             have,
             fresh: Bits::new(broadcast_bits),
             fresh_list: Vec::new(),
@@ -731,33 +771,64 @@ fn count_derouted(graph: &Graph, sends: &[TimedSend]) -> u64 {
             && s.to < n
             && graph.link(s.from, s.to).is_some()
     };
-    if graph.nodes() <= ALL_PAIRS_MAX_NODES
-        && let Some(table) = graph.all_distances(usize::MAX)
-    {
-        let nn = n as usize;
-        return sends
-            .iter()
-            .filter(|s| relevant(s))
-            .filter(|s| {
-                let d = s.destination as usize;
-                table[s.to as usize * nn + d] >= table[s.from as usize * nn + d]
-            })
-            .count() as u64;
+    if sends.iter().all(|s| s.destination == BROADCAST) {
+        return 0; // nothing personalised: no distances needed
+    }
+    if graph.nodes() <= ALL_PAIRS_MAX_NODES {
+        let rows: Vec<Vec<u32>> = (0..n)
+            .into_par_iter()
+            .map(|d| graph.distances_to(d))
+            .collect();
+        let diameter = rows.iter().flatten().copied().max().unwrap_or(0);
+        return if diameter < u32::from(u8::MAX) {
+            // One byte per pair: a 12-cube's table (16 MiB) stays in cache.
+            let table: Vec<u8> = rows.into_iter().flatten().map(|x| x as u8).collect();
+            count_with_table(&table, n as usize, sends, &relevant)
+        } else {
+            let table: Vec<u32> = rows.into_iter().flatten().collect();
+            count_with_table(&table, n as usize, sends, &relevant)
+        };
     }
     let mut by_destination: Vec<u32> = (0..sends.len() as u32)
         .filter(|&i| relevant(&sends[i as usize]))
         .collect();
     by_destination.sort_unstable_by_key(|&i| sends[i as usize].destination);
-    let mut derouted = 0;
-    for group in by_destination
+    // One breadth-first search per destination, the destinations in parallel.
+    let groups: Vec<&[u32]> = by_destination
         .chunk_by(|&a, &b| sends[a as usize].destination == sends[b as usize].destination)
-    {
-        let dist = graph.distances_to(sends[group[0] as usize].destination);
-        derouted += group
-            .iter()
-            .map(|&i| sends[i as usize])
-            .filter(|s| dist[s.to as usize] >= dist[s.from as usize])
-            .count() as u64;
-    }
-    derouted
+        .collect();
+    groups
+        .into_par_iter()
+        .map(|group| {
+            let dist = graph.distances_to(sends[group[0] as usize].destination);
+            group
+                .iter()
+                .map(|&i| sends[i as usize])
+                .filter(|s| dist[s.to as usize] >= dist[s.from as usize])
+                .count() as u64
+        })
+        .sum()
+}
+
+/// Derouted sends, by an all-pairs table (`table[d·N + x]`: distance of x to d),
+/// counted over chunks of sends in parallel.
+fn count_with_table<T: Copy + Ord + Sync>(
+    table: &[T],
+    n: usize,
+    sends: &[TimedSend],
+    relevant: &(impl Fn(&TimedSend) -> bool + Sync),
+) -> u64 {
+    sends
+        .par_chunks(1 << 16)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .filter(|s| relevant(s))
+                .filter(|s| {
+                    let row = &table[s.destination as usize * n..][..n];
+                    row[s.to as usize] >= row[s.from as usize]
+                })
+                .count() as u64
+        })
+        .sum()
 }

@@ -1,0 +1,397 @@
+//! `txverify hypercube PROBLEM D`: an optimal all-port collective on the d-cube
+//! (seed paper of Bertsekas et al.), built as a schedule, replayed by the
+//! schedule simulator and compared with lower bounds computed from the network.
+//!
+//! The verdict rests on the replay (every send checked on `hypercube d`) and on
+//! the bounds of `txverify::hypercube::bounds`, both independent of the
+//! constructions; the constructions' own checks are reported beside them.
+
+use super::exit::Exit;
+use super::{HypercubeArgs, OutputFormat};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::time::Instant;
+use txverify::hypercube::bounds::{Bounds, lower_bounds};
+use txverify::hypercube::table::{BufferFree, buffer_free};
+use txverify::hypercube::{
+    Built, HypercubeError, MAX_DIMENSION, Problem, buffer::peak_buffer, build, memory_estimate,
+};
+use txverify::schedule::{
+    NetworkName, ReplayOptions, ReplayReport, Schedule, Violation, replay, write_json, write_text,
+};
+
+/// The JSON schema of the report.
+const SCHEMA: &str = "txverify-hypercube/1";
+
+/// The memory budget when `--max-memory` is not given and the system does not
+/// say how much is available.
+const DEFAULT_BUDGET: u128 = 8 << 30;
+
+/// Everything the report says.
+struct Findings {
+    problem: Problem,
+    d: u32,
+    root: Option<u32>,
+    built: Built,
+    replayed: ReplayReport,
+    bounds: Bounds,
+    peak_buffer: Option<u32>,
+    table: Option<BufferFree>,
+    seconds: [f64; 3],
+}
+
+impl Findings {
+    fn optimal_time(&self) -> bool {
+        u64::from(self.replayed.time) == self.bounds.time
+    }
+    fn optimal_transmissions(&self) -> bool {
+        self.replayed.transmissions == self.bounds.transmissions
+    }
+    /// Sends over time × directed links: 1 when every link carries a packet in
+    /// every direction at every step.
+    fn utilisation(&self) -> f64 {
+        let slots = f64::from(self.replayed.time) * self.replayed.directed_links as f64;
+        if slots == 0.0 {
+            0.0
+        } else {
+            self.replayed.transmissions as f64 / slots
+        }
+    }
+    fn passed(&self) -> bool {
+        self.replayed.valid && self.optimal_time() && self.optimal_transmissions()
+    }
+}
+
+pub fn run(args: &HypercubeArgs) -> Exit {
+    let started = Instant::now();
+    let problem = match request(args) {
+        Ok(problem) => problem,
+        Err((message, exit)) => return fail(args, &message, exit),
+    };
+    let built = match build(problem, args.dimension, args.root) {
+        Ok(built) => built,
+        Err(e @ (HypercubeError::Construction { .. } | HypercubeError::LinkSets(_))) => {
+            return fail(args, &e.to_string(), Exit::Rejected);
+        }
+        Err(e) => return fail(args, &e.to_string(), Exit::Input),
+    };
+    let findings = match examine(problem, args, built, started) {
+        Ok(findings) => findings,
+        Err((message, exit)) => return fail(args, &message, exit),
+    };
+    if let Some(path) = &args.output
+        && let Err(e) = write_schedule(&findings.built.schedule, path)
+    {
+        let message = format!("cannot write {}: {e}", path.display());
+        return fail(args, &message, Exit::Input);
+    }
+    let exit = if findings.passed() {
+        Exit::Ok
+    } else {
+        Exit::Rejected
+    };
+    match args.format {
+        OutputFormat::Json => outln!("{}", json(args, &findings, exit)),
+        OutputFormat::Text => out!("{}", text(&findings)),
+    }
+    exit
+}
+
+/// The problem asked for, once the dimension and the memory estimate pass.
+fn request(args: &HypercubeArgs) -> Result<Problem, (String, Exit)> {
+    let problem = args
+        .problem
+        .parse::<Problem>()
+        .map_err(|e| (e.to_string(), Exit::Input))?;
+    let d = args.dimension;
+    if !(1..=MAX_DIMENSION).contains(&d) {
+        let message = format!("the dimension must be between 1 and {MAX_DIMENSION}, not {d}");
+        return Err((message, Exit::Input));
+    }
+    check_memory(problem, d, args.max_memory).map_err(|m| (m, Exit::Input))?;
+    Ok(problem)
+}
+
+/// Replays the schedule on this thread while another computes the bounds, the
+/// buffer count and, for exchange, the kernel-checked buffer-free table.
+fn examine(
+    problem: Problem,
+    args: &HypercubeArgs,
+    built: Built,
+    started: Instant,
+) -> Result<Findings, (String, Exit)> {
+    let d = args.dimension;
+    let built_at = started.elapsed().as_secs_f64();
+    let graph = NetworkName::Hypercube(d)
+        .build()
+        .map_err(|e| (e.to_string(), Exit::Input))?;
+    let root = problem.has_root().then(|| args.root.unwrap_or(0));
+    let (replayed, (bounds, peak, table)) = std::thread::scope(|scope| {
+        let side = scope.spawn(|| {
+            let bounds = lower_bounds(problem, &graph, root.unwrap_or(0));
+            let peak = peak_buffer(&built.schedule, graph.nodes());
+            let table =
+                (problem == Problem::Exchange).then(|| buffer_free(d).map_err(|e| e.to_string()));
+            (bounds, peak, table)
+        });
+        let replayed = replay(&built.schedule, &graph, &ReplayOptions { max_listed: 20 });
+        let side = side.join().expect("the bounds thread does not panic");
+        (replayed, side)
+    });
+    let replayed = replayed.map_err(|e| {
+        let message = format!("cannot replay the schedule: {e}");
+        (message, Exit::Input)
+    })?;
+    let table = match table {
+        Some(Err(e)) => {
+            let message = format!("the buffer-free table failed: {e}");
+            return Err((message, Exit::Internal));
+        }
+        Some(Ok(t)) if !t.valid => {
+            let message = format!("the kernel rejects the table of gen hypercube {d}");
+            return Err((message, Exit::Internal));
+        }
+        Some(Ok(t)) => Some(t),
+        None => None,
+    };
+    let checked_at = started.elapsed().as_secs_f64();
+    Ok(Findings {
+        problem,
+        d,
+        root,
+        built,
+        replayed,
+        bounds,
+        peak_buffer: peak,
+        table,
+        seconds: [built_at, checked_at - built_at, checked_at],
+    })
+}
+
+/// Refuses a size whose estimated memory is over the budget.
+fn check_memory(problem: Problem, d: u32, max_gib: Option<f64>) -> Result<(), String> {
+    let need = memory_estimate(problem, d);
+    let (budget, whence) = match max_gib {
+        Some(g) if g.is_finite() && g >= 0.0 => {
+            ((g * f64::from(1u32 << 30)) as u128, "--max-memory")
+        }
+        Some(g) => return Err(format!("--max-memory must be a number of GiB, not {g}")),
+        None => match available_memory() {
+            Some(bytes) => (bytes, "the memory available"),
+            None => (DEFAULT_BUDGET, "the default budget"),
+        },
+    };
+    if need > budget {
+        return Err(format!(
+            "{problem} on the {d}-cube needs about {} ({} sends of 20 bytes, plus the replay's state), more than {} ({whence}); raise it with --max-memory GIB",
+            gib(need),
+            problem.sends(d),
+            gib(budget)
+        ));
+    }
+    Ok(())
+}
+
+fn gib(bytes: u128) -> String {
+    format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30))
+}
+
+/// `MemAvailable` of /proc/meminfo, where there is one.
+fn available_memory() -> Option<u128> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Writes the schedule as JSON when the path ends in `.json`, as text otherwise.
+fn write_schedule(schedule: &Schedule, path: &std::path::Path) -> std::io::Result<()> {
+    let file = std::fs::File::create(path)?;
+    let mut w = std::io::BufWriter::new(file);
+    if path.extension().is_some_and(|e| e == "json") {
+        write_json(schedule, &mut w)?;
+    } else {
+        write_text(schedule, &mut w)?;
+    }
+    w.flush()
+}
+
+/// Reports a failure on standard error and, with `--format json`, as a JSON
+/// object on standard output; returns `exit`.
+fn fail(args: &HypercubeArgs, message: &str, exit: Exit) -> Exit {
+    eprintln!(
+        "error: hypercube {} {}: {message}",
+        args.problem, args.dimension
+    );
+    if args.format == OutputFormat::Json {
+        let value = serde_json::json!({
+            "schema": SCHEMA,
+            "problem": args.problem,
+            "dimension": args.dimension,
+            "error": { "message": message },
+            "exit_code": exit.code(),
+        });
+        outln!("{value}");
+    }
+    exit
+}
+
+fn violation_json(v: &Violation) -> serde_json::Value {
+    let destination = if v.packet.is_broadcast() {
+        serde_json::json!("*")
+    } else {
+        serde_json::json!(v.packet.destination)
+    };
+    serde_json::json!({
+        "kind": v.kind.name(),
+        "step": v.step,
+        "node": v.node,
+        "link": v.link.map(|(a, b)| [a, b]),
+        "packet": { "source": v.packet.source, "destination": destination },
+    })
+}
+
+fn table_json(table: &Option<BufferFree>) -> serde_json::Value {
+    match table {
+        None => serde_json::Value::Null,
+        Some(t) => serde_json::json!({
+            "time": t.time,
+            "transmissions": t.transmissions,
+            "peak_queue": t.peak_queue,
+            "peak_buffer": t.peak_buffer,
+        }),
+    }
+}
+
+fn json(args: &HypercubeArgs, f: &Findings, exit: Exit) -> serde_json::Value {
+    let r = &f.replayed;
+    serde_json::json!({
+        "schema": SCHEMA,
+        "problem": f.problem.name(),
+        "dimension": f.d,
+        "nodes": r.nodes,
+        "directed_links": r.directed_links,
+        "network": NetworkName::Hypercube(f.d).to_string(),
+        "ports": "all",
+        "root": f.root,
+        "collective": r.collective.to_string(),
+        "checked_as": r.checked_as.to_string(),
+        "time": r.time,
+        "time_bound": f.bounds.time,
+        "transmissions": r.transmissions,
+        "transmissions_bound": f.bounds.transmissions,
+        "optimal_time": f.optimal_time(),
+        "optimal_transmissions": f.optimal_transmissions(),
+        "valid": r.valid,
+        "violations": r.violation_count(),
+        "violations_listed": r.violations.iter().map(violation_json).collect::<Vec<_>>(),
+        "derouted": r.derouted,
+        "peak_queue": r.peak_queue,
+        "peak_buffer": f.peak_buffer,
+        "utilisation": f.utilisation(),
+        "subtree_sizes": f.built.subtree_sizes,
+        "link_set_sizes": f.built.link_set_sizes,
+        "construction_checks": f.built.checks,
+        "buffer_free": table_json(&f.table),
+        "schedule_file": args.output.as_ref().map(|p| p.display().to_string()),
+        "seconds": { "build": f.seconds[0], "check": f.seconds[1], "total": f.seconds[2] },
+        "exit_code": exit.code(),
+    })
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok { "optimal" } else { "NOT optimal" }
+}
+
+fn text(f: &Findings) -> String {
+    let r = &f.replayed;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "hypercube {} {}: {} on hypercube {} ({} nodes, {} directed links), all ports",
+        f.problem, f.d, r.collective, f.d, r.nodes, r.directed_links
+    );
+    if r.checked_as != r.collective {
+        let _ = writeln!(
+            out,
+            "  note          replayed as the reversal, {}",
+            r.checked_as
+        );
+    }
+    let _ = write!(
+        out,
+        "  replay        {}: time {}, {} transmissions, derouted {}, peak queue {}",
+        if r.valid { "valid" } else { "INVALID" },
+        r.time,
+        r.transmissions,
+        r.derouted,
+        r.peak_queue
+    );
+    if let Some(b) = f.peak_buffer {
+        let _ = write!(out, ", peak buffer {b}");
+    }
+    let _ = writeln!(out, ", link use {:.1}%", 100.0 * f.utilisation());
+    for v in &r.violations {
+        let _ = writeln!(out, "  error: {v}");
+    }
+    let _ = writeln!(
+        out,
+        "  time          {}, lower bound {}: {}",
+        r.time,
+        f.bounds.time,
+        verdict(f.optimal_time())
+    );
+    let _ = writeln!(
+        out,
+        "  transmissions {}, lower bound {}: {}",
+        r.transmissions,
+        f.bounds.transmissions,
+        verdict(f.optimal_transmissions())
+    );
+    construction_text(f, &mut out);
+    let _ = writeln!(
+        out,
+        "  seconds       {:.3} build, {:.3} replay and bounds, {:.3} in all",
+        f.seconds[0], f.seconds[1], f.seconds[2]
+    );
+    let summary = if f.passed() {
+        "OPTIMAL in time and in transmissions".to_string()
+    } else if !r.valid {
+        format!("INVALID ({} violations)", r.violation_count())
+    } else {
+        "valid, NOT optimal".to_string()
+    };
+    let _ = writeln!(out, "  verdict       {summary}");
+    out
+}
+
+/// What the construction says about itself, and the buffer-free table beside it.
+fn construction_text(f: &Findings, out: &mut String) {
+    if let Some(sizes) = &f.built.subtree_sizes {
+        let list: Vec<String> = sizes.iter().map(u64::to_string).collect();
+        let _ = writeln!(
+            out,
+            "  subtrees      {} nodes across dimensions 1 … {} of the root",
+            list.join(" "),
+            f.d
+        );
+    }
+    if let Some(sizes) = &f.built.link_set_sizes {
+        let largest = sizes.iter().max().copied().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "  link sets     {} sets A_i of at most {largest} links, each of distinct types",
+            sizes.len()
+        );
+    }
+    for check in &f.built.checks {
+        let _ = writeln!(out, "  checked       {check}");
+    }
+    if let Some(t) = &f.table {
+        let _ = writeln!(
+            out,
+            "  buffer-free   gen hypercube {} (kernel: valid): time {}, {} transmissions, peak queue {}, peak buffer {}",
+            f.d, t.time, t.transmissions, t.peak_queue, t.peak_buffer
+        );
+    }
+}

@@ -1,0 +1,157 @@
+//! Lower bounds on time and on transmissions, from the network alone.
+//!
+//! Each bound is a counting argument over the graph the schedule is replayed
+//! on (breadth-first distances and degrees), not a formula of the paper and
+//! not a property of any construction:
+//!
+//! - a packet moves one hop per step, so a node at distance k is served no
+//!   earlier than step k (the eccentricity of the root, or the diameter);
+//! - a node receives at most one packet per link per step, so a node that must
+//!   receive N − 1 distinct packets over deg links needs ⌈(N − 1)/deg⌉ steps
+//!   (the root of a scatter sends them; a gather's root receives them);
+//! - each directed link carries one packet per step, so a total exchange needs
+//!   ⌈Σ distances / directed links⌉ steps;
+//! - every copy of a broadcast is one send (N − 1 for a broadcast, N(N − 1)
+//!   for a multinode broadcast), and a personalised packet needs at least its
+//!   distance in sends.
+//!
+//! Multinode broadcast and total exchange need the distances from every node;
+//! they are taken from one breadth-first search after checking that the
+//! translations x ↦ x ⊕ 2^j map links to links (so every node sees the same
+//! distances), and from a search per node otherwise.
+
+use super::Problem;
+use crate::schedule::Graph;
+
+/// A lower bound on the time and one on the number of sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// No schedule of the problem finishes in fewer steps.
+    pub time: u64,
+    /// No schedule of the problem makes fewer sends.
+    pub transmissions: u64,
+}
+
+/// Distances from one node: their largest and their sum.
+#[derive(Clone, Copy)]
+struct Reach {
+    eccentricity: u64,
+    sum: u64,
+}
+
+fn reach(graph: &Graph, from: u32) -> Reach {
+    let dist = graph.distances_to(from);
+    Reach {
+        eccentricity: dist.iter().copied().max().map_or(0, u64::from),
+        sum: dist.iter().map(|&d| u64::from(d)).sum(),
+    }
+}
+
+/// Whether XOR with every power of two below the node count maps every link
+/// to a link (then every XOR translation is an automorphism: they compose).
+fn translations_preserve_links(graph: &Graph) -> bool {
+    let n = graph.nodes() as u32;
+    if !n.is_power_of_two() {
+        return false;
+    }
+    (0..n.trailing_zeros()).all(|j| {
+        (0..n).all(|x| {
+            graph
+                .neighbours(x)
+                .iter()
+                .all(|&y| graph.link(x ^ 1 << j, y ^ 1 << j).is_some())
+        })
+    })
+}
+
+/// Every node's reach, or the one node 0's when all nodes see the same.
+fn all_reach(graph: &Graph) -> Vec<Reach> {
+    if translations_preserve_links(graph) {
+        vec![reach(graph, 0)]
+    } else {
+        (0..graph.nodes() as u32).map(|x| reach(graph, x)).collect()
+    }
+}
+
+/// The lower bounds for `problem` from `root` (ignored by mnb and exchange) on
+/// `graph`, which must be connected with at least one link per node.
+pub fn lower_bounds(problem: Problem, graph: &Graph, root: u32) -> Bounds {
+    let n = graph.nodes() as u64;
+    let degree = |x: u32| (graph.neighbours(x).len() as u64).max(1);
+    let min_degree = (0..n as u32).map(degree).min().unwrap_or(1);
+    match problem {
+        Problem::Broadcast | Problem::Accumulate => Bounds {
+            time: reach(graph, root).eccentricity,
+            transmissions: n - 1,
+        },
+        Problem::Scatter | Problem::Gather => {
+            let r = reach(graph, root);
+            Bounds {
+                time: r.eccentricity.max((n - 1).div_ceil(degree(root))),
+                transmissions: r.sum,
+            }
+        }
+        Problem::Mnb => {
+            let diameter = all_reach(graph).iter().map(|r| r.eccentricity).max();
+            Bounds {
+                time: diameter.unwrap_or(0).max((n - 1).div_ceil(min_degree)),
+                transmissions: n * (n - 1),
+            }
+        }
+        Problem::Exchange => {
+            let reaches = all_reach(graph);
+            let diameter = reaches.iter().map(|r| r.eccentricity).max().unwrap_or(0);
+            let per_node: u64 = reaches.iter().map(|r| r.sum).sum();
+            let total = if reaches.len() == 1 {
+                per_node * n
+            } else {
+                per_node
+            };
+            let links = graph.directed_links() as u64;
+            Bounds {
+                time: diameter
+                    .max((n - 1).div_ceil(min_degree))
+                    .max(total.div_ceil(links.max(1))),
+                transmissions: total,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::NetworkName;
+
+    fn graph(name: &str) -> Graph {
+        name.parse::<NetworkName>().unwrap().build().unwrap()
+    }
+
+    #[test]
+    fn hypercube_translations_preserve_links_and_a_mesh_s_do_not() {
+        assert!(translations_preserve_links(&graph("hypercube 5")));
+        assert!(!translations_preserve_links(&graph("mesh 2 4")));
+        assert!(!translations_preserve_links(&graph("ring 6")));
+    }
+
+    #[test]
+    fn bounds_on_a_graph_that_is_not_translation_invariant_use_every_node() {
+        // mesh 2 4: node c1 + 2·c2; distance |Δc1| + |Δc2|.
+        let g = graph("mesh 2 4");
+        let coords = |x: u32| ((x % 2) as i64, (x / 2) as i64);
+        let dist = |x: u32, y: u32| {
+            let ((a, b), (c, e)) = (coords(x), coords(y));
+            ((a - c).abs() + (b - e).abs()) as u64
+        };
+        let total: u64 = (0..8).flat_map(|x| (0..8).map(move |y| dist(x, y))).sum();
+        let b = lower_bounds(Problem::Exchange, &g, 0);
+        assert_eq!(b.transmissions, total);
+        // Corner nodes have degree 2: 7 packets need 4 steps; Σ/links = 96/20 → 5.
+        assert_eq!(b.time, total.div_ceil(20).max(4).max(4));
+        let m = lower_bounds(Problem::Mnb, &g, 0);
+        assert_eq!((m.time, m.transmissions), (4, 56));
+        let s = lower_bounds(Problem::Scatter, &g, 3);
+        let from_3: u64 = (0..8).map(|y| dist(3, y)).sum();
+        assert_eq!((s.time, s.transmissions), (3, from_3));
+    }
+}
