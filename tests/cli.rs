@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::cli::{Run, file, txverify};
+use common::cli::{Run, file, nested_field_paths, txverify};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -608,30 +608,6 @@ fn documented_fields(heading: &str) -> BTreeSet<String> {
     fields
 }
 
-/// Every field path of a JSON value: `a.b` for fields of objects, `a[].b` for fields
-/// of the objects in an array.
-fn field_paths(value: &serde_json::Value, prefix: &str, out: &mut BTreeSet<String>) {
-    match value {
-        serde_json::Value::Object(map) => {
-            for (key, child) in map {
-                let path = if prefix.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{prefix}.{key}")
-                };
-                out.insert(path.clone());
-                field_paths(child, &path, out);
-            }
-        }
-        serde_json::Value::Array(items) => {
-            for item in items {
-                field_paths(item, &format!("{prefix}[]"), out);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// The JSON objects `txverify ARGS… FILE` prints, one per line, with the exit status.
 fn json_lines(args: &[&str], path: &std::path::Path) -> Vec<(i32, serde_json::Value)> {
     let mut all: Vec<&str> = args.to_vec();
@@ -711,7 +687,7 @@ fn check_json_writes_exactly_the_documented_fields() {
         ] {
             for (_, value) in json_lines(args, &path) {
                 assert_eq!(value["schema"], "txverify-check/1");
-                field_paths(&value, "", &mut written);
+                nested_field_paths(&value, "", &mut written);
             }
         }
     }
@@ -750,7 +726,7 @@ fn check_json_error_objects_write_exactly_the_documented_fields() {
     for path in [unparsable, missing] {
         for (code, value) in json_lines(&["check", "--format", "json"], &path) {
             assert_eq!(code, 2);
-            field_paths(&value, "", &mut written);
+            nested_field_paths(&value, "", &mut written);
         }
     }
     assert_same_fields(&written, "### A file that could not be loaded", &[]);
@@ -780,12 +756,12 @@ fn simulate_json_writes_exactly_the_documented_fields() {
         }
         for (_, value) in json_lines(&["simulate", "--format", "json"], &path) {
             assert_eq!(value["schema"], "txverify-simulate/1");
-            field_paths(&value, "", &mut written);
+            nested_field_paths(&value, "", &mut written);
         }
     }
     let traced = file("schema-trace.tbl", RING6);
     for (_, value) in json_lines(&["simulate", "--format", "json", "--trace"], &traced) {
-        field_paths(&value, "", &mut written);
+        nested_field_paths(&value, "", &mut written);
     }
     assert_same_fields(&written, "### A simulated file", &[]);
 }

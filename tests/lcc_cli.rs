@@ -4,33 +4,10 @@
 
 mod common;
 
-use common::cli::{documented_fields, file, txverify};
+use common::cli::{documented_fields, file, nested_field_paths, txverify};
 use std::collections::BTreeSet;
 use txverify::lcc::contention::{self, by_enumeration};
 use txverify::lcc::spec;
-
-/// Every field path of a JSON value, arrays written `a[]`.
-fn paths(value: &serde_json::Value, prefix: &str, out: &mut BTreeSet<String>) {
-    match value {
-        serde_json::Value::Object(map) => {
-            for (key, child) in map {
-                let path = if prefix.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{prefix}.{key}")
-                };
-                out.insert(path.clone());
-                paths(child, &path, out);
-            }
-        }
-        serde_json::Value::Array(items) => {
-            for item in items {
-                paths(item, &format!("{prefix}[]"), out);
-            }
-        }
-        _ => {}
-    }
-}
 
 fn json_of(args: &[&str]) -> (i32, serde_json::Value) {
     let mut all = vec!["lcc"];
@@ -44,7 +21,7 @@ fn json_of(args: &[&str]) -> (i32, serde_json::Value) {
 
 fn assert_documented(value: &serde_json::Value, heading: &str) {
     let mut written = BTreeSet::new();
-    paths(value, "", &mut written);
+    nested_field_paths(value, "", &mut written);
     assert_eq!(written, documented_fields(heading), "{heading}");
 }
 
@@ -143,7 +120,7 @@ fn input_errors_exit_2_with_place_and_reason() {
     let (code, v) = json_of(&["reorder", "transpose:7"]);
     assert_eq!(code, 2);
     let mut written = BTreeSet::new();
-    paths(&v, "", &mut written);
+    nested_field_paths(&v, "", &mut written);
     let expected: BTreeSet<String> = ["schema", "spec", "error", "error.message", "exit_code"]
         .map(String::from)
         .into();

@@ -17,7 +17,7 @@ use txverify::hypercube::{
     Built, HypercubeError, MAX_DIMENSION, Problem, buffer::peak_buffer, build, memory_estimate,
 };
 use txverify::schedule::{
-    NetworkName, ReplayOptions, ReplayReport, Schedule, Violation, replay, write_json, write_text,
+    NetworkName, ReplayOptions, ReplayReport, Schedule, replay, write_json, write_text,
 };
 
 /// The JSON schema of the report.
@@ -236,21 +236,6 @@ fn fail(args: &HypercubeArgs, message: &str, exit: Exit) -> Exit {
     exit
 }
 
-fn violation_json(v: &Violation) -> serde_json::Value {
-    let destination = if v.packet.is_broadcast() {
-        serde_json::json!("*")
-    } else {
-        serde_json::json!(v.packet.destination)
-    };
-    serde_json::json!({
-        "kind": v.kind.name(),
-        "step": v.step,
-        "node": v.node,
-        "link": v.link.map(|(a, b)| [a, b]),
-        "packet": { "source": v.packet.source, "destination": destination },
-    })
-}
-
 fn table_json(table: &Option<BufferFree>) -> serde_json::Value {
     match table {
         None => serde_json::Value::Null,
@@ -284,7 +269,7 @@ fn json(args: &HypercubeArgs, f: &Findings, exit: Exit) -> serde_json::Value {
         "optimal_transmissions": f.optimal_transmissions(),
         "valid": r.valid,
         "violations": r.violation_count(),
-        "violations_listed": r.violations.iter().map(violation_json).collect::<Vec<_>>(),
+        "violations_listed": r.violations.iter().map(super::schedule::violation_json).collect::<Vec<_>>(),
         "derouted": r.derouted,
         "peak_queue": r.peak_queue,
         "peak_buffer": f.peak_buffer,

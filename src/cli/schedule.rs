@@ -225,24 +225,7 @@ fn json(shown: &str, network: &str, r: &ReplayReport) -> serde_json::Value {
         .iter()
         .map(|(k, &c)| (k.name().to_string(), c.into()))
         .collect();
-    let violations: Vec<serde_json::Value> = r
-        .violations
-        .iter()
-        .map(|v| {
-            let destination = if v.packet.is_broadcast() {
-                serde_json::json!("*")
-            } else {
-                serde_json::json!(v.packet.destination)
-            };
-            serde_json::json!({
-                "kind": v.kind.name(),
-                "step": v.step,
-                "node": v.node,
-                "link": v.link.map(|(a, b)| [a, b]),
-                "packet": { "source": v.packet.source, "destination": destination },
-            })
-        })
-        .collect();
+    let violations: Vec<serde_json::Value> = r.violations.iter().map(violation_json).collect();
     let link_use: Vec<serde_json::Value> = r
         .link_use
         .iter()
@@ -341,4 +324,20 @@ fn cayley_of_header(path: &str) -> Result<Graph, String> {
     let instance = &loaded.instance;
     txverify::schedule::cayley::cayley_graph(instance.group(), instance.links())
         .map_err(|e| e.to_string())
+}
+
+/// One violation of a replay as JSON (`destination` is `"*"` for a broadcast packet).
+pub(super) fn violation_json(v: &txverify::schedule::Violation) -> serde_json::Value {
+    let destination = if v.packet.is_broadcast() {
+        serde_json::json!("*")
+    } else {
+        serde_json::json!(v.packet.destination)
+    };
+    serde_json::json!({
+        "kind": v.kind.name(),
+        "step": v.step,
+        "node": v.node,
+        "link": v.link.map(|(a, b)| [a, b]),
+        "packet": { "source": v.packet.source, "destination": destination },
+    })
 }

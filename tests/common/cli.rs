@@ -66,3 +66,28 @@ pub fn field_paths(report: &serde_json::Value) -> BTreeSet<String> {
     }
     paths
 }
+
+/// Every field path of a JSON value, all levels deep: `a.b` for the fields of
+/// objects, `a[].b` for the fields of the objects in an array.
+#[allow(dead_code)] // not every test crate that includes this module uses it
+pub fn nested_field_paths(value: &serde_json::Value, prefix: &str, out: &mut BTreeSet<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, child) in map {
+                let path = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                out.insert(path.clone());
+                nested_field_paths(child, &path, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                nested_field_paths(item, &format!("{prefix}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
