@@ -1125,3 +1125,23 @@ fn many_files_are_reported_in_the_order_given() {
     assert_eq!(files, expected);
     assert_eq!(run.code, 2);
 }
+
+#[test]
+fn version_names_the_compiled_in_solvers() {
+    let run = txverify(&["--version"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.starts_with("txverify "), "{}", run.stdout);
+    assert!(run.stdout.contains("varisat"), "{}", run.stdout);
+    assert_eq!(
+        run.stdout.contains("z3"),
+        cfg!(feature = "z3"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stdout.contains("cadical"),
+        cfg!(feature = "cadical"),
+        "{}",
+        run.stdout
+    );
+}

@@ -25,9 +25,20 @@ use exit::Exit;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `--version`: the package version and the SAT solvers compiled in.
+const VERSION: &str = match (cfg!(feature = "cadical"), cfg!(feature = "z3")) {
+    (false, false) => concat!(env!("CARGO_PKG_VERSION"), " (solvers: varisat)"),
+    (true, false) => concat!(env!("CARGO_PKG_VERSION"), " (solvers: varisat, cadical)"),
+    (false, true) => concat!(env!("CARGO_PKG_VERSION"), " (solvers: varisat, z3)"),
+    (true, true) => concat!(
+        env!("CARGO_PKG_VERSION"),
+        " (solvers: varisat, cadical, z3)"
+    ),
+};
+
 /// Verify, simulate and search for data exchange tables on Cayley networks.
 #[derive(Parser, Debug)]
-#[command(name = "txverify", version, about, long_about = None)]
+#[command(name = "txverify", version = VERSION, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
