@@ -13,6 +13,7 @@
 //! object per send), because a total exchange on a 12-cube has about 10^8 of them.
 
 pub mod cayley;
+mod deroute;
 pub mod format;
 pub mod network;
 pub mod replay;
