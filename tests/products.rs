@@ -207,6 +207,21 @@ fn a_written_schedule_replays_again_and_a_broken_one_is_rejected() {
 }
 
 #[test]
+fn one_node_networks_compose_to_an_empty_schedule() {
+    for (algorithm, network) in [
+        ("a1", "hypercube 0"),
+        ("a2", "hypercube 0"),
+        ("a1", "mesh 1 1"),
+    ] {
+        let (code, report) = compose(algorithm, network);
+        assert_eq!(code, 0, "{network}: {report}");
+        assert_eq!(report["nodes"], 1, "{network}");
+        assert_eq!(report["time"], 0, "{network}");
+        assert_eq!(report["valid"], true, "{network}");
+    }
+}
+
+#[test]
 fn networks_that_are_not_products_or_cannot_be_halved_are_input_errors() {
     for (algorithm, network) in [
         ("a2", "hypercube 5"),

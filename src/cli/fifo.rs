@@ -155,15 +155,7 @@ fn text(shown: &str, order: Order, run: &FifoRun, r: &ReplayReport, optimal: boo
         "{shown}: FIFO node-invariant total exchange ({order} first), single-port, {} nodes",
         r.nodes
     );
-    let _ = writeln!(
-        out,
-        "  replay       {}: time {}, {} transmissions, derouted {}, peak queue {}",
-        if r.valid { "valid" } else { "INVALID" },
-        r.time,
-        r.transmissions,
-        r.derouted,
-        r.peak_queue
-    );
+    let _ = writeln!(out, "  replay       {}", super::schedule::replay_summary(r));
     for v in r.violations.iter().take(20) {
         let _ = writeln!(out, "  error: {v:?}");
     }

@@ -305,12 +305,8 @@ fn text(f: &Findings) -> String {
     }
     let _ = write!(
         out,
-        "  replay        {}: time {}, {} transmissions, derouted {}, peak queue {}",
-        if r.valid { "valid" } else { "INVALID" },
-        r.time,
-        r.transmissions,
-        r.derouted,
-        r.peak_queue
+        "  replay        {}",
+        super::schedule::replay_summary(r)
     );
     if let Some(b) = f.peak_buffer {
         let _ = write!(out, ", peak buffer {b}");

@@ -341,3 +341,16 @@ pub(super) fn violation_json(v: &txverify::schedule::Violation) -> serde_json::V
         "packet": { "source": v.packet.source, "destination": destination },
     })
 }
+
+/// The replay's one-line summary: verdict, time, transmissions, deroutes and
+/// peak queue, as the text reports print it after their label.
+pub(super) fn replay_summary(r: &ReplayReport) -> String {
+    format!(
+        "{}: time {}, {} transmissions, derouted {}, peak queue {}",
+        if r.valid { "valid" } else { "INVALID" },
+        r.time,
+        r.transmissions,
+        r.derouted,
+        r.peak_queue
+    )
+}

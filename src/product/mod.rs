@@ -88,6 +88,8 @@ pub fn factors_of(network: &NetworkName) -> Result<Vec<Factor>, ProductError> {
         NetworkName::Torus(s) => s.iter().map(|&n| Factor::Ring(n)).collect(),
         NetworkName::Mesh(s) => s.iter().map(|&n| Factor::Linear(n)).collect(),
         NetworkName::GenHypercube(s) => s.iter().map(|&n| Factor::Complete(n)).collect(),
+        // The 0-cube is one node: one factor of one node, not none.
+        NetworkName::Hypercube(0) => vec![Factor::Linear(1)],
         NetworkName::Hypercube(d) => vec![Factor::Linear(2); *d as usize],
         NetworkName::Cayley { family, size } => {
             let family = factor::CAYLEY_FAMILIES
