@@ -96,6 +96,19 @@ pub struct SimulationOptions {
     /// Number of source chunks; 0 chooses from the network size and the
     /// number of threads. The report does not depend on it.
     pub chunks: usize,
+    /// Record which directed links are used at which step, binned to at most
+    /// this shape (for pictures; [`SimulationReport::link_use`]). `None`: not recorded.
+    pub link_use: Option<LinkUseShape>,
+}
+
+/// The largest (step bins, link bins) grid a [`LinkUse`] may have: a picture of the
+/// 32×32×32 torus (131,072 steps × 196,608 directed links) must stay small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkUseShape {
+    /// At most this many columns of steps.
+    pub max_step_bins: usize,
+    /// At most this many rows of directed links.
+    pub max_link_bins: usize,
 }
 
 impl Default for SimulationOptions {
@@ -104,6 +117,7 @@ impl Default for SimulationOptions {
             max_records: 16,
             max_in_flight_bytes: 512 << 20,
             chunks: 0,
+            link_use: None,
         }
     }
 }
@@ -349,6 +363,55 @@ pub struct SimulationReport {
     pub per_step: Vec<StepUse>,
     /// Distinct (step, link) uses over `completion_time × directed_links`.
     pub utilisation: f64,
+    /// Which directed links were used at which step, binned, when
+    /// [`SimulationOptions::link_use`] asked for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_use: Option<LinkUse>,
+}
+
+/// Directed-link use per step, binned: bin `(l, s)` counts the distinct
+/// (step, directed link) pairs used with the step in step bin `s` and the link in
+/// link bin `l`. Directed links are numbered by their tail node, so a link bin is
+/// the links leaving a range of nodes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LinkUse {
+    /// Steps per step bin (the last bin may hold fewer).
+    pub steps_per_bin: usize,
+    /// Directed links per link bin (the last bin may hold fewer).
+    pub links_per_bin: usize,
+    /// Number of step bins.
+    pub step_bins: usize,
+    /// Number of link bins.
+    pub link_bins: usize,
+    /// `used[l * step_bins + s]`.
+    pub used: Vec<u64>,
+}
+
+impl LinkUse {
+    /// An empty grid for `steps` steps and `links` directed links within `shape`.
+    pub fn new(steps: usize, links: usize, shape: LinkUseShape) -> LinkUse {
+        let steps_per_bin = steps.div_ceil(shape.max_step_bins.max(1)).max(1);
+        let links_per_bin = links.div_ceil(shape.max_link_bins.max(1)).max(1);
+        let step_bins = steps.div_ceil(steps_per_bin);
+        let link_bins = links.div_ceil(links_per_bin);
+        LinkUse {
+            steps_per_bin,
+            links_per_bin,
+            step_bins,
+            link_bins,
+            used: vec![0; step_bins * link_bins],
+        }
+    }
+
+    /// The 1-based steps of step bin `s`.
+    pub fn steps_of(&self, s: usize) -> std::ops::RangeInclusive<usize> {
+        s * self.steps_per_bin + 1..=(s + 1) * self.steps_per_bin
+    }
+
+    /// Distinct uses in bin `(link bin l, step bin s)`.
+    pub fn at(&self, l: usize, s: usize) -> u64 {
+        self.used[l * self.step_bins + s]
+    }
 }
 
 /// Plays the table out on the embedding's network and reports what happened.

@@ -502,3 +502,75 @@ proptest! {
         }
     }
 }
+
+/// The binned link-use grid against the hops of [`trace`], on a table broken in
+/// several ways (conflicts count a link once per step: distinct uses).
+#[test]
+fn link_use_grid_matches_the_traced_hops() {
+    let g = product(&[cyclic(5), cyclic(4)]);
+    let e = infer(&g.group, &g.links).unwrap().1;
+    let targets: Vec<Elem> = g.group.elements().skip(1).collect();
+    let mut words = greedy_placed_words(&g.group, &g.links, &targets, g.links.len());
+    words[3].column = words[7].column;
+    words.push(word(98, 2, &[0, 1], "aa'"));
+    let input = SimulationInput {
+        group: &g.group,
+        links: &g.links,
+        words: &words,
+        messages: &MessageSet::Total,
+        ports: 4,
+        embedding: &e,
+    };
+    let net = e.network();
+    let mut traced = std::collections::BTreeSet::new();
+    for hop in trace(&input).unwrap() {
+        traced.insert((hop.step, net.link_between(hop.from, hop.to).unwrap()));
+    }
+    let with = |max_step_bins, max_link_bins| {
+        let options = SimulationOptions {
+            link_use: Some(LinkUseShape {
+                max_step_bins,
+                max_link_bins,
+            }),
+            ..SimulationOptions::default()
+        };
+        simulate(&input, &options).unwrap()
+    };
+    let exact = with(10_000, 10_000);
+    let grid = exact.link_use.as_ref().unwrap();
+    assert_eq!((grid.steps_per_bin, grid.links_per_bin), (1, 1));
+    assert_eq!(grid.step_bins, exact.completion_time);
+    assert_eq!(grid.link_bins, net.directed_links());
+    for l in 0..grid.link_bins {
+        for s in 0..grid.step_bins {
+            let used = traced.contains(&(s + 1, l as u32));
+            assert_eq!(grid.at(l, s), u64::from(used), "link {l}, step {}", s + 1);
+        }
+    }
+    // Coarse bins hold the sums of the exact ones, and the grid is the only change.
+    let coarse = with(3, 7);
+    let bins = coarse.link_use.as_ref().unwrap();
+    assert!(bins.step_bins <= 3 && bins.link_bins <= 7);
+    for l in 0..bins.link_bins {
+        for s in 0..bins.step_bins {
+            let sum: u64 = (0..grid.link_bins)
+                .filter(|x| x / bins.links_per_bin == l)
+                .flat_map(|x| {
+                    (0..grid.step_bins)
+                        .filter(|t| t / bins.steps_per_bin == s)
+                        .map(move |t| grid.at(x, t))
+                })
+                .sum();
+            assert_eq!(bins.at(l, s), sum, "bin ({l}, {s})");
+        }
+    }
+    let plain = simulate(&input, &SimulationOptions::default()).unwrap();
+    assert_eq!(plain.link_use, None);
+    assert_eq!(
+        SimulationReport {
+            link_use: None,
+            ..coarse
+        },
+        plain
+    );
+}

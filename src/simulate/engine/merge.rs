@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::super::{Failure, FailureCounts, SimulationInput, StepUse};
+use super::super::{Failure, FailureCounts, LinkUse, SimulationInput, StepUse};
 use super::chunk::{Chunk, StepPlan};
 use super::describe::describe_conflict;
 
@@ -28,6 +28,8 @@ pub(super) struct Tally<'a> {
     pub(super) hops: u64,
     /// Distinct (step, link) uses over all steps.
     pub(super) used: u64,
+    /// The binned use grid, when asked for.
+    pub(super) link_use: Option<LinkUse>,
 }
 
 /// One step's occupancy merged over the chunks.
@@ -49,6 +51,7 @@ impl<'a> Tally<'a> {
         check_ports: bool,
         max_records: usize,
         horizon: usize,
+        link_use: Option<LinkUse>,
     ) -> Self {
         let link_words = input.embedding.network().directed_links().div_ceil(64);
         Tally {
@@ -63,6 +66,7 @@ impl<'a> Tally<'a> {
             per_step: Vec::with_capacity(horizon),
             hops: 0,
             used: 0,
+            link_use,
         }
     }
 
@@ -93,6 +97,7 @@ impl<'a> Tally<'a> {
         self.check_ports(b, plan, chunks, &merged);
         self.hops += hops;
         self.used += merged.used;
+        self.record_link_use(plan.step);
         self.per_step.push(StepUse {
             step: plan.step,
             hops,
@@ -136,6 +141,22 @@ impl<'a> Tally<'a> {
             out.used += acc.count_ones() as u64;
         }
         out
+    }
+
+    /// Adds the merged occupancy of `step` to the binned use grid, a bin at a
+    /// time (whole words of the bitset, so the cost is the bitset's length plus
+    /// the number of bins, not the number of links used).
+    fn record_link_use(&mut self, step: usize) {
+        let Some(grid) = &mut self.link_use else {
+            return;
+        };
+        let links = self.input.embedding.network().directed_links();
+        let s = (step - 1) / grid.steps_per_bin;
+        for l in 0..grid.link_bins {
+            let start = l * grid.links_per_bin;
+            let end = (start + grid.links_per_bin).min(links);
+            grid.used[l * grid.step_bins + s] += count_bits(&self.merged, start, end) as u64;
+        }
     }
 
     /// Counts (and records) the nodes that sent more than `ports` messages at

@@ -23,7 +23,8 @@ mod plan;
 use rayon::prelude::*;
 
 use super::{
-    Failure, MessageSet, SimulationError, SimulationInput, SimulationOptions, SimulationReport,
+    Failure, LinkUse, MessageSet, SimulationError, SimulationInput, SimulationOptions,
+    SimulationReport,
 };
 use chunk::{Arrival, Chunk, Context, StepPlan};
 use deliveries::{DeliveryCheck, check_deliveries, prepare_expected};
@@ -81,7 +82,10 @@ pub(super) fn run(
     };
 
     let mut planner = Planner::new(input.words, n, options.max_in_flight_bytes);
-    let mut tally = Tally::new(input, &route, check_ports, max_records, horizon);
+    let link_use = options
+        .link_use
+        .map(|shape| LinkUse::new(horizon, net.directed_links(), shape));
+    let mut tally = Tally::new(input, &route, check_ports, max_records, horizon, link_use);
     let mut plans: Vec<StepPlan> = (0..batch).map(|_| StepPlan::default()).collect();
     let mut first = 1;
     while first <= horizon {
@@ -177,6 +181,7 @@ fn report(
         failures,
         per_step: tally.per_step,
         utilisation,
+        link_use: tally.link_use,
     }
 }
 
