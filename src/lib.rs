@@ -20,6 +20,7 @@ pub mod load;
 pub mod metrics;
 pub mod network;
 pub mod product;
+pub mod render;
 pub mod report;
 pub mod schedule;
 pub mod search;

@@ -7,7 +7,7 @@ use std::path::Path;
 use txverify::format::render_diagnostic;
 use txverify::group::EnumerationLimits;
 use txverify::load::{LoadError, LoadOptions, Loaded, load};
-use txverify::report::{CheckReport, json};
+use txverify::report::{CheckReport, html, json};
 use txverify::verify::{VerifyOptions, verify};
 
 /// Validated options of `check`.
@@ -16,7 +16,31 @@ struct CheckOptions {
     verify: VerifyOptions,
 }
 
+/// Formats of `check`: the shared text and JSON reports, and the HTML page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// Human-readable text.
+    #[default]
+    Text,
+    /// JSON (one object per file, one per line), schema in docs/json.md.
+    Json,
+    /// One self-contained HTML page (one file only; docs/render.md).
+    Html,
+}
+
 pub fn run(args: &CheckArgs) -> Exit {
+    let format = match args.format {
+        CheckFormat::Text => OutputFormat::Text,
+        CheckFormat::Json => OutputFormat::Json,
+        CheckFormat::Html => return html(args),
+    };
+    if let Some(path) = &args.output {
+        eprintln!(
+            "error: -o {} is for --format html (text and JSON go to standard output)",
+            path.display()
+        );
+        return Exit::Input;
+    }
     let options = CheckOptions {
         load: LoadOptions {
             limits: EnumerationLimits {
@@ -36,7 +60,7 @@ pub fn run(args: &CheckArgs) -> Exit {
     for paths in args.files.chunks(chunk) {
         let results: Vec<(Exit, Vec<Emit>)> = paths
             .par_iter()
-            .map(|path| check_file(path, &options, args.format))
+            .map(|path| check_file(path, &options, format))
             .collect();
         for (exit, emits) in results {
             for emit in emits {
@@ -46,6 +70,56 @@ pub fn run(args: &CheckArgs) -> Exit {
         }
     }
     worst
+}
+
+/// `check --format html`: one file's report as a page.
+fn html(args: &CheckArgs) -> Exit {
+    let [path] = args.files.as_slice() else {
+        eprintln!(
+            "error: --format html takes one file ({} given): its page holds one table",
+            args.files.len()
+        );
+        return Exit::Input;
+    };
+    let load = LoadOptions {
+        limits: EnumerationLimits {
+            max_order: args.max_order,
+            ..EnumerationLimits::default()
+        },
+    };
+    let Some((source, loaded)) = read_and_load_with_source(path, &load, OutputFormat::Text) else {
+        return Exit::Input;
+    };
+    let options = html::verify_options(&VerifyOptions {
+        simulate: !args.no_simulate,
+        ..VerifyOptions::default()
+    });
+    let verification = verify(&loaded, &options);
+    let shown = path.display().to_string();
+    let (report, page) = html::check_page(
+        &shown,
+        &source,
+        &loaded,
+        verification,
+        &html::PageOptions::default(),
+    );
+    let exit = Exit::of_outcome(report.outcome);
+    match &args.output {
+        Some(out) => {
+            if let Err(e) = std::fs::write(out, &page) {
+                eprintln!("error: cannot write {}: {e}", out.display());
+                return Exit::Input;
+            }
+            eprintln!(
+                "{shown}: {}; wrote {} ({} bytes)",
+                report.verdict_text(),
+                out.display(),
+                page.len()
+            );
+        }
+        None => out!("{page}"),
+    }
+    exit
 }
 
 /// Output of one file's check, kept until the files before it are reported.

@@ -16,6 +16,7 @@ mod generate;
 mod hypercube;
 mod lcc;
 mod net;
+mod render;
 mod schedule;
 mod search;
 mod simulate;
@@ -73,6 +74,8 @@ enum Command {
     Compose(ComposeArgs),
     /// Linear-complement communication on wormhole hypercubes (docs/lcc.md).
     Lcc(lcc::LccArgs),
+    /// Draw a table, or its link utilisation, as an SVG picture (docs/render.md).
+    Render(render::RenderArgs),
 }
 
 /// The product algorithms of `txverify compose`.
@@ -319,9 +322,12 @@ struct CheckArgs {
     /// The `.tbl` files to check.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Report format.
+    /// Report format (`html`: one self-contained page, docs/render.md).
     #[arg(long, value_enum, default_value_t)]
-    format: OutputFormat,
+    format: check::CheckFormat,
+    /// With `--format html`: write the page here instead of standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
@@ -405,6 +411,7 @@ pub fn run() -> ExitCode {
         Command::Hypercube(args) => hypercube::run(&args),
         Command::Compose(args) => compose::run(&args),
         Command::Lcc(args) => lcc::run(&args),
+        Command::Render(args) => render::run(&args),
     };
     ExitCode::from(exit)
 }

@@ -6,6 +6,7 @@
 //! kernel's and the simulator's results, so that the kernel's types can change
 //! without changing the interface. The text form is for reading and may change.
 
+pub mod html;
 pub mod json;
 
 use crate::kernel::{Checked, Verdict, Violation};
@@ -230,20 +231,26 @@ impl CheckReport {
 
     /// The messages and the lower bound with where it comes from.
     fn write_bound(&self, out: &mut String) {
+        let _ = writeln!(out, "  messages     {}", self.messages_text());
+        let _ = writeln!(out, "  lower bound  {}", self.bound_text());
+    }
+
+    /// The message count and mode, with the distance sum and the largest distance.
+    pub fn messages_text(&self) -> String {
+        match self.checked.bound() {
+            None => format!("{} per node ({})", self.messages.count, self.messages.mode),
+            Some(b) => format!(
+                "{} per node ({}), sum of distances {}, largest distance {}",
+                self.messages.count, self.messages.mode, b.distance_sum, b.max_distance
+            ),
+        }
+    }
+
+    /// The lower bound and where it comes from.
+    pub fn bound_text(&self) -> String {
         let Some(b) = self.checked.bound() else {
-            let _ = writeln!(
-                out,
-                "  messages     {} per node ({})",
-                self.messages.count, self.messages.mode
-            );
-            let _ = writeln!(out, "  lower bound  none (the link set is defective)");
-            return;
+            return "none (the link set is defective)".to_string();
         };
-        let _ = writeln!(
-            out,
-            "  messages     {} per node ({}), sum of distances {}, largest distance {}",
-            self.messages.count, self.messages.mode, b.distance_sum, b.max_distance
-        );
         let mut why = format!(
             "largest distance {}, counting bound {}",
             b.max_distance, b.counting
@@ -272,14 +279,28 @@ impl CheckReport {
                 b.subsets_searched, b.subsets_pruned
             );
         }
-        let _ = writeln!(out, "  lower bound  {}  ({why}; {coverage})", b.value);
+        format!("{}  ({why}; {coverage})", b.value)
     }
 
     /// Time, verdict and the `expect:` claims.
     fn write_verdict(&self, out: &mut String) {
         let c = &self.checked;
         let _ = writeln!(out, "  time         {}", c.time());
-        let verdict = match c.verdict() {
+        let _ = writeln!(out, "  verdict      {}", self.verdict_text());
+        for e in c.expectations() {
+            let _ = writeln!(
+                out,
+                "  expect       {}: {}",
+                e.claim,
+                if e.holds { "holds" } else { "FAILS" }
+            );
+        }
+    }
+
+    /// The kernel's verdict in words: `OPTIMAL (…)`, `VALID, not proved optimal (…)`, `INVALID`.
+    pub fn verdict_text(&self) -> String {
+        let c = &self.checked;
+        match c.verdict() {
             Verdict::Invalid => "INVALID".to_string(),
             Verdict::Valid => match c.bound() {
                 Some(b) => format!(
@@ -290,15 +311,6 @@ impl CheckReport {
                 None => "VALID".to_string(),
             },
             Verdict::Optimal => "OPTIMAL (valid, time equals the lower bound)".to_string(),
-        };
-        let _ = writeln!(out, "  verdict      {verdict}");
-        for e in c.expectations() {
-            let _ = writeln!(
-                out,
-                "  expect       {}: {}",
-                e.claim,
-                if e.holds { "holds" } else { "FAILS" }
-            );
         }
     }
 

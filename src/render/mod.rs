@@ -1,0 +1,38 @@
+//! Pictures: a table drawn as the paper draws it, and link utilisation from the
+//! simulator, as SVG text (and the HTML report puts them on one page,
+//! [`crate::report::html`]).
+//!
+//! Pictures only draw what the kernel and the simulator found: the blocks come
+//! from the loaded table, the marks from the kernel's violations, the heat map
+//! from the simulator's record of link use. Nothing here decides validity.
+//! Large tables are aggregated so that the size of a picture is bounded by the
+//! options, not by the table (the 32×32×32 torus has 131,072 steps).
+
+mod heat;
+mod svg;
+mod table;
+
+pub use heat::utilisation_svg;
+pub use svg::escape;
+pub use table::{ColourBy, TableOptions, table_svg};
+
+use crate::simulate::LinkUseShape;
+
+/// The binning to ask the simulator for when a utilisation picture is wanted:
+/// at most 400 columns of steps and 128 rows of directed links.
+pub const LINK_USE_SHAPE: LinkUseShape = LinkUseShape {
+    max_step_bins: 400,
+    max_link_bins: 128,
+};
+
+/// Why a picture cannot be drawn.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RenderError {
+    /// The simulation was run without recording link use.
+    #[error("the simulation did not record link use (a bug: ask for it with LINK_USE_SHAPE)")]
+    NoLinkUse,
+    /// The table is empty: no step to draw.
+    #[error("the table has no steps: there is no utilisation to draw")]
+    NothingToDraw,
+}
