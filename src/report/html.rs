@@ -191,7 +191,11 @@ fn facts(out: &mut String, report: &CheckReport) {
         ));
     }
     rows.push(("network", describe_network(&report.network)));
-    rows.push(("simulation", describe_simulation(&report.simulation)));
+    let simulation: Vec<String> = describe_simulation(&report.simulation)
+        .lines()
+        .map(|l| l.trim().to_string())
+        .collect();
+    rows.push(("simulation", simulation.join("; ")));
     out.push_str("<section id=\"summary\">\n<h2>Verdict, bound and where it comes from</h2>\n<table class=\"facts\">\n");
     for (name, value) in rows {
         let class = if name == "expect" {
