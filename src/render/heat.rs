@@ -76,9 +76,9 @@ pub fn utilisation_svg(report: &SimulationReport, title: &str) -> Result<String,
             48.0,
             r##" class="aggregated" fill="#8a4b00""##,
             &format!(
-                "aggregated: each cell is {} steps × {} directed links; colour = share of its (step, link) pairs in use",
-                grouped(grid.steps_per_bin as u64),
-                grouped(grid.links_per_bin as u64)
+                "aggregated: each cell is {} × {}; colour = share of its (step, link) pairs in use",
+                plural(grid.steps_per_bin, "step"),
+                plural(grid.links_per_bin, "directed link")
             ),
         );
     }
@@ -96,6 +96,15 @@ pub fn utilisation_svg(report: &SimulationReport, title: &str) -> Result<String,
     curve(&mut out, report, cell_w, plot_w, curve_top);
     out.push_str("</svg>\n");
     Ok(out)
+}
+
+/// `1 step`, `21 steps`.
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{} {what}s", grouped(n as u64))
+    }
 }
 
 /// Step numbers over a plot whose columns hold `per_column` steps each.
@@ -157,7 +166,8 @@ fn heat_cells(out: &mut String, report: &SimulationReport, cell_w: f64, cell_h: 
     let Some(grid) = &report.link_use else { return };
     let steps = report.completion_time;
     let links = report.directed_links;
-    out.push_str("<g class=\"heat\">\n");
+    // Crisp edges: cells of fractional height would otherwise show seams.
+    out.push_str("<g class=\"heat\" shape-rendering=\"crispEdges\">\n");
     for l in 0..grid.link_bins {
         let links_here = ((l + 1) * grid.links_per_bin).min(links) - l * grid.links_per_bin;
         let shade = |s: usize| -> u32 {
@@ -197,7 +207,8 @@ fn scale(out: &mut String, x: f64, y: f64, h: f64) {
     out.push_str("<g class=\"scale\" font-size=\"9\">\n");
     let bands = 10;
     for i in 0..bands {
-        let t = 1.0 - i as f64 / bands as f64;
+        // Top 100%, bottom the palest shade above idle; idle has its own swatch.
+        let t = 1.0 - i as f64 / bands as f64 * 0.95;
         let _ = writeln!(
             out,
             r#"<rect x="{}" y="{}" width="12" height="{}" fill="{}"/>"#,
@@ -207,8 +218,16 @@ fn scale(out: &mut String, x: f64, y: f64, h: f64) {
             heat_colour(t)
         );
     }
+    let _ = writeln!(
+        out,
+        r##"<rect x="{}" y="{}" width="12" height="12" fill="{}" stroke="#bbbbbb"/>"##,
+        num(x),
+        num(y + h + 8.0),
+        heat_colour(0.0)
+    );
     text(out, x + 16.0, y + 8.0, "", "100% used");
-    text(out, x + 16.0, y + h, "", "idle");
+    text(out, x + 16.0, y + h, "", "a little");
+    text(out, x + 16.0, y + h + 18.0, "", "idle");
     out.push_str("</g>\n");
 }
 

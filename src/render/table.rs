@@ -393,13 +393,20 @@ fn header(
         &verdict,
     );
     if grid.aggregated() {
-        let mut note = format!(
-            "aggregated: each drawn column is {} steps",
-            grouped(grid.steps_per_column as u64)
-        );
-        if grid.lanes_per_row > 1 {
-            let _ = write!(note, ", each drawn row {} lanes", grid.lanes_per_row);
+        let mut parts = Vec::new();
+        if grid.steps_per_column > 1 {
+            parts.push(format!(
+                "each drawn column is {} steps",
+                grouped(grid.steps_per_column as u64)
+            ));
         }
+        if grid.lanes_per_row > 1 {
+            parts.push(format!(
+                "each drawn row {} lanes",
+                grouped(grid.lanes_per_row as u64)
+            ));
+        }
+        let mut note = format!("aggregated: {}", parts.join(", "));
         note.push_str(
             "; colour = the class filling most of it, paler = emptier; word boundaries not drawn",
         );
@@ -705,4 +712,61 @@ fn legend(out: &mut String, palette: &Palette, link_names: &[String], y: f64) {
         x += legend_entry_width(&label);
     }
     out.push_str("</g>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::check;
+    use crate::load::load;
+
+    fn mesh5(options: &TableOptions) -> String {
+        let loaded = load(include_str!("../../tables/mesh5.tbl"), &Default::default()).unwrap();
+        let checked = check(&loaded.instance, &loaded.table, &[]);
+        table_svg(&loaded.instance, &loaded.table, &checked, options)
+    }
+
+    #[test]
+    fn many_lanes_are_aggregated_into_rows_and_the_picture_says_so() {
+        let svg = mesh5(&TableOptions {
+            max_rows: 2,
+            ..TableOptions::default()
+        });
+        assert!(svg.contains(r#"data-lanes-per-row="2""#));
+        assert!(svg.contains(r#"data-steps-per-column="1""#));
+        assert!(svg.contains("aggregated: each drawn row 2 lanes;"), "{svg}");
+        // Two drawn rows, each full; every lane has its words of length 1, 2, 3
+        // and 4 on the same columns, so each row is four runs, one per length.
+        assert_eq!(svg.matches(r#"class="bin""#).count(), 8);
+        for class in 0..4 {
+            let runs = format!(r#"class="bin" data-class="{class}""#);
+            assert_eq!(svg.matches(&runs).count(), 2, "length {}", class + 1);
+        }
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        assert!(doc.root_element().has_tag_name("svg"));
+    }
+
+    #[test]
+    fn marks_beyond_the_limit_are_counted_not_drawn() {
+        let notes = notes(
+            &[
+                Violation::MissingMessage {
+                    element: "a".into(),
+                    distance: 1,
+                },
+                Violation::MissingMessage {
+                    element: "b".into(),
+                    distance: 1,
+                },
+                Violation::MissingMessage {
+                    element: "c".into(),
+                    distance: 1,
+                },
+            ],
+            1,
+        );
+        assert_eq!(notes.len(), 2);
+        assert!(notes[0].starts_with("1. missing message: no word spells a"));
+        assert!(notes[1].starts_with("… and 2 more violations, not marked"));
+    }
 }
