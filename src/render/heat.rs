@@ -135,7 +135,7 @@ fn link_labels(
 ) {
     out.push_str(r##"<g class="links" font-size="9" fill="#555555" text-anchor="end">"##);
     out.push('\n');
-    let degree = if report.nodes > 0 && report.directed_links % report.nodes == 0 {
+    let degree = if report.nodes > 0 && report.directed_links.is_multiple_of(report.nodes) {
         report.directed_links / report.nodes
     } else {
         0

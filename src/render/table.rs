@@ -474,7 +474,7 @@ fn word_blocks(
     for w in &table.words {
         let (x, y) = (grid.x(w.column), grid.y(w.row));
         let length = w.letters.len();
-        let block_w = length as f64 * CELL_W - 2.0;
+        let block_w = (length as f64 * CELL_W - 2.0).max(1.0);
         let fill = match palette.by {
             ColourBy::Length => palette.colour(palette.of_length(length)),
             ColourBy::Link => "none".to_string(),
