@@ -349,29 +349,30 @@ fn utilisation_of_an_invalid_table_shows_idle_links() {
 
 #[test]
 fn large_utilisation_is_binned_by_the_simulator() {
-    let table = out_path("t16.tbl");
+    let table = out_path("t8.tbl");
     let run = txverify(&[
         "gen",
         "torus3d",
-        "16",
+        "8",
         "--no-simulate",
         "-o",
         table.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let (code, svg) = render(&[table.to_str().unwrap(), "--utilisation"], "t16-use.svg");
+    let (code, svg) = render(&[table.to_str().unwrap(), "--utilisation"], "t8-use.svg");
     assert_eq!(code, 0);
     let doc = Document::parse(&svg).unwrap();
     let root = doc.root_element();
     assert_eq!(root.attribute("data-aggregated"), Some("true"));
-    // 8,192 steps in at most 400 columns; 24,576 directed links in at most 128 rows.
-    assert_eq!(root.attribute("data-steps-per-column"), Some("21"));
-    assert_eq!(root.attribute("data-links-per-row"), Some("192"));
+    // 512 steps in at most 400 columns; 3,072 directed links in at most 128 rows.
+    assert_eq!(root.attribute("data-steps"), Some("512"));
+    assert_eq!(root.attribute("data-steps-per-column"), Some("2"));
+    assert_eq!(root.attribute("data-links-per-row"), Some("24"));
     assert!(
         with_class(&doc, "aggregated")[0]
             .text()
             .unwrap()
-            .starts_with("aggregated: each cell is 21 steps × 192 directed links")
+            .starts_with("aggregated: each cell is 2 steps × 24 directed links")
     );
 }
 
@@ -473,4 +474,32 @@ fn html_takes_one_file_and_o_is_for_html_only() {
     let run = txverify(&["check", "tables/mesh5.tbl", "--format", "html"]);
     assert_eq!(run.code, 0);
     assert!(run.stdout.starts_with("<!DOCTYPE html>") && run.stdout.ends_with("</html>\n"));
+}
+
+#[test]
+fn marks_stay_on_their_drawn_columns_when_aggregated() {
+    let tbl = file("broken-agg.tbl", BROKEN);
+    let (code, svg) = render(
+        &[tbl.to_str().unwrap(), "--max-columns", "2"],
+        "broken-agg.svg",
+    );
+    assert_eq!(code, 1);
+    let doc = Document::parse(&svg).unwrap();
+    // 5 steps in 2 drawn columns of 3: step 3 is in the first, step 5 in the second.
+    assert_eq!(
+        doc.root_element().attribute("data-steps-per-column"),
+        Some("3")
+    );
+    assert_eq!(with_class(&doc, "mark").len(), 3);
+    let cell = |k: &str| {
+        with_class(&doc, "mark-cell")
+            .into_iter()
+            .find(|c| c.attribute("data-violation") == Some(k))
+            .unwrap()
+    };
+    let (first, second) = (cell("1"), cell("2"));
+    assert_eq!(first.attribute("data-column"), Some("3"));
+    assert_eq!(second.attribute("data-column"), Some("5"));
+    let drawn_column = number(first, "width");
+    assert!((number(second, "x") - number(first, "x") - drawn_column).abs() < 0.01);
 }
