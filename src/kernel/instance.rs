@@ -399,6 +399,6 @@ impl Eq for ElementName {}
 
 impl PartialEq<str> for ElementName {
     fn eq(&self, other: &str) -> bool {
-        self.to_string() == other
+        self.namer.name(self.element) == other
     }
 }
