@@ -5,6 +5,7 @@ use super::exit::Exit;
 use super::{GenArgs, GroupArg, OutputFormat};
 use std::time::Instant;
 use txverify::construct::{Family, GenOptions, GroupChoice, generate};
+use txverify::kernel::Verdict;
 use txverify::load::{LoadOptions, load};
 use txverify::report::describe;
 use txverify::verify::{Outcome, SimulationOutcome, VerifyOptions, verify};
@@ -93,7 +94,11 @@ pub fn run(args: &GenArgs) -> Exit {
             "size": args.size,
             "time": verification.checked.time(),
             "lower_bound": bound,
-            "verdict": format!("{:?}", verification.checked.verdict()).to_lowercase(),
+            "verdict": match verification.checked.verdict() {
+                Verdict::Optimal => "optimal",
+                Verdict::Valid => "valid",
+                Verdict::Invalid => "invalid",
+            },
             "simulation": {
                 "on": simulated_on,
                 "hops": hops,

@@ -486,8 +486,8 @@ mod tests {
         let commands = every_command();
         assert!(commands.len() > 15, "{} commands", commands.len());
         for (path, mut command) in commands {
-            // clap's generated `help` subcommands have nothing to show.
-            if path.ends_with(" help") {
+            // clap's generated `help` subcommands (and theirs) have nothing to show.
+            if path.split(' ').any(|word| word == "help") {
                 continue;
             }
             let help = command.render_long_help().to_string();

@@ -26,7 +26,8 @@ fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
     read_and_load_with_source(path, &options, OutputFormat::Text).ok_or(Exit::Input)
 }
 
-fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit> {
+/// The search options the arguments ask for, or why they cannot be used.
+fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, String> {
     let lengths = if args.any_length {
         WordLengths::Any
     } else if args.slack > 0 {
@@ -44,8 +45,7 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
             SymmetryArg::Sigma => match sigma_for(&loaded.instance, args.time) {
                 Some(p) => encoding.automorphism = Some(p),
                 None => {
-                    eprintln!("error: no automorphism of the group permutes the links");
-                    return Err(Exit::Input);
+                    return Err("no automorphism of the group permutes the links".to_string());
                 }
             },
             SymmetryArg::Reverse => encoding.time_reversal = true,
@@ -65,8 +65,7 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
                         } else {
                             "the number of columns must be even and the message set closed under the split links"
                         };
-                        eprintln!("error: --symmetry split: {why}");
-                        return Err(Exit::Input);
+                        return Err(format!("--symmetry split: {why}"));
                     }
                 }
             }
@@ -79,18 +78,17 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
         SolverArg::External => (SolverChoice::External, "external", ""),
     };
     if (solver == SolverChoice::External) != args.solver_cmd.is_some() {
-        eprintln!("error: --solver external and --solver-cmd CMD go together");
-        return Err(Exit::Input);
+        return Err("--solver external and --solver-cmd CMD go together".to_string());
     }
     if let Some(command) = &args.solver_cmd
         && !command.contains("{cnf}")
     {
-        eprintln!("error: --solver-cmd must say where the formula goes: `{{cnf}}`");
-        return Err(Exit::Input);
+        return Err("--solver-cmd must say where the formula goes: `{cnf}`".to_string());
     }
     if !solver.available() {
-        eprintln!("error: this build has no {name}; rebuild with `--features {feature}`");
-        return Err(Exit::Input);
+        return Err(format!(
+            "this build has no {name}; rebuild with `--features {feature}`"
+        ));
     }
     Ok(SearchOptions {
         encoding,
@@ -250,7 +248,7 @@ pub fn run(args: &SearchArgs) -> Exit {
     }
     let options = match options_of(args, &loaded) {
         Ok(o) => o,
-        Err(code) => return search_failure(args, "", code),
+        Err(message) => return search_failure(args, &message, Exit::Input),
     };
     let instance = &loaded.instance;
     if let (Some(path), Some(time)) = (&args.model, args.time) {
