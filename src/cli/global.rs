@@ -228,8 +228,20 @@ mod tests {
         assert_eq!(lines[3], "verdict x");
         assert_eq!(lines[4], "  verdicts 3");
         assert!(painted.ends_with('\n'));
-        let plain: String = painted.replace(|c: char| c == '\u{1b}', "");
-        assert!(plain.contains("OPTIMAL (valid)"));
+        assert_eq!(strip_escapes(&painted), text, "only colour is added");
+    }
+
+    /// `text` without its `ESC [ … m` sequences.
+    fn strip_escapes(text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find('\u{1b}') {
+            out.push_str(&rest[..at]);
+            let end = rest[at..].find('m').expect("a terminated escape");
+            rest = &rest[at + end + 1..];
+        }
+        out.push_str(rest);
+        out
     }
 
     #[test]
