@@ -163,15 +163,18 @@ fn verdict_value(line: &str) -> Option<usize> {
     Some(line.len() - value.len())
 }
 
+/// Red for a failure (`INVALID`, `FAILED`, `… NOT optimal`), yellow for a pass
+/// that is not proved best (`not proved`, `not shown`), green otherwise.
 fn verdict_style(value: &str) -> anstyle::Style {
     use anstyle::AnsiColor::{Green, Red, Yellow};
-    let v = value.to_ascii_lowercase();
-    let colour = if ["invalid", "failed", "not ", "rejected"]
+    let lower = value.to_ascii_lowercase();
+    let failed = ["invalid", "failed", "rejected"]
         .iter()
-        .any(|bad| v.starts_with(bad))
-    {
+        .any(|bad| lower.starts_with(bad))
+        || value.contains("NOT ");
+    let colour = if failed {
         Red
-    } else if v.contains("not proved") {
+    } else if lower.contains("not proved") || lower.contains("not shown") {
         Yellow
     } else {
         Green
@@ -245,8 +248,24 @@ mod tests {
     }
 
     #[test]
-    fn a_valid_table_not_proved_optimal_is_yellow() {
-        let painted = paint_verdicts("  verdict      VALID, not proved optimal\n");
-        assert!(painted.contains("33m"), "{painted}");
+    fn each_report_verdict_gets_its_colour() {
+        let cases = [
+            ("VALID, not proved optimal (time 6 > lower bound 5)", "33m"),
+            ("not shown optimal (time above the lower bound)", "33m"),
+            ("valid, NOT optimal", "31m"),
+            (
+                "NOT OPTIMAL (completion time 7 differs from the status 6)",
+                "31m",
+            ),
+            ("INVALID (3 violations)", "31m"),
+            ("FAILED", "31m"),
+            ("CLEAN", "32m"),
+            ("OPTIMAL in time and in transmissions", "32m"),
+            ("optimal (time = lower bound)", "32m"),
+        ];
+        for (value, colour) in cases {
+            let painted = paint_verdicts(&format!("  verdict      {value}\n"));
+            assert!(painted.contains(colour), "{value}: {painted:?}");
+        }
     }
 }
