@@ -49,8 +49,9 @@ Examples:
 /// `verify-proof`.
 pub const VERIFY_PROOF: &str = "\
 Examples:
-  txverify verify-proof TABLE.tbl proofs/NAME/T13
-  txverify verify-proof TABLE.tbl cert/T4 --lrat proof.lrat --format json";
+  txverify search tables/ring6-cyclic-total.tbl --time 5 --certificate cert
+  txverify verify-proof tables/ring6-cyclic-total.tbl cert
+  txverify verify-proof TABLE.tbl proofs/NAME/T13 --lrat proof.lrat --format json";
 
 /// `schedule`.
 pub const SCHEDULE: &str = "\
