@@ -160,7 +160,9 @@ fn run_program(gpus: &[XGpu]) -> Result<Carried, String> {
     type At = (usize, usize, usize);
     let mut event_of: HashMap<At, usize> = HashMap::new();
     let mut events: Vec<Vec<At>> = Vec::new();
-    let mut connections: BTreeMap<(usize, usize, i64), (Vec<At>, Vec<At>)> = BTreeMap::new();
+    // (from, to, channel) -> (the sends, the receives), in threadblock order.
+    type Sides = (Vec<At>, Vec<At>);
+    let mut connections: BTreeMap<(usize, usize, i64), Sides> = BTreeMap::new();
     for (g, gpu) in gpus.iter().enumerate() {
         let mut send_peers = HashMap::new();
         let mut recv_peers = HashMap::new();
