@@ -338,6 +338,15 @@ mod tests {
                 destination: 1
             })
         ));
+        // Over the size limit: refused before anything is built.
+        let mut huge = linear3();
+        huge.sends = vec![send(1, 0, 1, 0, 2); MAX_MSCCL_SENDS + 1];
+        assert_eq!(
+            alltoall(&huge, "x"),
+            Err(MscclError::TooLarge {
+                sends: MAX_MSCCL_SENDS + 1
+            })
+        );
         // A forward before its arrival.
         let mut early = schedule;
         early.sends[4].step = 1;
