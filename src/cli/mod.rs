@@ -244,7 +244,8 @@ pub enum GroupArg {
 struct ExportArgs {
     /// The `.tbl` file (a valid total-exchange table).
     file: PathBuf,
-    /// `json` and `text`: the schedule formats of docs/schedule.md; `csv`: one line per send.
+    /// `json` and `text`: the schedule formats of docs/schedule.md; `csv`: one line per send;
+    /// `msccl`: an MSCCL all-to-all algorithm (XML).
     #[arg(long, value_enum, default_value_t)]
     format: ExportFormat,
     /// Write here instead of standard output.
@@ -262,6 +263,8 @@ enum ExportFormat {
     Text,
     /// `step,from,to,source,destination`, one line per send.
     Csv,
+    /// An MSCCL all-to-all algorithm (XML) for GPUs (docs/export.md).
+    Msccl,
 }
 
 #[derive(clap::Args, Debug)]
