@@ -7,7 +7,10 @@
 //! the schedule replay check it a third time: replaying an exported table must
 //! give the table's time (`tests/export.rs` does so for every published table).
 //! Nothing here decides anything; the sends are computed from the same
-//! verified embedding the simulator plays on.
+//! verified embedding the simulator plays on. [`msccl`] writes such a schedule
+//! as an MSCCL all-to-all program for GPUs.
+
+pub mod msccl;
 
 use crate::network::NetworkKind;
 use crate::schedule::{Collective, NetworkName, Ports, Schedule, TimedSend};

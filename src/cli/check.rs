@@ -110,12 +110,14 @@ fn html(args: &CheckArgs) -> Exit {
                 eprintln!("error: cannot write {}: {e}", out.display());
                 return Exit::Input;
             }
-            eprintln!(
-                "{shown}: {}; wrote {} ({} bytes)",
-                report.verdict_text(),
-                out.display(),
-                page.len()
-            );
+            if !super::global::quiet() {
+                eprintln!(
+                    "{shown}: {}; wrote {} ({} bytes)",
+                    report.verdict_text(),
+                    out.display(),
+                    page.len()
+                );
+            }
         }
         None => out!("{page}"),
     }

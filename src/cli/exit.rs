@@ -33,6 +33,37 @@ pub enum Exit {
 }
 
 impl Exit {
+    /// Every status, in numeric order (the man page and docs/cli.md list them).
+    pub const ALL: [Exit; 6] = [
+        Exit::Ok,
+        Exit::Rejected,
+        Exit::Input,
+        Exit::Internal,
+        Exit::Limit,
+        Exit::BrokenPipe,
+    ];
+
+    /// What the status means, in one sentence (docs/cli.md repeats it; a test
+    /// holds the two together).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Exit::Ok => {
+                "success: every table is valid and every `expect:` claim holds, or the command did what it was asked"
+            }
+            Exit::Rejected => {
+                "rejected: a table is invalid, its network does not match, a claim fails, a replay or a bound disagrees, a search proved that no table exists, or a certificate is rejected"
+            }
+            Exit::Input => {
+                "bad input: a file cannot be read or parsed, a header value or an argument is malformed, the group cannot be computed, a limit refuses the input, or an output file cannot be written"
+            }
+            Exit::Internal => {
+                "a bug: two independent checks disagree, a construction is rejected by the checkers, or a search fails internally"
+            }
+            Exit::Limit => "a time or size limit of `search` ran out before an answer",
+            Exit::BrokenPipe => "standard output was closed early (as a shell reports SIGPIPE)",
+        }
+    }
+
     /// The numeric status.
     pub fn code(self) -> u8 {
         match self {
@@ -107,6 +138,13 @@ mod tests {
         for (exit, code) in all {
             assert_eq!(exit.code(), code, "{exit:?}");
         }
+    }
+
+    #[test]
+    fn all_lists_every_status_once_in_order() {
+        let codes: Vec<u8> = Exit::ALL.iter().map(|e| e.code()).collect();
+        assert_eq!(codes, [0, 1, 2, 3, 4, 141]);
+        assert!(Exit::ALL.iter().all(|e| !e.meaning().is_empty()));
     }
 
     #[test]

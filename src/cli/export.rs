@@ -1,13 +1,15 @@
-//! `txverify export FILE [--format json|text|csv] [-o OUT]`: a valid
-//! total-exchange table as the schedule a runtime runs (docs/export.md).
+//! `txverify export FILE [--format json|text|csv|msccl] [-o OUT]`: a valid
+//! total-exchange table as the schedule a runtime runs, or as an MSCCL
+//! all-to-all program (docs/export.md).
 
 use super::check::read_and_load;
 use super::exit::Exit;
 use super::{ExportArgs, ExportFormat, OutputFormat};
 use std::io::Write;
+use txverify::export::msccl::{self, AllToAll};
 use txverify::export::{table_schedule, write_csv};
 use txverify::kernel::{self, MessageSpec, Verdict};
-use txverify::schedule::{Schedule, write_json, write_text};
+use txverify::schedule::{ReplayOptions, Schedule, replay, write_json, write_text};
 use txverify::verify::{physical_network, simulation_words};
 
 pub fn run(args: &ExportArgs) -> Exit {
@@ -46,15 +48,36 @@ pub fn run(args: &ExportArgs) -> Exit {
             return Exit::Input;
         }
     };
+    let program = if args.format == ExportFormat::Msccl {
+        let name = loaded.file.name.as_ref().map_or_else(
+            || {
+                args.file
+                    .file_stem()
+                    .map_or("txverify".into(), |s| s.to_string_lossy())
+                    .into_owned()
+            },
+            |n| n.value.clone(),
+        );
+        match msccl_program(&schedule, &name) {
+            Ok(program) => Some(program),
+            Err(exit) => return exit,
+        }
+    } else {
+        None
+    };
+    let emit = |w: &mut dyn Write| match &program {
+        Some(program) => program.write_xml(&mut &mut *w),
+        None => write(&schedule, args.format, w),
+    };
     let written = match &args.output {
         Some(path) => std::fs::File::create(path).and_then(|f| {
             let mut w = std::io::BufWriter::new(f);
-            write(&schedule, args.format, &mut w)?;
+            emit(&mut w)?;
             w.flush()
         }),
         None => {
             let mut w = std::io::BufWriter::new(std::io::stdout().lock());
-            write(&schedule, args.format, &mut w).and_then(|()| w.flush())
+            emit(&mut w).and_then(|()| w.flush())
         }
     };
     match written {
@@ -71,10 +94,59 @@ pub fn run(args: &ExportArgs) -> Exit {
     }
 }
 
-fn write(schedule: &Schedule, format: ExportFormat, w: &mut impl Write) -> std::io::Result<()> {
+fn write(schedule: &Schedule, format: ExportFormat, mut w: &mut dyn Write) -> std::io::Result<()> {
     match format {
-        ExportFormat::Json => write_json(schedule, w),
-        ExportFormat::Text => write_text(schedule, w),
-        ExportFormat::Csv => write_csv(schedule, w),
+        ExportFormat::Json => write_json(schedule, &mut w),
+        ExportFormat::Text => write_text(schedule, &mut w),
+        ExportFormat::Csv | ExportFormat::Msccl => write_csv(schedule, &mut w),
     }
+}
+
+/// The MSCCL program of a table's schedule. The schedule is replayed first (the
+/// program's buffers follow where each message is), and the program is run
+/// and compared with the schedule before it is written; a failure of either is
+/// a bug (exit 3). What the runtime's default build would refuse is said on
+/// standard error.
+fn msccl_program(schedule: &Schedule, name: &str) -> Result<AllToAll, Exit> {
+    let replayed = schedule
+        .network
+        .as_ref()
+        .ok_or_else(|| "the schedule names no network".to_string())
+        .and_then(|net| net.build().map_err(|e| e.to_string()))
+        .and_then(|graph| {
+            replay(schedule, &graph, &ReplayOptions::default()).map_err(|e| e.to_string())
+        });
+    match replayed {
+        Ok(report) if report.valid => {}
+        Ok(report) => {
+            eprintln!(
+                "error: the table's schedule fails its replay ({} violations); nothing exported (a bug: please report it)",
+                report.violation_count()
+            );
+            return Err(Exit::Internal);
+        }
+        Err(e) => {
+            eprintln!("error: the table's schedule cannot be replayed: {e}");
+            return Err(Exit::Internal);
+        }
+    }
+    let program = match msccl::alltoall(schedule, name) {
+        Ok(program) => program,
+        Err(e @ msccl::MscclError::TooLarge { .. }) => {
+            eprintln!("error: {e}");
+            return Err(Exit::Input);
+        }
+        Err(e) => {
+            eprintln!("error: {e} (a bug: please report it)");
+            return Err(Exit::Internal);
+        }
+    };
+    if let Err(e) = program.check_against(schedule) {
+        eprintln!("error: {e}; nothing exported (a bug: please report it)");
+        return Err(Exit::Internal);
+    }
+    for limit in program.runtime_fit().exceeded() {
+        eprintln!("warning: {limit}; see docs/export.md");
+    }
+    Ok(program)
 }

@@ -2,12 +2,16 @@
 //! simulator) have accepted it.
 
 use super::exit::Exit;
-use super::{GenArgs, GroupArg};
+use super::{GenArgs, GroupArg, OutputFormat};
 use std::time::Instant;
 use txverify::construct::{Family, GenOptions, GroupChoice, generate};
+use txverify::kernel::Verdict;
 use txverify::load::{LoadOptions, load};
 use txverify::report::describe;
-use txverify::verify::{Outcome, VerifyOptions, verify};
+use txverify::verify::{Outcome, SimulationOutcome, VerifyOptions, verify};
+
+/// The JSON schema of `gen --format json`.
+const SCHEMA: &str = "txverify-gen/1";
 
 pub fn run(args: &GenArgs) -> Exit {
     let family = match args.family.as_str() {
@@ -17,10 +21,10 @@ pub fn run(args: &GenArgs) -> Exit {
         "torus2d" => Family::Torus2d,
         "torus3d" => Family::Torus3d,
         other => {
-            eprintln!(
-                "error: unknown family `{other}`: expected ring, ring-cyclic, hypercube, torus2d or torus3d"
+            let message = format!(
+                "unknown family `{other}`: expected ring, ring-cyclic, hypercube, torus2d or torus3d"
             );
-            return Exit::Input;
+            return fail(args, &message, Exit::Input);
         }
     };
     let group = match args.group {
@@ -31,17 +35,15 @@ pub fn run(args: &GenArgs) -> Exit {
     let started = Instant::now();
     let text = match generate(family, args.size, GenOptions { group }) {
         Ok(text) => text,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Exit::Input;
-        }
+        Err(e) => return fail(args, &e.to_string(), Exit::Input),
     };
     let generated = started.elapsed();
     let loaded = match load(&text, &LoadOptions::default()) {
         Ok(loaded) => loaded,
         Err(e) => {
-            eprintln!("error: the construction produced a file txverify cannot read (a bug): {e}");
-            return Exit::Internal;
+            let message =
+                format!("the construction produced a file txverify cannot read (a bug): {e}");
+            return fail(args, &message, Exit::Internal);
         }
     };
     let options = VerifyOptions {
@@ -63,36 +65,90 @@ pub fn run(args: &GenArgs) -> Exit {
                 eprintln!("  expect {} fails", e.claim);
             }
         }
-        return Exit::Internal;
+        return json_failure(
+            args,
+            "the construction was rejected (a bug)",
+            Exit::Internal,
+        );
     }
     match &args.output {
         Some(path) => {
             if let Err(e) = std::fs::write(path, &text) {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return Exit::Input;
+                let message = format!("cannot write {}: {e}", path.display());
+                return fail(args, &message, Exit::Input);
             }
         }
-        None => out!("{text}"),
+        None if args.format == OutputFormat::Text => out!("{text}"),
+        None => {}
     }
-    let bound = verification
-        .checked
-        .bound()
-        .map_or_else(|| "none".to_string(), |b| b.value.to_string());
-    let simulation = match &verification.simulation {
-        txverify::verify::SimulationOutcome::Ran { on, report } => {
-            format!("simulated on {on}: clean, {} hops", report.hops)
-        }
-        txverify::verify::SimulationOutcome::Skipped { reason } => {
-            format!("simulation skipped ({reason})")
-        }
+    let bound = verification.checked.bound().map(|b| b.value);
+    let (simulated_on, hops, skipped) = match &verification.simulation {
+        SimulationOutcome::Ran { on, report } => (Some(on.to_string()), Some(report.hops), None),
+        SimulationOutcome::Skipped { reason } => (None, None, Some(reason.to_string())),
     };
+    let seconds = (generated.as_secs_f64(), (checked - generated).as_secs_f64());
+    if args.format == OutputFormat::Json {
+        let value = serde_json::json!({
+            "schema": SCHEMA,
+            "family": family.to_string(),
+            "size": args.size,
+            "time": verification.checked.time(),
+            "lower_bound": bound,
+            "verdict": match verification.checked.verdict() {
+                Verdict::Optimal => "optimal",
+                Verdict::Valid => "valid",
+                Verdict::Invalid => "invalid",
+            },
+            "simulation": {
+                "on": simulated_on,
+                "hops": hops,
+                "skipped": skipped,
+            },
+            "seconds": { "generate": seconds.0, "check": seconds.1 },
+            "output": args.output.as_ref().map(|p| p.display().to_string()),
+            "table": args.output.is_none().then_some(text.as_str()),
+            "exit_code": Exit::Ok.code(),
+        });
+        outln!("{value}");
+        return Exit::Ok;
+    }
+    if super::global::quiet() {
+        return Exit::Ok;
+    }
+    let simulation = match (simulated_on, hops, skipped) {
+        (Some(on), Some(hops), _) => format!("simulated on {on}: clean, {hops} hops"),
+        (_, _, reason) => format!("simulation skipped ({})", reason.unwrap_or_default()),
+    };
+    let bound = bound.map_or_else(|| "none".to_string(), |b| b.to_string());
     eprintln!(
         "{family} {}: {} steps, lower bound {bound}, verdict {:?}; {simulation}; generated in {:.3} s, checked in {:.3} s",
         args.size,
         verification.checked.time(),
         verification.checked.verdict(),
-        generated.as_secs_f64(),
-        (checked - generated).as_secs_f64()
+        seconds.0,
+        seconds.1
     );
     Exit::Ok
+}
+
+/// A construction that could not be given: the message on standard error and,
+/// in JSON, an object with it; returns `exit`.
+fn fail(args: &GenArgs, message: &str, exit: Exit) -> Exit {
+    eprintln!("error: {message}");
+    json_failure(args, message, exit)
+}
+
+/// In JSON, the object of a failure; returns `exit`.
+fn json_failure(args: &GenArgs, message: &str, exit: Exit) -> Exit {
+    if args.format == OutputFormat::Json {
+        let value = serde_json::json!({
+            "schema": SCHEMA,
+            "family": args.family,
+            "size": args.size,
+            "error": { "message": message },
+            "exit_code": exit.code(),
+        });
+        outln!("{value}");
+    }
+    exit
 }

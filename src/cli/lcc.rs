@@ -27,12 +27,16 @@ pub struct LccArgs {
 #[derive(clap::Subcommand, Debug)]
 enum LccCommand {
     /// T_i of every dimension by the rank formula (Theorem 1), checked by counting every e-cube path.
+    #[command(after_help = super::examples::LCC_CONTENTION)]
     Contention(SpecsArgs),
     /// The optimal reordering of address bits of each communication (LCP_Optimizer, Theorem 4).
+    #[command(after_help = super::examples::LCC_REORDER)]
     Reorder(SpecsArgs),
     /// One reordering for several communications (section 5's dynamic programme).
+    #[command(after_help = super::examples::LCC_MAP)]
     Map(MapArgs),
     /// Flit-level wormhole simulation: latency against throughput before and after reordering.
+    #[command(after_help = super::examples::LCC_SIMULATE)]
     Simulate(SimArgs),
 }
 

@@ -9,19 +9,22 @@
 mod output;
 mod check;
 mod compose;
+mod examples;
 mod exit;
 mod export;
 mod fifo;
 mod generate;
+mod global;
 mod hypercube;
 mod lcc;
+mod manual;
 mod net;
 mod render;
 mod schedule;
 mod search;
 mod simulate;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use exit::Exit;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,7 +43,10 @@ const VERSION: &str = match (cfg!(feature = "cadical"), cfg!(feature = "z3")) {
 /// Verify, simulate and search for data exchange tables on Cayley networks.
 #[derive(Parser, Debug)]
 #[command(name = "txverify", version = VERSION, about, long_about = None)]
+#[command(after_help = examples::TOP)]
 pub struct Cli {
+    #[command(flatten)]
+    global: global::GlobalArgs,
     #[command(subcommand)]
     command: Command,
 }
@@ -48,34 +54,54 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Check tables: validity, time, lower bound, optimality and `expect:` claims.
+    #[command(after_help = examples::CHECK)]
     Check(CheckArgs),
     /// Play a table or a schedule out on its physical network, every node, message, step and link.
+    #[command(after_help = examples::SIMULATE)]
     Simulate(SimulateArgs),
     /// Print a published construction as a `.tbl` file, after checking and simulating it.
+    #[command(after_help = examples::GEN)]
     Gen(GenArgs),
     /// Print a table file back in canonical form with its columns aligned.
+    #[command(after_help = examples::FMT)]
     Fmt(FmtArgs),
     /// Search for a fastest table for the network of a `.tbl` file (see docs/search.md).
+    #[command(after_help = examples::SEARCH)]
     Search(SearchArgs),
     /// Check an infeasibility certificate written by `search --certificate`.
+    #[command(after_help = examples::VERIFY_PROOF)]
     VerifyProof(VerifyProofArgs),
     /// Work on schedule files: lists of timed sends (see docs/schedule.md).
+    #[command(after_help = examples::SCHEDULE)]
     Schedule(schedule::ScheduleArgs),
     /// Write a valid total-exchange table as a schedule of timed sends (docs/export.md).
+    #[command(after_help = examples::EXPORT)]
     Export(ExportArgs),
     /// Print a network family as a `.tbl` header (e.g. `net star 5`, `net torus 4 4`).
+    #[command(after_help = examples::NET)]
     Net(NetArgs),
     /// Order, degree, diameter, status and the lower bounds of each file's network.
+    #[command(after_help = examples::BOUNDS)]
     Bounds(BoundsArgs),
     /// An optimal all-port collective on the d-cube, built, replayed and bounded (docs/hypercube.md).
+    #[command(after_help = examples::HYPERCUBE)]
     Hypercube(HypercubeArgs),
     /// Total exchange on a product network composed from its factors (seed 000's
     /// A1 and A2), replayed and compared with the theorem and the bound (docs/products.md).
+    #[command(after_help = examples::COMPOSE)]
     Compose(ComposeArgs),
     /// Linear-complement communication on wormhole hypercubes (docs/lcc.md).
+    #[command(after_help = examples::LCC)]
     Lcc(lcc::LccArgs),
     /// Draw a table, or its link utilisation, as an SVG picture (docs/render.md).
+    #[command(after_help = examples::RENDER)]
     Render(render::RenderArgs),
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = examples::COMPLETIONS)]
+    Completions(manual::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per subcommand with --dir.
+    #[command(after_help = examples::MAN)]
+    Man(manual::ManArgs),
 }
 
 /// The product algorithms of `txverify compose`.
@@ -179,12 +205,12 @@ struct SearchArgs {
     /// (`--dimacs` writes it) found by any solver (its `v` lines).
     #[arg(long, value_name = "FILE", requires = "time")]
     model: Option<PathBuf>,
-    /// No progress output.
-    #[arg(long, short)]
-    quiet: bool,
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
+    /// Report format (JSON: schema txverify-search/1).
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
 }
 
 #[derive(clap::Args, Debug)]
@@ -201,6 +227,9 @@ struct VerifyProofArgs {
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
+    /// Report format (JSON: schema txverify-verify-proof/1).
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
 }
 
 /// The group a construction is presented with.
@@ -219,7 +248,8 @@ pub enum GroupArg {
 struct ExportArgs {
     /// The `.tbl` file (a valid total-exchange table).
     file: PathBuf,
-    /// `json` and `text`: the schedule formats of docs/schedule.md; `csv`: one line per send.
+    /// `json` and `text`: the schedule formats of docs/schedule.md; `csv`: one line per send;
+    /// `msccl`: an MSCCL all-to-all algorithm (XML).
     #[arg(long, value_enum, default_value_t)]
     format: ExportFormat,
     /// Write here instead of standard output.
@@ -237,6 +267,8 @@ enum ExportFormat {
     Text,
     /// `step,from,to,source,destination`, one line per send.
     Csv,
+    /// An MSCCL all-to-all algorithm (XML) for GPUs (docs/export.md).
+    Msccl,
 }
 
 #[derive(clap::Args, Debug)]
@@ -305,6 +337,10 @@ struct GenArgs {
     /// Check with the kernel only, without the exhaustive simulation.
     #[arg(long)]
     no_simulate: bool,
+    /// `text`: the table on standard output, a summary on standard error (left
+    /// out by --quiet); `json`: one report (schema txverify-gen/1) with the table in it.
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
 }
 
 /// Output format of reports.
@@ -394,9 +430,22 @@ fn read_text(path: &std::path::Path) -> std::io::Result<String> {
     })
 }
 
+/// Parses the command line. `--color` is looked up first so that clap's own
+/// help and usage errors follow it (and NO_COLOR) too.
+fn parse() -> Cli {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let when = global::color_in_args(&args).with_no_color(global::no_color_env());
+    let mut command = Cli::command().color(when.for_clap());
+    let parsed = command
+        .try_get_matches_from_mut(args)
+        .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches));
+    parsed.unwrap_or_else(|e| e.with_cmd(&command).exit())
+}
+
 /// Runs the command line and returns the exit status.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse();
+    global::init(&cli.global);
     let exit: Exit = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Simulate(args) => simulate::run(&args),
@@ -412,6 +461,55 @@ pub fn run() -> ExitCode {
         Command::Compose(args) => compose::run(&args),
         Command::Lcc(args) => lcc::run(&args),
         Command::Render(args) => render::run(&args),
+        Command::Completions(args) => manual::completions(&args),
+        Command::Man(args) => manual::man(&args),
     };
     ExitCode::from(exit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command's path (`txverify lcc map`) and the command, depth first.
+    fn every_command() -> Vec<(String, clap::Command)> {
+        fn walk(prefix: &str, command: &clap::Command, out: &mut Vec<(String, clap::Command)>) {
+            let path = format!("{prefix}{}", command.get_name());
+            out.push((path.clone(), command.clone()));
+            for sub in command.get_subcommands() {
+                walk(&format!("{path} "), sub, out);
+            }
+        }
+        let mut command = Cli::command();
+        command.build();
+        let mut out = Vec::new();
+        walk("", &command, &mut out);
+        out
+    }
+
+    #[test]
+    fn the_definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_subcommand_help_has_an_example_of_itself() {
+        let commands = every_command();
+        assert!(commands.len() > 15, "{} commands", commands.len());
+        for (path, mut command) in commands {
+            // clap's generated `help` subcommands (and theirs) have nothing to show.
+            if path.split(' ').any(|word| word == "help") {
+                continue;
+            }
+            let help = command.render_long_help().to_string();
+            let examples = help
+                .split_once("Examples:")
+                .unwrap_or_else(|| panic!("`{path} --help` has no Examples: block"))
+                .1;
+            assert!(
+                examples.lines().any(|l| l.trim_start().starts_with(&path)),
+                "`{path} --help`: no example runs `{path}`:\n{examples}"
+            );
+        }
+    }
 }

@@ -1,10 +1,13 @@
-//! Standard output that survives a closed pipe (`txverify check … | head`).
+//! Standard output that survives a closed pipe (`txverify check … | head`),
+//! coloured as `--color` says.
 
 use super::exit::Exit;
 use std::io::Write;
 
-/// Writes `text` to standard output; when the reader has gone, exits quietly.
+/// Writes `text` to standard output (its verdict lines coloured when colour is
+/// on); when the reader has gone, exits quietly.
 pub fn write(text: &str) {
+    let text = super::global::paint_report(text);
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {

@@ -112,7 +112,9 @@ pub fn run(args: &RenderArgs) -> Exit {
                 eprintln!("error: cannot write {}: {e}", path.display());
                 return Exit::Input;
             }
-            eprintln!("wrote {} ({} bytes)", path.display(), svg.len());
+            if !super::global::quiet() {
+                eprintln!("wrote {} ({} bytes)", path.display(), svg.len());
+            }
         }
         None => out!("{svg}"),
     }

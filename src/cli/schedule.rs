@@ -26,6 +26,7 @@ pub struct ScheduleArgs {
 #[derive(clap::Subcommand, Debug)]
 enum ScheduleCommand {
     /// Convert a schedule between the text and JSON formats (without loss).
+    #[command(after_help = super::examples::SCHEDULE_CONVERT)]
     Convert(ConvertArgs),
 }
 

@@ -26,7 +26,8 @@ fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
     read_and_load_with_source(path, &options, OutputFormat::Text).ok_or(Exit::Input)
 }
 
-fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit> {
+/// The search options the arguments ask for, or why they cannot be used.
+fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, String> {
     let lengths = if args.any_length {
         WordLengths::Any
     } else if args.slack > 0 {
@@ -44,8 +45,7 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
             SymmetryArg::Sigma => match sigma_for(&loaded.instance, args.time) {
                 Some(p) => encoding.automorphism = Some(p),
                 None => {
-                    eprintln!("error: no automorphism of the group permutes the links");
-                    return Err(Exit::Input);
+                    return Err("no automorphism of the group permutes the links".to_string());
                 }
             },
             SymmetryArg::Reverse => encoding.time_reversal = true,
@@ -65,8 +65,7 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
                         } else {
                             "the number of columns must be even and the message set closed under the split links"
                         };
-                        eprintln!("error: --symmetry split: {why}");
-                        return Err(Exit::Input);
+                        return Err(format!("--symmetry split: {why}"));
                     }
                 }
             }
@@ -79,18 +78,17 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
         SolverArg::External => (SolverChoice::External, "external", ""),
     };
     if (solver == SolverChoice::External) != args.solver_cmd.is_some() {
-        eprintln!("error: --solver external and --solver-cmd CMD go together");
-        return Err(Exit::Input);
+        return Err("--solver external and --solver-cmd CMD go together".to_string());
     }
     if let Some(command) = &args.solver_cmd
         && !command.contains("{cnf}")
     {
-        eprintln!("error: --solver-cmd must say where the formula goes: `{{cnf}}`");
-        return Err(Exit::Input);
+        return Err("--solver-cmd must say where the formula goes: `{cnf}`".to_string());
     }
     if !solver.available() {
-        eprintln!("error: this build has no {name}; rebuild with `--features {feature}`");
-        return Err(Exit::Input);
+        return Err(format!(
+            "this build has no {name}; rebuild with `--features {feature}`"
+        ));
     }
     Ok(SearchOptions {
         encoding,
@@ -210,24 +208,53 @@ fn describe(i: &Infeasibility) -> String {
     text
 }
 
+/// The JSON schema of `search --format json`.
+const SEARCH_SCHEMA: &str = "txverify-search/1";
+
+/// The JSON schema of `verify-proof --format json`.
+const VERIFY_PROOF_SCHEMA: &str = "txverify-verify-proof/1";
+
+/// A search that stopped before it ran: the message on standard error and, in
+/// JSON, an object with it.
+fn search_failure(args: &SearchArgs, message: &str, exit: Exit) -> Exit {
+    if !message.is_empty() {
+        eprintln!("error: {message}");
+    }
+    if args.format == OutputFormat::Json {
+        let message = if message.is_empty() {
+            "the file cannot be read or loaded (the diagnostic is on standard error)"
+        } else {
+            message
+        };
+        let value = serde_json::json!({
+            "schema": SEARCH_SCHEMA,
+            "file": args.file.display().to_string(),
+            "error": { "message": message },
+            "exit_code": exit.code(),
+        });
+        outln!("{value}");
+    }
+    exit
+}
+
 pub fn run(args: &SearchArgs) -> Exit {
     let (source, loaded) = match load_file(&args.file, args.max_order) {
         Ok(l) => l,
-        Err(code) => return code,
+        Err(code) => return search_failure(args, "", code),
     };
     if !loaded.instance.defects().is_empty() {
-        eprintln!("error: the link set does not define a connected undirected network");
-        return Exit::Rejected;
+        let message = "the link set does not define a connected undirected network";
+        return search_failure(args, message, Exit::Rejected);
     }
     let options = match options_of(args, &loaded) {
         Ok(o) => o,
-        Err(code) => return code,
+        Err(message) => return search_failure(args, &message, Exit::Input),
     };
     let instance = &loaded.instance;
     if let (Some(path), Some(time)) = (&args.model, args.time) {
         return decode_model_file(path, time, &options.encoding, &source, instance);
     }
-    let mut reporter = Reporter::new(args.quiet);
+    let mut reporter = Reporter::new(super::global::quiet());
     let result = match args.time {
         Some(time) => search::solve_reporting(instance, time, &options, &mut |p| reporter.show(p))
             .map(|outcome| match outcome {
@@ -245,33 +272,75 @@ pub fn run(args: &SearchArgs) -> Exit {
     reporter.finish();
     let (table, infeasible, unknown) = match result {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Exit::of_search_error(&e);
-        }
+        Err(e) => return search_failure(args, &e.to_string(), Exit::of_search_error(&e)),
     };
+    let exit = match (&table, options.dimacs_only.is_some()) {
+        (Some(_), _) | (None, true) => Exit::Ok,
+        (None, false) if unknown.is_empty() => Exit::Rejected,
+        (None, false) => Exit::Limit,
+    };
+    let found = table.map(|(table, by)| {
+        let checked = kernel::check(instance, &table, &[]);
+        let text = found_text(&source, instance, &table, &checked);
+        (text, checked, by)
+    });
+    if args.format == OutputFormat::Json {
+        let infeasible: Vec<serde_json::Value> = infeasible
+            .iter()
+            .map(|i| {
+                serde_json::json!({
+                    "time": i.time,
+                    "claim": i.claim,
+                    "covers_all_tables": i.covers_all_tables,
+                    "certificate": i.certificate.as_ref().map(|p| p.display().to_string()),
+                })
+            })
+            .collect();
+        let (table, time, optimal, found_by) = match &found {
+            Some((text, checked, by)) => (
+                Some(text.as_str()),
+                Some(checked.time()),
+                Some(checked.verdict() == Verdict::Optimal),
+                Some(match by {
+                    FoundBy::Main => "main solver".to_string(),
+                    FoundBy::Helper(how) => format!("helper solver, on {how}"),
+                }),
+            ),
+            None => (None, None, None, None),
+        };
+        let value = serde_json::json!({
+            "schema": SEARCH_SCHEMA,
+            "file": args.file.display().to_string(),
+            "found": found.is_some(),
+            "time": time,
+            "optimal": optimal,
+            "found_by": found_by,
+            "table": table,
+            "infeasible": infeasible,
+            "unknown": unknown,
+            "formulas_only": options.dimacs_only.is_some(),
+            "exit_code": exit.code(),
+        });
+        outln!("{value}");
+        return exit;
+    }
     for i in &infeasible {
         reporter.say(&format!("infeasible {}", describe(i)));
     }
     if options.dimacs_only.is_some() {
         reporter.say("formulas written; nothing solved");
-        return Exit::Ok;
+        return exit;
     }
     for t in &unknown {
         reporter.say(&format!("unknown T={t}: the limit ran out"));
     }
-    let Some((table, by)) = table else {
-        return if unknown.is_empty() {
-            Exit::Rejected
-        } else {
-            Exit::Limit
-        };
-    };
-    if let FoundBy::Helper(how) = &by {
-        reporter.say(&format!("found by the helper solver, on {how}"));
+    if let Some((text, _, by)) = found {
+        if let FoundBy::Helper(how) = &by {
+            reporter.say(&format!("found by the helper solver, on {how}"));
+        }
+        out!("{text}");
     }
-    print_found(&source, instance, &table);
-    Exit::Ok
+    exit
 }
 
 /// `--model FILE --time T`: the table a model found elsewhere describes.
@@ -291,7 +360,8 @@ fn decode_model_file(
     };
     match search::decode_model(instance, time, encoding, &text) {
         Ok(table) => {
-            print_found(source, instance, &table);
+            let checked = kernel::check(instance, &table, &[]);
+            out!("{}", found_text(source, instance, &table, &checked));
             Exit::Ok
         }
         Err(e @ search::SearchError::Solver(_)) => {
@@ -305,21 +375,23 @@ fn decode_model_file(
     }
 }
 
-/// Prints a table the kernel accepted, under the file's header with its time.
-fn print_found(
+/// A table the kernel accepted (`checked` is its check), under the file's
+/// header with its time, as a `.tbl` file.
+fn found_text(
     source: &str,
     instance: &txverify::kernel::Instance,
     table: &txverify::kernel::Table,
-) {
-    let checked = kernel::check(instance, table, &[]);
-    out!("{}", header_without_table(source));
-    outln!("expect: time {}", checked.time());
+    checked: &kernel::Checked,
+) -> String {
+    let mut text = header_without_table(source);
+    text.push_str(&format!("expect: time {}\n", checked.time()));
     if checked.verdict() == Verdict::Optimal {
-        outln!("expect: optimal");
+        text.push_str("expect: optimal\n");
     }
-    outln!("table:");
+    text.push_str("table:\n");
     let rows = txverify::load::table_syntax(instance.group(), table);
-    out!("{}", txverify::format::print_rows(&rows));
+    text.push_str(&txverify::format::print_rows(&rows));
+    text
 }
 
 /// The file's header lines (comments included), without `expect:` lines.
@@ -351,6 +423,9 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
         }
         None => search::certificate::verify(&loaded.instance, &args.certificate).map(|v| (v, None)),
     };
+    if args.format == OutputFormat::Json {
+        return verify_proof_json(args, checked);
+    }
     match checked {
         Ok((v, lrat)) => {
             outln!("verified: {}", v.provenance.claim);
@@ -384,4 +459,59 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
             exit
         }
     }
+}
+
+/// What `verify-proof` found, and the LRAT file it wrote with its added clauses.
+type ProofCheck<'a> = Result<
+    (
+        search::certificate::Verified,
+        Option<(&'a std::path::PathBuf, usize)>,
+    ),
+    search::certificate::CertificateError,
+>;
+
+/// `verify-proof --format json`: one object, accepted or not.
+fn verify_proof_json(args: &VerifyProofArgs, checked: ProofCheck<'_>) -> Exit {
+    let file = args.file.display().to_string();
+    let certificate = args.certificate.display().to_string();
+    let (value, exit) = match checked {
+        Ok((v, lrat)) => {
+            let p = &v.provenance;
+            let value = serde_json::json!({
+                "schema": VERIFY_PROOF_SCHEMA,
+                "file": file,
+                "certificate": certificate,
+                "verified": true,
+                "claim": p.claim,
+                "covers_all_tables": p.options.covers_all_tables(),
+                "variables": p.variables,
+                "clauses": p.clauses,
+                "encoding": p.encoding,
+                "lemmas": v.report.lemmas,
+                "lrat": lrat.map(|(path, steps)| serde_json::json!({
+                    "path": path.display().to_string(),
+                    "clauses_added": steps,
+                })),
+                "exit_code": Exit::Ok.code(),
+            });
+            (value, Exit::Ok)
+        }
+        Err(e) => {
+            let exit = Exit::of_certificate_error(&e);
+            if exit != Exit::Rejected {
+                eprintln!("error: {e}");
+            }
+            let value = serde_json::json!({
+                "schema": VERIFY_PROOF_SCHEMA,
+                "file": file,
+                "certificate": certificate,
+                "verified": false,
+                "error": { "message": e.to_string() },
+                "exit_code": exit.code(),
+            });
+            (value, exit)
+        }
+    };
+    outln!("{value}");
+    exit
 }

@@ -111,8 +111,8 @@ pub fn lower_bound(instance: &Instance, message_set: &[bool]) -> LowerBound {
     }
 }
 
-/// At most this many breadth-first trees (links tried from different starting
-/// links) give ceilings; a subset's ceiling is the least of them.
+/// At most this many breadth-first trees (links tried in different orders) give
+/// ceilings; a subset's ceiling is the least of them.
 const TREES: usize = 8;
 
 /// Subsets searched at once (in parallel). Fixed, not the number of cores, so
@@ -123,16 +123,17 @@ const BATCH: usize = 2;
 /// The subset with the largest load bound, computing as few exactly as the
 /// argument below allows, on every core.
 ///
-/// Fix one shortest word per message (the paths of one breadth-first tree) and
-/// let n_l count the letters l in them. Those words spell every message, so
-/// c_S'(e) is at most the S'-letters of e's word and S' needs at most
-/// Σ_{l ∈ S'} n_l letters: its bound is at most ⌈Σ_{l ∈ S'} n_l / min(ports, |S'|)⌉,
-/// and at most the least such ceiling over several trees. Subsets are searched
-/// in decreasing order of their ceiling, in batches of [`BATCH`] (batch by
-/// batch, so the answer does not depend on timing or on the machine); a subset whose ceiling does
-/// not exceed the best bound found is never searched (its bound cannot be
-/// larger). While more than a batch of subsets remain above the best bound,
-/// more trees (links tried from another starting link) tighten the ceilings.
+/// The whole link set S needs no search: c_S(e) is e's distance. Fix one
+/// shortest word per message (the paths of one breadth-first tree) and let n_l
+/// count the letters l in them. Those words spell every message, so c_S'(e) is
+/// at most the S'-letters of e's word and S' needs at most Σ_{l ∈ S'} n_l
+/// letters: its bound is at most ⌈Σ_{l ∈ S'} n_l / min(ports, |S'|)⌉, and at
+/// most the least such ceiling over several trees. Subsets are searched in
+/// decreasing order of their ceiling, in batches of [`BATCH`] (batch by batch,
+/// so the answer does not depend on timing or on the machine); a subset whose
+/// ceiling does not exceed the best bound found is never searched (its bound
+/// cannot be larger). While more than a batch of subsets remain above the best
+/// bound, more trees (links tried in another order) tighten the ceilings.
 /// Returns the best subset, how many subsets were searched and how many were
 /// skipped so.
 fn best_subset(
@@ -144,12 +145,35 @@ fn best_subset(
     use rayon::prelude::*;
     let links = instance.links().len();
     let batch = BATCH;
-    let most_trees = TREES.min(links).max(1);
-    let mut trees: Vec<Vec<u64>> = vec![tree_letter_counts(instance, message_set, 0)];
+    let orders = tree_orders(links);
+    let mut trees: Vec<Vec<u64>> = Vec::new();
     let mut searched = vec![false; classes.len()];
     let mut best: Option<SubsetBound> = None;
+    if let Some(whole) = classes.iter().position(|c| c.iter().all(|&x| x)) {
+        searched[whole] = true;
+        best = Some(subset_bound(instance, classes[whole], messages));
+    }
     loop {
         let threshold = best.as_ref().map(|b| b.columns);
+        if trees.len() < orders.len() && (trees.is_empty() || threshold.is_some()) {
+            let pending = (0..classes.len()).filter(|&i| !searched[i]);
+            let above = pending
+                .filter(|&i| {
+                    let c = ceiling(instance, &trees, classes[i]);
+                    threshold.is_none_or(|t| c > t)
+                })
+                .count();
+            if above > batch || (trees.is_empty() && above > 0) {
+                let more = trees.len()..(trees.len() + batch).min(orders.len());
+                trees.extend(
+                    orders[more]
+                        .par_iter()
+                        .map(|order| tree_letter_counts(instance, message_set, order))
+                        .collect::<Vec<_>>(),
+                );
+                continue;
+            }
+        }
         let mut candidates: Vec<(u64, usize)> = (0..classes.len())
             .filter(|&i| !searched[i])
             .map(|i| (ceiling(instance, &trees, classes[i]), i))
@@ -157,17 +181,6 @@ fn best_subset(
             .collect();
         if candidates.is_empty() {
             break;
-        }
-        if threshold.is_some() && candidates.len() > batch && trees.len() < most_trees {
-            let more: Vec<usize> = (trees.len()..(trees.len() + batch).min(most_trees)).collect();
-            let rotations: Vec<usize> = more.iter().map(|&k| k * links / most_trees).collect();
-            trees.extend(
-                rotations
-                    .par_iter()
-                    .map(|&r| tree_letter_counts(instance, message_set, r))
-                    .collect::<Vec<_>>(),
-            );
-            continue;
         }
         candidates.sort_by_key(|&(c, i)| (std::cmp::Reverse(c), i));
         candidates.truncate(batch);
@@ -186,7 +199,28 @@ fn best_subset(
     (best, count, classes.len() as u64 - count)
 }
 
-/// The least ceiling the trees give a subset's bound.
+/// The orders the trees try the links in: rotations of the links as listed and
+/// of the links reversed, alternately. Ties between shortest words go to the
+/// earlier link, so a subset whose links come late in some order gets few
+/// letters in that order's tree (reversing helps the inverses `a'` of a list
+/// `a a' b b'`).
+fn tree_orders(links: usize) -> Vec<Vec<usize>> {
+    let count = TREES.min(2 * links).max(1);
+    let rotations = count.div_ceil(2);
+    (0..count)
+        .map(|k| {
+            let rotation = (k / 2) * links / rotations;
+            let forward = (0..links).map(|i| (i + rotation) % links);
+            if k % 2 == 0 {
+                forward.collect()
+            } else {
+                forward.rev().collect()
+            }
+        })
+        .collect()
+}
+
+/// The least ceiling the trees give a subset's bound (no trees: no ceiling).
 fn ceiling(instance: &Instance, trees: &[Vec<u64>], subset: &[bool]) -> u64 {
     let letters = trees
         .iter()
@@ -197,27 +231,26 @@ fn ceiling(instance: &Instance, trees: &[Vec<u64>], subset: &[bool]) -> u64 {
                 .sum::<u64>()
         })
         .min()
-        .unwrap_or(0);
+        .unwrap_or(u64::MAX);
     let size = subset.iter().filter(|&&x| x).count();
     letters.div_ceil(instance.ports().min(size).max(1) as u64)
 }
 
 /// n_l: how many letters l the paths of one breadth-first tree (links tried in
-/// order) spell in all, over the message set. Σ_l n_l is the distance sum.
-fn tree_letter_counts(instance: &Instance, message_set: &[bool], rotation: usize) -> Vec<u64> {
-    let order = instance.group().order();
+/// `order`) spell in all, over the message set. Σ_l n_l is the distance sum.
+fn tree_letter_counts(instance: &Instance, message_set: &[bool], order: &[usize]) -> Vec<u64> {
+    let group_order = instance.group().order();
     let links = instance.links().len();
-    let mut parent = vec![u32::MAX; order];
-    let mut via = vec![0u32; order];
-    let mut visit = Vec::with_capacity(order);
+    let mut parent = vec![u32::MAX; group_order];
+    let mut via = vec![0u32; group_order];
+    let mut visit = Vec::with_capacity(group_order);
     parent[0] = 0;
     visit.push(Elem::IDENTITY);
     let mut head = 0;
     while head < visit.len() {
         let e = visit[head];
         head += 1;
-        for k in 0..links {
-            let l = (k + rotation) % links;
+        for &l in order {
             let next = instance.step(e, LinkId(l as u32));
             if parent[next.index()] == u32::MAX {
                 parent[next.index()] = e.index() as u32;
@@ -345,6 +378,8 @@ mod tests {
             "group: <a, b | a^2, b^2, (ab)^3> x <c | c^6>",
             "group: <a, b, c | a^2, b^2, c^2, (ab)^3, (bc)^3, (ac)^2>\nlinks: a b c",
             "group: <a | a^9> x <b | b^3>\nmessages: odd",
+            "group: <a | a^6> x <b | b^6> x <c | c^6>",
+            "group: <a | a^7> x <b | b^5>\nmessages: to a a^2 b a^3b'",
         ] {
             let instance = instance(header);
             let bound = lower_bound(&instance, &instance.message_set());
@@ -355,6 +390,17 @@ mod tests {
     }
 
     #[test]
+    fn a_torus_needs_no_search_beyond_its_distances() {
+        // Every subset's ceiling, from trees taking a, b, c first and from trees
+        // taking a', b', c' first, is at most the counting bound.
+        let instance = instance("group: <a | a^10> x <b | b^10> x <c | c^10>");
+        let bound = lower_bound(&instance, &instance.message_set());
+        assert_eq!(bound.value, bound.counting);
+        assert_eq!(bound.subsets_searched, 1);
+        assert_eq!(bound.best_subset.map(|b| b.links.len()), Some(6));
+    }
+
+    #[test]
     fn tree_letters_add_up_to_the_distance_sum() {
         let instance = instance("group: <a, b | a^4, b^2, (ab)^2>");
         let message_set = instance.message_set();
@@ -362,8 +408,8 @@ mod tests {
             .filter(|&e| message_set[e])
             .map(|e| u64::from(instance.distances()[e]))
             .sum();
-        for rotation in 0..instance.links().len() {
-            let counts = tree_letter_counts(&instance, &message_set, rotation);
+        for order in tree_orders(instance.links().len()) {
+            let counts = tree_letter_counts(&instance, &message_set, &order);
             assert_eq!(counts.iter().sum::<u64>(), sum);
         }
     }

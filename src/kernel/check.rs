@@ -2,7 +2,7 @@
 
 use super::bounds::{LowerBound, lower_bound};
 use super::instance::{
-    Expectation, Instance, InstanceError, LinkId, PlacedWord, Table, TableLetter,
+    ElementName, Expectation, Instance, InstanceError, LinkId, PlacedWord, Table, TableLetter,
 };
 use crate::group::Elem;
 
@@ -84,22 +84,22 @@ pub enum Violation {
         word: WordRef,
         /// The earlier word spelling it.
         first: WordRef,
-        /// The element, as a shortest word over the links.
-        element: String,
+        /// The element, named as a shortest word over the links.
+        element: ElementName,
     },
     /// A word spells an element outside the message set.
     UnexpectedMessage {
         /// The word.
         word: WordRef,
-        /// The element, as a shortest word over the links.
-        element: String,
+        /// The element, named as a shortest word over the links.
+        element: ElementName,
         /// Its distance from the sender.
         distance: u32,
     },
     /// An element of the message set is spelled by no word.
     MissingMessage {
-        /// The element, as a shortest word over the links.
-        element: String,
+        /// The element, named as a shortest word over the links.
+        element: ElementName,
         /// Its distance from the sender.
         distance: u32,
     },
@@ -349,10 +349,9 @@ fn word_paths(
     message_set: &[bool],
     non_shortest: &mut Vec<NonShortestWord>,
 ) -> Vec<Violation> {
-    // Naming every element costs a BFS and |G| strings: only do it if a violation needs it.
-    let names = std::cell::OnceCell::new();
-    let name =
-        |e: Elem| -> String { names.get_or_init(|| instance.element_names())[e.index()].clone() };
+    // Elements are named when shown: the namer shares the instance's search tree.
+    let namer = std::sync::Arc::new(instance.namer());
+    let name = |e: Elem| ElementName::new(std::sync::Arc::clone(&namer), e);
     let distances = instance.distances();
     let mut spelled_by: Vec<Option<usize>> = vec![None; message_set.len()];
     let mut found = Vec::new();
@@ -395,17 +394,13 @@ fn word_paths(
     // only report missing messages when every word was understood.
     if resolved.iter().all(Option::is_some) {
         let missing = |e: usize| message_set[e] && spelled_by[e].is_none();
-        if (0..message_set.len()).any(missing) {
-            // Each missing element is named once: its name is moved, not copied.
-            let mut all = names
-                .into_inner()
-                .unwrap_or_else(|| instance.element_names());
-            for e in (0..message_set.len()).filter(|&e| missing(e)) {
-                found.push(Violation::MissingMessage {
-                    element: std::mem::take(&mut all[e]),
-                    distance: distances[e],
-                });
-            }
+        let count = (0..message_set.len()).filter(|&e| missing(e)).count();
+        found.reserve(count);
+        for e in (0..message_set.len()).filter(|&e| missing(e)) {
+            found.push(Violation::MissingMessage {
+                element: name(Elem(e as u32)),
+                distance: distances[e],
+            });
         }
     }
     found

@@ -7,6 +7,8 @@
 
 use crate::group::{BfsTree, Elem, FiniteGroup, GenLetter};
 use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
 
 /// Index of a link in [`Instance::links`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -168,8 +170,9 @@ pub struct Instance {
     ports: usize,
     messages: MessageSpec,
     defects: Vec<InstanceError>,
-    /// Distance from the identity in the Cayley graph; `u32::MAX` when unreachable.
-    distance: Vec<u32>,
+    /// Shortest paths from the identity in the Cayley graph: distances, and the
+    /// words elements are named by (shared with every [`ElementNamer`]).
+    tree: Arc<BfsTree>,
 }
 
 impl Instance {
@@ -188,7 +191,7 @@ impl Instance {
                 .entry(group.letter_element(letter))
                 .or_insert(LinkId(i as u32));
         }
-        let distance = group.distances_from_identity(&links);
+        let tree = Arc::new(BfsTree::new(&group, &links));
         let mut instance = Instance {
             ports: ports.unwrap_or(links.len()).max(1),
             group,
@@ -197,7 +200,7 @@ impl Instance {
             link_of_element,
             messages,
             defects: Vec::new(),
-            distance,
+            tree,
         };
         instance.defects = instance.find_defects();
         instance
@@ -225,7 +228,7 @@ impl Instance {
                 });
             }
         }
-        let reached = self.distance.iter().filter(|&&d| d != u32::MAX).count();
+        let reached = self.distances().iter().filter(|&&d| d != u32::MAX).count();
         if reached < self.group.order() {
             defects.push(InstanceError::NotGenerating {
                 reached,
@@ -278,7 +281,7 @@ impl Instance {
 
     /// Distance of every element from the identity (`u32::MAX` when unreachable).
     pub fn distances(&self) -> &[u32] {
-        &self.distance
+        self.tree.distances()
     }
 
     /// `e · s` for link `s`.
@@ -292,12 +295,12 @@ impl Instance {
         match &self.messages {
             MessageSpec::Total => wanted.iter_mut().for_each(|w| *w = true),
             MessageSpec::Odd => {
-                for (w, &d) in wanted.iter_mut().zip(&self.distance) {
+                for (w, &d) in wanted.iter_mut().zip(self.distances()) {
                     *w = d != u32::MAX && d % 2 == 1;
                 }
             }
             MessageSpec::Distances(ds) => {
-                for (w, &d) in wanted.iter_mut().zip(&self.distance) {
+                for (w, &d) in wanted.iter_mut().zip(self.distances()) {
                     *w = ds.contains(&d);
                 }
             }
@@ -311,54 +314,91 @@ impl Instance {
         wanted
     }
 
-    /// A shortest word over the links spelling every reachable element, written with link names.
-    ///
-    /// A run of more than three equal letters is written `l^k` (`a^500000`, not
-    /// half a million letters): names are built from their parents' in
-    /// breadth-first order, so a cyclic group of a million elements is named in
-    /// linear time and space.
-    pub fn element_names(&self) -> Vec<String> {
-        let order = self.group.order();
-        let tree = BfsTree::new(&self.group, &self.links);
-        // Unreachable elements (a link set that does not generate) are named over the
-        // generators instead; only then is that second search needed.
-        let shortest = if tree.spans() {
-            Vec::new()
-        } else {
-            self.group.shortest_words()
+    /// A namer for elements, as shortest words over the links.
+    pub fn namer(&self) -> ElementNamer {
+        ElementNamer {
+            tree: Arc::clone(&self.tree),
+            link_names: self.link_names.clone(),
+        }
+    }
+}
+
+/// Names elements as shortest words over the links, one element at a time.
+///
+/// A table can be wrong about any of |G| elements (a one-word table on a group of a
+/// million elements misses 999,998 messages), so an element is named when a report
+/// shows it, not when the kernel finds it: naming all of them would cost more than
+/// the check.
+#[derive(Clone, Debug)]
+pub struct ElementNamer {
+    tree: Arc<BfsTree>,
+    link_names: Vec<String>,
+}
+
+impl ElementNamer {
+    /// The shortest word the breadth-first search found for `e`, with a run of
+    /// more than three equal letters written `l^k` (`a^500000`, not half a million
+    /// letters). The identity is `1`.
+    pub fn name(&self, e: Elem) -> String {
+        let Some(word) = self.tree.word(e) else {
+            // Only a link set that does not generate leaves elements unreachable,
+            // and the kernel reports that defect instead of naming messages.
+            return format!("element {} (not reachable over the links)", e.index());
         };
-        let mut names = vec![String::new(); order];
-        // Per element: the link of its last run, that run's length, and where it starts.
-        let mut last_run = vec![(usize::MAX, 0u32, 0usize); order];
-        for &e in tree.visit_order() {
-            let Some((p, link)) = tree.parent(e) else {
-                continue;
-            };
-            let (p_link, p_count, p_start) = last_run[p.index()];
-            let (prefix_end, count) = if p_link == link {
-                (p_start, p_count + 1)
-            } else {
-                (names[p.index()].len(), 1)
-            };
-            let mut name = String::with_capacity(prefix_end + 16);
-            name.push_str(&names[p.index()][..prefix_end]);
-            let letter = self.link_names[link].as_str();
-            if count > 3 {
+        if word.is_empty() {
+            return "1".to_string();
+        }
+        let mut name = String::new();
+        for run in word.chunk_by(|a, b| a == b) {
+            let letter = self.link_names[run[0]].as_str();
+            if run.len() > 3 {
                 name.push_str(letter);
                 name.push('^');
-                name.push_str(&count.to_string());
+                name.push_str(&run.len().to_string());
             } else {
-                (0..count).for_each(|_| name.push_str(letter));
-            }
-            last_run[e.index()] = (link, count, prefix_end);
-            names[e.index()] = name;
-        }
-        names[0] = "1".to_string();
-        for (i, name) in names.iter_mut().enumerate() {
-            if i > 0 && tree.distances()[i] == u32::MAX {
-                *name = self.group.format_word(&shortest[i]);
+                run.iter().for_each(|_| name.push_str(letter));
             }
         }
-        names
+        name
+    }
+}
+
+/// An element of a violation, named only when it is shown (see [`ElementNamer`]).
+#[derive(Clone, Debug)]
+pub struct ElementName {
+    namer: Arc<ElementNamer>,
+    element: Elem,
+}
+
+impl ElementName {
+    /// `element`, to be named by `namer`.
+    pub fn new(namer: Arc<ElementNamer>, element: Elem) -> ElementName {
+        ElementName { namer, element }
+    }
+
+    /// The element.
+    pub fn element(&self) -> Elem {
+        self.element
+    }
+}
+
+impl fmt::Display for ElementName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.namer.name(self.element))
+    }
+}
+
+/// Equal when they name the same word (elements of different groups may).
+impl PartialEq for ElementName {
+    fn eq(&self, other: &ElementName) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for ElementName {}
+
+impl PartialEq<str> for ElementName {
+    fn eq(&self, other: &str) -> bool {
+        self.namer.name(self.element) == other
     }
 }

@@ -19,7 +19,8 @@ mod instance;
 pub use bounds::{LowerBound, SubsetBound};
 pub use check::{Checked, ExpectationOutcome, NonShortestWord, Verdict, Violation, WordRef, check};
 pub use instance::{
-    Expectation, Instance, InstanceError, LinkId, MessageSpec, PlacedWord, Table, TableLetter,
+    ElementName, ElementNamer, Expectation, Instance, InstanceError, LinkId, MessageSpec,
+    PlacedWord, Table, TableLetter,
 };
 
 /// The lower bound that holds for every table of `instance` (what [`check`]

@@ -748,25 +748,25 @@ mod tests {
 
     #[test]
     fn marks_beyond_the_limit_are_counted_not_drawn() {
-        let notes = notes(
-            &[
-                Violation::MissingMessage {
-                    element: "a".into(),
-                    distance: 1,
-                },
-                Violation::MissingMessage {
-                    element: "b".into(),
-                    distance: 1,
-                },
-                Violation::MissingMessage {
-                    element: "c".into(),
-                    distance: 1,
-                },
-            ],
-            1,
-        );
+        // The first row of the 5 × 5 torus alone: 6 of its 24 messages are sent.
+        let text = "group: <a, b | a^5 = b^5 = 1, ab = ba>\nlinks: a b a' b'\ntable:\na aa ab aab abb aabb\n";
+        let loaded = load(text, &Default::default()).unwrap();
+        let checked = check(&loaded.instance, &loaded.table, &[]);
+        assert_eq!(checked.violations().len(), 18);
+        let notes = notes(checked.violations(), 1);
         assert_eq!(notes.len(), 2);
-        assert!(notes[0].starts_with("1. missing message: no word spells a"));
-        assert!(notes[1].starts_with("… and 2 more violations, not marked"));
+        assert!(notes[0].starts_with("1. missing message: no word spells "));
+        assert!(notes[1].starts_with("… and 17 more violations, not marked"));
+        let svg = table_svg(
+            &loaded.instance,
+            &loaded.table,
+            &checked,
+            &TableOptions {
+                max_marks: 1,
+                ..TableOptions::default()
+            },
+        );
+        assert_eq!(svg.matches(r#"class="mark""#).count(), 1);
+        assert!(svg.contains(r#"data-violations="18""#));
     }
 }

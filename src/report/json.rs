@@ -182,15 +182,15 @@ enum ViolationJson<'a> {
     DuplicateMessage {
         word: Word<'a>,
         first: Word<'a>,
-        element: &'a str,
+        element: String,
     },
     UnexpectedMessage {
         word: Word<'a>,
-        element: &'a str,
+        element: String,
         distance: u32,
     },
     MissingMessage {
-        element: &'a str,
+        element: String,
         distance: u32,
     },
 }
@@ -249,7 +249,7 @@ impl<'a> ViolationJson<'a> {
             } => ViolationJson::DuplicateMessage {
                 word: Word::of(word),
                 first: Word::of(first),
-                element,
+                element: element.to_string(),
             },
             Violation::UnexpectedMessage {
                 word,
@@ -257,11 +257,11 @@ impl<'a> ViolationJson<'a> {
                 distance,
             } => ViolationJson::UnexpectedMessage {
                 word: Word::of(word),
-                element,
+                element: element.to_string(),
                 distance: *distance,
             },
             Violation::MissingMessage { element, distance } => ViolationJson::MissingMessage {
-                element,
+                element: element.to_string(),
                 distance: *distance,
             },
         }
