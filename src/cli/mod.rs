@@ -14,6 +14,7 @@ mod export;
 mod fifo;
 mod generate;
 mod hypercube;
+mod infer;
 mod lcc;
 mod net;
 mod schedule;
@@ -73,6 +74,34 @@ enum Command {
     Compose(ComposeArgs),
     /// Linear-complement communication on wormhole hypercubes (docs/lcc.md).
     Lcc(lcc::LccArgs),
+    /// Every way to cut a grid of letters into words that makes a valid table (docs/infer.md).
+    Infer(InferArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct InferArgs {
+    /// The grid: a `.tbl` header, then rows of letters, one per token, `.` for a blank
+    /// column (docs/infer.md).
+    file: PathBuf,
+    /// Stop at the first valid segmentation and print it.
+    #[arg(long, conflicts_with = "count")]
+    one: bool,
+    /// Count every valid segmentation without printing them.
+    #[arg(long)]
+    count: bool,
+    /// Print at most N tables; when there are more, say so ("stopped at N").
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["one", "count"])]
+    limit: u64,
+    /// Only segmentations whose every word is a shortest path.
+    #[arg(long)]
+    shortest: bool,
+    /// Report format (JSON schema txverify-infer/1).
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
+    /// Largest group order to enumerate.
+    #[arg(long, default_value_t = 2_000_000)]
+    max_order: usize,
 }
 
 /// The product algorithms of `txverify compose`.
@@ -405,6 +434,7 @@ pub fn run() -> ExitCode {
         Command::Hypercube(args) => hypercube::run(&args),
         Command::Compose(args) => compose::run(&args),
         Command::Lcc(args) => lcc::run(&args),
+        Command::Infer(args) => infer::run(&args),
     };
     ExitCode::from(exit)
 }

@@ -1,0 +1,228 @@
+//! The backtracking search over cut points.
+//!
+//! Letters and columns are fixed by the grid, so column distinctness and the port
+//! limit hold for every segmentation or for none (the caller checks them once); what a
+//! segmentation decides is which element each word spells. The search walks the runs
+//! left to right, row by row, and at each word start tries every end inside the run
+//! whose word spells a message not yet delivered. Two cuts prune it:
+//!
+//! - the letters left must cover the distances of the messages left (each word is at
+//!   least as long as its element's distance), and
+//! - every run left needs a word of its own, so no more runs may be left than messages.
+//!
+//! The depth is the number of words, which can be large, so the walk keeps its own
+//! stack rather than recursing.
+
+use super::grid::Grid;
+use crate::group::Elem;
+use crate::kernel::{Instance, LinkId};
+use std::ops::{ControlFlow, Range};
+
+/// A word of a segmentation: a range of [`Grid::letters`] inside one run.
+pub type WordSpan = Range<usize>;
+
+/// Where the search got furthest before it had to turn back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Furthest {
+    /// The grid letter (index into [`Grid::letters`]) no word could start at.
+    pub letter: usize,
+    /// Messages delivered by the words before it.
+    pub delivered: usize,
+    /// The elements still undelivered there.
+    pub undelivered: Vec<Elem>,
+}
+
+/// The walk's state: the grid as links, the message set, what is delivered.
+pub(crate) struct Walk<'a> {
+    instance: &'a Instance,
+    /// Per run: its first letter's index in the grid and its links.
+    runs: Vec<(usize, Vec<LinkId>)>,
+    /// Letters from the start of run `k` to the end of the grid.
+    letters_from: Vec<usize>,
+    wanted: Vec<bool>,
+    delivered: Vec<bool>,
+    distance: &'a [u32],
+    shortest_only: bool,
+    /// Σ distance over undelivered messages, and their number.
+    owed_distance: u64,
+    owed_messages: usize,
+    words: Vec<WordSpan>,
+    /// Partial segmentations entered (word starts that survived the cuts).
+    pub(crate) explored: u64,
+    furthest: Option<(usize, usize, Furthest)>,
+}
+
+/// One word start on the walk's stack: the prefix `start..end` of run `run`, the
+/// element it spells, and whether that element is delivered by this word now.
+struct Frame {
+    run: usize,
+    start: usize,
+    end: usize,
+    element: Elem,
+    delivering: bool,
+}
+
+impl<'a> Walk<'a> {
+    /// `runs`: per run of the grid, its first letter's index and its links.
+    pub(crate) fn new(
+        instance: &'a Instance,
+        runs: Vec<(usize, Vec<LinkId>)>,
+        shortest_only: bool,
+    ) -> Walk<'a> {
+        let wanted = instance.message_set();
+        let distance = instance.distances();
+        let owed_distance = wanted
+            .iter()
+            .zip(distance)
+            .filter(|(w, _)| **w)
+            .map(|(_, &d)| u64::from(d))
+            .sum();
+        let owed_messages = wanted.iter().filter(|&&w| w).count();
+        let mut letters_from = vec![0; runs.len() + 1];
+        for k in (0..runs.len()).rev() {
+            letters_from[k] = letters_from[k + 1] + runs[k].1.len();
+        }
+        Walk {
+            instance,
+            delivered: vec![false; wanted.len()],
+            wanted,
+            distance,
+            shortest_only,
+            owed_distance,
+            owed_messages,
+            letters_from,
+            runs,
+            words: Vec::new(),
+            explored: 0,
+            furthest: None,
+        }
+    }
+
+    /// Where the walk got furthest, when it entered any word start.
+    pub(crate) fn furthest(self) -> Option<Furthest> {
+        self.furthest.map(|(_, _, f)| f)
+    }
+
+    /// Walks every segmentation, calling `found` with the words of each valid one
+    /// (as ranges of grid letters, in row order) until it says stop.
+    pub(crate) fn run(
+        &mut self,
+        found: &mut dyn FnMut(&[WordSpan]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut stack: Vec<Frame> = Vec::new();
+        self.enter(0, 0, &mut stack, found)?;
+        while let Some(top) = stack.last_mut() {
+            if top.delivering {
+                top.delivering = false;
+                let e = top.element.index();
+                self.delivered[e] = false;
+                self.owed_distance += u64::from(self.distance[e]);
+                self.owed_messages += 1;
+                self.words.pop();
+            }
+            let links = &self.runs[top.run].1;
+            if top.end == links.len() {
+                stack.pop();
+                continue;
+            }
+            top.element = self.instance.step(top.element, links[top.end]);
+            top.end += 1;
+            let e = top.element.index();
+            let length = (top.end - top.start) as u64;
+            // A prefix that is no shortest path has no extension that is one.
+            if self.shortest_only && length > u64::from(self.distance[e]) {
+                top.end = links.len();
+                continue;
+            }
+            if top.element == Elem::IDENTITY || !self.wanted[e] || self.delivered[e] {
+                continue;
+            }
+            top.delivering = true;
+            self.delivered[e] = true;
+            self.owed_distance -= u64::from(self.distance[e]);
+            self.owed_messages -= 1;
+            let first = self.runs[top.run].0;
+            self.words.push(first + top.start..first + top.end);
+            let (run, end) = (top.run, top.end);
+            self.enter(run, end, &mut stack, found)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A word starts at letter `position` of run `run` (or the run is done): reports a
+    /// finished segmentation, or pushes a frame when the cuts leave hope.
+    fn enter(
+        &mut self,
+        mut run: usize,
+        mut position: usize,
+        stack: &mut Vec<Frame>,
+        found: &mut dyn FnMut(&[WordSpan]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        // Runs are never empty, so one step reaches the next word start.
+        if run < self.runs.len() && position == self.runs[run].1.len() {
+            run += 1;
+            position = 0;
+        }
+        if run == self.runs.len() {
+            if self.owed_messages == 0 {
+                return found(&self.words);
+            }
+            return ControlFlow::Continue(());
+        }
+        let letters_left = (self.letters_from[run] - position) as u64;
+        let runs_left = self.runs.len() - run;
+        if letters_left < self.owed_distance || runs_left > self.owed_messages {
+            return ControlFlow::Continue(());
+        }
+        self.explored += 1;
+        self.note_furthest(run, position);
+        stack.push(Frame {
+            run,
+            start: position,
+            end: position,
+            element: Elem::IDENTITY,
+            delivering: false,
+        });
+        ControlFlow::Continue(())
+    }
+
+    fn note_furthest(&mut self, run: usize, position: usize) {
+        if self
+            .furthest
+            .as_ref()
+            .is_some_and(|(r, p, _)| (*r, *p) >= (run, position))
+        {
+            return;
+        }
+        let letter = self.runs[run].0 + position;
+        let undelivered = (0..self.wanted.len())
+            .filter(|&e| self.wanted[e] && !self.delivered[e])
+            .map(|e| Elem(e as u32))
+            .collect::<Vec<_>>();
+        let delivered = self.delivered.iter().filter(|&&d| d).count();
+        self.furthest = Some((
+            run,
+            position,
+            Furthest {
+                letter,
+                delivered,
+                undelivered,
+            },
+        ));
+    }
+}
+
+/// The walk over a grid whose letters are all links.
+pub(crate) fn walk_of<'a>(grid: &Grid, instance: &'a Instance, shortest_only: bool) -> Walk<'a> {
+    let runs = grid
+        .runs
+        .iter()
+        .map(|run| {
+            (
+                run.letters.start,
+                grid.run_links(run).unwrap_or_default(),
+            )
+        })
+        .collect();
+    Walk::new(instance, runs, shortest_only)
+}
