@@ -193,6 +193,7 @@ fn reason_json(why: &NoSegmentation) -> Value {
         NoSegmentation::TooFewLetters { .. } => "too_few_letters",
         NoSegmentation::TooManyLetters { .. } => "too_many_letters",
         NoSegmentation::TooManyRuns { .. } => "too_many_runs",
+        NoSegmentation::Unspellable { .. } => "unspellable",
         NoSegmentation::Exhausted { .. } => "exhausted",
         _ => "other",
     };

@@ -77,6 +77,14 @@ pub enum NoSegmentation {
         /// Messages each node sends.
         messages: usize,
     },
+    /// Some messages are spelled by no word inside a run of the grid (of a length
+    /// the letters allow).
+    Unspellable {
+        /// Those messages, as shortest words over the links.
+        elements: Vec<String>,
+        /// Messages each node sends.
+        messages: usize,
+    },
     /// The search tried every cut the prunings left and none gave a valid table.
     Exhausted {
         /// Word starts the search entered.
@@ -109,6 +117,12 @@ impl fmt::Display for NoSegmentation {
                 f,
                 "the grid has {runs} runs of letters (between blanks and row ends), each at least one word, but only {messages} messages"
             ),
+            NoSegmentation::Unspellable { elements, messages } => write!(
+                f,
+                "{} of the {messages} messages ({}) are spelled by no run of letters in the grid",
+                elements.len(),
+                shown_list(elements)
+            ),
             NoSegmentation::Exhausted {
                 explored,
                 furthest,
@@ -119,11 +133,7 @@ impl fmt::Display for NoSegmentation {
                     "the exhaustive search over the cut points ({explored} word starts) found none"
                 )?;
                 if let Some(at) = furthest {
-                    const SHOWN: usize = 8;
-                    let mut names = at.undelivered[..at.undelivered.len().min(SHOWN)].join(", ");
-                    if at.undelivered.len() > SHOWN {
-                        names.push_str(&format!(", … ({} in all)", at.undelivered.len()));
-                    }
+                    let names = shown_list(&at.undelivered);
                     write!(
                         f,
                         "; the furthest it got is row {}, column {}, with {} of {messages} messages delivered: no word starting there leads to a valid table (undelivered: {names})",
@@ -134,6 +144,16 @@ impl fmt::Display for NoSegmentation {
             }
         }
     }
+}
+
+/// The first few names of a list, and how many there are when not all are shown.
+fn shown_list(names: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let mut text = names[..names.len().min(SHOWN)].join(", ");
+    if names.len() > SHOWN {
+        text.push_str(&format!(", … ({} in all)", names.len()));
+    }
+    text
 }
 
 /// What the search found.
@@ -203,6 +223,52 @@ fn independent_of_boundaries(v: &Violation) -> bool {
     )
 }
 
+/// Segmentations re-checked together, on every core.
+const RECHECK_BATCH: usize = 256;
+
+/// Hands the segmentations the search finds to the kernel, in search order.
+struct Recheck<'a> {
+    grid: &'a Grid,
+    inference: &'a mut Inference,
+    keep: usize,
+}
+
+impl Recheck<'_> {
+    fn batch(&mut self, batch: Vec<Vec<WordSpan>>) -> Result<(), InferError> {
+        use rayon::prelude::*;
+        let loaded = &self.grid.loaded;
+        let checked: Vec<(Table, Checked)> = batch
+            .par_iter()
+            .map(|words| {
+                let table = table_of(self.grid, words);
+                let checked = kernel::check(&loaded.instance, &table, &loaded.claims);
+                (table, checked)
+            })
+            .collect();
+        for (table, checked) in checked {
+            let inference = &mut *self.inference;
+            inference.count += 1;
+            if checked.verdict() == Verdict::Invalid {
+                return Err(InferError::KernelRejects {
+                    index: inference.count,
+                    why: checked
+                        .violations()
+                        .first()
+                        .map(crate::report::describe)
+                        .unwrap_or_default(),
+                });
+            }
+            if inference.first.is_none() {
+                inference.first = Some(checked);
+            }
+            if inference.tables.len() < self.keep {
+                inference.tables.push(table);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Finds the valid segmentations of a grid (see the module note).
 pub fn infer(grid: &Grid, options: &InferOptions) -> Result<Inference, InferError> {
     let loaded = &grid.loaded;
@@ -256,36 +322,39 @@ pub fn infer(grid: &Grid, options: &InferOptions) -> Result<Inference, InferErro
     }
 
     let mut walk = walk::walk_of(grid, instance, options.shortest_only);
-    let mut rejected: Option<InferError> = None;
+    let never = walk.prepare();
+    if !never.is_empty() {
+        let names = instance.element_names();
+        inference.none = Some(NoSegmentation::Unspellable {
+            elements: never.iter().map(|e| names[e.index()].clone()).collect(),
+            messages,
+        });
+        return Ok(inference);
+    }
+    let mut found: u64 = 0;
+    let mut pending: Vec<Vec<WordSpan>> = Vec::new();
+    let mut recheck = Recheck {
+        grid,
+        inference: &mut inference,
+        keep: options.keep,
+    };
     let stopped = walk.run(&mut |words| {
-        let table = table_of(grid, words);
-        let checked = kernel::check(instance, &table, &loaded.claims);
-        inference.count += 1;
-        if checked.verdict() == Verdict::Invalid {
-            rejected = Some(InferError::KernelRejects {
-                index: inference.count,
-                why: checked
-                    .violations()
-                    .first()
-                    .map(crate::report::describe)
-                    .unwrap_or_default(),
-            });
-            return ControlFlow::Break(());
-        }
-        if inference.first.is_none() {
-            inference.first = Some(checked);
-        }
-        if inference.tables.len() < options.keep {
-            inference.tables.push(table);
+        found += 1;
+        pending.push(words.to_vec());
+        if pending.len() == RECHECK_BATCH
+            && let Err(e) = recheck.batch(std::mem::take(&mut pending))
+        {
+            return ControlFlow::Break(Err(e));
         }
         match options.stop_after {
-            Some(n) if inference.count >= n => ControlFlow::Break(()),
+            Some(n) if found >= n => ControlFlow::Break(Ok(())),
             _ => ControlFlow::Continue(()),
         }
     });
-    if let Some(error) = rejected {
-        return Err(error);
+    if let ControlFlow::Break(Err(e)) = stopped {
+        return Err(e);
     }
+    recheck.batch(pending)?;
     inference.complete = stopped.is_continue();
     inference.explored = walk.explored;
     if inference.count == 0 {

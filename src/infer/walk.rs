@@ -8,7 +8,10 @@
 //!
 //! - the letters left must cover the distances of the messages left (each word is at
 //!   least as long as its element's distance), and
-//! - every run left needs a word of its own, so no more runs may be left than messages.
+//! - every run left needs a word of its own, so no more runs may be left than messages;
+//! - every message left must still be spelled by some word of the letters left: each
+//!   message has a last letter a word spelling it can start at (found once, before the
+//!   walk), and a message still owed once the walk has passed that letter is lost.
 //!
 //! The depth is the number of words, which can be large, so the walk keeps its own
 //! stack rather than recursing.
@@ -47,6 +50,12 @@ pub(crate) struct Walk<'a> {
     owed_distance: u64,
     owed_messages: usize,
     words: Vec<WordSpan>,
+    /// Per message: the last grid letter a word spelling it starts at.
+    last_start: Vec<usize>,
+    /// Per grid letter: undelivered messages whose last start it is.
+    due: Vec<u32>,
+    /// No word of a valid segmentation is longer than this.
+    longest: usize,
     /// Partial segmentations entered (word starts that survived the cuts).
     pub(crate) explored: u64,
     furthest: Option<(usize, usize, Furthest)>,
@@ -63,7 +72,8 @@ struct Frame {
 }
 
 impl<'a> Walk<'a> {
-    /// `runs`: per run of the grid, its first letter's index and its links.
+    /// `runs`: per run of the grid, its first letter's index and its links (the runs
+    /// cover the grid's letters in order).
     pub(crate) fn new(
         instance: &'a Instance,
         runs: Vec<(usize, Vec<LinkId>)>,
@@ -82,8 +92,23 @@ impl<'a> Walk<'a> {
         for k in (0..runs.len()).rev() {
             letters_from[k] = letters_from[k + 1] + runs[k].1.len();
         }
+        let letters = letters_from[0];
+        // A word longer than its element's distance uses up slack: the letters beyond
+        // the sum of all distances.
+        let slack = (letters as u64).saturating_sub(owed_distance);
+        let farthest = wanted
+            .iter()
+            .zip(distance)
+            .filter(|(w, _)| **w)
+            .map(|(_, &d)| u64::from(d))
+            .max()
+            .unwrap_or(0);
+        let longest = usize::try_from(farthest.saturating_add(slack)).unwrap_or(usize::MAX);
         Walk {
             instance,
+            last_start: Vec::new(),
+            due: vec![0; letters],
+            longest,
             delivered: vec![false; wanted.len()],
             wanted,
             distance,
@@ -98,6 +123,39 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Finds every message's last start; returns the messages no word of the grid
+    /// spells (then no segmentation is valid, and the walk must not run).
+    pub(crate) fn prepare(&mut self) -> Vec<Elem> {
+        const NEVER: usize = usize::MAX;
+        let mut last_start = vec![NEVER; self.wanted.len()];
+        for (first, links) in &self.runs {
+            for start in 0..links.len() {
+                let mut e = Elem::IDENTITY;
+                for (length, &link) in links[start..].iter().enumerate().take(self.longest) {
+                    e = self.instance.step(e, link);
+                    if self.shortest_only && length + 1 > self.distance[e.index()] as usize {
+                        break;
+                    }
+                    if self.wanted[e.index()] && e != Elem::IDENTITY {
+                        last_start[e.index()] = first + start;
+                    }
+                }
+            }
+        }
+        let mut never = Vec::new();
+        for (e, &at) in last_start.iter().enumerate() {
+            if !self.wanted[e] {
+                continue;
+            }
+            match self.due.get_mut(at) {
+                Some(due) => *due += 1,
+                None => never.push(Elem(e as u32)),
+            }
+        }
+        self.last_start = last_start;
+        never
+    }
+
     /// Where the walk got furthest, when it entered any word start.
     pub(crate) fn furthest(self) -> Option<Furthest> {
         self.furthest.map(|(_, _, f)| f)
@@ -105,10 +163,10 @@ impl<'a> Walk<'a> {
 
     /// Walks every segmentation, calling `found` with the words of each valid one
     /// (as ranges of grid letters, in row order) until it says stop.
-    pub(crate) fn run(
+    pub(crate) fn run<B>(
         &mut self,
-        found: &mut dyn FnMut(&[WordSpan]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+        found: &mut dyn FnMut(&[WordSpan]) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let mut stack: Vec<Frame> = Vec::new();
         self.enter(0, 0, &mut stack, found)?;
         while let Some(top) = stack.last_mut() {
@@ -116,6 +174,7 @@ impl<'a> Walk<'a> {
                 top.delivering = false;
                 let e = top.element.index();
                 self.delivered[e] = false;
+                self.due[self.last_start[e]] += 1;
                 self.owed_distance += u64::from(self.distance[e]);
                 self.owed_messages += 1;
                 self.words.pop();
@@ -128,9 +187,11 @@ impl<'a> Walk<'a> {
             top.element = self.instance.step(top.element, links[top.end]);
             top.end += 1;
             let e = top.element.index();
-            let length = (top.end - top.start) as u64;
+            let length = top.end - top.start;
             // A prefix that is no shortest path has no extension that is one.
-            if self.shortest_only && length > u64::from(self.distance[e]) {
+            if length > self.longest
+                || (self.shortest_only && length as u64 > u64::from(self.distance[e]))
+            {
                 top.end = links.len();
                 continue;
             }
@@ -139,6 +200,7 @@ impl<'a> Walk<'a> {
             }
             top.delivering = true;
             self.delivered[e] = true;
+            self.due[self.last_start[e]] -= 1;
             self.owed_distance -= u64::from(self.distance[e]);
             self.owed_messages -= 1;
             let first = self.runs[top.run].0;
@@ -151,17 +213,24 @@ impl<'a> Walk<'a> {
 
     /// A word starts at letter `position` of run `run` (or the run is done): reports a
     /// finished segmentation, or pushes a frame when the cuts leave hope.
-    fn enter(
+    fn enter<B>(
         &mut self,
         mut run: usize,
         mut position: usize,
         stack: &mut Vec<Frame>,
-        found: &mut dyn FnMut(&[WordSpan]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+        found: &mut dyn FnMut(&[WordSpan]) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         // Runs are never empty, so one step reaches the next word start.
         if run < self.runs.len() && position == self.runs[run].1.len() {
             run += 1;
             position = 0;
+        }
+        // The letters the last word covered are behind the walk now: a message whose
+        // last start is among them and is still owed can no longer be delivered.
+        if let Some(word) = self.words.last()
+            && self.due[word.clone()].iter().any(|&d| d > 0)
+        {
+            return ControlFlow::Continue(());
         }
         if run == self.runs.len() {
             if self.owed_messages == 0 {
