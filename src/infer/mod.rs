@@ -31,13 +31,12 @@ pub struct InferOptions {
     pub keep: usize,
 }
 
-/// Where the exhaustive search got furthest before every way on failed.
+/// The furthest point of the grid a partial segmentation reached whose words spell
+/// distinct messages: nothing from there on completes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Furthest {
-    /// 1-based row of the letter no word could start at.
-    pub row: usize,
-    /// Its column.
-    pub column: usize,
+    /// 1-based row and column of the next letter, or `None` for the end of the grid.
+    pub at: Option<(usize, usize)>,
     /// Messages the words before it delivered.
     pub delivered: usize,
     /// The elements still undelivered there, as shortest words over the links.
@@ -134,10 +133,14 @@ impl fmt::Display for NoSegmentation {
                 )?;
                 if let Some(at) = furthest {
                     let names = shown_list(&at.undelivered);
+                    let place = match at.at {
+                        Some((row, column)) => format!("row {row}, column {column}"),
+                        None => "the end of the grid".to_string(),
+                    };
                     write!(
                         f,
-                        "; the furthest it got is row {}, column {}, with {} of {messages} messages delivered: no word starting there leads to a valid table (undelivered: {names})",
-                        at.row, at.column, at.delivered
+                        "; the furthest a cut of distinct messages got is {place}, with {} of {messages} messages delivered and none of the ways on complete (undelivered there: {names})",
+                        at.delivered
                     )?;
                 }
                 Ok(())
@@ -360,10 +363,10 @@ pub fn infer(grid: &Grid, options: &InferOptions) -> Result<Inference, InferErro
     if inference.count == 0 {
         let names = instance.element_names();
         let furthest = walk.furthest().map(|f| {
-            let at = &grid.letters[f.letter];
             Furthest {
-                row: at.row,
-                column: at.column,
+                at: f
+                    .letter
+                    .map(|l| (grid.letters[l].row, grid.letters[l].column)),
                 delivered: f.delivered,
                 undelivered: f
                     .undelivered

@@ -27,8 +27,9 @@ pub type WordSpan = Range<usize>;
 /// Where the search got furthest before it had to turn back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Furthest {
-    /// The grid letter (index into [`Grid::letters`]) no word could start at.
-    pub letter: usize,
+    /// The grid letter (index into [`Grid::letters`]) the walk got to with distinct
+    /// messages so far, or `None` for the end of the grid.
+    pub letter: Option<usize>,
     /// Messages delivered by the words before it.
     pub delivered: usize,
     /// The elements still undelivered there.
@@ -58,7 +59,7 @@ pub(crate) struct Walk<'a> {
     longest: usize,
     /// Partial segmentations entered (word starts that survived the cuts).
     pub(crate) explored: u64,
-    furthest: Option<(usize, usize, Furthest)>,
+    furthest: Option<Furthest>,
 }
 
 /// One word start on the walk's stack: the prefix `start..end` of run `run`, the
@@ -158,7 +159,7 @@ impl<'a> Walk<'a> {
 
     /// Where the walk got furthest, when it entered any word start.
     pub(crate) fn furthest(self) -> Option<Furthest> {
-        self.furthest.map(|(_, _, f)| f)
+        self.furthest
     }
 
     /// Walks every segmentation, calling `found` with the words of each valid one
@@ -225,6 +226,7 @@ impl<'a> Walk<'a> {
             run += 1;
             position = 0;
         }
+        self.note_furthest(run, position);
         // The letters the last word covered are behind the walk now: a message whose
         // last start is among them and is still owed can no longer be delivered.
         if let Some(word) = self.words.last()
@@ -244,7 +246,6 @@ impl<'a> Walk<'a> {
             return ControlFlow::Continue(());
         }
         self.explored += 1;
-        self.note_furthest(run, position);
         stack.push(Frame {
             run,
             start: position,
@@ -255,29 +256,27 @@ impl<'a> Walk<'a> {
         ControlFlow::Continue(())
     }
 
+    /// Remembers the furthest point a partial segmentation of distinct messages reached.
     fn note_furthest(&mut self, run: usize, position: usize) {
+        let letter = self.runs.get(run).map(|r| r.0 + position);
+        let key = |l: Option<usize>| l.unwrap_or(usize::MAX);
         if self
             .furthest
             .as_ref()
-            .is_some_and(|(r, p, _)| (*r, *p) >= (run, position))
+            .is_some_and(|f| key(f.letter) >= key(letter))
         {
             return;
         }
-        let letter = self.runs[run].0 + position;
         let undelivered = (0..self.wanted.len())
             .filter(|&e| self.wanted[e] && !self.delivered[e])
             .map(|e| Elem(e as u32))
             .collect::<Vec<_>>();
         let delivered = self.delivered.iter().filter(|&&d| d).count();
-        self.furthest = Some((
-            run,
-            position,
-            Furthest {
-                letter,
-                delivered,
-                undelivered,
-            },
-        ));
+        self.furthest = Some(Furthest {
+            letter,
+            delivered,
+            undelivered,
+        });
     }
 }
 
