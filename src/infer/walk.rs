@@ -13,13 +13,22 @@
 //!   message has a last letter a word spelling it can start at (found once, before the
 //!   walk), and a message still owed once the walk has passed that letter is lost.
 //!
+//! What happens after a word start depends only on where it is and which messages are
+//! delivered, so a start whose whole subtree found nothing is remembered (exactly, up
+//! to a memory budget) and not walked again when another cut reaches the same state.
+//!
 //! The depth is the number of words, which can be large, so the walk keeps its own
 //! stack rather than recursing.
 
 use super::grid::Grid;
 use crate::group::Elem;
 use crate::kernel::{Instance, LinkId};
+use std::collections::HashSet;
 use std::ops::{ControlFlow, Range};
+
+/// Memory the remembered dead states may take, roughly (each costs its bits, a vector
+/// header, an allocation and a slot of the set: about 96 bytes besides its bits).
+const DEAD_STATE_BYTES: usize = 128 << 20;
 
 /// A word of a segmentation: a range of [`Grid::letters`] inside one run.
 pub type WordSpan = Range<usize>;
@@ -60,11 +69,23 @@ pub(crate) struct Walk<'a> {
     /// Partial segmentations entered (word starts that survived the cuts).
     pub(crate) explored: u64,
     furthest: Option<Furthest>,
+    /// Valid segmentations found so far.
+    found: u64,
+    /// Per element: its bit in `state`, when it is a message.
+    message_bit: Vec<Option<usize>>,
+    /// The delivered messages as bits, then the current word start's grid letter.
+    state: Vec<u64>,
+    /// States whose subtree holds no valid segmentation.
+    dead: HashSet<Vec<u64>>,
+    /// How many states `dead` may hold.
+    dead_capacity: usize,
 }
 
 /// One word start on the walk's stack: the prefix `start..end` of run `run`, the
 /// element it spells, and whether that element is delivered by this word now.
 struct Frame {
+    /// Valid segmentations found before this start was entered.
+    found_before: u64,
     run: usize,
     start: usize,
     end: usize,
@@ -105,7 +126,21 @@ impl<'a> Walk<'a> {
             .max()
             .unwrap_or(0);
         let longest = usize::try_from(farthest.saturating_add(slack)).unwrap_or(usize::MAX);
+        let mut message_bit = vec![None; wanted.len()];
+        let mut bits: usize = 0;
+        for (e, &w) in wanted.iter().enumerate() {
+            if w {
+                message_bit[e] = Some(bits);
+                bits += 1;
+            }
+        }
+        let words = bits.div_ceil(64) + 1;
         Walk {
+            found: 0,
+            message_bit,
+            state: vec![0; words],
+            dead: HashSet::new(),
+            dead_capacity: DEAD_STATE_BYTES / (8 * words + 96),
             instance,
             last_start: Vec::new(),
             due: vec![0; letters],
@@ -175,6 +210,7 @@ impl<'a> Walk<'a> {
                 top.delivering = false;
                 let e = top.element.index();
                 self.delivered[e] = false;
+                self.flip(e);
                 self.due[self.last_start[e]] += 1;
                 self.owed_distance += u64::from(self.distance[e]);
                 self.owed_messages += 1;
@@ -182,7 +218,12 @@ impl<'a> Walk<'a> {
             }
             let links = &self.runs[top.run].1;
             if top.end == links.len() {
+                let (found_before, start) = (top.found_before, self.runs[top.run].0 + top.start);
                 stack.pop();
+                if self.found == found_before && self.dead.len() < self.dead_capacity {
+                    self.set_position(start);
+                    self.dead.insert(self.state.clone());
+                }
                 continue;
             }
             top.element = self.instance.step(top.element, links[top.end]);
@@ -201,6 +242,7 @@ impl<'a> Walk<'a> {
             }
             top.delivering = true;
             self.delivered[e] = true;
+            self.flip(e);
             self.due[self.last_start[e]] -= 1;
             self.owed_distance -= u64::from(self.distance[e]);
             self.owed_messages -= 1;
@@ -236,6 +278,7 @@ impl<'a> Walk<'a> {
         }
         if run == self.runs.len() {
             if self.owed_messages == 0 {
+                self.found += 1;
                 return found(&self.words);
             }
             return ControlFlow::Continue(());
@@ -245,8 +288,13 @@ impl<'a> Walk<'a> {
         if letters_left < self.owed_distance || runs_left > self.owed_messages {
             return ControlFlow::Continue(());
         }
+        self.set_position(self.runs[run].0 + position);
+        if self.dead.contains(&self.state) {
+            return ControlFlow::Continue(());
+        }
         self.explored += 1;
         stack.push(Frame {
+            found_before: self.found,
             run,
             start: position,
             end: position,
@@ -254,6 +302,20 @@ impl<'a> Walk<'a> {
             delivering: false,
         });
         ControlFlow::Continue(())
+    }
+
+    /// Flips message `e`'s bit in the state.
+    fn flip(&mut self, e: usize) {
+        if let Some(bit) = self.message_bit[e] {
+            self.state[bit / 64] ^= 1 << (bit % 64);
+        }
+    }
+
+    /// Sets the word start in the state's last slot.
+    fn set_position(&mut self, letter: usize) {
+        if let Some(last) = self.state.last_mut() {
+            *last = letter as u64;
+        }
     }
 
     /// Remembers the furthest point a partial segmentation of distinct messages reached.
