@@ -98,8 +98,9 @@ fn the_seed_4_cube_tables_have_104_and_644_segmentations() {
         let run = txverify(&["infer", "--count", grid]);
         assert_eq!(run.code, 0, "{}", run.stderr);
         assert!(
-            run.stdout
-                .contains(&format!(": {expected} valid segmentations (the whole search")),
+            run.stdout.contains(&format!(
+                ": {expected} valid segmentations (the whole search"
+            )),
             "{}",
             run.stdout
         );
@@ -118,7 +119,10 @@ fn the_seed_4_cube_tables_have_104_and_644_segmentations() {
             .map(|t| serde_json::from_value(t["rows"].clone()).unwrap())
             .collect();
         assert_eq!(listed.len() as u64, expected, "{name}: tables repeat");
-        assert!(listed.contains(&rows_of(&table)), "{name}: published one missing");
+        assert!(
+            listed.contains(&rows_of(&table)),
+            "{name}: published one missing"
+        );
 
         // The text listing numbers them all.
         let run = txverify(&["infer", grid]);
@@ -127,7 +131,10 @@ fn the_seed_4_cube_tables_have_104_and_644_segmentations() {
             run.stdout.matches("\n# segmentation ").count() as u64,
             expected
         );
-        assert!(run.stdout.contains(&format!("# segmentation {expected} of {expected}\n")));
+        assert!(
+            run.stdout
+                .contains(&format!("# segmentation {expected} of {expected}\n"))
+        );
         assert!(run.stdout.ends_with('\n'));
     }
 }
@@ -258,7 +265,8 @@ fn a_limit_says_where_it_stopped_and_only_when_it_cut_something_off() {
     let run = txverify(&["infer", "--limit", "5", "tests/infer/hypercube4-a.tbl"]);
     assert_eq!(run.code, 0);
     assert!(
-        run.stdout.contains("stopped at 5 valid segmentations: there are more"),
+        run.stdout
+            .contains("stopped at 5 valid segmentations: there are more"),
         "{}",
         run.stdout
     );
@@ -340,7 +348,10 @@ fn a_grid_without_a_valid_segmentation_is_rejected_with_the_reason() {
     let path = file("long.tbl", long);
     let (code, report) = json_of(&[path.to_str().unwrap()]);
     assert_eq!((code, &report["count"]), (0, &1.into()));
-    assert_eq!(report["tables"][0]["rows"], serde_json::json!(["aa", ".. a"]));
+    assert_eq!(
+        report["tables"][0]["rows"],
+        serde_json::json!(["aa", ".. a"])
+    );
 }
 
 #[test]
@@ -363,7 +374,8 @@ fn malformed_grids_are_input_errors_with_line_and_column() {
     let run = txverify(&["infer", joined.to_str().unwrap()]);
     assert_eq!(run.code, 2);
     assert!(
-        run.stderr.contains("joined.tbl:4:3: error: `ab` is 2 letters in one token"),
+        run.stderr
+            .contains("joined.tbl:4:3: error: `ab` is 2 letters in one token"),
         "{}",
         run.stderr
     );
@@ -407,4 +419,44 @@ fn infer_json_writes_exactly_the_documented_fields() {
         written,
         documented_fields("### `infer`: a file that could not be read")
     );
+}
+
+#[test]
+fn the_examples_of_the_docs_are_the_real_output() {
+    for doc in ["README.md", "docs/infer.md"] {
+        let text = read(doc);
+        let mut lines = text.lines().peekable();
+        let mut examples = 0;
+        while let Some(line) = lines.next() {
+            let Some(command) = line.strip_prefix("$ txverify infer ") else {
+                continue;
+            };
+            let args: Vec<&str> = std::iter::once("infer")
+                .chain(command.split_whitespace())
+                .collect();
+            let run = txverify(&args);
+            let shown: Vec<&str> = lines
+                .by_ref()
+                .take_while(|l| !l.starts_with("```"))
+                .collect();
+            assert_eq!(
+                run.stdout.lines().collect::<Vec<_>>(),
+                shown,
+                "{doc}: {line}"
+            );
+            examples += 1;
+        }
+        assert!(examples > 0, "{doc} shows no `$ txverify infer` example");
+    }
+    // The grid docs/infer.md shows is the committed one, header lines aside.
+    let doc = read("docs/infer.md");
+    let grid = read("tests/infer/hypercube4-a.tbl");
+    let shown = doc
+        .split("(`tests/infer/hypercube4-a.tbl`):\n\n```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("docs/infer.md shows the grid");
+    for line in shown.lines() {
+        assert!(grid.lines().any(|l| l == line), "{line}");
+    }
 }

@@ -6,7 +6,7 @@ use super::{InferArgs, OutputFormat};
 use serde_json::{Value, json};
 use txverify::format::{self, render_diagnostic, syntax::TblFile};
 use txverify::group::EnumerationLimits;
-use txverify::infer::{Grid, GridError, Inference, InferOptions, NoSegmentation, infer, load_grid};
+use txverify::infer::{Grid, GridError, InferOptions, Inference, NoSegmentation, infer, load_grid};
 use txverify::kernel::{Table, Verdict};
 use txverify::load::{LoadOptions, table_syntax};
 

@@ -362,18 +362,16 @@ pub fn infer(grid: &Grid, options: &InferOptions) -> Result<Inference, InferErro
     inference.explored = walk.explored;
     if inference.count == 0 {
         let names = instance.element_names();
-        let furthest = walk.furthest().map(|f| {
-            Furthest {
-                at: f
-                    .letter
-                    .map(|l| (grid.letters[l].row, grid.letters[l].column)),
-                delivered: f.delivered,
-                undelivered: f
-                    .undelivered
-                    .iter()
-                    .map(|e| names[e.index()].clone())
-                    .collect(),
-            }
+        let furthest = walk.furthest().map(|f| Furthest {
+            at: f
+                .letter
+                .map(|l| (grid.letters[l].row, grid.letters[l].column)),
+            delivered: f.delivered,
+            undelivered: f
+                .undelivered
+                .iter()
+                .map(|e| names[e.index()].clone())
+                .collect(),
         });
         inference.none = Some(NoSegmentation::Exhausted {
             explored: inference.explored,

@@ -347,12 +347,7 @@ pub(crate) fn walk_of<'a>(grid: &Grid, instance: &'a Instance, shortest_only: bo
     let runs = grid
         .runs
         .iter()
-        .map(|run| {
-            (
-                run.letters.start,
-                grid.run_links(run).unwrap_or_default(),
-            )
-        })
+        .map(|run| (run.letters.start, grid.run_links(run).unwrap_or_default()))
         .collect();
     Walk::new(instance, runs, shortest_only)
 }
