@@ -305,7 +305,7 @@ fn a_grid_without_a_valid_segmentation_is_rejected_with_the_reason() {
             exhausted.to_string(),
             vec![],
             "exhausted",
-            "the furthest a cut of distinct messages got is row 2, column 1, with 1 of 3 messages delivered",
+            "the furthest a cut of distinct messages got is row 1, column 2, with 1 of 3 messages delivered",
         ),
         (
             "conflict.tbl",

@@ -132,15 +132,22 @@ impl fmt::Display for NoSegmentation {
                     "the exhaustive search over the cut points ({explored} word starts) found none"
                 )?;
                 if let Some(at) = furthest {
-                    let names = shown_list(&at.undelivered);
                     let place = match at.at {
                         Some((row, column)) => format!("row {row}, column {column}"),
                         None => "the end of the grid".to_string(),
                     };
+                    let owed = if at.undelivered.is_empty() {
+                        "every message delivered and letters left over".to_string()
+                    } else {
+                        format!(
+                            "{} of {messages} messages delivered and none of the ways on complete (undelivered there: {})",
+                            at.delivered,
+                            shown_list(&at.undelivered)
+                        )
+                    };
                     write!(
                         f,
-                        "; the furthest a cut of distinct messages got is {place}, with {} of {messages} messages delivered and none of the ways on complete (undelivered there: {names})",
-                        at.delivered
+                        "; the furthest a cut of distinct messages got is {place}, with {owed}"
                     )?;
                 }
                 Ok(())

@@ -26,6 +26,11 @@ use crate::kernel::{Instance, LinkId};
 use std::collections::HashSet;
 use std::ops::{ControlFlow, Range};
 
+/// Steps the search for every message's last start may take before it gives up and
+/// lets every message start as late as the last letter (a weaker, still sound cut): a
+/// long run with much slack would otherwise make it quadratic in the letters.
+const LAST_START_STEPS: u64 = 50_000_000;
+
 /// Memory the remembered dead states may take, roughly (each costs its bits, a vector
 /// header, an allocation and a slot of the set: about 96 bytes besides its bits).
 const DEAD_STATE_BYTES: usize = 128 << 20;
@@ -50,6 +55,8 @@ pub(crate) struct Walk<'a> {
     instance: &'a Instance,
     /// Per run: its first letter's index in the grid and its links.
     runs: Vec<(usize, Vec<LinkId>)>,
+    /// Per grid letter: its link.
+    letter_links: Vec<LinkId>,
     /// Letters from the start of run `k` to the end of the grid.
     letters_from: Vec<usize>,
     wanted: Vec<bool>,
@@ -68,7 +75,8 @@ pub(crate) struct Walk<'a> {
     longest: usize,
     /// Partial segmentations entered (word starts that survived the cuts).
     pub(crate) explored: u64,
-    furthest: Option<Furthest>,
+    /// The furthest word start entered, and the words before it.
+    furthest: Option<(Option<usize>, Vec<WordSpan>)>,
     /// Valid segmentations found so far.
     found: u64,
     /// Per element: its bit in `state`, when it is a message.
@@ -91,6 +99,8 @@ struct Frame {
     end: usize,
     element: Elem,
     delivering: bool,
+    /// Σ `due` over the prefix's letters, as it was when the start was entered.
+    due: u64,
 }
 
 impl<'a> Walk<'a> {
@@ -136,6 +146,7 @@ impl<'a> Walk<'a> {
         }
         let words = bits.div_ceil(64) + 1;
         Walk {
+            letter_links: runs.iter().flat_map(|r| r.1.iter().copied()).collect(),
             found: 0,
             message_bit,
             state: vec![0; words],
@@ -164,10 +175,15 @@ impl<'a> Walk<'a> {
     pub(crate) fn prepare(&mut self) -> Vec<Elem> {
         const NEVER: usize = usize::MAX;
         let mut last_start = vec![NEVER; self.wanted.len()];
+        let mut steps = 0u64;
         for (first, links) in &self.runs {
             for start in 0..links.len() {
                 let mut e = Elem::IDENTITY;
                 for (length, &link) in links[start..].iter().enumerate().take(self.longest) {
+                    steps += 1;
+                    if steps > LAST_START_STEPS {
+                        return self.without_last_starts();
+                    }
                     e = self.instance.step(e, link);
                     if self.shortest_only && length + 1 > self.distance[e.index()] as usize {
                         break;
@@ -192,9 +208,36 @@ impl<'a> Walk<'a> {
         never
     }
 
+    /// Every message may start as late as the last letter: no message is found
+    /// unspellable, and the cut on last starts only acts at the end of the grid.
+    fn without_last_starts(&mut self) -> Vec<Elem> {
+        let last = self.due.len().saturating_sub(1);
+        self.last_start = vec![last; self.wanted.len()];
+        if let Some(due) = self.due.get_mut(last) {
+            *due = self.owed_messages as u32;
+        }
+        Vec::new()
+    }
+
     /// Where the walk got furthest, when it entered any word start.
     pub(crate) fn furthest(self) -> Option<Furthest> {
-        self.furthest
+        let (letter, words) = self.furthest?;
+        let mut delivered = vec![false; self.wanted.len()];
+        for word in &words {
+            let element = word.clone().fold(Elem::IDENTITY, |e, l| {
+                self.instance.step(e, self.letter_links[l])
+            });
+            delivered[element.index()] = true;
+        }
+        let undelivered = (0..self.wanted.len())
+            .filter(|&e| self.wanted[e] && !delivered[e])
+            .map(|e| Elem(e as u32))
+            .collect();
+        Some(Furthest {
+            letter,
+            delivered: words.len(),
+            undelivered,
+        })
     }
 
     /// Walks every segmentation, calling `found` with the words of each valid one
@@ -226,6 +269,8 @@ impl<'a> Walk<'a> {
                 }
                 continue;
             }
+            let first = self.runs[top.run].0;
+            top.due += u64::from(self.due[first + top.end]);
             top.element = self.instance.step(top.element, links[top.end]);
             top.end += 1;
             let e = top.element.index();
@@ -240,13 +285,18 @@ impl<'a> Walk<'a> {
             if top.element == Elem::IDENTITY || !self.wanted[e] || self.delivered[e] {
                 continue;
             }
+            // The word's letters are behind the walk once it is placed: a message other
+            // than its own whose last start is among them could no longer be delivered.
+            let own = (first + top.start..first + top.end).contains(&self.last_start[e]);
+            if top.due > u64::from(own) {
+                continue;
+            }
             top.delivering = true;
             self.delivered[e] = true;
             self.flip(e);
             self.due[self.last_start[e]] -= 1;
             self.owed_distance -= u64::from(self.distance[e]);
             self.owed_messages -= 1;
-            let first = self.runs[top.run].0;
             self.words.push(first + top.start..first + top.end);
             let (run, end) = (top.run, top.end);
             self.enter(run, end, &mut stack, found)?;
@@ -269,13 +319,6 @@ impl<'a> Walk<'a> {
             position = 0;
         }
         self.note_furthest(run, position);
-        // The letters the last word covered are behind the walk now: a message whose
-        // last start is among them and is still owed can no longer be delivered.
-        if let Some(word) = self.words.last()
-            && self.due[word.clone()].iter().any(|&d| d > 0)
-        {
-            return ControlFlow::Continue(());
-        }
         if run == self.runs.len() {
             if self.owed_messages == 0 {
                 self.found += 1;
@@ -300,6 +343,7 @@ impl<'a> Walk<'a> {
             end: position,
             element: Elem::IDENTITY,
             delivering: false,
+            due: 0,
         });
         ControlFlow::Continue(())
     }
@@ -325,20 +369,11 @@ impl<'a> Walk<'a> {
         if self
             .furthest
             .as_ref()
-            .is_some_and(|f| key(f.letter) >= key(letter))
+            .is_some_and(|(at, _)| key(*at) >= key(letter))
         {
             return;
         }
-        let undelivered = (0..self.wanted.len())
-            .filter(|&e| self.wanted[e] && !self.delivered[e])
-            .map(|e| Elem(e as u32))
-            .collect::<Vec<_>>();
-        let delivered = self.delivered.iter().filter(|&&d| d).count();
-        self.furthest = Some(Furthest {
-            letter,
-            delivered,
-            undelivered,
-        });
+        self.furthest = Some((letter, self.words.clone()));
     }
 }
 
