@@ -460,3 +460,27 @@ fn the_examples_of_the_docs_are_the_real_output() {
         assert!(grid.lines().any(|l| l == line), "{line}");
     }
 }
+
+#[test]
+fn a_long_run_with_much_slack_is_searched_without_quadratic_work() {
+    // C2: one message, a, spelled by every odd run of a's. 20,001 letters in one
+    // run: the search for last starts gives up (it would take 2·10^8 steps) and the
+    // weaker cut still gives the one answer; 20,000 letters spell the identity.
+    for (letters, code, says) in [
+        (20_001, 0, "1 valid segmentation (the whole search"),
+        (
+            20_000,
+            1,
+            "with every message delivered and letters left over",
+        ),
+    ] {
+        let row = vec!["a"; letters].join(" ");
+        let path = file(
+            "long.tbl",
+            &format!("group: <a | a^2 = 1>\ntable:\n{row}\n"),
+        );
+        let run = txverify(&["infer", "--count", path.to_str().unwrap()]);
+        assert_eq!(run.code, code, "{letters}: {}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains(says), "{letters}: {}", run.stdout);
+    }
+}
