@@ -14,6 +14,7 @@ pub mod fifo;
 pub mod format;
 pub mod group;
 pub mod hypercube;
+pub mod infer;
 pub mod kernel;
 pub mod lcc;
 pub mod load;

@@ -27,6 +27,13 @@ Examples:
   txverify render tables/hypercube4-a.tbl --by link -o cube4.svg
   txverify render tables/torus3d-6.tbl --utilisation -o use.svg   # from the simulation";
 
+/// `infer`.
+pub const INFER: &str = "\
+Examples:
+  txverify infer tests/infer/hypercube4-a.tbl           # all 104 ways, each a .tbl file
+  txverify infer --one tests/infer/hypercube4-a.tbl     # the first: a file `check` reads
+  txverify infer --count tests/infer/hypercube4-b.tbl   # 644, without printing them";
+
 /// `simulate`.
 pub const SIMULATE: &str = "\
 Examples:

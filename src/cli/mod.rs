@@ -16,6 +16,7 @@ mod fifo;
 mod generate;
 mod global;
 mod hypercube;
+mod infer;
 mod lcc;
 mod manual;
 mod net;
@@ -102,6 +103,35 @@ enum Command {
     /// Print the manual page (roff), or write one page per subcommand with --dir.
     #[command(after_help = examples::MAN)]
     Man(manual::ManArgs),
+    /// Every way to cut a grid of letters into words that makes a valid table (docs/infer.md).
+    #[command(after_help = examples::INFER)]
+    Infer(InferArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct InferArgs {
+    /// The grid: a `.tbl` header, then rows of letters, one per token, `.` for a blank
+    /// column (docs/infer.md).
+    file: PathBuf,
+    /// Stop at the first valid segmentation and print it.
+    #[arg(long, conflicts_with = "count")]
+    one: bool,
+    /// Count every valid segmentation without printing them.
+    #[arg(long)]
+    count: bool,
+    /// Print at most N tables; when there are more, say so ("stopped at N").
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["one", "count"])]
+    limit: u64,
+    /// Only segmentations whose every word is a shortest path.
+    #[arg(long)]
+    shortest: bool,
+    /// Report format (JSON schema txverify-infer/1).
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
+    /// Largest group order to enumerate.
+    #[arg(long, default_value_t = 2_000_000)]
+    max_order: usize,
 }
 
 /// The product algorithms of `txverify compose`.
@@ -463,6 +493,7 @@ pub fn run() -> ExitCode {
         Command::Render(args) => render::run(&args),
         Command::Completions(args) => manual::completions(&args),
         Command::Man(args) => manual::man(&args),
+        Command::Infer(args) => infer::run(&args),
     };
     ExitCode::from(exit)
 }
