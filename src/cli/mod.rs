@@ -170,6 +170,8 @@ struct SearchArgs {
     solver: SolverArg,
     /// With `--solver external`: the command, run by `sh -c`, with `{cnf}` standing
     /// for the formula's DIMACS file (e.g. `cadical -q {cnf}`; docs/search.md).
+    /// With `{proof}` (a DRAT proof's file, e.g. `cadical -q {cnf} {proof}`) or
+    /// `{lrat}` (an LRAT proof's), "unsatisfiable" is taken only when the proof checks.
     #[arg(long, value_name = "CMD")]
     solver_cmd: Option<String>,
     /// With `--time T`: instead of solving, decode this model of the formula

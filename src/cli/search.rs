@@ -88,6 +88,13 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
         eprintln!("error: --solver-cmd must say where the formula goes: `{{cnf}}`");
         return Err(Exit::Input);
     }
+    if let Some(command) = &args.solver_cmd
+        && command.contains("{proof}")
+        && command.contains("{lrat}")
+    {
+        eprintln!("error: --solver-cmd takes one proof: `{{proof}}` (DRAT) or `{{lrat}}` (LRAT)");
+        return Err(Exit::Input);
+    }
     if !solver.available() {
         eprintln!("error: this build has no {name}; rebuild with `--features {feature}`");
         return Err(Exit::Input);
@@ -203,9 +210,16 @@ fn describe(i: &Infeasibility) -> String {
     if !i.covers_all_tables {
         text.push_str(" (restricted class: says nothing about other tables)");
     }
-    match &i.certificate {
-        Some(dir) => text.push_str(&format!(" [certificate: {}]", dir.display())),
-        None => text.push_str(" [solver's word, no certificate]"),
+    match (&i.certificate, i.checked_proof) {
+        (Some(dir), Some(lemmas)) => text.push_str(&format!(
+            " [the solver's proof checked, {lemmas} lemmas; certificate: {}]",
+            dir.display()
+        )),
+        (Some(dir), None) => text.push_str(&format!(" [certificate: {}]", dir.display())),
+        (None, Some(lemmas)) => text.push_str(&format!(
+            " [the solver's proof checked, {lemmas} lemmas; no certificate kept]"
+        )),
+        (None, None) => text.push_str(" [solver's word: no proof checked, no certificate]"),
     }
     text
 }
