@@ -241,6 +241,12 @@ pub fn run(args: &SearchArgs) -> Exit {
     if let (Some(path), Some(time)) = (&args.model, args.time) {
         return decode_model_file(path, time, &options.encoding, &source, instance);
     }
+    if let (Some(dir), Some(time)) = (&args.merge, args.time) {
+        return merge_cubes(dir, time, &options.encoding, &source, instance);
+    }
+    if let (Some(count), Some(time)) = (args.cubes, args.time) {
+        return cubes(args, count as usize, time, &options, &source, instance);
+    }
     let mut reporter = Reporter::new(args.quiet);
     let result = match args.time {
         Some(time) => search::solve_reporting(instance, time, &options, &mut |p| reporter.show(p))
@@ -286,6 +292,121 @@ pub fn run(args: &SearchArgs) -> Exit {
     }
     print_found(&source, instance, &table);
     Exit::Ok
+}
+
+/// `--cubes K`: the cubes written for jobs elsewhere, or solved here.
+fn cubes(
+    args: &SearchArgs,
+    count: usize,
+    time: usize,
+    options: &SearchOptions,
+    source: &str,
+    instance: &txverify::kernel::Instance,
+) -> Exit {
+    use txverify::search::conquer;
+    let written = match (&args.output, &options.dimacs_only) {
+        (Some(dir), _) => Some(
+            conquer::write_cubes(instance, time, &options.encoding, count, dir)
+                .map(|n| format!("{n} cubes for T={time} written to {}", dir.display())),
+        ),
+        (None, Some(path)) => Some(
+            conquer::write_icnf_file(instance, time, &options.encoding, count, path).map(|n| {
+                format!(
+                    "{n} cubes for T={time} written to {} (iCNF)",
+                    path.display()
+                )
+            }),
+        ),
+        (None, None) => None,
+    };
+    if let Some(written) = written {
+        return match written {
+            Ok(message) => {
+                eprintln!("{message}");
+                Exit::Ok
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                Exit::of_search_error(&e)
+            }
+        };
+    }
+    match conquer::solve_cubes(instance, time, options, count) {
+        Ok((Outcome::Found(table, _), n)) => {
+            eprintln!("found in one of {n} cubes");
+            print_found(source, instance, &table);
+            Exit::Ok
+        }
+        Ok((Outcome::Infeasible(i), n)) => {
+            eprintln!("infeasible {} (all {n} cubes refuted)", describe(&i));
+            Exit::Rejected
+        }
+        Ok((Outcome::Unknown, n)) => {
+            eprintln!("unknown T={time}: the limit ran out before all {n} cubes were solved");
+            Exit::Limit
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Exit::of_search_error(&e)
+        }
+    }
+}
+
+/// `--merge DIR --time T`: what the cube jobs' answers add up to.
+fn merge_cubes(
+    dir: &Path,
+    time: usize,
+    encoding: &EncodingOptions,
+    source: &str,
+    instance: &txverify::kernel::Instance,
+) -> Exit {
+    use txverify::search::conquer::{self, Merged};
+    match conquer::merge(instance, time, encoding, dir) {
+        Ok(Merged::Found(table, cube)) => {
+            eprintln!("found by cube {}", cube + 1);
+            print_found(source, instance, &table);
+            Exit::Ok
+        }
+        Ok(Merged::Infeasible(i)) => {
+            eprintln!(
+                "infeasible {} (every cube refuted with a checked proof; the cubes cover)",
+                describe(&i)
+            );
+            Exit::Rejected
+        }
+        Ok(Merged::Open {
+            missing,
+            unproved,
+            proved,
+        }) => {
+            let list = |cubes: &[usize]| {
+                cubes
+                    .iter()
+                    .map(|c| (c + 1).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            eprintln!("open T={time}: {proved} cubes refuted with a checked proof");
+            if !missing.is_empty() {
+                eprintln!("  no answer from cubes {}", list(&missing));
+            }
+            if !unproved.is_empty() {
+                eprintln!(
+                    "  unsatisfiable without a proof (the solver's word, not counted): cubes {}",
+                    list(&unproved)
+                );
+            }
+            Exit::Limit
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            if e.is_input() {
+                Exit::Input
+            } else {
+                Exit::Internal
+            }
+        }
+    }
 }
 
 /// `--model FILE --time T`: the table a model found elsewhere describes.
@@ -368,12 +489,18 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
     match checked {
         Ok((v, lrat)) => {
             outln!("verified: {}", v.provenance.claim);
+            let proof = match v.provenance.cubes {
+                Some(k) => format!(
+                    "{k} cubes that cover every assignment, each refuted by its proof: {} lemmas checked",
+                    v.report.lemmas
+                ),
+                None => format!("proof: {} lemmas checked", v.report.lemmas),
+            };
             outln!(
-                "formula: {} variables, {} clauses ({}); proof: {} lemmas checked",
+                "formula: {} variables, {} clauses ({}); {proof}",
                 v.provenance.variables,
                 v.provenance.clauses,
                 v.provenance.encoding,
-                v.report.lemmas
             );
             if let Some((path, steps)) = lrat {
                 outln!(

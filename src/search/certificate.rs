@@ -82,6 +82,10 @@ pub struct Provenance {
     pub solver: String,
     /// The proof file and its format.
     pub proof: String,
+    /// For a cube certificate (cube-and-conquer): the number of cubes in
+    /// `cubes.icnf`, each refuted by its own proof `cube-NNNN.drat` or `.lrat`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cubes: Option<usize>,
 }
 
 /// Why a certificate was not accepted.
@@ -142,6 +146,10 @@ pub enum CertificateError {
         /// What it names.
         named: String,
     },
+    /// A cube certificate's cubes are malformed, do not cover, or a cube's
+    /// proof is missing or rejected.
+    #[error("the cube certificate is rejected: {0}")]
+    Cubes(String),
     /// The formula could not be regenerated.
     #[error(transparent)]
     Encode(#[from] EncodeError),
@@ -256,6 +264,8 @@ pub(crate) struct ProofSource<'a> {
     pub kind: ProofKind,
     /// How its format is described in `provenance.json`.
     pub format: &'a str,
+    /// The number of cubes, for a cube certificate.
+    pub cubes: Option<usize>,
 }
 
 /// Writes `provenance.json` and `formula.cnf` next to the proof.
@@ -278,7 +288,11 @@ pub(crate) fn write_provenance(
         digest: format!("{:016x}", encoding.cnf.digest()),
         claim: claim(time, options),
         solver: source.solver.to_string(),
-        proof: format!("{} ({})", source.kind.file_name(), source.format),
+        proof: match source.cubes {
+            Some(_) => format!("cube-NNNN.drat or cube-NNNN.lrat ({})", source.format),
+            None => format!("{} ({})", source.kind.file_name(), source.format),
+        },
+        cubes: source.cubes,
     };
     let write = |name: &str, text: String| {
         let path = dir.join(name);
@@ -298,7 +312,18 @@ pub(crate) fn write_provenance(
 
 /// Regenerates the formula for `instance` and checks the certificate's proof against it.
 pub fn verify(instance: &Instance, dir: &Path) -> Result<Verified, CertificateError> {
-    let (provenance, encoding, proof, kind) = regenerate(instance, dir)?;
+    let (provenance, encoding) = regenerate(instance, dir)?;
+    if let Some(count) = provenance.cubes {
+        let lemmas = super::conquer::verify_cubes(&encoding, dir, count)?;
+        let report = ProofReport {
+            lemmas,
+            rat_lemmas: 0,
+            deletions: 0,
+            ignored_deletions: 0,
+        };
+        return Ok(Verified { provenance, report });
+    }
+    let (proof, kind) = proof_of(&provenance, dir)?;
     let report = check_proof_file(encoding.cnf.vars(), encoding.cnf.clauses(), &proof, kind)?;
     Ok(Verified { provenance, report })
 }
@@ -313,7 +338,13 @@ pub fn verify_writing_lrat(
     dir: &Path,
     lrat: &Path,
 ) -> Result<(Verified, usize), CertificateError> {
-    let (provenance, encoding, proof, kind) = regenerate(instance, dir)?;
+    let (provenance, encoding) = regenerate(instance, dir)?;
+    if provenance.cubes.is_some() {
+        return Err(CertificateError::Cubes(
+            "--lrat takes a certificate with one proof, not one per cube".to_string(),
+        ));
+    }
+    let (proof, kind) = proof_of(&provenance, dir)?;
     let write_failed = |source: std::io::Error| CertificateError::Write {
         path: lrat.to_path_buf(),
         source,
@@ -358,12 +389,22 @@ pub fn verify_writing_lrat(
     Ok((Verified { provenance, report }, steps))
 }
 
-/// The certificate's provenance, the formula regenerated from the instance
-/// (checked against the provenance), and the proof's path and kind.
+/// The proof file a (one-proof) certificate names, and its kind.
+fn proof_of(provenance: &Provenance, dir: &Path) -> Result<(PathBuf, ProofKind), CertificateError> {
+    match ProofKind::named_in(&provenance.proof) {
+        Some(kind) => Ok((dir.join(kind.file_name()), kind)),
+        None => Err(CertificateError::UnknownProof {
+            named: provenance.proof.clone(),
+        }),
+    }
+}
+
+/// The certificate's provenance, and the formula regenerated from the instance
+/// (checked against the provenance).
 pub(crate) fn regenerate(
     instance: &Instance,
     dir: &Path,
-) -> Result<(Provenance, Encoding, PathBuf, ProofKind), CertificateError> {
+) -> Result<(Provenance, Encoding), CertificateError> {
     let read = |name: &str| {
         let path = dir.join(name);
         std::fs::read(&path).map_err(|source| CertificateError::Read { path, source })
@@ -383,11 +424,6 @@ pub(crate) fn regenerate(
     if provenance.instance != InstanceSummary::of(instance) {
         return Err(CertificateError::WrongInstance);
     }
-    let Some(kind) = ProofKind::named_in(&provenance.proof) else {
-        return Err(CertificateError::UnknownProof {
-            named: provenance.proof,
-        });
-    };
     let encoding = encode(instance, provenance.time, &provenance.options)?;
     let digest = format!("{:016x}", encoding.cnf.digest());
     if digest != provenance.digest
@@ -396,6 +432,5 @@ pub(crate) fn regenerate(
     {
         return Err(CertificateError::FormulaDiffers);
     }
-    let proof = dir.join(kind.file_name());
-    Ok((provenance, encoding, proof, kind))
+    Ok((provenance, encoding))
 }

@@ -18,6 +18,8 @@
 
 pub mod certificate;
 pub mod cnf;
+pub mod conquer;
+pub mod cubes;
 pub mod encode;
 pub mod external;
 pub mod options;
@@ -181,7 +183,7 @@ pub fn solve_reporting(
 
 /// The kind of proof the external solver's command writes, when it has a
 /// `{proof}` (DRAT) or `{lrat}` (LRAT) place.
-fn external_proof_kind(options: &SearchOptions) -> Option<ProofKind> {
+pub(crate) fn external_proof_kind(options: &SearchOptions) -> Option<ProofKind> {
     let command = options
         .external_command
         .as_deref()
@@ -422,11 +424,13 @@ impl Run<'_> {
                         solver: &solver,
                         kind,
                         format: "written by the external solver, checked when it answered",
+                        cubes: None,
                     },
                     None => certificate::ProofSource {
                         solver: &solver,
                         kind: ProofKind::Drat,
                         format: "binary DRAT",
+                        cubes: None,
                     },
                 };
                 certificate::write_provenance(
