@@ -167,7 +167,7 @@ fn text_steps(text: &str) -> Vec<(bool, Vec<i64>)> {
     for token in text.split_whitespace() {
         match token {
             "d" => current.0 = true,
-            "0" => steps.push(std::mem::replace(&mut current, (false, Vec::new()))),
+            "0" => steps.push(std::mem::take(&mut current)),
             l => current.1.push(l.parse().unwrap()),
         }
     }

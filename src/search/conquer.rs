@@ -179,7 +179,7 @@ pub fn solve_cubes(
             return Ok((Outcome::Found(table, super::FoundBy::Main), cubes.len()));
         }
     }
-    if answers.iter().any(|a| *a == CubeAnswer::Unknown) {
+    if answers.contains(&CubeAnswer::Unknown) {
         return Ok((Outcome::Unknown, cubes.len()));
     }
     let certificate = match &options.certificate_dir {
