@@ -226,3 +226,47 @@ fn cadical_jobs_on_the_cube_files_merge_into_a_certificate() {
     let verified = txverify(&["verify-proof", &ring(), s(&dir)]);
     assert_eq!(verified.code, 0, "{}", verified.stdout);
 }
+
+#[test]
+fn cubes_solved_here_by_an_external_solver_need_its_proofs_to_hold() {
+    let lying = "echo 's UNSATISFIABLE'; echo 0 > {proof}; exit 20 # {cnf}";
+    let run = search(&[
+        "--time",
+        "9",
+        "--cubes",
+        "2",
+        "--solver",
+        "external",
+        "--solver-cmd",
+        lying,
+    ]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stderr.contains("T=9"), "{}", run.stderr);
+    assert!(run.stderr.contains("cube-000"), "{}", run.stderr);
+    if std::process::Command::new("cadical")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("cadical is not installed: the real proofs are skipped");
+        return;
+    }
+    let dir = fresh_dir("external");
+    let run = search(&[
+        "--time",
+        "9",
+        "--cubes",
+        "3",
+        "--solver",
+        "external",
+        "--solver-cmd",
+        "cadical -q {cnf} {proof}",
+        "--certificate",
+        s(&dir),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let provenance = std::fs::read_to_string(dir.join("provenance.json")).unwrap();
+    assert!(provenance.contains("\"cubes\": 3"), "{provenance}");
+    let verified = txverify(&["verify-proof", &ring(), s(&dir)]);
+    assert_eq!(verified.code, 0, "{}", verified.stdout);
+}

@@ -139,6 +139,7 @@ pub fn solve_cubes(
                     let job = CubeJob {
                         cnf: &cubes::with_cube(&encoding.cnf, &cubes[i]),
                         index: i,
+                        time,
                         options,
                         solver: solver_choice,
                         external_proof,
@@ -223,6 +224,7 @@ pub fn solve_cubes(
 struct CubeJob<'a> {
     cnf: &'a super::cnf::Cnf,
     index: usize,
+    time: usize,
     options: &'a SearchOptions,
     solver: SolverChoice,
     external_proof: Option<ProofKind>,
@@ -274,7 +276,7 @@ impl CubeJob<'_> {
                 if let (Some(kind), Some(path)) = (self.external_proof, proof_path.as_deref()) {
                     check_cube_proof(self.cnf, path, kind).map_err(|problem| {
                         SearchError::ProofRejected {
-                            time: 0,
+                            time: self.time,
                             problem: format!("{stem}: {problem}"),
                         }
                     })?;
