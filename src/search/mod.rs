@@ -13,8 +13,9 @@
 //! The modules, from the bottom up: [`options`] (what is asked, what can fail),
 //! [`cnf`] and [`routes`] (formulas and walks), [`symmetry`] and [`split`]
 //! (restrictions), [`encode`](mod@encode) (the formula), [`solver`] (running SAT solvers),
-//! [`proofcheck`] and [`certificate`] (proofs of infeasibility), [`portfolio`]
-//! (the helper thread); this module puts them together.
+//! [`proofcheck`] and [`certificate`] (proofs of infeasibility, from varisat or
+//! from an external solver), [`portfolio`] (the helper thread), [`cubes`] and
+//! [`conquer`] (cube-and-conquer); this module puts them together.
 
 pub mod certificate;
 pub mod cnf;
