@@ -1,4 +1,4 @@
-//! Tests of the DRUP checker, the LRAT writer and the LRAT checker.
+//! Tests of the DRAT checker, the LRAT writer and the LRAT checker.
 
 use super::parse::{DratReader, Step};
 use super::*;
