@@ -229,12 +229,26 @@ struct SearchArgs {
     solver: SolverArg,
     /// With `--solver external`: the command, run by `sh -c`, with `{cnf}` standing
     /// for the formula's DIMACS file (e.g. `cadical -q {cnf}`; docs/search.md).
+    /// With `{proof}` (a DRAT proof's file, e.g. `cadical -q {cnf} {proof}`) or
+    /// `{lrat}` (an LRAT proof's), "unsatisfiable" is taken only when the proof checks.
     #[arg(long, value_name = "CMD")]
     solver_cmd: Option<String>,
     /// With `--time T`: instead of solving, decode this model of the formula
     /// (`--dimacs` writes it) found by any solver (its `v` lines).
     #[arg(long, value_name = "FILE", requires = "time")]
     model: Option<PathBuf>,
+    /// With `--time T`: split the formula into K cubes (cube-and-conquer) and
+    /// solve them on `--jobs` threads, stopping at the first table; with `-o DIR`
+    /// or `--dimacs F`, write them for independent jobs instead (docs/search.md).
+    #[arg(long, value_name = "K", requires = "time", value_parser = clap::value_parser!(u32).range(1..=65536))]
+    cubes: Option<u32>,
+    /// With `--cubes K`: write `cubes.icnf` and one DIMACS file per cube to this directory.
+    #[arg(short = 'o', long, value_name = "DIR", requires = "cubes")]
+    output: Option<PathBuf>,
+    /// With `--time T`: merge the answers of the cube jobs in this directory (a
+    /// model from any cube, or every cube refuted with its proof).
+    #[arg(long, value_name = "DIR", requires = "time", conflicts_with_all = ["cubes", "model", "dimacs"])]
+    merge: Option<PathBuf>,
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,

@@ -85,6 +85,14 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Strin
     {
         return Err("--solver-cmd must say where the formula goes: `{cnf}`".to_string());
     }
+    if let Some(command) = &args.solver_cmd
+        && command.contains("{proof}")
+        && command.contains("{lrat}")
+    {
+        return Err(
+            "--solver-cmd takes one proof: `{proof}` (DRAT) or `{lrat}` (LRAT)".to_string(),
+        );
+    }
     if !solver.available() {
         return Err(format!(
             "this build has no {name}; rebuild with `--features {feature}`"
@@ -201,9 +209,16 @@ fn describe(i: &Infeasibility) -> String {
     if !i.covers_all_tables {
         text.push_str(" (restricted class: says nothing about other tables)");
     }
-    match &i.certificate {
-        Some(dir) => text.push_str(&format!(" [certificate: {}]", dir.display())),
-        None => text.push_str(" [solver's word, no certificate]"),
+    match (&i.certificate, i.checked_proof) {
+        (Some(dir), Some(lemmas)) => text.push_str(&format!(
+            " [the solver's proof checked, {lemmas} lemmas; certificate: {}]",
+            dir.display()
+        )),
+        (Some(dir), None) => text.push_str(&format!(" [certificate: {}]", dir.display())),
+        (None, Some(lemmas)) => text.push_str(&format!(
+            " [the solver's proof checked, {lemmas} lemmas; no certificate kept]"
+        )),
+        (None, None) => text.push_str(" [solver's word: no proof checked, no certificate]"),
     }
     text
 }
@@ -253,6 +268,16 @@ pub fn run(args: &SearchArgs) -> Exit {
     let instance = &loaded.instance;
     if let (Some(path), Some(time)) = (&args.model, args.time) {
         return decode_model_file(path, time, &options.encoding, &source, instance);
+    }
+    if (args.merge.is_some() || args.cubes.is_some()) && args.format == OutputFormat::Json {
+        let message = "--cubes and --merge report in text only (no --format json yet)";
+        return search_failure(args, message, Exit::Input);
+    }
+    if let (Some(dir), Some(time)) = (&args.merge, args.time) {
+        return merge_cubes(dir, time, &options.encoding, &source, instance);
+    }
+    if let (Some(count), Some(time)) = (args.cubes, args.time) {
+        return cubes(args, count as usize, time, &options, &source, instance);
     }
     let mut reporter = Reporter::new(super::global::quiet());
     let result = match args.time {
@@ -343,6 +368,121 @@ pub fn run(args: &SearchArgs) -> Exit {
     exit
 }
 
+/// `--cubes K`: the cubes written for jobs elsewhere, or solved here.
+fn cubes(
+    args: &SearchArgs,
+    count: usize,
+    time: usize,
+    options: &SearchOptions,
+    source: &str,
+    instance: &txverify::kernel::Instance,
+) -> Exit {
+    use txverify::search::conquer;
+    let written = match (&args.output, &options.dimacs_only) {
+        (Some(dir), _) => Some(
+            conquer::write_cubes(instance, time, &options.encoding, count, dir)
+                .map(|n| format!("{n} cubes for T={time} written to {}", dir.display())),
+        ),
+        (None, Some(path)) => Some(
+            conquer::write_icnf_file(instance, time, &options.encoding, count, path).map(|n| {
+                format!(
+                    "{n} cubes for T={time} written to {} (iCNF)",
+                    path.display()
+                )
+            }),
+        ),
+        (None, None) => None,
+    };
+    if let Some(written) = written {
+        return match written {
+            Ok(message) => {
+                eprintln!("{message}");
+                Exit::Ok
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                Exit::of_search_error(&e)
+            }
+        };
+    }
+    match conquer::solve_cubes(instance, time, options, count) {
+        Ok((Outcome::Found(table, _), n)) => {
+            eprintln!("found in one of {n} cubes");
+            print_found(source, instance, &table);
+            Exit::Ok
+        }
+        Ok((Outcome::Infeasible(i), n)) => {
+            eprintln!("infeasible {} (all {n} cubes refuted)", describe(&i));
+            Exit::Rejected
+        }
+        Ok((Outcome::Unknown, n)) => {
+            eprintln!("unknown T={time}: the limit ran out before all {n} cubes were solved");
+            Exit::Limit
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Exit::of_search_error(&e)
+        }
+    }
+}
+
+/// `--merge DIR --time T`: what the cube jobs' answers add up to.
+fn merge_cubes(
+    dir: &Path,
+    time: usize,
+    encoding: &EncodingOptions,
+    source: &str,
+    instance: &txverify::kernel::Instance,
+) -> Exit {
+    use txverify::search::conquer::{self, Merged};
+    match conquer::merge(instance, time, encoding, dir) {
+        Ok(Merged::Found(table, cube)) => {
+            eprintln!("found by cube {}", cube + 1);
+            print_found(source, instance, &table);
+            Exit::Ok
+        }
+        Ok(Merged::Infeasible(i)) => {
+            eprintln!(
+                "infeasible {} (every cube refuted with a checked proof; the cubes cover)",
+                describe(&i)
+            );
+            Exit::Rejected
+        }
+        Ok(Merged::Open {
+            missing,
+            unproved,
+            proved,
+        }) => {
+            let list = |cubes: &[usize]| {
+                cubes
+                    .iter()
+                    .map(|c| (c + 1).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            eprintln!("open T={time}: {proved} cubes refuted with a checked proof");
+            if !missing.is_empty() {
+                eprintln!("  no answer from cubes {}", list(&missing));
+            }
+            if !unproved.is_empty() {
+                eprintln!(
+                    "  unsatisfiable without a proof (the solver's word, not counted): cubes {}",
+                    list(&unproved)
+                );
+            }
+            Exit::Limit
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            if e.is_input() {
+                Exit::Input
+            } else {
+                Exit::Internal
+            }
+        }
+    }
+}
+
 /// `--model FILE --time T`: the table a model found elsewhere describes.
 fn decode_model_file(
     path: &Path,
@@ -373,6 +513,16 @@ fn decode_model_file(
             Exit::of_search_error(&e)
         }
     }
+}
+
+/// Prints a table the search found (`--cubes`, `--merge`), after the kernel's check.
+fn print_found(
+    source: &str,
+    instance: &txverify::kernel::Instance,
+    table: &txverify::kernel::Table,
+) {
+    let checked = kernel::check(instance, table, &[]);
+    out!("{}", found_text(source, instance, table, &checked));
 }
 
 /// A table the kernel accepted (`checked` is its check), under the file's
@@ -429,12 +579,18 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
     match checked {
         Ok((v, lrat)) => {
             outln!("verified: {}", v.provenance.claim);
+            let proof = match v.provenance.cubes {
+                Some(k) => format!(
+                    "{k} cubes that cover every assignment, each refuted by its proof: {} lemmas checked",
+                    v.report.lemmas
+                ),
+                None => format!("proof: {} lemmas checked", v.report.lemmas),
+            };
             outln!(
-                "formula: {} variables, {} clauses ({}); proof: {} lemmas checked",
+                "formula: {} variables, {} clauses ({}); {proof}",
                 v.provenance.variables,
                 v.provenance.clauses,
                 v.provenance.encoding,
-                v.report.lemmas
             );
             if let Some((path, steps)) = lrat {
                 outln!(

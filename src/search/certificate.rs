@@ -2,17 +2,20 @@
 //!
 //! A certificate is a directory holding `provenance.json` (the instance
 //! summary, `T`, the encoding version and options, the formula's size and
-//! digest, the claim), `formula.cnf` (the formula in DIMACS, for external
-//! checkers such as drat-trim) and `proof.drat` (binary DRAT, as written by the
-//! solver). [`verify`] regenerates the formula from the instance and the
-//! recorded options, checks it is the one the proof was made for, and runs the
-//! independent checker in [`super::proofcheck`] on it.
+//! digest, the claim, the solver), `formula.cnf` (the formula in DIMACS, for
+//! external checkers such as drat-trim) and the proof: `proof.drat` (DRAT, text
+//! or binary, from varisat or an external solver) or `proof.lrat` (LRAT, from
+//! an external solver). [`verify`] regenerates the formula from the instance
+//! and the recorded options, checks it is the one the proof was made for, and
+//! runs the independent checker in [`super::proofcheck`] on it, reading the
+//! proof as a stream.
 
 use super::encode::{ENCODING_VERSION, Encoding, encode};
 use super::options::{EncodeError, EncodingOptions, SearchError, claim};
-use super::proofcheck::{self, ProofError, ProofFormat, ProofReport};
+use super::proofcheck::{self, ProofError, ProofReport};
 use crate::kernel::Instance;
 use serde::{Deserialize, Serialize};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// Version of the certificate layout.
@@ -79,6 +82,10 @@ pub struct Provenance {
     pub solver: String,
     /// The proof file and its format.
     pub proof: String,
+    /// For a cube certificate (cube-and-conquer): the number of cubes in
+    /// `cubes.icnf`, each refuted by its own proof `cube-NNNN.drat` or `.lrat`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cubes: Option<usize>,
 }
 
 /// Why a certificate was not accepted.
@@ -133,6 +140,16 @@ pub enum CertificateError {
         "the certificate does not match: the regenerated formula differs from the one the proof was made for"
     )]
     FormulaDiffers,
+    /// `provenance.json` names a proof file that is neither `proof.drat` nor `proof.lrat`.
+    #[error("provenance.json names the proof {named:?}; expected proof.drat or proof.lrat")]
+    UnknownProof {
+        /// What it names.
+        named: String,
+    },
+    /// A cube certificate's cubes are malformed, do not cover, or a cube's
+    /// proof is missing or rejected.
+    #[error("the cube certificate is rejected: {0}")]
+    Cubes(String),
     /// The formula could not be regenerated.
     #[error(transparent)]
     Encode(#[from] EncodeError),
@@ -161,12 +178,61 @@ pub struct Verified {
     pub report: ProofReport,
 }
 
-const PROOF_FILE: &str = "proof.drat";
+/// The kind of a proof, and so the name of its file in a certificate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofKind {
+    /// DRAT, text or binary (told apart by the checker): `proof.drat`.
+    Drat,
+    /// LRAT, text or binary: `proof.lrat`.
+    Lrat,
+}
 
-/// Creates the directory and returns the path the proof goes to.
-pub(crate) fn prepare(dir: &Path) -> Result<PathBuf, SearchError> {
+impl ProofKind {
+    /// The proof's file name in a certificate.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            ProofKind::Drat => "proof.drat",
+            ProofKind::Lrat => "proof.lrat",
+        }
+    }
+
+    /// The kind a certificate's `proof` entry names (its first word is the file).
+    fn named_in(proof: &str) -> Option<ProofKind> {
+        match proof.split_whitespace().next() {
+            Some("proof.drat") => Some(ProofKind::Drat),
+            Some("proof.lrat") => Some(ProofKind::Lrat),
+            _ => None,
+        }
+    }
+}
+
+/// Creates the directory and returns the path a proof of this kind goes to.
+pub(crate) fn prepare(dir: &Path, kind: ProofKind) -> Result<PathBuf, SearchError> {
     std::fs::create_dir_all(dir).map_err(SearchError::io(dir))?;
-    Ok(dir.join(PROOF_FILE))
+    Ok(dir.join(kind.file_name()))
+}
+
+/// Checks the proof in the file at `path` against `cnf`'s clauses, reading it as a stream.
+pub fn check_proof_file(
+    vars: usize,
+    clauses: &[Vec<i32>],
+    path: &Path,
+    kind: ProofKind,
+) -> Result<ProofReport, CertificateError> {
+    let file = std::fs::File::open(path).map_err(|source| CertificateError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let reader = BufReader::with_capacity(1 << 16, file);
+    Ok(match kind {
+        ProofKind::Drat => proofcheck::check_reader(vars, clauses, reader, None)?,
+        ProofKind::Lrat => ProofReport {
+            lemmas: proofcheck::check_lrat_reader(clauses, reader)?,
+            rat_lemmas: 0,
+            deletions: 0,
+            ignored_deletions: 0,
+        },
+    })
 }
 
 /// The provenance of a formula, as DIMACS comment lines.
@@ -190,6 +256,18 @@ pub fn provenance_comments(
     ]
 }
 
+/// Who wrote a certificate's proof, and in which form.
+pub(crate) struct ProofSource<'a> {
+    /// The solver, in words (`varisat 0.2.2`, `external: cadical -q {cnf} {proof}`).
+    pub solver: &'a str,
+    /// The proof's kind.
+    pub kind: ProofKind,
+    /// How its format is described in `provenance.json`.
+    pub format: &'a str,
+    /// The number of cubes, for a cube certificate.
+    pub cubes: Option<usize>,
+}
+
 /// Writes `provenance.json` and `formula.cnf` next to the proof.
 pub(crate) fn write_provenance(
     dir: &Path,
@@ -197,6 +275,7 @@ pub(crate) fn write_provenance(
     time: usize,
     options: &EncodingOptions,
     encoding: &Encoding,
+    source: &ProofSource<'_>,
 ) -> Result<(), SearchError> {
     let provenance = Provenance {
         format: CERTIFICATE_FORMAT.to_string(),
@@ -208,8 +287,12 @@ pub(crate) fn write_provenance(
         clauses: encoding.cnf.clauses().len(),
         digest: format!("{:016x}", encoding.cnf.digest()),
         claim: claim(time, options),
-        solver: "varisat 0.2.2".to_string(),
-        proof: format!("{PROOF_FILE} (binary DRAT)"),
+        solver: source.solver.to_string(),
+        proof: match source.cubes {
+            Some(_) => format!("cube-NNNN.drat or cube-NNNN.lrat ({})", source.format),
+            None => format!("{} ({})", source.kind.file_name(), source.format),
+        },
+        cubes: source.cubes,
     };
     let write = |name: &str, text: String| {
         let path = dir.join(name);
@@ -229,58 +312,99 @@ pub(crate) fn write_provenance(
 
 /// Regenerates the formula for `instance` and checks the certificate's proof against it.
 pub fn verify(instance: &Instance, dir: &Path) -> Result<Verified, CertificateError> {
-    let (provenance, encoding, proof) = regenerate(instance, dir)?;
-    let report = proofcheck::check(
-        encoding.cnf.vars(),
-        encoding.cnf.clauses(),
-        &proof,
-        ProofFormat::Binary,
-    )?;
+    let (provenance, encoding) = regenerate(instance, dir)?;
+    if let Some(count) = provenance.cubes {
+        let lemmas = super::conquer::verify_cubes(&encoding, dir, count)?;
+        let report = ProofReport {
+            lemmas,
+            rat_lemmas: 0,
+            deletions: 0,
+            ignored_deletions: 0,
+        };
+        return Ok(Verified { provenance, report });
+    }
+    let (proof, kind) = proof_of(&provenance, dir)?;
+    let report = check_proof_file(encoding.cnf.vars(), encoding.cnf.clauses(), &proof, kind)?;
     Ok(Verified { provenance, report })
 }
 
 /// Like [`verify`], and writes the refutation as a text LRAT proof to `lrat`
 /// (clauses numbered as in the regenerated formula, which is the certificate's
-/// `formula.cnf`, so that other LRAT checkers can take it), then checks the written file with the LRAT checker. Returns the
-/// number of clauses the LRAT proof adds.
+/// `formula.cnf`, so that other LRAT checkers can take it), then checks the
+/// written file with the LRAT checker. A certificate whose proof is LRAT
+/// already is checked and copied. Returns the number of clauses the LRAT proof adds.
 pub fn verify_writing_lrat(
     instance: &Instance,
     dir: &Path,
     lrat: &Path,
 ) -> Result<(Verified, usize), CertificateError> {
-    let (provenance, encoding, proof) = regenerate(instance, dir)?;
+    let (provenance, encoding) = regenerate(instance, dir)?;
+    if provenance.cubes.is_some() {
+        return Err(CertificateError::Cubes(
+            "--lrat takes a certificate with one proof, not one per cube".to_string(),
+        ));
+    }
+    let (proof, kind) = proof_of(&provenance, dir)?;
     let write_failed = |source: std::io::Error| CertificateError::Write {
         path: lrat.to_path_buf(),
         source,
     };
-    let file = std::fs::File::create(lrat).map_err(write_failed)?;
-    let mut out = std::io::BufWriter::new(file);
-    let report = proofcheck::check_to_lrat(
-        encoding.cnf.vars(),
-        encoding.cnf.clauses(),
-        &proof,
-        ProofFormat::Binary,
-        &mut out,
-    )
-    .map_err(|e| match e {
-        ProofError::Write(source) => write_failed(source),
-        other => other.into(),
-    })?;
-    drop(out);
-    let written = std::fs::read(lrat).map_err(|source| CertificateError::Read {
+    let report = match kind {
+        ProofKind::Lrat => {
+            let report =
+                check_proof_file(encoding.cnf.vars(), encoding.cnf.clauses(), &proof, kind)?;
+            std::fs::copy(&proof, lrat).map_err(write_failed)?;
+            report
+        }
+        ProofKind::Drat => {
+            let input = std::fs::File::open(&proof).map_err(|source| CertificateError::Read {
+                path: proof.clone(),
+                source,
+            })?;
+            let file = std::fs::File::create(lrat).map_err(write_failed)?;
+            let mut out = std::io::BufWriter::new(file);
+            let report = proofcheck::check_to_lrat(
+                encoding.cnf.vars(),
+                encoding.cnf.clauses(),
+                BufReader::with_capacity(1 << 16, input),
+                None,
+                &mut out,
+            )
+            .map_err(|e| match e {
+                ProofError::Write(source) => write_failed(source),
+                other => other.into(),
+            })?;
+            drop(out);
+            report
+        }
+    };
+    let written = std::fs::File::open(lrat).map_err(|source| CertificateError::Read {
         path: lrat.to_path_buf(),
         source,
     })?;
-    let steps = proofcheck::check_lrat(encoding.cnf.clauses(), &written)?;
+    let steps = proofcheck::check_lrat_reader(
+        encoding.cnf.clauses(),
+        BufReader::with_capacity(1 << 16, written),
+    )?;
     Ok((Verified { provenance, report }, steps))
 }
 
-/// The certificate's provenance, the formula regenerated from the instance
-/// (checked against the provenance), and the proof's bytes.
-fn regenerate(
+/// The proof file a (one-proof) certificate names, and its kind.
+fn proof_of(provenance: &Provenance, dir: &Path) -> Result<(PathBuf, ProofKind), CertificateError> {
+    match ProofKind::named_in(&provenance.proof) {
+        Some(kind) => Ok((dir.join(kind.file_name()), kind)),
+        None => Err(CertificateError::UnknownProof {
+            named: provenance.proof.clone(),
+        }),
+    }
+}
+
+/// The certificate's provenance, and the formula regenerated from the instance
+/// (checked against the provenance).
+pub(crate) fn regenerate(
     instance: &Instance,
     dir: &Path,
-) -> Result<(Provenance, Encoding, Vec<u8>), CertificateError> {
+) -> Result<(Provenance, Encoding), CertificateError> {
     let read = |name: &str| {
         let path = dir.join(name);
         std::fs::read(&path).map_err(|source| CertificateError::Read { path, source })
@@ -308,6 +432,5 @@ fn regenerate(
     {
         return Err(CertificateError::FormulaDiffers);
     }
-    let proof = read(PROOF_FILE)?;
-    Ok((provenance, encoding, proof))
+    Ok((provenance, encoding))
 }

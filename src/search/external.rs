@@ -8,12 +8,16 @@
 //! a model must give every variable a value and satisfy every clause before it
 //! is returned (and the search then decodes it and has the kernel check the
 //! table); a model that is truncated, out of range or wrong is an error, never
-//! a table. An "unsatisfiable" is the solver's word only (no proof is read).
+//! a table. An "unsatisfiable" is the solver's word only, unless the command
+//! has a `{proof}` (DRAT) or `{lrat}` (LRAT) place: then the solver writes its
+//! proof there, and the search accepts the answer only when the proof checker
+//! refutes the formula with it.
 
 use super::cnf::Cnf;
 use super::options::SolverError;
 use super::solver::{SatAnswer, SolveControl};
 use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -21,37 +25,66 @@ use std::time::{Duration, Instant};
 /// How often the run checks its deadline and stop flags.
 const POLL: Duration = Duration::from_millis(20);
 
-/// Runs `template` on `cnf`; the answer, and 0 learned clauses (the command
-/// reports none).
+/// The place of the formula's file in a command.
+pub const CNF_PLACE: &str = "{cnf}";
+/// The place of a DRAT proof's file in a command.
+pub const DRAT_PLACE: &str = "{proof}";
+/// The place of an LRAT proof's file in a command.
+pub const LRAT_PLACE: &str = "{lrat}";
+
+/// A command to run, and where its proof goes when it has a proof place.
+#[derive(Clone, Copy, Debug)]
+pub struct SolverCommand<'a> {
+    /// The template, with `{cnf}` and perhaps `{proof}` or `{lrat}`.
+    pub template: &'a str,
+    /// The file that takes the place of `{proof}` or `{lrat}`.
+    pub proof: Option<&'a Path>,
+}
+
+/// Runs the command on `cnf`; the answer, and 0 learned clauses (the command
+/// reports none). A proof file left from before is removed first, so that
+/// only what this run writes can be checked.
 pub fn solve_external(
-    template: &str,
+    command: SolverCommand<'_>,
     cnf: &Cnf,
     control: SolveControl<'_>,
 ) -> Result<(SatAnswer, u64), SolverError> {
-    let path = formula_path();
+    let path = scratch_path("cnf");
     std::fs::write(&path, cnf.to_dimacs(&[])).map_err(|source| SolverError::External {
         problem: format!("cannot write the formula to {}: {source}", path.display()),
     })?;
-    let answer = run(template, &path, cnf, &control);
+    if let Some(proof) = command.proof {
+        let _ = std::fs::remove_file(proof);
+    }
+    let answer = run(command, &path, cnf, &control);
     let _ = std::fs::remove_file(&path);
     answer.map(|a| (a, 0))
 }
 
-/// A fresh file name for the formula, in the temporary directory.
-fn formula_path() -> std::path::PathBuf {
+/// A fresh file name in the temporary directory, with this extension.
+pub fn scratch_path(extension: &str) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("txverify-{}-{n}.cnf", std::process::id()))
+    std::env::temp_dir().join(format!("txverify-{}-{n}.{extension}", std::process::id()))
+}
+
+/// A path quoted for `sh`.
+fn quoted(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
 }
 
 fn run(
-    template: &str,
-    path: &std::path::Path,
+    solver: SolverCommand<'_>,
+    path: &Path,
     cnf: &Cnf,
     control: &SolveControl<'_>,
 ) -> Result<SatAnswer, SolverError> {
-    let quoted = format!("'{}'", path.display().to_string().replace('\'', r"'\''"));
-    let command = template.replace("{cnf}", &quoted);
+    let mut command = solver.template.replace(CNF_PLACE, &quoted(path));
+    if let Some(proof) = solver.proof {
+        command = command
+            .replace(DRAT_PLACE, &quoted(proof))
+            .replace(LRAT_PLACE, &quoted(proof));
+    }
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(&command)

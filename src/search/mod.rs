@@ -13,11 +13,14 @@
 //! The modules, from the bottom up: [`options`] (what is asked, what can fail),
 //! [`cnf`] and [`routes`] (formulas and walks), [`symmetry`] and [`split`]
 //! (restrictions), [`encode`](mod@encode) (the formula), [`solver`] (running SAT solvers),
-//! [`proofcheck`] and [`certificate`] (proofs of infeasibility), [`portfolio`]
-//! (the helper thread); this module puts them together.
+//! [`proofcheck`] and [`certificate`] (proofs of infeasibility, from varisat or
+//! from an external solver), [`portfolio`] (the helper thread), [`cubes`] and
+//! [`conquer`] (cube-and-conquer); this module puts them together.
 
 pub mod certificate;
 pub mod cnf;
+pub mod conquer;
+pub mod cubes;
 pub mod encode;
 pub mod external;
 pub mod options;
@@ -35,6 +38,7 @@ pub use options::{
 };
 
 use crate::kernel::{self, Instance, Table, Verdict};
+use certificate::ProofKind;
 use portfolio::{Board, HelperOutcome};
 use serde::Serialize;
 use solver::{SatAnswer, SolveControl};
@@ -54,6 +58,9 @@ pub struct Infeasibility {
     pub covers_all_tables: bool,
     /// Where the certificate was written, if one was asked for.
     pub certificate: Option<PathBuf>,
+    /// The lemmas of the external solver's proof, when its proof (`{proof}`
+    /// or `{lrat}` in the command) was checked against the formula.
+    pub checked_proof: Option<usize>,
 }
 
 /// What one search for a table with `T` columns found.
@@ -144,9 +151,14 @@ pub fn solve_reporting(
         return Ok(Outcome::Unknown);
     }
 
-    let proof_path = match &options.certificate_dir {
-        Some(dir) => Some(certificate::prepare(dir)?),
-        None => None,
+    let external_proof = external_proof_kind(options);
+    let proof_path = match (&options.certificate_dir, external_proof) {
+        (Some(dir), kind) => Some(certificate::prepare(dir, kind.unwrap_or(ProofKind::Drat))?),
+        (None, Some(kind)) => Some(external::scratch_path(match kind {
+            ProofKind::Drat => "drat",
+            ProofKind::Lrat => "lrat",
+        })),
+        (None, None) => None,
     };
     let run = Run {
         instance,
@@ -156,14 +168,34 @@ pub fn solve_reporting(
         started,
         deadline: options.time_limit.map(|limit| started + limit),
         proof_path: proof_path.as_deref(),
+        external_proof,
+        checked_lemmas: std::sync::OnceLock::new(),
     };
-    let (answer, learned, helped) = run.race(progress)?;
-    report.learned = learned;
-    report.phase = Phase::Done;
-    report.elapsed = started.elapsed();
-    progress(&report);
-    let outcome = run.settle(answer, helped)?;
-    Ok(finish(outcome, &options.certificate_dir, &proof_path))
+    let outcome = run.race(progress).and_then(|(answer, learned, helped)| {
+        report.learned = learned;
+        report.phase = Phase::Done;
+        report.elapsed = started.elapsed();
+        progress(&report);
+        run.settle(answer, helped)
+    });
+    clean_up(&outcome, &options.certificate_dir, &proof_path);
+    outcome
+}
+
+/// The kind of proof the external solver's command writes, when it has a
+/// `{proof}` (DRAT) or `{lrat}` (LRAT) place.
+pub(crate) fn external_proof_kind(options: &SearchOptions) -> Option<ProofKind> {
+    let command = options
+        .external_command
+        .as_deref()
+        .filter(|_| options.solver == SolverChoice::External)?;
+    if command.contains(external::LRAT_PLACE) {
+        Some(ProofKind::Lrat)
+    } else if command.contains(external::DRAT_PLACE) {
+        Some(ProofKind::Drat)
+    } else {
+        None
+    }
 }
 
 /// Writes the formula as DIMACS, with its provenance in comments.
@@ -186,8 +218,13 @@ struct Run<'a> {
     encoding: &'a Encoding,
     started: Instant,
     deadline: Option<Instant>,
-    /// Where the main solver's proof goes, when a certificate is asked for.
+    /// Where the main solver's proof goes, when a certificate is asked for or
+    /// the external solver writes one.
     proof_path: Option<&'a Path>,
+    /// The kind of proof the external solver writes, if it writes one.
+    external_proof: Option<ProofKind>,
+    /// The lemmas of the external solver's proof, once it is checked.
+    checked_lemmas: std::sync::OnceLock<usize>,
 }
 
 impl Run<'_> {
@@ -258,8 +295,10 @@ impl Run<'_> {
         outcome
     }
 
-    /// The main solver on the formula; when it refutes the formula without a
-    /// proof and a certificate is asked for, varisat derives the refutation again.
+    /// The main solver on the formula. When an external solver writes a
+    /// proof, its "unsatisfiable" stands only if the proof checks (an error
+    /// otherwise); when a solver that writes none refutes the formula and a
+    /// certificate is asked for, varisat derives the refutation again.
     fn solve_main(
         &self,
         stops: &[Arc<AtomicBool>],
@@ -267,17 +306,27 @@ impl Run<'_> {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<(SatAnswer, u64), SearchError> {
         let chosen = self.options.solver;
-        // Only varisat writes proofs.
-        let proof = self.proof_path.filter(|_| chosen == SolverChoice::Varisat);
+        let writes_proof = chosen == SolverChoice::Varisat || self.external_proof.is_some();
+        let proof = self.proof_path.filter(|_| writes_proof);
         let (mut answer, mut learned) = self.solve_once(chosen, proof, stops, board, progress)?;
-        if answer == SatAnswer::Unsat
-            && chosen != SolverChoice::Varisat
-            && let Some(path) = self.proof_path
-        {
-            let (again, more) =
-                self.solve_once(SolverChoice::Varisat, Some(path), stops, board, progress)?;
-            answer = again;
-            learned += more;
+        if answer == SatAnswer::Unsat {
+            if let (Some(kind), Some(path)) = (self.external_proof, proof) {
+                let cnf = &self.encoding.cnf;
+                let report = certificate::check_proof_file(cnf.vars(), cnf.clauses(), path, kind)
+                    .map_err(|e| SearchError::ProofRejected {
+                    time: self.time,
+                    problem: match e {
+                        certificate::CertificateError::Proof(p) => p.to_string(),
+                        other => other.to_string(),
+                    },
+                })?;
+                let _ = self.checked_lemmas.set(report.lemmas);
+            } else if !writes_proof && let Some(path) = self.proof_path {
+                let (again, more) =
+                    self.solve_once(SolverChoice::Varisat, Some(path), stops, board, progress)?;
+                answer = again;
+                learned += more;
+            }
         }
         Ok((answer, learned))
     }
@@ -291,7 +340,8 @@ impl Run<'_> {
         board: Option<&Board>,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<(SatAnswer, u64), SearchError> {
-        let proof_file = match proof {
+        // An external solver writes its proof itself.
+        let proof_file = match proof.filter(|_| chosen != SolverChoice::External) {
             Some(path) => Some(std::fs::File::create(path).map_err(SearchError::io(path))?),
             None => None,
         };
@@ -312,7 +362,14 @@ impl Run<'_> {
                 })
             }),
         };
-        let command = self.options.external_command.as_deref();
+        let command =
+            self.options
+                .external_command
+                .as_deref()
+                .map(|template| external::SolverCommand {
+                    template,
+                    proof: proof.filter(|_| chosen == SolverChoice::External),
+                });
         Ok(solver::run(chosen, command, &self.encoding.cnf, control)?)
     }
 
@@ -356,12 +413,34 @@ impl Run<'_> {
         let encoding_options = &self.options.encoding;
         let certificate = match (&self.options.certificate_dir, self.proof_path) {
             (Some(dir), Some(_)) => {
+                let external = self
+                    .external_proof
+                    .zip(self.options.external_command.as_ref());
+                let solver = match external {
+                    Some((_, command)) => format!("external: {command}"),
+                    None => "varisat 0.2.2".to_string(),
+                };
+                let source = match external {
+                    Some((kind, _)) => certificate::ProofSource {
+                        solver: &solver,
+                        kind,
+                        format: "written by the external solver, checked when it answered",
+                        cubes: None,
+                    },
+                    None => certificate::ProofSource {
+                        solver: &solver,
+                        kind: ProofKind::Drat,
+                        format: "binary DRAT",
+                        cubes: None,
+                    },
+                };
                 certificate::write_provenance(
                     dir,
                     self.instance,
                     self.time,
                     encoding_options,
                     self.encoding,
+                    &source,
                 )?;
                 Some(dir.clone())
             }
@@ -372,27 +451,28 @@ impl Run<'_> {
             claim: claim(self.time, encoding_options),
             covers_all_tables: encoding_options.covers_all_tables(),
             certificate,
+            checked_proof: self.checked_lemmas.get().copied(),
         }))
     }
 }
 
-/// Removes an unused proof file (and its directory, if empty) unless the outcome is
-/// an infeasibility with a certificate.
-fn finish(
-    outcome: Outcome,
+/// Removes the proof file unless the outcome is an infeasibility with a
+/// certificate (and the certificate's directory too, if it is left empty).
+fn clean_up(
+    outcome: &Result<Outcome, SearchError>,
     certificate_dir: &Option<PathBuf>,
     proof_path: &Option<PathBuf>,
-) -> Outcome {
-    if !matches!(outcome, Outcome::Infeasible(_))
-        && let Some(path) = proof_path
-    {
-        // No certificate for this T: leave nothing behind (the directory too, if empty).
+) {
+    let Some(path) = proof_path else {
+        return;
+    };
+    let certified = matches!(outcome, Ok(Outcome::Infeasible(_))) && certificate_dir.is_some();
+    if !certified {
         let _ = std::fs::remove_file(path);
         if let Some(dir) = certificate_dir {
             let _ = std::fs::remove_dir(dir);
         }
     }
-    outcome
 }
 
 /// The table a model of the formula for `time` columns describes, for a model

@@ -255,6 +255,17 @@ pub enum SearchError {
         /// The number of columns.
         time: usize,
     },
+    /// An external solver said unsatisfiable, but the proof it wrote does not
+    /// refute the formula (or is missing): its answer is not taken.
+    #[error(
+        "the external solver said unsatisfiable for T={time}, but its proof is rejected: {problem}"
+    )]
+    ProofRejected {
+        /// The number of columns.
+        time: usize,
+        /// Why the proof is rejected.
+        problem: String,
+    },
     /// A file or directory could not be written (an input/output error, not a
     /// fault of the search: see [`SearchError::is_io`]).
     #[error("cannot write {path}: {source}")]

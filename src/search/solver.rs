@@ -92,7 +92,7 @@ impl Write for Monitor<'_> {
 /// learned clauses (for z3, its conflicts).
 pub(crate) fn run(
     choice: SolverChoice,
-    external_command: Option<&str>,
+    external_command: Option<super::external::SolverCommand<'_>>,
     cnf: &Cnf,
     control: SolveControl<'_>,
 ) -> Result<(SatAnswer, u64), SolverError> {

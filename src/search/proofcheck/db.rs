@@ -1,5 +1,12 @@
-//! The clause database of the DRUP checker: watched literals, unit
-//! propagation at the top level, and the LRAT hints a propagation used.
+//! The clause database of the DRAT checker: watched literals, unit
+//! propagation at the top level, the RAT check, and the LRAT hints a
+//! propagation used.
+//!
+//! A deleted clause gives its memory and its slot back at once (it is taken
+//! off its two watch lists), so the database holds the clauses present and no
+//! more: a long proof that deletes as it goes is checked in the memory of its
+//! largest clause set. Clauses are found for deletion by a hash of their
+//! sorted literals, not by a second copy of them.
 
 use std::collections::HashMap;
 
@@ -17,7 +24,12 @@ pub(super) struct Db {
     value: Vec<i8>,
     trail: Vec<usize>,
     head: usize,
-    by_key: HashMap<Vec<usize>, Vec<usize>>,
+    /// Per hash of a clause's sorted literals: the first slot with that hash.
+    by_hash: HashMap<u64, usize>,
+    /// Per slot: the next slot with the same hash (`NONE`: the last).
+    same_hash: Vec<usize>,
+    /// Slots of deleted clauses, to be reused.
+    free: Vec<usize>,
     /// Whether the clauses present are refuted at the top level.
     pub(super) refuted: bool,
     /// Per variable: the clause that implied its value (`NONE`: an assumption).
@@ -34,6 +46,13 @@ pub(super) struct Db {
     seen: Vec<bool>,
 }
 
+/// A hash of sorted literals (FNV-1a over their codes).
+fn hash_of(sorted: &[usize]) -> u64 {
+    sorted.iter().fold(0xcbf2_9ce4_8422_2325, |h, &l| {
+        (h ^ l as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// No clause: the reason of an assumption, or no conflict clause.
 pub(super) const NONE: usize = usize::MAX;
 
@@ -46,7 +65,9 @@ impl Db {
             value: vec![0; 2 * vars],
             trail: Vec::new(),
             head: 0,
-            by_key: HashMap::new(),
+            by_hash: HashMap::new(),
+            same_hash: Vec::new(),
+            free: Vec::new(),
             refuted: false,
             reason: vec![NONE; vars],
             place: vec![0; vars],
@@ -55,6 +76,12 @@ impl Db {
             last_id: 0,
             seen: vec![false; vars],
         }
+    }
+
+    /// Slots in use or free for reuse: the database's size.
+    #[cfg(test)]
+    pub(super) fn slots(&self) -> usize {
+        self.clauses.len()
     }
 
     fn assign(&mut self, lit: usize, reason: usize) {
@@ -67,10 +94,19 @@ impl Db {
 
     /// The clauses that unit propagation used to falsify `conflict`, in the
     /// order they became unit, then `conflict` itself: the hints of an LRAT step.
-    pub(super) fn explain(&mut self, conflict: usize) -> Vec<u64> {
+    /// The variables of `lemma` are not explained: an LRAT checker assigns them
+    /// from the lemma's negation, so the clauses that forced them at the top
+    /// level would be satisfied hints.
+    pub(super) fn explain(&mut self, conflict: usize, lemma: &[usize]) -> Vec<u64> {
         let mut used = Vec::new();
         let mut stack = vec![conflict];
         let mut marked = Vec::new();
+        for &l in lemma {
+            if !self.seen[l / 2] {
+                self.seen[l / 2] = true;
+                marked.push(l / 2);
+            }
+        }
         while let Some(c) = stack.pop() {
             for &lit in &self.clauses[c] {
                 let var = lit / 2;
@@ -175,32 +211,43 @@ impl Db {
         if lits.windows(2).any(|w| w[0] ^ 1 == w[1]) {
             return; // a tautology holds in every assignment
         }
-        let key = lits.clone();
+        let hash = hash_of(&lits);
         // Watch two non-false literals if there are, true ones first.
         lits.sort_by_key(|&l| match self.value[l] {
             1 => 0,
             0 => 1,
             _ => 2,
         });
-        let id = self.clauses.len();
-        match lits.len() {
-            0 => {
-                self.refuted = true;
-                self.conflict = NONE;
-                return;
-            }
-            1 => {}
-            _ => {
-                self.watches[lits[0]].push(id);
-                self.watches[lits[1]].push(id);
-            }
+        if lits.is_empty() {
+            self.refuted = true;
+            self.conflict = NONE;
+            return;
         }
         let first = lits[0];
         let unit = lits.len() == 1 || self.value[lits[1]] == -1;
-        self.clauses.push(lits);
-        self.deleted.push(false);
-        self.lrat_id.push(self.last_id);
-        self.by_key.entry(key).or_default().push(id);
+        let next = self.by_hash.get(&hash).copied().unwrap_or(NONE);
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.clauses[id] = lits;
+                self.deleted[id] = false;
+                self.lrat_id[id] = self.last_id;
+                self.same_hash[id] = next;
+                id
+            }
+            None => {
+                self.clauses.push(lits);
+                self.deleted.push(false);
+                self.lrat_id.push(self.last_id);
+                self.same_hash.push(next);
+                self.clauses.len() - 1
+            }
+        };
+        self.by_hash.insert(hash, id);
+        if self.clauses[id].len() >= 2 {
+            let (a, b) = (self.clauses[id][0], self.clauses[id][1]);
+            self.watches[a].push(id);
+            self.watches[b].push(id);
+        }
         if unit {
             match self.value[first] {
                 -1 => {
@@ -218,17 +265,85 @@ impl Db {
         }
     }
 
-    /// Deletes a clause; returns its LRAT number, and whether it still gives a
-    /// top-level value its reason (then an LRAT proof must keep it), or `None`
-    /// when the clause is not present.
+    /// Deletes a clause; returns its LRAT number and whether it was kept
+    /// because it gives a top-level value its reason (then the clause stays
+    /// present: the value it forced stays, and the RAT check must see it), or
+    /// `None` when the clause is not present.
     pub(super) fn delete(&mut self, mut lits: Vec<usize>) -> Option<(u64, bool)> {
         lits.sort_unstable();
         lits.dedup();
-        let id = self.by_key.get_mut(&lits).and_then(|ids| ids.pop())?;
-        // Units stay assigned: they are implied by the formula.
+        let hash = hash_of(&lits);
+        let mut previous = NONE;
+        let mut id = self.by_hash.get(&hash).copied().unwrap_or(NONE);
+        while id != NONE {
+            if self.clauses[id].len() == lits.len() && {
+                let mut sorted = self.clauses[id].clone();
+                sorted.sort_unstable();
+                sorted == lits
+            } {
+                break;
+            }
+            previous = id;
+            id = self.same_hash[id];
+        }
+        if id == NONE {
+            return None;
+        }
+        let is_reason = |l: usize| self.value[l] != 0 && self.reason[l / 2] == id;
+        if self.clauses[id].iter().any(|&l| is_reason(l)) {
+            return Some((self.lrat_id[id], true));
+        }
+        // Off the hash chain, off the watch lists, memory and slot given back.
+        let next = self.same_hash[id];
+        if previous == NONE {
+            if next == NONE {
+                self.by_hash.remove(&hash);
+            } else {
+                self.by_hash.insert(hash, next);
+            }
+        } else {
+            self.same_hash[previous] = next;
+        }
+        let clause = std::mem::take(&mut self.clauses[id]);
+        if clause.len() >= 2 {
+            for &watched in &clause[..2] {
+                let list = &mut self.watches[watched];
+                if let Some(at) = list.iter().position(|&c| c == id) {
+                    list.swap_remove(at);
+                }
+            }
+        }
         self.deleted[id] = true;
-        let is_reason = self.clauses[id].iter().any(|&l| self.reason[l / 2] == id);
-        Some((self.lrat_id[id], is_reason))
+        self.free.push(id);
+        Some((self.lrat_id[id], false))
+    }
+
+    /// Whether `lits` is a resolution asymmetric tautology on its first
+    /// literal `p`: for every clause present that contains ¬p, the lemma joined
+    /// with the rest of that clause is a tautology or follows by unit
+    /// propagation. Scans the whole database (RAT lemmas are rare).
+    pub(super) fn rat(&mut self, lits: &[usize]) -> bool {
+        let Some(&pivot) = lits.first() else {
+            return false;
+        };
+        let mut resolvent = Vec::new();
+        for id in 0..self.clauses.len() {
+            if self.deleted[id] || !self.clauses[id].contains(&(pivot ^ 1)) {
+                continue;
+            }
+            resolvent.clear();
+            resolvent.extend_from_slice(lits);
+            resolvent.extend(self.clauses[id].iter().filter(|&&l| l != pivot ^ 1));
+            resolvent.sort_unstable();
+            resolvent.dedup();
+            if resolvent.windows(2).any(|w| w[0] ^ 1 == w[1]) {
+                continue;
+            }
+            if self.rup(&resolvent, false).is_none() {
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether `lits` follows from the clauses by unit propagation; with
@@ -255,7 +370,7 @@ impl Db {
         }
         let hints = conflict.map(|c| {
             if explain && c != NONE {
-                self.explain(c)
+                self.explain(c, lits)
             } else {
                 Vec::new()
             }

@@ -1,22 +1,30 @@
-//! An independent checker for DRUP proofs (DRAT proofs whose lemmas are all RUP).
+//! An independent checker for DRAT and LRAT proofs of unsatisfiability.
 //!
-//! This module shares no code with the encoder or the solver: it takes the
-//! clauses of a formula as plain integer lists and the bytes of a proof, and
-//! decides whether the proof refutes the formula. It is a forward checker:
-//! every added lemma must follow from the clauses present by unit propagation
-//! (assign the lemma's literals false, propagate, reach a conflict), and the
-//! proof must end with the clause set refuted by unit propagation.
+//! This module shares no code with the encoder or the solvers: it takes the
+//! clauses of a formula as plain integer lists and a proof as a stream of
+//! bytes, and decides whether the proof refutes the formula. The DRAT checker
+//! is a forward checker: every added lemma must follow from the clauses present
+//! by unit propagation (RUP: assign the lemma's literals false, propagate,
+//! reach a conflict) or, failing that, be a resolution asymmetric tautology on
+//! its first literal (RAT, as CaDiCaL and kissat may write), and the proof must
+//! end with the clause set refuted by unit propagation.
 //!
-//! Soundness does not depend on deletions. Every clause ever present is implied
-//! by the formula (original, or RUP from implied clauses), so neither keeping a
-//! unit derived from a clause that was later deleted (as varisat's proofs
-//! require) nor ignoring a deletion of a clause we do not hold can make a
-//! satisfiable formula look refuted. Lemmas that are RAT but not RUP are
-//! rejected: varisat does not produce them.
+//! Proofs are read through a buffered reader one step at a time (`parse.rs`)
+//! and deleted clauses give their memory back (`db.rs`), so a check needs the
+//! memory of the clause database, not of the proof: proofs of hundreds of
+//! megabytes are checked as they are read.
+//!
+//! Soundness and deletions. A RUP lemma is implied by the clauses present; a
+//! RAT lemma keeps them satisfiable if they were. So the clauses present stay
+//! satisfiable as long as the formula is, whichever deletions are honoured:
+//! ignoring a deletion of a clause we do not hold, or keeping a clause that
+//! still forces a top-level value (as varisat's proofs require: the value
+//! stays, so the clause does too, and the RAT check sees it), only makes the
+//! set larger, never a satisfiable formula refuted.
 //!
 //! [`check_to_lrat`] also writes the refutation as an LRAT proof, and
-//! [`check_lrat`] checks such a proof (in `lrat.rs`, sharing nothing with the
-//! writer). The DRAT reader is in `parse.rs`, the clause database in `db.rs`.
+//! [`check_lrat`] checks LRAT proofs, text or binary (in `lrat.rs`, sharing
+//! nothing with the writer).
 
 mod db;
 mod lrat;
@@ -24,11 +32,11 @@ mod parse;
 #[cfg(test)]
 mod tests;
 
-pub use lrat::check_lrat;
+pub use lrat::{check_lrat, check_lrat_reader};
 
 use db::{Db, NONE, code};
-use parse::{Step, parse};
-use std::io::Write;
+use parse::{DratReader, Step};
+use std::io::{BufRead, Read, Write};
 
 /// How the proof is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +52,8 @@ pub enum ProofFormat {
 pub struct ProofReport {
     /// Lemmas checked.
     pub lemmas: usize,
+    /// Of those, lemmas that are RAT but not RUP.
+    pub rat_lemmas: usize,
     /// Deletions honoured.
     pub deletions: usize,
     /// Deletions of clauses not present, ignored.
@@ -78,11 +88,24 @@ pub enum ProofError {
         /// The literal.
         literal: i64,
     },
+    /// The proof could not be read.
+    #[error("cannot read the proof: {0}")]
+    Read(#[source] std::io::Error),
+    /// A RAT lemma was met while writing LRAT, which is written with RUP hints only.
+    #[error("step {step}: lemma {clause:?} is RAT, not RUP; the LRAT output takes RUP lemmas only")]
+    RatInLrat {
+        /// 1-based step number.
+        step: usize,
+        /// The lemma.
+        clause: Vec<i64>,
+    },
     /// The LRAT output could not be written.
     #[error("cannot write the LRAT proof: {0}")]
     Write(#[source] std::io::Error),
     /// A lemma does not follow by unit propagation.
-    #[error("step {step}: lemma {clause:?} is not implied by unit propagation")]
+    #[error(
+        "step {step}: lemma {clause:?} is not implied by unit propagation, nor RAT on its first literal"
+    )]
     NotRup {
         /// 1-based step number.
         step: usize,
@@ -161,19 +184,32 @@ pub fn check(
     proof: &[u8],
     format: ProofFormat,
 ) -> Result<ProofReport, ProofError> {
+    check_into(vars, clauses, proof, Some(format), None)
+}
+
+/// Like [`check`], reading the proof from `proof` one step at a time; with
+/// `format` `None`, text or binary is told from the proof's first bytes, as
+/// drat-trim does.
+pub fn check_reader(
+    vars: usize,
+    clauses: &[Vec<i32>],
+    proof: impl BufRead,
+    format: Option<ProofFormat>,
+) -> Result<ProofReport, ProofError> {
     check_into(vars, clauses, proof, format, None)
 }
 
-/// Checks `proof` like [`check`] and writes, as it goes, the same refutation as
-/// a text LRAT proof (every lemma with the clauses unit propagation used, by
-/// number: the formula's clauses are 1, 2, … in order). Deletions of clauses
-/// that still give a top-level value its reason are left out, since the hints
-/// of later lemmas may use them.
+/// Checks `proof` like [`check_reader`] and writes, as it goes, the same
+/// refutation as a text LRAT proof (every lemma with the clauses unit
+/// propagation used, by number: the formula's clauses are 1, 2, … in order).
+/// Deletions of clauses that still give a top-level value its reason are left
+/// out, since the hints of later lemmas may use them. A RAT lemma is an error
+/// ([`ProofError::RatInLrat`]): LRAT is written with RUP hints only.
 pub fn check_to_lrat(
     vars: usize,
     clauses: &[Vec<i32>],
-    proof: &[u8],
-    format: ProofFormat,
+    proof: impl BufRead,
+    format: Option<ProofFormat>,
     lrat: &mut dyn Write,
 ) -> Result<ProofReport, ProofError> {
     check_into(vars, clauses, proof, format, Some(lrat))
@@ -182,10 +218,15 @@ pub fn check_to_lrat(
 fn check_into(
     vars: usize,
     clauses: &[Vec<i32>],
-    proof: &[u8],
-    format: ProofFormat,
+    mut proof: impl BufRead,
+    format: Option<ProofFormat>,
     mut lrat: Option<&mut dyn Write>,
 ) -> Result<ProofReport, ProofError> {
+    let (format, head) = match format {
+        Some(format) => (format, Vec::new()),
+        None => parse::detect(&mut proof)?,
+    };
+    let mut steps = DratReader::new((&head[..]).chain(proof), format);
     let mut db = Db::new(vars);
     for clause in clauses {
         let lits = clause.iter().map(|&l| code(i64::from(l))).collect();
@@ -193,28 +234,33 @@ fn check_into(
     }
     let mut report = ProofReport {
         lemmas: 0,
+        rat_lemmas: 0,
         deletions: 0,
         ignored_deletions: 0,
     };
     let explain = lrat.is_some();
-    for (n, (kind, clause)) in parse(proof, format)?.into_iter().enumerate() {
+    let mut n = 0;
+    while let Some((kind, clause)) = steps.next_step()? {
+        n += 1;
         if db.refuted {
             break;
         }
         if let Some(&literal) = clause.iter().find(|l| l.unsigned_abs() as usize > vars) {
-            return Err(ProofError::UnknownVariable {
-                step: n + 1,
-                literal,
-            });
+            return Err(ProofError::UnknownVariable { step: n, literal });
         }
         let lits: Vec<usize> = clause.iter().map(|&l| code(l)).collect();
         match kind {
             Step::Add => {
-                let Some(hints) = db.rup(&lits, explain) else {
-                    return Err(ProofError::NotRup {
-                        step: n + 1,
-                        clause,
-                    });
+                let hints = match db.rup(&lits, explain) {
+                    Some(hints) => hints,
+                    None if db.rat(&lits) => {
+                        if explain {
+                            return Err(ProofError::RatInLrat { step: n, clause });
+                        }
+                        report.rat_lemmas += 1;
+                        Vec::new()
+                    }
+                    None => return Err(ProofError::NotRup { step: n, clause }),
                 };
                 report.lemmas += 1;
                 db.add(lits);
@@ -240,7 +286,7 @@ fn check_into(
         // The empty clause, from the top-level conflict (none needed when the
         // formula or the proof holds the empty clause itself).
         if db.conflict != NONE {
-            let hints = db.explain(db.conflict);
+            let hints = db.explain(db.conflict, &[]);
             write_step(out, db.last_id + 1, &[], &hints)?;
         }
         out.flush().map_err(write_error)?;

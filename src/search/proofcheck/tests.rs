@@ -1,7 +1,17 @@
-//! Tests of the DRUP checker, the LRAT writer and the LRAT checker.
+//! Tests of the DRAT checker, the LRAT writer and the LRAT checker.
 
-use super::parse::{Step, parse};
+use super::parse::{DratReader, Step};
 use super::*;
+
+/// Every step of a DRAT proof.
+fn parse(bytes: &[u8], format: ProofFormat) -> Result<Vec<(Step, Vec<i64>)>, ProofError> {
+    let mut reader = DratReader::new(bytes, format);
+    let mut steps = Vec::new();
+    while let Some(step) = reader.next_step()? {
+        steps.push(step);
+    }
+    Ok(steps)
+}
 
 /// Pigeonhole: `n + 1` pigeons, `n` holes; variable p*n + h + 1 = pigeon p in hole h.
 fn pigeonhole(n: usize) -> (usize, Vec<Vec<i32>>) {
@@ -123,7 +133,7 @@ fn malformed_drat_proofs_say_where_and_what() {
         (
             b"2 0\n1 x 0\n",
             ProofFormat::Text,
-            4,
+            6,
             Malformation::BadToken("x".into()),
         ),
         (
@@ -156,10 +166,10 @@ fn lrat_output_that_cannot_be_written_is_a_write_error() {
         }
     }
     let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
-    let result = check_to_lrat(2, &clauses, b"2 0\n0\n", ProofFormat::Text, &mut Full);
+    let result = check_to_lrat(2, &clauses, &b"2 0\n0\n"[..], None, &mut Full);
     assert!(matches!(result, Err(ProofError::Write(e)) if e.to_string() == "no room"));
     // The same proof into a writer that works: accepted.
-    assert!(check_to_lrat(2, &clauses, b"2 0\n0\n", ProofFormat::Text, &mut Vec::new()).is_ok());
+    assert!(check_to_lrat(2, &clauses, &b"2 0\n0\n"[..], None, &mut Vec::new()).is_ok());
 }
 
 #[test]
@@ -201,7 +211,7 @@ fn varisat_proofs_check_and_corruptions_fail() {
 
 fn lrat_of(vars: usize, clauses: &[Vec<i32>], proof: &[u8], format: ProofFormat) -> String {
     let mut out = Vec::new();
-    check_to_lrat(vars, clauses, proof, format, &mut out).unwrap();
+    check_to_lrat(vars, clauses, proof, Some(format), &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -334,4 +344,110 @@ fn varisat_proof(vars: usize, clauses: &[Vec<i32>]) -> Vec<u8> {
         solver.close_proof().unwrap();
     }
     proof
+}
+
+#[test]
+fn rat_lemmas_on_their_first_literal_are_accepted_and_others_rejected() {
+    // Unsatisfiable on 1 and 2; variable 3 is free: (3) is RAT (no clause has
+    // ¬3) but not RUP.
+    let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
+    let report = check(3, &clauses, b"3 0\n2 0\n0\n", ProofFormat::Text).unwrap();
+    // (2) makes the clauses refuted by unit propagation: the check stops there.
+    assert_eq!((report.lemmas, report.rat_lemmas), (2, 1));
+    // Satisfiable (2 = 3 = true): (¬3) is neither RUP nor RAT, since resolving
+    // it with (¬2 ∨ 3) gives (¬3 ∨ ¬2), not RUP.
+    let satisfiable = vec![vec![1, 2], vec![-1, 2], vec![-2, 3]];
+    assert!(not_rup(
+        check(4, &satisfiable, b"-3 0\n0\n", ProofFormat::Text),
+        1,
+        &[-3]
+    ));
+    // The pivot is the first literal: (4 ∨ ¬3) is RAT on 4; (¬3 ∨ 4) is not RAT on ¬3.
+    let rat = check(4, &satisfiable, b"4 -3 0\n", ProofFormat::Text);
+    assert!(matches!(rat, Err(ProofError::NoContradiction)), "{rat:?}");
+    assert!(not_rup(
+        check(4, &satisfiable, b"-3 4 0\n", ProofFormat::Text),
+        1,
+        &[-3, 4]
+    ));
+    // RAT lemmas cannot be written as LRAT (RUP hints only).
+    assert!(matches!(
+        check_to_lrat(3, &clauses, &b"3 0\n2 0\n0\n"[..], None, &mut Vec::new()),
+        Err(ProofError::RatInLrat { step: 1, .. })
+    ));
+}
+
+#[test]
+fn text_and_binary_are_told_apart_by_their_first_bytes() {
+    let clauses = vec![
+        vec![1, 2],
+        vec![-1, 2],
+        vec![1, -2],
+        vec![-1, -2],
+        vec![1, 2, 3],
+    ];
+    // The same refutation, with a deletion of the clause not needed first, in both formats.
+    let text = b"c a comment\nd 1 2 3 0\n2 0\n0\n";
+    let binary = [b'd', 2, 4, 6, 0, b'a', 4, 0, b'a', 0];
+    for (proof, expected) in [
+        (&text[..], ProofFormat::Text),
+        (&binary[..], ProofFormat::Binary),
+        (b"d 1 2 0\n", ProofFormat::Text),
+        (b"", ProofFormat::Text),
+    ] {
+        assert_eq!(
+            parse::detect(&mut &proof[..]).unwrap().0,
+            expected,
+            "{proof:?}"
+        );
+    }
+    for proof in [&text[..], &binary[..]] {
+        let report = check_reader(3, &clauses, proof, None).unwrap();
+        assert_eq!((report.lemmas, report.deletions), (1, 1), "{proof:?}");
+    }
+    // Read a byte at a time, across every buffer boundary.
+    for proof in [&text[..], &binary[..]] {
+        let slow = std::io::BufReader::with_capacity(1, proof);
+        assert!(check_reader(3, &clauses, slow, None).is_ok());
+    }
+}
+
+#[test]
+fn deleted_clauses_give_their_slots_back() {
+    let (vars, clauses) = pigeonhole(3);
+    let mut db = db::Db::new(vars);
+    for c in &clauses {
+        db.add(c.iter().map(|&l| code(i64::from(l))).collect());
+    }
+    let base = db.slots();
+    // A thousand lemmas added and deleted again: the database does not grow.
+    for _ in 0..1000 {
+        let lemma = vec![code(1), code(2), code(3)];
+        db.add(lemma.clone());
+        assert!(matches!(db.delete(lemma), Some((_, false))));
+    }
+    assert_eq!(db.slots(), base + 1);
+    // A deletion of a clause not present is reported as such.
+    assert!(db.delete(vec![code(1), code(5)]).is_none());
+}
+
+#[test]
+fn binary_lrat_is_read_like_text() {
+    let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
+    let text = b"5 2 0 1 2 0\n5 d 1 0\n6 0 5 3 4 0\n";
+    assert_eq!(check_lrat(&clauses, text).unwrap(), 2);
+    // Numbers as 2|x| + sign: step 5 is 10, literal 2 is 4, hint 1 is 2.
+    let binary = [
+        b'a', 10, 4, 0, 2, 4, 0, b'd', 2, 0, b'a', 12, 0, 10, 6, 8, 0,
+    ];
+    assert_eq!(check_lrat(&clauses, &binary).unwrap(), 2);
+    // A hint to the deleted clause 1 fails.
+    let uses_deleted = [b'a', 10, 4, 0, 2, 4, 0, b'd', 2, 0, b'a', 12, 0, 2, 6, 8, 0];
+    assert!(matches!(
+        check_lrat(&clauses, &uses_deleted),
+        Err(ProofError::MalformedLrat {
+            line: 3,
+            problem: LratMalformation::HintNotPresent
+        })
+    ));
 }
