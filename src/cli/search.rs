@@ -72,6 +72,11 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Exit>
             }
         }
     }
+    if args.break_symmetry {
+        let mut breaking = search::breaking::suggested(&loaded.instance, args.break_automorphisms);
+        breaking.prefix = args.break_prefix;
+        encoding.break_symmetry = Some(breaking);
+    }
     let (solver, name, feature) = match args.solver {
         SolverArg::Varisat => (SolverChoice::Varisat, "varisat", ""),
         SolverArg::Cadical => (SolverChoice::Cadical, "CaDiCaL", "cadical"),
