@@ -372,6 +372,12 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
                     path.display()
                 );
             }
+            if let Some(breaking) = &v.provenance.options.break_symmetry {
+                outln!(
+                    "symmetry breaking: {} maps, each re-derived from the instance and checked to be a symmetry of the tables (an automorphism of the group permuting the links and fixing the messages, with or without the time reversal)",
+                    breaking.maps.len()
+                );
+            }
             if !v.provenance.options.covers_all_tables() {
                 outln!("note: the class is restricted by a symmetry; other tables are not covered");
             }
