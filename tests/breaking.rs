@@ -386,3 +386,65 @@ fn the_link_permutations_are_checked_automorphisms() {
     assert_eq!(suggested.maps.len(), 11);
     assert!(breaking::table_maps(&inst, &suggested).is_ok());
 }
+
+#[test]
+fn the_command_line_breaks_symmetry_and_verify_proof_names_the_maps() {
+    use common::cli::{file, txverify};
+    // The cyclic 6-ring needs 6 columns, whatever its words.
+    let path = file("breaking-c6.tbl", "group: <a | a^6>\ntable:\n");
+    let dir = std::env::temp_dir().join(format!("txverify-breaking-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (path, dir_arg) = (path.to_str().unwrap(), dir.to_str().unwrap());
+    let run = txverify(&[
+        "search",
+        "-q",
+        "--jobs",
+        "1",
+        "--time",
+        "5",
+        "--any-length",
+        "--break-symmetry",
+        "--certificate",
+        dir_arg,
+        path,
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("infeasible T=5"), "{}", run.stderr);
+    let verified = txverify(&["verify-proof", path, dir_arg]);
+    assert_eq!(verified.code, 0, "{}", verified.stdout);
+    assert!(
+        verified.stdout.contains("symmetry breaking: 3 maps"),
+        "{}",
+        verified.stdout
+    );
+    assert!(
+        !verified.stdout.contains("note: the class is restricted"),
+        "{}",
+        verified.stdout
+    );
+    std::fs::remove_dir_all(&dir).ok();
+
+    // A table is still found at the optimum, and breaking does not mix with a restriction.
+    let run = txverify(&[
+        "search",
+        "-q",
+        "--jobs",
+        "1",
+        "--time",
+        "6",
+        "--break-symmetry",
+        path,
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let run = txverify(&[
+        "search",
+        "-q",
+        "--time",
+        "6",
+        "--break-symmetry",
+        "--symmetry",
+        "reverse",
+        path,
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+}
