@@ -207,6 +207,29 @@ struct SearchArgs {
     /// Only search tables with this symmetry (infeasibility then covers only those).
     #[arg(long, value_enum)]
     symmetry: Vec<SymmetryArg>,
+    /// Add lex-leader constraints for symmetries of the tables (automorphisms of
+    /// the group permuting the links, time reversal); unlike --symmetry, an
+    /// infeasibility still covers every table (docs/search.md).
+    #[arg(long, conflicts_with = "symmetry")]
+    break_symmetry: bool,
+    /// With --break-symmetry: how many automorphisms to use (fewest moved links
+    /// first; the time reversal is added alone and after each).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 8,
+        requires = "break_symmetry"
+    )]
+    break_automorphisms: usize,
+    /// With --break-symmetry: compare at most this many variable pairs per
+    /// symmetry (0: all).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        requires = "break_symmetry"
+    )]
+    break_prefix: usize,
     /// Leave out the redundant constraints (for experiments).
     #[arg(long, hide = true)]
     no_redundant: bool,

@@ -71,6 +71,11 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Strin
             }
         }
     }
+    if args.break_symmetry {
+        let mut breaking = search::breaking::suggested(&loaded.instance, args.break_automorphisms);
+        breaking.prefix = args.break_prefix;
+        encoding.break_symmetry = Some(breaking);
+    }
     let (solver, name, feature) = match args.solver {
         SolverArg::Varisat => (SolverChoice::Varisat, "varisat", ""),
         SolverArg::Cadical => (SolverChoice::Cadical, "CaDiCaL", "cadical"),
@@ -596,6 +601,12 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
                 outln!(
                     "LRAT: {} ({steps} clauses added, checked by the LRAT checker)",
                     path.display()
+                );
+            }
+            if let Some(breaking) = &v.provenance.options.break_symmetry {
+                outln!(
+                    "symmetry breaking: {} maps, each re-derived from the instance and checked to be a symmetry of the tables (an automorphism of the group permuting the links and fixing the messages, with or without the time reversal)",
+                    breaking.maps.len()
                 );
             }
             if !v.provenance.options.covers_all_tables() {

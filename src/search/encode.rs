@@ -53,7 +53,8 @@ pub struct RouteVars {
 }
 
 impl RouteVars {
-    fn letter(&self, k: usize, link: LinkId) -> Option<Lit> {
+    /// The variable "letter `k` (from 0) is `link`", if the route has that letter there.
+    pub fn letter(&self, k: usize, link: LinkId) -> Option<Lit> {
         self.route.letters[k]
             .binary_search(&link)
             .ok()
@@ -115,7 +116,7 @@ pub fn shortest_letters(instance: &Instance) -> usize {
 /// The clauses come in a fixed order (a certificate names the formula by its
 /// digest): the routes' own clauses, one start per message, the occupancy
 /// variables, the cells and columns, the letter counts, the split into blocks,
-/// the symmetry restrictions.
+/// the symmetry restrictions, the symmetry breaking.
 pub fn encode(
     instance: &Instance,
     time: usize,
@@ -143,6 +144,15 @@ pub fn encode(
         split_clauses(&mut cnf, instance, time, &plan, &occupancy);
     }
     symmetry_clauses(&mut cnf, time, &routes, &plan.symmetries);
+    if let Some(breaking) = &options.break_symmetry {
+        super::breaking::lex_leader_clauses(
+            &mut cnf,
+            time,
+            &routes,
+            &plan.breaking,
+            breaking.prefix,
+        )?;
+    }
     Ok(plan.into_encoding(cnf, routes))
 }
 
@@ -160,6 +170,8 @@ struct Plan {
     split: Vec<LinkId>,
     /// The symmetry restrictions.
     symmetries: Symmetries,
+    /// The symmetries whose lex-leader constraints are added.
+    breaking: Vec<TableMap>,
 }
 
 impl Plan {
@@ -173,6 +185,13 @@ impl Plan {
             return Err(EncodeError::DefectiveLinks);
         }
         let symmetries = Symmetries::new(instance, options)?;
+        let breaking = match &options.break_symmetry {
+            Some(_) if !options.covers_all_tables() => {
+                return Err(EncodeError::BreakingWithRestriction);
+            }
+            Some(breaking) => super::breaking::table_maps(instance, breaking)?,
+            None => Vec::new(),
+        };
         let split: Vec<LinkId> = options
             .split
             .iter()
@@ -207,6 +226,7 @@ impl Plan {
             extra,
             split,
             symmetries,
+            breaking,
         })
     }
 

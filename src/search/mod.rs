@@ -12,11 +12,13 @@
 //!
 //! The modules, from the bottom up: [`options`] (what is asked, what can fail),
 //! [`cnf`] and [`routes`] (formulas and walks), [`symmetry`] and [`split`]
-//! (restrictions), [`encode`](mod@encode) (the formula), [`solver`] (running SAT solvers),
+//! (restrictions), [`breaking`] (symmetry breaking that keeps every orbit),
+//! [`encode`](mod@encode) (the formula), [`solver`] (running SAT solvers),
 //! [`proofcheck`] and [`certificate`] (proofs of infeasibility, from varisat or
 //! from an external solver), [`portfolio`] (the helper thread), [`cubes`] and
 //! [`conquer`] (cube-and-conquer); this module puts them together.
 
+pub mod breaking;
 pub mod certificate;
 pub mod cnf;
 pub mod conquer;
@@ -33,8 +35,8 @@ pub mod symmetry;
 
 pub use encode::{ENCODING_VERSION, Encoding, EncodingStats, encode};
 pub use options::{
-    EncodeError, EncodingOptions, SearchError, SearchOptions, SolverChoice, SolverError,
-    WordLengths, claim,
+    BreakingMap, EncodeError, EncodingOptions, SearchError, SearchOptions, SolverChoice,
+    SolverError, SymmetryBreaking, WordLengths, claim,
 };
 
 use crate::kernel::{self, Instance, Table, Verdict};

@@ -46,6 +46,34 @@ pub struct EncodingOptions {
     pub split: Vec<u16>,
     /// Leave out the redundant constraints (full-table cells, letter counts).
     pub no_redundant: bool,
+    /// Lex-leader symmetry-breaking constraints (see [`super::breaking`]): unlike
+    /// the restrictions above, they keep at least one table of every orbit, so an
+    /// unsatisfiable formula still speaks about every table of the length class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_symmetry: Option<SymmetryBreaking>,
+}
+
+/// The symmetries whose lex-leader constraints are added, as recorded in a
+/// certificate: the encoder (and so `verify-proof`) re-derives each map from
+/// the instance and checks it is a symmetry of the tables before using it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SymmetryBreaking {
+    /// The maps, each applied to the table as a whole.
+    pub maps: Vec<BreakingMap>,
+    /// Compare at most this many variable pairs per map (0: all of them).
+    /// A prefix of a lexicographic comparison is implied by the whole one.
+    #[serde(default)]
+    pub prefix: usize,
+}
+
+/// One symmetry of the tables: a link permutation that extends to an
+/// automorphism of (G, S), optionally followed by the time reversal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BreakingMap {
+    /// The image of every link (by index); the identity for the time reversal alone.
+    pub links: Vec<u16>,
+    /// Whether the time reversal follows the automorphism.
+    pub reverses_time: bool,
 }
 
 impl EncodingOptions {
@@ -76,6 +104,16 @@ pub fn claim(time: usize, options: &EncodingOptions) -> String {
             "equal to its time reversal (on the messages that are not involutions)".to_string(),
         );
     }
+    let breaking = options
+        .break_symmetry
+        .as_ref()
+        .map(|b| {
+            format!(
+                " (the formula holds lex-leader constraints for {} symmetries, which keep one table of every orbit: the claim is unchanged)",
+                b.maps.len()
+            )
+        })
+        .unwrap_or_default();
     if !options.split.is_empty() {
         restrictions.push(format!(
             "made of {} repeated blocks split along the links {:?} (docs/search.md)",
@@ -88,6 +126,7 @@ pub fn claim(time: usize, options: &EncodingOptions) -> String {
         text.push_str(" that is ");
         text.push_str(&restrictions.join(" and "));
     }
+    text.push_str(&breaking);
     text
 }
 
@@ -170,6 +209,18 @@ pub enum EncodeError {
         "the table cannot split along links {0:?}: they must be central involutions that form a direct factor C2^k, with 2^k dividing the number of columns and the messages closed under them"
     )]
     Split(Vec<u16>),
+    /// Symmetry breaking was asked for together with a restriction (the
+    /// restrictions are not closed under every symmetry the breaking uses).
+    #[error("symmetry breaking cannot be combined with a symmetry restriction or a split")]
+    BreakingWithRestriction,
+    /// A map of the symmetry breaking is not a symmetry of the tables.
+    #[error("symmetry breaking: map {index} is not a symmetry of the tables ({why})")]
+    NotASymmetry {
+        /// Which map (from 0).
+        index: usize,
+        /// Why.
+        why: &'static str,
+    },
 }
 
 /// Why a SAT solver run failed (giving up at a limit is not a failure).

@@ -252,6 +252,7 @@ fn automorphism_attempts(instance: &Instance, full: bool, base: &EncodingOptions
             );
             let options = EncodingOptions {
                 automorphism: Some(c.links),
+                break_symmetry: None,
                 ..base.clone()
             };
             Attempt {
@@ -285,6 +286,7 @@ fn split_attempt(
         ),
         options: EncodingOptions {
             split: links.iter().map(|l| l.index() as u16).collect(),
+            break_symmetry: None,
             ..base.clone()
         },
         encoding: None,
@@ -303,6 +305,7 @@ fn reversal_attempt(instance: &Instance, base: &EncodingOptions) -> Option<Attem
             label: "the restriction to tables equal to their time reversal".into(),
             options: EncodingOptions {
                 time_reversal: true,
+                break_symmetry: None,
                 ..base.clone()
             },
             encoding: None,

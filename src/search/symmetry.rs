@@ -21,6 +21,48 @@ pub struct TableMap {
 }
 
 impl TableMap {
+    /// The automorphism φ of (G, S) with φ(s) = `links[s]`, checked: `None` when
+    /// the permutation does not extend to one or moves the message set.
+    pub fn automorphism(instance: &Instance, links: &[u16]) -> Option<TableMap> {
+        let links: Vec<LinkId> = links.iter().map(|&l| LinkId(u32::from(l))).collect();
+        let elements = extend_to_automorphism(instance, &links)?;
+        let wanted = instance.message_set();
+        if (0..wanted.len()).any(|e| wanted[e] != wanted[elements[e].index()]) {
+            return None;
+        }
+        Some(TableMap {
+            elements,
+            links,
+            reverses_time: false,
+        })
+    }
+
+    /// The time reversal, or `None` when the message set is not closed under inverses.
+    pub fn time_reversal(instance: &Instance) -> Option<TableMap> {
+        let elements = inverses(instance);
+        let wanted = instance.message_set();
+        if (0..wanted.len()).any(|e| wanted[e] != wanted[elements[e].index()]) {
+            return None;
+        }
+        let links = (0..instance.links().len())
+            .map(|l| inverse_link(instance, LinkId(l as u32)))
+            .collect();
+        Some(TableMap {
+            elements,
+            links,
+            reverses_time: true,
+        })
+    }
+
+    /// This map followed by `then`.
+    pub fn then(&self, then: &TableMap) -> TableMap {
+        TableMap {
+            elements: self.elements.iter().map(|&e| then.element(e)).collect(),
+            links: self.links.iter().map(|&l| then.link(l)).collect(),
+            reverses_time: self.reverses_time != then.reverses_time,
+        }
+    }
+
     /// Image of a message.
     pub fn element(&self, e: Elem) -> Elem {
         self.elements[e.index()]
@@ -281,7 +323,7 @@ pub fn candidates(instance: &Instance, full: bool, budget: usize) -> Vec<Candida
 }
 
 /// Calls `f` on permutations of `0..n` (Heap's algorithm), at most `budget + 1` of them.
-fn for_each_permutation(n: usize, budget: usize, mut f: impl FnMut(&[u16])) {
+pub(crate) fn for_each_permutation(n: usize, budget: usize, mut f: impl FnMut(&[u16])) {
     let mut perm: Vec<u16> = (0..n as u16).collect();
     let mut c = vec![0usize; n];
     f(&perm);
