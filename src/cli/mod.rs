@@ -23,6 +23,7 @@ mod net;
 mod render;
 mod schedule;
 mod search;
+mod search_page;
 mod simulate;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -265,8 +266,10 @@ struct SearchArgs {
     /// or `--dimacs F`, write them for independent jobs instead (docs/search.md).
     #[arg(long, value_name = "K", requires = "time", value_parser = clap::value_parser!(u32).range(1..=65536))]
     cubes: Option<u32>,
-    /// With `--cubes K`: write `cubes.icnf` and one DIMACS file per cube to this directory.
-    #[arg(short = 'o', long, value_name = "DIR", requires = "cubes")]
+    /// With `--cubes K`: write `cubes.icnf` and one DIMACS file per cube to this
+    /// directory. With `--format html`: write the page to this file instead of
+    /// standard output.
+    #[arg(short = 'o', long, value_name = "PATH")]
     output: Option<PathBuf>,
     /// With `--time T`: merge the answers of the cube jobs in this directory (a
     /// model from any cube, or every cube refuted with its proof).
@@ -275,9 +278,9 @@ struct SearchArgs {
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
-    /// Report format (JSON: schema txverify-search/1).
+    /// Report format (JSON: schema txverify-search/1; HTML: one page, docs/render.md).
     #[arg(long, value_enum, default_value_t)]
-    format: OutputFormat,
+    format: search::SearchFormat,
 }
 
 #[derive(clap::Args, Debug)]

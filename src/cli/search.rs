@@ -133,14 +133,14 @@ fn sigma_for(instance: &txverify::kernel::Instance, time: Option<usize>) -> Opti
 }
 
 /// Draws progress: a spinner on a terminal, plain lines otherwise.
-struct Reporter {
+pub(super) struct Reporter {
     bar: Option<indicatif::ProgressBar>,
     quiet: bool,
     last_plain: std::time::Instant,
 }
 
 impl Reporter {
-    fn new(quiet: bool) -> Reporter {
+    pub(super) fn new(quiet: bool) -> Reporter {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = indicatif::ProgressBar::new_spinner();
             bar.enable_steady_tick(Duration::from_millis(120));
@@ -153,7 +153,7 @@ impl Reporter {
         }
     }
 
-    fn show(&mut self, p: &Progress) {
+    pub(super) fn show(&mut self, p: &Progress) {
         if self.quiet {
             return;
         }
@@ -202,10 +202,18 @@ impl Reporter {
         }
     }
 
-    fn finish(&self) {
+    pub(super) fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// Which solver run found a table, in words (JSON's `found_by`, the page's log).
+pub(super) fn found_by_text(by: &FoundBy) -> String {
+    match by {
+        FoundBy::Main => "main solver".to_string(),
+        FoundBy::Helper(how) => format!("helper solver, on {how}"),
     }
 }
 
@@ -234,13 +242,25 @@ const SEARCH_SCHEMA: &str = "txverify-search/1";
 /// The JSON schema of `verify-proof --format json`.
 const VERIFY_PROOF_SCHEMA: &str = "txverify-verify-proof/1";
 
+/// Formats of `search`: the text and JSON reports, and the HTML page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SearchFormat {
+    /// Human-readable text: the table found on standard output, the log on standard error.
+    #[default]
+    Text,
+    /// One JSON document, schema txverify-search/1 (docs/json.md).
+    Json,
+    /// One self-contained HTML page with the T-by-T log (docs/render.md).
+    Html,
+}
+
 /// A search that stopped before it ran: the message on standard error and, in
 /// JSON, an object with it.
-fn search_failure(args: &SearchArgs, message: &str, exit: Exit) -> Exit {
+pub(super) fn search_failure(args: &SearchArgs, message: &str, exit: Exit) -> Exit {
     if !message.is_empty() {
         eprintln!("error: {message}");
     }
-    if args.format == OutputFormat::Json {
+    if args.format == SearchFormat::Json {
         let message = if message.is_empty() {
             "the file cannot be read or loaded (the diagnostic is on standard error)"
         } else {
@@ -271,12 +291,23 @@ pub fn run(args: &SearchArgs) -> Exit {
         Err(message) => return search_failure(args, &message, Exit::Input),
     };
     let instance = &loaded.instance;
+    if args.format == SearchFormat::Html && (args.model.is_some() || args.dimacs.is_some()) {
+        let message = "--model and --dimacs report in text only (no --format html)";
+        return search_failure(args, message, Exit::Input);
+    }
     if let (Some(path), Some(time)) = (&args.model, args.time) {
         return decode_model_file(path, time, &options.encoding, &source, instance);
     }
-    if (args.merge.is_some() || args.cubes.is_some()) && args.format == OutputFormat::Json {
-        let message = "--cubes and --merge report in text only (no --format json yet)";
+    if (args.merge.is_some() || args.cubes.is_some()) && args.format != SearchFormat::Text {
+        let message = "--cubes and --merge report in text only (no --format json or html yet)";
         return search_failure(args, message, Exit::Input);
+    }
+    if args.output.is_some() && args.cubes.is_none() && args.format != SearchFormat::Html {
+        let message = "-o is for --cubes K (a directory) or --format html (the page)";
+        return search_failure(args, message, Exit::Input);
+    }
+    if args.format == SearchFormat::Html {
+        return super::search_page::run(args, &source, &loaded, &options);
     }
     if let (Some(dir), Some(time)) = (&args.merge, args.time) {
         return merge_cubes(dir, time, &options.encoding, &source, instance);
@@ -314,7 +345,7 @@ pub fn run(args: &SearchArgs) -> Exit {
         let text = found_text(&source, instance, &table, &checked);
         (text, checked, by)
     });
-    if args.format == OutputFormat::Json {
+    if args.format == SearchFormat::Json {
         let infeasible: Vec<serde_json::Value> = infeasible
             .iter()
             .map(|i| {
@@ -331,10 +362,7 @@ pub fn run(args: &SearchArgs) -> Exit {
                 Some(text.as_str()),
                 Some(checked.time()),
                 Some(checked.verdict() == Verdict::Optimal),
-                Some(match by {
-                    FoundBy::Main => "main solver".to_string(),
-                    FoundBy::Helper(how) => format!("helper solver, on {how}"),
-                }),
+                Some(found_by_text(by)),
             ),
             None => (None, None, None, None),
         };

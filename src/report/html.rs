@@ -88,6 +88,12 @@ h2 { font-size: 1.15em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; ma
 .verdict.optimal { background: #e3f4e8; color: #1b7f3b; }
 .verdict.valid { background: #e4eef8; color: #1b5e9f; }
 .verdict.invalid { background: #fde7e9; color: #b0001a; }
+.verdict.limit { background: #fff3d6; color: #8a5a00; }
+table.log { border-collapse: collapse; }
+table.log th, table.log td { text-align: left; vertical-align: top; padding: 0.25em 0.8em; border-bottom: 1px solid #eee; }
+table.log td.time { font-family: monospace; font-weight: bold; }
+table.log td.path { font-family: monospace; word-break: break-all; }
+.restricted { color: #8a5a00; font-weight: bold; }
 .outcome { margin-top: -0.5em; color: #444; }
 table.facts { border-collapse: collapse; }
 table.facts th { text-align: left; vertical-align: top; padding: 0.2em 1em 0.2em 0; color: #555; font-weight: normal; white-space: nowrap; }
@@ -106,14 +112,7 @@ fn page(
     simulation: Option<&SimulationReport>,
     utilisation: Option<Result<String, String>>,
 ) -> String {
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>txverify: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
-        escape(&report.name)
-    );
-    let _ = writeln!(out, "<h1>{}</h1>", escape(&report.name));
-    let _ = writeln!(out, "<p class=\"file\">{}</p>", escape(&report.file));
+    let mut out = page_start(&report.name, &report.file);
     verdict(&mut out, report);
     facts(&mut out, report);
     let _ = writeln!(
@@ -127,12 +126,52 @@ fn page(
     );
     violations(&mut out, report);
     simulation_section(&mut out, report, simulation, utilisation);
-    let _ = writeln!(
-        out,
-        "<footer>Written by txverify {}. The verdict is the checking kernel's; the simulation plays every node on the physical network without the tabular theorem, as a second opinion. This page loads nothing and runs no script.</footer>\n</body>\n</html>",
-        env!("CARGO_PKG_VERSION")
+    page_end(
+        &mut out,
+        "The verdict is the checking kernel's; the simulation plays every node on the physical network without the tabular theorem, as a second opinion.",
     );
     out
+}
+
+/// The start of a page shared by the reports: doctype, title, the inline
+/// style, the heading and the file.
+pub(crate) fn page_start(name: &str, file: &str) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>txverify: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        escape(name)
+    );
+    let _ = writeln!(out, "<h1>{}</h1>", escape(name));
+    let _ = writeln!(out, "<p class=\"file\">{}</p>", escape(file));
+    out
+}
+
+/// The footer (`whose`: whose word the page reports) and the end of the page.
+pub(crate) fn page_end(out: &mut String, whose: &str) {
+    let _ = writeln!(
+        out,
+        "<footer>Written by txverify {}. {whose} This page loads nothing and runs no script.</footer>\n</body>\n</html>",
+        env!("CARGO_PKG_VERSION")
+    );
+}
+
+/// A two-column table of facts, values escaped; `class` picks a row's value class.
+pub(crate) fn facts_table(out: &mut String, rows: &[(&str, String, &str)]) {
+    out.push_str("<table class=\"facts\">\n");
+    for (name, value, class) in rows {
+        let class = if class.is_empty() {
+            String::new()
+        } else {
+            format!(" class=\"{class}\"")
+        };
+        let _ = writeln!(
+            out,
+            "<tr><th>{name}</th><td{class}>{}</td></tr>",
+            escape(value)
+        );
+    }
+    out.push_str("</table>\n");
 }
 
 fn verdict(out: &mut String, report: &CheckReport) {
@@ -160,8 +199,9 @@ fn verdict(out: &mut String, report: &CheckReport) {
     let _ = writeln!(out, "<p class=\"outcome\">{outcome}</p>");
 }
 
-fn facts(out: &mut String, report: &CheckReport) {
-    let mut rows: Vec<(&str, String)> = vec![
+/// The rows every report shows first: group, its order check, links, messages.
+pub(crate) fn instance_rows(report: &CheckReport) -> Vec<(&'static str, String, &'static str)> {
+    vec![
         (
             "group",
             format!(
@@ -169,8 +209,9 @@ fn facts(out: &mut String, report: &CheckReport) {
                 abbreviated(&report.group.presentation),
                 report.group.order
             ),
+            "",
         ),
-        ("order check", report.group.checks.join("; ")),
+        ("order check", report.group.checks.join("; "), ""),
         (
             "links",
             format!(
@@ -179,41 +220,41 @@ fn facts(out: &mut String, report: &CheckReport) {
                 report.links.len(),
                 report.ports
             ),
+            "",
         ),
-        ("messages", report.messages_text()),
-        ("time", report.checked.time().to_string()),
-        ("lower bound", report.bound_text()),
-    ];
+        ("messages", report.messages_text(), ""),
+    ]
+}
+
+/// The note under a lower bound: what it holds for.
+pub(crate) const BOUND_NOTE: &str = "The lower bound holds for every table over this group and link set: the largest message distance, and for every set of links the columns its letters alone need. A valid table whose time equals it is optimal.";
+
+fn facts(out: &mut String, report: &CheckReport) {
+    let mut rows = instance_rows(report);
+    rows.push(("time", report.checked.time().to_string(), ""));
+    rows.push(("lower bound", report.bound_text(), ""));
     for e in report.checked.expectations() {
-        rows.push((
-            "expect",
-            format!("{}: {}", e.claim, if e.holds { "holds" } else { "FAILS" }),
-        ));
+        let (value, class) = if e.holds {
+            (format!("{}: holds", e.claim), "holds")
+        } else {
+            (format!("{}: FAILS", e.claim), "fails")
+        };
+        rows.push(("expect", value, class));
     }
-    rows.push(("network", describe_network(&report.network)));
-    let simulation: Vec<String> = describe_simulation(&report.simulation)
+    rows.push(("network", describe_network(&report.network), ""));
+    rows.push(("simulation", simulation_line(&report.simulation), ""));
+    out.push_str("<section id=\"summary\">\n<h2>Verdict, bound and where it comes from</h2>\n");
+    facts_table(out, &rows);
+    let _ = writeln!(out, "<p>{BOUND_NOTE}</p>\n</section>");
+}
+
+/// The simulation's summary on one line.
+pub(crate) fn simulation_line(simulation: &SimulationSummary) -> String {
+    let lines: Vec<String> = describe_simulation(simulation)
         .lines()
         .map(|l| l.trim().to_string())
         .collect();
-    rows.push(("simulation", simulation.join("; ")));
-    out.push_str("<section id=\"summary\">\n<h2>Verdict, bound and where it comes from</h2>\n<table class=\"facts\">\n");
-    for (name, value) in rows {
-        let class = if name == "expect" {
-            if value.ends_with("FAILS") {
-                " class=\"fails\""
-            } else {
-                " class=\"holds\""
-            }
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            out,
-            "<tr><th>{name}</th><td{class}>{}</td></tr>",
-            escape(&value)
-        );
-    }
-    out.push_str("</table>\n<p>The lower bound holds for every table over this group and link set: the largest message distance, and for every set of links the columns its letters alone need. A valid table whose time equals it is optimal.</p>\n</section>\n");
+    lines.join("; ")
 }
 
 fn violations(out: &mut String, report: &CheckReport) {

@@ -8,6 +8,7 @@
 
 pub mod html;
 pub mod json;
+pub mod search_html;
 
 use crate::kernel::{Checked, Verdict, Violation};
 use crate::load::Loaded;

@@ -516,17 +516,50 @@ pub struct Minimum {
     pub found_by: FoundBy,
 }
 
+/// Everything [`minimise_tried`] tried, whether or not it found a table.
+#[derive(Clone, Debug)]
+pub struct Tried {
+    /// The kernel's lower bound (holds for every table).
+    pub lower_bound: u64,
+    /// Every `T` from the lower bound up that was shown infeasible.
+    pub infeasible: Vec<Infeasibility>,
+    /// Every `T` on which the limit ran out.
+    pub unknown: Vec<usize>,
+    /// The table found (accepted by the kernel), its time and which solver run found it.
+    pub found: Option<(Table, usize, FoundBy)>,
+}
+
 /// Searches upwards from the kernel's lower bound until a table is found.
 ///
 /// Returns `Ok(None)` when `dimacs_only` is set (formulas were written for every
 /// `T` from the bound up to `max_time`, or for the bound alone), or when no table
-/// was found up to `max_time` (or at all, under a symmetry restriction).
+/// was found up to `max_time` (or at all, under a symmetry restriction);
+/// [`minimise_tried`] keeps what was tried then too.
 pub fn minimise(
     instance: &Instance,
     options: &SearchOptions,
     max_time: Option<usize>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Option<Minimum>, SearchError> {
+    let tried = minimise_tried(instance, options, max_time, progress)?;
+    Ok(tried.found.map(|(table, time, found_by)| Minimum {
+        table,
+        time,
+        lower_bound: tried.lower_bound,
+        infeasible: tried.infeasible,
+        unknown: tried.unknown,
+        found_by,
+    }))
+}
+
+/// [`minimise`], keeping every answer also when no table is found (for a
+/// report of the whole search).
+pub fn minimise_tried(
+    instance: &Instance,
+    options: &SearchOptions,
+    max_time: Option<usize>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Tried, SearchError> {
     let lower_bound = kernel::lower_bound(instance)
         .ok_or(SearchError::NoBound)?
         .value;
@@ -547,20 +580,23 @@ pub fn minimise(
         match solve_reporting(instance, time, &step_options(options, time), progress)? {
             Outcome::Found(table, found_by) => {
                 let time = kernel::check(instance, &table, &[]).time();
-                return Ok(Some(Minimum {
-                    table,
-                    time,
+                return Ok(Tried {
                     lower_bound,
                     infeasible,
                     unknown,
-                    found_by,
-                }));
+                    found: Some((table, time, found_by)),
+                });
             }
             Outcome::Infeasible(i) => infeasible.push(i),
             Outcome::Unknown => unknown.push(time),
         }
     }
-    Ok(None)
+    Ok(Tried {
+        lower_bound,
+        infeasible,
+        unknown,
+        found: None,
+    })
 }
 
 /// The options of [`minimise`]'s step `time`: certificates into `T<time>/`,
