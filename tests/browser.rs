@@ -174,3 +174,30 @@ fn a_console_error_is_seen() {
             .any(|l| l.contains("missing_function"))
     );
 }
+
+#[test]
+fn the_report_of_a_search_loads_cleanly_with_its_log_and_table() {
+    let Some(browser) = chromium() else { return };
+    let page = file("search.html", "");
+    let run = txverify(&[
+        "search",
+        "tables/ring6-cyclic-total.tbl",
+        "--jobs",
+        "1",
+        "--format",
+        "html",
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let loaded = open(&browser, &page, "search");
+    assert!(loaded.console.is_empty(), "console: {:?}", loaded.console);
+    assert!(
+        loaded.screenshot_bytes > 20_000,
+        "{} bytes",
+        loaded.screenshot_bytes
+    );
+    assert!(loaded.dom.contains("id=\"T5\""));
+    assert!(loaded.dom.contains("id=\"T6\""));
+    assert!(loaded.dom.contains("class=\"txverify-table\""));
+}

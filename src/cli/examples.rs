@@ -59,7 +59,8 @@ pub const SEARCH: &str = "\
 Examples:
   txverify search tables/mesh5.tbl
   txverify search tables/ring6-cyclic-total.tbl --time 5 --certificate cert
-  txverify search tables/mesh6.tbl --time 27 --symmetry sigma --format json";
+  txverify search tables/mesh6.tbl --time 27 --symmetry sigma --format json
+  txverify search tables/ring6-cyclic-total.tbl --format html -o search.html";
 
 /// `verify-proof`.
 pub const VERIFY_PROOF: &str = "\
