@@ -1147,3 +1147,18 @@ fn version_names_the_compiled_in_solvers() {
         run.stdout
     );
 }
+
+/// A minimising search that finds nothing up to `--max-time` still says which
+/// times it proved infeasible (the cyclic 6-ring: bound 5, optimum 6).
+#[test]
+fn a_search_that_finds_nothing_reports_the_times_it_refuted() {
+    let table = "tables/ring6-cyclic-total.tbl";
+    let text = txverify(&["search", "-q", "--max-time", "5", table]);
+    assert_eq!(text.code, 1, "{}", text.stderr);
+    assert!(text.stderr.contains("infeasible T=5"), "{}", text.stderr);
+    let json = txverify(&["search", "--format", "json", "--max-time", "5", table]);
+    assert_eq!(json.code, 1, "{}", json.stderr);
+    let value: serde_json::Value = serde_json::from_str(json.stdout.trim_end()).unwrap();
+    assert_eq!(value["found"], false);
+    assert_eq!(value["infeasible"][0]["time"], 5, "{value}");
+}

@@ -323,12 +323,15 @@ pub fn run(args: &SearchArgs) -> Exit {
                 Outcome::Infeasible(i) => (None, vec![i], vec![]),
                 Outcome::Unknown => (None, vec![], vec![time]),
             }),
-        None => search::minimise(instance, &options, args.max_time, &mut |p| reporter.show(p)).map(
-            |found| match found {
-                Some(min) => (Some((min.table, min.found_by)), min.infeasible, min.unknown),
-                None => (None, vec![], vec![]),
-            },
-        ),
+        // Whatever is found, the times shown infeasible and those where a limit ran
+        // out are reported: a search that finds nothing up to `--max-time` says why.
+        None => {
+            search::minimise_tried(instance, &options, args.max_time, &mut |p| reporter.show(p))
+                .map(|tried| {
+                    let found = tried.found.map(|(table, _, by)| (table, by));
+                    (found, tried.infeasible, tried.unknown)
+                })
+        }
     };
     reporter.finish();
     let (table, infeasible, unknown) = match result {
