@@ -260,14 +260,9 @@ impl CubeJob<'_> {
                 .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
             on_progress: Box::new(|_| {}),
         };
-        let command =
-            self.options
-                .external_command
-                .as_deref()
-                .map(|template| external::SolverCommand {
-                    template,
-                    proof: proof_path.as_deref().filter(|_| external),
-                });
+        let command = self
+            .options
+            .solver_command(self.solver, proof_path.as_deref());
         let (answer, _) = solver::run(self.solver, command, self.cnf, control)?;
         let answer = match answer {
             SatAnswer::Sat(model) => CubeAnswer::Sat(model),

@@ -364,14 +364,7 @@ impl Run<'_> {
                 })
             }),
         };
-        let command =
-            self.options
-                .external_command
-                .as_deref()
-                .map(|template| external::SolverCommand {
-                    template,
-                    proof: proof.filter(|_| chosen == SolverChoice::External),
-                });
+        let command = self.options.solver_command(chosen, proof);
         Ok(solver::run(chosen, command, &self.encoding.cnf, control)?)
     }
 
