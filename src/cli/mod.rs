@@ -208,6 +208,12 @@ struct SearchArgs {
     /// Only search tables with this symmetry (infeasibility then covers only those).
     #[arg(long, value_enum)]
     symmetry: Vec<SymmetryArg>,
+    /// With --symmetry sigma: ask for the invariance only outside the last W
+    /// columns, which hold the messages it cannot hold for (and any whole orbits
+    /// the solver puts there): the shape of the published torus constructions
+    /// (docs/search.md, "The free tail").
+    #[arg(long, value_name = "W", requires = "symmetry")]
+    free_tail: Option<usize>,
     /// Add lex-leader constraints for symmetries of the tables (automorphisms of
     /// the group permuting the links, time reversal); unlike --symmetry, an
     /// infeasibility still covers every table (docs/search.md).

@@ -42,8 +42,16 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Strin
     };
     for s in &args.symmetry {
         match s {
-            SymmetryArg::Sigma => match sigma_for(&loaded.instance, args.time) {
-                Some(p) => encoding.automorphism = Some(p),
+            SymmetryArg::Sigma => match sigma_for(&loaded.instance, args.time, args.free_tail) {
+                Some(p) => {
+                    if !super::global::quiet() {
+                        eprintln!(
+                            "--symmetry sigma: {}",
+                            search::symmetry::describe(&loaded.instance, &p)
+                        );
+                    }
+                    encoding.automorphism = Some(p)
+                }
                 None => {
                     return Err("no automorphism of the group permutes the links".to_string());
                 }
@@ -70,6 +78,12 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Strin
                 }
             }
         }
+    }
+    if let Some(tail) = args.free_tail {
+        if encoding.automorphism.is_none() {
+            return Err("--free-tail needs --symmetry sigma".to_string());
+        }
+        encoding.tail = tail;
     }
     if args.break_symmetry {
         let mut breaking = search::breaking::suggested(&loaded.instance, args.break_automorphisms);
@@ -120,10 +134,22 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Strin
 
 /// The automorphism `--symmetry sigma` asks for: the first one that the portfolio's
 /// counting test keeps at the searched number of columns (the lower bound when none
-/// is given), else the link automorphism of largest order (docs/search.md).
-fn sigma_for(instance: &txverify::kernel::Instance, time: Option<usize>) -> Option<Vec<u16>> {
+/// is given; with a free tail the test is skipped, since the tail holds what it
+/// counts), else the link automorphism of largest order (docs/search.md).
+fn sigma_for(
+    instance: &txverify::kernel::Instance,
+    time: Option<usize>,
+    tail: Option<usize>,
+) -> Option<Vec<u16>> {
     const BUDGET: usize = 1_000_000;
     let time = time.or_else(|| kernel::lower_bound(instance).map(|b| b.value as usize))?;
+    if tail.is_some() {
+        // The tail holds the short orbits: the symmetry of largest order divides most.
+        return search::symmetry::candidates(instance, false, BUDGET)
+            .into_iter()
+            .max_by_key(|c| (c.order, std::cmp::Reverse(c.free_letters)))
+            .map(|c| c.links);
+    }
     let full = search::encode::fills_every_cell(instance, time);
     search::symmetry::candidates(instance, full, BUDGET)
         .into_iter()

@@ -143,7 +143,7 @@ pub fn encode(
     if !plan.split.is_empty() {
         split_clauses(&mut cnf, instance, time, &plan, &occupancy);
     }
-    symmetry_clauses(&mut cnf, time, &routes, &plan.symmetries);
+    symmetry_clauses(&mut cnf, time, &routes, &plan.symmetries, options.tail);
     if let Some(breaking) = &options.break_symmetry {
         super::breaking::lex_leader_clauses(
             &mut cnf,
@@ -185,6 +185,12 @@ impl Plan {
             return Err(EncodeError::DefectiveLinks);
         }
         let symmetries = Symmetries::new(instance, options)?;
+        if options.tail > 0 && (options.automorphism.is_none() || options.tail > time) {
+            return Err(EncodeError::Tail {
+                tail: options.tail,
+                time,
+            });
+        }
         let breaking = match &options.break_symmetry {
             Some(_) if !options.covers_all_tables() => {
                 return Err(EncodeError::BreakingWithRestriction);
@@ -489,24 +495,72 @@ fn split_clauses(
 
 /// Every used route of a message of a full orbit is mapped by each symmetry
 /// onto a used route of the image, start and letters included.
-fn symmetry_clauses(cnf: &mut Cnf, time: usize, routes: &[RouteVars], symmetries: &Symmetries) {
+///
+/// With a free tail of `tail` columns, an automorphism's clauses hold only for
+/// the orbits outside it: one variable per full orbit says "this orbit lies in
+/// the tail" (then its words are free and end there), and the messages of short
+/// orbits must lie in the tail.
+fn symmetry_clauses(
+    cnf: &mut Cnf,
+    time: usize,
+    routes: &[RouteVars],
+    symmetries: &Symmetries,
+    tail: usize,
+) {
     let index: HashMap<(Elem, usize), usize> = routes
         .iter()
         .enumerate()
         .map(|(i, rv)| ((rv.route.message, rv.route.len), i))
         .collect();
     for map in symmetries.maps() {
+        let tailed = tail > 0 && !map.reverses_time();
+        let mut in_tail: HashMap<Elem, Lit> = HashMap::new();
         for rv in routes {
-            if map.orbit_len(rv.route.message) < map.order() {
+            let message = rv.route.message;
+            if map.orbit_len(message) < map.order() {
                 // A message fixed by a power of the map would need a word (and, for
                 // the time reversal, a placement) fixed by it, often impossible; the
-                // messages of such short orbits are left free.
+                // messages of such short orbits are left free (in the tail, if any).
+                if tailed {
+                    keep_in_tail(cnf, time, tail, rv, None);
+                }
                 continue;
             }
-            let image = map.element(rv.route.message);
+            let guard = tailed.then(|| {
+                let lit = *in_tail
+                    .entry(orbit_representative(map, message))
+                    .or_insert_with(|| cnf.fresh());
+                keep_in_tail(cnf, time, tail, rv, Some(lit));
+                lit
+            });
+            let image = map.element(message);
             match index.get(&(image, rv.route.len)) {
-                Some(&j) => map_route(cnf, time, rv, &routes[j], map),
+                Some(&j) => map_route(cnf, time, rv, &routes[j], map, guard),
                 None => cnf.add(&[-rv.sel]),
+            }
+        }
+    }
+}
+
+/// The least element of `e`'s orbit under `map`, which names the orbit.
+fn orbit_representative(map: &TableMap, e: Elem) -> Elem {
+    let mut least = e;
+    let mut cur = map.element(e);
+    while cur != e {
+        least = least.min(cur);
+        cur = map.element(cur);
+    }
+    least
+}
+
+/// Route `rv` starts late enough to end in the last `tail` columns: always
+/// (`guard` = `None`) or when `guard` holds.
+fn keep_in_tail(cnf: &mut Cnf, time: usize, tail: usize, rv: &RouteVars, guard: Option<Lit>) {
+    for (t, &x) in rv.x.iter().enumerate() {
+        if t < time - tail {
+            match guard {
+                Some(g) => cnf.add(&[-g, -x]),
+                None => cnf.add(&[-x]),
             }
         }
     }
@@ -514,24 +568,40 @@ fn symmetry_clauses(cnf: &mut Cnf, time: usize, routes: &[RouteVars], symmetries
 
 /// Route `rv` used implies its image `other` under `map` used, with the
 /// image's start and letters.
-fn map_route(cnf: &mut Cnf, time: usize, rv: &RouteVars, other: &RouteVars, map: &TableMap) {
+/// With a `guard`, every clause holds only when the guard is false.
+fn map_route(
+    cnf: &mut Cnf,
+    time: usize,
+    rv: &RouteVars,
+    other: &RouteVars,
+    map: &TableMap,
+    guard: Option<Lit>,
+) {
     let len = rv.route.len;
-    cnf.add(&[-rv.sel, other.sel]);
+    let mut add = |clause: &[Lit]| match guard {
+        Some(g) => {
+            let mut guarded = clause.to_vec();
+            guarded.push(g);
+            cnf.add(&guarded);
+        }
+        None => cnf.add(clause),
+    };
+    add(&[-rv.sel, other.sel]);
     for (t, &x) in rv.x.iter().enumerate() {
         let t2 = if map.reverses_time() {
             time - len - t
         } else {
             t
         };
-        cnf.add(&[-x, other.x[t2]]);
+        add(&[-x, other.x[t2]]);
     }
     for k in 0..len {
         let k2 = if map.reverses_time() { len - 1 - k } else { k };
         for (i, &link) in rv.route.letters[k].iter().enumerate() {
             let l = rv.letters[k][i];
             match other.letter(k2, map.link(link)) {
-                Some(l2) => cnf.add(&[-l, l2]),
-                None => cnf.add(&[-l]),
+                Some(l2) => add(&[-l, l2]),
+                None => add(&[-l]),
             }
         }
     }

@@ -37,6 +37,13 @@ pub struct EncodingOptions {
     /// under φ has as many elements as φ's order (the messages of shorter orbits
     /// are left free: a power of φ fixing e would have to fix e's word).
     pub automorphism: Option<Vec<u16>>,
+    /// With `automorphism`: the invariance is asked for only outside the last
+    /// `tail` columns. The messages of short orbits, and whole orbits the solver
+    /// picks, lie inside those columns and are free there (0: no tail). This is
+    /// the shape of the published torus constructions: a symmetric table with a
+    /// block of special words at one end ("The free tail" in docs/search.md).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tail: usize,
     /// Restrict to tables equal to their time reversal (words reversed and
     /// inverted, columns mirrored).
     pub time_reversal: bool,
@@ -76,6 +83,10 @@ pub struct BreakingMap {
     pub reverses_time: bool,
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 impl EncodingOptions {
     /// Whether an unsatisfiable formula says something about *every* table with
     /// these word lengths (no restriction to symmetric tables).
@@ -95,9 +106,16 @@ pub fn claim(time: usize, options: &EncodingOptions) -> String {
     };
     let mut restrictions = Vec::new();
     if let Some(p) = &options.automorphism {
-        restrictions.push(format!(
-            "invariant under the link automorphism {p:?} (on its full-length orbits of messages)"
-        ));
+        restrictions.push(if options.tail == 0 {
+            format!(
+                "invariant under the link automorphism {p:?} (on its full-length orbits of messages)"
+            )
+        } else {
+            format!(
+                "invariant under the link automorphism {p:?} outside a free tail of the last {} columns, which holds its short orbits of messages",
+                options.tail
+            )
+        });
     }
     if options.time_reversal {
         restrictions.push(
@@ -226,6 +244,16 @@ pub enum EncodeError {
         "the table cannot split along links {0:?}: they must be central involutions that form a direct factor C2^k, with 2^k dividing the number of columns and the messages closed under them"
     )]
     Split(Vec<u16>),
+    /// A free tail was asked for without an automorphism, or wider than the table.
+    #[error(
+        "a free tail of {tail} columns needs an automorphism restriction and at most {time} columns"
+    )]
+    Tail {
+        /// The tail asked for.
+        tail: usize,
+        /// The columns of the table.
+        time: usize,
+    },
     /// Symmetry breaking was asked for together with a restriction (the
     /// restrictions are not closed under every symmetry the breaking uses).
     #[error("symmetry breaking cannot be combined with a symmetry restriction or a split")]

@@ -233,22 +233,13 @@ fn restrictions(
 
 /// The automorphism restrictions counting does not rule out, most restrictive first.
 fn automorphism_attempts(instance: &Instance, full: bool, base: &EncodingOptions) -> Vec<Attempt> {
-    let names = instance.link_names();
     symmetry::candidates(instance, full, PERMUTATION_BUDGET)
         .into_iter()
         .take(MAX_AUTOMORPHISMS)
         .map(|c| {
-            let map: Vec<String> = c
-                .links
-                .iter()
-                .enumerate()
-                .filter(|&(from, &to)| from != to as usize)
-                .map(|(from, &to)| format!("{}→{}", names[from], names[to as usize]))
-                .collect();
             let label = format!(
-                "the restriction to tables invariant under the automorphism {} (order {})",
-                map.join(", "),
-                c.order
+                "the restriction to tables invariant under {}",
+                symmetry::describe(instance, &c.links)
             );
             let options = EncodingOptions {
                 automorphism: Some(c.links),

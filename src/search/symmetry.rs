@@ -251,6 +251,23 @@ fn lcm(a: usize, b: usize) -> usize {
     a / x * b
 }
 
+/// A link permutation in words: the links it moves and its order, e.g.
+/// `the automorphism a→b, b→a' (order 4)`.
+pub fn describe(instance: &Instance, links: &[u16]) -> String {
+    let names = instance.link_names();
+    let moved: Vec<String> = links
+        .iter()
+        .enumerate()
+        .filter(|&(from, &to)| from != to as usize)
+        .map(|(from, &to)| format!("{}→{}", names[from], names[to as usize]))
+        .collect();
+    format!(
+        "the automorphism {} (order {})",
+        moved.join(", "),
+        permutation_order(links)
+    )
+}
+
 /// A symmetry worth trying as a restriction: tables invariant under it may
 /// exist, as far as counting can tell.
 #[derive(Clone, Debug, PartialEq, Eq)]
