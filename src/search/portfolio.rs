@@ -34,6 +34,8 @@ use std::time::{Duration, Instant};
 const FIRST_BUDGET: Duration = Duration::from_secs(1);
 /// How many automorphism restrictions to take turns over at most.
 const MAX_AUTOMORPHISMS: usize = 3;
+/// How many automorphism restrictions with a free tail to take turns over at most.
+const MAX_TAILED: usize = 2;
 /// How many link permutations to look at when looking for automorphisms.
 const PERMUTATION_BUDGET: usize = 100_000;
 
@@ -222,13 +224,46 @@ fn restrictions(
     }
     let mut attempts = automorphism_attempts(instance, full, base);
     // A split into repeated blocks: after a complete automorphism (which divides
-    // the problem by its order), before the others.
-    let at = usize::from(attempts.first().is_some_and(|a| a.complete));
+    // the problem by its order), before the others; then the symmetries with a
+    // free tail, which divide by a larger order than the rest.
+    let mut at = usize::from(attempts.first().is_some_and(|a| a.complete));
     if let Some(attempt) = split_attempt(instance, time, base, at == 0) {
         attempts.insert(at, attempt);
+        at += 1;
+    }
+    if full {
+        let tailed = tailed_attempts(instance, time, base);
+        attempts.splice(at..at, tailed);
     }
     attempts.extend(reversal_attempt(instance, base));
     attempts
+}
+
+/// Up to [`MAX_TAILED`] automorphisms that counting rules out on a full table
+/// but a free tail makes room for (the shape of the published torus tables).
+fn tailed_attempts(instance: &Instance, time: usize, base: &EncodingOptions) -> Vec<Attempt> {
+    let per_column = instance.ports().min(instance.links().len());
+    symmetry::tailed_candidates(instance, per_column, PERMUTATION_BUDGET)
+        .into_iter()
+        .filter(|c| c.tail < time)
+        .take(MAX_TAILED)
+        .map(|c| Attempt {
+            label: format!(
+                "the restriction to tables invariant under {} outside a free tail of the last {} columns",
+                symmetry::describe(instance, &c.links),
+                c.tail
+            ),
+            options: EncodingOptions {
+                automorphism: Some(c.links),
+                tail: c.tail,
+                break_symmetry: None,
+                ..base.clone()
+            },
+            encoding: None,
+            closed: false,
+            complete: false,
+        })
+        .collect()
 }
 
 /// The automorphism restrictions counting does not rule out, most restrictive first.

@@ -278,6 +278,9 @@ pub struct Candidate {
     pub order: usize,
     /// Letters of the messages it leaves free (those of orbits shorter than the order).
     pub free_letters: usize,
+    /// The free tail the restriction needs (0: none; see
+    /// [`EncodingOptions::tail`](super::options::EncodingOptions::tail)).
+    pub tail: usize,
 }
 
 /// Automorphism restrictions worth trying in a portfolio, most restrictive first.
@@ -293,10 +296,46 @@ pub struct Candidate {
 /// letters only one is kept (conjugate symmetries give isomorphic problems).
 /// Tries at most `budget` link permutations.
 pub fn candidates(instance: &Instance, full: bool, budget: usize) -> Vec<Candidate> {
+    let mut found: Vec<Candidate> = equal_cycle_automorphisms(instance, budget)
+        .into_iter()
+        .filter(|(c, longest)| {
+            !full || (c.free_letters.is_multiple_of(c.order) && c.free_letters >= c.order * longest)
+        })
+        .map(|(c, _)| c)
+        .collect();
+    found.sort_by_key(|c| (c.free_letters, std::cmp::Reverse(c.order)));
+    found
+}
+
+/// The automorphism restrictions that [`candidates`] leaves out on a full table
+/// only because the longest free word does not fit, each with the free tail
+/// that makes room for it: the free letters (a multiple of the order, as the
+/// count still requires) and the longest free word must fit in the last `tail`
+/// columns of `per_column` letters. Largest order first: the tail holds what a
+/// symmetry of large order leaves free, and the rest is divided by the order.
+pub fn tailed_candidates(instance: &Instance, per_column: usize, budget: usize) -> Vec<Candidate> {
+    let mut found: Vec<Candidate> = equal_cycle_automorphisms(instance, budget)
+        .into_iter()
+        .filter(|(c, longest)| {
+            c.free_letters.is_multiple_of(c.order) && c.free_letters < c.order * longest
+        })
+        .map(|(c, longest)| Candidate {
+            tail: longest.max(c.free_letters.div_ceil(per_column.max(1))),
+            ..c
+        })
+        .collect();
+    found.sort_by_key(|c| (std::cmp::Reverse(c.order), c.free_letters));
+    found
+}
+
+/// Every link permutation of one cycle length that extends to an automorphism
+/// fixing the message set, one per cycle type and number of free letters, with
+/// the length of its longest free word.
+fn equal_cycle_automorphisms(instance: &Instance, budget: usize) -> Vec<(Candidate, usize)> {
     let n = instance.links().len();
     let wanted = instance.message_set();
     let distances = instance.distances();
-    let mut found: Vec<Candidate> = Vec::new();
+    let mut found = Vec::new();
     let mut seen_shapes: Vec<(Vec<usize>, usize)> = Vec::new();
     for_each_permutation(n, budget, |p| {
         let order = permutation_order(p);
@@ -321,21 +360,19 @@ pub fn candidates(instance: &Instance, full: bool, budget: usize) -> Vec<Candida
             .collect();
         let free_letters: usize = free.iter().sum();
         let longest = free.iter().copied().max().unwrap_or(0);
-        if full && (!free_letters.is_multiple_of(order) || free_letters < order * longest) {
-            return;
-        }
         let shape = (cycle_lengths(p), free_letters);
         if seen_shapes.contains(&shape) {
             return;
         }
         seen_shapes.push(shape);
-        found.push(Candidate {
+        let candidate = Candidate {
             links: p.to_vec(),
             order,
             free_letters,
-        });
+            tail: 0,
+        };
+        found.push((candidate, longest));
     });
-    found.sort_by_key(|c| (c.free_letters, std::cmp::Reverse(c.order)));
     found
 }
 

@@ -1,0 +1,246 @@
+//! The free tail: tables invariant under an automorphism outside their last W
+//! columns. The shape is read off the tables' words here, apart from the encoder.
+
+mod common;
+
+use common::{Factor, build, default_links, solve_cnf};
+use txverify::construct::{self, Family, GenOptions};
+use txverify::group::{Elem, FiniteGroup};
+use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, TableLetter, Verdict};
+use txverify::search::solver::SatAnswer;
+use txverify::search::{self, EncodingOptions, symmetry};
+
+fn instance(group: FiniteGroup) -> Instance {
+    let links = default_links(&group);
+    Instance::new(group, links, MessageSpec::Total, None)
+}
+
+fn bound(inst: &Instance) -> usize {
+    kernel::check(inst, &Default::default(), &[])
+        .bound()
+        .unwrap()
+        .value as usize
+}
+
+fn tail_options(links: &[u16], tail: usize) -> EncodingOptions {
+    EncodingOptions {
+        automorphism: Some(links.to_vec()),
+        tail,
+        ..EncodingOptions::default()
+    }
+}
+
+/// One placed word: its message, first column (from 1) and links.
+struct Placed {
+    element: Elem,
+    column: usize,
+    links: Vec<LinkId>,
+}
+
+fn placed_words(inst: &Instance, table: &Table) -> Vec<Placed> {
+    table
+        .words
+        .iter()
+        .map(|word| {
+            let links: Vec<LinkId> = word
+                .letters
+                .iter()
+                .map(|l| match l {
+                    TableLetter::Gen(g) => inst.link_of(inst.group().eval(&[*g])).unwrap(),
+                    TableLetter::UnknownName(n) => panic!("unknown letter {n}"),
+                })
+                .collect();
+            let element = links.iter().fold(Elem::IDENTITY, |e, &l| inst.step(e, l));
+            Placed {
+                element,
+                column: word.column,
+                links,
+            }
+        })
+        .collect()
+}
+
+/// Whether `table` (with `time` columns) has the tail shape under the link
+/// permutation `perm`: φ(e) is computed by mapping the letters of e's word, so
+/// that orbits come from the words alone. Every message of an orbit shorter than
+/// φ's order ends in the last `tail` columns, and every full orbit either ends
+/// there as a whole or has, for each of its messages e, the word φ(word of e) for
+/// φ(e) in the same column.
+fn has_tail_shape(inst: &Instance, table: &Table, perm: &[u16], tail: usize, time: usize) -> bool {
+    let words = placed_words(inst, table);
+    let map = |l: LinkId| LinkId(u32::from(perm[l.index()]));
+    let image = |w: &Placed| -> Elem {
+        w.links
+            .iter()
+            .fold(Elem::IDENTITY, |e, &l| inst.step(e, map(l)))
+    };
+    let of = |e: Elem| words.iter().find(|w| w.element == e).unwrap();
+    let order = {
+        let mut order = 1;
+        let mut p: Vec<u16> = perm.to_vec();
+        while p.iter().enumerate().any(|(i, &j)| i != j as usize) {
+            p = p.iter().map(|&j| perm[j as usize]).collect();
+            order += 1;
+        }
+        order
+    };
+    let in_tail = |w: &Placed| w.column + tail > time;
+    words.iter().all(|w| {
+        let mut orbit = vec![w];
+        while image(orbit[orbit.len() - 1]) != w.element {
+            orbit.push(of(image(orbit[orbit.len() - 1])));
+        }
+        if orbit.len() < order {
+            return in_tail(w);
+        }
+        if orbit.iter().all(|v| in_tail(v)) {
+            return true;
+        }
+        orbit.iter().all(|v| {
+            let next = of(image(v));
+            next.column == v.column
+                && next.links == v.links.iter().map(|&l| map(l)).collect::<Vec<_>>()
+        })
+    })
+}
+
+#[test]
+fn tail_tables_are_valid_and_have_the_shape() {
+    // The quarter turn of the even tori fixes the antipodes, so counting rules it
+    // out of a full table; a free tail makes room for what it fixes.
+    for n in [4, 6] {
+        let inst = instance(build(&[Factor::Dihedral(n), Factor::Dihedral(n)]));
+        let time = bound(&inst);
+        let per_column = inst.links().len();
+        let tailed = symmetry::tailed_candidates(&inst, per_column, 1_000_000);
+        let quarter = tailed
+            .iter()
+            .find(|c| c.order == 4)
+            .unwrap_or_else(|| panic!("D{n}^2: the quarter turn needs a tail"));
+        assert!(
+            !symmetry::candidates(&inst, true, 1_000_000)
+                .iter()
+                .any(|c| c.links == quarter.links),
+            "D{n}^2: counting alone keeps the quarter turn"
+        );
+        // The antipodes (n/2, 0), (0, n/2) and (n/2, n/2) are left free.
+        assert_eq!(quarter.free_letters, 2 * n, "D{n}^2");
+        assert_eq!(quarter.tail, n, "D{n}^2: the longest free word");
+        let encoding = search::encode(&inst, time, &tail_options(&quarter.links, quarter.tail))
+            .unwrap();
+        let SatAnswer::Sat(model) = solve_cnf(&encoding.cnf) else {
+            panic!("D{n}^2: no table with the tail shape at {time}");
+        };
+        let table = encoding.decode(&inst, &model).unwrap();
+        assert_eq!(
+            kernel::check(&inst, &table, &[]).verdict(),
+            Verdict::Optimal,
+            "D{n}^2"
+        );
+        assert!(
+            has_tail_shape(&inst, &table, &quarter.links, quarter.tail, time),
+            "D{n}^2"
+        );
+    }
+}
+
+#[test]
+fn the_tail_formula_accepts_exactly_the_tables_of_its_shape() {
+    let inst = instance(build(&[Factor::Dihedral(6), Factor::Dihedral(6)]));
+    let time = bound(&inst);
+    let quarter = symmetry::tailed_candidates(&inst, 4, 1_000_000)
+        .into_iter()
+        .find(|c| c.order == 4)
+        .unwrap();
+    let narrow = search::encode(&inst, time, &tail_options(&quarter.links, quarter.tail)).unwrap();
+    // Samples: tables of a wider tail (some have the narrow shape, some not) and
+    // tables of the full formula.
+    let wide = search::encode(&inst, time, &tail_options(&quarter.links, quarter.tail + 6)).unwrap();
+    let full = search::encode(&inst, time, &EncodingOptions::default()).unwrap();
+    let (mut accepted, mut refused) = (0, 0);
+    for (sampled, seeds) in [(&wide, 0..8), (&full, 0..4)] {
+        for seed in seeds {
+            let shuffled = sampled.cnf.shuffled(seed);
+            let SatAnswer::Sat(model) = solve_cnf(&shuffled.cnf) else {
+                panic!("seed {seed}: no table to sample");
+            };
+            let table = sampled
+                .decode(&inst, &shuffled.original_model(&model))
+                .unwrap();
+            let shaped = has_tail_shape(&inst, &table, &quarter.links, quarter.tail, time);
+            let mut cnf = narrow.cnf.clone();
+            for l in narrow.literals_for(&inst, &table).unwrap() {
+                cnf.add(&[l]);
+            }
+            let accepts = matches!(solve_cnf(&cnf), SatAnswer::Sat(_));
+            assert_eq!(accepts, shaped, "seed {seed}");
+            if shaped {
+                accepted += 1;
+            } else {
+                refused += 1;
+            }
+        }
+    }
+    assert!(refused > 0, "every sample had the narrow shape");
+    assert!(accepted > 0, "no sample had the narrow shape");
+}
+
+#[test]
+fn the_published_torus_tables_have_a_free_tail() {
+    // The paper's 2D torus tables (section 3.3): one word per class of the quarter
+    // turn a → b → A → B in row 1, its images below, and a block of special words
+    // at the end. The formula with that tail accepts them.
+    for n in [6, 8] {
+        let text = construct::generate(Family::Torus2d, n, GenOptions::default()).unwrap();
+        let loaded = txverify::load::load(&text, &Default::default()).unwrap();
+        let inst = &loaded.instance;
+        let time = bound(inst);
+        let names = inst.link_names();
+        let index = |name: &str| names.iter().position(|l| l == name).unwrap() as u16;
+        let mut quarter = vec![0u16; names.len()];
+        for (from, to) in [("a", "b"), ("b", "A"), ("A", "B"), ("B", "a")] {
+            quarter[index(from) as usize] = index(to);
+        }
+        let tail = (0..=time)
+            .find(|&w| has_tail_shape(inst, &loaded.table, &quarter, w, time))
+            .unwrap();
+        assert!(tail < time / 2, "{n}: the tail is {tail} of {time} columns");
+        let encoding = search::encode(inst, time, &tail_options(&quarter, tail)).unwrap();
+        let mut cnf = encoding.cnf.clone();
+        for l in encoding.literals_for(inst, &loaded.table).unwrap() {
+            cnf.add(&[l]);
+        }
+        assert!(matches!(solve_cnf(&cnf), SatAnswer::Sat(_)), "{n}");
+        // One column less and the table is outside the class.
+        if tail > 0 {
+            let encoding = search::encode(inst, time, &tail_options(&quarter, tail - 1)).unwrap();
+            let mut cnf = encoding.cnf.clone();
+            for l in encoding.literals_for(inst, &loaded.table).unwrap() {
+                cnf.add(&[l]);
+            }
+            assert_eq!(solve_cnf(&cnf), SatAnswer::Unsat, "{n}");
+        }
+    }
+}
+
+#[test]
+fn a_tail_needs_an_automorphism_and_room() {
+    let inst = instance(build(&[Factor::Dihedral(4), Factor::Dihedral(4)]));
+    let time = bound(&inst);
+    let no_map = EncodingOptions {
+        tail: 2,
+        ..EncodingOptions::default()
+    };
+    assert!(matches!(
+        search::encode(&inst, time, &no_map),
+        Err(search::EncodeError::Tail { tail: 2, .. })
+    ));
+    let quarter = symmetry::tailed_candidates(&inst, 4, 1_000_000)
+        .into_iter()
+        .next()
+        .unwrap();
+    assert!(matches!(
+        search::encode(&inst, time, &tail_options(&quarter.links, time + 1)),
+        Err(search::EncodeError::Tail { .. })
+    ));
+}
