@@ -373,6 +373,60 @@ fn symmetry_sigma_picks_an_automorphism_that_can_hold_at_the_bound() {
     assert_eq!(recheck.code, 0, "{}", recheck.stdout);
 }
 
+const TORUS66_HEADER: &str = "group: <a, A | a^2 = A^2 = (aA)^3 = 1> x <b, B | b^2 = B^2 = (bB)^3 = 1>\nnetwork: torus 6 6\ntable:\n";
+
+#[test]
+fn free_tail_takes_the_quarter_turn_and_names_it() {
+    // Counting rules the quarter turn of the 6x6 torus out at 27 columns; with a free
+    // tail of 6 columns for the antipodes `sigma` takes it (largest order) and says so.
+    let path = file("torus66.tbl", TORUS66_HEADER);
+    let p = path.to_str().unwrap();
+    let args = [
+        "search",
+        "--jobs",
+        "1",
+        "--time",
+        "27",
+        "--symmetry",
+        "sigma",
+    ];
+    let run = txverify(&[&args[..], &["--free-tail", "6", p]].concat());
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("--symmetry sigma: the automorphism")
+            && run.stderr.contains("(order 4)"),
+        "{}",
+        run.stderr
+    );
+    let found = file("found66.tbl", &run.stdout);
+    let recheck = txverify(&["check", found.to_str().unwrap()]);
+    assert_eq!(recheck.code, 0, "{}", recheck.stdout);
+    // A tail needs the automorphism, and room in the table.
+    let reverse = txverify(&[
+        "search",
+        "--time",
+        "27",
+        "--symmetry",
+        "reverse",
+        "--free-tail",
+        "6",
+        p,
+    ]);
+    assert_eq!(reverse.code, 2, "{}", reverse.stderr);
+    assert!(
+        reverse
+            .stderr
+            .contains("--free-tail needs --symmetry sigma"),
+        "{}",
+        reverse.stderr
+    );
+    let alone = txverify(&["search", "--time", "27", "--free-tail", "6", p]);
+    assert_eq!(alone.code, 2, "{}", alone.stderr);
+    let wide = txverify(&[&args[..], &["--free-tail", "28", p]].concat());
+    assert_eq!(wide.code, 2, "{}{}", wide.stdout, wide.stderr);
+    assert!(wide.stderr.contains("0 < W < --time"), "{}", wide.stderr);
+}
+
 #[test]
 fn search_below_the_optimum_exits_1_with_a_certificate_that_verifies() {
     // The 6-ring with the cyclic group needs 6 steps; 5 is infeasible.

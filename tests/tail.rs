@@ -112,7 +112,7 @@ fn tail_tables_are_valid_and_have_the_shape() {
         let inst = instance(build(&[Factor::Dihedral(n), Factor::Dihedral(n)]));
         let time = bound(&inst);
         let per_column = inst.links().len();
-        let tailed = symmetry::tailed_candidates(&inst, per_column, 1_000_000);
+        let tailed = symmetry::tailed_candidates(&inst, true, per_column, 1_000_000);
         let quarter = tailed
             .iter()
             .find(|c| c.order == 4)
@@ -126,8 +126,8 @@ fn tail_tables_are_valid_and_have_the_shape() {
         // The antipodes (n/2, 0), (0, n/2) and (n/2, n/2) are left free.
         assert_eq!(quarter.free_letters, 2 * n, "D{n}^2");
         assert_eq!(quarter.tail, n, "D{n}^2: the longest free word");
-        let encoding = search::encode(&inst, time, &tail_options(&quarter.links, quarter.tail))
-            .unwrap();
+        let encoding =
+            search::encode(&inst, time, &tail_options(&quarter.links, quarter.tail)).unwrap();
         let SatAnswer::Sat(model) = solve_cnf(&encoding.cnf) else {
             panic!("D{n}^2: no table with the tail shape at {time}");
         };
@@ -148,14 +148,15 @@ fn tail_tables_are_valid_and_have_the_shape() {
 fn the_tail_formula_accepts_exactly_the_tables_of_its_shape() {
     let inst = instance(build(&[Factor::Dihedral(6), Factor::Dihedral(6)]));
     let time = bound(&inst);
-    let quarter = symmetry::tailed_candidates(&inst, 4, 1_000_000)
+    let quarter = symmetry::tailed_candidates(&inst, true, 4, 1_000_000)
         .into_iter()
         .find(|c| c.order == 4)
         .unwrap();
     let narrow = search::encode(&inst, time, &tail_options(&quarter.links, quarter.tail)).unwrap();
     // Samples: tables of a wider tail (some have the narrow shape, some not) and
     // tables of the full formula.
-    let wide = search::encode(&inst, time, &tail_options(&quarter.links, quarter.tail + 6)).unwrap();
+    let wide =
+        search::encode(&inst, time, &tail_options(&quarter.links, quarter.tail + 6)).unwrap();
     let full = search::encode(&inst, time, &EncodingOptions::default()).unwrap();
     let (mut accepted, mut refused) = (0, 0);
     for (sampled, seeds) in [(&wide, 0..8), (&full, 0..4)] {
@@ -235,7 +236,7 @@ fn a_tail_needs_an_automorphism_and_room() {
         search::encode(&inst, time, &no_map),
         Err(search::EncodeError::Tail { tail: 2, .. })
     ));
-    let quarter = symmetry::tailed_candidates(&inst, 4, 1_000_000)
+    let quarter = symmetry::tailed_candidates(&inst, true, 4, 1_000_000)
         .into_iter()
         .next()
         .unwrap();
@@ -243,4 +244,38 @@ fn a_tail_needs_an_automorphism_and_room() {
         search::encode(&inst, time, &tail_options(&quarter.links, time + 1)),
         Err(search::EncodeError::Tail { .. })
     ));
+}
+
+#[test]
+fn below_a_full_table_every_symmetry_that_leaves_a_message_free_gets_a_tail() {
+    // The 4-star S_4 on (1 2), (1 3), (1 4): 62 letters in 21 columns of 3, one cell
+    // spare, so counting keeps every symmetry; with a tail, the largest order first.
+    let header = txverify::families::Family::new("star", &[4])
+        .unwrap()
+        .header();
+    let loaded = txverify::load::load(&header, &Default::default()).unwrap();
+    let inst = &loaded.instance;
+    let time = bound(inst);
+    assert_eq!(time, 21);
+    let full = search::encode(inst, time, &EncodingOptions::default())
+        .unwrap()
+        .full;
+    assert!(!full);
+    let tailed = symmetry::tailed_candidates(inst, full, 3, 1_000_000);
+    assert!(!tailed.is_empty());
+    assert!(tailed.iter().all(|c| c.free_letters > 0 && c.tail > 0));
+    assert!(tailed.windows(2).all(|w| w[0].order >= w[1].order));
+    // The 3-cycle of the links (conjugation by (2 3 4)) fixes the permutations of
+    // {2, 3, 4} that commute with it: (2 3 4) and (2 4 3), each 4 letters away.
+    let rotation = tailed.iter().find(|c| c.order == 3).unwrap();
+    assert_eq!(rotation.free_letters, 8);
+    assert_eq!(rotation.tail, 4);
+    for c in &tailed {
+        let encoding = search::encode(inst, time, &tail_options(&c.links, c.tail)).unwrap();
+        if let SatAnswer::Sat(model) = solve_cnf(&encoding.cnf) {
+            let table = encoding.decode(inst, &model).unwrap();
+            assert_eq!(kernel::check(inst, &table, &[]).verdict(), Verdict::Optimal);
+            assert!(has_tail_shape(inst, &table, &c.links, c.tail, time));
+        }
+    }
 }

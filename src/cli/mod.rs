@@ -211,8 +211,8 @@ struct SearchArgs {
     /// With --symmetry sigma: ask for the invariance only outside the last W
     /// columns, which hold the messages it cannot hold for (and any whole orbits
     /// the solver puts there): the shape of the published torus constructions
-    /// (docs/search.md, "The free tail").
-    #[arg(long, value_name = "W", requires = "symmetry")]
+    /// (docs/search.md, "The free tail"). Needs --time.
+    #[arg(long, value_name = "W", requires_all = ["symmetry", "time"])]
     free_tail: Option<usize>,
     /// Add lex-leader constraints for symmetries of the tables (automorphisms of
     /// the group permuting the links, time reversal); unlike --symmetry, an

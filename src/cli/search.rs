@@ -83,6 +83,9 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Strin
         if encoding.automorphism.is_none() {
             return Err("--free-tail needs --symmetry sigma".to_string());
         }
+        if args.time.is_some_and(|time| tail == 0 || tail >= time) {
+            return Err("--free-tail W needs 0 < W < --time".to_string());
+        }
         encoding.tail = tail;
     }
     if args.break_symmetry {

@@ -98,6 +98,11 @@ struct Attempt {
     encoding: Option<Encoding>,
     /// Closed: unsatisfiable, or the formula could not be built.
     closed: bool,
+    /// For a restriction with a free tail: the widest tail to try. An
+    /// unsatisfiable formula then widens the tail by one column instead of
+    /// closing the attempt (the narrowest tail counting allows is often too
+    /// narrow by a column or two, and a refutation of a narrow tail is quick).
+    widest_tail: usize,
     /// Ties every message to an image (no free letters): the problem divided by
     /// the symmetry's order. Such a formula gets one uninterrupted run first,
     /// since restarting it in short turns throws its progress away.
@@ -204,11 +209,28 @@ fn take_turn(
             .decode(instance, &model)
             .map(Some)
             .ok_or(SearchError::Undecodable),
+        SatAnswer::Unsat if attempt.options.tail < attempt.widest_tail => {
+            attempt.widen_tail();
+            Ok(None)
+        }
         SatAnswer::Unsat => {
             attempt.closed = true;
             Ok(None)
         }
         SatAnswer::Unknown => Ok(None),
+    }
+}
+
+impl Attempt {
+    /// One more column of free tail: a new formula, built on the next turn.
+    fn widen_tail(&mut self) {
+        let (from, to) = (self.options.tail, self.options.tail + 1);
+        self.options.tail = to;
+        self.encoding = None;
+        self.label = self.label.replace(
+            &format!("the last {from} columns"),
+            &format!("the last {to} columns"),
+        );
     }
 }
 
@@ -223,27 +245,34 @@ fn restrictions(
         return Vec::new();
     }
     let mut attempts = automorphism_attempts(instance, full, base);
-    // A split into repeated blocks: after a complete automorphism (which divides
-    // the problem by its order), before the others; then the symmetries with a
-    // free tail, which divide by a larger order than the rest.
-    let mut at = usize::from(attempts.first().is_some_and(|a| a.complete));
-    if let Some(attempt) = split_attempt(instance, time, base, at == 0) {
-        attempts.insert(at, attempt);
-        at += 1;
-    }
-    if full {
-        let tailed = tailed_attempts(instance, time, base);
-        attempts.splice(at..at, tailed);
+    // After a complete automorphism (which divides the problem by its order):
+    // the symmetries with a free tail, which divide by a larger order than the
+    // rest, then a split into repeated blocks, then the other automorphisms. The
+    // split gets one uninterrupted run first only when it is the sole candidate
+    // of its rank (the 7-cube's tables: one run of tens of seconds).
+    let at = usize::from(attempts.first().is_some_and(|a| a.complete));
+    let tailed = tailed_attempts(instance, time, full, base);
+    let after_tailed = at + tailed.len();
+    let split = split_attempt(instance, time, base, at == 0 && tailed.is_empty());
+    attempts.splice(at..at, tailed);
+    if let Some(attempt) = split {
+        attempts.insert(after_tailed, attempt);
     }
     attempts.extend(reversal_attempt(instance, base));
     attempts
 }
 
-/// Up to [`MAX_TAILED`] automorphisms that counting rules out on a full table
-/// but a free tail makes room for (the shape of the published torus tables).
-fn tailed_attempts(instance: &Instance, time: usize, base: &EncodingOptions) -> Vec<Attempt> {
+/// Up to [`MAX_TAILED`] automorphisms with a free tail that holds what they leave
+/// free (the shape of the published torus tables): on a full table those that
+/// counting rules out without one, otherwise any that leaves something free.
+fn tailed_attempts(
+    instance: &Instance,
+    time: usize,
+    full: bool,
+    base: &EncodingOptions,
+) -> Vec<Attempt> {
     let per_column = instance.ports().min(instance.links().len());
-    symmetry::tailed_candidates(instance, per_column, PERMUTATION_BUDGET)
+    symmetry::tailed_candidates(instance, full, per_column, PERMUTATION_BUDGET)
         .into_iter()
         .filter(|c| c.tail < time)
         .take(MAX_TAILED)
@@ -261,6 +290,7 @@ fn tailed_attempts(instance: &Instance, time: usize, base: &EncodingOptions) -> 
             },
             encoding: None,
             closed: false,
+            widest_tail: (2 * c.tail).min(time - 1),
             complete: false,
         })
         .collect()
@@ -286,6 +316,7 @@ fn automorphism_attempts(instance: &Instance, full: bool, base: &EncodingOptions
                 options,
                 encoding: None,
                 closed: false,
+                widest_tail: 0,
                 complete: c.free_letters == 0,
             }
         })
@@ -317,6 +348,7 @@ fn split_attempt(
         },
         encoding: None,
         closed: false,
+        widest_tail: 0,
         complete,
     })
 }
@@ -336,6 +368,7 @@ fn reversal_attempt(instance: &Instance, base: &EncodingOptions) -> Option<Attem
             },
             encoding: None,
             closed: false,
+            widest_tail: 0,
             complete: false,
         })
 }

@@ -307,17 +307,28 @@ pub fn candidates(instance: &Instance, full: bool, budget: usize) -> Vec<Candida
     found
 }
 
-/// The automorphism restrictions that [`candidates`] leaves out on a full table
-/// only because the longest free word does not fit, each with the free tail
-/// that makes room for it: the free letters (a multiple of the order, as the
-/// count still requires) and the longest free word must fit in the last `tail`
-/// columns of `per_column` letters. Largest order first: the tail holds what a
-/// symmetry of large order leaves free, and the rest is divided by the order.
-pub fn tailed_candidates(instance: &Instance, per_column: usize, budget: usize) -> Vec<Candidate> {
+/// Automorphism restrictions with a free tail that holds what they leave free.
+/// On a full table (`full`), those that [`candidates`] leaves out only because
+/// the longest free word does not fit (the free letters must still be a
+/// multiple of the order); otherwise every one that leaves a message free.
+/// Each gets the narrowest tail counting allows: the longest free word, or
+/// more when the free letters need more columns of `per_column` letters.
+/// Largest order first: the tail holds what a symmetry of large order leaves
+/// free, and the rest is divided by the order.
+pub fn tailed_candidates(
+    instance: &Instance,
+    full: bool,
+    per_column: usize,
+    budget: usize,
+) -> Vec<Candidate> {
     let mut found: Vec<Candidate> = equal_cycle_automorphisms(instance, budget)
         .into_iter()
         .filter(|(c, longest)| {
-            c.free_letters.is_multiple_of(c.order) && c.free_letters < c.order * longest
+            if full {
+                c.free_letters.is_multiple_of(c.order) && c.free_letters < c.order * longest
+            } else {
+                c.free_letters > 0
+            }
         })
         .map(|(c, longest)| Candidate {
             tail: longest.max(c.free_letters.div_ceil(per_column.max(1))),

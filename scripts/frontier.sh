@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The frontier: larger networks, each at the kernel's lower bound, searched three ways
+# on the same machine in one run, for docs/results.md ("The frontier"):
+#
+#   default   `txverify search FILE --time T` of a build without cargo features
+#             (varisat and its portfolio helper, on every core);
+#   best      the same command with `--solver cadical` of a `--features cadical` build
+#             (CaDiCaL as the main solver and in the helper);
+#   external  the external CaDiCaL binary (`cadical`, e.g. Debian's package) alone on the
+#             formula `txverify search FILE --time T --dimacs F` writes: the same CNF the
+#             main solver of the other two columns gets.
+#
+# A table found by either txverify column is checked again with `txverify check`
+# (kernel and exhaustive simulation) and, with SAVE=1, kept as tables/found/NAME.tbl.
+# Every header is written to campaign/networks/NAME.tbl first.
+#
+# Usage:
+#   scripts/frontier.sh [NAME-PATTERN]     run the instances whose name matches (grep -E)
+#   scripts/frontier.sh --list             list them
+# Environment:
+#   LIMIT=60          seconds for the default and external columns
+#   BEST_LIMIT=600    seconds for the best column
+#   SAVE=1            keep the tables the best column finds in tables/found/
+#   DEFAULT_BIN, BEST_BIN   the two builds (defaults: target-default/release/txverify,
+#                     built with CARGO_TARGET_DIR=target-default, and target/release/txverify
+#                     built with --features cadical)
+# Output: one tab-separated line per instance on standard output (and in
+# campaign/frontier.tsv): name, group order, T, default, best, external (seconds or
+# "> LIMIT"), and how the best column found its table.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+LIMIT=${LIMIT:-60}
+BEST_LIMIT=${BEST_LIMIT:-600}
+SAVE=${SAVE:-0}
+DEFAULT_BIN=${DEFAULT_BIN:-target-default/release/txverify}
+BEST_BIN=${BEST_BIN:-target/release/txverify}
+RESULTS=campaign/frontier.tsv
+
+# name | how to write the header | T (the kernel's lower bound)
+INSTANCES=(
+    "d10-squared|gen torus2d 10|125"
+    "d12-squared|gen torus2d 12|216"
+    "d6-cubed|gen torus3d 6|162"
+    "hypercube8|gen hypercube 8|128"
+    "c10-squared|net torus 10 10|125"
+    "star5|net star 5|111"
+    "pancake5|net pancake 5|107"
+    "torus10x12|group <a, A | a^2 = A^2 = (aA)^5 = 1> x <b, B | b^2 = B^2 = (bB)^6 = 1>; network: torus 10 12|180"
+    "torus4x6x8|group <a, A | a^2 = A^2 = (aA)^2 = 1> x <b, B | b^2 = B^2 = (bB)^3 = 1> x <c, C | c^2 = C^2 = (cC)^4 = 1>; network: torus 4 6 8|192"
+    "butterfly5|net butterfly 5|200"
+    "ccc5|net ccc 5|400"
+)
+
+if [[ ${1:-} == --list ]]; then
+    printf '%s\n' "${INSTANCES[@]}" | cut -d'|' -f1
+    exit 0
+fi
+PATTERN=${1:-.}
+
+for bin in "$DEFAULT_BIN" "$BEST_BIN"; do
+    [[ -x $bin ]] || { echo "missing $bin (see the usage above)" >&2; exit 2; }
+done
+command -v cadical >/dev/null || { echo "missing the cadical binary (apt-get install cadical)" >&2; exit 2; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# header NAME HOW: writes campaign/networks/NAME.tbl
+header() {
+    local name=$1 how=$2 out=campaign/networks/$1.tbl
+    case $how in
+    gen\ *)
+        # The construction's header, without its table (the search ignores it anyway).
+        # shellcheck disable=SC2086
+        "$BEST_BIN" ${how} | grep -v '^#' | sed '/^table:/q' |
+            sed "s/^name: .*/name: $name/" >"$out"
+        ;;
+    net\ *)
+        # shellcheck disable=SC2086
+        "$BEST_BIN" ${how} | sed "s/^name: .*/name: $name/" >"$out"
+        ;;
+    group\ *)
+        local group=${how#group }
+        {
+            echo "name: $name"
+            echo "source: a wrap-around mesh with the dihedral group of order n for each even side"
+            echo "group: ${group%%; *}"
+            echo "${group#*; }"
+            echo "table:"
+        } >"$out"
+        ;;
+    esac
+}
+
+# seconds CMD...: runs CMD, prints its wall time, or "> LIMIT" when it gave up.
+timed() {
+    local limit=$1
+    shift
+    local start end status=0
+    start=$(date +%s.%N)
+    "$@" || status=$?
+    end=$(date +%s.%N)
+    if ((status == 0 || status == 10 || status == 20)); then
+        printf '%.1f' "$(echo "$end - $start" | bc)"
+    else
+        printf '> %s' "$limit"
+    fi
+}
+
+for entry in "${INSTANCES[@]}"; do
+    IFS='|' read -r name how time <<<"$entry"
+    grep -qE "$PATTERN" <<<"$name" || continue
+    header "$name" "$how"
+    file=campaign/networks/$name.tbl
+    order=$("$BEST_BIN" check --no-simulate --format json "$file" | jq -r '.group.order')
+
+    default=$(timed "$LIMIT" "$DEFAULT_BIN" search "$file" --time "$time" --time-limit "$LIMIT" -q \
+        >"$work/default.tbl" 2>"$work/default.err")
+    best=$(timed "$BEST_LIMIT" "$BEST_BIN" search "$file" --time "$time" --time-limit "$BEST_LIMIT" \
+        --solver cadical >"$work/best.tbl" 2>"$work/best.err")
+    how_found=$(grep -m1 '^found by' "$work/best.err" || echo "main solver")
+    "$DEFAULT_BIN" search "$file" --time "$time" --dimacs "$work/f.cnf" -q
+    external=$(timed "$LIMIT" timeout "$LIMIT" cadical -q "$work/f.cnf" >/dev/null)
+
+    for column in default best; do
+        if [[ -s $work/$column.tbl ]]; then
+            "$BEST_BIN" check "$work/$column.tbl" >/dev/null ||
+                { echo "$name: the $column table does not check" >&2; exit 1; }
+        fi
+    done
+    if [[ $SAVE == 1 && -s $work/best.tbl ]]; then
+        sed "s|^source: \(.*\)|source: found by txverify search --time $time --solver cadical (scripts/frontier.sh), $how_found; header: \1|" \
+            "$work/best.tbl" >"tables/found/$name.tbl"
+    fi
+    line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$order" "$time" "$default" "$best" "$external" "$how_found")
+    echo "$line"
+    touch "$RESULTS"
+    grep -v "^$name	" "$RESULTS" >"$work/r" || true
+    { cat "$work/r"; echo "$line"; } >"$RESULTS"
+done
