@@ -103,8 +103,9 @@ struct Attempt {
     /// closing the attempt (the narrowest tail counting allows is often too
     /// narrow by a column or two, and a refutation of a narrow tail is quick).
     widest_tail: usize,
-    /// Ties every message to an image (no free letters): the problem divided by
-    /// the symmetry's order. Such a formula gets one uninterrupted run first,
+    /// Ties every message to an image (no free letters, or only a free tail): the
+    /// problem divided by the symmetry's order. Such a formula, when it comes
+    /// first, gets one uninterrupted run first,
     /// since restarting it in short turns throws its progress away.
     complete: bool,
 }
@@ -127,8 +128,11 @@ pub fn help(
             open: 1,
             turn_ms: None,
         });
-        if let Some(table) = take_turn(instance, time, options, first, None, deadline, stop)? {
-            return Ok(HelperOutcome::Found(table, first.label.clone()));
+        // Until it is refuted (a free tail is widened and run again) or time runs out.
+        while !first.closed && !halted(stop, deadline) {
+            if let Some(table) = take_turn(instance, time, options, first, None, deadline, stop)? {
+                return Ok(HelperOutcome::Found(table, first.label.clone()));
+            }
         }
         first.closed = true;
     }
@@ -291,7 +295,9 @@ fn tailed_attempts(
             encoding: None,
             closed: false,
             widest_tail: (2 * c.tail).min(time - 1),
-            complete: false,
+            // A tail that divides by an order of 4 or more is run like a complete
+            // restriction when it comes first (the 7-cube: 14 s in one run).
+            complete: c.order >= 4,
         })
         .collect()
 }
