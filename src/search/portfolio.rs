@@ -252,8 +252,7 @@ fn restrictions(
     // After a complete automorphism (which divides the problem by its order):
     // the symmetries with a free tail, which divide by a larger order than the
     // rest, then a split into repeated blocks, then the other automorphisms. The
-    // split gets one uninterrupted run first only when it is the sole candidate
-    // of its rank (the 7-cube's tables: one run of tens of seconds).
+    // split gets one uninterrupted run first only when nothing comes before it.
     let at = usize::from(attempts.first().is_some_and(|a| a.complete));
     let tailed = tailed_attempts(instance, time, full, base);
     let after_tailed = at + tailed.len();
