@@ -3,10 +3,10 @@
 
 mod common;
 
-use common::{Factor, build, default_links, solve_cnf};
+use common::{Factor, build, default_links, solve_cnf, word_links};
 use std::collections::{BTreeMap, BTreeSet};
 use txverify::group::{Elem, FiniteGroup};
-use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, TableLetter, Verdict};
+use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, Verdict};
 use txverify::search::solver::SatAnswer;
 use txverify::search::{self, EncodingOptions, split};
 
@@ -40,14 +40,7 @@ fn has_split_shape(inst: &Instance, table: &Table, split: &[LinkId], time: usize
     // element → (block, pattern)
     let mut placed: BTreeMap<Elem, (usize, BTreeSet<(LinkId, usize)>)> = BTreeMap::new();
     for word in &table.words {
-        let links: Vec<LinkId> = word
-            .letters
-            .iter()
-            .map(|l| match l {
-                TableLetter::Gen(g) => inst.link_of(inst.group().eval(&[*g])).unwrap(),
-                TableLetter::UnknownName(n) => panic!("unknown letter {n}"),
-            })
-            .collect();
+        let links = word_links(inst, &word.letters);
         let element = links.iter().fold(Elem::IDENTITY, |e, &l| inst.step(e, l));
         if in_e(element) {
             continue;

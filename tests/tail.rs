@@ -3,10 +3,10 @@
 
 mod common;
 
-use common::{Factor, build, default_links, solve_cnf};
+use common::{Factor, build, default_links, solve_cnf, word_links};
 use txverify::construct::{self, Family, GenOptions};
 use txverify::group::{Elem, FiniteGroup};
-use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, TableLetter, Verdict};
+use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, Verdict};
 use txverify::search::solver::SatAnswer;
 use txverify::search::{self, EncodingOptions, symmetry};
 
@@ -42,14 +42,7 @@ fn placed_words(inst: &Instance, table: &Table) -> Vec<Placed> {
         .words
         .iter()
         .map(|word| {
-            let links: Vec<LinkId> = word
-                .letters
-                .iter()
-                .map(|l| match l {
-                    TableLetter::Gen(g) => inst.link_of(inst.group().eval(&[*g])).unwrap(),
-                    TableLetter::UnknownName(n) => panic!("unknown letter {n}"),
-                })
-                .collect();
+            let links = word_links(inst, &word.letters);
             let element = links.iter().fold(Elem::IDENTITY, |e, &l| inst.step(e, l));
             Placed {
                 element,
@@ -191,7 +184,8 @@ fn the_published_torus_tables_have_a_free_tail() {
     // The paper's 2D torus tables (section 3.3): one word per class of the quarter
     // turn a → b → A → B in row 1, its images below, and a block of special words
     // at the end. The formula with that tail accepts them.
-    for n in [6, 8] {
+    // The widths docs/search.md quotes; the 10 x 10 table's is only read off here.
+    for (n, published) in [(6, 9), (8, 12), (10, 15)] {
         let text = construct::generate(Family::Torus2d, n, GenOptions::default()).unwrap();
         let loaded = txverify::load::load(&text, &Default::default()).unwrap();
         let inst = &loaded.instance;
@@ -206,6 +200,10 @@ fn the_published_torus_tables_have_a_free_tail() {
             .find(|&w| has_tail_shape(inst, &loaded.table, &quarter, w, time))
             .unwrap();
         assert!(tail < time / 2, "{n}: the tail is {tail} of {time} columns");
+        assert_eq!(tail, published, "{n}");
+        if n == 10 {
+            continue; // a formula of a million clauses: too slow for a debug build
+        }
         let encoding = search::encode(inst, time, &tail_options(&quarter, tail)).unwrap();
         let mut cnf = encoding.cnf.clone();
         for l in encoding.literals_for(inst, &loaded.table).unwrap() {

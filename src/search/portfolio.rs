@@ -22,7 +22,7 @@ use super::encode::{Encoding, encode};
 use super::options::{EncodingOptions, SearchError, SearchOptions, SolverChoice};
 use super::solver::{self, SatAnswer, SolveControl};
 use super::split;
-use super::symmetry::{self, inverses};
+use super::symmetry::{self, Candidate, inverses};
 use crate::kernel::{Instance, Table};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -92,7 +92,8 @@ pub enum HelperOutcome {
 
 /// One formula the helper takes turns on.
 struct Attempt {
-    label: String,
+    /// What the formula asks for, without its free tail (see [`Attempt::label`]).
+    restriction: String,
     options: EncodingOptions,
     /// Built on the first turn.
     encoding: Option<Encoding>,
@@ -131,7 +132,7 @@ pub fn help(
         // Until it is refuted (a free tail is widened and run again) or time runs out.
         while !first.closed && !halted(stop, deadline) {
             if let Some(table) = take_turn(instance, time, options, first, None, deadline, stop)? {
-                return Ok(HelperOutcome::Found(table, first.label.clone()));
+                return Ok(HelperOutcome::Found(table, first.label()));
             }
         }
         first.closed = true;
@@ -153,7 +154,7 @@ pub fn help(
             if let Some(table) =
                 take_turn(instance, time, options, attempt, Some(turn), deadline, stop)?
             {
-                return Ok(HelperOutcome::Found(table, attempt.label.clone()));
+                return Ok(HelperOutcome::Found(table, attempt.label()));
             }
         }
         budget *= 2;
@@ -226,15 +227,21 @@ fn take_turn(
 }
 
 impl Attempt {
+    /// What the formula asks for, in words.
+    fn label(&self) -> String {
+        match self.options.tail {
+            0 => self.restriction.clone(),
+            tail => format!(
+                "{} outside a free tail of the last {tail} columns",
+                self.restriction
+            ),
+        }
+    }
+
     /// One more column of free tail: a new formula, built on the next turn.
     fn widen_tail(&mut self) {
-        let (from, to) = (self.options.tail, self.options.tail + 1);
-        self.options.tail = to;
+        self.options.tail += 1;
         self.encoding = None;
-        self.label = self.label.replace(
-            &format!("the last {from} columns"),
-            &format!("the last {to} columns"),
-        );
     }
 }
 
@@ -248,13 +255,15 @@ fn restrictions(
     if !base.covers_all_tables() {
         return Vec::new();
     }
-    let mut attempts = automorphism_attempts(instance, full, base);
+    let per_column = instance.ports().min(instance.links().len());
+    let (kept, tailed) = symmetry::all_candidates(instance, full, per_column, PERMUTATION_BUDGET);
+    let mut attempts = automorphism_attempts(instance, kept, base);
     // After a complete automorphism (which divides the problem by its order):
     // the symmetries with a free tail, which divide by a larger order than the
     // rest, then a split into repeated blocks, then the other automorphisms. The
     // split gets one uninterrupted run first only when nothing comes before it.
     let at = usize::from(attempts.first().is_some_and(|a| a.complete));
-    let tailed = tailed_attempts(instance, time, full, base);
+    let tailed = tailed_attempts(instance, time, tailed, base);
     let after_tailed = at + tailed.len();
     let split = split_attempt(instance, time, base, at == 0 && tailed.is_empty());
     attempts.splice(at..at, tailed);
@@ -271,19 +280,17 @@ fn restrictions(
 fn tailed_attempts(
     instance: &Instance,
     time: usize,
-    full: bool,
+    tailed: Vec<Candidate>,
     base: &EncodingOptions,
 ) -> Vec<Attempt> {
-    let per_column = instance.ports().min(instance.links().len());
-    symmetry::tailed_candidates(instance, full, per_column, PERMUTATION_BUDGET)
+    tailed
         .into_iter()
         .filter(|c| c.tail < time)
         .take(MAX_TAILED)
         .map(|c| Attempt {
-            label: format!(
-                "the restriction to tables invariant under {} outside a free tail of the last {} columns",
-                symmetry::describe(instance, &c.links),
-                c.tail
+            restriction: format!(
+                "the restriction to tables invariant under {}",
+                symmetry::describe(instance, &c.links)
             ),
             options: EncodingOptions {
                 automorphism: Some(c.links),
@@ -302,12 +309,15 @@ fn tailed_attempts(
 }
 
 /// The automorphism restrictions counting does not rule out, most restrictive first.
-fn automorphism_attempts(instance: &Instance, full: bool, base: &EncodingOptions) -> Vec<Attempt> {
-    symmetry::candidates(instance, full, PERMUTATION_BUDGET)
-        .into_iter()
+fn automorphism_attempts(
+    instance: &Instance,
+    kept: Vec<Candidate>,
+    base: &EncodingOptions,
+) -> Vec<Attempt> {
+    kept.into_iter()
         .take(MAX_AUTOMORPHISMS)
         .map(|c| {
-            let label = format!(
+            let restriction = format!(
                 "the restriction to tables invariant under {}",
                 symmetry::describe(instance, &c.links)
             );
@@ -317,7 +327,7 @@ fn automorphism_attempts(instance: &Instance, full: bool, base: &EncodingOptions
                 ..base.clone()
             };
             Attempt {
-                label,
+                restriction,
                 options,
                 encoding: None,
                 closed: false,
@@ -341,7 +351,7 @@ fn split_attempt(
         .map(|l| instance.link_names()[l.index()].as_str())
         .collect();
     Some(Attempt {
-        label: format!(
+        restriction: format!(
             "the restriction to tables that repeat one pattern in {} blocks of columns, split along {}",
             1usize << links.len(),
             names.join(", ")
@@ -365,7 +375,7 @@ fn reversal_attempt(instance: &Instance, base: &EncodingOptions) -> Option<Attem
     (0..wanted.len())
         .any(|e| wanted[e] && inverse[e].index() != e)
         .then(|| Attempt {
-            label: "the restriction to tables equal to their time reversal".into(),
+            restriction: "the restriction to tables equal to their time reversal".into(),
             options: EncodingOptions {
                 time_reversal: true,
                 break_symmetry: None,

@@ -296,7 +296,11 @@ pub struct Candidate {
 /// letters only one is kept (conjugate symmetries give isomorphic problems).
 /// Tries at most `budget` link permutations.
 pub fn candidates(instance: &Instance, full: bool, budget: usize) -> Vec<Candidate> {
-    let mut found: Vec<Candidate> = equal_cycle_automorphisms(instance, budget)
+    kept(equal_cycle_automorphisms(instance, budget), full)
+}
+
+fn kept(automorphisms: Vec<(Candidate, usize)>, full: bool) -> Vec<Candidate> {
+    let mut found: Vec<Candidate> = automorphisms
         .into_iter()
         .filter(|(c, longest)| {
             !full || (c.free_letters.is_multiple_of(c.order) && c.free_letters >= c.order * longest)
@@ -305,6 +309,21 @@ pub fn candidates(instance: &Instance, full: bool, budget: usize) -> Vec<Candida
         .collect();
     found.sort_by_key(|c| (c.free_letters, std::cmp::Reverse(c.order)));
     found
+}
+
+/// [`candidates`] and [`tailed_candidates`] together, from one pass over the
+/// link permutations.
+pub fn all_candidates(
+    instance: &Instance,
+    full: bool,
+    per_column: usize,
+    budget: usize,
+) -> (Vec<Candidate>, Vec<Candidate>) {
+    let automorphisms = equal_cycle_automorphisms(instance, budget);
+    (
+        kept(automorphisms.clone(), full),
+        tailed(automorphisms, full, per_column),
+    )
 }
 
 /// Automorphism restrictions with a free tail that holds what they leave free.
@@ -321,7 +340,15 @@ pub fn tailed_candidates(
     per_column: usize,
     budget: usize,
 ) -> Vec<Candidate> {
-    let mut found: Vec<Candidate> = equal_cycle_automorphisms(instance, budget)
+    tailed(
+        equal_cycle_automorphisms(instance, budget),
+        full,
+        per_column,
+    )
+}
+
+fn tailed(automorphisms: Vec<(Candidate, usize)>, full: bool, per_column: usize) -> Vec<Candidate> {
+    let mut found: Vec<Candidate> = automorphisms
         .into_iter()
         .filter(|(c, longest)| {
             if full {

@@ -154,3 +154,19 @@ pub fn pigeonhole(holes: usize) -> txverify::search::cnf::Cnf {
     }
     cnf
 }
+
+/// The links a table word's letters name (test tables have no unknown letters).
+pub fn word_links(
+    inst: &txverify::kernel::Instance,
+    letters: &[txverify::kernel::TableLetter],
+) -> Vec<LinkId> {
+    letters
+        .iter()
+        .map(|l| match l {
+            txverify::kernel::TableLetter::Gen(g) => {
+                inst.link_of(inst.group().eval(&[*g])).unwrap()
+            }
+            txverify::kernel::TableLetter::UnknownName(n) => panic!("unknown letter {n}"),
+        })
+        .collect()
+}
