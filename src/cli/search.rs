@@ -63,15 +63,19 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Strin
                     .and_then(|t| search::split::suggested(&loaded.instance, t))
                 {
                     Some(links) => {
+                        if !super::global::quiet() {
+                            eprintln!(
+                                "--symmetry split: {}",
+                                search::split::describe(&loaded.instance, &links, args.time.unwrap_or(0))
+                            );
+                        }
                         encoding.split = links.iter().map(|e| e.index() as u16).collect()
                     }
                     None => {
-                        let why = if search::split::split_links(&loaded.instance).is_empty() {
-                            "no link is a central involution outside the subgroup of the others"
-                        } else if args.time.is_none() {
+                        let why = if args.time.is_none() {
                             "it needs --time"
                         } else {
-                            "the number of columns must be even and the message set closed under the split links"
+                            "no set of links generates a direct factor F of the group whose blocks fit: |F| must divide the number of columns and, unless the links are central involutions, the other links must fill every column of a block (docs/search.md)"
                         };
                         return Err(format!("--symmetry split: {why}"));
                     }

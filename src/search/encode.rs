@@ -437,7 +437,7 @@ fn letter_count_clauses(
     }
 }
 
-/// The split into blocks: each message of a coset x·⟨E⟩ takes one block
+/// The split into blocks: each message of a coset x·F (F = ⟨E⟩) takes one block
 /// (`block[i][b]`), and keeps its letters outside E there, at the same offsets
 /// in every block (`pattern[c']`: link s in column c' of the block).
 fn split_clauses(
@@ -454,7 +454,10 @@ fn split_clauses(
         .enumerate()
         .map(|(m, &x)| (x, m))
         .collect();
-    let count = 1usize << split.len();
+    let Some(factor) = super::split::direct_factor(instance, split) else {
+        return;
+    };
+    let count = factor.elements.len();
     let width = time / count;
     for coset in super::split::blocks(instance, split) {
         let block: Vec<Vec<Lit>> = coset
@@ -464,12 +467,13 @@ fn split_clauses(
         for vars in &block {
             cnf.exactly_one(vars);
         }
-        // The blocks of x·y follow x's: block(x·y) = block(x) xor y (y in
-        // ⟨E⟩ read as k bits), as in the doubling construction, where each
-        // split swaps the two halves of some pairs.
+        // The blocks of x·f follow x's: block(x·f) = block(x)·f, blocks being
+        // numbered by the elements of F. Along C2^k this is block(x) xor f (f
+        // read as k bits), as in the doubling construction, where each split
+        // swaps the two halves of some pairs.
         for (i, vars) in block.iter().enumerate() {
             for b in 0..count {
-                cnf.add(&[-block[0][b], vars[b ^ i]]);
+                cnf.add(&[-block[0][b], vars[factor.product[b][i]]]);
             }
         }
         let kept = (0..instance.links().len()).filter(|&s| !split.contains(&LinkId(s as u32)));

@@ -134,8 +134,7 @@ pub fn claim(time: usize, options: &EncodingOptions) -> String {
         .unwrap_or_default();
     if !options.split.is_empty() {
         restrictions.push(format!(
-            "made of {} repeated blocks split along the links {:?} (docs/search.md)",
-            1usize << options.split.len(),
+            "made of repeated blocks of columns, split along the direct factor that the links {:?} generate (docs/search.md)",
             options.split
         ));
     }
@@ -238,10 +237,10 @@ pub enum EncodeError {
     /// The time reversal was asked for, but the message set is not closed under inverses.
     #[error("the message set is not closed under inverses")]
     MessagesNotInverseClosed,
-    /// The split asked for is not along central involutions that form a direct
-    /// factor, or the columns do not divide into the blocks.
+    /// The split asked for is not along links that generate a direct factor,
+    /// or the columns do not divide into the blocks.
     #[error(
-        "the table cannot split along links {0:?}: they must be central involutions that form a direct factor C2^k, with 2^k dividing the number of columns and the messages closed under them"
+        "the table cannot split along links {0:?}: they must generate a direct factor F (commuting with every other link), with |F| dividing the number of columns and the messages closed under F"
     )]
     Split(Vec<u16>),
     /// A free tail was asked for without an automorphism, or wider than the table.

@@ -346,15 +346,10 @@ fn split_attempt(
     complete: bool,
 ) -> Option<Attempt> {
     let links = split::suggested(instance, time)?;
-    let names: Vec<&str> = links
-        .iter()
-        .map(|l| instance.link_names()[l.index()].as_str())
-        .collect();
     Some(Attempt {
         restriction: format!(
-            "the restriction to tables that repeat one pattern in {} blocks of columns, split along {}",
-            1usize << links.len(),
-            names.join(", ")
+            "the restriction to tables that repeat one pattern in {}",
+            split::describe(instance, &links, time)
         ),
         options: EncodingOptions {
             split: links.iter().map(|l| l.index() as u16).collect(),
