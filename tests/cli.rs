@@ -428,6 +428,46 @@ fn free_tail_takes_the_quarter_turn_and_names_it() {
 }
 
 #[test]
+fn split_along_a_ring_factor_names_its_blocks_and_refuses_what_is_not_a_factor() {
+    // The 3 x 8 torus at its bound 24: by default the split takes C_3, three blocks
+    // of 8 columns for the 8-ring; a reflection of D_8 alone is no direct factor.
+    let path = file(
+        "torus38.tbl",
+        "group: <a | a^3 = 1> x <b, B | b^2 = B^2 = (bB)^4 = 1>\nnetwork: torus 3 8\ntable:\n",
+    );
+    let p = path.to_str().unwrap();
+    let args = ["search", "--jobs", "1", "--time", "24", "--symmetry", "split"];
+    let run = txverify(&[&args[..], &[p]].concat());
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("--symmetry split: 3 blocks of 8 columns, split along a, a'"),
+        "{}",
+        run.stderr
+    );
+    let found = file("found38.tbl", &run.stdout);
+    let recheck = txverify(&["check", found.to_str().unwrap()]);
+    assert_eq!(recheck.code, 0, "{}", recheck.stdout);
+    let named = txverify(&[&args[..], &["--split-along", "b,B", p]].concat());
+    assert_eq!(named.code, 0, "{}{}", named.stdout, named.stderr);
+    assert!(
+        named.stderr.contains("8 blocks of 3 columns, split along b, B"),
+        "{}",
+        named.stderr
+    );
+    let reflection = txverify(&[&args[..], &["--split-along", "b", p]].concat());
+    assert_eq!(reflection.code, 2, "{}", reflection.stderr);
+    assert!(
+        reflection.stderr.contains("must generate a direct factor"),
+        "{}",
+        reflection.stderr
+    );
+    let unknown = txverify(&[&args[..], &["--split-along", "c", p]].concat());
+    assert_eq!(unknown.code, 2, "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("\"c\" is not a link"), "{}", unknown.stderr);
+}
+
+#[test]
 fn search_below_the_optimum_exits_1_with_a_certificate_that_verifies() {
     // The 6-ring with the cyclic group needs 6 steps; 5 is infeasible.
     let path = file("c6.tbl", "group: <a | a^6>\ntable:\n");

@@ -159,3 +159,148 @@ fn the_split_formula_refuses_tables_of_another_shape() {
         "every sampled table happened to have the shape"
     );
 }
+
+/// Membership in the subgroup `links` generate, with a shortest word over them
+/// for each member (breadth-first, links in the order given).
+fn words_over(inst: &Instance, links: &[LinkId]) -> BTreeMap<Elem, Vec<LinkId>> {
+    let mut words = BTreeMap::from([(Elem::IDENTITY, Vec::new())]);
+    let mut frontier = vec![Elem::IDENTITY];
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for u in frontier {
+            for &l in links {
+                let v = inst.step(u, l);
+                if !words.contains_key(&v) {
+                    let mut word = words[&u].clone();
+                    word.push(l);
+                    words.insert(v, word);
+                    next.push(v);
+                }
+            }
+        }
+        frontier = next;
+    }
+    words
+}
+
+/// Whether `table` has the split shape along links that generate a factor F
+/// that is not C2^k, read off its words: blocks of `time / |F|` columns are
+/// numbered by F's elements sorted by (distance within F, element number), as
+/// docs/search.md says; every message x outside F keeps its letters outside
+/// the split links in one block, at the same (link, offset) cells as every
+/// other message of x·F, and the block of x·f is the block of x times f.
+fn has_factor_split_shape(inst: &Instance, table: &Table, split: &[LinkId], time: usize) -> bool {
+    let factor = words_over(inst, split);
+    let mut numbered: Vec<(usize, Elem)> = factor.iter().map(|(&x, w)| (w.len(), x)).collect();
+    numbered.sort();
+    let elements: Vec<Elem> = numbered.into_iter().map(|(_, x)| x).collect();
+    let width = time / elements.len();
+    let times = |x: Elem, f: Elem| factor[&f].iter().fold(x, |u, &l| inst.step(u, l));
+    let mut placed: BTreeMap<Elem, (Elem, BTreeSet<(LinkId, usize)>)> = BTreeMap::new();
+    for word in &table.words {
+        let links = word_links(inst, &word.letters);
+        let element = links.iter().fold(Elem::IDENTITY, |e, &l| inst.step(e, l));
+        if factor.contains_key(&element) {
+            continue;
+        }
+        let cells: Vec<(LinkId, usize)> = links
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !split.contains(l))
+            .map(|(k, &l)| (l, word.column - 1 + k))
+            .collect();
+        let blocks: BTreeSet<usize> = cells.iter().map(|&(_, c)| c / width).collect();
+        if blocks.len() != 1 {
+            return false;
+        }
+        let pattern = cells.iter().map(|&(l, c)| (l, c % width)).collect();
+        placed.insert(element, (elements[*blocks.first().unwrap()], pattern));
+    }
+    placed.iter().all(|(&x, (block, pattern))| {
+        elements.iter().all(|&f| {
+            placed
+                .get(&times(x, f))
+                .is_some_and(|(other, p)| *other == times(*block, f) && p == pattern)
+        })
+    })
+}
+
+fn link_named(inst: &Instance, name: &str) -> LinkId {
+    let at = inst.link_names().iter().position(|n| n == name).unwrap();
+    LinkId(at as u32)
+}
+
+#[test]
+fn tables_split_along_any_direct_factor_generated_by_links() {
+    // The 10 x 12 torus: no central involution, but the links of D_10 generate
+    // a direct factor of 10 elements; one reflection alone does not.
+    let torus = instance(build(&[Factor::Dihedral(10), Factor::Dihedral(12)]));
+    assert!(split::split_links(&torus).is_empty());
+    let short: Vec<LinkId> = ["a", "b"].iter().map(|n| link_named(&torus, n)).collect();
+    let factor = split::direct_factor(&torus, &short).expect("D_10 is a direct factor");
+    assert_eq!(factor.elements.len(), 10);
+    assert_eq!(factor.elements[0], Elem::IDENTITY);
+    // The product table is F's: a Latin square with the identity first, associative.
+    for (i, row) in factor.product.iter().enumerate() {
+        assert_eq!(row[0], i);
+        assert_eq!(factor.product[0][i], i);
+        assert_eq!(row.iter().collect::<BTreeSet<_>>().len(), 10);
+        for j in 0..10 {
+            for k in 0..10 {
+                assert_eq!(
+                    factor.product[row[j]][k],
+                    factor.product[i][factor.product[j][k]]
+                );
+            }
+        }
+    }
+    assert!(split::direct_factor(&torus, &short[..1]).is_none());
+    // By default the short ring's factor: 10 blocks of 18 columns, filled by the
+    // 12-ring's links; none when the blocks cannot divide the columns.
+    assert_eq!(split::suggested(&torus, 180), Some(short.clone()));
+    assert!(split::suggested(&torus, 175).is_none());
+    assert!(split::can_split(&torus, &short, 180));
+    assert!(!split::can_split(&torus, &short, 175));
+    // 4 x 6 x 8: the 8-ring fills 8 columns, so the factor is D_4 x D_6 (24 blocks).
+    let three = instance(build(&[
+        Factor::Dihedral(4),
+        Factor::Dihedral(6),
+        Factor::Dihedral(8),
+    ]));
+    let chosen = split::suggested(&three, 192).unwrap();
+    assert_eq!(split::direct_factor(&three, &chosen).unwrap().elements.len(), 24);
+}
+
+#[test]
+fn tables_split_along_a_cyclic_factor_are_valid_and_have_the_shape() {
+    // The 3 x 8 torus at its bound 24: three blocks of 8 columns, each an 8-ring table.
+    let inst = instance(build(&[Factor::Cyclic(3), Factor::Dihedral(8)]));
+    let time = 24;
+    let links = split::suggested(&inst, time).expect("C_3 is a direct factor");
+    assert_eq!(split::direct_factor(&inst, &links).unwrap().elements.len(), 3);
+    let encoding = search::encode(&inst, time, &split_options(&links)).unwrap();
+    let SatAnswer::Sat(model) = solve_cnf(&encoding.cnf) else {
+        panic!("3 x 8 torus split along C_3: no table");
+    };
+    let table = encoding.decode(&inst, &model).unwrap();
+    assert_eq!(kernel::check(&inst, &table, &[]).verdict(), Verdict::Optimal);
+    assert!(has_factor_split_shape(&inst, &table, &links, time));
+    // The formula refuses tables of another shape and accepts those of the shape.
+    let full = search::encode(&inst, time, &EncodingOptions::default()).unwrap();
+    let mut refused = 0;
+    for seed in 0..8 {
+        let shuffled = full.cnf.shuffled(seed);
+        let SatAnswer::Sat(model) = solve_cnf(&shuffled.cnf) else {
+            panic!("the 3 x 8 torus has tables with 24 columns");
+        };
+        let other = full.decode(&inst, &shuffled.original_model(&model)).unwrap();
+        let shaped = has_factor_split_shape(&inst, &other, &links, time);
+        let mut cnf = encoding.cnf.clone();
+        for l in encoding.literals_for(&inst, &other).unwrap() {
+            cnf.add(&[l]);
+        }
+        assert_eq!(matches!(solve_cnf(&cnf), SatAnswer::Sat(_)), shaped, "seed {seed}");
+        refused += usize::from(!shaped);
+    }
+    assert!(refused > 0, "every sampled table happened to have the shape");
+}

@@ -214,6 +214,11 @@ struct SearchArgs {
     /// (docs/search.md, "The free tail"). Needs --time.
     #[arg(long, value_name = "W", requires_all = ["symmetry", "time"])]
     free_tail: Option<usize>,
+    /// With --symmetry split: split along the direct factor these links generate
+    /// (names as in the file's link set, separated by commas) instead of the one
+    /// chosen by default (docs/search.md, "The split restriction").
+    #[arg(long, value_name = "LINKS", value_delimiter = ',', requires_all = ["symmetry", "time"])]
+    split_along: Vec<String>,
     /// Add lex-leader constraints for symmetries of the tables (automorphisms of
     /// the group permuting the links, time reversal); unlike --symmetry, an
     /// infeasibility still covers every table (docs/search.md).

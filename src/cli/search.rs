@@ -58,10 +58,23 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Strin
             },
             SymmetryArg::Reverse => encoding.time_reversal = true,
             SymmetryArg::Split => {
-                match args
-                    .time
-                    .and_then(|t| search::split::suggested(&loaded.instance, t))
-                {
+                let chosen = if args.split_along.is_empty() {
+                    args.time
+                        .and_then(|t| search::split::suggested(&loaded.instance, t))
+                } else {
+                    let links = split_links_named(&loaded.instance, &args.split_along)?;
+                    if args
+                        .time
+                        .is_some_and(|t| !search::split::can_split(&loaded.instance, &links, t))
+                    {
+                        return Err(format!(
+                            "--split-along {}: the links must generate a direct factor F (each commuting with every other link), with |F| dividing the number of columns and the messages closed under F",
+                            args.split_along.join(",")
+                        ));
+                    }
+                    Some(links)
+                };
+                match chosen {
                     Some(links) => {
                         if !super::global::quiet() {
                             eprintln!(
@@ -82,6 +95,9 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Strin
                 }
             }
         }
+    }
+    if !args.split_along.is_empty() && encoding.split.is_empty() {
+        return Err("--split-along needs --symmetry split".to_string());
     }
     if let Some(tail) = args.free_tail {
         if encoding.automorphism.is_none() {
@@ -745,4 +761,28 @@ fn verify_proof_json(args: &VerifyProofArgs, checked: ProofCheck<'_>) -> Exit {
     };
     outln!("{value}");
     exit
+}
+
+/// The links `names` denote, for `--split-along`.
+fn split_links_named(
+    instance: &txverify::kernel::Instance,
+    names: &[String],
+) -> Result<Vec<txverify::kernel::LinkId>, String> {
+    names
+        .iter()
+        .map(|name| {
+            let name = name.trim();
+            instance
+                .link_names()
+                .iter()
+                .position(|n| n == name)
+                .map(|l| txverify::kernel::LinkId(l as u32))
+                .ok_or_else(|| {
+                    format!(
+                        "--split-along: {name:?} is not a link (the links are {})",
+                        instance.link_names().join(", ")
+                    )
+                })
+        })
+        .collect()
 }

@@ -53,7 +53,7 @@ pub fn is_split_link(instance: &Instance, e: LinkId) -> bool {
 
 /// The split the search tries by default, if any.
 ///
-/// Along central involutions (a hypercube): half of the [`split_links`] (at
+/// When every link is a central involution (a hypercube): half of them (at
 /// least one), or fewer when `2^k` must divide `time`. Splitting along every
 /// link leaves the solver only the letters of E to place and is often
 /// impossible; half of them leaves blocks that are small tables of their own.
@@ -61,17 +61,17 @@ pub fn is_split_link(instance: &Instance, e: LinkId) -> bool {
 /// Otherwise (a product of rings): the smallest set of links generating a
 /// direct factor F whose blocks are exactly as wide as the other links need,
 /// that is `time / |F|` equals the per-link load of the other factor's own
-/// messages over its shortest words. Then that factor's links are busy in
-/// every column, as they must be when they set the bound.
+/// messages over its shortest words, spread evenly. Then that factor's links
+/// are busy in every column, as they must be when they set the bound.
 pub fn suggested(instance: &Instance, time: usize) -> Option<Vec<LinkId>> {
     let links = split_links(instance);
-    if !links.is_empty() {
+    let count = instance.links().len();
+    if links.len() == count {
         return (1..=(links.len() / 2).max(1))
             .rev()
             .map(|k| links.iter().rev().take(k).copied().collect::<Vec<_>>())
             .find(|chosen| can_split(instance, chosen, time));
     }
-    let count = instance.links().len();
     if count > MAX_LINKS_FOR_FACTORS {
         return None;
     }
