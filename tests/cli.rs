@@ -436,7 +436,15 @@ fn split_along_a_ring_factor_names_its_blocks_and_refuses_what_is_not_a_factor()
         "group: <a | a^3 = 1> x <b, B | b^2 = B^2 = (bB)^4 = 1>\nnetwork: torus 3 8\ntable:\n",
     );
     let p = path.to_str().unwrap();
-    let args = ["search", "--jobs", "1", "--time", "24", "--symmetry", "split"];
+    let args = [
+        "search",
+        "--jobs",
+        "1",
+        "--time",
+        "24",
+        "--symmetry",
+        "split",
+    ];
     let run = txverify(&[&args[..], &[p]].concat());
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(
@@ -451,7 +459,9 @@ fn split_along_a_ring_factor_names_its_blocks_and_refuses_what_is_not_a_factor()
     let named = txverify(&[&args[..], &["--split-along", "b,B", p]].concat());
     assert_eq!(named.code, 0, "{}{}", named.stdout, named.stderr);
     assert!(
-        named.stderr.contains("8 blocks of 3 columns, split along b, B"),
+        named
+            .stderr
+            .contains("8 blocks of 3 columns, split along b, B"),
         "{}",
         named.stderr
     );
@@ -464,7 +474,11 @@ fn split_along_a_ring_factor_names_its_blocks_and_refuses_what_is_not_a_factor()
     );
     let unknown = txverify(&[&args[..], &["--split-along", "c", p]].concat());
     assert_eq!(unknown.code, 2, "{}", unknown.stderr);
-    assert!(unknown.stderr.contains("\"c\" is not a link"), "{}", unknown.stderr);
+    assert!(
+        unknown.stderr.contains("\"c\" is not a link"),
+        "{}",
+        unknown.stderr
+    );
 }
 
 #[test]

@@ -245,10 +245,10 @@ fn tables_split_along_any_direct_factor_generated_by_links() {
         assert_eq!(row[0], i);
         assert_eq!(factor.product[0][i], i);
         assert_eq!(row.iter().collect::<BTreeSet<_>>().len(), 10);
-        for j in 0..10 {
+        for (j, &ij) in row.iter().enumerate() {
             for k in 0..10 {
                 assert_eq!(
-                    factor.product[row[j]][k],
+                    factor.product[ij][k],
                     factor.product[i][factor.product[j][k]]
                 );
             }
@@ -268,7 +268,13 @@ fn tables_split_along_any_direct_factor_generated_by_links() {
         Factor::Dihedral(8),
     ]));
     let chosen = split::suggested(&three, 192).unwrap();
-    assert_eq!(split::direct_factor(&three, &chosen).unwrap().elements.len(), 24);
+    assert_eq!(
+        split::direct_factor(&three, &chosen)
+            .unwrap()
+            .elements
+            .len(),
+        24
+    );
 }
 
 #[test]
@@ -277,13 +283,19 @@ fn tables_split_along_a_cyclic_factor_are_valid_and_have_the_shape() {
     let inst = instance(build(&[Factor::Cyclic(3), Factor::Dihedral(8)]));
     let time = 24;
     let links = split::suggested(&inst, time).expect("C_3 is a direct factor");
-    assert_eq!(split::direct_factor(&inst, &links).unwrap().elements.len(), 3);
+    assert_eq!(
+        split::direct_factor(&inst, &links).unwrap().elements.len(),
+        3
+    );
     let encoding = search::encode(&inst, time, &split_options(&links)).unwrap();
     let SatAnswer::Sat(model) = solve_cnf(&encoding.cnf) else {
         panic!("3 x 8 torus split along C_3: no table");
     };
     let table = encoding.decode(&inst, &model).unwrap();
-    assert_eq!(kernel::check(&inst, &table, &[]).verdict(), Verdict::Optimal);
+    assert_eq!(
+        kernel::check(&inst, &table, &[]).verdict(),
+        Verdict::Optimal
+    );
     assert!(has_factor_split_shape(&inst, &table, &links, time));
     // The formula refuses tables of another shape and accepts those of the shape.
     let full = search::encode(&inst, time, &EncodingOptions::default()).unwrap();
@@ -293,14 +305,23 @@ fn tables_split_along_a_cyclic_factor_are_valid_and_have_the_shape() {
         let SatAnswer::Sat(model) = solve_cnf(&shuffled.cnf) else {
             panic!("the 3 x 8 torus has tables with 24 columns");
         };
-        let other = full.decode(&inst, &shuffled.original_model(&model)).unwrap();
+        let other = full
+            .decode(&inst, &shuffled.original_model(&model))
+            .unwrap();
         let shaped = has_factor_split_shape(&inst, &other, &links, time);
         let mut cnf = encoding.cnf.clone();
         for l in encoding.literals_for(&inst, &other).unwrap() {
             cnf.add(&[l]);
         }
-        assert_eq!(matches!(solve_cnf(&cnf), SatAnswer::Sat(_)), shaped, "seed {seed}");
+        assert_eq!(
+            matches!(solve_cnf(&cnf), SatAnswer::Sat(_)),
+            shaped,
+            "seed {seed}"
+        );
         refused += usize::from(!shaped);
     }
-    assert!(refused > 0, "every sampled table happened to have the shape");
+    assert!(
+        refused > 0,
+        "every sampled table happened to have the shape"
+    );
 }

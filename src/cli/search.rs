@@ -79,7 +79,11 @@ fn options_of(args: &SearchArgs, loaded: &Loaded) -> Result<SearchOptions, Strin
                         if !super::global::quiet() {
                             eprintln!(
                                 "--symmetry split: {}",
-                                search::split::describe(&loaded.instance, &links, args.time.unwrap_or(0))
+                                search::split::describe(
+                                    &loaded.instance,
+                                    &links,
+                                    args.time.unwrap_or(0)
+                                )
                             );
                         }
                         encoding.split = links.iter().map(|e| e.index() as u16).collect()

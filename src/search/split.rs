@@ -157,9 +157,10 @@ pub fn direct_factor(instance: &Instance, links: &[LinkId]) -> Option<Factor> {
         return None;
     }
     let once = |l: LinkId| instance.step(Elem::IDENTITY, l);
-    let commute = links
-        .iter()
-        .all(|&e| rest.iter().all(|&s| instance.step(once(s), e) == instance.step(once(e), s)));
+    let commute = links.iter().all(|&e| {
+        rest.iter()
+            .all(|&s| instance.step(once(s), e) == instance.step(once(e), s))
+    });
     let inside = words_within(instance, links);
     let outside = words_within(instance, &rest);
     let size = |w: &[Option<Vec<LinkId>>]| w.iter().filter(|x| x.is_some()).count();
