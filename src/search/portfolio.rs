@@ -260,15 +260,20 @@ fn restrictions(
     let mut attempts = automorphism_attempts(instance, kept, base);
     // After a complete automorphism (which divides the problem by its order):
     // the symmetries with a free tail, which divide by a larger order than the
-    // rest, then a split into repeated blocks, then the other automorphisms. The
-    // split gets one uninterrupted run first only when nothing comes before it.
+    // rest, then a split into repeated blocks, then the other automorphisms.
+    // When the table is not full, some links set the bound alone (the long ring
+    // of a torus): the split, whose blocks those links fill, comes before the
+    // tails. The split gets one uninterrupted run first only when nothing comes
+    // before it.
     let at = usize::from(attempts.first().is_some_and(|a| a.complete));
     let tailed = tailed_attempts(instance, time, tailed, base);
-    let after_tailed = at + tailed.len();
-    let split = split_attempt(instance, time, base, at == 0 && tailed.is_empty());
+    let split_first = !full;
+    let split_at = if split_first { at } else { at + tailed.len() };
+    let alone = at == 0 && (split_first || tailed.is_empty());
+    let split = split_attempt(instance, time, base, alone);
     attempts.splice(at..at, tailed);
     if let Some(attempt) = split {
-        attempts.insert(after_tailed, attempt);
+        attempts.insert(split_at, attempt);
     }
     attempts.extend(reversal_attempt(instance, base));
     attempts
