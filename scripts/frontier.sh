@@ -114,7 +114,11 @@ for entry in "${INSTANCES[@]}"; do
         "$DEFAULT_BIN" search "$file" --time "$time" --time-limit "$LIMIT" -q)
     best=$(timed "$best_limit" "$work/best.tbl" "$work/best.err" \
         "$BEST_BIN" search "$file" --time "$time" --time-limit "$best_limit" --solver cadical)
-    how_found=$(grep -m1 '^found by' "$work/best.err" || echo "main solver")
+    if [[ ! -s $work/best.tbl ]]; then
+        how_found="not found"
+    else
+        how_found=$(grep -m1 '^found by' "$work/best.err" || echo "main solver")
+    fi
     "$DEFAULT_BIN" search "$file" --time "$time" --dimacs "$work/f.cnf" -q >/dev/null 2>&1
     external=$(timed "$LIMIT" /dev/null "$work/external.err" timeout "$LIMIT" cadical -q "$work/f.cnf")
 
