@@ -248,6 +248,16 @@ impl Reporter {
         }
     }
 
+    /// The helper's restrictions for `time` columns, one line each.
+    pub(super) fn show_plan(&self, time: usize, plan: &[String]) {
+        if self.quiet {
+            return;
+        }
+        for (k, label) in plan.iter().enumerate() {
+            self.say(&format!("T={time} helper plan {}: {label}", k + 1));
+        }
+    }
+
     fn say(&self, line: &str) {
         match &self.bar {
             Some(bar) => bar.println(line),
@@ -369,8 +379,17 @@ pub fn run(args: &SearchArgs) -> Exit {
         return cubes(args, count as usize, time, &options, &source, instance);
     }
     let mut reporter = Reporter::new(super::global::quiet());
+    let mut planned = None;
+    let mut show = |p: &Progress| {
+        // Once per T, when the helper starts: what it will try, in order.
+        if p.helper.is_some() && planned != Some(p.time) {
+            planned = Some(p.time);
+            reporter.show_plan(p.time, &search::portfolio::plan(instance, p.time, &options));
+        }
+        reporter.show(p)
+    };
     let result = match args.time {
-        Some(time) => search::solve_reporting(instance, time, &options, &mut |p| reporter.show(p))
+        Some(time) => search::solve_reporting(instance, time, &options, &mut show)
             .map(|outcome| match outcome {
                 Outcome::Found(table, by) => (Some((table, by)), vec![], vec![]),
                 Outcome::Infeasible(i) => (None, vec![i], vec![]),
@@ -379,7 +398,7 @@ pub fn run(args: &SearchArgs) -> Exit {
         // Whatever is found, the times shown infeasible and those where a limit ran
         // out are reported: a search that finds nothing up to `--max-time` says why.
         None => {
-            search::minimise_tried(instance, &options, args.max_time, &mut |p| reporter.show(p))
+            search::minimise_tried(instance, &options, args.max_time, &mut show)
                 .map(|tried| {
                     let found = tried.found.map(|(table, _, by)| (table, by));
                     (found, tried.infeasible, tried.unknown)

@@ -245,6 +245,17 @@ impl Attempt {
     }
 }
 
+/// What the helper will take turns on for a table with `time` columns, in
+/// order, in words (the first is run alone first when the report says "until
+/// the limit"); empty when the search is already restricted.
+pub fn plan(instance: &Instance, time: usize, options: &SearchOptions) -> Vec<String> {
+    let full = super::encode::fills_every_cell(instance, time);
+    restrictions(instance, time, full, &options.encoding)
+        .iter()
+        .map(Attempt::label)
+        .collect()
+}
+
 /// The restricted formulas to try: none when the search is already restricted.
 fn restrictions(
     instance: &Instance,

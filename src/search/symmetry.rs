@@ -327,9 +327,12 @@ pub fn all_candidates(
 }
 
 /// Automorphism restrictions with a free tail that holds what they leave free.
-/// On a full table (`full`), those that [`candidates`] leaves out only because
-/// the longest free word does not fit (the free letters must still be a
-/// multiple of the order); otherwise every one that leaves a message free.
+/// On a full table (`full`), those that leave a message free with a number of
+/// free letters that is a multiple of the order: the ones [`candidates`] leaves
+/// out only because the longest free word does not fit, and the ones it keeps
+/// but cannot use to tie every message (the 8-cube's rotation of order 8, whose
+/// free messages are not only the antipode); otherwise every one that leaves a
+/// message free.
 /// Each gets the narrowest tail counting allows: the longest free word, or
 /// more when the free letters need more columns of `per_column` letters.
 /// Largest order first: the tail holds what a symmetry of large order leaves
@@ -350,13 +353,7 @@ pub fn tailed_candidates(
 fn tailed(automorphisms: Vec<(Candidate, usize)>, full: bool, per_column: usize) -> Vec<Candidate> {
     let mut found: Vec<Candidate> = automorphisms
         .into_iter()
-        .filter(|(c, longest)| {
-            if full {
-                c.free_letters.is_multiple_of(c.order) && c.free_letters < c.order * longest
-            } else {
-                c.free_letters > 0
-            }
-        })
+        .filter(|(c, _)| c.free_letters > 0 && (!full || c.free_letters.is_multiple_of(c.order)))
         .map(|(c, longest)| Candidate {
             tail: longest.max(c.free_letters.div_ceil(per_column.max(1))),
             ..c
