@@ -252,3 +252,45 @@ fn a_stop_flag_stops_both_solvers() {
         Outcome::Unknown
     ));
 }
+
+#[test]
+fn the_plan_puts_the_split_first_when_some_links_set_the_bound_alone() {
+    // 3 x 8: the 8-ring's links set the bound 24, the 3-ring's are not full.
+    let inst = torus(&[Factor::Cyclic(3), Factor::Dihedral(8)]);
+    let time = bound(&inst);
+    assert_eq!(time, 24);
+    assert!(!search::encode::fills_every_cell(&inst, time));
+    let plan = search::portfolio::plan(&inst, time, &SearchOptions::default());
+    assert!(
+        plan[0].contains("3 blocks of 8 columns, split along a, a'"),
+        "{plan:?}"
+    );
+    assert!(plan.len() > 1, "{plan:?}");
+}
+
+#[test]
+fn on_a_full_table_a_kept_automorphism_with_free_messages_also_gets_a_tail() {
+    // The 6 x 6 torus at 27: an involution that fixes the antipodes leaves 12 free
+    // letters, which counting accepts without a tail (12 >= 2 x 6); it is also
+    // tried with a tail, after the quarter turn, which counting rules out.
+    let inst = torus(&[Factor::Dihedral(6), Factor::Dihedral(6)]);
+    let time = bound(&inst);
+    assert!(search::encode::fills_every_cell(&inst, time));
+    let kept = symmetry::candidates(&inst, true, 1_000_000);
+    let involution = kept
+        .iter()
+        .find(|c| c.order == 2 && c.free_letters > 0)
+        .expect("counting keeps an involution with free messages");
+    let tailed = symmetry::tailed_candidates(&inst, true, 4, 1_000_000);
+    assert!(
+        tailed.iter().any(|c| c.links == involution.links),
+        "{tailed:?}"
+    );
+    assert_eq!(tailed[0].order, 4, "{tailed:?}");
+    assert!(!kept.iter().any(|c| c.links == tailed[0].links));
+    let plan = search::portfolio::plan(&inst, time, &SearchOptions::default());
+    assert!(
+        plan[0].contains("(order 4) outside a free tail"),
+        "{plan:?}"
+    );
+}

@@ -389,21 +389,21 @@ pub fn run(args: &SearchArgs) -> Exit {
         reporter.show(p)
     };
     let result = match args.time {
-        Some(time) => search::solve_reporting(instance, time, &options, &mut show)
-            .map(|outcome| match outcome {
-                Outcome::Found(table, by) => (Some((table, by)), vec![], vec![]),
-                Outcome::Infeasible(i) => (None, vec![i], vec![]),
-                Outcome::Unknown => (None, vec![], vec![time]),
-            }),
+        Some(time) => {
+            search::solve_reporting(instance, time, &options, &mut show).map(
+                |outcome| match outcome {
+                    Outcome::Found(table, by) => (Some((table, by)), vec![], vec![]),
+                    Outcome::Infeasible(i) => (None, vec![i], vec![]),
+                    Outcome::Unknown => (None, vec![], vec![time]),
+                },
+            )
+        }
         // Whatever is found, the times shown infeasible and those where a limit ran
         // out are reported: a search that finds nothing up to `--max-time` says why.
-        None => {
-            search::minimise_tried(instance, &options, args.max_time, &mut show)
-                .map(|tried| {
-                    let found = tried.found.map(|(table, _, by)| (table, by));
-                    (found, tried.infeasible, tried.unknown)
-                })
-        }
+        None => search::minimise_tried(instance, &options, args.max_time, &mut show).map(|tried| {
+            let found = tried.found.map(|(table, _, by)| (table, by));
+            (found, tried.infeasible, tried.unknown)
+        }),
     };
     reporter.finish();
     let (table, infeasible, unknown) = match result {
