@@ -397,6 +397,13 @@ fn search_json_has_the_documented_fields_and_the_found_table() {
     let value = json_of(&none, &mut ran);
     assert_eq!(value["found"], false);
     assert_eq!(value["table"], serde_json::Value::Null);
+    // The default solver is the fastest the build has.
+    let default_solver = if cfg!(feature = "cadical") {
+        "cadical"
+    } else {
+        "varisat"
+    };
+    assert_eq!(value["solver"], default_solver);
     let cnf = std::env::temp_dir().join(format!("txverify-polish-{}.cnf", std::process::id()));
     let dimacs = txverify(&[
         "-q",

@@ -176,17 +176,29 @@ pub enum SymmetryArg {
 }
 
 /// The SAT solver a search runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SolverArg {
-    /// varisat (built in; writes the proofs of certificates).
-    #[default]
+    /// varisat (built in; writes the proofs of certificates; the default in a build
+    /// without the `cadical` feature).
     Varisat,
-    /// CaDiCaL (needs a build with the `cadical` feature).
+    /// CaDiCaL (the `cadical` feature, on by default; the default solver where it is
+    /// built).
     Cadical,
     /// z3 (needs a build with the `z3` feature and the system's libz3).
     Z3,
     /// Any solver with the SAT competition's conventions, run as `--solver-cmd`.
     External,
+}
+
+/// The fastest backend the build has: CaDiCaL where it is built, varisat otherwise.
+impl Default for SolverArg {
+    fn default() -> SolverArg {
+        if cfg!(feature = "cadical") {
+            SolverArg::Cadical
+        } else {
+            SolverArg::Varisat
+        }
+    }
 }
 
 #[derive(clap::Args, Debug)]

@@ -448,6 +448,7 @@ pub fn run(args: &SearchArgs) -> Exit {
             "time": time,
             "optimal": optimal,
             "found_by": found_by,
+            "solver": options.solver,
             "table": table,
             "infeasible": infeasible,
             "unknown": unknown,
