@@ -2,43 +2,45 @@
 # The frontier: larger networks, each at the kernel's lower bound, searched three ways
 # on the same machine in one run, for docs/results.md ("The frontier"):
 #
-#   default   `txverify search FILE --time T` of a build without cargo features
-#             (varisat and its portfolio helper, on every core);
-#   best      the same command with `--solver cadical` of a `--features cadical` build
-#             (CaDiCaL as the main solver and in the helper);
+#   varisat   `txverify search FILE --time T` of a `--no-default-features` build
+#             (varisat and its portfolio helper, on every core: pure Rust);
+#   default   the same command in the default build (CaDiCaL as the main solver and
+#             in the helper; the `cadical` feature is on by default);
 #   external  the external CaDiCaL binary (`cadical`, e.g. Debian's package) alone on the
 #             formula `txverify search FILE --time T --dimacs F` writes: the same CNF the
 #             main solver of the other two columns gets.
 #
 # A table found by either txverify column is checked again with `txverify check`
-# (kernel and exhaustive simulation) and, with SAVE=1, kept as tables/found/NAME.tbl.
-# Every header is written to campaign/networks/NAME.tbl first.
+# (kernel and exhaustive simulation) and, with SAVE=1, the default column's table is
+# kept as tables/found/NAME.tbl. Every header is written to campaign/networks/NAME.tbl
+# first.
 #
 # Usage:
 #   scripts/frontier.sh [NAME-PATTERN]     run the instances whose name matches (grep -E)
 #   scripts/frontier.sh --list             list them
 # Environment:
-#   LIMIT=60          seconds for the default and external columns
-#   BEST_LIMIT=600    seconds for the best column (at most; some instances below set less)
-#   SAVE=1            keep the tables the best column finds in tables/found/
-#   DEFAULT_BIN, BEST_BIN   the two builds (defaults: target-default/release/txverify,
-#                     built with CARGO_TARGET_DIR=target-default, and target/release/txverify
-#                     built with --features cadical)
+#   LIMIT=60            seconds for the varisat and external columns
+#   DEFAULT_LIMIT=600   seconds for the default column (at most; some instances below set less)
+#   SAVE=1              keep the tables the default column finds in tables/found/
+#   VARISAT_BIN, DEFAULT_BIN   the two builds (defaults: target-varisat/release/txverify,
+#                       built with CARGO_TARGET_DIR=target-varisat cargo build --release
+#                       --no-default-features, and target/release/txverify, built with
+#                       cargo build --release)
 # Output: one tab-separated line per instance on standard output (and in
-# campaign/frontier.tsv): name, group order, T, default, best, external (seconds or
-# "> LIMIT"), and how the best column found its table.
+# campaign/frontier.tsv): name, group order, T, varisat, default, external (seconds or
+# "> LIMIT"), and how the default column found its table.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 LIMIT=${LIMIT:-60}
-BEST_LIMIT=${BEST_LIMIT:-600}
+DEFAULT_LIMIT=${DEFAULT_LIMIT:-600}
 SAVE=${SAVE:-0}
-DEFAULT_BIN=${DEFAULT_BIN:-target-default/release/txverify}
-BEST_BIN=${BEST_BIN:-target/release/txverify}
+VARISAT_BIN=${VARISAT_BIN:-target-varisat/release/txverify}
+DEFAULT_BIN=${DEFAULT_BIN:-target/release/txverify}
 RESULTS=campaign/frontier.tsv
 
 # name | how to write the header ("kept": campaign/networks/NAME.tbl is written by hand)
-#      | T (the kernel's lower bound) | best column's limit
+#      | T (the kernel's lower bound) | default column's limit
 INSTANCES=(
     "d10-squared|gen torus2d 10|125|600"
     "d12-squared|gen torus2d 12|216|600"
@@ -59,7 +61,7 @@ if [[ ${1:-} == --list ]]; then
 fi
 PATTERN=${1:-.}
 
-for bin in "$DEFAULT_BIN" "$BEST_BIN"; do
+for bin in "$VARISAT_BIN" "$DEFAULT_BIN"; do
     [[ -x $bin ]] || { echo "missing $bin (see the usage above)" >&2; exit 2; }
 done
 command -v cadical >/dev/null || { echo "missing the cadical binary (apt-get install cadical)" >&2; exit 2; }
@@ -74,12 +76,12 @@ header() {
     gen\ *)
         # The construction's header, without its table (the search ignores it anyway).
         # shellcheck disable=SC2086
-        "$BEST_BIN" ${how} 2>/dev/null | grep -v -e '^#' -e '^expect:' | sed '/^table:/q' |
+        "$DEFAULT_BIN" ${how} 2>/dev/null | grep -v -e '^#' -e '^expect:' | sed '/^table:/q' |
             sed "s/^name: .*/name: $name/" >"$out"
         ;;
     net\ *)
         # shellcheck disable=SC2086
-        "$BEST_BIN" ${how} | sed "s/^name: .*/name: $name/" >"$out"
+        "$DEFAULT_BIN" ${how} | sed "s/^name: .*/name: $name/" >"$out"
         ;;
     kept) ;;
     esac
@@ -102,37 +104,37 @@ timed() {
 }
 
 for entry in "${INSTANCES[@]}"; do
-    IFS='|' read -r name how time best_limit <<<"$entry"
-    ((best_limit <= BEST_LIMIT)) || best_limit=$BEST_LIMIT
+    IFS='|' read -r name how time default_limit <<<"$entry"
+    ((default_limit <= DEFAULT_LIMIT)) || default_limit=$DEFAULT_LIMIT
     grep -qE "$PATTERN" <<<"$name" || continue
     header "$name" "$how"
     file=campaign/networks/$name.tbl
     # (check exits 1 on a header without a table; only the group's order is wanted)
-    order=$("$BEST_BIN" check --no-simulate --format json "$file" | jq -r '.group.order' || true)
+    order=$("$DEFAULT_BIN" check --no-simulate --format json "$file" | jq -r '.group.order' || true)
 
-    default=$(timed "$LIMIT" "$work/default.tbl" "$work/default.err" \
-        "$DEFAULT_BIN" search "$file" --time "$time" --time-limit "$LIMIT" -q)
-    best=$(timed "$best_limit" "$work/best.tbl" "$work/best.err" \
-        "$BEST_BIN" search "$file" --time "$time" --time-limit "$best_limit" --solver cadical)
-    if [[ ! -s $work/best.tbl ]]; then
+    varisat=$(timed "$LIMIT" "$work/varisat.tbl" "$work/varisat.err" \
+        "$VARISAT_BIN" search "$file" --time "$time" --time-limit "$LIMIT" -q)
+    default=$(timed "$default_limit" "$work/default.tbl" "$work/default.err" \
+        "$DEFAULT_BIN" search "$file" --time "$time" --time-limit "$default_limit")
+    if [[ ! -s $work/default.tbl ]]; then
         how_found="not found"
     else
-        how_found=$(grep -m1 '^found by' "$work/best.err" || echo "main solver")
+        how_found=$(grep -m1 '^found by' "$work/default.err" || echo "main solver")
     fi
     "$DEFAULT_BIN" search "$file" --time "$time" --dimacs "$work/f.cnf" -q >/dev/null 2>&1
     external=$(timed "$LIMIT" /dev/null "$work/external.err" timeout "$LIMIT" cadical -q "$work/f.cnf")
 
-    for column in default best; do
+    for column in varisat default; do
         if [[ -s $work/$column.tbl ]]; then
-            "$BEST_BIN" check "$work/$column.tbl" >/dev/null ||
+            "$DEFAULT_BIN" check "$work/$column.tbl" >/dev/null ||
                 { echo "$name: the $column table does not check" >&2; exit 1; }
         fi
     done
-    if [[ $SAVE == 1 && -s $work/best.tbl ]]; then
-        sed "s|^source: \(.*\)|source: found by txverify search --time $time --solver cadical (scripts/frontier.sh), $how_found; header: \1|" \
-            "$work/best.tbl" >"tables/found/$name.tbl"
+    if [[ $SAVE == 1 && -s $work/default.tbl ]]; then
+        sed "s|^source: \(.*\)|source: found by txverify search --time $time (scripts/frontier.sh), $how_found; header: \1|" \
+            "$work/default.tbl" >"tables/found/$name.tbl"
     fi
-    line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$order" "$time" "$default" "$best" "$external" "$how_found")
+    line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$order" "$time" "$varisat" "$default" "$external" "$how_found")
     echo "$line"
     touch "$RESULTS"
     grep -v "^$name	" "$RESULTS" >"$work/r" || true
