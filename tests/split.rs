@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Factor, build, default_links, solve_cnf, word_links};
+use common::{Factor, accepts, build, default_links, sample_table, solve_cnf, word_links};
 use std::collections::{BTreeMap, BTreeSet};
 use txverify::group::{Elem, FiniteGroup};
 use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, Verdict};
@@ -138,20 +138,13 @@ fn the_split_formula_refuses_tables_of_another_shape() {
     let full = search::encode(&inst, time, &EncodingOptions::default()).unwrap();
     let mut refused = 0;
     for seed in 0..12 {
-        let shuffled = full.cnf.shuffled(seed);
-        let SatAnswer::Sat(model) = solve_cnf(&shuffled.cnf) else {
-            panic!("the 4-cube has tables with 8 columns");
-        };
-        let table = full
-            .decode(&inst, &shuffled.original_model(&model))
-            .unwrap();
+        let table = sample_table(&inst, &full, seed);
         let shaped = has_split_shape(&inst, &table, &links, time);
-        let mut cnf = split_encoding.cnf.clone();
-        for l in split_encoding.literals_for(&inst, &table).unwrap() {
-            cnf.add(&[l]);
-        }
-        let accepted = matches!(solve_cnf(&cnf), SatAnswer::Sat(_));
-        assert_eq!(accepted, shaped, "seed {seed}");
+        assert_eq!(
+            accepts(&inst, &split_encoding, &table),
+            shaped,
+            "seed {seed}"
+        );
         refused += usize::from(!shaped);
     }
     assert!(
@@ -301,23 +294,9 @@ fn tables_split_along_a_cyclic_factor_are_valid_and_have_the_shape() {
     let full = search::encode(&inst, time, &EncodingOptions::default()).unwrap();
     let mut refused = 0;
     for seed in 0..8 {
-        let shuffled = full.cnf.shuffled(seed);
-        let SatAnswer::Sat(model) = solve_cnf(&shuffled.cnf) else {
-            panic!("the 3 x 8 torus has tables with 24 columns");
-        };
-        let other = full
-            .decode(&inst, &shuffled.original_model(&model))
-            .unwrap();
+        let other = sample_table(&inst, &full, seed);
         let shaped = has_factor_split_shape(&inst, &other, &links, time);
-        let mut cnf = encoding.cnf.clone();
-        for l in encoding.literals_for(&inst, &other).unwrap() {
-            cnf.add(&[l]);
-        }
-        assert_eq!(
-            matches!(solve_cnf(&cnf), SatAnswer::Sat(_)),
-            shaped,
-            "seed {seed}"
-        );
+        assert_eq!(accepts(&inst, &encoding, &other), shaped, "seed {seed}");
         refused += usize::from(!shaped);
     }
     assert!(

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Factor, build, default_links, solve_cnf, word_links};
+use common::{Factor, accepts, build, default_links, sample_table, solve_cnf, word_links};
 use txverify::construct::{self, Family, GenOptions};
 use txverify::group::{Elem, FiniteGroup};
 use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, Verdict};
@@ -154,20 +154,9 @@ fn the_tail_formula_accepts_exactly_the_tables_of_its_shape() {
     let (mut accepted, mut refused) = (0, 0);
     for (sampled, seeds) in [(&wide, 0..8), (&full, 0..4)] {
         for seed in seeds {
-            let shuffled = sampled.cnf.shuffled(seed);
-            let SatAnswer::Sat(model) = solve_cnf(&shuffled.cnf) else {
-                panic!("seed {seed}: no table to sample");
-            };
-            let table = sampled
-                .decode(&inst, &shuffled.original_model(&model))
-                .unwrap();
+            let table = sample_table(&inst, sampled, seed);
             let shaped = has_tail_shape(&inst, &table, &quarter.links, quarter.tail, time);
-            let mut cnf = narrow.cnf.clone();
-            for l in narrow.literals_for(&inst, &table).unwrap() {
-                cnf.add(&[l]);
-            }
-            let accepts = matches!(solve_cnf(&cnf), SatAnswer::Sat(_));
-            assert_eq!(accepts, shaped, "seed {seed}");
+            assert_eq!(accepts(&inst, &narrow, &table), shaped, "seed {seed}");
             if shaped {
                 accepted += 1;
             } else {

@@ -133,6 +133,36 @@ pub fn solve_cnf(cnf: &txverify::search::cnf::Cnf) -> txverify::search::solver::
         .0
 }
 
+/// A table of `encoding`'s formula: the model of a copy shuffled by `seed`
+/// (different seeds give different tables), decoded.
+pub fn sample_table(
+    inst: &txverify::kernel::Instance,
+    encoding: &txverify::search::Encoding,
+    seed: u64,
+) -> Table {
+    let shuffled = encoding.cnf.shuffled(seed);
+    let txverify::search::solver::SatAnswer::Sat(model) = solve_cnf(&shuffled.cnf) else {
+        panic!("seed {seed}: no table to sample");
+    };
+    encoding
+        .decode(inst, &shuffled.original_model(&model))
+        .unwrap()
+}
+
+/// Whether `encoding`'s formula accepts `table`: satisfiable with the table's
+/// literals added as unit clauses.
+pub fn accepts(
+    inst: &txverify::kernel::Instance,
+    encoding: &txverify::search::Encoding,
+    table: &Table,
+) -> bool {
+    let mut cnf = encoding.cnf.clone();
+    for l in encoding.literals_for(inst, table).unwrap() {
+        cnf.add(&[l]);
+    }
+    matches!(solve_cnf(&cnf), txverify::search::solver::SatAnswer::Sat(_))
+}
+
 /// The pigeonhole formula: `holes + 1` pigeons in `holes` holes. Unsatisfiable,
 /// and with pairwise exclusions only (no auxiliary variables, which would let a
 /// solver count) every refutation by resolution is exponential: from about 12
