@@ -22,6 +22,40 @@ fn split_options(links: &[LinkId]) -> EncodingOptions {
     }
 }
 
+/// Where each message outside the split factor (`in_factor` false) keeps its
+/// letters outside the `split` links: element → (its one block of `width`
+/// columns, its (link, offset) cells in it). `None` when some message's letters
+/// outside the split links span more than one block.
+fn placed_in_blocks(
+    inst: &Instance,
+    table: &Table,
+    split: &[LinkId],
+    width: usize,
+    in_factor: impl Fn(Elem) -> bool,
+) -> Option<BTreeMap<Elem, (usize, BTreeSet<(LinkId, usize)>)>> {
+    let mut placed = BTreeMap::new();
+    for word in &table.words {
+        let links = word_links(inst, &word.letters);
+        let element = links.iter().fold(Elem::IDENTITY, |e, &l| inst.step(e, l));
+        if in_factor(element) {
+            continue;
+        }
+        let cells: Vec<(LinkId, usize)> = links
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !split.contains(l))
+            .map(|(k, &l)| (l, word.column - 1 + k))
+            .collect();
+        let blocks: BTreeSet<usize> = cells.iter().map(|&(_, c)| c / width).collect();
+        if blocks.len() != 1 {
+            return None;
+        }
+        let pattern = cells.iter().map(|&(l, c)| (l, c % width)).collect();
+        placed.insert(element, (*blocks.first()?, pattern));
+    }
+    Some(placed)
+}
+
 /// Whether `table` has the split shape along `split`, checked from its words:
 /// every message outside ⟨E⟩ keeps its letters outside E in one block of
 /// `time / 2^k` columns, at the (link, offset) cells of every other message of
@@ -37,27 +71,9 @@ fn has_split_shape(inst: &Instance, table: &Table, split: &[LinkId], time: usize
             y == x
         })
     };
-    // element → (block, pattern)
-    let mut placed: BTreeMap<Elem, (usize, BTreeSet<(LinkId, usize)>)> = BTreeMap::new();
-    for word in &table.words {
-        let links = word_links(inst, &word.letters);
-        let element = links.iter().fold(Elem::IDENTITY, |e, &l| inst.step(e, l));
-        if in_e(element) {
-            continue;
-        }
-        let cells: Vec<(LinkId, usize)> = links
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| !split.contains(l))
-            .map(|(k, &l)| (l, word.column - 1 + k))
-            .collect();
-        let blocks: BTreeSet<usize> = cells.iter().map(|&(_, c)| c / width).collect();
-        if blocks.len() != 1 {
-            return false;
-        }
-        let pattern = cells.iter().map(|&(l, c)| (l, c % width)).collect();
-        placed.insert(element, (*blocks.first().unwrap(), pattern));
-    }
+    let Some(placed) = placed_in_blocks(inst, table, split, width, in_e) else {
+        return false;
+    };
     placed.iter().all(|(&m, (block, pattern))| {
         split.iter().enumerate().all(|(j, &e)| {
             placed
@@ -189,31 +205,15 @@ fn has_factor_split_shape(inst: &Instance, table: &Table, split: &[LinkId], time
     let elements: Vec<Elem> = numbered.into_iter().map(|(_, x)| x).collect();
     let width = time / elements.len();
     let times = |x: Elem, f: Elem| factor[&f].iter().fold(x, |u, &l| inst.step(u, l));
-    let mut placed: BTreeMap<Elem, (Elem, BTreeSet<(LinkId, usize)>)> = BTreeMap::new();
-    for word in &table.words {
-        let links = word_links(inst, &word.letters);
-        let element = links.iter().fold(Elem::IDENTITY, |e, &l| inst.step(e, l));
-        if factor.contains_key(&element) {
-            continue;
-        }
-        let cells: Vec<(LinkId, usize)> = links
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| !split.contains(l))
-            .map(|(k, &l)| (l, word.column - 1 + k))
-            .collect();
-        let blocks: BTreeSet<usize> = cells.iter().map(|&(_, c)| c / width).collect();
-        if blocks.len() != 1 {
-            return false;
-        }
-        let pattern = cells.iter().map(|&(l, c)| (l, c % width)).collect();
-        placed.insert(element, (elements[*blocks.first().unwrap()], pattern));
-    }
+    let Some(placed) = placed_in_blocks(inst, table, split, width, |x| factor.contains_key(&x))
+    else {
+        return false;
+    };
     placed.iter().all(|(&x, (block, pattern))| {
         elements.iter().all(|&f| {
-            placed
-                .get(&times(x, f))
-                .is_some_and(|(other, p)| *other == times(*block, f) && p == pattern)
+            placed.get(&times(x, f)).is_some_and(|(other, p)| {
+                elements[*other] == times(elements[*block], f) && p == pattern
+            })
         })
     })
 }
