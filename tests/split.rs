@@ -22,6 +22,9 @@ fn split_options(links: &[LinkId]) -> EncodingOptions {
     }
 }
 
+/// (link, offset) cells of a block.
+type Cells = BTreeSet<(LinkId, usize)>;
+
 /// Where each message outside the split factor (`in_factor` false) keeps its
 /// letters outside the `split` links: element → (its one block of `width`
 /// columns, its (link, offset) cells in it). `None` when some message's letters
@@ -32,7 +35,7 @@ fn placed_in_blocks(
     split: &[LinkId],
     width: usize,
     in_factor: impl Fn(Elem) -> bool,
-) -> Option<BTreeMap<Elem, (usize, BTreeSet<(LinkId, usize)>)>> {
+) -> Option<BTreeMap<Elem, (usize, Cells)>> {
     let mut placed = BTreeMap::new();
     for word in &table.words {
         let links = word_links(inst, &word.letters);
