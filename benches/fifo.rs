@@ -6,7 +6,7 @@
 //! `cargo bench --bench fifo` measures it with criterion. Set
 //! `TXVERIFY_BENCH_ONESHOT=1` to time one run of each phase instead.
 
-#[path = "../tests/fifo_replay/mod.rs"]
+#[path = "../tests/suite/fifo_replay/mod.rs"]
 mod fifo_replay;
 
 use std::hint::black_box;

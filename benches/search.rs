@@ -17,7 +17,7 @@
 use criterion::Criterion;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/suite/common/mod.rs"]
 mod common;
 
 use common::groups::{cyclic, dihedral, direct_product};

@@ -11,7 +11,7 @@ use std::time::Instant;
 use criterion::{Criterion, Throughput, criterion_group};
 use txverify::group::Elem;
 use txverify::network::{Embedding, NetworkKind, embed};
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/suite/common/mod.rs"]
 mod common;
 
 use common::groups::linked::{GroupWithLinks, cyclic, product};

@@ -5,7 +5,7 @@
 //! column `c` leaves its source at step `c` and moves one link a step, never
 //! waiting. Writing that out lets a runtime execute a verified table, and lets
 //! the schedule replay check it a third time: replaying an exported table must
-//! give the table's time (`tests/export.rs` does so for every published table).
+//! give the table's time (`tests/suite/export.rs` does so for every published table).
 //! Nothing here decides anything; the sends are computed from the same
 //! verified embedding the simulator plays on. [`msccl`] writes such a schedule
 //! as an MSCCL all-to-all program for GPUs.

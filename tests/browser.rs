@@ -5,6 +5,7 @@
 //! Without chromium the tests say they are skipped, unless
 //! `TXVERIFY_REQUIRE_BROWSER=1` (CI sets it), when they fail.
 
+#[path = "suite/common/mod.rs"]
 mod common;
 
 use common::cli::{file, txverify};

@@ -20,7 +20,7 @@ use std::fmt;
 /// Closed-form groups for the unit tests; the same file serves the integration tests.
 #[cfg(test)]
 #[allow(dead_code)]
-#[path = "../../tests/common/groups.rs"]
+#[path = "../../tests/suite/common/groups.rs"]
 pub(crate) mod testing;
 
 pub use abelian::{Abelianisation, abelianise};

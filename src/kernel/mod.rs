@@ -2,7 +2,10 @@
 //!
 //! Everything txverify says about a table — valid, invalid, optimal — is decided
 //! here and only here. The kernel is deliberately small and boring: no I/O, no
-//! threads, no solver crates, plain loops over vectors. It takes an
+//! solver crates, plain loops over vectors. Its one use of threads is the
+//! lower bound's search over link subsets (`bounds.rs`), a rayon map over a
+//! batch of subsets whose results are combined in the batch's fixed order, so
+//! the bound does not depend on how many threads ran or in what order. It takes an
 //! [`Instance`] (a computed group, the declared links, the message set and the
 //! port limit) and a [`Table`] (placed words whose letters are already resolved
 //! to generator letters), and returns a [`Checked`] report whose verdict can only

@@ -34,7 +34,7 @@ pub use trace::{Hop, MAX_TRACE_HOPS, trace};
 /// Greedy valid tables for the unit tests; the same file serves the integration tests.
 #[cfg(test)]
 #[allow(dead_code)]
-#[path = "../../tests/common/schedules.rs"]
+#[path = "../../tests/suite/common/schedules.rs"]
 mod testing;
 
 use serde::Serialize;

@@ -1,0 +1,50 @@
+//! The integration tests, in one test binary so that a test run links once
+//! instead of once per file. Each module is one former test file, named after
+//! what it covers; `common` is the shared support (also used by the benchmarks
+//! and by some unit tests). The browser test stays a binary of its own: it
+//! drives an external program and CI runs it alone, with the browser required.
+//!
+//! Run one module with a filter: `cargo test --test suite fifo::`.
+
+mod common;
+mod fifo_replay;
+
+mod agreement;
+mod breaking;
+mod cli;
+mod cli_polish;
+mod cubes;
+mod export;
+mod export_replay;
+mod external;
+mod families;
+mod fifo;
+mod fifo_cli;
+mod fuzz;
+mod gen_sweep;
+mod group;
+mod hypercube;
+mod infer;
+mod kernel;
+mod kernel_props;
+mod lcc;
+mod lcc_cli;
+mod limits;
+mod malicious;
+mod msccl;
+mod no_panic;
+mod portfolio;
+mod products;
+mod proofs;
+mod render;
+mod schedule;
+mod search;
+mod search_html;
+mod single_port;
+mod solvers;
+mod split;
+mod tables;
+mod tail;
+mod tbl_docs;
+mod tbl_proptest;
+mod trust_doc;

@@ -1,0 +1,299 @@
+//! `txverify compose a1|a2 NET`: seed 000's product algorithms, each schedule
+//! replayed on the product graph. The expected times are computed here from
+//! the seed's formulas and from breadth-first searches of the factor graphs,
+//! not taken from the binary's report.
+
+use crate::common;
+
+use common::cli::{documented_fields, field_paths, txverify};
+use txverify::schedule::NetworkName;
+
+fn compose(algorithm: &str, network: &str) -> (i32, serde_json::Value) {
+    let mut args = vec!["compose", algorithm];
+    args.extend(network.split_whitespace());
+    args.extend(["--format", "json"]);
+    let run = txverify(&args);
+    let report = serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("{network}: not one JSON object ({e}): {}", run.stdout));
+    (run.code, report)
+}
+
+/// Σ_v s(v) over a named graph, by breadth-first search from every node.
+fn total_status(network: &str) -> u64 {
+    let graph = network.parse::<NetworkName>().unwrap().build().unwrap();
+    (0..graph.nodes() as u32)
+        .map(|v| {
+            graph
+                .distances_to(v)
+                .iter()
+                .map(|&d| u64::from(d))
+                .sum::<u64>()
+        })
+        .sum()
+}
+
+/// A factor's single-port total-exchange time as the seed and txverify's docs
+/// state it: the average status for a Cayley factor (ring, complete graph, two
+/// nodes), m − 1 + ⌊(m−1)²/2⌋ for a linear array (the node-load bound).
+fn single_port_time(factor: &str) -> u64 {
+    let words: Vec<&str> = factor.split_whitespace().collect();
+    let m: u64 = words[1].parse().unwrap();
+    if words[0] == "linear" && m > 2 {
+        m - 1 + (m - 1) * (m - 1) / 2
+    } else {
+        total_status(factor) / m
+    }
+}
+
+/// The all-port time of the factor algorithms: the cut bound ⌊m/2⌋⌈m/2⌉/C
+/// rounded up, C = 2 links for a ring of at least 3 nodes, 1 otherwise.
+fn all_port_time(factor: &str) -> u64 {
+    let words: Vec<&str> = factor.split_whitespace().collect();
+    let m: u64 = words[1].parse().unwrap();
+    let crossing = if words[0] == "ring" && m >= 3 { 2 } else { 1 };
+    ((m / 2) * (m - m / 2)).div_ceil(crossing)
+}
+
+#[test]
+fn a1_meets_corollary_3_and_is_optimal_on_products_of_cayley_graphs() {
+    for (network, factors) in [
+        ("torus 4 3", vec!["ring 4", "ring 3"]),
+        ("mesh 3 5", vec!["linear 3", "linear 5"]),
+        ("genhypercube 3 4", vec!["complete 3", "complete 4"]),
+        ("hypercube 5", vec!["linear 2"; 5]),
+    ] {
+        let (code, report) = compose("a1", network);
+        let sizes: Vec<u64> = factors
+            .iter()
+            .map(|f| f.split_whitespace().nth(1).unwrap().parse().unwrap())
+            .collect();
+        let n: u64 = sizes.iter().product();
+        // Corollary 3: T = n Σ T_i / |V_i|.
+        let theorem: u64 = factors
+            .iter()
+            .zip(&sizes)
+            .map(|(f, &m)| n / m * single_port_time(f))
+            .sum();
+        assert_eq!(code, 0, "{network}: {report}");
+        assert_eq!(report["valid"], true, "{network}");
+        assert_eq!(report["time"], theorem, "{network}");
+        assert_eq!(report["theorem_time"], theorem, "{network}");
+        assert_eq!(report["nodes"], n);
+        // Every packet travels a shortest path: Σ distances sends in all.
+        assert_eq!(report["transmissions"], total_status(network), "{network}");
+        let cayley = !network.starts_with("mesh");
+        assert_eq!(report["theorem_optimal"], cayley, "{network}");
+        if cayley {
+            // Theorem 3: the time is the average status, computed on the product graph.
+            assert_eq!(theorem * n, total_status(network), "{network}");
+            assert_eq!(report["lower_bound"]["value"], theorem);
+            assert_eq!(report["lower_bound"]["kind"], "average-status");
+            assert_eq!(report["optimal"], true, "{network}");
+        }
+    }
+}
+
+#[test]
+fn a2_meets_corollary_4_and_the_cut_bound_where_theorem_5_says_so() {
+    for (network, factor, dimensions) in [
+        ("torus 6 6", "ring 6", 2),
+        ("mesh 4 4", "linear 4", 2),
+        ("torus 3 3 3 3", "ring 3", 4),
+        ("hypercube 4", "linear 2", 4),
+    ] {
+        let (code, report) = compose("a2", network);
+        let m: u64 = factor.split_whitespace().nth(1).unwrap().parse().unwrap();
+        let t_h = all_port_time(factor);
+        let theorem = m.pow(dimensions - 1) * t_h;
+        assert_eq!(code, 0, "{network}: {report}");
+        assert_eq!(report["valid"], true, "{network}");
+        assert_eq!(report["time"], theorem, "{network}");
+        assert_eq!(report["theorem_time"], theorem, "{network}");
+        assert_eq!(report["transmissions"], total_status(network), "{network}");
+        // Theorem 5 needs T_H to equal the cut fraction exactly: not for the
+        // 6-ring (4.5 rounded up to 5).
+        let exact_cut = factor != "ring 6";
+        assert_eq!(report["theorem_optimal"], exact_cut, "{network}");
+        if exact_cut {
+            assert_eq!(report["lower_bound"]["value"], theorem, "{network}");
+            assert_eq!(report["optimal"], true, "{network}");
+        } else {
+            // The 6 × 6 torus: the bisection bound 18 · 18 / 12 = 27 < 30.
+            assert_eq!(report["lower_bound"]["value"], 27);
+            assert_eq!(report["optimal"], false);
+        }
+    }
+}
+
+#[test]
+fn a1_composes_any_cayley_factor_through_the_fifo_algorithm() {
+    // star 4 × ring 3, written as a product: both factors meet their status, so
+    // by Theorem 3 the product meets its average status.
+    let network = "star 4 x ring 3";
+    let (code, report) = compose("a1", network);
+    let n = 72;
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["valid"], true);
+    assert_eq!(report["factors"][0]["method"], "fifo");
+    assert_eq!(report["theorem_optimal"], true);
+    assert_eq!(report["time"].as_u64().unwrap() * n, total_status(network));
+    assert_eq!(report["optimal"], true);
+}
+
+#[test]
+fn a2_on_halves_of_equal_size_that_differ_takes_n_times_the_slower_half() {
+    // mesh 4 2 2 = L4 × (L2 × L2): T_A = 4, T_B = 2 · 1 (A2 on L2 × L2).
+    let (code, report) = compose("a2", "mesh 4 2 2");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["theorem"], "section 6");
+    assert_eq!(report["theorem_time"], 4 * 4);
+    assert_eq!(report["time"], 4 * 4);
+    assert_eq!(report["valid"], true);
+    // ring 4 × linear 4: T_A = 2 (the ring table), T_B = 4 (the path's cut).
+    let (code, report) = compose("a2", "ring 4 x linear 4");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["theorem_time"], 4 * 4);
+    assert_eq!(report["time"], 4 * 4);
+    assert_eq!(report["theorem_optimal"], false);
+}
+
+#[test]
+fn the_status_formula_agrees_with_search_and_cuts_are_reported() {
+    let (_, report) = compose("a1", "torus 4 3");
+    assert_eq!(report["status_by_theorem_agrees"], true);
+    let n = 12.0;
+    let average = total_status("torus 4 3") as f64 / n;
+    assert_eq!(report["average_status"].as_f64(), Some(average));
+    // Every bisection of the 4 × 3 torus tried: the best is at least the
+    // one-dimension cut.
+    let exhaustive = report["exhaustive_cut"]["value"].as_f64().unwrap();
+    let dimension = report["dimension_cut"]["value"].as_f64().unwrap();
+    assert!(exhaustive >= dimension, "{report}");
+}
+
+#[test]
+fn a_written_schedule_replays_again_and_a_broken_one_is_rejected() {
+    let dir = std::env::temp_dir().join(format!("txverify-products-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mesh44.json");
+    let out = txverify(&[
+        "compose",
+        "a2",
+        "mesh",
+        "4",
+        "4",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let again = txverify(&["simulate", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let replayed: serde_json::Value = serde_json::from_str(again.stdout.trim()).unwrap();
+    assert_eq!(replayed["time"], 16);
+
+    // Drop the last send: that packet is never delivered.
+    let mut schedule: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    schedule["sends"].as_array_mut().unwrap().pop();
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, schedule.to_string()).unwrap();
+    let rejected = txverify(&["simulate", broken.to_str().unwrap()]);
+    assert_eq!(rejected.code, 1, "{}", rejected.stdout);
+    assert!(
+        rejected.stdout.contains("never-delivered"),
+        "{}",
+        rejected.stdout
+    );
+}
+
+#[test]
+fn one_node_networks_compose_to_an_empty_schedule() {
+    for (algorithm, network) in [
+        ("a1", "hypercube 0"),
+        ("a2", "hypercube 0"),
+        ("a1", "mesh 1 1"),
+    ] {
+        let (code, report) = compose(algorithm, network);
+        assert_eq!(code, 0, "{network}: {report}");
+        assert_eq!(report["nodes"], 1, "{network}");
+        assert_eq!(report["time"], 0, "{network}");
+        assert_eq!(report["valid"], true, "{network}");
+    }
+}
+
+#[test]
+fn networks_that_are_not_products_or_cannot_be_halved_are_input_errors() {
+    for (algorithm, network) in [
+        ("a2", "hypercube 5"),
+        ("a2", "torus 4 3"),
+        ("a1", "moebius 4"),
+        ("a1", "torus 4 x"),
+    ] {
+        let (code, report) = compose(algorithm, network);
+        assert_eq!(code, 2, "{network}: {report}");
+        assert!(report["error"]["message"].is_string(), "{report}");
+    }
+}
+
+#[test]
+fn every_field_is_documented_and_every_documented_field_written() {
+    let (_, report) = compose("a1", "torus 4 3");
+    assert_eq!(
+        field_paths(&report),
+        documented_fields("## Schema `txverify-compose/1`")
+    );
+}
+
+fn network_bounds(network: &str) -> (i32, serde_json::Value) {
+    let run = txverify(&["bounds", "--network", network, "--format", "json"]);
+    let report = serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("{network}: not one JSON object ({e}): {}", run.stdout));
+    (run.code, report)
+}
+
+#[test]
+fn bounds_of_products_agree_with_theorem_1_and_corollary_2() {
+    for network in [
+        "torus 4 3",
+        "mesh 3 5",
+        "genhypercube 3 4",
+        "hypercube 5",
+        "mesh 2 3 4",
+    ] {
+        let (code, report) = network_bounds(network);
+        assert_eq!(code, 0, "{network}: {report}");
+        assert_eq!(report["statuses_agree"], true, "{network}");
+        let total = total_status(network);
+        assert_eq!(report["total_status"], total, "{network}");
+        assert_eq!(report["total_status_by_theorem"], total, "{network}");
+        let n = report["order"].as_u64().unwrap();
+        assert_eq!(report["single_port_bound"], total.div_ceil(n), "{network}");
+        if let Some(exhaustive) = report["exhaustive_cut"]["value"].as_f64() {
+            assert!(exhaustive >= report["dimension_cut"]["value"].as_f64().unwrap());
+        }
+    }
+}
+
+#[test]
+fn the_generalised_hypercube_average_distance_has_the_closed_form_of_section_3_1() {
+    for sides in [[3, 4], [2, 5], [4, 4]] {
+        let network = format!("genhypercube {} {}", sides[0], sides[1]);
+        let (_, report) = network_bounds(&network);
+        let n = f64::from(sides[0] * sides[1]);
+        let searched = total_status(&network) as f64 / (n * (n - 1.0));
+        let closed = report["average_distance_closed_form"].as_f64().unwrap();
+        assert!(
+            (closed - searched).abs() < 1e-12,
+            "{network}: {closed} vs {searched}"
+        );
+    }
+}
+
+#[test]
+fn every_network_bounds_field_is_documented() {
+    let (_, report) = network_bounds("genhypercube 3 4");
+    assert_eq!(
+        field_paths(&report),
+        documented_fields("## Schema `txverify-network-bounds/1`")
+    );
+}

@@ -1,0 +1,354 @@
+//! Search: optimal tables on small networks, infeasibility certificates,
+//! completeness of the encoding, DIMACS export.
+
+use crate::common;
+
+use common::groups::{cyclic, dihedral, direct_product};
+use common::{Factor, build, default_links, greedy_table};
+use proptest::prelude::*;
+use txverify::group::FiniteGroup;
+use txverify::kernel::{self, Instance, MessageSpec, Table, Verdict};
+use txverify::search::certificate::CertificateError;
+use txverify::search::cnf::Cnf;
+use txverify::search::proofcheck::ProofError;
+use txverify::search::{
+    self, EncodingOptions, Outcome, SearchOptions, WordLengths, certificate, encode,
+};
+
+fn instance(group: FiniteGroup) -> Instance {
+    let links = default_links(&group);
+    Instance::new(group, links, MessageSpec::Total, None)
+}
+
+fn optimum(instance: &Instance) -> search::Minimum {
+    search::minimise(instance, &SearchOptions::default(), None, &mut |_| {})
+        .unwrap()
+        .expect("a table is found")
+}
+
+fn torus(n: usize, m: usize) -> Instance {
+    instance(direct_product(
+        &[cyclic(n), cyclic(m)],
+        &[vec!["a".into()], vec!["b".into()]],
+    ))
+}
+
+#[test]
+fn rings_cubes_and_tori_reach_their_optimum() {
+    for (name, inst, best) in [
+        ("D6 ring", instance(dihedral(6)), 5),
+        ("D8 ring", instance(dihedral(8)), 8),
+        ("C6 ring", instance(cyclic(6)), 6),
+        ("3-cube", instance(build(&[Factor::Elementary(3)])), 4),
+        ("3x3 torus", torus(3, 3), 3),
+    ] {
+        let min = optimum(&inst);
+        assert_eq!(min.time, best, "{name}");
+        let checked = kernel::check(&inst, &min.table, &[]);
+        assert_ne!(checked.verdict(), Verdict::Invalid, "{name}");
+        assert_eq!(checked.time(), best, "{name}");
+        for i in &min.infeasible {
+            assert!(i.time < best && i.covers_all_tables);
+        }
+    }
+}
+
+#[test]
+fn cyclic_six_ring_needs_six_and_the_certificate_checks() {
+    let inst = instance(cyclic(6));
+    let dir = tempdir("c6");
+    let options = SearchOptions {
+        certificate_dir: Some(dir.clone()),
+        ..SearchOptions::default()
+    };
+    let Outcome::Infeasible(why) = search::solve(&inst, 5, &options).unwrap() else {
+        panic!("5 columns should not suffice on the cyclic 6-ring");
+    };
+    assert!(why.covers_all_tables);
+    assert!(why.claim.contains("shortest paths"));
+    let verified = certificate::verify(&inst, &dir).unwrap();
+    assert_eq!(verified.provenance.time, 5);
+
+    // A certificate for another instance is refused.
+    assert!(matches!(
+        certificate::verify(&instance(dihedral(6)), &dir),
+        Err(CertificateError::WrongInstance)
+    ));
+
+    // Dropping lemmas from the proof makes it fail.
+    let proof = std::fs::read(dir.join("proof.drat")).unwrap();
+    assert!(!proof.is_empty());
+    let mut steps = split_binary_drat(&proof);
+    steps.retain(|s| s[0] == b'd' || s.len() <= 2);
+    std::fs::write(dir.join("proof.drat"), steps.concat()).unwrap();
+    assert!(matches!(
+        certificate::verify(&inst, &dir),
+        Err(CertificateError::Proof(ProofError::NotRup { .. }))
+    ));
+
+    // A proof checked against a weakened formula (one clause less) fails.
+    std::fs::write(dir.join("proof.drat"), &proof).unwrap();
+    let cnf = encode(&inst, 5, &EncodingOptions::default()).unwrap().cnf;
+    let checked = txverify::search::proofcheck::check(
+        cnf.vars(),
+        cnf.clauses(),
+        &proof,
+        txverify::search::proofcheck::ProofFormat::Binary,
+    );
+    assert!(checked.is_ok());
+    let weakened: Vec<Vec<i32>> = cnf
+        .clauses()
+        .iter()
+        .filter(|c| c.len() != 2 || c[0] > 0 || c[1] > 0) // drop every AMO clause
+        .cloned()
+        .collect();
+    assert!(matches!(
+        txverify::search::proofcheck::check(
+            cnf.vars(),
+            &weakened,
+            &proof,
+            txverify::search::proofcheck::ProofFormat::Binary,
+        ),
+        Err(ProofError::NotRup { .. })
+    ));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_certificate_that_does_not_fit_says_what_differs() {
+    let inst = instance(cyclic(6));
+    let dir = tempdir("c6-kinds");
+    let options = SearchOptions {
+        certificate_dir: Some(dir.clone()),
+        ..SearchOptions::default()
+    };
+    let Outcome::Infeasible(_) = search::solve(&inst, 5, &options).unwrap() else {
+        panic!("5 columns should not suffice on the cyclic 6-ring");
+    };
+    let path = dir.join("provenance.json");
+    let original = std::fs::read_to_string(&path).unwrap();
+    // Rewrites one field of provenance.json, verifies, and puts the file back.
+    let verify_with = |field: &str, value: serde_json::Value| {
+        let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
+        json[field] = value;
+        std::fs::write(&path, json.to_string()).unwrap();
+        let result = certificate::verify(&inst, &dir);
+        std::fs::write(&path, &original).unwrap();
+        result
+    };
+    assert!(matches!(
+        verify_with("format", "another-format".into()),
+        Err(CertificateError::WrongFormat { found }) if found == "another-format"
+    ));
+    assert!(matches!(
+        verify_with("encoding", "another-encoding".into()),
+        Err(CertificateError::WrongEncoding { found }) if found == "another-encoding"
+    ));
+    assert!(matches!(
+        verify_with("digest", "0000000000000000".into()),
+        Err(CertificateError::FormulaDiffers)
+    ));
+    let time = verify_with("time", 6.into());
+    assert!(matches!(time, Err(CertificateError::FormulaDiffers)));
+    assert!(!time.unwrap_err().is_io());
+    std::fs::write(&path, "{").unwrap();
+    assert!(matches!(
+        certificate::verify(&inst, &dir),
+        Err(CertificateError::Provenance(_))
+    ));
+    std::fs::write(&path, &original).unwrap();
+    assert!(certificate::verify(&inst, &dir).is_ok());
+    std::fs::remove_dir_all(&dir).ok();
+    let missing = certificate::verify(&inst, &dir);
+    assert!(
+        matches!(&missing, Err(CertificateError::Read { path, .. }) if *path == dir.join("provenance.json"))
+    );
+    assert!(missing.unwrap_err().is_io());
+}
+
+/// Splits a binary DRAT proof into its steps.
+fn split_binary_drat(proof: &[u8]) -> Vec<Vec<u8>> {
+    let mut steps = Vec::new();
+    let mut i = 0;
+    while i < proof.len() {
+        let start = i;
+        i += 1;
+        while proof[i] != 0 {
+            i += 1;
+        }
+        i += 1;
+        steps.push(proof[start..i].to_vec());
+    }
+    steps
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("txverify-search-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    dir
+}
+
+#[test]
+fn the_encoding_admits_every_greedy_table() {
+    // Completeness: a valid shortest-path table with T columns is a model of the
+    // formula for T (fix its literals and the formula stays satisfiable).
+    for factors in [
+        vec![Factor::Dihedral(8)],
+        vec![Factor::Cyclic(5), Factor::Cyclic(4)],
+        vec![Factor::Elementary(3)],
+        vec![Factor::Dihedral(6), Factor::Cyclic(3)],
+    ] {
+        let group = build(&factors);
+        let inst = instance(group.clone());
+        for seed in 0..2 {
+            let table = greedy_table(&group, inst.links(), seed);
+            let checked = kernel::check(&inst, &table, &[]);
+            assert_ne!(checked.verdict(), Verdict::Invalid);
+            for lengths in [WordLengths::Shortest, WordLengths::Slack(1)] {
+                let options = EncodingOptions {
+                    lengths,
+                    ..EncodingOptions::default()
+                };
+                let encoding = encode(&inst, checked.time(), &options).unwrap();
+                let fixed = encoding
+                    .literals_for(&inst, &table)
+                    .expect("every word is a route");
+                let mut cnf = encoding.cnf.clone();
+                for l in fixed {
+                    cnf.add(&[l]);
+                }
+                assert!(satisfiable(&cnf), "{factors:?} seed {seed} {lengths:?}");
+            }
+        }
+    }
+}
+
+fn satisfiable(cnf: &Cnf) -> bool {
+    let control = search::solver::SolveControl {
+        deadline: None,
+        stop: Vec::new(),
+        proof: None,
+        on_progress: Box::new(|_| {}),
+    };
+    matches!(
+        search::solver::solve_varisat(cnf, control).unwrap().0,
+        search::solver::SatAnswer::Sat(_)
+    )
+}
+
+#[test]
+fn dimacs_export_round_trips() {
+    let inst = torus(3, 4);
+    let path = tempdir("dimacs").with_extension("cnf");
+    let options = SearchOptions {
+        dimacs_only: Some(path.clone()),
+        ..SearchOptions::default()
+    };
+    assert!(matches!(
+        search::solve(&inst, 5, &options).unwrap(),
+        Outcome::Unknown
+    ));
+    let text = std::fs::read(&path).unwrap();
+    let back = Cnf::parse_dimacs(&text[..]).unwrap();
+    let original = encode(&inst, 5, &EncodingOptions::default()).unwrap().cnf;
+    assert_eq!(back.vars(), original.vars());
+    assert_eq!(back.clauses().len(), original.clauses().len());
+    assert_eq!(back.digest(), original.digest());
+    std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn symmetric_and_longer_words_still_give_valid_tables() {
+    let inst = torus(5, 5);
+    let rotation = search::symmetry::find_rotation(&inst, 100_000).expect("the torus rotates");
+    for encoding in [
+        EncodingOptions {
+            automorphism: Some(rotation.clone()),
+            ..EncodingOptions::default()
+        },
+        EncodingOptions {
+            time_reversal: true,
+            ..EncodingOptions::default()
+        },
+        EncodingOptions {
+            lengths: WordLengths::Slack(1),
+            ..EncodingOptions::default()
+        },
+    ] {
+        let options = SearchOptions {
+            encoding: encoding.clone(),
+            ..SearchOptions::default()
+        };
+        match search::solve(&inst, 15, &options).unwrap() {
+            Outcome::Found(table, _) => {
+                let checked = kernel::check(&inst, &table, &[]);
+                assert_eq!(checked.verdict(), Verdict::Optimal, "{encoding:?}");
+            }
+            other => panic!("{encoding:?}: {other:?}"),
+        }
+    }
+    // The 4-cube's rotation a → b → c → d fixes 1111 and halves the orbit of
+    // 1010, whose words are left free. Its full orbits fill whole columns (6 of
+    // the 8), leaving 2 columns for 1111's word of 4 letters: no invariant table
+    // has 8 columns, and the restricted search says so for its class only.
+    let cube = instance(build(&[Factor::Elementary(4)]));
+    let rotation = search::symmetry::find_rotation(&cube, 100_000).expect("the cube rotates");
+    let options = SearchOptions {
+        encoding: EncodingOptions {
+            automorphism: Some(rotation),
+            ..EncodingOptions::default()
+        },
+        ..SearchOptions::default()
+    };
+    let Outcome::Infeasible(why) = search::solve(&cube, 8, &options).unwrap() else {
+        panic!("no rotation-invariant 4-cube table has 8 columns");
+    };
+    assert!(!why.covers_all_tables);
+    let min = search::minimise(&cube, &options, None, &mut |_| {})
+        .unwrap()
+        .unwrap();
+    assert_ne!(
+        kernel::check(&cube, &min.table, &[]).verdict(),
+        Verdict::Invalid
+    );
+    assert!(min.time > 8);
+
+    // Any-length words on the cyclic 6-ring: 5 columns remain impossible.
+    let ring = instance(cyclic(6));
+    let options = SearchOptions {
+        encoding: EncodingOptions {
+            lengths: WordLengths::Any,
+            ..EncodingOptions::default()
+        },
+        ..SearchOptions::default()
+    };
+    let Outcome::Infeasible(why) = search::solve(&ring, 5, &options).unwrap() else {
+        panic!("any-length C6 in 5 columns");
+    };
+    assert!(why.claim.contains("any length"));
+}
+
+#[test]
+fn empty_message_sets_and_time_limits() {
+    let group = dihedral(6);
+    let links = default_links(&group);
+    let inst = Instance::new(group, links, MessageSpec::Distances(vec![9]), None);
+    let min = optimum(&inst);
+    assert_eq!(min.time, 0);
+    assert_eq!(min.table, Table::default());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #[test]
+    fn minimise_finds_kernel_valid_tables_above_the_bound(
+        factors in common::small_group().prop_filter("small", |f| build(f).order() <= 24)
+    ) {
+        let inst = instance(build(&factors));
+        let min = optimum(&inst);
+        let checked = kernel::check(&inst, &min.table, &[]);
+        prop_assert_ne!(checked.verdict(), Verdict::Invalid);
+        prop_assert!(min.time as u64 >= min.lower_bound);
+        prop_assert_eq!(checked.time(), min.time);
+    }
+}
