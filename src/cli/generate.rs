@@ -94,11 +94,7 @@ pub fn run(args: &GenArgs) -> Exit {
             "size": args.size,
             "time": verification.checked.time(),
             "lower_bound": bound,
-            "verdict": match verification.checked.verdict() {
-                Verdict::Optimal => "optimal",
-                Verdict::Valid => "valid",
-                Verdict::Invalid => "invalid",
-            },
+            "verdict": verdict_word(verification.checked.verdict()),
             "simulation": {
                 "on": simulated_on,
                 "hops": hops,
@@ -121,10 +117,10 @@ pub fn run(args: &GenArgs) -> Exit {
     };
     let bound = bound.map_or_else(|| "none".to_string(), |b| b.to_string());
     eprintln!(
-        "{family} {}: {} steps, lower bound {bound}, verdict {:?}; {simulation}; generated in {:.3} s, checked in {:.3} s",
+        "{family} {}: {} steps, lower bound {bound}, verdict {}; {simulation}; generated in {:.3} s, checked in {:.3} s",
         args.size,
         verification.checked.time(),
-        verification.checked.verdict(),
+        verdict_word(verification.checked.verdict()),
         seconds.0,
         seconds.1
     );
@@ -151,4 +147,13 @@ fn json_failure(args: &GenArgs, message: &str, exit: Exit) -> Exit {
         outln!("{value}");
     }
     exit
+}
+
+/// The verdict as one lower-case word, in JSON and in the summary line.
+fn verdict_word(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Optimal => "optimal",
+        Verdict::Valid => "valid",
+        Verdict::Invalid => "invalid",
+    }
 }

@@ -405,7 +405,8 @@ impl AgreementJson {
     }
 }
 
-fn kind(k: ViolationKind) -> &'static str {
+/// A violation kind's name, as JSON writes it and the text report lists it.
+pub(crate) fn kind(k: ViolationKind) -> &'static str {
     match k {
         ViolationKind::LinkConflict => "link_conflict",
         ViolationKind::PortsExceeded => "ports_exceeded",

@@ -325,9 +325,15 @@ impl CheckReport {
             describe_simulation(&self.simulation)
         );
         if let Agreement::Disagree { kernel, simulator } = &self.agreement {
+            let names = |kinds: &[crate::verify::ViolationKind]| {
+                let names: Vec<&str> = kinds.iter().map(|&k| json::kind(k)).collect();
+                format!("[{}]", names.join(", "))
+            };
             let _ = writeln!(
                 out,
-                "  BUG: the kernel and the simulator disagree (kernel found {kernel:?}, simulator found {simulator:?}); please report it"
+                "  BUG: the kernel and the simulator disagree (kernel found {}, simulator found {}); please report it",
+                names(kernel),
+                names(simulator)
             );
         }
         for n in c.non_shortest() {
