@@ -13,7 +13,8 @@
 pub mod msccl;
 
 use crate::network::NetworkKind;
-use crate::schedule::{Collective, NetworkName, Ports, Schedule, TimedSend};
+use crate::network::NetworkName;
+use crate::schedule::{Collective, Ports, Schedule, TimedSend};
 use crate::simulate::SimulationInput;
 
 /// At most this many sends are exported (20 bytes each in memory).

@@ -22,7 +22,7 @@
 
 use crate::group::{Elem, FiniteGroup, GenLetter};
 
-use super::{NetworkKind, NetworkSpecError, PhysicalNetwork};
+use super::{Graph, NetworkKind, NetworkSpecError};
 
 mod isomorphism;
 
@@ -99,7 +99,7 @@ pub enum NetworkMismatch {
 /// construct one, so holding an `Embedding` means the check passed.
 #[derive(Clone, Debug)]
 pub struct Embedding {
-    network: PhysicalNetwork,
+    network: Graph,
     spec: Option<NetworkKind>,
     node_of: Vec<u32>,
     elem_of: Vec<u32>,
@@ -116,7 +116,7 @@ impl Embedding {
     pub fn new(
         group: &FiniteGroup,
         links: &[GenLetter],
-        network: PhysicalNetwork,
+        network: Graph,
         spec: Option<NetworkKind>,
         node_of: Vec<u32>,
     ) -> Result<Embedding, NetworkMismatch> {
@@ -139,7 +139,7 @@ impl Embedding {
             elem_of[x as usize] = e as u32;
         }
         for x in 0..n as u32 {
-            let nb = network.neighbours(x);
+            let nb = network.ports(x);
             if nb.len() != links.len() {
                 return Err(NetworkMismatch::Degree {
                     links: links.len(),
@@ -181,7 +181,9 @@ impl Embedding {
 
     /// The Cayley graph itself, as a network with the identity map.
     pub fn cayley(group: &FiniteGroup, links: &[GenLetter]) -> Result<Embedding, NetworkMismatch> {
-        let network = PhysicalNetwork::cayley(group, links);
+        validate_links(group, links)?;
+        let network =
+            Graph::cayley(group, links).map_err(|e| NetworkMismatch::Links(e.to_string()))?;
         Embedding::new(
             group,
             links,
@@ -192,7 +194,7 @@ impl Embedding {
     }
 
     /// The physical network.
-    pub fn network(&self) -> &PhysicalNetwork {
+    pub fn network(&self) -> &Graph {
         &self.network
     }
 
@@ -276,7 +278,7 @@ pub fn embed(
     spec: &NetworkKind,
 ) -> Result<Embedding, NetworkMismatch> {
     let sides = spec.torus_sides()?;
-    let network = PhysicalNetwork::from_kind(spec)?;
+    let network = spec.build()?;
     let mut budget = 100 * group.order() as u64 + 1_000_000;
     let node_of = find_isomorphism(group, links, &network, &sides, &mut budget)?;
     Embedding::new(group, links, network, Some(spec.clone()), node_of)

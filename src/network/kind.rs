@@ -9,7 +9,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::MAX_NODES;
+use super::{Graph, MAX_NODES, NetworkName};
 
 /// A physical network by kind and size: a ring, a hypercube or a torus.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -113,6 +113,26 @@ impl NetworkKind {
         }
         Ok(sides)
     }
+
+    /// The network as a [`NetworkName`] (every kind is one).
+    pub fn name(&self) -> NetworkName {
+        match self {
+            NetworkKind::Ring { nodes } => NetworkName::Ring(*nodes as u32),
+            NetworkKind::Hypercube { dimension } => NetworkName::Hypercube(*dimension as u32),
+            NetworkKind::Torus { sides } => {
+                NetworkName::Torus(sides.iter().map(|&s| s as u32).collect())
+            }
+        }
+    }
+
+    /// Builds the network: the torus of [`NetworkKind::torus_sides`], labelled
+    /// as the `network:` value writes it.
+    pub fn build(&self) -> Result<Graph, NetworkSpecError> {
+        let sides = self.torus_sides()?;
+        let graph = super::build::torus(&sides)
+            .map_err(|_| NetworkSpecError::TooLarge { limit: MAX_NODES })?;
+        Ok(graph.with_label(self.to_string()))
+    }
 }
 
 #[cfg(test)]
@@ -140,7 +160,26 @@ mod tests {
         ];
         for (kind, text, json) in cases {
             assert_eq!(kind.to_string(), text);
+            assert_eq!(kind.name().to_string(), text);
             assert_eq!(serde_json::to_string(&kind).unwrap(), json);
         }
+    }
+
+    #[test]
+    fn invalid_specs_are_rejected() {
+        for spec in [
+            NetworkKind::Ring { nodes: 0 },
+            NetworkKind::Ring { nodes: 1 },
+            NetworkKind::Torus { sides: vec![] },
+            NetworkKind::Torus { sides: vec![4, 1] },
+            NetworkKind::Hypercube { dimension: 64 },
+            NetworkKind::Torus {
+                sides: vec![1 << 13, 1 << 13],
+            },
+        ] {
+            assert!(spec.build().is_err(), "{spec}");
+        }
+        let zero = NetworkKind::Hypercube { dimension: 0 }.build().unwrap();
+        assert_eq!((zero.nodes(), zero.directed_links()), (1, 0));
     }
 }

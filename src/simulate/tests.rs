@@ -524,7 +524,7 @@ fn link_use_grid_matches_the_traced_hops() {
     let net = e.network();
     let mut traced = std::collections::BTreeSet::new();
     for hop in trace(&input).unwrap() {
-        traced.insert((hop.step, net.link_between(hop.from, hop.to).unwrap()));
+        traced.insert((hop.step, net.link(hop.from, hop.to).unwrap()));
     }
     let with = |max_step_bins, max_link_bins| {
         let options = SimulationOptions {

@@ -21,7 +21,7 @@ fn torus(sides: &[usize]) -> NetworkKind {
 fn accepts(g: &GroupWithLinks, spec: NetworkKind) {
     let e = embed(&g.group, &g.links, &spec).unwrap_or_else(|e| panic!("{spec:?}: {e}"));
     // Independent re-check of the returned map.
-    let net = PhysicalNetwork::from_kind(&spec).unwrap();
+    let net = spec.build().unwrap();
     Embedding::new(&g.group, &g.links, net, None, e.node_map().to_vec()).unwrap();
     assert_eq!(e.node(Elem::IDENTITY), 0);
     for x in 0..g.group.order() as u32 {
@@ -236,7 +236,7 @@ fn rejects_invalid_spec() {
 #[test]
 fn verification_rejects_a_bad_map() {
     let g = cyclic(6);
-    let net = PhysicalNetwork::from_kind(&ring(6)).unwrap();
+    let net = ring(6).build().unwrap();
     let bad = vec![0, 2, 4, 1, 3, 5];
     assert!(matches!(
         Embedding::new(&g.group, &g.links, net.clone(), None, bad),
@@ -305,7 +305,7 @@ fn all_specs(n: usize) -> Vec<NetworkKind> {
 /// Plain backtracking over all bijections fixing 0 ↦ 0 (elements in index
 /// order, every unused node tried, only edge checks): slow but with none of
 /// the search's symmetry reduction or distance pruning.
-fn brute_force_isomorphic(g: &GroupWithLinks, net: &PhysicalNetwork) -> bool {
+fn brute_force_isomorphic(g: &GroupWithLinks, net: &Graph) -> bool {
     let n = g.group.order();
     if net.nodes() != n || net.regular_degree() != Some(g.links.len()) {
         return false;
@@ -323,7 +323,7 @@ fn brute_force_isomorphic(g: &GroupWithLinks, net: &PhysicalNetwork) -> bool {
     fn go(
         v: usize,
         adj: &[Vec<usize>],
-        net: &PhysicalNetwork,
+        net: &Graph,
         map: &mut Vec<u32>,
         used: &mut [bool],
     ) -> bool {
@@ -372,7 +372,7 @@ proptest::proptest! {
     fn search_agrees_with_brute_force(g in small_group()) {
         proptest::prop_assume!(validate_links(&g.group, &g.links).is_ok());
         for spec in all_specs(g.group.order()) {
-            let net = PhysicalNetwork::from_kind(&spec).unwrap();
+            let net = spec.build().unwrap();
             let brute = brute_force_isomorphic(&g, &net);
             let found = embed(&g.group, &g.links, &spec);
             proptest::prop_assert_eq!(brute, found.is_ok(), "{:?}: {:?}", spec, found.err());
