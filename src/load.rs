@@ -9,7 +9,7 @@ use crate::format::syntax::{Letter, NetworkSpec, Row, RowToken, Span, Spanned, T
 use crate::format::{self, ParseError};
 use crate::group::{self, EnumerationLimits, FiniteGroup, GenLetter, GroupError, Presentation};
 use crate::kernel::{Expectation, Instance, MessageSpec, PlacedWord, Table, TableLetter};
-use crate::network::NetworkKind;
+use crate::network::NetworkName;
 
 /// Why a file could not be loaded, with the span to point at.
 #[derive(Debug, thiserror::Error)]
@@ -66,7 +66,7 @@ pub struct Loaded {
     /// The `expect:` claims.
     pub claims: Vec<Expectation>,
     /// The `network:` value, if any.
-    pub network: Option<NetworkKind>,
+    pub network: Option<NetworkName>,
 }
 
 /// Options for loading.
@@ -100,7 +100,7 @@ pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
             format::syntax::Expectation::Optimal => Expectation::Optimal,
         })
         .collect();
-    let network = file.network.as_ref().map(|n| network_kind(&n.value));
+    let network = file.network.as_ref().map(|n| network_name(&n.value));
     let instance = Instance::new(group, links, messages, ports);
     Ok(Loaded {
         file,
@@ -115,16 +115,16 @@ pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
     })
 }
 
-/// The network module's own description of a `network:` value.
-fn network_kind(spec: &NetworkSpec) -> NetworkKind {
+/// The network a `network:` value names. Sizes beyond `u32` saturate, which
+/// keeps them too large: they are refused when the network is built.
+fn network_name(spec: &NetworkSpec) -> NetworkName {
+    let size = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     match spec {
-        NetworkSpec::Ring { nodes } => NetworkKind::Ring { nodes: *nodes },
-        NetworkSpec::Hypercube { dimension } => NetworkKind::Hypercube {
-            dimension: *dimension,
-        },
-        NetworkSpec::Torus { sides } => NetworkKind::Torus {
-            sides: sides.clone(),
-        },
+        NetworkSpec::Ring { nodes } => NetworkName::Ring(size(*nodes)),
+        NetworkSpec::Hypercube { dimension } => NetworkName::Hypercube(size(*dimension)),
+        NetworkSpec::Torus { sides } => {
+            NetworkName::Torus(sides.iter().map(|&s| size(s)).collect())
+        }
     }
 }
 

@@ -22,7 +22,7 @@
 
 use crate::group::{Elem, FiniteGroup, GenLetter};
 
-use super::{Graph, NetworkKind, NetworkSpecError};
+use super::{Graph, NetworkError, NetworkName};
 
 mod isomorphism;
 
@@ -36,7 +36,7 @@ const NONE: u32 = u32::MAX;
 pub enum NetworkMismatch {
     /// The `network:` value itself is not a network.
     #[error("invalid network: {0}")]
-    Spec(#[from] NetworkSpecError),
+    Spec(#[from] NetworkError),
     /// The link set does not define a connected undirected Cayley graph.
     #[error("invalid link set: {0}")]
     Links(String),
@@ -100,7 +100,7 @@ pub enum NetworkMismatch {
 #[derive(Clone, Debug)]
 pub struct Embedding {
     network: Graph,
-    spec: Option<NetworkKind>,
+    spec: Option<NetworkName>,
     node_of: Vec<u32>,
     elem_of: Vec<u32>,
 }
@@ -117,7 +117,7 @@ impl Embedding {
         group: &FiniteGroup,
         links: &[GenLetter],
         network: Graph,
-        spec: Option<NetworkKind>,
+        spec: Option<NetworkName>,
         node_of: Vec<u32>,
     ) -> Result<Embedding, NetworkMismatch> {
         validate_links(group, links)?;
@@ -199,7 +199,7 @@ impl Embedding {
     }
 
     /// The `network:` value this embedding realises (`None` for the Cayley graph).
-    pub fn spec(&self) -> Option<&NetworkKind> {
+    pub fn spec(&self) -> Option<&NetworkName> {
         self.spec.as_ref()
     }
 
@@ -275,7 +275,7 @@ pub fn validate_links(
 pub fn embed(
     group: &FiniteGroup,
     links: &[GenLetter],
-    spec: &NetworkKind,
+    spec: &NetworkName,
 ) -> Result<Embedding, NetworkMismatch> {
     let sides = spec.torus_sides()?;
     let network = spec.build()?;
@@ -288,21 +288,24 @@ pub fn embed(
 /// the verified embedding. Candidates are tried in this order: ring, hypercube,
 /// then tori with fewer dimensions first (sides ascending, none of them a
 /// hypercube), among those consistent with the node count and the degree.
-pub fn infer(group: &FiniteGroup, links: &[GenLetter]) -> Option<(NetworkKind, Embedding)> {
+pub fn infer(group: &FiniteGroup, links: &[GenLetter]) -> Option<(NetworkName, Embedding)> {
     validate_links(group, links).ok()?;
     let (n, d) = (group.order(), links.len());
     let mut candidates = Vec::new();
     if d == 2 && n >= 3 {
-        candidates.push(NetworkKind::Ring { nodes: n });
+        candidates.push(NetworkName::Ring(n as u32));
     }
     if d < usize::BITS as usize && n == 1 << d {
-        candidates.push(NetworkKind::Hypercube { dimension: d });
+        candidates.push(NetworkName::Hypercube(d as u32));
     }
     let mut tori = Vec::new();
     factorisations(n, 2, d, &mut Vec::new(), &mut tori);
     tori.retain(|s: &Vec<usize>| s.len() >= 2 && s.iter().any(|&x| x != 2));
     tori.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
-    candidates.extend(tori.into_iter().map(|sides| NetworkKind::Torus { sides }));
+    candidates.extend(
+        tori.into_iter()
+            .map(|sides| NetworkName::Torus(sides.iter().map(|&s| s as u32).collect())),
+    );
     // Every candidate is vertex-transitive, so one distance profile from the
     // identity decides most of them without building the network.
     let profile = cayley_profile(group, links);

@@ -18,21 +18,19 @@
 //!   physical network with its own numbering and ports, and a `network:`
 //!   claim holds only with an explicit bijection checked edge by edge.
 //!
-//! [`NetworkKind`] (`kind.rs`) is the subset of names a `.tbl` table may
-//! declare (ring, hypercube, torus: the networks the table simulator and the
-//! embedding search handle), as reports serialise it.
+//! A `.tbl` table's `network:` names a ring, a hypercube or a torus (the
+//! networks the embedding search and the table simulator handle; see
+//! [`NetworkName::torus_sides`]); schedules may run on any network here.
 
 mod build;
 mod cayley;
 mod embed;
 mod graph;
-mod kind;
 mod name;
 
 pub use cayley::{CayleyFamily, CayleyGroup};
 pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
 pub use graph::{Graph, Topology, UNREACHABLE};
-pub use kind::{NetworkKind, NetworkSpecError};
 pub use name::{NetworkError, NetworkName};
 
 /// The largest number of nodes a network may have.
@@ -99,18 +97,33 @@ mod tests {
     }
 
     #[test]
-    fn kinds_build_their_torus() {
-        for (kind, name) in [
-            (NetworkKind::Ring { nodes: 6 }, "ring 6"),
-            (NetworkKind::Hypercube { dimension: 3 }, "hypercube 3"),
-            (NetworkKind::Torus { sides: vec![3, 4] }, "torus 3 4"),
+    fn table_networks_are_tori() {
+        for (name, sides) in [
+            ("ring 6", vec![6]),
+            ("hypercube 3", vec![2, 2, 2]),
+            ("hypercube 0", vec![]),
+            ("torus 3 4", vec![3, 4]),
         ] {
-            let graph = kind.build().unwrap();
-            let named = name.parse::<NetworkName>().unwrap().build().unwrap();
-            assert_eq!(graph, named);
-            assert_eq!(graph.ports(0), named.ports(0));
-            assert_eq!(graph.label(), name);
+            let name: NetworkName = name.parse().unwrap();
+            assert_eq!(name.torus_sides(), Ok(sides));
+            let graph = name.build().unwrap();
+            assert_eq!(graph.label(), name.to_string());
             assert!(matches!(graph.topology(), Topology::Torus { .. }));
         }
+        for name in [
+            NetworkName::Ring(0),
+            NetworkName::Ring(1),
+            NetworkName::Torus(vec![]),
+            NetworkName::Torus(vec![4, 1]),
+            NetworkName::Hypercube(64),
+            NetworkName::Torus(vec![1 << 13, 1 << 13]),
+            NetworkName::Mesh(vec![3, 3]),
+        ] {
+            assert!(name.torus_sides().is_err(), "{name}");
+        }
+        assert_eq!(
+            NetworkName::Mesh(vec![3, 3]).torus_sides(),
+            Err(NetworkError::NotATorus("mesh 3 3".into()))
+        );
     }
 }

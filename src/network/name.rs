@@ -129,6 +129,9 @@ pub enum NetworkError {
     /// No nodes at all.
     #[error("the network has no nodes")]
     NoNodes,
+    /// A table's network must be a ring, a hypercube or a torus.
+    #[error("`{0}` is not a ring, a hypercube or a torus")]
+    NotATorus(String),
 }
 
 impl fmt::Display for NetworkName {
@@ -309,14 +312,19 @@ impl NetworkName {
     }
 
     /// The torus sides of a ring, a hypercube or a torus (`ring N` is
-    /// `torus N`, `hypercube D` is `torus 2 … 2`); `None` for other families.
-    pub fn torus_sides(&self) -> Option<Vec<usize>> {
-        match self {
-            NetworkName::Ring(n) => Some(vec![*n as usize]),
-            NetworkName::Hypercube(d) => Some(vec![2; *d as usize]),
-            NetworkName::Torus(sides) => Some(sides.iter().map(|&s| s as usize).collect()),
-            _ => None,
-        }
+    /// `torus N`, `hypercube D` is `torus 2 … 2`), checked against the sizes'
+    /// minimums and [`MAX_NODES`]; [`NetworkError::NotATorus`] for other
+    /// families. These are the networks a table's `network:` may name: the
+    /// ones the embedding search and the table simulator handle.
+    pub fn torus_sides(&self) -> Result<Vec<usize>, NetworkError> {
+        let sides = match self {
+            NetworkName::Ring(n) => vec![Sizes(&[*n]).one("ring", 2)?],
+            NetworkName::Hypercube(d) => vec![2; *d as usize],
+            NetworkName::Torus(sides) => Sizes(sides).many("torus", 2)?,
+            _ => return Err(NetworkError::NotATorus(self.to_string())),
+        };
+        self.nodes()?;
+        Ok(sides.into_iter().map(|s| s as usize).collect())
     }
 
     /// Builds the graph, labelled with this name (see [`super::build`] for

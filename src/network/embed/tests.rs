@@ -6,20 +6,18 @@ use crate::group::testing::linked::{
     GroupWithLinks, cyclic, dihedral, elementary_abelian, product,
 };
 
-fn ring(nodes: usize) -> NetworkKind {
-    NetworkKind::Ring { nodes }
+fn ring(nodes: usize) -> NetworkName {
+    NetworkName::Ring(nodes as u32)
 }
-fn cube(dimension: usize) -> NetworkKind {
-    NetworkKind::Hypercube { dimension }
+fn cube(dimension: usize) -> NetworkName {
+    NetworkName::Hypercube(dimension as u32)
 }
-fn torus(sides: &[usize]) -> NetworkKind {
-    NetworkKind::Torus {
-        sides: sides.to_vec(),
-    }
+fn torus(sides: &[usize]) -> NetworkName {
+    NetworkName::Torus(sides.iter().map(|&s| s as u32).collect())
 }
 
-fn accepts(g: &GroupWithLinks, spec: NetworkKind) {
-    let e = embed(&g.group, &g.links, &spec).unwrap_or_else(|e| panic!("{spec:?}: {e}"));
+fn accepts(g: &GroupWithLinks, spec: NetworkName) {
+    let e = embed(&g.group, &g.links, &spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
     // Independent re-check of the returned map.
     let net = spec.build().unwrap();
     Embedding::new(&g.group, &g.links, net, None, e.node_map().to_vec()).unwrap();
@@ -248,7 +246,7 @@ fn verification_rejects_a_bad_map() {
 
 #[test]
 fn infers_the_network() {
-    let cases: Vec<(GroupWithLinks, NetworkKind)> = vec![
+    let cases: Vec<(GroupWithLinks, NetworkName)> = vec![
         (dihedral(6), ring(6)),
         (cyclic(7), ring(7)),
         (cyclic(4), ring(4)),
@@ -289,7 +287,7 @@ fn cayley_embedding_is_the_identity() {
 }
 
 /// Every torus spec (sides ≥ 2, non-decreasing) with `n` nodes, plus rings and hypercubes.
-fn all_specs(n: usize) -> Vec<NetworkKind> {
+fn all_specs(n: usize) -> Vec<NetworkName> {
     let mut out = vec![ring(n)];
     if n.is_power_of_two() {
         out.push(cube(n.trailing_zeros() as usize));
