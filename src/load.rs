@@ -5,7 +5,7 @@
 //! that cannot be computed. What makes a table *invalid* (exit status 1) is left
 //! to the kernel, so a bad letter in the table is passed on, not rejected here.
 
-use crate::format::syntax::{Letter, NetworkSpec, Row, RowToken, Span, Spanned, TblFile};
+use crate::format::syntax::{Letter, Row, RowToken, Span, Spanned, TblFile};
 use crate::format::{self, ParseError};
 use crate::group::{self, EnumerationLimits, FiniteGroup, GenLetter, GroupError, Presentation};
 use crate::kernel::{Expectation, Instance, MessageSpec, PlacedWord, Table, TableLetter};
@@ -100,7 +100,7 @@ pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
             format::syntax::Expectation::Optimal => Expectation::Optimal,
         })
         .collect();
-    let network = file.network.as_ref().map(|n| network_name(&n.value));
+    let network = file.network.as_ref().map(|n| n.value.clone());
     let instance = Instance::new(group, links, messages, ports);
     Ok(Loaded {
         file,
@@ -113,19 +113,6 @@ pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
         claims,
         network,
     })
-}
-
-/// The network a `network:` value names. Sizes beyond `u32` saturate, which
-/// keeps them too large: they are refused when the network is built.
-fn network_name(spec: &NetworkSpec) -> NetworkName {
-    let size = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-    match spec {
-        NetworkSpec::Ring { nodes } => NetworkName::Ring(size(*nodes)),
-        NetworkSpec::Hypercube { dimension } => NetworkName::Hypercube(size(*dimension)),
-        NetworkSpec::Torus { sides } => {
-            NetworkName::Torus(sides.iter().map(|&s| size(s)).collect())
-        }
-    }
 }
 
 fn generator_letter(group: &FiniteGroup, letter: &Letter) -> Option<GenLetter> {
