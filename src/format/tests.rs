@@ -2,8 +2,7 @@
 
 use super::syntax::*;
 use super::*;
-use crate::group::GenLetter;
-use crate::network::NetworkName;
+use crate::{group::GenLetter, network::NetworkName};
 
 const G: &str = "group: <a, b | a^2, b^2, (ab)^2>\n";
 

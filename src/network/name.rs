@@ -3,8 +3,8 @@
 //! A [`NetworkName`] is a family and its sizes (`ring 8`, `mesh 4 4`,
 //! `star 5`, `ring 4 x complete 3`). It parses from and prints to the same
 //! text, knows its number of nodes before anything is built, and builds its
-//! [`Graph`] with [`NetworkName::build`] (see [`super::build`] for the
-//! numbering of each family).
+//! [`Graph`] with [`NetworkName::build`] (`build.rs` documents the
+//! numbering and port order of each family).
 
 use std::fmt;
 use std::str::FromStr;
@@ -327,8 +327,8 @@ impl NetworkName {
         Ok(sides.into_iter().map(|s| s as usize).collect())
     }
 
-    /// Builds the graph, labelled with this name (see [`super::build`] for
-    /// each family's numbering and port order).
+    /// Builds the graph, labelled with this name (`build.rs` documents each
+    /// family's numbering and port order).
     pub fn build(&self) -> Result<Graph, NetworkError> {
         self.check_size()?;
         let graph = match self {
