@@ -13,7 +13,8 @@ use std::time::Instant;
 
 use criterion::{Criterion, criterion_group};
 use txverify::hypercube::{Problem, bounds::lower_bounds, buffer::peak_buffer, build, table};
-use txverify::schedule::{NetworkName, ReplayOptions, replay};
+use txverify::network::NetworkName;
+use txverify::schedule::{ReplayOptions, replay};
 
 fn build_and_replay(problem: Problem, d: u32) -> u32 {
     let graph = NetworkName::Hypercube(d).build().unwrap();

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group};
 use txverify::group::Elem;
-use txverify::network::{Embedding, NetworkKind, embed};
+use txverify::network::{Embedding, NetworkName, embed};
 #[path = "../tests/suite/common/mod.rs"]
 mod common;
 
@@ -29,9 +29,7 @@ fn case(side: usize) -> Case {
     let embedding = embed(
         &g.group,
         &g.links,
-        &NetworkKind::Torus {
-            sides: vec![side; 3],
-        },
+        &NetworkName::Torus(vec![side as u32; 3]),
     )
     .unwrap();
     let targets: Vec<Elem> = g.group.elements().skip(1).collect();
@@ -72,9 +70,7 @@ fn oneshot(sides: &str) {
         let embedding = embed(
             &g.group,
             &g.links,
-            &NetworkKind::Torus {
-                sides: vec![side; 3],
-            },
+            &NetworkName::Torus(vec![side as u32; 3]),
         )
         .unwrap();
         let t_embed = t.elapsed();

@@ -12,8 +12,7 @@
 
 pub mod msccl;
 
-use crate::network::NetworkKind;
-use crate::schedule::{Collective, NetworkName, Ports, Schedule, TimedSend};
+use crate::schedule::{Collective, Ports, Schedule, TimedSend};
 use crate::simulate::SimulationInput;
 
 /// At most this many sends are exported (20 bytes each in memory).
@@ -71,7 +70,7 @@ pub fn table_schedule(input: &SimulationInput<'_>, ports: usize) -> Result<Sched
     }
     out.sort_unstable_by_key(|s| (s.step, s.from, s.to));
     Ok(Schedule {
-        network: Some(network_name(kind)),
+        network: Some(kind.clone()),
         ports: Some(if ports >= input.links.len() {
             Ports::All
         } else {
@@ -80,18 +79,6 @@ pub fn table_schedule(input: &SimulationInput<'_>, ports: usize) -> Result<Sched
         collective: Collective::TotalExchange,
         sends: out,
     })
-}
-
-/// The schedule network of a physical network (same numbering: mixed radix,
-/// first coordinate fastest).
-fn network_name(kind: &NetworkKind) -> NetworkName {
-    match kind {
-        NetworkKind::Ring { nodes } => NetworkName::Ring(*nodes as u32),
-        NetworkKind::Hypercube { dimension } => NetworkName::Hypercube(*dimension as u32),
-        NetworkKind::Torus { sides } => {
-            NetworkName::Torus(sides.iter().map(|&s| s as u32).collect())
-        }
-    }
 }
 
 /// The sends as CSV: a header line `step,from,to,source,destination`, then one

@@ -7,6 +7,10 @@
 //! that enumeration closes quickly (the symmetric group on its star transpositions
 //! with the standard relations, on Coxeter generators for the pancake graph, the
 //! wreath product C2 ≀ C_D with the commuting conjugates of its flip).
+//!
+//! The networks themselves are built by `crate::network`, which makes the same
+//! presentations of the star, pancake, CCC and butterfly groups in code rather
+//! than reading these headers back; its tests compare the two, graph for graph.
 
 use std::fmt::Write;
 

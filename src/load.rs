@@ -5,11 +5,11 @@
 //! that cannot be computed. What makes a table *invalid* (exit status 1) is left
 //! to the kernel, so a bad letter in the table is passed on, not rejected here.
 
-use crate::format::syntax::{Letter, NetworkSpec, Row, RowToken, Span, Spanned, TblFile};
+use crate::format::syntax::{Letter, Row, RowToken, Span, Spanned, TblFile};
 use crate::format::{self, ParseError};
 use crate::group::{self, EnumerationLimits, FiniteGroup, GenLetter, GroupError, Presentation};
 use crate::kernel::{Expectation, Instance, MessageSpec, PlacedWord, Table, TableLetter};
-use crate::network::NetworkKind;
+use crate::network::NetworkName;
 
 /// Why a file could not be loaded, with the span to point at.
 #[derive(Debug, thiserror::Error)]
@@ -66,7 +66,7 @@ pub struct Loaded {
     /// The `expect:` claims.
     pub claims: Vec<Expectation>,
     /// The `network:` value, if any.
-    pub network: Option<NetworkKind>,
+    pub network: Option<NetworkName>,
 }
 
 /// Options for loading.
@@ -100,7 +100,7 @@ pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
             format::syntax::Expectation::Optimal => Expectation::Optimal,
         })
         .collect();
-    let network = file.network.as_ref().map(|n| network_kind(&n.value));
+    let network = file.network.as_ref().map(|n| n.value.clone());
     let instance = Instance::new(group, links, messages, ports);
     Ok(Loaded {
         file,
@@ -113,19 +113,6 @@ pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
         claims,
         network,
     })
-}
-
-/// The network module's own description of a `network:` value.
-fn network_kind(spec: &NetworkSpec) -> NetworkKind {
-    match spec {
-        NetworkSpec::Ring { nodes } => NetworkKind::Ring { nodes: *nodes },
-        NetworkSpec::Hypercube { dimension } => NetworkKind::Hypercube {
-            dimension: *dimension,
-        },
-        NetworkSpec::Torus { sides } => NetworkKind::Torus {
-            sides: sides.clone(),
-        },
-    }
 }
 
 fn generator_letter(group: &FiniteGroup, letter: &Letter) -> Option<GenLetter> {

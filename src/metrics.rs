@@ -7,7 +7,7 @@
 //! is the kernel's own ([`kernel::lower_bound`]), not recomputed here.
 
 use crate::kernel::{self, Instance};
-use crate::network::NetworkKind;
+use crate::network::NetworkName;
 
 /// The figures `txverify bounds` reports.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,7 +68,7 @@ pub enum MetricsError {
 /// K-port bound (1: single-port).
 pub fn metrics(
     instance: &Instance,
-    network: Option<&NetworkKind>,
+    network: Option<&NetworkName>,
     ports: u64,
 ) -> Result<Metrics, MetricsError> {
     if ports == 0 {

@@ -12,7 +12,7 @@ use crate::kernel::{
     Checked, Expectation, Instance, MessageSpec, Table, TableLetter, Violation, check,
 };
 use crate::load::Loaded;
-use crate::network::{Embedding, NetworkKind, embed, infer};
+use crate::network::{Embedding, NetworkName, embed, infer};
 use crate::simulate::{self, MessageSet, SimulationInput, SimulationOptions, SimulationReport};
 use std::collections::BTreeSet;
 
@@ -40,19 +40,19 @@ pub enum NetworkCheck {
     /// The declared network is isomorphic to the Cayley graph (verified edge by edge).
     Matches {
         /// The declared network.
-        network: NetworkKind,
+        network: NetworkName,
     },
     /// No network was declared; the Cayley graph was recognised as this one.
     Inferred {
         /// The recognised network.
-        network: NetworkKind,
+        network: NetworkName,
     },
     /// No network was declared and the Cayley graph is no ring, hypercube or torus.
     CayleyGraphOnly,
     /// The declared network is not isomorphic to the Cayley graph ([`Outcome::Failed`]).
     Mismatch {
         /// The declared network.
-        network: NetworkKind,
+        network: NetworkName,
         /// Why not.
         reason: String,
     },
@@ -168,7 +168,7 @@ pub fn verify_table(
     instance: &Instance,
     table: &Table,
     claims: &[Expectation],
-    declared: Option<&NetworkKind>,
+    declared: Option<&NetworkName>,
     options: &VerifyOptions,
 ) -> Verification {
     let checked = check(instance, table, claims);
@@ -211,7 +211,7 @@ pub fn verify_table(
 /// returns the embedding to simulate on, when there is one.
 pub fn physical_network(
     instance: &Instance,
-    declared: Option<&NetworkKind>,
+    declared: Option<&NetworkName>,
 ) -> (NetworkCheck, Option<Embedding>) {
     let group = instance.group();
     let links = instance.links();
@@ -361,7 +361,7 @@ fn run_simulation(
 }
 
 /// `ring 6`, `hypercube 4`, `torus 5 5`.
-pub fn spec_text(spec: &NetworkKind) -> String {
+pub fn spec_text(spec: &NetworkName) -> String {
     spec.to_string()
 }
 

@@ -6,8 +6,9 @@ use super::exit::Exit;
 use super::{ComposeArgs, OutputFormat};
 use std::fmt::Write as _;
 use std::io::Write as _;
+use txverify::network::NetworkName;
 use txverify::product::{self, Algorithm, ProductError, ProductRun, bounds::Cut};
-use txverify::schedule::{NetworkName, write_json, write_text};
+use txverify::schedule::{write_json, write_text};
 
 /// The JSON schema of the report.
 const SCHEMA: &str = "txverify-compose/1";

@@ -12,7 +12,7 @@ use super::exit::Exit;
 use super::{OutputFormat, QueueOrder, SimulateArgs};
 use std::fmt::Write;
 use txverify::fifo::{self, FifoError, FifoOptions, FifoRun, Order, Routing};
-use txverify::schedule::cayley::cayley_graph;
+use txverify::network::Graph;
 use txverify::schedule::{
     Collective, Ports, ReplayOptions, ReplayReport, Schedule, TimedSend, replay,
 };
@@ -45,7 +45,7 @@ pub fn run(args: &SimulateArgs) -> Exit {
             );
         }
     };
-    let graph = match cayley_graph(instance.group(), instance.links()) {
+    let graph = match Graph::cayley(instance.group(), instance.links()) {
         Ok(graph) => graph,
         Err(e) => {
             return fail(

@@ -16,9 +16,8 @@ use txverify::hypercube::table::{BufferFree, buffer_free};
 use txverify::hypercube::{
     Built, HypercubeError, MAX_DIMENSION, Problem, buffer::peak_buffer, build, memory_estimate,
 };
-use txverify::schedule::{
-    NetworkName, ReplayOptions, ReplayReport, Schedule, replay, write_json, write_text,
-};
+use txverify::network::NetworkName;
+use txverify::schedule::{ReplayOptions, ReplayReport, Schedule, replay, write_json, write_text};
 
 /// The JSON schema of the report.
 const SCHEMA: &str = "txverify-hypercube/1";

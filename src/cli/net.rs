@@ -71,7 +71,7 @@ fn network_bounds_of(words: &str, args: &BoundsArgs) -> Exit {
     if args.ports == 0 {
         return fail("--ports must be at least 1".to_string());
     }
-    let network = match words.parse::<txverify::schedule::NetworkName>() {
+    let network = match words.parse::<txverify::network::NetworkName>() {
         Ok(network) => network,
         Err(e) => return fail(format!("`{words}`: {e}")),
     };

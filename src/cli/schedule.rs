@@ -9,9 +9,10 @@ use super::{OutputFormat, SimulateArgs};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
+use txverify::network::{Graph, NetworkName};
 use txverify::schedule::format::{is_schedule, write_json, write_text};
 use txverify::schedule::replay::ReplayReport;
-use txverify::schedule::{Graph, NetworkName, Ports, ReplayOptions, Schedule, parse, replay};
+use txverify::schedule::{Ports, ReplayOptions, Schedule, parse, replay};
 
 /// The `schema` of `simulate --format json` on a schedule.
 const REPORT_SCHEMA: &str = "txverify-schedule-report/1";
@@ -323,8 +324,7 @@ fn cayley_of_header(path: &str) -> Result<Graph, String> {
     let loaded = txverify::load::load(&source, &Default::default())
         .map_err(|_| "it does not load (`txverify check` says why)".to_string())?;
     let instance = &loaded.instance;
-    txverify::schedule::cayley::cayley_graph(instance.group(), instance.links())
-        .map_err(|e| e.to_string())
+    Graph::cayley(instance.group(), instance.links()).map_err(|e| e.to_string())
 }
 
 /// One violation of a replay as JSON (`destination` is `"*"` for a broadcast packet).

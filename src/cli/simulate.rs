@@ -157,7 +157,7 @@ fn text(path: &str, network: &NetworkCheck, embedding: &Embedding, r: &Simulatio
     out
 }
 
-fn describe(net: &txverify::network::PhysicalNetwork, f: &txverify::simulate::Failure) -> String {
+fn describe(net: &txverify::network::Graph, f: &txverify::simulate::Failure) -> String {
     use txverify::simulate::{Failure, MessageRef};
     let m = |m: &MessageRef| {
         format!(

@@ -32,7 +32,8 @@
 //! compares what it moved, link by link and in order, with the schedule: the
 //! CLI refuses to write a program that fails either.
 
-use crate::schedule::{Collective, NetworkName, Schedule, TimedSend};
+use crate::network::NetworkName;
+use crate::schedule::{Collective, Schedule, TimedSend};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 

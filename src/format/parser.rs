@@ -7,10 +7,11 @@
 use super::lexer::{Cursor, starts_letter};
 use super::lower::MAX_EXPONENT;
 use super::syntax::{
-    Atom, Expectation, Factor, GroupSyntax, Letter, MessagesSyntax, NetworkSpec,
-    PresentationSyntax, Relation, Row, RowToken, Span, Spanned, TblFile, WordExpr,
+    Atom, Expectation, Factor, GroupSyntax, Letter, MessagesSyntax, PresentationSyntax, Relation,
+    Row, RowToken, Span, Spanned, TblFile, WordExpr,
 };
 use super::{ParseError, ParseErrorKind};
+use crate::network::NetworkName;
 
 /// How deeply parentheses, commutators and presentations may nest inside a word.
 pub const MAX_NESTING: usize = 64;
@@ -183,7 +184,7 @@ struct Header {
     links: Option<Spanned<Vec<Spanned<Letter>>>>,
     messages: Option<Spanned<MessagesSyntax>>,
     ports: Option<Spanned<usize>>,
-    network: Option<Spanned<NetworkSpec>>,
+    network: Option<Spanned<NetworkName>>,
     expect: Vec<Spanned<Expectation>>,
 }
 
@@ -357,13 +358,15 @@ fn messages(cursor: &mut Cursor<'_>) -> Result<MessagesSyntax, ParseError> {
     Ok(messages)
 }
 
-fn network(cursor: &mut Cursor<'_>) -> Result<NetworkSpec, ParseError> {
+/// A `network:` value: a ring, a hypercube or a torus (the networks a table's
+/// Cayley graph can be embedded in and simulated on), as a [`NetworkName`].
+fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
     let Some(keyword) = cursor.item() else {
         return Err(cursor.expected("a network"));
     };
     let network = match keyword.value.to_ascii_lowercase().as_str() {
-        "ring" => NetworkSpec::Ring {
-            nodes: number_item(
+        "ring" => NetworkName::Ring(size(
+            number_item(
                 cursor,
                 "the number of nodes",
                 "a ring's number of nodes",
@@ -371,26 +374,26 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkSpec, ParseError> {
                 u64::MAX,
             )?
             .value,
-        },
-        "hypercube" => NetworkSpec::Hypercube {
-            dimension: number_item(
+        )),
+        "hypercube" => NetworkName::Hypercube(
+            number_item(
                 cursor,
                 "the dimension",
                 "a hypercube's dimension",
                 1,
                 MAX_HYPERCUBE_DIMENSION,
             )?
-            .value,
-        },
+            .value as u32,
+        ),
         "torus" => {
             let mut sides = Vec::new();
             while let Some(item) = cursor.item() {
-                sides.push(number(item, "a torus side", 2, u64::MAX)?.value);
+                sides.push(size(number(item, "a torus side", 2, u64::MAX)?.value));
             }
             if sides.is_empty() {
                 return Err(cursor.expected("the side lengths"));
             }
-            NetworkSpec::Torus { sides }
+            NetworkName::Torus(sides)
         }
         _ => {
             return Err(ParseError::new(
@@ -401,6 +404,12 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkSpec, ParseError> {
     };
     end_of_value(cursor)?;
     Ok(network)
+}
+
+/// A network size as a [`NetworkName`] holds it. Sizes beyond `u32` saturate,
+/// which keeps them too large: they are refused when the network is built.
+fn size(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 fn expectation(cursor: &mut Cursor<'_>) -> Result<Expectation, ParseError> {

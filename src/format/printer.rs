@@ -8,8 +8,8 @@
 use std::fmt::Write;
 
 use super::syntax::{
-    Atom, Expectation, GroupSyntax, Letter, MessagesSyntax, NetworkSpec, PresentationSyntax, Row,
-    RowToken, Spanned, TblFile, WordExpr,
+    Atom, Expectation, GroupSyntax, Letter, MessagesSyntax, PresentationSyntax, Row, RowToken,
+    Spanned, TblFile, WordExpr,
 };
 
 /// Prints a file back in canonical form with the table's columns aligned.
@@ -41,7 +41,7 @@ pub fn print(file: &TblFile) -> String {
         let _ = writeln!(out, "ports: {}", ports.value);
     }
     if let Some(network) = &file.network {
-        let _ = writeln!(out, "network: {}", print_network(&network.value));
+        let _ = writeln!(out, "network: {}", network.value);
     }
     for claim in &file.expect {
         match claim.value {
@@ -105,20 +105,6 @@ fn print_messages(messages: &MessagesSyntax) -> String {
             for word in words {
                 out.push(' ');
                 out.push_str(&print_word(&word.value));
-            }
-            out
-        }
-    }
-}
-
-fn print_network(network: &NetworkSpec) -> String {
-    match network {
-        NetworkSpec::Ring { nodes } => format!("ring {nodes}"),
-        NetworkSpec::Hypercube { dimension } => format!("hypercube {dimension}"),
-        NetworkSpec::Torus { sides } => {
-            let mut out = "torus".to_string();
-            for side in sides {
-                let _ = write!(out, " {side}");
             }
             out
         }

@@ -7,6 +7,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::network::NetworkName;
+
 /// A byte range `start..end` in the source text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct Span {
@@ -158,27 +160,6 @@ pub enum MessagesSyntax {
     To(Vec<Spanned<WordExpr>>),
 }
 
-/// The `network:` value: the physical network the Cayley graph must match.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum NetworkSpec {
-    /// A cycle of `nodes` nodes.
-    Ring {
-        /// Number of nodes.
-        nodes: usize,
-    },
-    /// The `dimension`-cube.
-    Hypercube {
-        /// Dimension.
-        dimension: usize,
-    },
-    /// A wrap-around mesh with these side lengths.
-    Torus {
-        /// Side lengths, one per dimension.
-        sides: Vec<usize>,
-    },
-}
-
 /// An `expect:` claim.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expectation {
@@ -224,7 +205,7 @@ pub struct TblFile {
     /// `ports:` value, if given.
     pub ports: Option<Spanned<usize>>,
     /// `network:` value, if given.
-    pub network: Option<Spanned<NetworkSpec>>,
+    pub network: Option<Spanned<NetworkName>>,
     /// Every `expect:` line, in order.
     pub expect: Vec<Spanned<Expectation>>,
     /// Table rows, in order; empty when no rows follow the `table:` line (a header-only

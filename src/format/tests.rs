@@ -2,7 +2,7 @@
 
 use super::syntax::*;
 use super::*;
-use crate::group::GenLetter;
+use crate::{group::GenLetter, network::NetworkName};
 
 const G: &str = "group: <a, b | a^2, b^2, (ab)^2>\n";
 
@@ -583,10 +583,7 @@ fn case_insensitive_keys_and_comments() {
     assert_eq!(file.links.as_ref().unwrap().value.len(), 2);
     assert_eq!(file.messages.as_ref().unwrap().value, MessagesSyntax::Odd);
     assert_eq!(file.ports.as_ref().unwrap().value, 1);
-    assert_eq!(
-        file.network.as_ref().unwrap().value,
-        NetworkSpec::Ring { nodes: 6 }
-    );
+    assert_eq!(file.network.as_ref().unwrap().value, NetworkName::Ring(6));
     let claims: Vec<_> = file.expect.iter().map(|e| e.value.clone()).collect();
     assert_eq!(claims, vec![Expectation::Time(5), Expectation::Optimal]);
 }
@@ -627,14 +624,9 @@ fn messages_forms() {
 #[test]
 fn network_forms() {
     let n = |v: &str| ok(&format!("{G}network: {v}\n")).network.unwrap().value;
-    assert_eq!(n("ring 6"), NetworkSpec::Ring { nodes: 6 });
-    assert_eq!(n("hypercube 3"), NetworkSpec::Hypercube { dimension: 3 });
-    assert_eq!(
-        n("torus 4 4 2"),
-        NetworkSpec::Torus {
-            sides: vec![4, 4, 2]
-        }
-    );
+    assert_eq!(n("ring 6"), NetworkName::Ring(6));
+    assert_eq!(n("hypercube 3"), NetworkName::Hypercube(3));
+    assert_eq!(n("torus 4 4 2"), NetworkName::Torus(vec![4, 4, 2]));
 }
 
 #[test]

@@ -21,7 +21,7 @@
 //! distances), and from a search per node otherwise.
 
 use super::Problem;
-use crate::schedule::Graph;
+use crate::network::Graph;
 
 /// A lower bound on the time and one on the number of sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,7 +121,7 @@ pub fn lower_bounds(problem: Problem, graph: &Graph, root: u32) -> Bounds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::NetworkName;
+    use crate::network::NetworkName;
 
     fn graph(name: &str) -> Graph {
         name.parse::<NetworkName>().unwrap().build().unwrap()

@@ -3,7 +3,8 @@
 //! steps with 2^d − 1 sends, one per node reached. The seed paper takes this
 //! problem as known (section 1); it is the dual of accumulate.
 
-use crate::schedule::{BROADCAST, Collective, NetworkName, Ports, Schedule, TimedSend};
+use crate::network::NetworkName;
+use crate::schedule::{BROADCAST, Collective, Ports, Schedule, TimedSend};
 
 /// The binomial-tree broadcast from `root`: at step k + 1 (k = 0 … d − 1) each
 /// node `root ⊕ y` with y < 2^k copies the packet to `root ⊕ y ⊕ 2^k`. Sends

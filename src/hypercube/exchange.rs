@@ -19,7 +19,8 @@
 //! each crossing after the first happens in the phase 3 of the level above.
 
 use super::HypercubeError;
-use crate::schedule::{Collective, NetworkName, Ports, Schedule, TimedSend};
+use crate::network::NetworkName;
+use crate::schedule::{Collective, Ports, Schedule, TimedSend};
 use rayon::prelude::*;
 
 /// P(δ) for every δ in 1 … 2^d − 1 (`p[0]` unused).

@@ -11,7 +11,8 @@
 
 use super::HypercubeError;
 use super::necklace::{Classes, Numbering, rotl};
-use crate::schedule::{BROADCAST, Collective, NetworkName, Ports, Schedule, TimedSend};
+use crate::network::NetworkName;
+use crate::schedule::{BROADCAST, Collective, Ports, Schedule, TimedSend};
 use rayon::prelude::*;
 
 /// A directed link `(from, to)` of the d-cube.

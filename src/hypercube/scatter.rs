@@ -18,7 +18,8 @@
 
 use super::HypercubeError;
 use super::necklace::{Classes, Numbering, rotl};
-use crate::schedule::{Collective, NetworkName, Ports, Schedule, TimedSend};
+use crate::network::NetworkName;
+use crate::schedule::{Collective, Ports, Schedule, TimedSend};
 
 /// The balanced spanning tree rooted at 00…0: `parent[x]` for x ≠ 0
 /// (`parent[0] = 0`).

@@ -22,7 +22,7 @@
 
 use crate::group::{Elem, FiniteGroup, GenLetter};
 
-use super::{NetworkKind, NetworkSpecError, PhysicalNetwork};
+use super::{Graph, NetworkError, NetworkName};
 
 mod isomorphism;
 
@@ -36,7 +36,7 @@ const NONE: u32 = u32::MAX;
 pub enum NetworkMismatch {
     /// The `network:` value itself is not a network.
     #[error("invalid network: {0}")]
-    Spec(#[from] NetworkSpecError),
+    Spec(#[from] NetworkError),
     /// The link set does not define a connected undirected Cayley graph.
     #[error("invalid link set: {0}")]
     Links(String),
@@ -99,8 +99,8 @@ pub enum NetworkMismatch {
 /// construct one, so holding an `Embedding` means the check passed.
 #[derive(Clone, Debug)]
 pub struct Embedding {
-    network: PhysicalNetwork,
-    spec: Option<NetworkKind>,
+    network: Graph,
+    spec: Option<NetworkName>,
     node_of: Vec<u32>,
     elem_of: Vec<u32>,
 }
@@ -116,8 +116,8 @@ impl Embedding {
     pub fn new(
         group: &FiniteGroup,
         links: &[GenLetter],
-        network: PhysicalNetwork,
-        spec: Option<NetworkKind>,
+        network: Graph,
+        spec: Option<NetworkName>,
         node_of: Vec<u32>,
     ) -> Result<Embedding, NetworkMismatch> {
         validate_links(group, links)?;
@@ -139,7 +139,7 @@ impl Embedding {
             elem_of[x as usize] = e as u32;
         }
         for x in 0..n as u32 {
-            let nb = network.neighbours(x);
+            let nb = network.ports(x);
             if nb.len() != links.len() {
                 return Err(NetworkMismatch::Degree {
                     links: links.len(),
@@ -181,7 +181,9 @@ impl Embedding {
 
     /// The Cayley graph itself, as a network with the identity map.
     pub fn cayley(group: &FiniteGroup, links: &[GenLetter]) -> Result<Embedding, NetworkMismatch> {
-        let network = PhysicalNetwork::cayley(group, links);
+        validate_links(group, links)?;
+        let network =
+            Graph::cayley(group, links).map_err(|e| NetworkMismatch::Links(e.to_string()))?;
         Embedding::new(
             group,
             links,
@@ -192,12 +194,12 @@ impl Embedding {
     }
 
     /// The physical network.
-    pub fn network(&self) -> &PhysicalNetwork {
+    pub fn network(&self) -> &Graph {
         &self.network
     }
 
     /// The `network:` value this embedding realises (`None` for the Cayley graph).
-    pub fn spec(&self) -> Option<&NetworkKind> {
+    pub fn spec(&self) -> Option<&NetworkName> {
         self.spec.as_ref()
     }
 
@@ -273,10 +275,10 @@ pub fn validate_links(
 pub fn embed(
     group: &FiniteGroup,
     links: &[GenLetter],
-    spec: &NetworkKind,
+    spec: &NetworkName,
 ) -> Result<Embedding, NetworkMismatch> {
     let sides = spec.torus_sides()?;
-    let network = PhysicalNetwork::from_kind(spec)?;
+    let network = spec.build()?;
     let mut budget = 100 * group.order() as u64 + 1_000_000;
     let node_of = find_isomorphism(group, links, &network, &sides, &mut budget)?;
     Embedding::new(group, links, network, Some(spec.clone()), node_of)
@@ -286,21 +288,24 @@ pub fn embed(
 /// the verified embedding. Candidates are tried in this order: ring, hypercube,
 /// then tori with fewer dimensions first (sides ascending, none of them a
 /// hypercube), among those consistent with the node count and the degree.
-pub fn infer(group: &FiniteGroup, links: &[GenLetter]) -> Option<(NetworkKind, Embedding)> {
+pub fn infer(group: &FiniteGroup, links: &[GenLetter]) -> Option<(NetworkName, Embedding)> {
     validate_links(group, links).ok()?;
     let (n, d) = (group.order(), links.len());
     let mut candidates = Vec::new();
     if d == 2 && n >= 3 {
-        candidates.push(NetworkKind::Ring { nodes: n });
+        candidates.push(NetworkName::Ring(n as u32));
     }
     if d < usize::BITS as usize && n == 1 << d {
-        candidates.push(NetworkKind::Hypercube { dimension: d });
+        candidates.push(NetworkName::Hypercube(d as u32));
     }
     let mut tori = Vec::new();
     factorisations(n, 2, d, &mut Vec::new(), &mut tori);
     tori.retain(|s: &Vec<usize>| s.len() >= 2 && s.iter().any(|&x| x != 2));
     tori.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
-    candidates.extend(tori.into_iter().map(|sides| NetworkKind::Torus { sides }));
+    candidates.extend(
+        tori.into_iter()
+            .map(|sides| NetworkName::Torus(sides.iter().map(|&s| s as u32).collect())),
+    );
     // Every candidate is vertex-transitive, so one distance profile from the
     // identity decides most of them without building the network.
     let profile = cayley_profile(group, links);

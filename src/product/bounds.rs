@@ -6,7 +6,7 @@
 //! graph itself, and Theorem 1 / Corollary 2 from the factors alone.
 
 use super::factor::Factor;
-use crate::schedule::Graph;
+use crate::network::Graph;
 
 /// A fraction `numerator / denominator` kept exact (the bounds are compared
 /// with times, and whether a time *equals* a bound is what optimality means).
@@ -241,7 +241,7 @@ pub struct NetworkBounds {
 
 /// Computes [`NetworkBounds`] for a named product network.
 pub fn network_bounds(
-    network: &crate::schedule::NetworkName,
+    network: &crate::network::NetworkName,
 ) -> Result<NetworkBounds, super::ProductError> {
     let factors = super::factors_of(network)?;
     let graph = network.build().map_err(super::ProductError::Network)?;
@@ -263,7 +263,7 @@ pub fn network_bounds(
         .max()
         .unwrap_or(0);
     let closed_form = match network {
-        crate::schedule::NetworkName::GenHypercube(sides) => {
+        crate::network::NetworkName::GenHypercube(sides) => {
             Some(genhypercube_average_distance(sides))
         }
         _ => None,
@@ -295,7 +295,7 @@ pub fn network_bounds(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::NetworkName;
+    use crate::network::NetworkName;
 
     #[test]
     fn theorem_one_agrees_with_search_on_products() {

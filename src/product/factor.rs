@@ -19,9 +19,8 @@ use crate::fifo::{self, FifoOptions, Routing};
 use crate::group::{FiniteGroup, GenLetter};
 use crate::kernel::{self, Instance, MessageSpec, Verdict};
 use crate::load::{LoadOptions, load};
-use crate::schedule::{
-    Collective, Graph, NetworkName, Ports, ReplayOptions, Schedule, TimedSend, replay,
-};
+use crate::network::{CayleyFamily, Graph, NetworkName};
+use crate::schedule::{Collective, Ports, ReplayOptions, Schedule, TimedSend, replay};
 use crate::verify::{physical_network, simulation_words};
 use std::fmt;
 
@@ -37,16 +36,13 @@ pub enum Factor {
     /// A Cayley graph of `txverify net` (`star`, `pancake`, `ccc`, `butterfly`).
     Cayley {
         /// The family.
-        family: &'static str,
+        family: CayleyFamily,
         /// Its size argument.
         size: u32,
         /// Its number of nodes.
         nodes: u32,
     },
 }
-
-/// The Cayley families a product may have as factors.
-pub const CAYLEY_FAMILIES: [&str; 4] = ["star", "pancake", "ccc", "butterfly"];
 
 impl Factor {
     /// Number of nodes.
@@ -64,10 +60,7 @@ impl Factor {
             Factor::Ring(m) => NetworkName::Ring(m),
             Factor::Linear(m) => NetworkName::Linear(m),
             Factor::Complete(m) => NetworkName::Complete(m),
-            Factor::Cayley { family, size, .. } => NetworkName::Cayley {
-                family: family.to_string(),
-                size,
-            },
+            Factor::Cayley { family, size, .. } => NetworkName::Cayley { family, size },
         }
     }
 
@@ -204,15 +197,15 @@ fn ring_fifo(m: u32) -> Result<Vec<TimedSend>, ProductError> {
     fifo_sends(&instance).map_err(|e| ProductError::Construction(format!("ring {m}: {e}")))
 }
 
-/// A Cayley family single-port: the FIFO algorithm on the header `txverify
-/// net` writes, whose element numbers are the nodes of its schedule network.
-fn cayley_fifo(family: &str, size: u32) -> Result<Vec<TimedSend>, ProductError> {
-    let failed = |what: String| ProductError::Construction(format!("{family} {size}: {what}"));
-    let header = crate::families::Family::new(family, &[u64::from(size)])
-        .map_err(|e| failed(e.to_string()))?
-        .header();
-    let loaded = load(&header, &LoadOptions::default()).map_err(|e| failed(e.to_string()))?;
-    fifo_sends(&loaded.instance).map_err(failed)
+/// A Cayley family single-port: the FIFO algorithm on the family's group and
+/// links (those `txverify net` writes), whose element numbers are the nodes of
+/// its schedule network.
+fn cayley_fifo(family: CayleyFamily, size: u32) -> Result<Vec<TimedSend>, ProductError> {
+    let name = family.name();
+    let failed = |what: String| ProductError::Construction(format!("{name} {size}: {what}"));
+    let cayley = family.group(size).map_err(|e| failed(e.to_string()))?;
+    let instance = Instance::new(cayley.group, cayley.links, MessageSpec::Total, None);
+    fifo_sends(&instance).map_err(failed)
 }
 
 /// The FIFO algorithm's sends on an instance's Cayley graph.
@@ -385,7 +378,7 @@ mod tests {
             Factor::Linear(5),
             Factor::Complete(4),
             Factor::Cayley {
-                family: "star",
+                family: CayleyFamily::Star,
                 size: 3,
                 nodes: 6,
             },

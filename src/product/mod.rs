@@ -15,8 +15,9 @@ pub mod factor;
 
 pub use factor::{Factor, FactorExchange, LocalExchange};
 
+use crate::network::NetworkName;
 use crate::schedule::{
-    Collective, NetworkName, Ports, ReplayError, ReplayOptions, ReplayReport, Schedule, replay,
+    Collective, Ports, ReplayError, ReplayOptions, ReplayReport, Schedule, replay,
 };
 use bounds::{Cut, Ratio};
 use std::fmt;
@@ -58,7 +59,7 @@ pub enum ProductError {
     NoEqualHalves(String),
     /// The network cannot be built.
     #[error("{0}")]
-    Network(crate::schedule::NetworkError),
+    Network(crate::network::NetworkError),
     /// A factor's schedule failed its own replay (a bug).
     #[error("the total exchange in the factor {0} is not valid: {1}")]
     Factor(Factor, String),
@@ -92,13 +93,9 @@ pub fn factors_of(network: &NetworkName) -> Result<Vec<Factor>, ProductError> {
         NetworkName::Hypercube(0) => vec![Factor::Linear(1)],
         NetworkName::Hypercube(d) => vec![Factor::Linear(2); *d as usize],
         NetworkName::Cayley { family, size } => {
-            let family = factor::CAYLEY_FAMILIES
-                .into_iter()
-                .find(|f| f == family)
-                .ok_or_else(|| ProductError::NotAProduct(network.to_string()))?;
             let nodes = network.nodes().map_err(ProductError::Network)?;
             vec![Factor::Cayley {
-                family,
+                family: *family,
                 size: *size,
                 nodes: nodes as u32,
             }]

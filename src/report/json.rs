@@ -12,7 +12,7 @@ use crate::kernel::{
     ExpectationOutcome, InstanceError, LowerBound, NonShortestWord, SubsetBound, Verdict,
     Violation, WordRef,
 };
-use crate::network::NetworkKind;
+use crate::network::NetworkName;
 use crate::simulate::{Hop, SimulationReport};
 use crate::verify::{Agreement, NetworkCheck, ViolationKind};
 use serde::Serialize;
@@ -332,10 +332,10 @@ impl<'a> Expectation<'a> {
 #[derive(Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 enum Network<'a> {
-    Matches { network: Spec<'a> },
-    Inferred { network: Spec<'a> },
+    Matches { network: Spec },
+    Inferred { network: Spec },
     CayleyGraphOnly,
-    Mismatch { network: Spec<'a>, reason: &'a str },
+    Mismatch { network: Spec, reason: &'a str },
     Skipped { reason: &'a str },
 }
 
@@ -361,20 +361,36 @@ impl<'a> Network<'a> {
 /// A physical network, tagged by `kind`.
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-enum Spec<'a> {
-    Ring { nodes: usize },
-    Hypercube { dimension: usize },
-    Torus { sides: &'a [usize] },
+enum Spec {
+    Ring {
+        nodes: u32,
+    },
+    Hypercube {
+        dimension: u32,
+    },
+    Torus {
+        sides: Vec<u32>,
+    },
+    /// Never reached from a table (its `network:` is a ring, a hypercube or a
+    /// torus); any other network by its name.
+    Other {
+        name: String,
+    },
 }
 
-impl<'a> Spec<'a> {
-    fn of(s: &'a NetworkKind) -> Spec<'a> {
+impl Spec {
+    fn of(s: &NetworkName) -> Spec {
         match s {
-            NetworkKind::Ring { nodes } => Spec::Ring { nodes: *nodes },
-            NetworkKind::Hypercube { dimension } => Spec::Hypercube {
+            NetworkName::Ring(nodes) => Spec::Ring { nodes: *nodes },
+            NetworkName::Hypercube(dimension) => Spec::Hypercube {
                 dimension: *dimension,
             },
-            NetworkKind::Torus { sides } => Spec::Torus { sides },
+            NetworkName::Torus(sides) => Spec::Torus {
+                sides: sides.clone(),
+            },
+            other => Spec::Other {
+                name: other.to_string(),
+            },
         }
     }
 }

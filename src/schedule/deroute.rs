@@ -4,7 +4,8 @@
 //! [`ALL_PAIRS_MAX_NODES`] nodes, else one search per destination).
 
 use super::replay::ALL_PAIRS_MAX_NODES;
-use super::{BROADCAST, Graph, TimedSend};
+use super::{BROADCAST, TimedSend};
+use crate::network::Graph;
 use rayon::prelude::*;
 
 /// Counts the sends of personalised packets over links of the network that do

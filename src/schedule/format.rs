@@ -9,8 +9,9 @@
 //! Sends go straight into the packed vector (no intermediate tree), and the
 //! printers stream, so that files of 10^8 sends stay within memory.
 
-use super::{BROADCAST, Collective, NetworkName, Ports, Schedule, TimedSend};
+use super::{BROADCAST, Collective, Ports, Schedule, TimedSend};
 use crate::format::syntax::Span;
+use crate::network::NetworkName;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 use std::fmt;
@@ -50,7 +51,7 @@ pub enum ParseErrorKind {
     DuplicateKey(String),
     /// The `network:` value names no network txverify builds.
     #[error("{0}")]
-    Network(super::NetworkError),
+    Network(crate::network::NetworkError),
     /// A bad `ports:` or `collective:` value.
     #[error("{0}")]
     Value(super::ValueError),

@@ -5,26 +5,26 @@
 //! brought by users) is a *schedule*: at step `t`, node `from` sends to its
 //! neighbour `to` the packet `(source, destination)`. This module holds the one
 //! model all of them are checked by: the types ([`Schedule`], [`TimedSend`],
-//! [`Collective`], [`Ports`]), the networks they run on ([`network`]), the text
+//! [`Collective`], [`Ports`]), the text
 //! and JSON formats ([`format`](mod@format)) and the replay simulator ([`replay`](mod@replay)).
+//! The networks schedules run on are named and built by [`crate::network`].
 //! The format and the rules are specified in `docs/schedule.md`.
 //!
 //! Sends are stored packed, five `u32` in one [`TimedSend`] (20 bytes, no heap
 //! object per send), because a total exchange on a 12-cube has about 10^8 of them.
 
-pub mod cayley;
 mod deroute;
 pub mod format;
-pub mod network;
 pub mod replay;
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::network::NetworkName;
+
 pub use format::{
     ParseError, ParseErrorKind, parse, parse_json, parse_text, write_json, write_text,
 };
-pub use network::{Graph, NetworkError, NetworkName};
 pub use replay::{ReplayError, ReplayOptions, ReplayReport, Violation, ViolationKind, replay};
 
 /// The destination a broadcast packet is written with (`*`), as stored in

@@ -18,7 +18,8 @@
 //! on smaller ones an all-pairs distance table, only when some send is
 //! personalised.
 
-use super::{BROADCAST, Collective, Graph, Packet, Ports, Schedule, TimedSend};
+use super::{BROADCAST, Collective, Packet, Ports, Schedule, TimedSend};
+use crate::network::Graph;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -60,7 +61,7 @@ pub enum ReplayError {
     NoNetwork,
     /// The network cannot be built.
     #[error("{0}")]
-    Network(#[from] super::NetworkError),
+    Network(#[from] crate::network::NetworkError),
     /// The collective's root is not a node.
     #[error("root {root} is not a node of a network of {nodes} nodes")]
     RootOutOfRange {

@@ -8,7 +8,7 @@ use super::*;
 use crate::group::testing::linked::{
     GroupWithLinks, cyclic, dihedral, elementary_abelian, product,
 };
-use crate::network::{Embedding, NetworkKind, embed, infer};
+use crate::network::{Embedding, NetworkName, embed, infer};
 
 fn word(row: usize, column: usize, letters: &[usize], text: &str) -> PlacedWord {
     PlacedWord {
@@ -22,7 +22,7 @@ fn word(row: usize, column: usize, letters: &[usize], text: &str) -> PlacedWord 
 /// D6 (order 6) with links b = y (index 0) and B = Y (index 1), on ring 6.
 fn ring6() -> (GroupWithLinks, Embedding) {
     let g = dihedral(6);
-    let e = embed(&g.group, &g.links, &NetworkKind::Ring { nodes: 6 }).unwrap();
+    let e = embed(&g.group, &g.links, &NetworkName::Ring(6)).unwrap();
     (g, e)
 }
 
@@ -285,14 +285,7 @@ fn empty_table_with_empty_message_set_is_valid() {
 fn conflicts_between_chunks_are_found() {
     // 4096 nodes: the sources are split into several chunks.
     let g = product(&[cyclic(64), cyclic(64)]);
-    let e = embed(
-        &g.group,
-        &g.links,
-        &NetworkKind::Torus {
-            sides: vec![64, 64],
-        },
-    )
-    .unwrap();
+    let e = embed(&g.group, &g.links, &NetworkName::Torus(vec![64, 64])).unwrap();
     let words = [word(1, 1, &[0, 0], "aa"), word(2, 2, &[0], "a")];
     let messages = MessageSet::To(vec![spell(&g, &[0, 0]), spell(&g, &[0])]);
     let report = run(&g, &e, &words, &messages, 4);
@@ -387,12 +380,7 @@ fn greedy_tables_on_tori_simulate_clean() {
     let targets: Vec<Elem> = g.group.elements().skip(1).collect();
     let words = greedy_placed_words(&g.group, &g.links, &targets, g.links.len());
     let (spec, e) = infer(&g.group, &g.links).unwrap();
-    assert_eq!(
-        spec,
-        NetworkKind::Torus {
-            sides: vec![3, 4, 5]
-        }
-    );
+    assert_eq!(spec, NetworkName::Torus(vec![3, 4, 5]));
     let report = run(&g, &e, &words, &MessageSet::Total, g.links.len());
     assert!(report.valid, "{:?}", report.failures);
     assert_eq!(report.expected_messages, 60 * 59);
@@ -443,7 +431,7 @@ fn trivial_group_has_an_empty_network() {
         links: vec![],
     };
     let (spec, e) = infer(&g.group, &g.links).unwrap();
-    assert_eq!(spec, NetworkKind::Hypercube { dimension: 0 });
+    assert_eq!(spec, NetworkName::Hypercube(0));
     let report = run(&g, &e, &[], &MessageSet::Total, 1);
     assert!(report.valid);
     assert_eq!(report.expected_messages, 0);
@@ -524,7 +512,7 @@ fn link_use_grid_matches_the_traced_hops() {
     let net = e.network();
     let mut traced = std::collections::BTreeSet::new();
     for hop in trace(&input).unwrap() {
-        traced.insert((hop.step, net.link_between(hop.from, hop.to).unwrap()));
+        traced.insert((hop.step, net.link(hop.from, hop.to).unwrap()));
     }
     let with = |max_step_bins, max_link_bins| {
         let options = SimulationOptions {

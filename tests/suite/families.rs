@@ -269,7 +269,7 @@ fn bad_families_and_sizes_are_input_errors() {
 /// Status from node 0 of a schedule network, by its own distances.
 fn schedule_status(name: &str) -> (usize, u64) {
     let graph = name
-        .parse::<txverify::schedule::NetworkName>()
+        .parse::<txverify::network::NetworkName>()
         .unwrap()
         .build()
         .unwrap();

@@ -11,9 +11,9 @@ use common::cli::{documented_fields, field_paths, txverify};
 use std::collections::HashSet;
 use txverify::hypercube::buffer::peak_buffer;
 use txverify::hypercube::{Problem, bounds::lower_bounds, build, mnb};
+use txverify::network::NetworkName;
 use txverify::schedule::{
-    BROADCAST, NetworkName, Packet, ReplayOptions, ReplayReport, Schedule, TimedSend,
-    ViolationKind, replay,
+    BROADCAST, Packet, ReplayOptions, ReplayReport, Schedule, TimedSend, ViolationKind, replay,
 };
 
 /// ⌈(2^d − 1)/d⌉.

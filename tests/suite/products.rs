@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::cli::{documented_fields, field_paths, txverify};
-use txverify::schedule::NetworkName;
+use txverify::network::NetworkName;
 
 fn compose(algorithm: &str, network: &str) -> (i32, serde_json::Value) {
     let mut args = vec!["compose", algorithm];

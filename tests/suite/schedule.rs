@@ -7,10 +7,11 @@ use crate::common;
 use common::cli::txverify;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, VecDeque};
+use txverify::network::{Graph, NetworkName};
 use txverify::schedule::format::{to_json, to_text};
 use txverify::schedule::{
-    BROADCAST, Collective, Graph, NetworkName, Ports, ReplayOptions, ReplayReport, Schedule,
-    TimedSend, ViolationKind, parse, replay,
+    BROADCAST, Collective, Ports, ReplayOptions, ReplayReport, Schedule, TimedSend, ViolationKind,
+    parse, replay,
 };
 
 fn send(step: u32, from: u32, to: u32, source: u32, destination: u32) -> TimedSend {

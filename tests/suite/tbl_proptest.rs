@@ -7,6 +7,7 @@ use txverify::format::syntax::*;
 use txverify::format::{
     lower_group, lower_word, parse, print, print_rows, render_error, without_spans,
 };
+use txverify::network::NetworkName;
 
 fn name() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -77,11 +78,11 @@ fn messages() -> impl Strategy<Value = MessagesSyntax> {
     ]
 }
 
-fn network() -> impl Strategy<Value = NetworkSpec> {
+fn network() -> impl Strategy<Value = NetworkName> {
     prop_oneof![
-        (3usize..1000).prop_map(|nodes| NetworkSpec::Ring { nodes }),
-        (1usize..=32).prop_map(|dimension| NetworkSpec::Hypercube { dimension }),
-        prop::collection::vec(2usize..20, 1..4).prop_map(|sides| NetworkSpec::Torus { sides }),
+        (3u32..1000).prop_map(NetworkName::Ring),
+        (1u32..=32).prop_map(NetworkName::Hypercube),
+        prop::collection::vec(2u32..20, 1..4).prop_map(NetworkName::Torus),
     ]
 }
 

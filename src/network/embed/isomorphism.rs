@@ -7,11 +7,11 @@
 
 use crate::group::{BfsTree, FiniteGroup, GenLetter};
 
-use super::super::PhysicalNetwork;
+use super::super::Graph;
 use super::{NONE, NetworkMismatch, validate_links};
 
 struct Search<'a> {
-    net: &'a PhysicalNetwork,
+    net: &'a Graph,
     /// Number of links.
     k: usize,
     /// `cay[g * k + i]` is `g · links[i]`.
@@ -38,7 +38,7 @@ enum Outcome {
 pub(super) fn find_isomorphism(
     group: &FiniteGroup,
     links: &[GenLetter],
-    net: &PhysicalNetwork,
+    net: &Graph,
     sides: &[usize],
     budget: &mut u64,
 ) -> Result<Vec<u32>, NetworkMismatch> {
@@ -74,7 +74,7 @@ pub(super) fn find_isomorphism(
         .elements()
         .map(|e| tree.parent(e).map_or(NONE, |(p, _)| p.0))
         .collect();
-    let dist0 = net.distances_from(0);
+    let dist0 = net.distances_to(0);
     let profile = |d: &[u32]| {
         let max = d.iter().copied().max().unwrap_or(0) as usize;
         let mut h = vec![0usize; max + 1];
@@ -118,7 +118,7 @@ pub(super) fn find_isomorphism(
         steps: 0,
     };
     search.assign(0, 0);
-    let ports: Vec<u32> = net.neighbours(0).to_vec();
+    let ports: Vec<u32> = net.ports(0).to_vec();
     let mut used = vec![false; k];
     let outcome = search.first_layer(sides, 0, 0, 0, &ports, &mut used, &mut Vec::new());
     *budget = budget.saturating_sub(search.steps);
@@ -162,7 +162,7 @@ impl Search<'_> {
         }
         let mapped_c = self
             .net
-            .neighbours(c)
+            .ports(c)
             .iter()
             .filter(|&&y| self.elem_of[y as usize] != NONE)
             .count();
@@ -176,9 +176,9 @@ impl Search<'_> {
         if !self.consistent(self.order[1 + i], c) {
             return false;
         }
-        let nc = self.net.neighbours(c);
+        let nc = self.net.ports(c);
         placed.iter().all(|&(j, y)| {
-            let ny = self.net.neighbours(y);
+            let ny = self.net.ports(y);
             nc.iter().filter(|x| ny.contains(x)).count() == self.link_common[i * self.k + j]
         })
     }
@@ -285,7 +285,7 @@ impl Search<'_> {
             }
             let v = self.order[p];
             let base = self.node_of[self.parent[v as usize] as usize];
-            let nb = self.net.neighbours(base);
+            let nb = self.net.ports(base);
             let mut placed = false;
             while next_port[p] < nb.len() {
                 let c = nb[next_port[p]];

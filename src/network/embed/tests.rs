@@ -6,22 +6,20 @@ use crate::group::testing::linked::{
     GroupWithLinks, cyclic, dihedral, elementary_abelian, product,
 };
 
-fn ring(nodes: usize) -> NetworkKind {
-    NetworkKind::Ring { nodes }
+fn ring(nodes: usize) -> NetworkName {
+    NetworkName::Ring(nodes as u32)
 }
-fn cube(dimension: usize) -> NetworkKind {
-    NetworkKind::Hypercube { dimension }
+fn cube(dimension: usize) -> NetworkName {
+    NetworkName::Hypercube(dimension as u32)
 }
-fn torus(sides: &[usize]) -> NetworkKind {
-    NetworkKind::Torus {
-        sides: sides.to_vec(),
-    }
+fn torus(sides: &[usize]) -> NetworkName {
+    NetworkName::Torus(sides.iter().map(|&s| s as u32).collect())
 }
 
-fn accepts(g: &GroupWithLinks, spec: NetworkKind) {
-    let e = embed(&g.group, &g.links, &spec).unwrap_or_else(|e| panic!("{spec:?}: {e}"));
+fn accepts(g: &GroupWithLinks, spec: NetworkName) {
+    let e = embed(&g.group, &g.links, &spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
     // Independent re-check of the returned map.
-    let net = PhysicalNetwork::from_kind(&spec).unwrap();
+    let net = spec.build().unwrap();
     Embedding::new(&g.group, &g.links, net, None, e.node_map().to_vec()).unwrap();
     assert_eq!(e.node(Elem::IDENTITY), 0);
     for x in 0..g.group.order() as u32 {
@@ -236,7 +234,7 @@ fn rejects_invalid_spec() {
 #[test]
 fn verification_rejects_a_bad_map() {
     let g = cyclic(6);
-    let net = PhysicalNetwork::from_kind(&ring(6)).unwrap();
+    let net = ring(6).build().unwrap();
     let bad = vec![0, 2, 4, 1, 3, 5];
     assert!(matches!(
         Embedding::new(&g.group, &g.links, net.clone(), None, bad),
@@ -248,7 +246,7 @@ fn verification_rejects_a_bad_map() {
 
 #[test]
 fn infers_the_network() {
-    let cases: Vec<(GroupWithLinks, NetworkKind)> = vec![
+    let cases: Vec<(GroupWithLinks, NetworkName)> = vec![
         (dihedral(6), ring(6)),
         (cyclic(7), ring(7)),
         (cyclic(4), ring(4)),
@@ -289,7 +287,7 @@ fn cayley_embedding_is_the_identity() {
 }
 
 /// Every torus spec (sides ≥ 2, non-decreasing) with `n` nodes, plus rings and hypercubes.
-fn all_specs(n: usize) -> Vec<NetworkKind> {
+fn all_specs(n: usize) -> Vec<NetworkName> {
     let mut out = vec![ring(n)];
     if n.is_power_of_two() {
         out.push(cube(n.trailing_zeros() as usize));
@@ -305,7 +303,7 @@ fn all_specs(n: usize) -> Vec<NetworkKind> {
 /// Plain backtracking over all bijections fixing 0 ↦ 0 (elements in index
 /// order, every unused node tried, only edge checks): slow but with none of
 /// the search's symmetry reduction or distance pruning.
-fn brute_force_isomorphic(g: &GroupWithLinks, net: &PhysicalNetwork) -> bool {
+fn brute_force_isomorphic(g: &GroupWithLinks, net: &Graph) -> bool {
     let n = g.group.order();
     if net.nodes() != n || net.regular_degree() != Some(g.links.len()) {
         return false;
@@ -323,7 +321,7 @@ fn brute_force_isomorphic(g: &GroupWithLinks, net: &PhysicalNetwork) -> bool {
     fn go(
         v: usize,
         adj: &[Vec<usize>],
-        net: &PhysicalNetwork,
+        net: &Graph,
         map: &mut Vec<u32>,
         used: &mut [bool],
     ) -> bool {
@@ -372,7 +370,7 @@ proptest::proptest! {
     fn search_agrees_with_brute_force(g in small_group()) {
         proptest::prop_assume!(validate_links(&g.group, &g.links).is_ok());
         for spec in all_specs(g.group.order()) {
-            let net = PhysicalNetwork::from_kind(&spec).unwrap();
+            let net = spec.build().unwrap();
             let brute = brute_force_isomorphic(&g, &net);
             let found = embed(&g.group, &g.links, &spec);
             proptest::prop_assert_eq!(brute, found.is_ok(), "{:?}: {:?}", spec, found.err());

@@ -51,8 +51,8 @@ fn expected_row(input: &SimulationInput<'_>, expected: &Expected, x: u32, row: &
         }
         Expected::ByDistance(wanted) => match net.topology() {
             Topology::Torus { sides } => torus_row(sides, x as usize, wanted, row),
-            Topology::Cayley => {
-                for (y, d) in net.distances_from(x).into_iter().enumerate() {
+            Topology::General => {
+                for (y, d) in net.distances_to(x).into_iter().enumerate() {
                     if d != u32::MAX && wanted[d as usize] {
                         set(row, y);
                     }

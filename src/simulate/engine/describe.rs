@@ -2,7 +2,7 @@
 //! from their sources over the routing table, so no per-step positions need to
 //! be kept while the run is under way.
 
-use crate::network::PhysicalNetwork;
+use crate::network::Graph;
 
 use super::super::{Failure, MessageRef, SimulationInput};
 use super::chunk::StepPlan;
@@ -63,7 +63,7 @@ pub(super) fn describe_conflict(
     plan: &StepPlan,
     link: u32,
 ) -> Failure {
-    let net: &PhysicalNetwork = input.embedding.network();
+    let net: &Graph = input.embedding.network();
     let n = net.nodes();
     let (tail, head) = net.endpoints(link);
     let mut users: Vec<(usize, u32)> = Vec::new();

@@ -329,7 +329,7 @@ fn build_routes(input: &SimulationInput<'_>) -> Result<Vec<(u32, u32)>, Simulati
         for y in 0..n as u32 {
             let next = emb.node(input.group.apply(emb.elem(y), s));
             let link = net
-                .link_between(y, next)
+                .link(y, next)
                 .ok_or_else(|| SimulationError::NotAdjacent {
                     link: input.group.format_word(&[s]),
                     node: y,
