@@ -6,7 +6,8 @@ use super::exit::Exit;
 use super::{ComposeArgs, OutputFormat};
 use std::fmt::Write as _;
 use std::io::Write as _;
-use txverify::product::{self, Algorithm, ProductError, ProductRun, bounds::Cut};
+use txverify::bounds::Cut;
+use txverify::product::{self, Algorithm, ProductError, ProductRun};
 use txverify::schedule::{NetworkName, write_json, write_text};
 
 /// The JSON schema of the report.
