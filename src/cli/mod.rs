@@ -386,10 +386,10 @@ struct BoundsArgs {
     /// `hypercube 5`; repeatable): status by search and by seed 000's formulas, cut bounds.
     #[arg(long, value_name = "NET")]
     network: Vec<String>,
-    /// The single-port bound for K ports: ⌈status / K⌉.
+    /// The K-port bound: ⌈status / min(K, degree)⌉ (a node has no more ports than links).
     #[arg(long, default_value_t = 1)]
     ports: u64,
-    /// Report format (JSON: one object per file, schema txverify-bounds/1).
+    /// Report format (JSON: one object per file, schema txverify-bounds/2).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
