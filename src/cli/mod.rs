@@ -463,6 +463,10 @@ struct CheckArgs {
     /// Skip the exhaustive simulation on the physical network.
     #[arg(long)]
     no_simulate: bool,
+    /// Refuse a simulation of more message-steps than this (nodes × (letters of
+    /// the table + messages per node)): the report says `not simulated`, exit 2.
+    #[arg(long, value_name = "N", default_value_t = txverify::simulate::MAX_WORK)]
+    max_simulation_steps: u64,
 }
 
 #[derive(clap::Args, Debug)]
