@@ -127,12 +127,17 @@ struct InferArgs {
     /// Only segmentations whose every word is a shortest path.
     #[arg(long)]
     shortest: bool,
-    /// Report format (JSON schema txverify-infer/1).
+    /// Report format (JSON schema txverify-infer/2).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
+    /// Stop the search after N steps (a word grown by a letter, or a word start
+    /// left): the report says so and the exit status is 4.
+    #[arg(long, value_name = "N", default_value_t = txverify::infer::MAX_STEPS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_steps: u64,
 }
 
 /// The product algorithms of `txverify compose`.
