@@ -30,7 +30,13 @@
 //! small graph, the halving of one dimension of a torus or product, the
 //! splits between neighbours of a larger one) only decides how strong it is.
 //! The single-port model can only be slower, so every all-port bound is a
-//! single-port bound too.
+//! single-port bound too. Under K ports the crossing of a cut is also limited
+//! by Σ_{x∈A} min(K, links from x out of A); that stronger K-port cut bound is
+//! not computed here: the cut bounds divide by c(A), which holds for every K.
+//!
+//! The status of a node ([`distance::status`]) is the one count all these
+//! start from; the FIFO algorithm's optimality check computes it by its own
+//! search of the Cayley graph, on purpose apart.
 
 pub mod cut;
 pub mod distance;
