@@ -89,4 +89,3 @@ pub fn metrics(
             .and_then(|s| cut::torus_cut(&s)),
     })
 }
-

@@ -40,20 +40,50 @@ fn bounds(graph: &Graph, sides: Option<&[usize]>) -> (u64, Cut) {
 fn no_bound_exceeds_a_valid_table_and_the_cut_meets_the_optimal_ones() {
     // (file, network, sides of a torus, whether the table is optimal).
     let tables: [(&str, &str, Option<&[usize]>, bool); 16] = [
-        ("tables/hypercube4-a.tbl", "hypercube 4", Some(&[2, 2, 2, 2]), true),
+        (
+            "tables/hypercube4-a.tbl",
+            "hypercube 4",
+            Some(&[2, 2, 2, 2]),
+            true,
+        ),
         ("tables/mesh5.tbl", "torus 5 5", Some(&[5, 5]), true),
         ("tables/mesh6.tbl", "torus 6 6", Some(&[6, 6]), true),
         ("tables/ring6-cyclic-total.tbl", "ring 6", Some(&[6]), false),
-        ("tables/ring6-dihedral-total.tbl", "ring 6", Some(&[6]), true),
+        (
+            "tables/ring6-dihedral-total.tbl",
+            "ring 6",
+            Some(&[6]),
+            true,
+        ),
         ("tables/ring7-cyclic.tbl", "ring 7", Some(&[7]), true),
         ("tables/ring9-cyclic.tbl", "ring 9", Some(&[9]), true),
         ("tables/ring10-dihedral.tbl", "ring 10", Some(&[10]), true),
         ("tables/ring12-dihedral.tbl", "ring 12", Some(&[12]), true),
-        ("tables/torus3d-5.tbl", "torus 5 5 5", Some(&[5, 5, 5]), true),
+        (
+            "tables/torus3d-5.tbl",
+            "torus 5 5 5",
+            Some(&[5, 5, 5]),
+            true,
+        ),
         ("tables/found/ccc3.tbl", "ccc 3", None, true),
-        ("tables/found/torus3x4.tbl", "torus 3 4", Some(&[3, 4]), true),
-        ("tables/found/torus3x8.tbl", "torus 3 8", Some(&[3, 8]), true),
-        ("tables/found/ring10-cyclic.tbl", "ring 10", Some(&[10]), false),
+        (
+            "tables/found/torus3x4.tbl",
+            "torus 3 4",
+            Some(&[3, 4]),
+            true,
+        ),
+        (
+            "tables/found/torus3x8.tbl",
+            "torus 3 8",
+            Some(&[3, 8]),
+            true,
+        ),
+        (
+            "tables/found/ring10-cyclic.tbl",
+            "ring 10",
+            Some(&[10]),
+            false,
+        ),
         ("tables/found/star4.tbl", "star 4", None, false),
         ("tables/found/butterfly3.tbl", "butterfly 3", None, false),
     ];
@@ -62,7 +92,11 @@ fn no_bound_exceeds_a_valid_table_and_the_cut_meets_the_optimal_ones() {
         let graph = network.parse::<NetworkName>().unwrap().build().unwrap();
         let (load, best) = bounds(&graph, sides);
         assert!(load <= time, "{path}: distance bound {load} > {time}");
-        assert!(best.steps() <= time, "{path}: cut bound {} > {time}", best.steps());
+        assert!(
+            best.steps() <= time,
+            "{path}: cut bound {} > {time}",
+            best.steps()
+        );
         if optimal {
             assert_eq!(best.steps().max(load), time, "{path}");
         }

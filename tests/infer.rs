@@ -488,7 +488,12 @@ fn a_long_run_with_much_slack_is_searched_without_quadratic_work() {
 #[test]
 fn a_search_over_its_step_limit_stops_and_says_so_with_exit_4() {
     // hypercube4-b: 644 segmentations, far more than 50 steps of search.
-    let (code, report) = json_of(&["--count", "--max-steps", "50", "tests/infer/hypercube4-b.tbl"]);
+    let (code, report) = json_of(&[
+        "--count",
+        "--max-steps",
+        "50",
+        "tests/infer/hypercube4-b.tbl",
+    ]);
     assert_eq!(code, 4);
     assert_eq!(report["exit_code"], 4);
     assert_eq!(report["out_of_steps"], true);
@@ -499,7 +504,11 @@ fn a_search_over_its_step_limit_stops_and_says_so_with_exit_4() {
     }
     let text = txverify(&["infer", "--max-steps", "50", "tests/infer/hypercube4-b.tbl"]);
     assert_eq!(text.code, 4);
-    assert!(text.stdout.contains("step limit ran out"), "{}", text.stdout);
+    assert!(
+        text.stdout.contains("step limit ran out"),
+        "{}",
+        text.stdout
+    );
     // Under the default the whole search runs.
     let (code, report) = json_of(&["--count", "tests/infer/hypercube4-b.tbl"]);
     assert_eq!(code, 0);

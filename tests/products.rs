@@ -323,7 +323,13 @@ fn the_k_port_bound_of_a_product_uses_no_more_ports_than_links() {
     // mesh 3 5: corners have degree 2, so 5 ports are at most the degree at
     // every node: the bound is the all-port link load, not ⌈AS(G) / 5⌉.
     let run = txverify(&[
-        "bounds", "--network", "mesh 3 5", "--ports", "5", "--format", "json",
+        "bounds",
+        "--network",
+        "mesh 3 5",
+        "--ports",
+        "5",
+        "--format",
+        "json",
     ]);
     let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
     let total = total_status("mesh 3 5");

@@ -53,7 +53,11 @@ pub fn port_capacity(graph: &Graph, ports: Option<u64>) -> u64 {
 /// the messages must travel and `capacity` the hops a step
 /// ([`port_capacity`]); 0 when nothing can move (a graph of one node).
 pub fn distance_bound(hops: u64, capacity: u64) -> u64 {
-    if capacity == 0 { 0 } else { hops.div_ceil(capacity) }
+    if capacity == 0 {
+        0
+    } else {
+        hops.div_ceil(capacity)
+    }
 }
 
 /// ⌈status / min(K, degree)⌉: the distance bound on a vertex-transitive graph

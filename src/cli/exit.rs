@@ -59,7 +59,9 @@ impl Exit {
             Exit::Internal => {
                 "a bug: two independent checks disagree, a construction is rejected by the checkers, or a search fails internally"
             }
-            Exit::Limit => "a time or size limit of `search`, or the step limit of `infer`, ran out before an answer",
+            Exit::Limit => {
+                "a time or size limit of `search`, or the step limit of `infer`, ran out before an answer"
+            }
             Exit::BrokenPipe => "standard output was closed early (as a shell reports SIGPIPE)",
         }
     }

@@ -4,13 +4,13 @@
 use super::exit::Exit;
 use super::{InferArgs, OutputFormat};
 use serde_json::{Value, json};
-use txverify::format::{self, render_diagnostic, syntax::TblFile};
-use txverify::group::EnumerationLimits;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
+use txverify::format::{self, render_diagnostic, syntax::TblFile};
+use txverify::group::EnumerationLimits;
 use txverify::infer::{
-    Grid, GridError, InferOptions, InferProgress, Inference, NoSegmentation,
-    infer_with_progress, load_grid,
+    Grid, GridError, InferOptions, InferProgress, Inference, NoSegmentation, infer_with_progress,
+    load_grid,
 };
 use txverify::kernel::{Table, Verdict};
 use txverify::load::{LoadOptions, table_syntax};

@@ -75,9 +75,7 @@ pub fn lower_bounds(problem: Problem, graph: &Graph, root: u32) -> Bounds {
         Problem::Scatter | Problem::Gather => {
             let r = reach(graph, root);
             Bounds {
-                time: r
-                    .eccentricity
-                    .max(distance::intake_bound(n, degree(root))),
+                time: r.eccentricity.max(distance::intake_bound(n, degree(root))),
                 transmissions: r.status,
             }
         }

@@ -396,25 +396,28 @@ pub fn infer_with_progress(
         inference: &mut inference,
         keep: options.keep,
     };
-    let stopped = walk.run(&mut |words| {
-        found += 1;
-        pending.push(words.to_vec());
-        if pending.len() == RECHECK_BATCH
-            && let Err(e) = recheck.batch(std::mem::take(&mut pending))
-        {
-            return ControlFlow::Break(Err(e));
-        }
-        match options.stop_after {
-            Some(n) if found >= n => ControlFlow::Break(Ok(())),
-            _ => ControlFlow::Continue(()),
-        }
-    }, &mut |w| {
-        progress(&InferProgress {
-            steps: w.steps,
-            explored: w.explored,
-            found: w.found,
-        })
-    });
+    let stopped = walk.run(
+        &mut |words| {
+            found += 1;
+            pending.push(words.to_vec());
+            if pending.len() == RECHECK_BATCH
+                && let Err(e) = recheck.batch(std::mem::take(&mut pending))
+            {
+                return ControlFlow::Break(Err(e));
+            }
+            match options.stop_after {
+                Some(n) if found >= n => ControlFlow::Break(Ok(())),
+                _ => ControlFlow::Continue(()),
+            }
+        },
+        &mut |w| {
+            progress(&InferProgress {
+                steps: w.steps,
+                explored: w.explored,
+                found: w.found,
+            })
+        },
+    );
     if let ControlFlow::Break(Err(e)) = stopped {
         return Err(e);
     }

@@ -269,7 +269,7 @@ impl<'a> Walk<'a> {
                 break;
             }
             self.steps += 1;
-            if self.steps % TICK_STEPS == 0 {
+            if self.steps.is_multiple_of(TICK_STEPS) {
                 tick(self);
             }
             if top.delivering {

@@ -15,10 +15,10 @@ pub mod factor;
 
 pub use factor::{Factor, FactorExchange, LocalExchange};
 
+use crate::bounds::{Cut, Ratio, distance};
 use crate::schedule::{
     Collective, NetworkName, Ports, ReplayError, ReplayOptions, ReplayReport, Schedule, replay,
 };
-use crate::bounds::{Cut, Ratio, distance};
 use std::fmt;
 
 /// The most sends a composed schedule may have (20 bytes each).
@@ -412,8 +412,14 @@ pub fn model_bound(factors: &[Factor], ports: Ports) -> LowerBound {
     // On a tie the seed's own bound is named: the cut for all-port, the
     // average status for single-port.
     match (cut, ports) {
-        (Some(cut), Ports::All) if cut >= other.value => LowerBound { value: cut, kind: "cut" },
-        (Some(cut), Ports::Limit(_)) if cut > other.value => LowerBound { value: cut, kind: "cut" },
+        (Some(cut), Ports::All) if cut >= other.value => LowerBound {
+            value: cut,
+            kind: "cut",
+        },
+        (Some(cut), Ports::Limit(_)) if cut > other.value => LowerBound {
+            value: cut,
+            kind: "cut",
+        },
         _ => other,
     }
 }

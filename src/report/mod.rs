@@ -138,10 +138,8 @@ impl CheckReport {
         verification: Verification,
     ) -> CheckReport {
         let outcome = verification.outcome();
-        let simulation_over_limit = matches!(
-            verification.simulation,
-            SimulationOutcome::OverLimit { .. }
-        );
+        let simulation_over_limit =
+            matches!(verification.simulation, SimulationOutcome::OverLimit { .. });
         let Verification {
             checked,
             network,

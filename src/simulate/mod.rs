@@ -120,9 +120,7 @@ pub fn work(input: &SimulationInput<'_>) -> u64 {
         .fold(0u64, |sum, w| sum.saturating_add(w.letters.len() as u64));
     let messages = match input.messages {
         MessageSet::To(to) => to.len() as u64,
-        MessageSet::Total | MessageSet::Odd | MessageSet::Distances(_) => {
-            nodes.saturating_sub(1)
-        }
+        MessageSet::Total | MessageSet::Odd | MessageSet::Distances(_) => nodes.saturating_sub(1),
     };
     nodes.saturating_mul(letters.saturating_add(messages))
 }
