@@ -312,7 +312,10 @@ fn a_product_whose_cut_is_not_computed_says_so_and_never_cut_0() {
     // A factor of more than 20 nodes that is not a Cayley graph either way:
     // the complete graph's halves still give a cut; none of the reports
     // prints a cut of 0 steps.
-    for network in ["complete 21", "linear 21", "ring 30"] {
+    // One node: no cut at all, and the report says so.
+    let text = txverify(&["bounds", "--network", "linear 1"]).stdout;
+    assert!(text.contains("one-dimension cut not computed"), "{text}");
+    for network in ["complete 21", "linear 21", "ring 30", "linear 1"] {
         let text = txverify(&["bounds", "--network", network]).stdout;
         assert!(!text.contains("cut 0"), "{network}: {text}");
     }
