@@ -35,7 +35,7 @@ pub struct InferOptions {
 }
 
 /// The default step limit of `txverify infer` (`--max-steps`): 2·10^9 steps,
-/// about a minute or two of a release build on one core, beyond every grid
+/// about two minutes of a release build (docs/limits.md), beyond every grid
 /// docs/infer.md lists as finishing.
 pub const MAX_STEPS: u64 = 2_000_000_000;
 
