@@ -7,6 +7,7 @@
 //! kernel before anything is printed.
 #![deny(missing_docs)]
 
+pub mod bounds;
 pub mod construct;
 pub mod export;
 pub mod families;

@@ -1,11 +1,14 @@
-//! Network metrics and lower bounds for total exchange on a Cayley network:
-//! order, degree, diameter, status (seed 004, eq. 3: the single-port bound),
-//! average distance, the kernel's all-port bound, and the bisection cut bound
-//! of tori and hypercubes (seed 000, eq. 4).
+//! Network metrics of a Cayley network for `txverify bounds`: order, degree,
+//! diameter, status, average distance, and the lower bounds for total
+//! exchange that go with them — the K-port distance bound and the bisection
+//! cut bound of tori and hypercubes from [`crate::bounds`] (where each is
+//! derived, with its model), and the kernel's all-port bound for tables.
 //!
-//! Distances come from the group's one breadth-first search; the all-port bound
-//! is the kernel's own ([`kernel::lower_bound`]), not recomputed here.
+//! Distances come from the group's one breadth-first search (a Cayley graph is
+//! vertex-transitive, so the identity's status is every node's); the all-port
+//! bound is the kernel's own ([`kernel::lower_bound`]), not recomputed here.
 
+use crate::bounds::{Cut, cut, distance};
 use crate::kernel::{self, Instance};
 use crate::network::NetworkName;
 
@@ -23,32 +26,17 @@ pub struct Metrics {
     pub status: u64,
     /// `status / (order − 1)` (0 for one node).
     pub average_distance: f64,
-    /// Ports per node the single-port bound is stated for (1: single-port).
+    /// Ports per node the K-port bound is stated for (1: single-port), as asked.
     pub ports: u64,
-    /// ⌈status / ports⌉: every node's messages need `status` hops in all, and
-    /// all nodes together make at most `ports · order` hops a step.
+    /// ⌈status / min(ports, degree)⌉: every node's messages need `status` hops
+    /// in all, and all nodes together make at most `min(ports, degree) · order`
+    /// hops a step ([`distance::vertex_transitive_bound`]).
     pub single_port_bound: u64,
     /// The kernel's lower bound for tables under the file's `ports:`.
     pub all_port_bound: Option<u64>,
-    /// The bisection bound of tori and hypercubes, when the network is one.
-    pub cut_bound: Option<CutBound>,
-}
-
-/// ⌈|V1||V2| / C(V1, V2)⌉ for the best cut that halves one dimension: every
-/// message from V1 to V2 crosses the cut, and C directed links cross it in that
-/// direction, each carrying one message a step.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CutBound {
-    /// The bound.
-    pub value: u64,
-    /// The dimension cut (1-based).
-    pub dimension: usize,
-    /// |V1|, the smaller side.
-    pub smaller_side: u64,
-    /// |V2|.
-    pub larger_side: u64,
-    /// Directed links from V1 to V2.
-    pub crossing_links: u64,
+    /// The bisection bound of tori and hypercubes, when the network is one
+    /// ([`cut::torus_cut`]).
+    pub cut_bound: Option<Cut>,
 }
 
 /// Why the metrics cannot be computed.
@@ -76,118 +64,28 @@ pub fn metrics(
     }
     let group = instance.group();
     let distances = group.distances_from_identity(instance.links());
-    if distances.contains(&u32::MAX) {
-        return Err(MetricsError::Disconnected);
-    }
     let order = group.order();
-    let status: u64 = distances.iter().map(|&d| u64::from(d)).sum();
+    let Some(status) = distance::status(&distances) else {
+        return Err(MetricsError::Disconnected);
+    };
     let diameter = distances.iter().copied().max().unwrap_or(0);
     let average_distance = if order > 1 {
         status as f64 / (order - 1) as f64
     } else {
         0.0
     };
+    let degree = instance.links().len();
     Ok(Metrics {
         order,
-        degree: instance.links().len(),
+        degree,
         diameter,
         status,
         average_distance,
         ports,
-        single_port_bound: status.div_ceil(ports),
+        single_port_bound: distance::vertex_transitive_bound(status, ports, degree as u64),
         all_port_bound: kernel::lower_bound(instance).map(|b| b.value),
         cut_bound: network
             .and_then(|kind| kind.torus_sides().ok())
-            .and_then(|s| cut_bound(&s)),
+            .and_then(|s| cut::torus_cut(&s)),
     })
-}
-
-/// The best one-dimension bisection bound of the torus with these sides (a
-/// hypercube is the torus of sides 2): the cut halving dimension i at
-/// ⌊n_i / 2⌋ is crossed, in one direction, by N / n_i links when n_i = 2 (one
-/// link per pair) and 2N / n_i otherwise (the cut and the wrap-around).
-pub fn cut_bound(sides: &[usize]) -> Option<CutBound> {
-    let nodes: u64 = sides.iter().map(|&n| n as u64).product();
-    sides
-        .iter()
-        .enumerate()
-        .filter(|&(_, &n)| n >= 2)
-        .map(|(i, &n)| {
-            let n = n as u64;
-            let smaller_side = (n / 2) * (nodes / n);
-            let larger_side = nodes - smaller_side;
-            let crossing_links = if n == 2 { nodes / 2 } else { 2 * nodes / n };
-            CutBound {
-                value: (smaller_side * larger_side).div_ceil(crossing_links),
-                dimension: i + 1,
-                smaller_side,
-                larger_side,
-                crossing_links,
-            }
-        })
-        .max_by_key(|c| (c.value, std::cmp::Reverse(c.dimension)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Counts the links from {x : x_i < n_i / 2} to the rest by listing every
-    /// node's neighbours.
-    fn crossing_by_enumeration(sides: &[usize], dim: usize) -> u64 {
-        let nodes: usize = sides.iter().product();
-        let coords = |mut x: usize| -> Vec<usize> {
-            sides
-                .iter()
-                .map(|&n| {
-                    let c = x % n;
-                    x /= n;
-                    c
-                })
-                .collect()
-        };
-        let mut count = 0;
-        for x in 0..nodes {
-            let c = coords(x);
-            if c[dim] >= sides[dim] / 2 {
-                continue;
-            }
-            let mut seen = std::collections::BTreeSet::new();
-            for delta in [1, sides[dim] - 1] {
-                let y = (c[dim] + delta) % sides[dim];
-                if y >= sides[dim] / 2 {
-                    seen.insert(y);
-                }
-            }
-            count += seen.len() as u64;
-        }
-        count
-    }
-
-    #[test]
-    fn cut_links_match_an_enumeration_of_the_torus() {
-        for sides in [
-            vec![4, 4],
-            vec![5, 5],
-            vec![2, 2, 2, 2],
-            vec![3, 6],
-            vec![8],
-        ] {
-            let best = cut_bound(&sides).unwrap();
-            let counted = crossing_by_enumeration(&sides, best.dimension - 1);
-            assert_eq!(best.crossing_links, counted, "{sides:?}");
-        }
-    }
-
-    #[test]
-    fn cut_bounds_of_known_networks() {
-        // The 4-cube: 8 · 8 / 8 = 8 = 2^(d−1); the 5 × 5 torus: 10 · 15 / 10 = 15;
-        // the 6-ring: 3 · 3 / 2 = 4.5, so 5.
-        assert_eq!(cut_bound(&[2, 2, 2, 2]).unwrap().value, 8);
-        assert_eq!(cut_bound(&[5, 5]).unwrap().value, 15);
-        assert_eq!(cut_bound(&[6]).unwrap().value, 5);
-        // 4 × 8: halving the side 8 gives 16 · 16 / 8 = 32, the side 4 16 · 16 / 16 = 16.
-        let c = cut_bound(&[4, 8]).unwrap();
-        assert_eq!((c.value, c.dimension), (32, 2));
-    }
 }

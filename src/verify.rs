@@ -78,6 +78,27 @@ pub enum SimulationOutcome {
         /// Why.
         reason: String,
     },
+    /// It was refused before it ran: it would take more message-steps than the
+    /// limit ([`SimulationOptions::max_work`]).
+    OverLimit {
+        /// Message-steps it would take.
+        work: u64,
+        /// The limit.
+        limit: u64,
+    },
+}
+
+impl SimulationOutcome {
+    /// Why it did not run, or `None` when it ran.
+    pub fn not_run_reason(&self) -> Option<String> {
+        match self {
+            SimulationOutcome::Ran { .. } => None,
+            SimulationOutcome::Skipped { reason } => Some(reason.clone()),
+            SimulationOutcome::OverLimit { work, limit } => Some(format!(
+                "not simulated: {work} message-steps over the limit {limit} (--max-simulation-steps)"
+            )),
+        }
+    }
 }
 
 /// The kinds of violation both checkers can see, in a common vocabulary.
@@ -197,7 +218,9 @@ pub fn verify_table(
     };
     let agreement = match &simulation {
         SimulationOutcome::Ran { report, .. } => compare(&checked, report),
-        SimulationOutcome::Skipped { .. } => Agreement::KernelOnly,
+        SimulationOutcome::Skipped { .. } | SimulationOutcome::OverLimit { .. } => {
+            Agreement::KernelOnly
+        }
     };
     Verification {
         checked,
@@ -354,6 +377,9 @@ fn run_simulation(
             on: embedding_name(embedding),
             report: Box::new(report),
         },
+        Err(simulate::SimulationError::OverLimit { work, limit }) => {
+            SimulationOutcome::OverLimit { work, limit }
+        }
         Err(e) => SimulationOutcome::Skipped {
             reason: e.to_string(),
         },

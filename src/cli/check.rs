@@ -48,10 +48,7 @@ pub fn run(args: &CheckArgs) -> Exit {
                 ..EnumerationLimits::default()
             },
         },
-        verify: VerifyOptions {
-            simulate: !args.no_simulate,
-            ..VerifyOptions::default()
-        },
+        verify: verify_options(args),
     };
     // Files are checked a few at a time on every core and reported in the order
     // given, each chunk as soon as it is done.
@@ -72,6 +69,17 @@ pub fn run(args: &CheckArgs) -> Exit {
     worst
 }
 
+/// What `check` runs besides the kernel: the simulation unless `--no-simulate`,
+/// within `--max-simulation-steps`.
+fn verify_options(args: &CheckArgs) -> VerifyOptions {
+    let mut options = VerifyOptions {
+        simulate: !args.no_simulate,
+        ..VerifyOptions::default()
+    };
+    options.simulation.max_work = args.max_simulation_steps;
+    options
+}
+
 /// `check --format html`: one file's report as a page.
 fn html(args: &CheckArgs) -> Exit {
     let [path] = args.files.as_slice() else {
@@ -90,10 +98,7 @@ fn html(args: &CheckArgs) -> Exit {
     let Some((source, loaded)) = read_and_load_with_source(path, &load, OutputFormat::Text) else {
         return Exit::Input;
     };
-    let options = html::verify_options(&VerifyOptions {
-        simulate: !args.no_simulate,
-        ..VerifyOptions::default()
-    });
+    let options = html::verify_options(&verify_options(args));
     let verification = verify(&loaded, &options);
     let shown = path.display().to_string();
     let (report, page) = html::check_page(
@@ -103,7 +108,7 @@ fn html(args: &CheckArgs) -> Exit {
         verification,
         &html::PageOptions::default(),
     );
-    let exit = Exit::of_outcome(report.outcome);
+    let exit = exit_of(&report);
     match &args.output {
         Some(out) => {
             if let Err(e) = std::fs::write(out, &page) {
@@ -122,6 +127,18 @@ fn html(args: &CheckArgs) -> Exit {
         None => out!("{page}"),
     }
     exit
+}
+
+/// A report's exit status: its outcome's, or 2 (a limit refuses the input)
+/// when the simulation was refused for its size — the kernel's verdict is
+/// reported all the same.
+fn exit_of(report: &CheckReport) -> Exit {
+    let exit = Exit::of_outcome(report.outcome);
+    if report.simulation_over_limit {
+        exit.max(Exit::Input)
+    } else {
+        exit
+    }
 }
 
 /// Output of one file's check, kept until the files before it are reported.
@@ -188,7 +205,7 @@ fn check_file(path: &Path, options: &CheckOptions, format: OutputFormat) -> (Exi
     };
     let verification = verify(&loaded, &options.verify);
     let report = CheckReport::new(&shown, &source, &loaded, verification);
-    let exit = Exit::of_outcome(report.outcome);
+    let exit = exit_of(&report);
     match format {
         OutputFormat::Text => emits.push(Emit::Out(report.to_text())),
         OutputFormat::Json => match report.to_json(exit.code()) {

@@ -6,8 +6,9 @@ use super::exit::Exit;
 use super::{ComposeArgs, OutputFormat};
 use std::fmt::Write as _;
 use std::io::Write as _;
+use txverify::bounds::Cut;
+use txverify::product::{self, Algorithm, ProductError, ProductRun};
 use txverify::network::NetworkName;
-use txverify::product::{self, Algorithm, ProductError, ProductRun, bounds::Cut};
 use txverify::schedule::{write_json, write_text};
 
 /// The JSON schema of the report.
@@ -168,19 +169,22 @@ fn text(run: &ProductRun) -> String {
     );
     let _ = writeln!(
         s,
-        "  lower bound {} ({}); average status {:.4}",
+        "  lower bound {} ({}, for any {}-port schedule on {}); average status {:.4}",
         run.lower_bound.value,
         run.lower_bound.kind,
+        run.ports,
+        run.network,
         run.average_status.value()
     );
     if let Some(c) = &run.exhaustive_cut {
         let _ = writeln!(
             s,
-            "  best bisection over all cuts: {} · {} / {} = {:.4}",
+            "  best bisection over all cuts: {} · {} / {} = {:.4} (cut bound {}, any port model)",
             c.side,
             c.other_side,
             c.edges,
-            c.ratio.value()
+            c.ratio.value(),
+            c.steps()
         );
     }
     let _ = writeln!(

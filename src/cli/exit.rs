@@ -26,7 +26,7 @@ pub enum Exit {
     /// 3: internal disagreement between two independent checks, or a construction
     /// the checkers reject: a bug.
     Internal,
-    /// 4: `search` ran out of a time or size limit before an answer.
+    /// 4: `search` or `infer` ran out of a time, size or step limit before an answer.
     Limit,
     /// 141: the reader of standard output went away (as a shell reports SIGPIPE).
     BrokenPipe,
@@ -59,7 +59,9 @@ impl Exit {
             Exit::Internal => {
                 "a bug: two independent checks disagree, a construction is rejected by the checkers, or a search fails internally"
             }
-            Exit::Limit => "a time or size limit of `search` ran out before an answer",
+            Exit::Limit => {
+                "a time or size limit of `search`, or the step limit of `infer`, ran out before an answer"
+            }
             Exit::BrokenPipe => "standard output was closed early (as a shell reports SIGPIPE)",
         }
     }

@@ -84,7 +84,7 @@ pub fn run(args: &GenArgs) -> Exit {
     let bound = verification.checked.bound().map(|b| b.value);
     let (simulated_on, hops, skipped) = match &verification.simulation {
         SimulationOutcome::Ran { on, report } => (Some(on.to_string()), Some(report.hops), None),
-        SimulationOutcome::Skipped { reason } => (None, None, Some(reason.to_string())),
+        skipped => (None, None, skipped.not_run_reason()),
     };
     let seconds = (generated.as_secs_f64(), (checked - generated).as_secs_f64());
     if args.format == OutputFormat::Json {

@@ -4,14 +4,19 @@
 use super::exit::Exit;
 use super::{InferArgs, OutputFormat};
 use serde_json::{Value, json};
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
 use txverify::format::{self, render_diagnostic, syntax::TblFile};
 use txverify::group::EnumerationLimits;
-use txverify::infer::{Grid, GridError, InferOptions, Inference, NoSegmentation, infer, load_grid};
+use txverify::infer::{
+    Grid, GridError, InferOptions, InferProgress, Inference, NoSegmentation, infer_with_progress,
+    load_grid,
+};
 use txverify::kernel::{Table, Verdict};
 use txverify::load::{LoadOptions, table_syntax};
 
 /// The JSON schema of `infer --format json`.
-const SCHEMA: &str = "txverify-infer/1";
+const SCHEMA: &str = "txverify-infer/2";
 
 /// How the search was told to stop, for the report.
 #[derive(Clone, Copy)]
@@ -60,8 +65,12 @@ pub fn run(args: &InferArgs) -> Exit {
             Mode::Count => 0,
             Mode::Limit(n) => usize::try_from(n).unwrap_or(usize::MAX),
         },
+        max_steps: Some(args.max_steps),
     };
-    let inference = match infer(&grid, &options) {
+    let mut progress = Progress::new(&shown, args.max_steps);
+    let inference = infer_with_progress(&grid, &options, &mut |p| progress.show(p));
+    progress.finish();
+    let inference = match inference {
         Ok(inference) => inference,
         Err(e) => {
             eprintln!("error: {shown}: {e}");
@@ -69,7 +78,9 @@ pub fn run(args: &InferArgs) -> Exit {
         }
     };
     let claims_hold = inference.first.as_ref().is_none_or(|c| c.passed());
-    let exit = if inference.count > 0 && claims_hold {
+    let exit = if inference.out_of_steps {
+        Exit::Limit
+    } else if inference.count > 0 && claims_hold {
         Exit::Ok
     } else {
         Exit::Rejected
@@ -82,6 +93,56 @@ pub fn run(args: &InferArgs) -> Exit {
         }
     }
     exit
+}
+
+/// Progress of a long search on standard error: a spinner on a terminal, a
+/// line every 10 s otherwise; nothing with `--quiet`.
+struct Progress {
+    shown: String,
+    limit: u64,
+    bar: Option<indicatif::ProgressBar>,
+    quiet: bool,
+    last_line: Instant,
+}
+
+impl Progress {
+    fn new(shown: &str, limit: u64) -> Progress {
+        let quiet = super::global::quiet();
+        Progress {
+            shown: shown.to_string(),
+            limit,
+            bar: None,
+            quiet,
+            last_line: Instant::now(),
+        }
+    }
+
+    fn show(&mut self, p: &InferProgress) {
+        if self.quiet {
+            return;
+        }
+        let text = format!(
+            "{}: {} of at most {} steps, {} word starts, {} found",
+            self.shown, p.steps, self.limit, p.explored, p.found
+        );
+        if std::io::stderr().is_terminal() {
+            let bar = self.bar.get_or_insert_with(|| {
+                let bar = indicatif::ProgressBar::new_spinner();
+                bar.enable_steady_tick(Duration::from_millis(120));
+                bar
+            });
+            bar.set_message(text);
+        } else if self.last_line.elapsed() >= Duration::from_secs(10) {
+            self.last_line = Instant::now();
+            eprintln!("{text}");
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// How many tables the report lists, and whether the search stopped before its end.
@@ -114,6 +175,10 @@ fn verdict_text(inference: &Inference) -> String {
 
 fn text(shown: &str, grid: &Grid, inference: &Inference, mode: Mode) -> String {
     let mut out = String::new();
+    if let Some(why @ NoSegmentation::OutOfSteps { .. }) = &inference.none {
+        out.push_str(&format!("{shown}: {why}\n"));
+        return out;
+    }
     if let Some(why) = &inference.none {
         out.push_str(&format!("{shown}: no valid segmentation: {why}\n"));
         if let NoSegmentation::Grid { violations } = why {
@@ -126,6 +191,12 @@ fn text(shown: &str, grid: &Grid, inference: &Inference, mode: Mode) -> String {
     let (count, stopped) = listed(inference, mode);
     let checked = verdict_text(inference);
     let summary = match (mode, stopped) {
+        _ if inference.out_of_steps => format!(
+            "# {shown}: the step limit ran out after {} steps ({} word starts): {count} valid segmentation{} so far, the search did not finish (--max-steps raises the limit); each re-checked by the kernel: {checked}",
+            inference.steps,
+            inference.explored,
+            plural(count)
+        ),
         (Mode::Count, _) => format!(
             "{shown}: {count} valid segmentation{} (the whole search; each re-checked by the kernel: {checked})",
             plural(count)
@@ -194,6 +265,7 @@ fn reason_json(why: &NoSegmentation) -> Value {
         NoSegmentation::TooManyLetters { .. } => "too_many_letters",
         NoSegmentation::TooManyRuns { .. } => "too_many_runs",
         NoSegmentation::Unspellable { .. } => "unspellable",
+        NoSegmentation::OutOfSteps { .. } => "step_limit",
         NoSegmentation::Exhausted { .. } => "exhausted",
         _ => "other",
     };
@@ -260,6 +332,8 @@ fn report_json(
         "complete": stopped.is_none() && inference.complete,
         "stopped_at": stopped,
         "explored": inference.explored,
+        "steps": inference.steps,
+        "out_of_steps": inference.out_of_steps,
         "time": first.map(|c| c.time()),
         "verdict": first.map(|c| match c.verdict() {
             Verdict::Optimal => "optimal",

@@ -127,12 +127,17 @@ struct InferArgs {
     /// Only segmentations whose every word is a shortest path.
     #[arg(long)]
     shortest: bool,
-    /// Report format (JSON schema txverify-infer/1).
+    /// Report format (JSON schema txverify-infer/2).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
+    /// Stop the search after N steps (a word grown by a letter, or a word start
+    /// left): the report says so and the exit status is 4.
+    #[arg(long, value_name = "N", default_value_t = txverify::infer::MAX_STEPS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_steps: u64,
 }
 
 /// The product algorithms of `txverify compose`.
@@ -386,10 +391,10 @@ struct BoundsArgs {
     /// `hypercube 5`; repeatable): status by search and by seed 000's formulas, cut bounds.
     #[arg(long, value_name = "NET")]
     network: Vec<String>,
-    /// The single-port bound for K ports: ⌈status / K⌉.
+    /// The K-port bound: ⌈status / min(K, degree)⌉ (a node has no more ports than links).
     #[arg(long, default_value_t = 1)]
     ports: u64,
-    /// Report format (JSON: one object per file, schema txverify-bounds/1).
+    /// Report format (JSON: one object per file, schema txverify-bounds/2).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
@@ -463,6 +468,10 @@ struct CheckArgs {
     /// Skip the exhaustive simulation on the physical network.
     #[arg(long)]
     no_simulate: bool,
+    /// Refuse a simulation of more message-steps than this (nodes × (letters of
+    /// the table + messages per node)): the report says `not simulated`, exit 2.
+    #[arg(long, value_name = "N", default_value_t = txverify::simulate::MAX_WORK)]
+    max_simulation_steps: u64,
 }
 
 #[derive(clap::Args, Debug)]

@@ -5,6 +5,7 @@
 use super::exit::Exit;
 use super::{BoundsArgs, NetArgs, OutputFormat};
 use std::fmt::Write;
+use txverify::bounds::{Cut, distance};
 use txverify::families::Family;
 use txverify::metrics::metrics;
 use txverify::network::infer;
@@ -34,7 +35,7 @@ pub fn run(args: &NetArgs) -> Exit {
 }
 
 /// The JSON schema of `bounds`.
-const BOUNDS_SCHEMA: &str = "txverify-bounds/1";
+const BOUNDS_SCHEMA: &str = "txverify-bounds/2";
 
 /// `txverify bounds FILE… [--ports K]`: the metrics of each file's Cayley graph.
 pub fn bounds(args: &BoundsArgs) -> Exit {
@@ -49,7 +50,7 @@ pub fn bounds(args: &BoundsArgs) -> Exit {
 }
 
 /// The JSON schema of `bounds --network`.
-const NETWORK_BOUNDS_SCHEMA: &str = "txverify-network-bounds/1";
+const NETWORK_BOUNDS_SCHEMA: &str = "txverify-network-bounds/2";
 
 /// `bounds --network NET`: a product network's status by search and by seed
 /// 000's Theorem 1 and Corollary 2 (they must agree: exit 3 if not), and its
@@ -75,19 +76,17 @@ fn network_bounds_of(words: &str, args: &BoundsArgs) -> Exit {
         Ok(network) => network,
         Err(e) => return fail(format!("`{words}`: {e}")),
     };
-    let b = match txverify::product::bounds::network_bounds(&network) {
+    let b = match txverify::product::bounds::network_bounds(&network, args.ports) {
         Ok(b) => b,
         Err(e) => return fail(e.to_string()),
     };
     let agree =
         b.status_by_theorem == Some(b.status) && b.total_status_by_theorem == Some(b.total_status);
-    let single_port = b
-        .average_status
-        .numerator
-        .div_ceil(b.average_status.denominator * args.ports);
-    let link_load = b.total_status.div_ceil(b.directed_links.max(1));
-    let cut_steps = b.dimension_cut.as_ref().map_or(0, |c| c.ratio.ceil());
-    let all_port = link_load.max(cut_steps);
+    let single_port = distance::distance_bound(b.total_status, b.port_capacity);
+    let link_load = distance::distance_bound(b.total_status, b.directed_links);
+    let cut_steps = b.dimension_cut.as_ref().map(Cut::steps);
+    let all_port = link_load.max(cut_steps.unwrap_or(0));
+    let cut_text = cut_steps.map_or("not computed".to_string(), |c| c.to_string());
     match args.format {
         OutputFormat::Json => {
             let value = serde_json::json!({
@@ -141,12 +140,19 @@ fn network_bounds_of(words: &str, args: &BoundsArgs) -> Exit {
             let _ = writeln!(out);
             let _ = writeln!(
                 out,
-                "  single-port bound  {single_port} (⌈AS(G) / {}⌉)",
-                args.ports
+                "  single-port bound  {single_port} ({})",
+                if args.ports == 1 {
+                    "⌈AS(G) / 1⌉".to_string()
+                } else {
+                    format!(
+                        "{}-port: ⌈Σ s(v) / Σ min({}, degree)⌉",
+                        args.ports, args.ports
+                    )
+                }
             );
             let _ = writeln!(
                 out,
-                "  all-port bound     {all_port} (link load {link_load}, one-dimension cut {cut_steps})"
+                "  all-port bound     {all_port} (link load {link_load}, one-dimension cut {cut_text})"
             );
             if let Some(c) = &b.exhaustive_cut {
                 let _ = writeln!(
@@ -193,11 +199,11 @@ fn bounds_of(path: &std::path::Path, args: &BoundsArgs) -> Exit {
         OutputFormat::Json => {
             let cut = m.cut_bound.as_ref().map(|c| {
                 serde_json::json!({
-                    "value": c.value,
+                    "value": c.steps(),
                     "dimension": c.dimension,
-                    "smaller_side": c.smaller_side,
-                    "larger_side": c.larger_side,
-                    "crossing_links": c.crossing_links,
+                    "smaller_side": c.side,
+                    "larger_side": c.other_side,
+                    "crossing_links": c.edges,
                 })
             });
             let value = serde_json::json!({
@@ -232,8 +238,14 @@ fn bounds_of(path: &std::path::Path, args: &BoundsArgs) -> Exit {
                 "  status             {} (average distance {:.4})",
                 m.status, m.average_distance
             );
+            let used = m.ports.min(m.degree as u64);
             let port_note = if m.ports == 1 {
                 "single-port: the status".to_string()
+            } else if used < m.ports {
+                format!(
+                    "{}-port, no more ports than the degree: ⌈status / {used}⌉",
+                    m.ports
+                )
             } else {
                 format!("{}-port: ⌈status / {}⌉", m.ports, m.ports)
             };
@@ -257,7 +269,11 @@ fn bounds_of(path: &std::path::Path, args: &BoundsArgs) -> Exit {
                 let _ = writeln!(
                     out,
                     "  cut bound          {} (dimension {}: {} × {} / {} links)",
-                    c.value, c.dimension, c.smaller_side, c.larger_side, c.crossing_links
+                    c.steps(),
+                    c.dimension.unwrap_or(0),
+                    c.side,
+                    c.other_side,
+                    c.edges
                 );
             }
             out!("{out}");

@@ -77,6 +77,11 @@ pub fn run(args: &RenderArgs) -> Exit {
                 );
                 return exit.max(Exit::Rejected);
             }
+            refused @ SimulationOutcome::OverLimit { .. } => {
+                let reason = refused.not_run_reason().unwrap_or_default();
+                eprintln!("error: {shown}: no utilisation to draw: {reason}");
+                return exit.max(Exit::Input);
+            }
         };
         match utilisation_svg(report, &format!("link utilisation — {name} ({shown})")) {
             Ok(svg) => (svg, exit),

@@ -42,6 +42,10 @@ pub fn run(args: &SimulateArgs) -> Exit {
     let input = prepared.input(instance, &embedding);
     let report = match simulate(&input, &SimulationOptions::default()) {
         Ok(report) => report,
+        Err(e @ txverify::simulate::SimulationError::OverLimit { .. }) => {
+            eprintln!("{shown}: {e}");
+            return Exit::Input;
+        }
         Err(e) => {
             eprintln!("{shown}: cannot simulate: {e}");
             return Exit::Rejected;

@@ -1,8 +1,10 @@
-//! Lower bounds on time and on transmissions, from the network alone.
+//! Lower bounds on time and on transmissions of the hypercube collectives,
+//! from the network alone: which of [`crate::bounds`]'s bounds (distances,
+//! degrees; the model of each is stated there) applies to which problem.
 //!
 //! Each bound is a counting argument over the graph the schedule is replayed
 //! on (breadth-first distances and degrees), not a formula of the paper and
-//! not a property of any construction:
+//! not a property of any construction; all assume all ports:
 //!
 //! - a packet moves one hop per step, so a node at distance k is served no
 //!   earlier than step k (the eccentricity of the root, or the diameter);
@@ -21,6 +23,7 @@
 //! distances), and from a search per node otherwise.
 
 use super::Problem;
+use crate::bounds::distance::{self, Reach, reach};
 use crate::network::Graph;
 
 /// A lower bound on the time and one on the number of sends.
@@ -30,21 +33,6 @@ pub struct Bounds {
     pub time: u64,
     /// No schedule of the problem makes fewer sends.
     pub transmissions: u64,
-}
-
-/// Distances from one node: their largest and their sum.
-#[derive(Clone, Copy)]
-struct Reach {
-    eccentricity: u64,
-    sum: u64,
-}
-
-fn reach(graph: &Graph, from: u32) -> Reach {
-    let dist = graph.distances_to(from);
-    Reach {
-        eccentricity: dist.iter().copied().max().map_or(0, u64::from),
-        sum: dist.iter().map(|&d| u64::from(d)).sum(),
-    }
 }
 
 /// Whether XOR with every power of two below the node count maps every link
@@ -87,21 +75,23 @@ pub fn lower_bounds(problem: Problem, graph: &Graph, root: u32) -> Bounds {
         Problem::Scatter | Problem::Gather => {
             let r = reach(graph, root);
             Bounds {
-                time: r.eccentricity.max((n - 1).div_ceil(degree(root))),
-                transmissions: r.sum,
+                time: r.eccentricity.max(distance::intake_bound(n, degree(root))),
+                transmissions: r.status,
             }
         }
         Problem::Mnb => {
             let diameter = all_reach(graph).iter().map(|r| r.eccentricity).max();
             Bounds {
-                time: diameter.unwrap_or(0).max((n - 1).div_ceil(min_degree)),
+                time: diameter
+                    .unwrap_or(0)
+                    .max(distance::intake_bound(n, min_degree)),
                 transmissions: n * (n - 1),
             }
         }
         Problem::Exchange => {
             let reaches = all_reach(graph);
             let diameter = reaches.iter().map(|r| r.eccentricity).max().unwrap_or(0);
-            let per_node: u64 = reaches.iter().map(|r| r.sum).sum();
+            let per_node: u64 = reaches.iter().map(|r| r.status).sum();
             let total = if reaches.len() == 1 {
                 per_node * n
             } else {
@@ -110,8 +100,8 @@ pub fn lower_bounds(problem: Problem, graph: &Graph, root: u32) -> Bounds {
             let links = graph.directed_links() as u64;
             Bounds {
                 time: diameter
-                    .max((n - 1).div_ceil(min_degree))
-                    .max(total.div_ceil(links.max(1))),
+                    .max(distance::intake_bound(n, min_degree))
+                    .max(distance::distance_bound(total, links)),
                 transmissions: total,
             }
         }

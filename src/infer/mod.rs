@@ -29,6 +29,25 @@ pub struct InferOptions {
     /// Keep (and return) at most this many of the tables found; the others are
     /// counted only.
     pub keep: usize,
+    /// Stop the search after this many steps (a word's prefix grown by a letter,
+    /// or a word start left); `None`: no limit.
+    pub max_steps: Option<u64>,
+}
+
+/// The default step limit of `txverify infer` (`--max-steps`): 2·10^9 steps,
+/// about two minutes of a release build (docs/limits.md), beyond every grid
+/// docs/infer.md lists as finishing.
+pub const MAX_STEPS: u64 = 2_000_000_000;
+
+/// How far a search has got, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InferProgress {
+    /// Steps taken ([`InferOptions::max_steps`]).
+    pub steps: u64,
+    /// Word starts entered.
+    pub explored: u64,
+    /// Valid segmentations found (before the kernel's re-check).
+    pub found: u64,
 }
 
 /// The furthest point of the grid a partial segmentation reached whose words spell
@@ -84,6 +103,14 @@ pub enum NoSegmentation {
         /// Messages each node sends.
         messages: usize,
     },
+    /// The step limit ran out before the search found one or tried every cut:
+    /// there may be one.
+    OutOfSteps {
+        /// The limit ([`InferOptions::max_steps`]).
+        steps: u64,
+        /// Word starts the search entered.
+        explored: u64,
+    },
     /// The search tried every cut the prunings left and none gave a valid table.
     Exhausted {
         /// Word starts the search entered.
@@ -121,6 +148,10 @@ impl fmt::Display for NoSegmentation {
                 "{} of the {messages} messages ({}) are spelled by no run of letters in the grid",
                 elements.len(),
                 shown_list(elements)
+            ),
+            NoSegmentation::OutOfSteps { steps, explored } => write!(
+                f,
+                "none found before the step limit ran out ({steps} steps, {explored} word starts); the search did not finish, so there may be one (--max-steps raises the limit)"
             ),
             NoSegmentation::Exhausted {
                 explored,
@@ -178,6 +209,11 @@ pub struct Inference {
     pub complete: bool,
     /// Word starts the search entered.
     pub explored: u64,
+    /// Steps the search took.
+    pub steps: u64,
+    /// Whether the search stopped because [`InferOptions::max_steps`] ran out
+    /// (then `complete` is false).
+    pub out_of_steps: bool,
     /// The kernel's report on the first table found (time, verdict and the file's
     /// claims, which no choice of boundaries changes).
     pub first: Option<Checked>,
@@ -281,6 +317,15 @@ impl Recheck<'_> {
 
 /// Finds the valid segmentations of a grid (see the module note).
 pub fn infer(grid: &Grid, options: &InferOptions) -> Result<Inference, InferError> {
+    infer_with_progress(grid, options, &mut |_| {})
+}
+
+/// [`infer`], calling `progress` every few million steps of the search.
+pub fn infer_with_progress(
+    grid: &Grid,
+    options: &InferOptions,
+    progress: &mut dyn FnMut(&InferProgress),
+) -> Result<Inference, InferError> {
     let loaded = &grid.loaded;
     let instance = &loaded.instance;
     let mut inference = Inference {
@@ -288,6 +333,8 @@ pub fn infer(grid: &Grid, options: &InferOptions) -> Result<Inference, InferErro
         count: 0,
         complete: true,
         explored: 0,
+        steps: 0,
+        out_of_steps: false,
         first: None,
         none: None,
     };
@@ -332,6 +379,7 @@ pub fn infer(grid: &Grid, options: &InferOptions) -> Result<Inference, InferErro
     }
 
     let mut walk = walk::walk_of(grid, instance, options.shortest_only);
+    walk.max_steps = options.max_steps.unwrap_or(u64::MAX);
     let never = walk.prepare();
     if !never.is_empty() {
         let namer = instance.namer();
@@ -348,26 +396,42 @@ pub fn infer(grid: &Grid, options: &InferOptions) -> Result<Inference, InferErro
         inference: &mut inference,
         keep: options.keep,
     };
-    let stopped = walk.run(&mut |words| {
-        found += 1;
-        pending.push(words.to_vec());
-        if pending.len() == RECHECK_BATCH
-            && let Err(e) = recheck.batch(std::mem::take(&mut pending))
-        {
-            return ControlFlow::Break(Err(e));
-        }
-        match options.stop_after {
-            Some(n) if found >= n => ControlFlow::Break(Ok(())),
-            _ => ControlFlow::Continue(()),
-        }
-    });
+    let stopped = walk.run(
+        &mut |words| {
+            found += 1;
+            pending.push(words.to_vec());
+            if pending.len() == RECHECK_BATCH
+                && let Err(e) = recheck.batch(std::mem::take(&mut pending))
+            {
+                return ControlFlow::Break(Err(e));
+            }
+            match options.stop_after {
+                Some(n) if found >= n => ControlFlow::Break(Ok(())),
+                _ => ControlFlow::Continue(()),
+            }
+        },
+        &mut |w| {
+            progress(&InferProgress {
+                steps: w.steps,
+                explored: w.explored,
+                found: w.found,
+            })
+        },
+    );
     if let ControlFlow::Break(Err(e)) = stopped {
         return Err(e);
     }
     recheck.batch(pending)?;
-    inference.complete = stopped.is_continue();
+    inference.complete = stopped.is_continue() && !walk.out_of_steps;
     inference.explored = walk.explored;
-    if inference.count == 0 {
+    inference.steps = walk.steps;
+    inference.out_of_steps = walk.out_of_steps;
+    if inference.count == 0 && walk.out_of_steps {
+        inference.none = Some(NoSegmentation::OutOfSteps {
+            steps: walk.steps,
+            explored: walk.explored,
+        });
+    } else if inference.count == 0 {
         let namer = instance.namer();
         let furthest = walk.furthest().map(|f| Furthest {
             at: f

@@ -35,6 +35,9 @@ const LAST_START_STEPS: u64 = 50_000_000;
 /// header, an allocation and a slot of the set: about 96 bytes besides its bits).
 const DEAD_STATE_BYTES: usize = 128 << 20;
 
+/// Steps between two calls of [`Walk::run`]'s progress callback.
+pub(crate) const TICK_STEPS: u64 = 1 << 22;
+
 /// A word of a segmentation: a range of [`Grid::letters`] inside one run.
 pub type WordSpan = Range<usize>;
 
@@ -75,10 +78,16 @@ pub(crate) struct Walk<'a> {
     longest: usize,
     /// Partial segmentations entered (word starts that survived the cuts).
     pub(crate) explored: u64,
+    /// Steps taken: a word's prefix grown by a letter, or a word start left.
+    pub(crate) steps: u64,
+    /// The most steps [`Walk::run`] may take.
+    pub(crate) max_steps: u64,
+    /// Whether the walk stopped because `max_steps` ran out.
+    pub(crate) out_of_steps: bool,
     /// The furthest word start entered, and the words before it.
     furthest: Option<(Option<usize>, Vec<WordSpan>)>,
     /// Valid segmentations found so far.
-    found: u64,
+    pub(crate) found: u64,
     /// Per element: its bit in `state`, when it is a message.
     message_bit: Vec<Option<usize>>,
     /// The delivered messages as bits, then the current word start's grid letter.
@@ -166,6 +175,9 @@ impl<'a> Walk<'a> {
             runs,
             words: Vec::new(),
             explored: 0,
+            steps: 0,
+            max_steps: u64::MAX,
+            out_of_steps: false,
             furthest: None,
         }
     }
@@ -241,14 +253,25 @@ impl<'a> Walk<'a> {
     }
 
     /// Walks every segmentation, calling `found` with the words of each valid one
-    /// (as ranges of grid letters, in row order) until it says stop.
+    /// (as ranges of grid letters, in row order) until it says stop, or until
+    /// [`Walk::max_steps`] run out (then [`Walk::out_of_steps`] is set); `tick` is
+    /// called every [`TICK_STEPS`] steps.
     pub(crate) fn run<B>(
         &mut self,
         found: &mut dyn FnMut(&[WordSpan]) -> ControlFlow<B>,
+        tick: &mut dyn FnMut(&Walk<'_>),
     ) -> ControlFlow<B> {
         let mut stack: Vec<Frame> = Vec::new();
         self.enter(0, 0, &mut stack, found)?;
         while let Some(top) = stack.last_mut() {
+            if self.steps >= self.max_steps {
+                self.out_of_steps = true;
+                break;
+            }
+            self.steps += 1;
+            if self.steps.is_multiple_of(TICK_STEPS) {
+                tick(self);
+            }
             if top.delivering {
                 top.delivering = false;
                 let e = top.element.index();

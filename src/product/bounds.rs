@@ -1,56 +1,13 @@
-//! Lower bounds for total exchange on a product network (seed 000, section 3):
-//! the average status AS(G) (eq. 3, single-port), the cut bound
-//! |V1||V2| / C(V1, V2) (eq. 4), and the link-load bound of the all-port model.
-//!
-//! Status comes two ways that must agree: a breadth-first search of the product
-//! graph itself, and Theorem 1 / Corollary 2 from the factors alone.
+//! The figures of a product network that its lower bounds are made of (seed
+//! 000, section 3): the statuses — two ways that must agree, a breadth-first
+//! search of the product graph itself and Theorem 1 / Corollary 2 from the
+//! factors alone — and each factor's best cut. The bounds themselves, with the
+//! model each assumes, are [`crate::bounds`]'s: the distance bound (eq. 3 is
+//! its single-port case, ⌈AS(G)⌉) and the cut bound (eq. 4).
 
 use super::factor::Factor;
+use crate::bounds::{Cut, cut, distance};
 use crate::network::Graph;
-
-/// A fraction `numerator / denominator` kept exact (the bounds are compared
-/// with times, and whether a time *equals* a bound is what optimality means).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ratio {
-    /// Numerator.
-    pub numerator: u64,
-    /// Denominator (≥ 1).
-    pub denominator: u64,
-}
-
-impl Ratio {
-    /// The smallest whole number of steps at least the ratio.
-    pub fn ceil(self) -> u64 {
-        self.numerator.div_ceil(self.denominator)
-    }
-
-    /// Whether `self > other`.
-    fn exceeds(self, other: Ratio) -> bool {
-        u128::from(self.numerator) * u128::from(other.denominator)
-            > u128::from(other.numerator) * u128::from(self.denominator)
-    }
-
-    /// The value as a float, for reports.
-    pub fn value(self) -> f64 {
-        self.numerator as f64 / self.denominator as f64
-    }
-}
-
-/// The best cut found: the two sides and the edges joining them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cut {
-    /// |V1|·|V2| / C, exact.
-    pub ratio: Ratio,
-    /// |V1| (the side containing node 0 for exhaustive cuts).
-    pub side: u64,
-    /// |V2|.
-    pub other_side: u64,
-    /// Edges between the sides.
-    pub edges: u64,
-    /// The dimension (1-based) whose cut this is, or `None` for a cut found by
-    /// trying every bisection of the whole graph.
-    pub dimension: Option<usize>,
-}
 
 /// Sum over all nodes of their status, S_G = Σ_v s(v), by breadth-first search
 /// from every node, and the status of node 0.
@@ -59,7 +16,7 @@ pub fn total_status_by_search(graph: &Graph) -> (u64, u64) {
     let mut total = 0;
     let mut first = 0;
     for v in 0..n {
-        let s: u64 = graph.distances_to(v).iter().map(|&d| u64::from(d)).sum();
+        let s = distance::reach(graph, v).status;
         if v == 0 {
             first = s;
         }
@@ -89,7 +46,7 @@ pub fn node_status_by_theorem(factors: &[Factor]) -> Option<u64> {
     let n: u64 = factors.iter().map(|f| u64::from(f.nodes())).product();
     factors.iter().try_fold(0u64, |acc, &f| {
         let graph = f.network().build().ok()?;
-        let s: u64 = graph.distances_to(0).iter().map(|&d| u64::from(d)).sum();
+        let s = distance::reach(&graph, 0).status;
         Some(acc + n / u64::from(f.nodes()) * s)
     })
 }
@@ -109,101 +66,37 @@ pub fn genhypercube_average_distance(sides: &[u32]) -> f64 {
 /// Largest factor for which every subset of nodes is tried as a side.
 pub const EXHAUSTIVE_FACTOR_NODES: u32 = 20;
 
-/// Largest whole graph for which every bisection is tried.
-pub const EXHAUSTIVE_GRAPH_NODES: usize = 22;
-
-/// The best cut of one factor over every subset of its nodes containing node
-/// 0 (factors up to [`EXHAUSTIVE_FACTOR_NODES`]), or over the cuts into two
-/// arcs (rings) or two segments (paths) beyond; a complete graph's every cut
-/// gives 1.
-fn factor_cut(factor: Factor) -> Option<(u64, u64, u64)> {
+/// The best cut found of one factor: over every subset of its nodes
+/// containing node 0 (factors up to [`EXHAUSTIVE_FACTOR_NODES`]); beyond, the
+/// two arcs of a ring, the two segments of a path, any halving of a complete
+/// graph, and the splits between neighbours ([`cut::neighbour_split`]) of a
+/// Cayley factor.
+pub fn factor_cut(factor: Factor) -> Option<Cut> {
     let m = factor.nodes();
     if m < 2 {
         return None;
     }
     if m <= EXHAUSTIVE_FACTOR_NODES {
         let graph = factor.network().build().ok()?;
-        return best_bisection(&graph).map(|c| (c.side, c.other_side, c.edges));
+        return cut::best_bisection(&graph);
     }
     let (half, rest) = (u64::from(m / 2), u64::from(m - m / 2));
-    Some(match factor {
-        Factor::Ring(_) => (half, rest, 2),
-        Factor::Linear(_) => (half, rest, 1),
-        Factor::Complete(_) => (half, rest, half * rest),
-        Factor::Cayley { .. } => return None,
-    })
+    match factor {
+        Factor::Ring(_) => cut::ring_cut(u64::from(m)),
+        Factor::Linear(_) => Cut::new(half, rest, 1, None),
+        Factor::Complete(_) => Cut::new(half, rest, half * rest, None),
+        Factor::Cayley { .. } => cut::neighbour_split(&factor.network().build().ok()?),
+    }
 }
 
-/// The best cut that splits one dimension: V1 = (side of dimension i) × the
-/// rest. Each of the n/|V_i| copies of G_i contributes its own cut edges, so
-/// the ratio is the factor's ratio times n/|V_i| (the proof of Theorem 5).
+/// The best cut that splits one dimension: [`cut::product_cut`] of the
+/// factors' cuts.
 pub fn dimension_cut(factors: &[Factor]) -> Option<Cut> {
-    let n: u64 = factors.iter().map(|f| u64::from(f.nodes())).product();
-    let mut best: Option<Cut> = None;
-    for (i, &f) in factors.iter().enumerate() {
-        let Some((a, b, c)) = factor_cut(f) else {
-            continue;
-        };
-        let copies = n / u64::from(f.nodes());
-        let (side, other_side, edges) = (a * copies, b * copies, c * copies);
-        let cut = Cut {
-            ratio: Ratio {
-                numerator: side * other_side,
-                denominator: edges,
-            },
-            side,
-            other_side,
-            edges,
-            dimension: Some(i + 1),
-        };
-        if best.as_ref().is_none_or(|b| cut.ratio.exceeds(b.ratio)) {
-            best = Some(cut);
-        }
-    }
-    best
-}
-
-/// The best cut over every partition of the nodes into two non-empty sets
-/// (graphs up to [`EXHAUSTIVE_GRAPH_NODES`] nodes; `None` beyond): each
-/// partition is tried once, as the set containing node 0.
-pub fn best_bisection(graph: &Graph) -> Option<Cut> {
-    let n = graph.nodes();
-    if !(2..=EXHAUSTIVE_GRAPH_NODES).contains(&n) {
-        return None;
-    }
-    let edges: Vec<(u32, u32)> = (0..n as u32)
-        .flat_map(|x| {
-            graph
-                .neighbours(x)
-                .iter()
-                .filter(move |&&y| x < y)
-                .map(move |&y| (x, y))
-        })
+    let cuts: Vec<(u64, Option<Cut>)> = factors
+        .iter()
+        .map(|&f| (u64::from(f.nodes()), factor_cut(f)))
         .collect();
-    let mut best: Option<Cut> = None;
-    // Sets containing node 0: bit 0 always set, the others free; the full set excluded.
-    for rest in 0..(1u64 << (n - 1)) - 1 {
-        let set = rest << 1 | 1;
-        let side = u64::from(set.count_ones());
-        let crossing = edges
-            .iter()
-            .filter(|&&(x, y)| (set >> x & 1) != (set >> y & 1))
-            .count() as u64;
-        let ratio = Ratio {
-            numerator: side * (n as u64 - side),
-            denominator: crossing,
-        };
-        if best.as_ref().is_none_or(|b| ratio.exceeds(b.ratio)) {
-            best = Some(Cut {
-                ratio,
-                side,
-                other_side: n as u64 - side,
-                edges: crossing,
-                dimension: None,
-            });
-        }
-    }
-    best
+    cut::product_cut(&cuts)
 }
 
 /// The figures `txverify bounds --network NET` reports for a product network:
@@ -226,22 +119,27 @@ pub struct NetworkBounds {
     /// Σ_v s(v) by Corollary 2.
     pub total_status_by_theorem: Option<u64>,
     /// AS(G) = Σ_v s(v) / n, exact (eq. 3: the single-port bound).
-    pub average_status: Ratio,
+    pub average_status: crate::bounds::Ratio,
     /// Σ_v s(v) / (n (n − 1)): the average distance over all pairs.
     pub average_distance: f64,
     /// The closed form of section 3.1, for generalised hypercubes.
     pub average_distance_closed_form: Option<f64>,
     /// Directed links.
     pub directed_links: u64,
+    /// Σ_v min(K, deg v): the most hops a step under K ports
+    /// ([`distance::port_capacity`]).
+    pub port_capacity: u64,
     /// The best cut splitting one dimension.
     pub dimension_cut: Option<Cut>,
     /// The best cut over every bisection (small graphs).
     pub exhaustive_cut: Option<Cut>,
 }
 
-/// Computes [`NetworkBounds`] for a named product network.
+/// Computes [`NetworkBounds`] for a named product network, K-port with K =
+/// `ports`.
 pub fn network_bounds(
     network: &crate::network::NetworkName,
+    ports: u64,
 ) -> Result<NetworkBounds, super::ProductError> {
     let factors = super::factors_of(network)?;
     let graph = network.build().map_err(super::ProductError::Network)?;
@@ -276,7 +174,7 @@ pub fn network_bounds(
         status_by_theorem: node_status_by_theorem(&factors),
         total_status: total,
         total_status_by_theorem: total_status_by_theorem(&factors),
-        average_status: Ratio {
+        average_status: crate::bounds::Ratio {
             numerator: total,
             denominator: n.max(1),
         },
@@ -287,8 +185,9 @@ pub fn network_bounds(
         },
         average_distance_closed_form: closed_form,
         directed_links: graph.directed_links() as u64,
+        port_capacity: distance::port_capacity(&graph, Some(ports)),
         dimension_cut: dimension_cut(&factors),
-        exhaustive_cut: best_bisection(&graph),
+        exhaustive_cut: cut::best_bisection(&graph),
     })
 }
 
@@ -327,8 +226,8 @@ mod tests {
     #[test]
     fn the_linear_array_cut_is_its_middle_link() {
         let cut = factor_cut(Factor::Linear(6)).unwrap();
-        assert_eq!(cut, (3, 3, 1));
+        assert_eq!((cut.side, cut.other_side, cut.edges), (3, 3, 1));
         let odd = factor_cut(Factor::Linear(5)).unwrap();
-        assert_eq!(odd.0 * odd.1 / odd.2, 6);
+        assert_eq!(odd.steps(), 6);
     }
 }

@@ -16,10 +16,10 @@ pub mod factor;
 pub use factor::{Factor, FactorExchange, LocalExchange};
 
 use crate::network::NetworkName;
+use crate::bounds::{Cut, Ratio, distance};
 use crate::schedule::{
     Collective, Ports, ReplayError, ReplayOptions, ReplayReport, Schedule, replay,
 };
-use bounds::{Cut, Ratio};
 use std::fmt;
 
 /// The most sends a composed schedule may have (20 bytes each).
@@ -352,7 +352,7 @@ pub fn run(algorithm: Algorithm, network: &NetworkName) -> Result<ProductRun, Pr
         },
         status_by_theorem_agrees: bounds::total_status_by_theorem(&factors) == Some(total_status),
         dimension_cut: bounds::dimension_cut(&factors),
-        exhaustive_cut: bounds::best_bisection(&graph),
+        exhaustive_cut: crate::bounds::cut::best_bisection(&graph),
     })
 }
 
@@ -381,16 +381,18 @@ fn says_optimal(algorithm: Algorithm, factors: &[Factor], reports: &[FactorRepor
 }
 
 /// The lower bound for total exchange on the product of `factors` under
-/// `ports`: single-port, the larger of ⌈AS(G)⌉ and the cut bound (a single
-/// port is less than all ports); all-port, the larger of the cut bound and
-/// ⌈S_G / directed links⌉.
+/// `ports` ([`crate::bounds`] derives each): single-port (compose runs no other
+/// K-port model), the larger of the distance bound ⌈S_G / n⌉ = ⌈AS(G)⌉ and the
+/// cut bound (a single port is less than all ports); all-port, the larger of
+/// the cut bound and the distance bound ⌈S_G / directed links⌉. A cut that was
+/// not found counts for nothing.
 pub fn model_bound(factors: &[Factor], ports: Ports) -> LowerBound {
     let n: u64 = factors.iter().map(|f| u64::from(f.nodes())).product();
     let total = bounds::total_status_by_theorem(factors).unwrap_or(0);
-    let cut = bounds::dimension_cut(factors).map_or(0, |c| c.ratio.ceil());
+    let cut = bounds::dimension_cut(factors).map(|c| c.steps());
     let other = match ports {
         Ports::Limit(_) => LowerBound {
-            value: total.div_ceil(n.max(1)),
+            value: distance::distance_bound(total, n),
             kind: "average-status",
         },
         Ports::All => {
@@ -399,24 +401,23 @@ pub fn model_bound(factors: &[Factor], ports: Ports) -> LowerBound {
                 .map(|&f| directed_links(f) * (n / u64::from(f.nodes())))
                 .sum();
             LowerBound {
-                value: if links == 0 { 0 } else { total.div_ceil(links) },
+                value: distance::distance_bound(total, links),
                 kind: "link-load",
             }
         }
     };
     // On a tie the seed's own bound is named: the cut for all-port, the
     // average status for single-port.
-    let cut_wins = match ports {
-        Ports::All => cut > 0 && cut >= other.value,
-        Ports::Limit(_) => cut > other.value,
-    };
-    if cut_wins {
-        LowerBound {
+    match (cut, ports) {
+        (Some(cut), Ports::All) if cut >= other.value => LowerBound {
             value: cut,
             kind: "cut",
-        }
-    } else {
-        other
+        },
+        (Some(cut), Ports::Limit(_)) if cut > other.value => LowerBound {
+            value: cut,
+            kind: "cut",
+        },
+        _ => other,
     }
 }
 

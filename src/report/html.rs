@@ -56,7 +56,7 @@ pub fn check_page(
 ) -> (CheckReport, String) {
     let simulation: Option<Box<SimulationReport>> = match &verification.simulation {
         SimulationOutcome::Ran { report, .. } => Some(report.clone()),
-        SimulationOutcome::Skipped { .. } => None,
+        SimulationOutcome::Skipped { .. } | SimulationOutcome::OverLimit { .. } => None,
     };
     let report = CheckReport::new(path, source, loaded, verification);
     let picture = table_svg(

@@ -70,6 +70,8 @@ pub struct CheckReport {
     pub agreement: Agreement,
     /// What the verification concludes.
     pub outcome: Outcome,
+    /// The simulation was refused for its size (exit status 2 with the report).
+    pub simulation_over_limit: bool,
 }
 
 /// The simulation part of a check report (the full report is `txverify simulate`'s).
@@ -118,9 +120,11 @@ impl SimulationSummary {
                 counts: report.counts,
                 first_conflict: report.first_conflict.clone().map(Box::new),
             },
-            SimulationOutcome::Skipped { reason } => SimulationSummary::Skipped {
-                reason: reason.clone(),
-            },
+            SimulationOutcome::Skipped { .. } | SimulationOutcome::OverLimit { .. } => {
+                SimulationSummary::Skipped {
+                    reason: outcome.not_run_reason().unwrap_or_default(),
+                }
+            }
         }
     }
 }
@@ -134,6 +138,8 @@ impl CheckReport {
         verification: Verification,
     ) -> CheckReport {
         let outcome = verification.outcome();
+        let simulation_over_limit =
+            matches!(verification.simulation, SimulationOutcome::OverLimit { .. });
         let Verification {
             checked,
             network,
@@ -182,6 +188,7 @@ impl CheckReport {
             simulation,
             agreement,
             outcome,
+            simulation_over_limit,
         }
     }
 

@@ -99,6 +99,30 @@ pub struct SimulationOptions {
     /// Record which directed links are used at which step, binned to at most
     /// this shape (for pictures; [`SimulationReport::link_use`]). `None`: not recorded.
     pub link_use: Option<LinkUseShape>,
+    /// The most message-steps ([`work`]) a run may take; a table needing more
+    /// is refused before anything is simulated ([`SimulationError::OverLimit`]).
+    pub max_work: u64,
+}
+
+/// The default of [`SimulationOptions::max_work`]: 2^35 message-steps, above
+/// the 32×32×32 torus's total exchange (2.7·10^10), which simulates in minutes.
+pub const MAX_WORK: u64 = 1 << 35;
+
+/// The work of a simulation, in message-steps, counted before it runs: every
+/// node plays every letter of every word (one hop each), and every message of
+/// the message set is accounted for once (a bit of the delivery bitmap, then
+/// checked): nodes × (Σ_w |w| + messages per node). Saturates at `u64::MAX`.
+pub fn work(input: &SimulationInput<'_>) -> u64 {
+    let nodes = input.group.order() as u64;
+    let letters = input
+        .words
+        .iter()
+        .fold(0u64, |sum, w| sum.saturating_add(w.letters.len() as u64));
+    let messages = match input.messages {
+        MessageSet::To(to) => to.len() as u64,
+        MessageSet::Total | MessageSet::Odd | MessageSet::Distances(_) => nodes.saturating_sub(1),
+    };
+    nodes.saturating_mul(letters.saturating_add(messages))
 }
 
 /// The largest (step bins, link bins) grid a [`LinkUse`] may have: a picture of the
@@ -118,6 +142,7 @@ impl Default for SimulationOptions {
             max_in_flight_bytes: 512 << 20,
             chunks: 0,
             link_use: None,
+            max_work: MAX_WORK,
         }
     }
 }
@@ -181,6 +206,15 @@ pub enum SimulationError {
         node: u32,
         /// Where the group says it arrives.
         reached: u32,
+    },
+    /// The simulation would take more message-steps than the limit; nothing was
+    /// simulated.
+    #[error("not simulated: {work} message-steps over the limit {limit}")]
+    OverLimit {
+        /// Message-steps the run would take ([`work`]).
+        work: u64,
+        /// The limit ([`SimulationOptions::max_work`]).
+        limit: u64,
     },
     /// Too many words are in flight at once for the memory bound.
     #[error(
@@ -414,11 +448,19 @@ impl LinkUse {
     }
 }
 
-/// Plays the table out on the embedding's network and reports what happened.
+/// Plays the table out on the embedding's network and reports what happened,
+/// after refusing a run of more than `options.max_work` message-steps.
 pub fn simulate(
     input: &SimulationInput<'_>,
     options: &SimulationOptions,
 ) -> Result<SimulationReport, SimulationError> {
+    let work = work(input);
+    if work > options.max_work {
+        return Err(SimulationError::OverLimit {
+            work,
+            limit: options.max_work,
+        });
+    }
     engine::run(input, options)
 }
 

@@ -220,7 +220,7 @@ fn net_writes_headers_that_check_and_bounds_accept() {
     } = txverify(&["bounds", "--format", "json", path]);
     assert_eq!(code, 0);
     let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(report["schema"], "txverify-bounds/1");
+    assert_eq!(report["schema"], "txverify-bounds/2");
     // The 4 × 4 torus: 16 nodes, degree 4, diameter 4, status 32 (= 2 · 16), the
     // kernel's all-port bound 8, the cut bound 8 · 8 / 8 = 8.
     for (field, value) in [
@@ -236,7 +236,7 @@ fn net_writes_headers_that_check_and_bounds_accept() {
     assert_eq!(report["cut_bound"]["value"], 8);
     assert_eq!(
         field_paths(&report),
-        documented_fields("## Schema `txverify-bounds/1`")
+        documented_fields("## Schema `txverify-bounds/2`")
     );
     assert_eq!(report["average_distance"], 32.0 / 15.0);
     let Run {
@@ -294,4 +294,23 @@ fn schedules_run_on_the_same_families() {
         schedule_status("kary 3 3"),
         explicit(product(&[3, 3, 3], false))
     );
+}
+
+#[test]
+fn k_ports_above_the_degree_bound_like_all_ports() {
+    // The 8-ring: degree 2, status 16. Five ports are no more than two: the
+    // K-port bound is 8, the all-port one, not ⌈16 / 5⌉ = 4.
+    let dir = std::env::temp_dir().join(format!("txverify-ports-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ring8.tbl");
+    let path = file.to_str().unwrap();
+    assert_eq!(txverify(&["net", "ring", "8", "-o", path]).code, 0);
+    let run = txverify(&["bounds", "--ports", "5", "--format", "json", path]);
+    assert_eq!(run.code, 0);
+    let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(report["ports"], 5);
+    assert_eq!(report["single_port_bound"], 8);
+    assert_eq!(report["all_port_bound"], 8);
+    let text = txverify(&["bounds", "--ports", "5", path]).stdout;
+    assert!(text.contains("single-port bound  8 (5-port"), "{text}");
 }

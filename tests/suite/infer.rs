@@ -404,7 +404,7 @@ fn infer_json_writes_exactly_the_documented_fields() {
         vec![exhausted.to_str().unwrap()],
     ] {
         let (_, report) = json_of(&args);
-        assert_eq!(report["schema"], "txverify-infer/1");
+        assert_eq!(report["schema"], "txverify-infer/2");
         nested_field_paths(&report, "", &mut written);
     }
     assert_eq!(
@@ -483,4 +483,36 @@ fn a_long_run_with_much_slack_is_searched_without_quadratic_work() {
         assert_eq!(run.code, code, "{letters}: {}{}", run.stdout, run.stderr);
         assert!(run.stdout.contains(says), "{letters}: {}", run.stdout);
     }
+}
+
+#[test]
+fn a_search_over_its_step_limit_stops_and_says_so_with_exit_4() {
+    // hypercube4-b: 644 segmentations, far more than 50 steps of search.
+    let (code, report) = json_of(&[
+        "--count",
+        "--max-steps",
+        "50",
+        "tests/infer/hypercube4-b.tbl",
+    ]);
+    assert_eq!(code, 4);
+    assert_eq!(report["exit_code"], 4);
+    assert_eq!(report["out_of_steps"], true);
+    assert_eq!(report["complete"], false);
+    assert_eq!(report["steps"], 50);
+    if report["count"] == 0 {
+        assert_eq!(report["reason"]["kind"], "step_limit");
+    }
+    let text = txverify(&["infer", "--max-steps", "50", "tests/infer/hypercube4-b.tbl"]);
+    assert_eq!(text.code, 4);
+    assert!(
+        text.stdout.contains("step limit ran out"),
+        "{}",
+        text.stdout
+    );
+    // Under the default the whole search runs.
+    let (code, report) = json_of(&["--count", "tests/infer/hypercube4-b.tbl"]);
+    assert_eq!(code, 0);
+    assert_eq!(report["out_of_steps"], false);
+    assert_eq!(report["count"], 644);
+    assert!(report["steps"].as_u64().unwrap() > 50);
 }

@@ -75,3 +75,60 @@ fn a_group_over_the_order_limit_is_refused() {
         assert!(run.stderr.contains("limit"), "{text}: {}", run.stderr);
     }
 }
+
+#[test]
+fn a_simulation_over_its_step_limit_is_refused_and_the_report_says_so() {
+    // ring6-cyclic-total: 6 nodes × (9 letters + 5 messages) = 84 message-steps.
+    let path = "tables/ring6-cyclic-total.tbl";
+    let at = |limit: &str| {
+        txverify(&[
+            "check",
+            "--format",
+            "json",
+            "--max-simulation-steps",
+            limit,
+            path,
+        ])
+    };
+    let ran = at("84");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let report: serde_json::Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+    assert_eq!(report["simulation"]["status"], "ran");
+    let refused = at("83");
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    let report: serde_json::Value = serde_json::from_str(refused.stdout.trim()).unwrap();
+    assert_eq!(report["simulation"]["status"], "skipped");
+    assert_eq!(
+        report["simulation"]["reason"],
+        "not simulated: 84 message-steps over the limit 83 (--max-simulation-steps)"
+    );
+    assert_eq!(report["agreement"]["status"], "kernel_only");
+    assert_eq!(report["exit_code"], 2);
+    // The kernel's verdict is still reported.
+    assert_eq!(report["verdict"], "valid");
+    let text = txverify(&["check", "--max-simulation-steps", "83", path]);
+    assert_eq!(text.code, 2);
+    assert!(
+        text.stdout
+            .contains("not simulated: 84 message-steps over the limit 83"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn a_large_group_is_not_simulated_by_default() {
+    // The 64 × 64 × 80 torus (327,680 nodes): its total exchange alone is
+    // 327,680 × 327,679 ≈ 1.07·10^11 message-steps, over the default 2^35.
+    // Refused before the simulator allocates its n² delivery bits (12.5 GiB).
+    let header = txverify(&["net", "torus", "64", "64", "80"]).stdout;
+    let text = format!("{header}a b c a' b' c'\naa bb cc a'a' b'b' c'c'\n");
+    let path = file("torus-64-64-80.tbl", &text);
+    let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(report["simulation"]["status"], "skipped");
+    let reason = report["simulation"]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("not simulated: "), "{reason}");
+    assert_eq!(report["agreement"]["status"], "kernel_only");
+}

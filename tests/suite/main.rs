@@ -10,6 +10,7 @@ mod common;
 mod fifo_replay;
 
 mod agreement;
+mod bounds;
 mod breaking;
 mod cli;
 mod cli_polish;

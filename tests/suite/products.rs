@@ -294,6 +294,65 @@ fn every_network_bounds_field_is_documented() {
     let (_, report) = network_bounds("genhypercube 3 4");
     assert_eq!(
         field_paths(&report),
-        documented_fields("## Schema `txverify-network-bounds/1`")
+        documented_fields("## Schema `txverify-network-bounds/2`")
+    );
+}
+
+#[test]
+fn a_product_whose_cut_is_not_computed_says_so_and_never_cut_0() {
+    // ccc 3 has 24 nodes: no factor cut by enumeration, but its cube
+    // dimension splits it 12 · 12 over 4 links: 36, above the link load 25.
+    let (code, report) = network_bounds("ccc 3");
+    assert_eq!(code, 0);
+    assert_eq!(report["all_port_bound"], 36);
+    assert_eq!(report["dimension_cut"]["steps"], 36);
+    let text = txverify(&["bounds", "--network", "ccc 3"]).stdout;
+    assert!(!text.contains("cut 0"), "{text}");
+    assert!(text.contains("one-dimension cut 36"), "{text}");
+    // A factor of more than 20 nodes that is not a Cayley graph either way:
+    // the complete graph's halves still give a cut; none of the reports
+    // prints a cut of 0 steps.
+    // One node: no cut at all, and the report says so.
+    let text = txverify(&["bounds", "--network", "linear 1"]).stdout;
+    assert!(text.contains("one-dimension cut not computed"), "{text}");
+    for network in ["complete 21", "linear 21", "ring 30", "linear 1"] {
+        let text = txverify(&["bounds", "--network", network]).stdout;
+        assert!(!text.contains("cut 0"), "{network}: {text}");
+    }
+}
+
+#[test]
+fn the_k_port_bound_of_a_product_uses_no_more_ports_than_links() {
+    // mesh 3 5: corners have degree 2, so 5 ports are at most the degree at
+    // every node: the bound is the all-port link load, not ⌈AS(G) / 5⌉.
+    let run = txverify(&[
+        "bounds",
+        "--network",
+        "mesh 3 5",
+        "--ports",
+        "5",
+        "--format",
+        "json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let total = total_status("mesh 3 5");
+    let links = 2 * (2 * 5 + 3 * 4);
+    assert_eq!(report["single_port_bound"], total.div_ceil(links));
+    assert!(report["single_port_bound"].as_u64() <= report["all_port_bound"].as_u64());
+}
+
+#[test]
+fn compose_says_which_model_each_bound_is_for() {
+    let run = txverify(&["compose", "a1", "linear", "4"]);
+    assert!(
+        run.stdout
+            .contains("lower bound 5 (average-status, for any 1-port schedule on linear 4)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("(cut bound 4, any port model)"),
+        "{}",
+        run.stdout
     );
 }

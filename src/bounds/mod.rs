@@ -1,0 +1,44 @@
+//! Lower bounds on the time of a total exchange (and the counts they rest on),
+//! one module per kind of argument, each bound stated with the model it
+//! assumes. Every other part of txverify that prints a bound (`bounds`,
+//! `compose`, the hypercube collectives) takes it from here; the kernel's bound
+//! for tables (`kernel/bounds.rs`) is apart on purpose: it is trusted code and
+//! shares nothing with this module.
+//!
+//! The common model: a network of N nodes whose links come in inverse pairs
+//! (an undirected graph, `Graph`); time goes in steps; each directed link
+//! carries at most one message a step; a message is one unit that is never
+//! split, copied or combined with another (a total exchange's N(N − 1)
+//! messages are all distinct); a message moves at most one hop a step. The
+//! ports of a node are how many of its links it may send on in one step: all
+//! of them (all-port), K of them (K-port), or one (single-port). Buffering —
+//! how many messages may wait at a node — does not enter any bound below: each
+//! counts hops or crossings, which no queue discipline avoids.
+//!
+//! | bound | module | model | holds because |
+//! | --- | --- | --- | --- |
+//! | ⌈Σ_{x,y} d(x, y) / Σ_x min(K, deg x)⌉ | [`distance`] | K-port (single-port: K = 1; all-port: K ≥ every degree, the divisor is then L, the directed links), any routing, any buffering | the messages need Σ d(x, y) hops in all; in one step node x sends at most min(K, deg x) messages, one hop each |
+//! | ⌈s / min(K, deg)⌉, s = the status Σ_y d(x, y) of one node | [`distance`] | the row above on a vertex-transitive graph (a Cayley graph), where every node has the same status s and degree deg | N·s / (N·min(K, deg)) |
+//! | ⌈(N − 1) / deg(x)⌉ | [`distance`] | all-port, any buffering | node x receives N − 1 distinct messages, at most one per link a step |
+//! | ⌈|A|·|V∖A| / c(A)⌉, c(A) = directed links leaving A | [`cut`] | any ports (all-port included), any routing, any buffering | the |A|·|V∖A| messages from A to the rest each cross from A at least once, and only c(A) links cross a step |
+//!
+//! The K-port bound caps K at each node's degree: a node cannot use more ports
+//! than it has links, so K above the degree is the all-port case (on a graph of
+//! degree deg, ⌈s / deg⌉ = ⌈N·s / L⌉).
+//!
+//! The cut bound holds for every cut; which cuts are tried (every cut of a
+//! small graph, the halving of one dimension of a torus or product, the
+//! splits between neighbours of a larger one) only decides how strong it is.
+//! The single-port model can only be slower, so every all-port bound is a
+//! single-port bound too. Under K ports the crossing of a cut is also limited
+//! by Σ_{x∈A} min(K, links from x out of A); that stronger K-port cut bound is
+//! not computed here: the cut bounds divide by c(A), which holds for every K.
+//!
+//! The status of a node ([`distance::status`]) is the one count all these
+//! start from; the FIFO algorithm's optimality check computes it by its own
+//! search of the Cayley graph, on purpose apart.
+
+pub mod cut;
+pub mod distance;
+
+pub use cut::{Cut, Ratio};
