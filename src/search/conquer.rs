@@ -18,7 +18,7 @@ use super::cubes::{self, Cube, ICNF_FILE};
 use super::encode::{Encoding, encode};
 use super::external;
 use super::options::{EncodingOptions, SearchError, SearchOptions, SolverChoice, claim};
-use super::solver::{self, SatAnswer, SolveControl};
+use super::solver::{SatAnswer, SolveControl};
 use super::{Infeasibility, Outcome};
 use crate::kernel::{self, Instance, Table, Verdict};
 use std::path::{Path, PathBuf};
@@ -257,10 +257,8 @@ impl CubeJob<'_> {
                 .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
             on_progress: Box::new(|_| {}),
         };
-        let command = self
-            .options
-            .solver_command(self.solver, proof_path.as_deref());
-        let (answer, _) = solver::run(self.solver, command, self.cnf, control)?;
+        let command = external::SolverCommand::of(self.options, self.solver, proof_path.as_deref());
+        let (answer, _) = super::run_solver(self.solver, command, self.cnf, control)?;
         let answer = match answer {
             SatAnswer::Sat(model) => CubeAnswer::Sat(model),
             SatAnswer::Unknown => CubeAnswer::Unknown,
