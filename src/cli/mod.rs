@@ -23,7 +23,9 @@ mod net;
 mod render;
 mod schedule;
 mod search;
+mod search_config;
 mod search_page;
+mod search_report;
 mod simulate;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
