@@ -181,30 +181,15 @@ pub fn solve_cubes(
         return Ok((Outcome::Unknown, cubes.len()));
     }
     let certificate = match &options.certificate_dir {
-        Some(dir) => {
-            let icnf = dir.join(ICNF_FILE);
-            let comments = certificate::provenance_comments(instance, time, &options.encoding);
-            write_icnf(&encoding, &cubes, &comments, &icnf)?;
-            let solver = match (external_proof, &options.external_command) {
-                (Some(_), Some(command)) => format!("external: {command}, one run per cube"),
-                _ => "varisat 0.2.2, one run per cube".to_string(),
-            };
-            let source = ProofSource {
-                solver: &solver,
-                kind: external_proof.unwrap_or(ProofKind::Drat),
-                format: "one proof per cube of cubes.icnf",
-                cubes: Some(cubes.len()),
-            };
-            certificate::write_provenance(
-                dir,
-                instance,
-                time,
-                &options.encoding,
-                &encoding,
-                &source,
-            )?;
-            Some(dir.clone())
-        }
+        Some(dir) => Some(write_cube_certificate(
+            dir,
+            instance,
+            time,
+            options,
+            &encoding,
+            &cubes,
+            external_proof,
+        )?),
         None => None,
     };
     let infeasibility = Infeasibility {
@@ -215,6 +200,34 @@ pub fn solve_cubes(
         checked_proof: None,
     };
     Ok((Outcome::Infeasible(infeasibility), cubes.len()))
+}
+
+/// Makes `dir`, which holds every cube's refutation, a cube certificate: the
+/// cubes as iCNF and the provenance, naming the solver that refuted them.
+fn write_cube_certificate(
+    dir: &Path,
+    instance: &Instance,
+    time: usize,
+    options: &SearchOptions,
+    encoding: &Encoding,
+    cubes: &[Cube],
+    external_proof: Option<ProofKind>,
+) -> Result<PathBuf, SearchError> {
+    let icnf = dir.join(ICNF_FILE);
+    let comments = certificate::provenance_comments(instance, time, &options.encoding);
+    write_icnf(encoding, cubes, &comments, &icnf)?;
+    let solver = match (external_proof, &options.external_command) {
+        (Some(_), Some(command)) => format!("external: {command}, one run per cube"),
+        _ => "varisat 0.2.2, one run per cube".to_string(),
+    };
+    let source = ProofSource {
+        solver: &solver,
+        kind: external_proof.unwrap_or(ProofKind::Drat),
+        format: "one proof per cube of cubes.icnf",
+        cubes: Some(cubes.len()),
+    };
+    certificate::write_provenance(dir, instance, time, &options.encoding, encoding, &source)?;
+    Ok(dir.to_path_buf())
 }
 
 /// One cube on one thread.
