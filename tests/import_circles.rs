@@ -208,14 +208,14 @@ fn named_by(module: &Module, src: &str, files: &BTreeMap<Module, PathBuf>) -> BT
             Token::Close => {
                 braces.pop();
             }
-            Token::Ident(m) if m == "mod" => {
-                if matches!(toks.get(i + 1), Some(Token::Ident(_)))
-                    && toks.get(i + 2) == Some(&Token::Open)
-                {
-                    braces.push(true);
-                    i += 3;
-                    continue;
-                }
+            Token::Ident(m)
+                if m == "mod"
+                    && matches!(toks.get(i + 1), Some(Token::Ident(_)))
+                    && toks.get(i + 2) == Some(&Token::Open) =>
+            {
+                braces.push(true);
+                i += 3;
+                continue;
             }
             Token::Ident(head)
                 if ["crate", "super", "self"].contains(&head.as_str())
