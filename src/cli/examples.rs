@@ -58,6 +58,7 @@ Examples:
 pub const SEARCH: &str = "\
 Examples:
   txverify search tables/mesh5.tbl
+  txverify search tables/ring6-cyclic-total.tbl -o found.tbl
   txverify search tables/ring6-cyclic-total.tbl --time 5 --certificate cert
   txverify search tables/mesh6.tbl --time 27 --symmetry sigma --format json
   txverify search campaign/networks/torus10x12.tbl --time 180 --symmetry split --split-along a,A

@@ -23,7 +23,9 @@ mod net;
 mod render;
 mod schedule;
 mod search;
+mod search_config;
 mod search_page;
+mod search_report;
 mod simulate;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -294,9 +296,10 @@ struct SearchArgs {
     /// or `--dimacs F`, write them for independent jobs instead (docs/search.md).
     #[arg(long, value_name = "K", requires = "time", value_parser = clap::value_parser!(u32).range(1..=65536))]
     cubes: Option<u32>,
-    /// With `--cubes K`: write `cubes.icnf` and one DIMACS file per cube to this
-    /// directory. With `--format html`: write the page to this file instead of
-    /// standard output.
+    /// Write the table found (the `.tbl` text, after the kernel's check) to this
+    /// file instead of standard output; nothing is written when no table is
+    /// found. With `--format html`: write the page here instead. With `--cubes K`:
+    /// write `cubes.icnf` and one DIMACS file per cube to this directory.
     #[arg(short = 'o', long, value_name = "PATH")]
     output: Option<PathBuf>,
     /// With `--time T`: merge the answers of the cube jobs in this directory (a

@@ -2,7 +2,7 @@
 
 use super::SearchArgs;
 use super::exit::Exit;
-use super::search::{Reporter, found_by_text, search_failure};
+use super::search_report::{Reporter, found_by_text, search_failure};
 use txverify::load::Loaded;
 use txverify::report::html::PageOptions;
 use txverify::report::search_html::{SearchLog, search_page};

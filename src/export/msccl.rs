@@ -292,6 +292,29 @@ pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError>
     }
     let network = schedule.network.as_ref().ok_or(MscclError::NoNetwork)?;
     let n = network.nodes().map_err(|_| MscclError::NoNetwork)? as u32;
+    let sends = sends_in_order(schedule, n)?;
+    let links: BTreeSet<(u32, u32)> = sends.iter().map(|s| (s.from, s.to)).collect();
+    let mut program = Layout::new(n, network, &links);
+    let mut held: HashMap<(u32, u32), Held> = HashMap::new();
+    for s in &sends {
+        program.place(s, &mut held)?;
+    }
+    all_delivered(n, &held)?;
+    let time = sends.last().map_or(0, |s| s.step);
+    Ok(AllToAll {
+        name: sanitize(name),
+        origin: format!(
+            "all-to-all on {network} ({n} GPUs), {} sends in {time} steps",
+            sends.len()
+        ),
+        gpus: program.gpus,
+    })
+}
+
+/// The schedule's sends in (step, from, to) order, each checked to name nodes
+/// of the network and to move between two different ones; at most
+/// [`MAX_MSCCL_SENDS`] of them.
+fn sends_in_order(schedule: &Schedule, n: u32) -> Result<Vec<TimedSend>, MscclError> {
     if schedule.sends.len() > MAX_MSCCL_SENDS {
         return Err(MscclError::TooLarge {
             sends: schedule.sends.len(),
@@ -314,12 +337,69 @@ pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError>
             return Err(MscclError::BadSend { send: *s, reason });
         }
     }
+    Ok(sends)
+}
 
-    // Threadblock ids, sorted as MSCCL's tools sort them (send peer, receive
-    // peer; -1 first): the copy, the receives by peer, the sends by peer.
-    let links: BTreeSet<(u32, u32)> = sends.iter().map(|s| (s.from, s.to)).collect();
-    let mut gpus: Vec<Gpu> = (0..n)
-        .map(|rank| Gpu {
+/// Where a message that has moved is.
+struct Held {
+    node: u32,
+    chunk: Chunk,
+    /// (threadblock, step) of the receive that wrote it.
+    writer: (u32, u32),
+    arrived: u32,
+}
+
+/// The GPUs' threadblocks, and which threadblock sends or receives on each
+/// link, while the sends are placed as steps.
+struct Layout {
+    gpus: Vec<Gpu>,
+    /// (from, to) → the send threadblock of `from` towards `to`.
+    send_tb: HashMap<(u32, u32), u32>,
+    /// (to, from) → the receive threadblock of `to` from `from`.
+    recv_tb: HashMap<(u32, u32), u32>,
+}
+
+impl Layout {
+    /// Every GPU's threadblocks without the sends' steps, with ids sorted as
+    /// MSCCL's tools sort them (send peer, receive peer; -1 first): the copy
+    /// of the GPU's own chunk, the receives by peer, the sends by peer.
+    fn new(n: u32, network: &NetworkName, links: &BTreeSet<(u32, u32)>) -> Layout {
+        let mut gpus: Vec<Gpu> = (0..n).map(Layout::copying_gpu).collect();
+        let channel = link_channels(network, links);
+        let mut recv_tb = HashMap::new();
+        let incoming: BTreeSet<(u32, u32)> = links.iter().map(|&(from, to)| (to, from)).collect();
+        for &(to, from) in &incoming {
+            let gpu = &mut gpus[to as usize];
+            recv_tb.insert((to, from), gpu.threadblocks.len() as u32);
+            gpu.threadblocks.push(Threadblock {
+                send: None,
+                recv: Some(from),
+                channel: channel[&(from, to)],
+                steps: Vec::new(),
+            });
+        }
+        let mut send_tb = HashMap::new();
+        for &(from, to) in links {
+            let gpu = &mut gpus[from as usize];
+            send_tb.insert((from, to), gpu.threadblocks.len() as u32);
+            gpu.threadblocks.push(Threadblock {
+                send: Some(to),
+                recv: None,
+                channel: channel[&(from, to)],
+                steps: Vec::new(),
+            });
+        }
+        Layout {
+            gpus,
+            send_tb,
+            recv_tb,
+        }
+    }
+
+    /// A GPU with its one threadblock that copies its own chunk from input
+    /// to output.
+    fn copying_gpu(rank: u32) -> Gpu {
+        Gpu {
             rank,
             scratch_chunks: 0,
             threadblocks: vec![Threadblock {
@@ -340,43 +420,19 @@ pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError>
                     has_dependent: false,
                 }],
             }],
-        })
-        .collect();
-    let channel = link_channels(network, &links);
-    let mut recv_tb = HashMap::new();
-    let incoming: BTreeSet<(u32, u32)> = links.iter().map(|&(from, to)| (to, from)).collect();
-    for &(to, from) in &incoming {
-        let gpu = &mut gpus[to as usize];
-        recv_tb.insert((to, from), gpu.threadblocks.len() as u32);
-        gpu.threadblocks.push(Threadblock {
-            send: None,
-            recv: Some(from),
-            channel: channel[&(from, to)],
-            steps: Vec::new(),
-        });
-    }
-    let mut send_tb = HashMap::new();
-    for &(from, to) in &links {
-        let gpu = &mut gpus[from as usize];
-        send_tb.insert((from, to), gpu.threadblocks.len() as u32);
-        gpu.threadblocks.push(Threadblock {
-            send: Some(to),
-            recv: None,
-            channel: channel[&(from, to)],
-            steps: Vec::new(),
-        });
+        }
     }
 
-    // Where each message that has moved is.
-    struct Held {
-        node: u32,
-        chunk: Chunk,
-        /// (threadblock, step) of the receive that wrote it.
-        writer: (u32, u32),
-        arrived: u32,
-    }
-    let mut held: HashMap<(u32, u32), Held> = HashMap::new();
-    for s in &sends {
+    /// Appends send `s` (the next in step order) as a send step on its link's
+    /// send threadblock and a receive step on the receive threadblock of its
+    /// peer, and records in `held` where the message now is. Refuses a send
+    /// whose sender does not hold the message, or that sends it on from its
+    /// destination.
+    fn place(
+        &mut self,
+        s: &TimedSend,
+        held: &mut HashMap<(u32, u32), Held>,
+    ) -> Result<(), MscclError> {
         let key = (s.source, s.destination);
         let (node, src, writer, arrived) = match held.get(&key) {
             Some(h) => (h.node, h.chunk, Some(h.writer), h.arrived),
@@ -402,24 +458,13 @@ pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError>
                 reason: "the message is sent on from its destination",
             });
         }
-        let dst = if s.to == s.destination {
-            Chunk {
-                buffer: Buffer::Output,
-                index: s.source,
-            }
-        } else {
-            let gpu = &mut gpus[s.to as usize];
-            gpu.scratch_chunks += 1;
-            Chunk {
-                buffer: Buffer::Scratch,
-                index: gpu.scratch_chunks - 1,
-            }
-        };
+        let dst = self.destination_chunk(s);
+        let gpus = &mut self.gpus;
         if let Some((tb, step)) = writer {
             gpus[s.from as usize].threadblocks[tb as usize].steps[step as usize].has_dependent =
                 true;
         }
-        let tb = &mut gpus[s.from as usize].threadblocks[send_tb[&(s.from, s.to)] as usize];
+        let tb = &mut gpus[s.from as usize].threadblocks[self.send_tb[&(s.from, s.to)] as usize];
         tb.steps.push(Step {
             kind: StepKind::Send,
             src,
@@ -427,7 +472,7 @@ pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError>
             depends_on: writer,
             has_dependent: false,
         });
-        let recv_id = recv_tb[&(s.to, s.from)];
+        let recv_id = self.recv_tb[&(s.to, s.from)];
         let tb = &mut gpus[s.to as usize].threadblocks[recv_id as usize];
         tb.steps.push(Step {
             kind: StepKind::Recv,
@@ -445,7 +490,30 @@ pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError>
                 arrived: s.step,
             },
         );
+        Ok(())
     }
+
+    /// The chunk that send `s` writes at its receiver: the output chunk of
+    /// the source at the destination, or else a new scratch chunk.
+    fn destination_chunk(&mut self, s: &TimedSend) -> Chunk {
+        if s.to == s.destination {
+            Chunk {
+                buffer: Buffer::Output,
+                index: s.source,
+            }
+        } else {
+            let gpu = &mut self.gpus[s.to as usize];
+            gpu.scratch_chunks += 1;
+            Chunk {
+                buffer: Buffer::Scratch,
+                index: gpu.scratch_chunks - 1,
+            }
+        }
+    }
+}
+
+/// Refuses a program after which some message is not at its destination.
+fn all_delivered(n: u32, held: &HashMap<(u32, u32), Held>) -> Result<(), MscclError> {
     for source in 0..n {
         for destination in (0..n).filter(|&d| d != source) {
             if held
@@ -459,15 +527,7 @@ pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError>
             }
         }
     }
-    let time = sends.last().map_or(0, |s| s.step);
-    Ok(AllToAll {
-        name: sanitize(name),
-        origin: format!(
-            "all-to-all on {network} ({n} GPUs), {} sends in {time} steps",
-            sends.len()
-        ),
-        gpus,
-    })
+    Ok(())
 }
 
 /// The channel of every directed link: on a ring, torus, mesh or hypercube,

@@ -22,8 +22,8 @@
 //! itself and permutes the table variables.
 
 use super::cnf::{Cnf, Lit};
-use super::encode::RouteVars;
 use super::options::{BreakingMap, EncodeError, SymmetryBreaking};
+use super::routes::RouteVars;
 use super::symmetry::{TableMap, for_each_permutation};
 use crate::group::Elem;
 use crate::kernel::Instance;

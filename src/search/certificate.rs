@@ -8,8 +8,12 @@
 //! an external solver). [`verify`] regenerates the formula from the instance
 //! and the recorded options, checks it is the one the proof was made for, and
 //! runs the independent checker in [`super::proofcheck`] on it, reading the
-//! proof as a stream.
+//! proof as a stream. A cube certificate (cube-and-conquer) holds instead
+//! the cubes in `cubes.icnf` and one proof per cube; [`verify`] checks that
+//! the cubes cover every assignment and each proof (the conquer side writes
+//! such certificates and uses this module, never the reverse).
 
+use super::cubes::{self, ICNF_FILE};
 use super::encode::{ENCODING_VERSION, Encoding, encode};
 use super::options::{EncodeError, EncodingOptions, SearchError, claim};
 use super::proofcheck::{self, ProofError, ProofReport};
@@ -314,7 +318,7 @@ pub(crate) fn write_provenance(
 pub fn verify(instance: &Instance, dir: &Path) -> Result<Verified, CertificateError> {
     let (provenance, encoding) = regenerate(instance, dir)?;
     if let Some(count) = provenance.cubes {
-        let lemmas = super::conquer::verify_cubes(&encoding, dir, count)?;
+        let lemmas = verify_cubes(&encoding, dir, count)?;
         let report = ProofReport {
             lemmas,
             rat_lemmas: 0,
@@ -433,4 +437,52 @@ pub(crate) fn regenerate(
         return Err(CertificateError::FormulaDiffers);
     }
     Ok((provenance, encoding))
+}
+
+/// The proof of a cube: `STEM.drat` or `STEM.lrat`, whichever exists.
+pub(crate) fn cube_proof(dir: &Path, stem: &str) -> Option<(PathBuf, ProofKind)> {
+    [("drat", ProofKind::Drat), ("lrat", ProofKind::Lrat)]
+        .into_iter()
+        .map(|(ext, kind)| (dir.join(format!("{stem}.{ext}")), kind))
+        .find(|(path, _)| path.exists())
+}
+
+/// Checks a cube certificate: the cubes in `dir` cover every assignment, and
+/// each cube's proof refutes the formula with the cube. Returns the lemmas checked.
+fn verify_cubes(encoding: &Encoding, dir: &Path, count: usize) -> Result<usize, CertificateError> {
+    let icnf = dir.join(ICNF_FILE);
+    let text = std::fs::read_to_string(&icnf).map_err(|source| CertificateError::Read {
+        path: icnf.clone(),
+        source,
+    })?;
+    let cubes = cubes::cubes_of_icnf(&text, encoding.cnf.vars())
+        .map_err(|e| CertificateError::Cubes(e.to_string()))?;
+    if cubes.len() != count {
+        return Err(CertificateError::Cubes(format!(
+            "{} cubes, provenance.json says {count}",
+            cubes.len()
+        )));
+    }
+    if !cubes::covers(&cubes) {
+        return Err(CertificateError::Cubes(
+            "the cubes do not cover every assignment".to_string(),
+        ));
+    }
+    let mut lemmas = 0;
+    for (i, cube) in cubes.iter().enumerate() {
+        let stem = cubes::cube_stem(i);
+        let Some((path, kind)) = cube_proof(dir, &stem) else {
+            return Err(CertificateError::Cubes(format!("{stem} has no proof")));
+        };
+        let cnf = cubes::with_cube(&encoding.cnf, cube);
+        let report =
+            check_proof_file(cnf.vars(), cnf.clauses(), &path, kind).map_err(|e| match e {
+                CertificateError::Proof(p) => {
+                    CertificateError::Cubes(format!("{stem}: the proof is rejected: {p}"))
+                }
+                other => other,
+            })?;
+        lemmas += report.lemmas;
+    }
+    Ok(lemmas)
 }

@@ -13,21 +13,18 @@
 //! then is the formula refuted. The directory then becomes a certificate
 //! (`provenance.json` and `formula.cnf` are added) that `verify-proof` checks.
 
-use super::certificate::{self, CertificateError, ProofKind, ProofSource};
-use super::cubes::{self, Cube};
+use super::certificate::{self, CertificateError, ProofKind, ProofSource, cube_proof};
+use super::cubes::{self, Cube, ICNF_FILE};
 use super::encode::{Encoding, encode};
 use super::external;
 use super::options::{EncodingOptions, SearchError, SearchOptions, SolverChoice, claim};
-use super::solver::{self, SatAnswer, SolveControl};
+use super::solver::{SatAnswer, SolveControl};
 use super::{Infeasibility, Outcome};
 use crate::kernel::{self, Instance, Table, Verdict};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-
-/// The iCNF file of a directory of cubes.
-pub const ICNF_FILE: &str = "cubes.icnf";
 
 /// The comment that carries the formula's digest in [`ICNF_FILE`].
 const DIGEST_COMMENT: &str = "c formula digest ";
@@ -184,30 +181,15 @@ pub fn solve_cubes(
         return Ok((Outcome::Unknown, cubes.len()));
     }
     let certificate = match &options.certificate_dir {
-        Some(dir) => {
-            let icnf = dir.join(ICNF_FILE);
-            let comments = certificate::provenance_comments(instance, time, &options.encoding);
-            write_icnf(&encoding, &cubes, &comments, &icnf)?;
-            let solver = match (external_proof, &options.external_command) {
-                (Some(_), Some(command)) => format!("external: {command}, one run per cube"),
-                _ => "varisat 0.2.2, one run per cube".to_string(),
-            };
-            let source = ProofSource {
-                solver: &solver,
-                kind: external_proof.unwrap_or(ProofKind::Drat),
-                format: "one proof per cube of cubes.icnf",
-                cubes: Some(cubes.len()),
-            };
-            certificate::write_provenance(
-                dir,
-                instance,
-                time,
-                &options.encoding,
-                &encoding,
-                &source,
-            )?;
-            Some(dir.clone())
-        }
+        Some(dir) => Some(write_cube_certificate(
+            dir,
+            instance,
+            time,
+            options,
+            &encoding,
+            &cubes,
+            external_proof,
+        )?),
         None => None,
     };
     let infeasibility = Infeasibility {
@@ -218,6 +200,34 @@ pub fn solve_cubes(
         checked_proof: None,
     };
     Ok((Outcome::Infeasible(infeasibility), cubes.len()))
+}
+
+/// Makes `dir`, which holds every cube's refutation, a cube certificate: the
+/// cubes as iCNF and the provenance, naming the solver that refuted them.
+fn write_cube_certificate(
+    dir: &Path,
+    instance: &Instance,
+    time: usize,
+    options: &SearchOptions,
+    encoding: &Encoding,
+    cubes: &[Cube],
+    external_proof: Option<ProofKind>,
+) -> Result<PathBuf, SearchError> {
+    let icnf = dir.join(ICNF_FILE);
+    let comments = certificate::provenance_comments(instance, time, &options.encoding);
+    write_icnf(encoding, cubes, &comments, &icnf)?;
+    let solver = match (external_proof, &options.external_command) {
+        (Some(_), Some(command)) => format!("external: {command}, one run per cube"),
+        _ => "varisat 0.2.2, one run per cube".to_string(),
+    };
+    let source = ProofSource {
+        solver: &solver,
+        kind: external_proof.unwrap_or(ProofKind::Drat),
+        format: "one proof per cube of cubes.icnf",
+        cubes: Some(cubes.len()),
+    };
+    certificate::write_provenance(dir, instance, time, &options.encoding, encoding, &source)?;
+    Ok(dir.to_path_buf())
 }
 
 /// One cube on one thread.
@@ -260,10 +270,8 @@ impl CubeJob<'_> {
                 .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
             on_progress: Box::new(|_| {}),
         };
-        let command = self
-            .options
-            .solver_command(self.solver, proof_path.as_deref());
-        let (answer, _) = solver::run(self.solver, command, self.cnf, control)?;
+        let command = external::SolverCommand::of(self.options, self.solver, proof_path.as_deref());
+        let (answer, _) = super::run_solver(self.solver, command, self.cnf, control)?;
         let answer = match answer {
             SatAnswer::Sat(model) => CubeAnswer::Sat(model),
             SatAnswer::Unknown => CubeAnswer::Unknown,
@@ -478,61 +486,9 @@ fn answer_of(output: &str) -> Option<&str> {
         .next_back()
 }
 
-/// The proof of a cube: `STEM.drat` or `STEM.lrat`, whichever exists.
-pub(crate) fn cube_proof(dir: &Path, stem: &str) -> Option<(PathBuf, ProofKind)> {
-    [("drat", ProofKind::Drat), ("lrat", ProofKind::Lrat)]
-        .into_iter()
-        .map(|(ext, kind)| (dir.join(format!("{stem}.{ext}")), kind))
-        .find(|(path, _)| path.exists())
-}
-
 fn read(path: &Path) -> Result<String, MergeError> {
     std::fs::read_to_string(path).map_err(|source| MergeError::Read {
         path: path.to_path_buf(),
         source,
     })
-}
-
-/// Checks a cube certificate: the cubes in `dir` cover every assignment, and
-/// each cube's proof refutes the formula with the cube. Returns the lemmas checked.
-pub(crate) fn verify_cubes(
-    encoding: &Encoding,
-    dir: &Path,
-    count: usize,
-) -> Result<usize, CertificateError> {
-    let icnf = dir.join(ICNF_FILE);
-    let text = std::fs::read_to_string(&icnf).map_err(|source| CertificateError::Read {
-        path: icnf.clone(),
-        source,
-    })?;
-    let cubes = cubes::cubes_of_icnf(&text, encoding.cnf.vars())
-        .map_err(|e| CertificateError::Cubes(e.to_string()))?;
-    if cubes.len() != count {
-        return Err(CertificateError::Cubes(format!(
-            "{} cubes, provenance.json says {count}",
-            cubes.len()
-        )));
-    }
-    if !cubes::covers(&cubes) {
-        return Err(CertificateError::Cubes(
-            "the cubes do not cover every assignment".to_string(),
-        ));
-    }
-    let mut lemmas = 0;
-    for (i, cube) in cubes.iter().enumerate() {
-        let stem = cubes::cube_stem(i);
-        let Some((path, kind)) = cube_proof(dir, &stem) else {
-            return Err(CertificateError::Cubes(format!("{stem} has no proof")));
-        };
-        let cnf = cubes::with_cube(&encoding.cnf, cube);
-        let report = certificate::check_proof_file(cnf.vars(), cnf.clauses(), &path, kind)
-            .map_err(|e| match e {
-                CertificateError::Proof(p) => {
-                    CertificateError::Cubes(format!("{stem}: the proof is rejected: {p}"))
-                }
-                other => other,
-            })?;
-        lemmas += report.lemmas;
-    }
-    Ok(lemmas)
 }

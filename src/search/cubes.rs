@@ -15,6 +15,10 @@
 use super::cnf::Cnf;
 use std::fmt::Write;
 
+/// The iCNF file of a directory of cubes (next to `cube-NNNN.cnf` and the
+/// cubes' proofs).
+pub const ICNF_FILE: &str = "cubes.icnf";
+
 /// A cube: literals that hold together.
 pub type Cube = Vec<i32>;
 

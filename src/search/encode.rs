@@ -25,6 +25,7 @@
 
 use super::cnf::{Cnf, Lit};
 use super::options::{EncodeError, EncodingOptions, WordLengths};
+pub use super::routes::RouteVars;
 use super::routes::{Route, exact_step_sets, route};
 use super::symmetry::{Symmetries, TableMap};
 use crate::group::Elem;
@@ -34,33 +35,6 @@ use std::collections::HashMap;
 
 /// Version of the encoding; a certificate is only valid for the version that made it.
 pub const ENCODING_VERSION: &str = "txverify-cnf-1";
-
-/// Variables of one route.
-#[derive(Clone, Debug)]
-pub struct RouteVars {
-    /// The layered graph.
-    pub route: Route,
-    /// Index of the message in [`Encoding::messages`].
-    pub message: usize,
-    /// "route used".
-    pub sel: Lit,
-    /// Start variables, `x[t]` for `t = 0..=T-L`.
-    pub x: Vec<Lit>,
-    /// `nodes[k][i]` for node `route.layers[k][i]`.
-    pub nodes: Vec<Vec<Lit>>,
-    /// `letters[k][i]` for link `route.letters[k][i]`.
-    pub letters: Vec<Vec<Lit>>,
-}
-
-impl RouteVars {
-    /// The variable "letter `k` (from 0) is `link`", if the route has that letter there.
-    pub fn letter(&self, k: usize, link: LinkId) -> Option<Lit> {
-        self.route.letters[k]
-            .binary_search(&link)
-            .ok()
-            .map(|i| self.letters[k][i])
-    }
-}
 
 /// Sizes of an encoding, for progress reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

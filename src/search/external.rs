@@ -14,7 +14,7 @@
 //! refutes the formula with it.
 
 use super::cnf::Cnf;
-use super::options::SolverError;
+use super::options::{SearchOptions, SolverChoice, SolverError};
 use super::solver::{SatAnswer, SolveControl};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -39,6 +39,25 @@ pub struct SolverCommand<'a> {
     pub template: &'a str,
     /// The file that takes the place of `{proof}` or `{lrat}`.
     pub proof: Option<&'a Path>,
+}
+
+impl<'a> SolverCommand<'a> {
+    /// The external command of `options` to run with `solver`, if it has one:
+    /// the proof file takes the place of `{proof}` or `{lrat}` only when that
+    /// solver is the external one.
+    pub fn of(
+        options: &'a SearchOptions,
+        solver: SolverChoice,
+        proof: Option<&'a Path>,
+    ) -> Option<SolverCommand<'a>> {
+        options
+            .external_command
+            .as_deref()
+            .map(|template| SolverCommand {
+                template,
+                proof: proof.filter(|_| solver == SolverChoice::External),
+            })
+    }
 }
 
 /// Runs the command on `cnf`; the answer, and 0 learned clauses (the command

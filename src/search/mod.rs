@@ -13,7 +13,8 @@
 //! The modules, from the bottom up: [`options`] (what is asked, what can fail),
 //! [`cnf`] and [`routes`] (formulas and walks), [`symmetry`] and [`split`]
 //! (restrictions), [`breaking`] (symmetry breaking that keeps every orbit),
-//! [`encode`](mod@encode) (the formula), [`solver`] (running SAT solvers),
+//! [`encode`](mod@encode) (the formula), [`solver`] and [`external`] (SAT
+//! solvers, built in or run as a command; `run_solver` chooses),
 //! [`proofcheck`] and [`certificate`] (proofs of infeasibility, from varisat or
 //! from an external solver), [`portfolio`] (the helper thread), [`cubes`] and
 //! [`conquer`] (cube-and-conquer); this module puts them together.
@@ -182,6 +183,39 @@ pub fn solve_reporting(
     });
     clean_up(&outcome, &options.certificate_dir, &proof_path);
     outcome
+}
+
+/// Runs the solver `choice` on `cnf`. Returns the answer and the number of
+/// learned clauses (for z3, its conflicts).
+pub(crate) fn run_solver(
+    choice: SolverChoice,
+    external_command: Option<external::SolverCommand<'_>>,
+    cnf: &cnf::Cnf,
+    control: SolveControl<'_>,
+) -> Result<(SatAnswer, u64), SolverError> {
+    match choice {
+        SolverChoice::External => match external_command {
+            Some(command) => external::solve_external(command, cnf, control),
+            None => Err(SolverError::External {
+                problem: "no command given (--solver-cmd)".to_string(),
+            }),
+        },
+        SolverChoice::Varisat => solver::solve_varisat(cnf, control),
+        #[cfg(feature = "cadical")]
+        SolverChoice::Cadical => solver::solve_cadical(cnf, control),
+        #[cfg(not(feature = "cadical"))]
+        SolverChoice::Cadical => Err(SolverError::NotBuilt {
+            name: "CaDiCaL",
+            feature: "cadical",
+        }),
+        #[cfg(feature = "z3")]
+        SolverChoice::Z3 => solver::solve_z3(cnf, control),
+        #[cfg(not(feature = "z3"))]
+        SolverChoice::Z3 => Err(SolverError::NotBuilt {
+            name: "z3",
+            feature: "z3",
+        }),
+    }
 }
 
 /// The kind of proof the external solver's command writes, when it has a
@@ -364,8 +398,8 @@ impl Run<'_> {
                 })
             }),
         };
-        let command = self.options.solver_command(chosen, proof);
-        Ok(solver::run(chosen, command, &self.encoding.cnf, control)?)
+        let command = external::SolverCommand::of(self.options, chosen, proof);
+        Ok(run_solver(chosen, command, &self.encoding.cnf, control)?)
     }
 
     /// What the answers mean: a table (checked by the kernel), an

@@ -173,23 +173,6 @@ pub struct SearchOptions {
     pub external_command: Option<String>,
 }
 
-impl SearchOptions {
-    /// The external command to run with `solver`, if any: the proof file takes the
-    /// place of `{proof}` or `{lrat}` only when that solver is the external one.
-    pub fn solver_command<'a>(
-        &'a self,
-        solver: SolverChoice,
-        proof: Option<&'a std::path::Path>,
-    ) -> Option<super::external::SolverCommand<'a>> {
-        self.external_command
-            .as_deref()
-            .map(|template| super::external::SolverCommand {
-                template,
-                proof: proof.filter(|_| solver == SolverChoice::External),
-            })
-    }
-}
-
 /// Which SAT solver runs the formula.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

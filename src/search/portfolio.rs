@@ -20,7 +20,7 @@
 use super::cnf::Cnf;
 use super::encode::{Encoding, encode};
 use super::options::{EncodingOptions, SearchError, SearchOptions, SolverChoice};
-use super::solver::{self, SatAnswer, SolveControl};
+use super::solver::{SatAnswer, SolveControl};
 use super::split;
 use super::symmetry::{self, Candidate, inverses};
 use crate::kernel::{Instance, Table};
@@ -411,7 +411,7 @@ fn solve(
         proof: None,
         on_progress: Box::new(|_| {}),
     };
-    let (answer, _) = solver::run(helper_solver(options.solver), None, cnf, control)?;
+    let (answer, _) = super::run_solver(helper_solver(options.solver), None, cnf, control)?;
     Ok(answer)
 }
 

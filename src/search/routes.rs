@@ -7,7 +7,12 @@
 //! `L = d(e)` this is the shortest-path DAG. Every walk through the layers is a
 //! word of length `L` for `e` and every such word is a walk through the layers,
 //! which is what makes the encoding complete.
+//!
+//! [`RouteVars`] are the formula's variables of one such graph; they live here,
+//! below both the encoding that makes them and the symmetry-breaking clauses
+//! that read them.
 
+use super::cnf::Lit;
 use crate::group::Elem;
 use crate::kernel::{Instance, LinkId};
 
@@ -116,4 +121,31 @@ pub fn route(
         route.letters.push(letters);
     }
     Some(route)
+}
+
+/// Variables of one route.
+#[derive(Clone, Debug)]
+pub struct RouteVars {
+    /// The layered graph.
+    pub route: Route,
+    /// Index of the message in [`Encoding::messages`](super::Encoding::messages).
+    pub message: usize,
+    /// "route used".
+    pub sel: Lit,
+    /// Start variables, `x[t]` for `t = 0..=T-L`.
+    pub x: Vec<Lit>,
+    /// `nodes[k][i]` for node `route.layers[k][i]`.
+    pub nodes: Vec<Vec<Lit>>,
+    /// `letters[k][i]` for link `route.letters[k][i]`.
+    pub letters: Vec<Vec<Lit>>,
+}
+
+impl RouteVars {
+    /// The variable "letter `k` (from 0) is `link`", if the route has that letter there.
+    pub fn letter(&self, k: usize, link: LinkId) -> Option<Lit> {
+        self.route.letters[k]
+            .binary_search(&link)
+            .ok()
+            .map(|i| self.letters[k][i])
+    }
 }

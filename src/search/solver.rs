@@ -7,7 +7,7 @@
 //! request has passed, which makes the solver give up (reported as "unknown").
 
 use super::cnf::Cnf;
-use super::options::{SolverChoice, SolverError};
+use super::options::SolverError;
 use std::cell::Cell;
 use std::io::{self, Write};
 use std::rc::Rc;
@@ -85,39 +85,6 @@ impl Write for Monitor<'_> {
             Some(sink) => sink.flush(),
             None => Ok(()),
         }
-    }
-}
-
-/// Runs the solver `choice` on `cnf`. Returns the answer and the number of
-/// learned clauses (for z3, its conflicts).
-pub(crate) fn run(
-    choice: SolverChoice,
-    external_command: Option<super::external::SolverCommand<'_>>,
-    cnf: &Cnf,
-    control: SolveControl<'_>,
-) -> Result<(SatAnswer, u64), SolverError> {
-    match choice {
-        SolverChoice::External => match external_command {
-            Some(command) => super::external::solve_external(command, cnf, control),
-            None => Err(SolverError::External {
-                problem: "no command given (--solver-cmd)".to_string(),
-            }),
-        },
-        SolverChoice::Varisat => solve_varisat(cnf, control),
-        #[cfg(feature = "cadical")]
-        SolverChoice::Cadical => solve_cadical(cnf, control),
-        #[cfg(not(feature = "cadical"))]
-        SolverChoice::Cadical => Err(SolverError::NotBuilt {
-            name: "CaDiCaL",
-            feature: "cadical",
-        }),
-        #[cfg(feature = "z3")]
-        SolverChoice::Z3 => solve_z3(cnf, control),
-        #[cfg(not(feature = "z3"))]
-        SolverChoice::Z3 => Err(SolverError::NotBuilt {
-            name: "z3",
-            feature: "z3",
-        }),
     }
 }
 

@@ -346,6 +346,54 @@ fn search_finds_an_optimal_table_that_check_accepts() {
     assert!(recheck.stdout.contains("OPTIMAL"), "{}", recheck.stdout);
 }
 
+/// `search -o FILE` writes the table found (the `.tbl` text the search would
+/// print, after the kernel's check) to FILE instead of standard output, in text
+/// and in JSON (which names the file in `output`); the file checks. A file that
+/// cannot be written is exit status 2, in JSON with the error object.
+#[test]
+fn search_o_writes_the_table_found_and_check_accepts_it() {
+    let path = file("search8-o.tbl", RING8_HEADER);
+    let out = file("found8-o.tbl", "");
+    let (p, o) = (path.to_str().unwrap(), out.to_str().unwrap());
+    let run = txverify(&["search", "-q", p, "-o", o]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        written.contains("expect: time 8\nexpect: optimal\ntable:\n"),
+        "{written}"
+    );
+    let recheck = txverify(&["check", o]);
+    assert_eq!(recheck.code, 0, "{}", recheck.stdout);
+    assert!(recheck.stdout.contains("OPTIMAL"), "{}", recheck.stdout);
+
+    let json_out = file("found8-o-json.tbl", "");
+    let j = json_out.to_str().unwrap();
+    let run = txverify(&["search", "-q", p, "--format", "json", "-o", j]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["output"], j);
+    let written = std::fs::read_to_string(&json_out).unwrap();
+    assert_eq!(value["table"], written.as_str());
+    assert_eq!(txverify(&["check", j]).code, 0);
+
+    let unwritable = "/nonexistent-directory/found8.tbl";
+    let run = txverify(&["search", "-q", p, "-o", unwritable]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("cannot write"), "{}", run.stderr);
+    let run = txverify(&["search", "-q", p, "--format", "json", "-o", unwritable]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["exit_code"], 2);
+    assert!(
+        value["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot write"),
+        "{value}"
+    );
+}
+
 const TORUS44_HEADER: &str = "group: <a, A | a^2 = A^2 = (aA)^2 = 1> x <b, B | b^2 = B^2 = (bB)^2 = 1>\nnetwork: torus 4 4\ntable:\n";
 
 #[test]

@@ -383,6 +383,23 @@ fn search_json_has_the_documented_fields_and_the_found_table() {
     // The table in the report is one `check` accepts.
     let found = file("search-json-found.tbl", value["table"].as_str().unwrap());
     assert_eq!(txverify(&["check", found.to_str().unwrap()]).code, 0);
+    // With -o, the table also goes to the file the report names.
+    let out = file("search-json-o.tbl", "");
+    let written = txverify(&[
+        "-q",
+        "search",
+        "--format",
+        "json",
+        "tables/ring6-cyclic-total.tbl",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let value = json_of(&written, &mut ran);
+    assert_eq!(value["output"], out.to_str().unwrap());
+    assert_eq!(
+        value["table"],
+        std::fs::read_to_string(&out).unwrap().as_str()
+    );
     // None at T = 5 (exit 1), and --dimacs (nothing solved).
     let none = txverify(&[
         "-q",

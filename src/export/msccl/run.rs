@@ -2,7 +2,7 @@
 //! and comparing what it moves with the schedule it was made from: the checks
 //! the CLI makes before it writes a program.
 
-use super::{AllToAll, Buffer, Chunk, MscclError, StepKind, Transfer};
+use super::{AllToAll, Buffer, Chunk, MscclError, Step, StepKind, Transfer};
 use crate::schedule::Schedule;
 use std::collections::{BTreeMap, HashMap};
 
@@ -16,162 +16,29 @@ impl AllToAll {
     /// holds exactly the messages addressed to it. Returns the transfers in the
     /// order they happened.
     pub fn execute(&self) -> Result<Vec<Transfer>, MscclError> {
-        let fail = |what: String| Err(MscclError::Execution(what));
-        let n = self.gpus.len();
-        let mut next: Vec<Vec<usize>> = self
-            .gpus
-            .iter()
-            .map(|g| vec![0; g.threadblocks.len()])
-            .collect();
-        // Chunk contents per GPU: (buffer, index) -> message.
-        let mut chunks: Vec<HashMap<Chunk, (u32, u32)>> = (0..n as u32)
-            .map(|r| {
-                (0..n as u32)
-                    .map(|d| {
-                        (
-                            Chunk {
-                                buffer: Buffer::Input,
-                                index: d,
-                            },
-                            (r, d),
-                        )
-                    })
-                    .collect()
-            })
-            .collect();
-        let mut receiver_of: HashMap<(u32, u32, u32), usize> = HashMap::new();
-        for gpu in &self.gpus {
-            for (id, tb) in gpu.threadblocks.iter().enumerate() {
-                if let Some(peer) = tb.recv
-                    && receiver_of
-                        .insert((gpu.rank, peer, tb.channel), id)
-                        .is_some()
-                {
-                    return fail(format!(
-                        "GPU {} has two threadblocks receiving from {peer} on one channel",
-                        gpu.rank
-                    ));
-                }
-            }
-        }
-        let done = |next: &Vec<Vec<usize>>, gpu: usize, dep: Option<(u32, u32)>| {
-            dep.is_none_or(|(tb, step)| {
-                next[gpu]
-                    .get(tb as usize)
-                    .is_some_and(|&at| at > step as usize)
-            })
-        };
-        let mut transfers = Vec::new();
+        let mut run = Execution::new(self)?;
         let total: usize = self
             .gpus
             .iter()
             .flat_map(|g| &g.threadblocks)
             .map(|tb| tb.steps.len())
             .sum();
-        let mut executed = 0;
-        while executed < total {
-            let before = executed;
-            for g in 0..n {
+        while run.executed < total {
+            let before = run.executed;
+            for g in 0..self.gpus.len() {
                 for t in 0..self.gpus[g].threadblocks.len() {
-                    loop {
-                        let tb = &self.gpus[g].threadblocks[t];
-                        let Some(step) = tb.steps.get(next[g][t]) else {
-                            break;
-                        };
-                        if !done(&next, g, step.depends_on) {
-                            break;
-                        }
-                        if let Some((dt, ds)) = step.depends_on {
-                            let target = &self.gpus[g].threadblocks[dt as usize].steps[ds as usize];
-                            if !target.has_dependent {
-                                return fail(format!(
-                                    "GPU {g} threadblock {t} waits for step {ds} of threadblock {dt}, which lacks hasdep"
-                                ));
-                            }
-                        }
-                        let read = |chunks: &Vec<HashMap<Chunk, (u32, u32)>>, c: &Chunk| {
-                            chunks[g].get(c).copied()
-                        };
-                        match step.kind {
-                            StepKind::Recv => break, // its sender moves it
-                            StepKind::Copy => {
-                                let Some(message) = read(&chunks, &step.src) else {
-                                    return fail(format!("GPU {g} copies an empty chunk"));
-                                };
-                                if chunks[g].insert(step.dst, message).is_some() {
-                                    return fail(format!("GPU {g} copies onto a full chunk"));
-                                }
-                                next[g][t] += 1;
-                                executed += 1;
-                            }
-                            StepKind::Send => {
-                                let Some(peer) = tb.send else {
-                                    return fail(format!(
-                                        "GPU {g} threadblock {t} sends without a peer"
-                                    ));
-                                };
-                                let Some(&rt) = receiver_of.get(&(peer, g as u32, tb.channel))
-                                else {
-                                    return fail(format!(
-                                        "GPU {peer} has no threadblock receiving from {g}"
-                                    ));
-                                };
-                                let p = peer as usize;
-                                let Some(recv) =
-                                    self.gpus[p].threadblocks[rt].steps.get(next[p][rt])
-                                else {
-                                    return fail(format!(
-                                        "GPU {g} sends to {peer}, which receives no more"
-                                    ));
-                                };
-                                if recv.kind != StepKind::Recv || !done(&next, p, recv.depends_on) {
-                                    break;
-                                }
-                                if recv.src != step.src || recv.dst != step.dst {
-                                    return fail(format!(
-                                        "GPU {g} sends {:?} -> {:?} but GPU {peer} receives {:?} -> {:?}",
-                                        step.src, step.dst, recv.src, recv.dst
-                                    ));
-                                }
-                                let Some(message) = read(&chunks, &step.src) else {
-                                    return fail(format!("GPU {g} sends an empty chunk"));
-                                };
-                                if chunks[p].insert(recv.dst, message).is_some() {
-                                    return fail(format!("GPU {peer} receives onto a full chunk"));
-                                }
-                                transfers.push(Transfer {
-                                    from: g as u32,
-                                    to: peer,
-                                    source: message.0,
-                                    destination: message.1,
-                                });
-                                next[g][t] += 1;
-                                next[p][rt] += 1;
-                                executed += 2;
-                            }
-                        }
-                    }
+                    while run.step(g, t)? {}
                 }
             }
-            if executed == before {
-                return fail(format!("deadlock with {} of {total} steps done", executed));
+            if run.executed == before {
+                return fail(format!(
+                    "deadlock with {} of {total} steps done",
+                    run.executed
+                ));
             }
         }
-        for (d, held) in chunks.iter().enumerate() {
-            for s in 0..n as u32 {
-                let chunk = Chunk {
-                    buffer: Buffer::Output,
-                    index: s,
-                };
-                if held.get(&chunk) != Some(&(s, d as u32)) {
-                    return fail(format!(
-                        "GPU {d}: output chunk {s} holds {:?}, not the message {s} -> {d}",
-                        held.get(&chunk)
-                    ));
-                }
-            }
-        }
-        Ok(transfers)
+        run.check_outputs()?;
+        Ok(run.transfers)
     }
 
     /// Runs the program ([`execute`](Self::execute)) and compares, for every
@@ -214,6 +81,189 @@ impl AllToAll {
                 to,
                 detail: "the schedule never uses this link".to_string(),
             });
+        }
+        Ok(())
+    }
+}
+
+/// A failed check of [`AllToAll::execute`].
+fn fail<T>(what: String) -> Result<T, MscclError> {
+    Err(MscclError::Execution(what))
+}
+
+/// A run of a program under the strictest rule, part way through.
+struct Execution<'a> {
+    program: &'a AllToAll,
+    /// Per GPU and threadblock, the index of its next step.
+    next: Vec<Vec<usize>>,
+    /// Chunk contents per GPU: chunk → message (source, destination).
+    chunks: Vec<HashMap<Chunk, (u32, u32)>>,
+    /// (GPU, peer, channel) → the GPU's threadblock receiving from the peer.
+    receiver_of: HashMap<(u32, u32, u32), usize>,
+    /// The transfers so far, in the order they happened.
+    transfers: Vec<Transfer>,
+    /// Steps executed so far (a send and its receive count two).
+    executed: usize,
+}
+
+impl<'a> Execution<'a> {
+    /// The start: no step done, every GPU's input chunk `d` holding its
+    /// message to `d`. Refuses a GPU with two threadblocks receiving from one
+    /// peer on one channel.
+    fn new(program: &'a AllToAll) -> Result<Execution<'a>, MscclError> {
+        let n = program.gpus.len() as u32;
+        let next = program
+            .gpus
+            .iter()
+            .map(|g| vec![0; g.threadblocks.len()])
+            .collect();
+        let chunks = (0..n)
+            .map(|r| {
+                (0..n)
+                    .map(|d| {
+                        (
+                            Chunk {
+                                buffer: Buffer::Input,
+                                index: d,
+                            },
+                            (r, d),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut receiver_of = HashMap::new();
+        for gpu in &program.gpus {
+            for (id, tb) in gpu.threadblocks.iter().enumerate() {
+                if let Some(peer) = tb.recv
+                    && receiver_of
+                        .insert((gpu.rank, peer, tb.channel), id)
+                        .is_some()
+                {
+                    return fail(format!(
+                        "GPU {} has two threadblocks receiving from {peer} on one channel",
+                        gpu.rank
+                    ));
+                }
+            }
+        }
+        Ok(Execution {
+            program,
+            next,
+            chunks,
+            receiver_of,
+            transfers: Vec::new(),
+            executed: 0,
+        })
+    }
+
+    /// Whether the step `dep` of GPU `gpu` names (if any) is done.
+    fn done(&self, gpu: usize, dep: Option<(u32, u32)>) -> bool {
+        dep.is_none_or(|(tb, step)| {
+            self.next[gpu]
+                .get(tb as usize)
+                .is_some_and(|&at| at > step as usize)
+        })
+    }
+
+    /// Executes the next step of threadblock `t` of GPU `g` if it can run now
+    /// (a receive runs with its send); whether it ran.
+    fn step(&mut self, g: usize, t: usize) -> Result<bool, MscclError> {
+        let program = self.program;
+        let Some(step) = program.gpus[g].threadblocks[t].steps.get(self.next[g][t]) else {
+            return Ok(false);
+        };
+        if !self.done(g, step.depends_on) {
+            return Ok(false);
+        }
+        if let Some((dt, ds)) = step.depends_on {
+            let target = &program.gpus[g].threadblocks[dt as usize].steps[ds as usize];
+            if !target.has_dependent {
+                return fail(format!(
+                    "GPU {g} threadblock {t} waits for step {ds} of threadblock {dt}, which lacks hasdep"
+                ));
+            }
+        }
+        match step.kind {
+            StepKind::Recv => Ok(false), // its sender moves it
+            StepKind::Copy => self.copy(g, t, step).map(|()| true),
+            StepKind::Send => self.send(g, t, step),
+        }
+    }
+
+    /// Executes copy step `step`, the next of threadblock `t` of GPU `g`.
+    fn copy(&mut self, g: usize, t: usize, step: &Step) -> Result<(), MscclError> {
+        let Some(message) = self.chunks[g].get(&step.src).copied() else {
+            return fail(format!("GPU {g} copies an empty chunk"));
+        };
+        if self.chunks[g].insert(step.dst, message).is_some() {
+            return fail(format!("GPU {g} copies onto a full chunk"));
+        }
+        self.next[g][t] += 1;
+        self.executed += 1;
+        Ok(())
+    }
+
+    /// Executes send step `step`, the next of threadblock `t` of GPU `g`,
+    /// with the receive it meets, if that receive is next in its threadblock
+    /// and what it depends on is done; whether they ran.
+    fn send(&mut self, g: usize, t: usize, step: &Step) -> Result<bool, MscclError> {
+        let program = self.program;
+        let tb = &program.gpus[g].threadblocks[t];
+        let Some(peer) = tb.send else {
+            return fail(format!("GPU {g} threadblock {t} sends without a peer"));
+        };
+        let Some(&rt) = self.receiver_of.get(&(peer, g as u32, tb.channel)) else {
+            return fail(format!("GPU {peer} has no threadblock receiving from {g}"));
+        };
+        let p = peer as usize;
+        let Some(recv) = program.gpus[p].threadblocks[rt].steps.get(self.next[p][rt]) else {
+            return fail(format!("GPU {g} sends to {peer}, which receives no more"));
+        };
+        if recv.kind != StepKind::Recv || !self.done(p, recv.depends_on) {
+            return Ok(false);
+        }
+        if recv.src != step.src || recv.dst != step.dst {
+            return fail(format!(
+                "GPU {g} sends {:?} -> {:?} but GPU {peer} receives {:?} -> {:?}",
+                step.src, step.dst, recv.src, recv.dst
+            ));
+        }
+        let Some(message) = self.chunks[g].get(&step.src).copied() else {
+            return fail(format!("GPU {g} sends an empty chunk"));
+        };
+        if self.chunks[p].insert(recv.dst, message).is_some() {
+            return fail(format!("GPU {peer} receives onto a full chunk"));
+        }
+        self.transfers.push(Transfer {
+            from: g as u32,
+            to: peer,
+            source: message.0,
+            destination: message.1,
+        });
+        self.next[g][t] += 1;
+        self.next[p][rt] += 1;
+        self.executed += 2;
+        Ok(true)
+    }
+
+    /// Refuses an end in which some GPU's output chunk `s` does not hold
+    /// exactly the message from `s`.
+    fn check_outputs(&self) -> Result<(), MscclError> {
+        let n = self.chunks.len() as u32;
+        for (d, held) in self.chunks.iter().enumerate() {
+            for s in 0..n {
+                let chunk = Chunk {
+                    buffer: Buffer::Output,
+                    index: s,
+                };
+                if held.get(&chunk) != Some(&(s, d as u32)) {
+                    return fail(format!(
+                        "GPU {d}: output chunk {s} holds {:?}, not the message {s} -> {d}",
+                        held.get(&chunk)
+                    ));
+                }
+            }
         }
         Ok(())
     }

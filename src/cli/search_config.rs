@@ -1,0 +1,298 @@
+//! `txverify search`: the arguments checked and turned into what a run does
+//! (the search options and the kind of run), without reading or writing
+//! anything, so that every refusal of an argument or a combination is made in
+//! one place, before the search starts.
+
+use super::{SearchArgs, SolverArg, SymmetryArg};
+use std::path::PathBuf;
+use std::time::Duration;
+use txverify::kernel::{self, Instance, LinkId};
+use txverify::load::Loaded;
+use txverify::search::{self, EncodingOptions, SearchOptions, SolverChoice, WordLengths};
+
+/// Formats of `search`: the text and JSON reports, and the HTML page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SearchFormat {
+    /// Human-readable text: the table found on standard output, the log on standard error.
+    #[default]
+    Text,
+    /// One JSON document, schema txverify-search/1 (docs/json.md).
+    Json,
+    /// One self-contained HTML page with the T-by-T log (docs/render.md).
+    Html,
+}
+
+/// The kind of run the arguments ask for.
+pub(super) enum Mode {
+    /// `--format html`: the search, reported as one page.
+    Page,
+    /// `--model FILE --time T`: decode a model found elsewhere.
+    Model {
+        /// The model's file.
+        path: PathBuf,
+        /// The number of columns of its formula.
+        time: usize,
+    },
+    /// `--merge DIR --time T`: add up the answers of cube jobs.
+    Merge {
+        /// The cubes' directory.
+        dir: PathBuf,
+        /// The number of columns.
+        time: usize,
+    },
+    /// `--cubes K --time T`: cube-and-conquer, here or written for jobs elsewhere.
+    Cubes {
+        /// The number of cubes.
+        count: usize,
+        /// The number of columns.
+        time: usize,
+    },
+    /// The search, reported in text or JSON.
+    Search,
+}
+
+/// What a `search` run does.
+pub(super) struct SearchConfig {
+    /// The options of the search.
+    pub options: SearchOptions,
+    /// The kind of run.
+    pub mode: Mode,
+}
+
+/// The run the arguments ask for on `loaded`, or why they cannot be used.
+/// `notes` receives what the choices made mean (the symmetry chosen), for the
+/// caller to show even when a later argument is refused.
+pub(super) fn config_of(
+    args: &SearchArgs,
+    loaded: &Loaded,
+    notes: &mut Vec<String>,
+) -> Result<SearchConfig, String> {
+    let options = options_of(args, &loaded.instance, notes)?;
+    let mode = mode_of(args)?;
+    Ok(SearchConfig { options, mode })
+}
+
+/// The kind of run, or why the combination of arguments is refused.
+fn mode_of(args: &SearchArgs) -> Result<Mode, String> {
+    let html = args.format == SearchFormat::Html;
+    if html && (args.model.is_some() || args.dimacs.is_some()) {
+        return Err("--model and --dimacs report in text only (no --format html)".to_string());
+    }
+    if let (Some(path), Some(time)) = (&args.model, args.time) {
+        return Ok(Mode::Model {
+            path: path.clone(),
+            time,
+        });
+    }
+    if (args.merge.is_some() || args.cubes.is_some()) && args.format != SearchFormat::Text {
+        return Err(
+            "--cubes and --merge report in text only (no --format json or html yet)".to_string(),
+        );
+    }
+    if html {
+        return Ok(Mode::Page);
+    }
+    if let (Some(dir), Some(time)) = (&args.merge, args.time) {
+        return Ok(Mode::Merge {
+            dir: dir.clone(),
+            time,
+        });
+    }
+    if let (Some(count), Some(time)) = (args.cubes, args.time) {
+        return Ok(Mode::Cubes {
+            count: count as usize,
+            time,
+        });
+    }
+    Ok(Mode::Search)
+}
+
+/// The search options the arguments ask for, or why they cannot be used.
+fn options_of(
+    args: &SearchArgs,
+    instance: &Instance,
+    notes: &mut Vec<String>,
+) -> Result<SearchOptions, String> {
+    let encoding = encoding_of(args, instance, notes)?;
+    let solver = solver_of(args)?;
+    Ok(SearchOptions {
+        encoding,
+        time_limit: args.time_limit.map(Duration::from_secs_f64),
+        stop: None,
+        jobs: match args.jobs {
+            Some(jobs) => usize::from(jobs),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
+        },
+        certificate_dir: args.certificate.clone(),
+        dimacs_only: args.dimacs.clone(),
+        solver,
+        external_command: args.solver_cmd.clone(),
+    })
+}
+
+/// The encoding the arguments ask for: word lengths, symmetry restrictions
+/// (with their notes), the free tail and symmetry breaking.
+fn encoding_of(
+    args: &SearchArgs,
+    instance: &Instance,
+    notes: &mut Vec<String>,
+) -> Result<EncodingOptions, String> {
+    let lengths = if args.any_length {
+        WordLengths::Any
+    } else if args.slack > 0 {
+        WordLengths::Slack(args.slack)
+    } else {
+        WordLengths::Shortest
+    };
+    let mut encoding = EncodingOptions {
+        lengths,
+        no_redundant: args.no_redundant,
+        ..EncodingOptions::default()
+    };
+    for s in &args.symmetry {
+        match s {
+            SymmetryArg::Sigma => {
+                let Some(p) = sigma_for(instance, args.time, args.free_tail) else {
+                    return Err("no automorphism of the group permutes the links".to_string());
+                };
+                notes.push(format!(
+                    "--symmetry sigma: {}",
+                    search::symmetry::describe(instance, &p)
+                ));
+                encoding.automorphism = Some(p)
+            }
+            SymmetryArg::Reverse => encoding.time_reversal = true,
+            SymmetryArg::Split => {
+                let links = split_of(args, instance)?;
+                notes.push(format!(
+                    "--symmetry split: {}",
+                    search::split::describe(instance, &links, args.time.unwrap_or(0))
+                ));
+                encoding.split = links.iter().map(|e| e.index() as u16).collect()
+            }
+        }
+    }
+    if !args.split_along.is_empty() && encoding.split.is_empty() {
+        return Err("--split-along needs --symmetry split".to_string());
+    }
+    if let Some(tail) = args.free_tail {
+        if encoding.automorphism.is_none() {
+            return Err("--free-tail needs --symmetry sigma".to_string());
+        }
+        if args.time.is_some_and(|time| tail == 0 || tail >= time) {
+            return Err("--free-tail W needs 0 < W < --time".to_string());
+        }
+        encoding.tail = tail;
+    }
+    if args.break_symmetry {
+        let mut breaking = search::breaking::suggested(instance, args.break_automorphisms);
+        breaking.prefix = args.break_prefix;
+        encoding.break_symmetry = Some(breaking);
+    }
+    Ok(encoding)
+}
+
+/// The links `--symmetry split` splits along: those of `--split-along`, which
+/// must fit, or else the suggested ones (which need `--time`).
+fn split_of(args: &SearchArgs, instance: &Instance) -> Result<Vec<LinkId>, String> {
+    let chosen = if args.split_along.is_empty() {
+        args.time
+            .and_then(|t| search::split::suggested(instance, t))
+    } else {
+        let links = split_links_named(instance, &args.split_along)?;
+        if args
+            .time
+            .is_some_and(|t| !search::split::can_split(instance, &links, t))
+        {
+            return Err(format!(
+                "--split-along {}: the links must generate a direct factor F (each commuting with every other link), with |F| dividing the number of columns and the messages closed under F",
+                args.split_along.join(",")
+            ));
+        }
+        Some(links)
+    };
+    chosen.ok_or_else(|| {
+        let why = if args.time.is_none() {
+            "it needs --time"
+        } else {
+            "no set of links generates a direct factor F of the group whose blocks fit: |F| must divide the number of columns and, unless the links are central involutions, the other links must fill every column of a block (docs/search.md)"
+        };
+        format!("--symmetry split: {why}")
+    })
+}
+
+/// The solver the arguments ask for, with its command checked, or why it
+/// cannot be used.
+fn solver_of(args: &SearchArgs) -> Result<SolverChoice, String> {
+    let (solver, name, feature) = match args.solver {
+        SolverArg::Varisat => (SolverChoice::Varisat, "varisat", ""),
+        SolverArg::Cadical => (SolverChoice::Cadical, "CaDiCaL", "cadical"),
+        SolverArg::Z3 => (SolverChoice::Z3, "z3", "z3"),
+        SolverArg::External => (SolverChoice::External, "external", ""),
+    };
+    if (solver == SolverChoice::External) != args.solver_cmd.is_some() {
+        return Err("--solver external and --solver-cmd CMD go together".to_string());
+    }
+    if let Some(command) = &args.solver_cmd
+        && !command.contains("{cnf}")
+    {
+        return Err("--solver-cmd must say where the formula goes: `{cnf}`".to_string());
+    }
+    if let Some(command) = &args.solver_cmd
+        && command.contains("{proof}")
+        && command.contains("{lrat}")
+    {
+        return Err(
+            "--solver-cmd takes one proof: `{proof}` (DRAT) or `{lrat}` (LRAT)".to_string(),
+        );
+    }
+    if !solver.available() {
+        return Err(format!(
+            "this build has no {name}; rebuild with `--features {feature}`"
+        ));
+    }
+    Ok(solver)
+}
+
+/// The automorphism `--symmetry sigma` asks for: the first one that the portfolio's
+/// counting test keeps at the searched number of columns (the lower bound when none
+/// is given; with a free tail the test is skipped, since the tail holds what it
+/// counts), else the link automorphism of largest order (docs/search.md).
+fn sigma_for(instance: &Instance, time: Option<usize>, tail: Option<usize>) -> Option<Vec<u16>> {
+    const BUDGET: usize = 1_000_000;
+    let time = time.or_else(|| kernel::lower_bound(instance).map(|b| b.value as usize))?;
+    if tail.is_some() {
+        // The tail holds the short orbits: the symmetry of largest order divides most.
+        return search::symmetry::candidates(instance, false, BUDGET)
+            .into_iter()
+            .max_by_key(|c| (c.order, std::cmp::Reverse(c.free_letters)))
+            .map(|c| c.links);
+    }
+    let full = search::encode::fills_every_cell(instance, time);
+    search::symmetry::candidates(instance, full, BUDGET)
+        .into_iter()
+        .next()
+        .map(|c| c.links)
+        .or_else(|| search::symmetry::find_rotation(instance, BUDGET))
+}
+
+/// The links `names` denote, for `--split-along`.
+fn split_links_named(instance: &Instance, names: &[String]) -> Result<Vec<LinkId>, String> {
+    names
+        .iter()
+        .map(|name| {
+            let name = name.trim();
+            instance
+                .link_names()
+                .iter()
+                .position(|n| n == name)
+                .map(|l| LinkId(l as u32))
+                .ok_or_else(|| {
+                    format!(
+                        "--split-along: {name:?} is not a link (the links are {})",
+                        instance.link_names().join(", ")
+                    )
+                })
+        })
+        .collect()
+}

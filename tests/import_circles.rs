@@ -1,0 +1,366 @@
+//! Import circles between the source files under `src/`: two files whose
+//! modules name each other, directly or through others, through `crate::…`,
+//! `super::…` or `self::…` paths (in `use` or inline; comments and strings
+//! left out). A parent and its own descendants do not count (the parent
+//! declares them). Circles make a module impossible to read or test on its
+//! own; the crate keeps at most two, and this test lists them when there
+//! are more.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The circles the crate may keep.
+const MAX_CIRCLES: usize = 2;
+
+/// A module: its path from the crate root, the binary's under `#bin`.
+type Module = Vec<String>;
+
+/// Every `.rs` file under `dir`, by module.
+fn modules(root: &Path, dir: &Path, found: &mut BTreeMap<Module, PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            modules(root, &path, found);
+            continue;
+        }
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let rel = path.strip_prefix(root).unwrap().with_extension("");
+        let mut module: Module = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if module.last().is_some_and(|m| m == "mod" || m == "lib") {
+            module.pop();
+        }
+        if module == ["main"] {
+            module = vec!["#bin".to_string()];
+        } else if module.first().is_some_and(|m| m == "cli") {
+            module.insert(0, "#bin".to_string());
+        }
+        found.insert(module, path);
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    Ident(String),
+    Path,
+    Open,
+    Close,
+    Comma,
+    Other(char),
+}
+
+/// The tokens that matter for paths, without comments, strings and character
+/// literals.
+fn tokens(src: &str) -> Vec<Token> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            i += 2;
+            while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == 'r' && (next == Some('"') || next == Some('#')) && is_raw_string(&chars, i) {
+            i = skip_raw_string(&chars, i);
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else if c == '\'' && char_literal_end(&chars, i).is_some() {
+            i = char_literal_end(&chars, i).unwrap();
+        } else if c.is_alphanumeric() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            out.push(Token::Ident(chars[start..i].iter().collect()));
+        } else {
+            out.push(match c {
+                ':' if next == Some(':') => {
+                    i += 1;
+                    Token::Path
+                }
+                '{' => Token::Open,
+                '}' => Token::Close,
+                ',' => Token::Comma,
+                c => Token::Other(c),
+            });
+            i += 1;
+        }
+    }
+    out.retain(|t| !matches!(t, Token::Other(c) if c.is_whitespace()));
+    out
+}
+
+fn is_raw_string(chars: &[char], i: usize) -> bool {
+    let prev_ident = i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
+    let mut j = i + 1;
+    while chars.get(j) == Some(&'#') {
+        j += 1;
+    }
+    !prev_ident && chars.get(j) == Some(&'"')
+}
+
+fn skip_raw_string(chars: &[char], i: usize) -> usize {
+    let mut j = i + 1;
+    let mut hashes = 0;
+    while chars[j] == '#' {
+        hashes += 1;
+        j += 1;
+    }
+    j += 1;
+    while j < chars.len() {
+        if chars[j] == '"' && (0..hashes).all(|k| chars.get(j + 1 + k) == Some(&'#')) {
+            return j + 1 + hashes;
+        }
+        j += 1;
+    }
+    j
+}
+
+/// The end of a character literal starting at `i` (not a lifetime).
+fn char_literal_end(chars: &[char], i: usize) -> Option<usize> {
+    if chars.get(i + 1) == Some(&'\\') {
+        (i + 2..chars.len().min(i + 12))
+            .find(|&j| chars[j] == '\'')
+            .map(|j| j + 1)
+    } else {
+        (chars.get(i + 2) == Some(&'\'')).then_some(i + 3)
+    }
+}
+
+/// The paths of a use tree starting at `i` after `prefix`; the position after it.
+fn tree(
+    toks: &[Token],
+    mut i: usize,
+    mut prefix: Vec<String>,
+    out: &mut Vec<Vec<String>>,
+) -> usize {
+    loop {
+        match toks.get(i) {
+            Some(Token::Ident(name)) => {
+                prefix.push(name.clone());
+                i += 1;
+                if toks.get(i) == Some(&Token::Path) {
+                    i += 1;
+                    continue;
+                }
+                out.push(prefix);
+                return i;
+            }
+            Some(Token::Open) => {
+                i += 1;
+                loop {
+                    match toks.get(i) {
+                        None => return i,
+                        Some(Token::Close) => return i + 1,
+                        Some(Token::Comma) => i += 1,
+                        _ => {
+                            let before = i;
+                            i = tree(toks, i, prefix.clone(), out);
+                            // skip an alias (`as name`) up to the next item
+                            while !matches!(toks.get(i), None | Some(Token::Comma | Token::Close)) {
+                                i += 1;
+                            }
+                            if i == before {
+                                i += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                out.push(prefix);
+                return i + 1;
+            }
+        }
+    }
+}
+
+/// The modules of `files` that the file of `module` names.
+fn named_by(module: &Module, src: &str, files: &BTreeMap<Module, PathBuf>) -> BTreeSet<Module> {
+    let toks = tokens(src);
+    let crate_root: Module = if module.first().is_some_and(|m| m == "#bin") {
+        vec!["#bin".to_string()]
+    } else {
+        vec![]
+    };
+    let mut named = BTreeSet::new();
+    let mut braces: Vec<bool> = Vec::new(); // true: the brace opens an inline module
+    let mut i = 0;
+    while i < toks.len() {
+        match &toks[i] {
+            Token::Open => braces.push(false),
+            Token::Close => {
+                braces.pop();
+            }
+            Token::Ident(m)
+                if m == "mod"
+                    && matches!(toks.get(i + 1), Some(Token::Ident(_)))
+                    && toks.get(i + 2) == Some(&Token::Open) =>
+            {
+                braces.push(true);
+                i += 3;
+                continue;
+            }
+            Token::Ident(head)
+                if ["crate", "super", "self"].contains(&head.as_str())
+                    && (i == 0 || toks[i - 1] != Token::Path)
+                    && toks.get(i + 1) == Some(&Token::Path) =>
+            {
+                let mut paths = Vec::new();
+                let end = tree(&toks, i, Vec::new(), &mut paths);
+                let inline = braces.iter().filter(|&&m| m).count();
+                for path in paths {
+                    if let Some(target) = resolve(module, &crate_root, inline, &path, files) {
+                        named.insert(target);
+                    }
+                }
+                i = end.max(i + 1);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    named.remove(module);
+    named
+}
+
+/// The file module a path names, from a file `module` at `inline` inline
+/// modules deep; `None` for a name inside the file itself.
+fn resolve(
+    module: &Module,
+    crate_root: &Module,
+    mut inline: usize,
+    path: &[String],
+    files: &BTreeMap<Module, PathBuf>,
+) -> Option<Module> {
+    let mut base = module.clone();
+    let mut rest = path;
+    if path[0] == "crate" {
+        base = crate_root.clone();
+        rest = &path[1..];
+        inline = 0;
+    } else {
+        while let Some(head) = rest.first().filter(|h| *h == "super" || *h == "self") {
+            if head == "super" {
+                if inline > 0 {
+                    inline -= 1;
+                } else {
+                    base.pop();
+                }
+            }
+            rest = &rest[1..];
+        }
+    }
+    if inline > 0 {
+        return None;
+    }
+    let mut full = base;
+    full.extend(rest.iter().cloned());
+    (0..=full.len())
+        .rev()
+        .map(|k| full[..k].to_vec())
+        .find(|m| files.contains_key(m))
+}
+
+fn is_ancestor(a: &Module, b: &Module) -> bool {
+    a.len() < b.len() && b[..a.len()] == a[..]
+}
+
+/// The circles: sets of two or more files each reachable from every other.
+fn circles() -> Vec<BTreeSet<Module>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = BTreeMap::new();
+    modules(&root, &root, &mut files);
+    let edges: BTreeMap<Module, BTreeSet<Module>> = files
+        .iter()
+        .map(|(m, path)| {
+            let src = std::fs::read_to_string(path).unwrap();
+            let named = named_by(m, &src, &files)
+                .into_iter()
+                .filter(|t| !is_ancestor(t, m) && !is_ancestor(m, t))
+                .collect();
+            (m.clone(), named)
+        })
+        .collect();
+    let reach = |from: &Module| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.clone()];
+        while let Some(m) = todo.pop() {
+            for t in &edges[&m] {
+                if seen.insert(t.clone()) {
+                    todo.push(t.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reachable: BTreeMap<&Module, BTreeSet<Module>> =
+        edges.keys().map(|m| (m, reach(m))).collect();
+    let mut found: Vec<BTreeSet<Module>> = Vec::new();
+    for (m, from_m) in &reachable {
+        if !from_m.contains(*m) || found.iter().any(|c| c.contains(*m)) {
+            continue;
+        }
+        let circle: BTreeSet<Module> = from_m
+            .iter()
+            .filter(|t| reachable[t].contains(*m))
+            .cloned()
+            .collect();
+        found.push(circle);
+    }
+    found
+}
+
+#[test]
+fn the_crate_keeps_at_most_two_import_circles() {
+    let circles = circles();
+    let shown: Vec<String> = circles
+        .iter()
+        .map(|c| {
+            c.iter()
+                .map(|m| m.join("::"))
+                .collect::<Vec<_>>()
+                .join(" <-> ")
+        })
+        .collect();
+    assert!(
+        circles.len() <= MAX_CIRCLES,
+        "{} import circles (at most {MAX_CIRCLES}):\n{}",
+        circles.len(),
+        shown.join("\n")
+    );
+}
+
+#[test]
+fn a_circle_is_found_when_two_files_name_each_other() {
+    let files: BTreeMap<Module, PathBuf> = [vec![], vec!["a".to_string()], vec!["b".to_string()]]
+        .into_iter()
+        .map(|m| (m, PathBuf::new()))
+        .collect();
+    let a = vec!["a".to_string()];
+    let b = vec!["b".to_string()];
+    let src = "use super::b::{X, y::Z};\n// crate::c\nfn f() { let s = \"crate::c\"; }\n";
+    assert_eq!(named_by(&a, src, &files), BTreeSet::from([b.clone()]));
+    // `super` inside an inline module of the file names the file itself.
+    let src = "mod tests { use super::*; fn g() { crate::b::f(); } }";
+    assert_eq!(named_by(&a, src, &files), BTreeSet::from([b.clone()]));
+    let src = "fn g() -> char { '{' } fn h() { super::b::f() }";
+    assert_eq!(named_by(&a, src, &files), BTreeSet::from([b]));
+}
