@@ -25,6 +25,7 @@ mod fuzz;
 mod gen_sweep;
 mod group;
 mod hypercube;
+mod import_circles;
 mod infer;
 mod kernel;
 mod kernel_props;
