@@ -632,7 +632,7 @@ fn unreverse_findings(
         *v = unreverse(v.clone(), time);
     }
     for u in link_use.iter_mut() {
-        u.step = time + 1 - u.step;
+        u.step = mirror(u.step, time);
     }
     link_use.reverse();
     let sends = counts.remove(&ViolationKind::SendPorts);
@@ -728,11 +728,24 @@ fn reverse(s: TimedSend, time: u32) -> TimedSend {
         (s.destination, s.source)
     };
     TimedSend {
-        step: if s.step == 0 { 0 } else { time + 1 - s.step },
+        step: mirror(s.step, time),
         from: s.to,
         to: s.from,
         source,
         destination,
+    }
+}
+
+/// Step `t` of a schedule whose last step is `time`, seen in the reversed
+/// schedule: `time + 1 − t`, written so that it cannot overflow when `time` is
+/// the largest step a file can give (4294967295). Step 0 stays 0. For
+/// `1 ≤ t ≤ time` the result is in `1 ..= time`; a `t` above `time` (never
+/// passed: `time` is the largest step) gives 1.
+fn mirror(t: u32, time: u32) -> u32 {
+    if t == 0 {
+        0
+    } else {
+        time.saturating_sub(t).saturating_add(1)
     }
 }
 
@@ -752,7 +765,7 @@ fn unreverse(v: Violation, time: u32) -> Violation {
     };
     Violation {
         kind,
-        step: v.step.map(|t| if t == 0 { 0 } else { time + 1 - t }),
+        step: v.step.map(|t| mirror(t, time)),
         node: v.node,
         link: v.link.map(|(a, b)| (b, a)),
         packet,
