@@ -14,7 +14,7 @@ use std::fmt::Write;
 use txverify::fifo::{self, FifoError, FifoOptions, FifoRun, Order, Routing};
 use txverify::schedule::cayley::cayley_graph;
 use txverify::schedule::{
-    Collective, Ports, ReplayOptions, ReplayReport, Schedule, TimedSend, replay,
+    Collective, Ports, ReplayOptions, ReplayReport, Schedule, replay,
 };
 
 /// The JSON schema of the report.
@@ -59,7 +59,7 @@ pub fn run(args: &SimulateArgs) -> Exit {
         network: None,
         ports: Some(Ports::Limit(1)),
         collective: Collective::TotalExchange,
-        sends: run.sends.iter().map(as_schedule_send).collect(),
+        sends: run.sends.clone(),
     };
     let replayed = match replay(&schedule, &graph, &ReplayOptions::default()) {
         Ok(report) => report,
@@ -104,17 +104,6 @@ fn exit_of(error: &FifoError) -> Exit {
         | FifoError::ReceiveConflict { .. }
         | FifoError::Lemma2 { .. } => Exit::Rejected,
         _ => Exit::Input,
-    }
-}
-
-fn as_schedule_send(send: &fifo::TimedSend) -> TimedSend {
-    let (step, from, to, source, destination) = send.record();
-    TimedSend {
-        step: u32::try_from(step).unwrap_or(u32::MAX),
-        from,
-        to,
-        source,
-        destination,
     }
 }
 
