@@ -26,4 +26,5 @@ pub mod report;
 pub mod schedule;
 pub mod search;
 pub mod simulate;
+pub mod verdict;
 pub mod verify;

@@ -25,7 +25,9 @@ pub use format::{
     ParseError, ParseErrorKind, parse, parse_json, parse_text, write_json, write_text,
 };
 pub use network::{Graph, NetworkError, NetworkName};
-pub use replay::{ReplayError, ReplayOptions, ReplayReport, Violation, ViolationKind, replay};
+pub use replay::{
+    ReplayError, ReplayOptions, ReplayReport, Violation, ViolationKind, replay, replay_exchange,
+};
 
 /// The destination a broadcast packet is written with (`*`), as stored in
 /// [`TimedSend::destination`] and [`Packet::destination`].

@@ -22,6 +22,9 @@ use super::{BROADCAST, Collective, Graph, Packet, Ports, Schedule, TimedSend};
 use std::collections::BTreeMap;
 use std::fmt;
 
+mod reverse;
+use reverse::{reverse, unreverse_findings};
+
 /// The largest network whose all-pairs distance table the replay keeps to count
 /// deroutes (1 byte per pair when the diameter is below 255, else 4: 64 MiB or
 /// 256 MiB at this size).
@@ -69,6 +72,10 @@ pub enum ReplayError {
         /// Number of nodes.
         nodes: usize,
     },
+    /// [`replay_exchange`] was given a schedule whose collective is not
+    /// `total-exchange`.
+    #[error("an exchange of a message set is replayed from a total-exchange schedule, not {0}")]
+    NotAnExchange(Collective),
     /// The collective has more packets than the replay keeps state for.
     #[error("the collective has too many packets to replay on {nodes} nodes")]
     TooLarge {
@@ -182,8 +189,11 @@ pub struct StepUse {
     pub busy_links: u32,
 }
 
-/// What a replay found.
+/// What a replay found. Only the replay makes one (`non_exhaustive`), so a
+/// report outside the crate is always a replay's; the verdict on it is
+/// [`crate::verdict::judge`]'s.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ReplayReport {
     /// Number of nodes.
     pub nodes: usize,
@@ -260,6 +270,8 @@ struct State<'a> {
     n: usize,
     ports: Ports,
     packets: Packets,
+    /// For an exchange of a message set, the pairs `(s, d)` wanted, bit `s·N + d`.
+    wanted: Option<Bits>,
     /// Personalised packets: holder and arrival step (0 = never moved), side
     /// by side so that a send reads one cache line.
     personal: Vec<Held>,
@@ -299,8 +311,13 @@ impl State<'_> {
     fn slot(&self, p: Packet) -> Option<Slot> {
         let n = self.n as u32;
         match self.packets {
-            Packets::All => (p.destination != BROADCAST && p.source != p.destination)
-                .then(|| Slot::Personal(p.source as usize * self.n + p.destination as usize)),
+            Packets::All => {
+                let i = p.source as usize * self.n + p.destination as usize;
+                (p.destination != BROADCAST
+                    && p.source != p.destination
+                    && self.wanted.as_ref().is_none_or(|w| w.get(i)))
+                .then_some(Slot::Personal(i))
+            }
             Packets::From(r) => (p.source == r && p.destination != BROADCAST && p.destination != r)
                 .then_some(Slot::Personal(p.destination as usize)),
             Packets::Broadcast(r) => {
@@ -475,7 +492,8 @@ impl State<'_> {
                         Packets::From(r) => (r, i as u32),
                         _ => unreachable!("personalised collectives only"),
                     };
-                    if source != destination && self.personal[i].holder != destination {
+                    let wanted = self.wanted.as_ref().is_none_or(|w| w.get(i));
+                    if wanted && source != destination && self.personal[i].holder != destination {
                         let packet = Packet {
                             source,
                             destination,
@@ -529,6 +547,48 @@ pub fn replay(
     graph: &Graph,
     options: &ReplayOptions,
 ) -> Result<ReplayReport, ReplayError> {
+    replay_among(schedule, graph, options, None)
+}
+
+/// Replays a personalised exchange of a message set: the schedule's collective
+/// must be `total-exchange`, and its packets are only the pairs `(s, d)`,
+/// `s ≠ d`, for which `wanted(s, d)` (a send of any other pair is an
+/// unknown-packet; a wanted pair not delivered is never-delivered). The report
+/// names the collective `total-exchange`. Used for the message sets of `.tbl`
+/// headers (`messages: odd`, …), which the file formats do not express.
+pub fn replay_exchange(
+    schedule: &Schedule,
+    graph: &Graph,
+    options: &ReplayOptions,
+    wanted: impl Fn(u32, u32) -> bool,
+) -> Result<ReplayReport, ReplayError> {
+    if schedule.collective != Collective::TotalExchange {
+        return Err(ReplayError::NotAnExchange(schedule.collective));
+    }
+    let n = graph.nodes();
+    let bits = n.checked_mul(n).ok_or(ReplayError::TooLarge { nodes: n })?;
+    if bits > MAX_PACKET_SLOTS {
+        return Err(ReplayError::TooLarge { nodes: n });
+    }
+    let mut mask = Bits::new(bits);
+    for s in 0..n as u32 {
+        for d in 0..n as u32 {
+            if s != d && wanted(s, d) {
+                mask.set(s as usize * n + d as usize);
+            }
+        }
+    }
+    replay_among(schedule, graph, options, Some(mask))
+}
+
+/// [`replay`], with the personalised packets of a total exchange restricted to
+/// `wanted` when it is given.
+fn replay_among(
+    schedule: &Schedule,
+    graph: &Graph,
+    options: &ReplayOptions,
+    wanted: Option<Bits>,
+) -> Result<ReplayReport, ReplayError> {
     let ports = schedule.ports.ok_or(ReplayError::NoPorts)?;
     let n = graph.nodes();
     let collective = schedule.collective;
@@ -546,6 +606,7 @@ pub fn replay(
         Collective::Mnb => (collective, Packets::EveryBroadcast, false),
     };
     let mut state = State::start(graph, ports, packets, options)?;
+    state.wanted = wanted;
     let sends = &schedule.sends;
     let time = sends.iter().map(|s| s.step).max().unwrap_or(0);
     play(&mut state, sends, reversed, time);
@@ -620,31 +681,6 @@ fn play(state: &mut State<'_>, sends: &[TimedSend], reversed: bool, time: u32) {
 /// (a total exchange on a 12-cube keeps 128 MiB of packet state).
 const WARM_AHEAD: usize = 64;
 
-/// Maps what the reversed replay found back to the file's own steps, links and
-/// ports (a send-ports excess of the reversal is a receive-ports one of the file).
-fn unreverse_findings(
-    violations: &mut [Violation],
-    link_use: &mut [StepUse],
-    counts: &mut BTreeMap<ViolationKind, u64>,
-    time: u32,
-) {
-    for v in violations.iter_mut() {
-        *v = unreverse(v.clone(), time);
-    }
-    for u in link_use.iter_mut() {
-        u.step = mirror(u.step, time);
-    }
-    link_use.reverse();
-    let sends = counts.remove(&ViolationKind::SendPorts);
-    let receives = counts.remove(&ViolationKind::ReceivePorts);
-    if let Some(s) = sends {
-        counts.insert(ViolationKind::ReceivePorts, s);
-    }
-    if let Some(r) = receives {
-        counts.insert(ViolationKind::SendPorts, r);
-    }
-}
-
 impl<'g> State<'g> {
     /// The state before the first step: who holds each personalised packet, which
     /// nodes have each broadcast packet, and empty per-step records.
@@ -698,6 +734,7 @@ impl<'g> State<'g> {
             n,
             ports,
             packets,
+            wanted: None,
             personal,
             have,
             fresh: Bits::new(broadcast_bits),
@@ -715,59 +752,5 @@ impl<'g> State<'g> {
             violations: Vec::new(),
             max_listed: options.max_listed,
         })
-    }
-}
-
-/// The send of the reversed schedule: step `T + 1 − t`, link `to → from`,
-/// personalised packet `(s, d)` named `(d, s)`, broadcast packets unchanged.
-/// Step 0 stays 0, so that it is still reported.
-fn reverse(s: TimedSend, time: u32) -> TimedSend {
-    let (source, destination) = if s.destination == BROADCAST {
-        (s.source, BROADCAST)
-    } else {
-        (s.destination, s.source)
-    };
-    TimedSend {
-        step: mirror(s.step, time),
-        from: s.to,
-        to: s.from,
-        source,
-        destination,
-    }
-}
-
-/// Step `t` of a schedule whose last step is `time`, seen in the reversed
-/// schedule: `time + 1 − t`, written so that it cannot overflow when `time` is
-/// the largest step a file can give (4294967295). Step 0 stays 0. For
-/// `1 ≤ t ≤ time` the result is in `1 ..= time`; a `t` above `time` (never
-/// passed: `time` is the largest step) gives 1.
-fn mirror(t: u32, time: u32) -> u32 {
-    if t == 0 {
-        0
-    } else {
-        time.saturating_sub(t).saturating_add(1)
-    }
-}
-
-fn unreverse(v: Violation, time: u32) -> Violation {
-    let kind = match v.kind {
-        ViolationKind::SendPorts => ViolationKind::ReceivePorts,
-        ViolationKind::ReceivePorts => ViolationKind::SendPorts,
-        k => k,
-    };
-    let packet = if v.packet.is_broadcast() {
-        v.packet
-    } else {
-        Packet {
-            source: v.packet.destination,
-            destination: v.packet.source,
-        }
-    };
-    Violation {
-        kind,
-        step: v.step.map(|t| mirror(t, time)),
-        node: v.node,
-        link: v.link.map(|(a, b)| (b, a)),
-        packet,
     }
 }
