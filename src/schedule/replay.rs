@@ -76,6 +76,9 @@ pub enum ReplayError {
     /// `total-exchange`.
     #[error("an exchange of a message set is replayed from a total-exchange schedule, not {0}")]
     NotAnExchange(Collective),
+    /// More sends than the replay indexes (`u32`).
+    #[error("{0} sends are more than the replay indexes (4294967295)")]
+    TooManySends(usize),
     /// The collective has more packets than the replay keeps state for.
     #[error("the collective has too many packets to replay on {nodes} nodes")]
     TooLarge {
@@ -445,11 +448,11 @@ impl State<'_> {
         if self.sent[from] == 0 && self.received[from] == 0 {
             self.port_touched.push(s.from);
         }
-        self.sent[from] += 1;
+        self.sent[from] = self.sent[from].saturating_add(1);
         if self.sent[to] == 0 && self.received[to] == 0 {
             self.port_touched.push(s.to);
         }
-        self.received[to] += 1;
+        self.received[to] = self.received[to].saturating_add(1);
         if let Ports::Limit(k) = self.ports {
             if self.sent[from] > k {
                 self.report(ViolationKind::SendPorts, step, s.from, link, packet);
@@ -462,14 +465,14 @@ impl State<'_> {
         match slot {
             Slot::Personal(i) => {
                 if self.personal[i].arrival > 0 {
-                    self.queue[from] -= 1;
+                    self.queue[from] = self.queue[from].saturating_sub(1);
                 }
                 self.personal[i] = Held {
                     holder: s.to,
                     arrival: s.step,
                 };
                 if s.to != s.destination {
-                    self.queue[to] += 1;
+                    self.queue[to] = self.queue[to].saturating_add(1);
                     self.queue_touched.push(s.to);
                 }
             }
@@ -591,6 +594,10 @@ fn replay_among(
 ) -> Result<ReplayReport, ReplayError> {
     let ports = schedule.ports.ok_or(ReplayError::NoPorts)?;
     let n = graph.nodes();
+    // Sends are indexed by `u32` (the step order, the deroute index).
+    if u32::try_from(schedule.sends.len()).is_err() {
+        return Err(ReplayError::TooManySends(schedule.sends.len()));
+    }
     let collective = schedule.collective;
     if let Some(root) = collective.root()
         && root as usize >= n

@@ -30,6 +30,14 @@
 //!     transmissions_bound: None,
 //! };
 //! ```
+//!
+//! Nor can the replay's report it judges (`non_exhaustive`: only the replay makes one):
+//!
+//! ```compile_fail
+//! fn forge(r: txverify::schedule::ReplayReport) -> txverify::schedule::ReplayReport {
+//!     txverify::schedule::ReplayReport { valid: true, ..r }
+//! }
+//! ```
 
 use crate::schedule::{Collective, Ports, ReplayReport};
 use std::fmt;
