@@ -117,7 +117,7 @@ pub enum Agreement {
 /// make one (private fields), so a `Verification` is always the kernel's,
 /// the network check's and the simulator's own findings.
 ///
-/// ```compile_fail
+/// ```compile_fail,E0451
 /// // Cannot be written down outside this module.
 /// fn forge(v: txverify::verify::Verification) -> txverify::verify::Verification {
 ///     txverify::verify::Verification { agreement: txverify::verify::Agreement::Agree, ..v }

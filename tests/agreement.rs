@@ -117,6 +117,6 @@ proptest! {
         prop_assert!(ran, "simulation skipped: {:?}", verification.simulation());
         let agree = matches!(verification.agreement(), Agreement::Agree);
         prop_assert!(agree, "{:?} after {:?}; kernel: {:?}", verification.agreement(), mutations,
-            kernel_kinds(&verification.checked()));
+            kernel_kinds(verification.checked()));
     }
 }

@@ -94,7 +94,11 @@ fn fifo_serves_every_kind_of_message_set_validly() {
 fn fifo_on_the_header_net_writes() {
     let header = txverify(&["net", "star", "4"]);
     assert_eq!(header.code, 0, "{}", header.stderr);
-    let base = header.stdout.trim_end().trim_end_matches("table:").trim_end();
+    let base = header
+        .stdout
+        .trim_end()
+        .trim_end_matches("table:")
+        .trim_end();
     for messages in ["odd", "distance 3"] {
         let text = format!("{base}\nmessages: {messages}\ntable:\n");
         let status = status_of(text.trim_end().trim_end_matches("table:").trim_end());

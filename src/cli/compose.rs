@@ -185,7 +185,11 @@ fn text(run: &ProductRun) -> String {
     let _ = writeln!(
         s,
         "  replay: {} ({} sends, {} violations, peak queue {})",
-        if run.verdict.valid() { "valid" } else { "INVALID" },
+        if run.verdict.valid() {
+            "valid"
+        } else {
+            "INVALID"
+        },
         r.transmissions,
         run.verdict.violations(),
         r.peak_queue

@@ -118,7 +118,9 @@ pub fn run(args: &SimulateArgs) -> Exit {
 /// The ports of the replay: `--ports`, else the header's `ports:`, else 1.
 fn ports_of(given: Option<&str>, header: Option<usize>) -> Result<Ports, String> {
     match (given, header) {
-        (Some(text), _) => text.parse::<Ports>().map_err(|e| format!("--ports {text}: {e}")),
+        (Some(text), _) => text
+            .parse::<Ports>()
+            .map_err(|e| format!("--ports {text}: {e}")),
         (None, Some(k)) => u32::try_from(k)
             .ok()
             .filter(|&k| k >= 1)
@@ -218,7 +220,10 @@ fn message_set_bound(graph: &Graph, destinations: &[Vec<u32>], ports: Ports) -> 
             (u64::from(k).saturating_mul(n)).min(links),
             format!("{k}-port counting bound (hops over sends per step)"),
         ),
-        Ports::All => (links, "all-port counting bound (hops over directed links)".to_string()),
+        Ports::All => (
+            links,
+            "all-port counting bound (hops over directed links)".to_string(),
+        ),
     };
     let counting = hops.div_ceil(capacity.max(1));
     let (value, name) = if farthest > counting {

@@ -318,7 +318,9 @@ pub(super) fn violation_lines(r: &ReplayReport, prefix: &str, out: &mut String) 
     for v in &r.violations {
         let _ = writeln!(out, "{prefix}{v}");
     }
-    let more = r.violation_count().saturating_sub(r.violations.len() as u64);
+    let more = r
+        .violation_count()
+        .saturating_sub(r.violations.len() as u64);
     if more > 0 {
         let _ = writeln!(out, "{prefix}… and {more} more");
     }

@@ -22,7 +22,7 @@ pub fn run(args: &SimulateArgs) -> Exit {
     };
     let instance = &loaded.instance;
     if let Some(defect) = instance.defects().first() {
-        eprintln!("{shown}: cannot simulate: the link set is defective ({defect:?})");
+        eprintln!("{shown}: cannot simulate: the link set is defective ({defect})");
         return Exit::Rejected;
     }
     let (network, embedding) = physical_network(instance, loaded.network.as_ref());

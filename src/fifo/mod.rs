@@ -86,7 +86,10 @@ impl FromStr for Order {
 #[non_exhaustive]
 pub enum FifoError {
     /// The link set does not make a connected undirected Cayley graph.
-    #[error("the link set does not define a connected undirected Cayley graph: {defects:?}")]
+    #[error(
+        "the link set does not define a connected undirected Cayley graph: {}",
+        .defects.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
     Defective {
         /// The defects the kernel found in the link set.
         defects: Vec<InstanceError>,

@@ -15,10 +15,10 @@ pub mod factor;
 
 pub use factor::{Factor, FactorExchange, LocalExchange};
 
-use crate::verdict::{Model, NamedBound, ScheduleVerdict, judge};
 use crate::schedule::{
     Collective, NetworkName, Ports, ReplayError, ReplayOptions, ReplayReport, Schedule, replay,
 };
+use crate::verdict::{Model, NamedBound, ScheduleVerdict, judge};
 use bounds::{Cut, Ratio};
 use std::fmt;
 

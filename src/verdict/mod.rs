@@ -19,7 +19,7 @@
 //! This module shares no code with them nor with the bound computations; it
 //! reads the replay's counts and compares numbers.
 //!
-//! ```compile_fail
+//! ```compile_fail,E0451
 //! // A verdict cannot be written down outside this module (private fields).
 //! let forged = txverify::verdict::ScheduleVerdict {
 //!     valid: true,
@@ -33,7 +33,7 @@
 //!
 //! Nor can the replay's report it judges (`non_exhaustive`: only the replay makes one):
 //!
-//! ```compile_fail
+//! ```compile_fail,E0639
 //! fn forge(r: txverify::schedule::ReplayReport) -> txverify::schedule::ReplayReport {
 //!     txverify::schedule::ReplayReport { valid: true, ..r }
 //! }

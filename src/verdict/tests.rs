@@ -33,7 +33,10 @@ fn optimal_needs_validity_equality_and_a_bound_of_the_model() {
     let one = replayed(Ports::Limit(1), &[(1, 0, 1), (1, 1, 0)]);
     let v = judge(&one, Some(bound(1, Ports::Limit(1))), None);
     assert!(v.valid() && v.optimal());
-    assert_eq!(v.to_string(), "OPTIMAL (completion time 1 equals the status)");
+    assert_eq!(
+        v.to_string(),
+        "OPTIMAL (completion time 1 equals the status)"
+    );
     // A bound proved for one port decides nothing for all ports.
     let all = replayed(Ports::All, &[(1, 0, 1), (1, 1, 0)]);
     let v = judge(&all, Some(bound(1, Ports::Limit(1))), None);
