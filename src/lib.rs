@@ -27,4 +27,5 @@ pub mod report;
 pub mod schedule;
 pub mod search;
 pub mod simulate;
+pub mod verdict;
 pub mod verify;

@@ -134,9 +134,28 @@ pub enum Agreement {
     },
 }
 
-/// Everything verified about one file.
+/// Everything verified about one file. Only [`verify`] and [`verify_table`]
+/// make one (private fields), so a `Verification` is always the kernel's,
+/// the network check's and the simulator's own findings.
+///
+/// ```compile_fail,E0451
+/// // Cannot be written down outside this module.
+/// fn forge(v: txverify::verify::Verification) -> txverify::verify::Verification {
+///     txverify::verify::Verification { agreement: txverify::verify::Agreement::Agree, ..v }
+/// }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Verification {
+    checked: Checked,
+    network: NetworkCheck,
+    simulation: SimulationOutcome,
+    agreement: Agreement,
+}
+
+/// The parts of a [`Verification`], taken apart by value (see
+/// [`Verification::into_parts`]).
+#[derive(Clone, Debug)]
+pub struct VerificationParts {
     /// The kernel's findings.
     pub checked: Checked,
     /// The physical network.
@@ -161,6 +180,37 @@ pub enum Outcome {
 }
 
 impl Verification {
+    /// The kernel's findings.
+    pub fn checked(&self) -> &Checked {
+        &self.checked
+    }
+
+    /// The physical network.
+    pub fn network(&self) -> &NetworkCheck {
+        &self.network
+    }
+
+    /// The simulation.
+    pub fn simulation(&self) -> &SimulationOutcome {
+        &self.simulation
+    }
+
+    /// Kernel against simulator.
+    pub fn agreement(&self) -> &Agreement {
+        &self.agreement
+    }
+
+    /// The findings by value, for a report that keeps them (a copy: changing
+    /// them changes no `Verification`).
+    pub fn into_parts(self) -> VerificationParts {
+        VerificationParts {
+            checked: self.checked,
+            network: self.network,
+            simulation: self.simulation,
+            agreement: self.agreement,
+        }
+    }
+
     /// The conclusion: a disagreement outranks everything, then any failure.
     pub fn outcome(&self) -> Outcome {
         if matches!(self.agreement, Agreement::Disagree { .. }) {

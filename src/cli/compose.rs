@@ -7,8 +7,8 @@ use super::{ComposeArgs, OutputFormat};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use txverify::bounds::Cut;
-use txverify::product::{self, Algorithm, ProductError, ProductRun};
 use txverify::network::NetworkName;
+use txverify::product::{self, Algorithm, ProductError, ProductRun};
 use txverify::schedule::{write_json, write_text};
 
 /// The JSON schema of the report.
@@ -120,8 +120,8 @@ fn json(run: &ProductRun) -> serde_json::Value {
         "theorem_optimal": run.theorem.says_optimal,
         "lower_bound": { "value": run.lower_bound.value, "kind": run.lower_bound.kind },
         "optimal": run.optimal(),
-        "valid": r.valid,
-        "violations": r.violation_count(),
+        "valid": run.verdict.valid(),
+        "violations": run.verdict.violations(),
         "transmissions": r.transmissions,
         "derouted": r.derouted,
         "peak_queue": r.peak_queue,
@@ -190,9 +190,13 @@ fn text(run: &ProductRun) -> String {
     let _ = writeln!(
         s,
         "  replay: {} ({} sends, {} violations, peak queue {})",
-        if r.valid { "valid" } else { "INVALID" },
+        if run.verdict.valid() {
+            "valid"
+        } else {
+            "INVALID"
+        },
         r.transmissions,
-        r.violation_count(),
+        run.verdict.violations(),
         r.peak_queue
     );
     for v in &r.violations {

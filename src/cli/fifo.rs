@@ -1,24 +1,35 @@
 //! `txverify simulate --algorithm fifo FILE`: the node-invariant FIFO algorithm of
-//! seed 004 on the Cayley graph of FILE's header, single-port, built as an
-//! explicit schedule and replayed by the schedule simulator.
+//! seed 004 on the Cayley graph of FILE's header, for the header's message set
+//! (`messages: total`, `odd`, `distance …`, `to …`), built as an explicit
+//! schedule and replayed by the schedule simulator.
 //!
-//! The verdict rests on the replay (every send checked against the Cayley graph,
-//! one send and one receive per node per step, every packet delivered once) and
-//! on comparing the replayed time with the status, computed apart from the run;
-//! the algorithm's own checks (Lemma 2, no derouting) are reported beside it.
+//! The verdict is the trusted one of [`txverify::verdict`]: the replay (every
+//! send checked against the network, the port limit, and delivery of exactly
+//! the message set's packets) against a lower bound computed here from the
+//! network's distances alone (for one port, the status of the message set),
+//! not from the run. The algorithm's own checks (Lemma 2, no derouting) are
+//! reported beside it.
 
 use super::check::read_and_load;
 use super::exit::Exit;
 use super::{OutputFormat, QueueOrder, SimulateArgs};
 use std::fmt::Write;
+use std::io::Write as _;
 use txverify::fifo::{self, FifoError, FifoOptions, FifoRun, Order, Routing};
-use txverify::network::Graph;
+use txverify::group::Elem;
+use txverify::kernel::{Instance, MessageSpec};
+use txverify::network::{Graph, NetworkName};
 use txverify::schedule::{
-    Collective, Ports, ReplayOptions, ReplayReport, Schedule, TimedSend, replay,
+    Collective, Ports, ReplayOptions, ReplayReport, Schedule, TimedSend, replay_exchange,
+    write_json, write_text,
 };
+use txverify::verdict::{Model, NamedBound, ScheduleVerdict, judge};
 
 /// The JSON schema of the report.
-const SCHEMA: &str = "txverify-fifo/1";
+const SCHEMA: &str = "txverify-fifo/2";
+
+/// Sends listed by `--trace` at most.
+const MAX_TRACE: usize = 100_000;
 
 pub fn run(args: &SimulateArgs) -> Exit {
     let shown = args.file.display().to_string();
@@ -26,6 +37,13 @@ pub fn run(args: &SimulateArgs) -> Exit {
         return Exit::Input;
     };
     let instance = &loaded.instance;
+    // The FIFO schedule is single-port; it is replayed under the ports asked for
+    // (`--ports`, else an explicit `ports:` of the header, else 1).
+    let header_ports = loaded.file.ports.as_ref().map(|p| p.value);
+    let ports = match ports_of(args.ports.as_deref(), header_ports) {
+        Ok(p) => p,
+        Err(message) => return fail(args, &message, Exit::Input),
+    };
     let order = match args.order {
         QueueOrder::Closest => Order::Closest,
         QueueOrder::Furthest => Order::Furthest,
@@ -38,52 +56,231 @@ pub fn run(args: &SimulateArgs) -> Exit {
     let run = match outcome {
         Ok(run) => run,
         Err(e) => {
-            return fail(
-                args,
-                &format!("the FIFO algorithm failed: {e}"),
-                exit_of(&e),
-            );
+            let message = format!("the FIFO algorithm failed: {e}");
+            return fail(args, &message, exit_of(&e));
         }
     };
-    let graph = match Graph::cayley(instance.group(), instance.links()) {
-        Ok(graph) => graph,
-        Err(e) => {
-            return fail(
-                args,
-                &format!("the Cayley graph is not a network: {e}"),
-                Exit::Rejected,
-            );
-        }
+    let (network, graph) = match network_of(args, instance) {
+        Ok(found) => found,
+        Err((message, exit)) => return fail(args, &message, exit),
     };
+    let destinations = destinations(instance);
     let schedule = Schedule {
-        network: None,
-        ports: Some(Ports::Limit(1)),
+        network: network.clone(),
+        ports: Some(ports),
         collective: Collective::TotalExchange,
-        sends: run.sends.iter().map(as_schedule_send).collect(),
+        sends: run.sends.clone(),
     };
-    let replayed = match replay(&schedule, &graph, &ReplayOptions::default()) {
+    let wanted = |s: u32, d: u32| {
+        destinations
+            .get(s as usize)
+            .is_some_and(|ds| ds.binary_search(&d).is_ok())
+    };
+    let replayed = match replay_exchange(&schedule, &graph, &ReplayOptions::default(), wanted) {
         Ok(report) => report,
         Err(e) => {
-            return fail(
-                args,
-                &format!("cannot replay the schedule: {e}"),
-                Exit::Input,
-            );
+            let message = format!("cannot replay the schedule: {e}");
+            return fail(args, &message, Exit::Input);
         }
     };
-    let optimal = replayed.valid && u64::from(replayed.time) == run.status;
-    match args.format {
-        OutputFormat::Json => outln!("{}", json(&shown, order, &run, &replayed, optimal)),
-        OutputFormat::Text => out!("{}", text(&shown, order, &run, &replayed, optimal)),
+    let bound = message_set_bound(&graph, &destinations, ports);
+    let verdict = judge(&replayed, Some(bound), None);
+    if let Some(path) = &args.output
+        && let Err(message) = write_schedule(&schedule, instance, path)
+    {
+        return fail(args, &message, Exit::Input);
     }
-    if optimal { Exit::Ok } else { Exit::Rejected }
+    if args.trace && run.sends.len() > MAX_TRACE {
+        let message = format!("--trace lists at most {MAX_TRACE} sends; this run has more");
+        return fail(args, &message, Exit::Input);
+    }
+    let report = Report {
+        shown: &shown,
+        order,
+        messages: messages_name(instance.message_spec()),
+        run: &run,
+        replayed: &replayed,
+        verdict: &verdict,
+        trace: args.trace.then_some(&run.sends[..]),
+    };
+    match args.format {
+        OutputFormat::Json => outln!("{}", report.json()),
+        OutputFormat::Text => out!("{}", report.text()),
+    }
+    // Theorem 1 claims the status: a valid run that misses it fails the claim.
+    if verdict.optimal() {
+        Exit::Ok
+    } else {
+        Exit::Rejected
+    }
+}
+
+/// The ports of the replay: `--ports`, else the header's `ports:`, else 1.
+fn ports_of(given: Option<&str>, header: Option<usize>) -> Result<Ports, String> {
+    match (given, header) {
+        (Some(text), _) => text
+            .parse::<Ports>()
+            .map_err(|e| format!("--ports {text}: {e}")),
+        (None, Some(k)) => u32::try_from(k)
+            .ok()
+            .filter(|&k| k >= 1)
+            .map(Ports::Limit)
+            .ok_or_else(|| format!("ports: {k} is not a port count the replay takes")),
+        (None, None) => Ok(Ports::Limit(1)),
+    }
+}
+
+/// The network the schedule is replayed on: `--network NAME` or
+/// `--network FILE.tbl`, else the Cayley graph of the header; it must have as
+/// many nodes as the group has elements (the schedule's node numbers).
+fn network_of(
+    args: &SimulateArgs,
+    instance: &Instance,
+) -> Result<(Option<NetworkName>, Graph), (String, Exit)> {
+    let (name, graph) = match args.network.as_deref() {
+        None => {
+            let graph = Graph::cayley(instance.group(), instance.links()).map_err(|e| {
+                let message = format!("the Cayley graph is not a network: {e}");
+                (message, Exit::Rejected)
+            })?;
+            (None, graph)
+        }
+        Some(path) if path.ends_with(".tbl") => {
+            let graph = super::schedule::cayley_of_header(path)
+                .map_err(|m| (format!("--network {path}: {m}"), Exit::Input))?;
+            (None, graph)
+        }
+        Some(text) => {
+            let name = text
+                .parse::<NetworkName>()
+                .map_err(|e| (format!("--network {text}: {e}"), Exit::Input))?;
+            let graph = name
+                .build()
+                .map_err(|e| (format!("--network {text}: {e}"), Exit::Input))?;
+            (Some(name), graph)
+        }
+    };
+    let order = instance.group().order();
+    if graph.nodes() != order {
+        let message = format!(
+            "--network has {} nodes, the group has {order} elements",
+            graph.nodes()
+        );
+        return Err((message, Exit::Input));
+    }
+    Ok((name, graph))
+}
+
+/// For every node `h`, the destinations `h·w` of the message set `M`, sorted.
+fn destinations(instance: &Instance) -> Vec<Vec<u32>> {
+    let group = instance.group();
+    let words = group.shortest_words();
+    let wanted = instance.message_set();
+    let set: Vec<usize> = (1..group.order()).filter(|&w| wanted[w]).collect();
+    group
+        .elements()
+        .map(|h| {
+            let mut ds: Vec<u32> = set
+                .iter()
+                .map(|&w| group.apply_word(h, &words[w]).0)
+                .filter(|&d| d != h.0)
+                .collect();
+            ds.sort_unstable();
+            ds.dedup();
+            ds
+        })
+        .collect()
+}
+
+/// A lower bound on the time of any schedule that delivers every packet
+/// `(s, d)`, `d ∈ destinations[s]`, on `graph` under `ports`, from distances
+/// alone: the packets need `H = Σ dist(s, d)` sends in all, and a step has at
+/// most `min(k · nodes, directed links)` sends (k ports; `all`: one per
+/// directed link), so `T ≥ ⌈H / capacity⌉`; and `T ≥` the farthest
+/// destination. For one port on the Cayley graph numbered by the group this is
+/// `Σ_{w ∈ M} dist(w)`, the status of the message set (docs/single-port.md).
+fn message_set_bound(graph: &Graph, destinations: &[Vec<u32>], ports: Ports) -> NamedBound {
+    let (mut hops, mut farthest) = (0u64, 0u64);
+    for (s, ds) in destinations.iter().enumerate() {
+        if ds.is_empty() {
+            continue;
+        }
+        let dist = graph.distances_to(s as u32);
+        for &d in ds {
+            let hop = u64::from(dist.get(d as usize).copied().unwrap_or(0));
+            hops = hops.saturating_add(hop);
+            farthest = farthest.max(hop);
+        }
+    }
+    let n = graph.nodes() as u64;
+    let links = graph.directed_links() as u64;
+    let (capacity, name) = match ports {
+        Ports::Limit(1) => (n, "status of the message set".to_string()),
+        Ports::Limit(k) => (
+            (u64::from(k).saturating_mul(n)).min(links),
+            format!("{k}-port counting bound (hops over sends per step)"),
+        ),
+        Ports::All => (
+            links,
+            "all-port counting bound (hops over directed links)".to_string(),
+        ),
+    };
+    let counting = hops.div_ceil(capacity.max(1));
+    let (value, name) = if farthest > counting {
+        (farthest, "farthest destination".to_string())
+    } else {
+        (counting, name)
+    };
+    NamedBound::new(value, name, Model::new(ports, false, true))
+}
+
+/// `-o FILE`: the schedule, as JSON when the name ends in `.json`, as text
+/// otherwise. The formats state total exchange, not another message set.
+fn write_schedule(
+    schedule: &Schedule,
+    instance: &Instance,
+    path: &std::path::Path,
+) -> Result<(), String> {
+    if *instance.message_spec() != MessageSpec::Total {
+        return Err(format!(
+            "cannot write {}: a schedule file states total exchange, not `messages: {}`",
+            path.display(),
+            messages_name(instance.message_spec())
+        ));
+    }
+    let write = || -> std::io::Result<()> {
+        let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
+        if path.extension().is_some_and(|e| e == "json") {
+            write_json(schedule, &mut w)?;
+        } else {
+            write_text(schedule, &mut w)?;
+        }
+        w.flush()
+    };
+    write().map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The header's message set as the `messages:` line names it.
+fn messages_name(spec: &MessageSpec) -> String {
+    match spec {
+        MessageSpec::Total => "total".to_string(),
+        MessageSpec::Odd => "odd".to_string(),
+        MessageSpec::Distances(ds) => {
+            let list: Vec<String> = ds.iter().map(u32::to_string).collect();
+            format!("distance {}", list.join(" "))
+        }
+        MessageSpec::To(elements) => {
+            let list: Vec<String> = elements.iter().map(|e: &Elem| e.0.to_string()).collect();
+            format!("to {} elements ({})", elements.len(), list.join(" "))
+        }
+    }
 }
 
 /// Reports a failure on standard error and, with `--format json`, as a JSON
 /// object on standard output; returns `exit`.
 fn fail(args: &SimulateArgs, message: &str, exit: Exit) -> Exit {
     let shown = args.file.display().to_string();
-    eprintln!("{shown}: {message}");
+    eprintln!("error: {shown}: {message}");
     if args.format == OutputFormat::Json {
         let value = serde_json::json!({
             "schema": SCHEMA,
@@ -107,76 +304,109 @@ fn exit_of(error: &FifoError) -> Exit {
     }
 }
 
-fn as_schedule_send(send: &fifo::TimedSend) -> TimedSend {
-    let (step, from, to, source, destination) = send.record();
-    TimedSend {
-        step: u32::try_from(step).unwrap_or(u32::MAX),
-        from,
-        to,
-        source,
-        destination,
-    }
-}
-
-fn json(
-    shown: &str,
+/// What the report says.
+struct Report<'a> {
+    shown: &'a str,
     order: Order,
-    run: &FifoRun,
-    r: &ReplayReport,
-    optimal: bool,
-) -> serde_json::Value {
-    serde_json::json!({
-        "schema": SCHEMA,
-        "file": shown,
-        "algorithm": "fifo",
-        "order": order.to_string(),
-        "ports": 1,
-        "nodes": r.nodes,
-        "completion_time": r.time,
-        "status": run.status,
-        "optimal": optimal,
-        "transmissions": r.transmissions,
-        "derouted": r.derouted,
-        "peak_queue": r.peak_queue,
-        "valid": r.valid,
-        "violations": r.violation_count(),
-        "lemma2": {
-            "steps_compared": run.steps_compared,
-            "full_comparisons": run.full_comparisons,
-            "entries_compared": run.entries_compared,
-        },
-    })
+    messages: String,
+    run: &'a FifoRun,
+    replayed: &'a ReplayReport,
+    verdict: &'a ScheduleVerdict,
+    trace: Option<&'a [TimedSend]>,
 }
 
-fn text(shown: &str, order: Order, run: &FifoRun, r: &ReplayReport, optimal: bool) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{shown}: FIFO node-invariant total exchange ({order} first), single-port, {} nodes",
-        r.nodes
-    );
-    let _ = writeln!(out, "  replay       {}", super::schedule::replay_summary(r));
-    for v in r.violations.iter().take(20) {
-        let _ = writeln!(out, "  error: {v:?}");
+impl Report<'_> {
+    fn bound(&self) -> (u64, &str) {
+        self.verdict
+            .time_bound()
+            .map_or((0, ""), |b| (b.value(), b.name()))
     }
-    let _ = writeln!(
-        out,
-        "  lemma 2      held at all {} steps ({} full queue comparisons)",
-        run.steps_compared, run.full_comparisons
-    );
-    let _ = writeln!(
-        out,
-        "  status       {} (the single-port lower bound)",
-        run.status
-    );
-    let verdict = if optimal {
-        "OPTIMAL (completion time equals the status)".to_string()
-    } else {
-        format!(
-            "NOT OPTIMAL (completion time {} differs from the status {})",
-            r.time, run.status
-        )
-    };
-    let _ = writeln!(out, "  verdict      {verdict}");
-    out
+
+    fn json(&self) -> serde_json::Value {
+        let r = self.replayed;
+        let (value, name) = self.bound();
+        let ports = match r.ports {
+            Ports::All => serde_json::json!("all"),
+            Ports::Limit(k) => serde_json::json!(k),
+        };
+        let mut object = serde_json::json!({
+            "schema": SCHEMA,
+            "file": self.shown,
+            "algorithm": "fifo",
+            "order": self.order.to_string(),
+            "messages": self.messages,
+            "ports": ports,
+            "nodes": r.nodes,
+            "completion_time": r.time,
+            "status": value,
+            "bound": name,
+            "optimal": self.verdict.optimal(),
+            "transmissions": r.transmissions,
+            "derouted": r.derouted,
+            "peak_queue": r.peak_queue,
+            "valid": self.verdict.valid(),
+            "violations": self.verdict.violations(),
+            "lemma2": {
+                "steps_compared": self.run.steps_compared,
+                "full_comparisons": self.run.full_comparisons,
+                "entries_compared": self.run.entries_compared,
+            },
+        });
+        if let Some(sends) = self.trace {
+            let list: Vec<serde_json::Value> = sends
+                .iter()
+                .map(|s| {
+                    serde_json::json!({ "step": s.step, "from": s.from, "to": s.to,
+                        "source": s.source, "destination": s.destination })
+                })
+                .collect();
+            object["trace"] = serde_json::Value::Array(list);
+        }
+        object
+    }
+
+    fn text(&self) -> String {
+        let r = self.replayed;
+        let mut out = String::new();
+        let what = if self.messages == "total" {
+            "total exchange".to_string()
+        } else {
+            format!("exchange of `messages: {}`", self.messages)
+        };
+        let ports = match r.ports {
+            Ports::Limit(1) => "single-port".to_string(),
+            p => format!("replayed with ports {p}"),
+        };
+        let _ = writeln!(
+            out,
+            "{}: FIFO node-invariant {what} ({} first), {ports}, {} nodes",
+            self.shown, self.order, r.nodes
+        );
+        let summary = super::schedule::replay_summary(r, self.verdict);
+        let _ = writeln!(out, "  replay       {summary}");
+        super::schedule::violation_lines(r, "  error: ", &mut out);
+        let _ = writeln!(
+            out,
+            "  lemma 2      held at all {} steps ({} full queue comparisons)",
+            self.run.steps_compared, self.run.full_comparisons
+        );
+        let (value, name) = self.bound();
+        let _ = writeln!(out, "  bound        {value} (the {name}, a lower bound)");
+        let _ = writeln!(out, "  verdict      {}", self.verdict);
+        if let Some(sends) = self.trace {
+            let mut step = 0;
+            for s in sends {
+                if s.step != step {
+                    step = s.step;
+                    let _ = writeln!(out, "step {step}:");
+                }
+                let _ = writeln!(
+                    out,
+                    "  {} -> {}  message {} -> {}",
+                    s.from, s.to, s.source, s.destination
+                );
+            }
+        }
+        out
+    }
 }

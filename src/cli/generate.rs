@@ -57,10 +57,10 @@ pub fn run(args: &GenArgs) -> Exit {
             "error: the construction of {family} {} was rejected (a bug); nothing written",
             args.size
         );
-        for v in verification.checked.violations().iter().take(20) {
+        for v in verification.checked().violations().iter().take(20) {
             eprintln!("  {}", describe(v));
         }
-        for e in verification.checked.expectations() {
+        for e in verification.checked().expectations() {
             if !e.holds {
                 eprintln!("  expect {} fails", e.claim);
             }
@@ -81,8 +81,8 @@ pub fn run(args: &GenArgs) -> Exit {
         None if args.format == OutputFormat::Text => out!("{text}"),
         None => {}
     }
-    let bound = verification.checked.bound().map(|b| b.value);
-    let (simulated_on, hops, skipped) = match &verification.simulation {
+    let bound = verification.checked().bound().map(|b| b.value);
+    let (simulated_on, hops, skipped) = match verification.simulation() {
         SimulationOutcome::Ran { on, report } => (Some(on.to_string()), Some(report.hops), None),
         skipped => (None, None, skipped.not_run_reason()),
     };
@@ -92,9 +92,9 @@ pub fn run(args: &GenArgs) -> Exit {
             "schema": SCHEMA,
             "family": family.to_string(),
             "size": args.size,
-            "time": verification.checked.time(),
+            "time": verification.checked().time(),
             "lower_bound": bound,
-            "verdict": verdict_word(verification.checked.verdict()),
+            "verdict": verdict_word(verification.checked().verdict()),
             "simulation": {
                 "on": simulated_on,
                 "hops": hops,
@@ -119,8 +119,8 @@ pub fn run(args: &GenArgs) -> Exit {
     eprintln!(
         "{family} {}: {} steps, lower bound {bound}, verdict {}; {simulation}; generated in {:.3} s, checked in {:.3} s",
         args.size,
-        verification.checked.time(),
-        verdict_word(verification.checked.verdict()),
+        verification.checked().time(),
+        verdict_word(verification.checked().verdict()),
         seconds.0,
         seconds.1
     );

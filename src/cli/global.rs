@@ -163,18 +163,23 @@ fn verdict_value(line: &str) -> Option<usize> {
     Some(line.len() - value.len())
 }
 
-/// Red for a failure (`INVALID`, `FAILED`, `… NOT optimal`), yellow for a pass
-/// that is not proved best (`not proved`, `not shown`), green otherwise.
+/// Red for a failure (`INVALID`, `FAILED`, `… NOT optimal`, a bound that is
+/// wrong), yellow for a pass that is not proved best (`not proved`, `not
+/// shown`, `not decided`), green otherwise.
 fn verdict_style(value: &str) -> anstyle::Style {
     use anstyle::AnsiColor::{Green, Red, Yellow};
     let lower = value.to_ascii_lowercase();
     let failed = ["invalid", "failed", "rejected"]
         .iter()
         .any(|bad| lower.starts_with(bad))
-        || value.contains("NOT ");
+        || value.contains("NOT ")
+        || lower.contains("is wrong");
     let colour = if failed {
         Red
-    } else if lower.contains("not proved") || lower.contains("not shown") {
+    } else if ["not proved", "not shown", "not decided"]
+        .iter()
+        .any(|weak| lower.contains(weak))
+    {
         Yellow
     } else {
         Green
@@ -262,6 +267,14 @@ mod tests {
             ("CLEAN", "32m"),
             ("OPTIMAL in time and in transmissions", "32m"),
             ("optimal (time = lower bound)", "32m"),
+            (
+                "valid, optimality not decided (the status, 5, is proved for 1-port, not for this replay)",
+                "33m",
+            ),
+            (
+                "valid, below the status (4 < 5): the bound or the replay is wrong",
+                "31m",
+            ),
         ];
         for (value, colour) in cases {
             let painted = paint_verdicts(&format!("  verdict      {value}\n"));

@@ -17,7 +17,10 @@ use txverify::hypercube::{
     Built, HypercubeError, MAX_DIMENSION, Problem, buffer::peak_buffer, build, memory_estimate,
 };
 use txverify::network::NetworkName;
-use txverify::schedule::{ReplayOptions, ReplayReport, Schedule, replay, write_json, write_text};
+use txverify::schedule::{
+    Ports, ReplayOptions, ReplayReport, Schedule, replay, write_json, write_text,
+};
+use txverify::verdict::{Model, NamedBound, ScheduleVerdict, judge};
 
 /// The JSON schema of the report.
 const SCHEMA: &str = "txverify-hypercube/1";
@@ -34,6 +37,8 @@ struct Findings {
     built: Built,
     replayed: ReplayReport,
     bounds: Bounds,
+    /// The trusted verdict on the replay against the bounds.
+    verdict: ScheduleVerdict,
     peak_buffer: Option<u32>,
     table: Option<BufferFree>,
     seconds: [f64; 3],
@@ -41,10 +46,10 @@ struct Findings {
 
 impl Findings {
     fn optimal_time(&self) -> bool {
-        u64::from(self.replayed.time) == self.bounds.time
+        self.verdict.optimal()
     }
     fn optimal_transmissions(&self) -> bool {
-        self.replayed.transmissions == self.bounds.transmissions
+        self.verdict.optimal_transmissions()
     }
     /// Sends over time × directed links: 1 when every link carries a packet in
     /// every direction at every step.
@@ -57,7 +62,7 @@ impl Findings {
         }
     }
     fn passed(&self) -> bool {
-        self.replayed.valid && self.optimal_time() && self.optimal_transmissions()
+        self.verdict.valid() && self.optimal_time() && self.optimal_transmissions()
     }
 }
 
@@ -154,7 +159,20 @@ fn examine(
         None => None,
     };
     let checked_at = started.elapsed().as_secs_f64();
+    // The bounds count hops, link and port capacity of the all-port d-cube;
+    // they hold whether packets are copied or buffered.
+    let model = Model::new(Ports::All, true, true);
+    let verdict = judge(
+        &replayed,
+        Some(NamedBound::new(bounds.time, "lower bound on time", model)),
+        Some(NamedBound::new(
+            bounds.transmissions,
+            "lower bound on transmissions",
+            model,
+        )),
+    );
     Ok(Findings {
+        verdict,
         problem,
         d,
         root,
@@ -266,8 +284,8 @@ fn json(args: &HypercubeArgs, f: &Findings, exit: Exit) -> serde_json::Value {
         "transmissions_bound": f.bounds.transmissions,
         "optimal_time": f.optimal_time(),
         "optimal_transmissions": f.optimal_transmissions(),
-        "valid": r.valid,
-        "violations": r.violation_count(),
+        "valid": f.verdict.valid(),
+        "violations": f.verdict.violations(),
         "violations_listed": r.violations.iter().map(super::schedule::violation_json).collect::<Vec<_>>(),
         "derouted": r.derouted,
         "peak_queue": r.peak_queue,
@@ -305,7 +323,7 @@ fn text(f: &Findings) -> String {
     let _ = write!(
         out,
         "  replay        {}",
-        super::schedule::replay_summary(r)
+        super::schedule::replay_summary(r, &f.verdict)
     );
     if let Some(b) = f.peak_buffer {
         let _ = write!(out, ", peak buffer {b}");
@@ -336,8 +354,8 @@ fn text(f: &Findings) -> String {
     );
     let summary = if f.passed() {
         "OPTIMAL in time and in transmissions".to_string()
-    } else if !r.valid {
-        format!("INVALID ({} violations)", r.violation_count())
+    } else if !f.verdict.valid() {
+        format!("INVALID ({} violations)", f.verdict.violations())
     } else {
         "valid, NOT optimal".to_string()
     };

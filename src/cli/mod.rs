@@ -484,7 +484,7 @@ struct SimulateArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
-    /// List every hop, step by step (small networks only; tables only).
+    /// List every hop, step by step (small networks only; tables and `--algorithm`).
     #[arg(long)]
     trace: bool,
     /// The network of a schedule, supplying or overriding its header (e.g. `mesh 4 4`).
@@ -501,6 +501,10 @@ struct SimulateArgs {
     /// The initial queue order of `--algorithm fifo`.
     #[arg(long, value_enum, default_value_t, requires = "algorithm")]
     order: QueueOrder,
+    /// Write the schedule `--algorithm` builds to this file (JSON when the name
+    /// ends in `.json`, text otherwise; total exchange only).
+    #[arg(short, long, requires = "algorithm")]
+    output: Option<PathBuf>,
 }
 
 /// Algorithms `simulate --algorithm` builds and replays.

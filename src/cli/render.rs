@@ -69,7 +69,7 @@ pub fn run(args: &RenderArgs) -> Exit {
         options.simulation.link_use = Some(LINK_USE_SHAPE);
         let verification = verify(&loaded, &options);
         let exit = Exit::of_outcome(verification.outcome());
-        let report = match &verification.simulation {
+        let report = match verification.simulation() {
             SimulationOutcome::Ran { report, .. } => report,
             SimulationOutcome::Skipped { reason } => {
                 eprintln!(

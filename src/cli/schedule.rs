@@ -13,6 +13,7 @@ use txverify::network::{Graph, NetworkName};
 use txverify::schedule::format::{is_schedule, write_json, write_text};
 use txverify::schedule::replay::ReplayReport;
 use txverify::schedule::{Ports, ReplayOptions, Schedule, parse, replay};
+use txverify::verdict::{ScheduleVerdict, judge};
 
 /// The `schema` of `simulate --format json` on a schedule.
 const REPORT_SCHEMA: &str = "txverify-schedule-report/1";
@@ -197,11 +198,13 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
             return fail(e.to_string(), None);
         }
     };
+    // A schedule file states no bound: the verdict is valid or invalid.
+    let verdict = judge(&report, None, None);
     match args.format {
-        OutputFormat::Json => outln!("{}", json(&shown, &name, &report)),
-        OutputFormat::Text => out!("{}", text(&shown, &name, &report)),
+        OutputFormat::Json => outln!("{}", json(&shown, &name, &report, &verdict)),
+        OutputFormat::Text => out!("{}", text(&shown, &name, &report, &verdict)),
     }
-    Some(if report.valid {
+    Some(if verdict.valid() {
         Exit::Ok
     } else {
         Exit::Rejected
@@ -217,7 +220,7 @@ fn reversal_note(r: &ReplayReport) -> Option<String> {
     })
 }
 
-fn json(shown: &str, network: &str, r: &ReplayReport) -> serde_json::Value {
+fn json(shown: &str, network: &str, r: &ReplayReport, v: &ScheduleVerdict) -> serde_json::Value {
     let ports = match r.ports {
         Ports::All => serde_json::json!("all"),
         Ports::Limit(k) => serde_json::json!(k),
@@ -243,7 +246,7 @@ fn json(shown: &str, network: &str, r: &ReplayReport) -> serde_json::Value {
         "collective": r.collective.to_string(),
         "checked_as": r.checked_as.to_string(),
         "note": reversal_note(r),
-        "valid": r.valid,
+        "valid": v.valid(),
         "time": r.time,
         "transmissions": r.transmissions,
         "derouted": r.derouted,
@@ -253,14 +256,14 @@ fn json(shown: &str, network: &str, r: &ReplayReport) -> serde_json::Value {
         "violations_listed": r.violations.len(),
         "violations": violations,
         "bytes_per_send": Schedule::BYTES_PER_SEND,
-        "exit_code": if r.valid { 0 } else { 1 },
+        "exit_code": if v.valid() { 0 } else { 1 },
     })
 }
 
 /// Steps listed one by one in the text report; longer schedules get a summary.
 const LISTED_STEPS: usize = 32;
 
-fn text(shown: &str, network: &str, r: &ReplayReport) -> String {
+fn text(shown: &str, network: &str, r: &ReplayReport, v: &ScheduleVerdict) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -295,30 +298,38 @@ fn text(shown: &str, network: &str, r: &ReplayReport) -> String {
         "  memory       {} bytes per send",
         Schedule::BYTES_PER_SEND
     );
-    if r.valid {
-        let _ = writeln!(out, "  verdict      VALID");
+    if v.valid() {
+        let _ = writeln!(out, "  verdict      {v}");
     } else {
         let counts: Vec<String> = r.counts.iter().map(|(k, c)| format!("{c} {k}")).collect();
         let _ = writeln!(
             out,
             "  verdict      INVALID ({} violations: {})",
-            r.violation_count(),
+            v.violations(),
             counts.join(", ")
         );
-        for v in &r.violations {
-            let _ = writeln!(out, "  error: {v}");
-        }
-        let more = r.violation_count() - r.violations.len() as u64;
-        if more > 0 {
-            let _ = writeln!(out, "  … and {more} more");
-        }
+        violation_lines(r, "  error: ", &mut out);
     }
     out
 }
 
+/// The violations the replay listed, one a line after `prefix`, and how many
+/// more it counted.
+pub(super) fn violation_lines(r: &ReplayReport, prefix: &str, out: &mut String) {
+    for v in &r.violations {
+        let _ = writeln!(out, "{prefix}{v}");
+    }
+    let more = r
+        .violation_count()
+        .saturating_sub(r.violations.len() as u64);
+    if more > 0 {
+        let _ = writeln!(out, "{prefix}… and {more} more");
+    }
+}
+
 /// The Cayley graph of the `.tbl` file at `path` (its header: group and links),
 /// numbered as the group's elements, or what went wrong, in words.
-fn cayley_of_header(path: &str) -> Result<Graph, String> {
+pub(super) fn cayley_of_header(path: &str) -> Result<Graph, String> {
     let source =
         super::read_text(std::path::Path::new(path)).map_err(|e| format!("cannot read it: {e}"))?;
     let loaded = txverify::load::load(&source, &Default::default())
@@ -343,12 +354,13 @@ pub(super) fn violation_json(v: &txverify::schedule::Violation) -> serde_json::V
     })
 }
 
-/// The replay's one-line summary: verdict, time, transmissions, deroutes and
-/// peak queue, as the text reports print it after their label.
-pub(super) fn replay_summary(r: &ReplayReport) -> String {
+/// The replay's one-line summary: validity (the verdict's), time,
+/// transmissions, deroutes and peak queue, as the text reports print it after
+/// their label.
+pub(super) fn replay_summary(r: &ReplayReport, v: &ScheduleVerdict) -> String {
     format!(
         "{}: time {}, {} transmissions, derouted {}, peak queue {}",
-        if r.valid { "valid" } else { "INVALID" },
+        if v.valid() { "valid" } else { "INVALID" },
         r.time,
         r.transmissions,
         r.derouted,

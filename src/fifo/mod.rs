@@ -44,6 +44,7 @@ use std::str::FromStr;
 
 use crate::group::{Elem, FiniteGroup, GenLetter};
 use crate::kernel::{Instance, InstanceError, LinkId};
+use crate::schedule::TimedSend;
 use arith::{Arithmetic, bfs};
 use lemma2::{compare_changes, compare_queues};
 
@@ -85,7 +86,10 @@ impl FromStr for Order {
 #[non_exhaustive]
 pub enum FifoError {
     /// The link set does not make a connected undirected Cayley graph.
-    #[error("the link set does not define a connected undirected Cayley graph: {defects:?}")]
+    #[error(
+        "the link set does not define a connected undirected Cayley graph: {}",
+        .defects.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
     Defective {
         /// The defects the kernel found in the link set.
         defects: Vec<InstanceError>,
@@ -280,38 +284,11 @@ impl Default for FifoOptions {
     }
 }
 
-/// One message moving over one link in one step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TimedSend {
-    /// 1-based step.
-    pub step: usize,
-    /// The sending node.
-    pub from: Elem,
-    /// The receiving node (a neighbour of `from`).
-    pub to: Elem,
-    /// The node the message started from.
-    pub source: Elem,
-    /// The node the message is for.
-    pub destination: Elem,
-}
-
-impl TimedSend {
-    /// The record `(step, from, to, source, destination)` with node numbers.
-    pub fn record(&self) -> (usize, u32, u32, u32, u32) {
-        (
-            self.step,
-            self.from.0,
-            self.to.0,
-            self.source.0,
-            self.destination.0,
-        )
-    }
-}
-
 /// The outcome of a run in which every check held.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FifoRun {
-    /// Every send, in step order, then by sending node.
+    /// Every send, in step order, then by sending node, with node numbers the
+    /// group's element indices (the numbering of the Cayley graph).
     pub sends: Vec<TimedSend>,
     /// The last step in which anything was sent (0 when there is nothing to send).
     pub completion_time: usize,
@@ -508,6 +485,11 @@ impl State {
         step: usize,
     ) -> Result<(), FifoError> {
         let group = instance.group();
+        // A run records at most MAX_SENDS sends, at least one a step.
+        let step_number = u32::try_from(step).map_err(|_| FifoError::TooLarge {
+            needed: step as u64,
+            limit: MAX_SENDS,
+        })?;
         for v in group.elements() {
             let head = self.queues[v.index()].pop_front();
             self.sent[v.index()] = head;
@@ -538,11 +520,11 @@ impl State {
             }
             self.arrivals[to.index()] = Some(message);
             self.sends.push(TimedSend {
-                step,
-                from: v,
-                to,
-                source: message.source,
-                destination: message.destination,
+                step: step_number,
+                from: v.0,
+                to: to.0,
+                source: message.source.0,
+                destination: message.destination.0,
             });
         }
         for v in group.elements() {

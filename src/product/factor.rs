@@ -151,7 +151,7 @@ fn check_factor(
     let report = replay(&schedule, &graph, &ReplayOptions { max_listed: 1 })
         .map_err(|e| ProductError::Factor(factor, e.to_string()))?;
     match report.violations.first() {
-        None if report.valid => Ok(()),
+        None if crate::verdict::judge(&report, None, None).valid() => Ok(()),
         first => Err(ProductError::Factor(
             factor,
             first.map_or("invalid".to_string(), |v| v.to_string()),

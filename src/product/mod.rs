@@ -15,11 +15,12 @@ pub mod factor;
 
 pub use factor::{Factor, FactorExchange, LocalExchange};
 
-use crate::network::NetworkName;
 use crate::bounds::{Cut, Ratio, distance};
+use crate::network::NetworkName;
 use crate::schedule::{
     Collective, Ports, ReplayError, ReplayOptions, ReplayReport, Schedule, replay,
 };
+use crate::verdict::{Model, NamedBound, ScheduleVerdict, judge};
 use std::fmt;
 
 /// The most sends a composed schedule may have (20 bytes each).
@@ -251,6 +252,8 @@ pub struct ProductRun {
     /// The bound the time is compared with (the largest of those below that
     /// apply to the port model).
     pub lower_bound: LowerBound,
+    /// The trusted verdict on the replay against `lower_bound`.
+    pub verdict: ScheduleVerdict,
     /// Average status AS(G) = S_G / n, exact.
     pub average_status: Ratio,
     /// S_G by breadth-first search on the product graph equals S_G by
@@ -263,14 +266,14 @@ pub struct ProductRun {
 }
 
 impl ProductRun {
-    /// Valid replay and time equal to the theorem's.
+    /// Valid replay (the verdict's) and time equal to the theorem's.
     pub fn meets_theorem(&self) -> bool {
-        self.replay.valid && u64::from(self.replay.time) == self.theorem.time
+        self.verdict.valid() && u64::from(self.verdict.time()) == self.theorem.time
     }
 
-    /// Valid replay and time equal to the lower bound.
+    /// The verdict: valid replay and time equal to the lower bound.
     pub fn optimal(&self) -> bool {
-        self.replay.valid && u64::from(self.replay.time) == self.lower_bound.value
+        self.verdict.optimal()
     }
 }
 
@@ -337,11 +340,20 @@ pub fn run(algorithm: Algorithm, network: &NetworkName) -> Result<ProductRun, Pr
     };
     let (total_status, _) = bounds::total_status_by_search(&graph);
     let n = graph.nodes() as u64;
+    let lower_bound = model_bound(&factors, ports);
+    // The bounds of the port model hold for personalised packets, buffered.
+    let named = NamedBound::new(
+        lower_bound.value,
+        lower_bound.kind,
+        Model::new(ports, false, true),
+    );
+    let verdict = judge(&replayed, Some(named), None);
     Ok(ProductRun {
         algorithm,
         network: network.clone(),
         ports,
-        lower_bound: model_bound(&factors, ports),
+        lower_bound,
+        verdict,
         factors: factor_reports,
         schedule,
         replay: replayed,

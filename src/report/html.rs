@@ -54,7 +54,7 @@ pub fn check_page(
     verification: Verification,
     options: &PageOptions,
 ) -> (CheckReport, String) {
-    let simulation: Option<Box<SimulationReport>> = match &verification.simulation {
+    let simulation: Option<Box<SimulationReport>> = match verification.simulation() {
         SimulationOutcome::Ran { report, .. } => Some(report.clone()),
         SimulationOutcome::Skipped { .. } | SimulationOutcome::OverLimit { .. } => None,
     };

@@ -13,7 +13,9 @@ pub mod search_html;
 use crate::kernel::{Checked, Verdict, Violation};
 use crate::load::Loaded;
 use crate::simulate::{Failure, FailureCounts, MessageRef};
-use crate::verify::{Agreement, NetworkCheck, Outcome, SimulationOutcome, Verification, spec_text};
+use crate::verify::{
+    Agreement, NetworkCheck, Outcome, SimulationOutcome, Verification, VerificationParts, spec_text,
+};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -138,14 +140,16 @@ impl CheckReport {
         verification: Verification,
     ) -> CheckReport {
         let outcome = verification.outcome();
-        let simulation_over_limit =
-            matches!(verification.simulation, SimulationOutcome::OverLimit { .. });
-        let Verification {
+        let simulation_over_limit = matches!(
+            verification.simulation(),
+            SimulationOutcome::OverLimit { .. }
+        );
+        let VerificationParts {
             checked,
             network,
             simulation,
             agreement,
-        } = verification;
+        } = verification.into_parts();
         let simulation = SimulationSummary::of(&simulation);
         use crate::kernel::MessageSpec;
         let name = loaded

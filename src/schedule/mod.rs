@@ -25,7 +25,9 @@ use crate::network::NetworkName;
 pub use format::{
     ParseError, ParseErrorKind, parse, parse_json, parse_text, write_json, write_text,
 };
-pub use replay::{ReplayError, ReplayOptions, ReplayReport, Violation, ViolationKind, replay};
+pub use replay::{
+    ReplayError, ReplayOptions, ReplayReport, Violation, ViolationKind, replay, replay_exchange,
+};
 
 /// The destination a broadcast packet is written with (`*`), as stored in
 /// [`TimedSend::destination`] and [`Packet::destination`].
@@ -59,7 +61,9 @@ impl fmt::Display for Packet {
 }
 
 /// One send: at step `step` (1-based) node `from` sends the packet
-/// `(source, destination)` to its neighbour `to`. Twenty bytes, `Copy`.
+/// `(source, destination)` to its neighbour `to`. Twenty bytes, `Copy`. The one
+/// send type of the crate: files, the constructions (hypercube, products, FIFO)
+/// and the replay all use it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TimedSend {
     /// The step, counted from 1 (0 is kept so that the replay can report it).
@@ -75,6 +79,17 @@ pub struct TimedSend {
 }
 
 impl TimedSend {
+    /// The record `(step, from, to, source, destination)`.
+    pub fn record(&self) -> (usize, u32, u32, u32, u32) {
+        (
+            self.step as usize,
+            self.from,
+            self.to,
+            self.source,
+            self.destination,
+        )
+    }
+
     /// The packet this send carries.
     pub fn packet(&self) -> Packet {
         Packet {

@@ -23,6 +23,9 @@ use crate::network::Graph;
 use std::collections::BTreeMap;
 use std::fmt;
 
+mod reverse;
+use reverse::{reverse, unreverse_findings};
+
 /// The largest network whose all-pairs distance table the replay keeps to count
 /// deroutes (1 byte per pair when the diameter is below 255, else 4: 64 MiB or
 /// 256 MiB at this size).
@@ -70,6 +73,13 @@ pub enum ReplayError {
         /// Number of nodes.
         nodes: usize,
     },
+    /// [`replay_exchange`] was given a schedule whose collective is not
+    /// `total-exchange`.
+    #[error("an exchange of a message set is replayed from a total-exchange schedule, not {0}")]
+    NotAnExchange(Collective),
+    /// More sends than the replay indexes (`u32`).
+    #[error("{0} sends are more than the replay indexes (4294967295)")]
+    TooManySends(usize),
     /// The collective has more packets than the replay keeps state for.
     #[error("the collective has too many packets to replay on {nodes} nodes")]
     TooLarge {
@@ -183,8 +193,11 @@ pub struct StepUse {
     pub busy_links: u32,
 }
 
-/// What a replay found.
+/// What a replay found. Only the replay makes one (`non_exhaustive`), so a
+/// report outside the crate is always a replay's; the verdict on it is
+/// [`crate::verdict::judge`]'s.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ReplayReport {
     /// Number of nodes.
     pub nodes: usize,
@@ -261,6 +274,8 @@ struct State<'a> {
     n: usize,
     ports: Ports,
     packets: Packets,
+    /// For an exchange of a message set, the pairs `(s, d)` wanted, bit `s·N + d`.
+    wanted: Option<Bits>,
     /// Personalised packets: holder and arrival step (0 = never moved), side
     /// by side so that a send reads one cache line.
     personal: Vec<Held>,
@@ -300,8 +315,13 @@ impl State<'_> {
     fn slot(&self, p: Packet) -> Option<Slot> {
         let n = self.n as u32;
         match self.packets {
-            Packets::All => (p.destination != BROADCAST && p.source != p.destination)
-                .then(|| Slot::Personal(p.source as usize * self.n + p.destination as usize)),
+            Packets::All => {
+                let i = p.source as usize * self.n + p.destination as usize;
+                (p.destination != BROADCAST
+                    && p.source != p.destination
+                    && self.wanted.as_ref().is_none_or(|w| w.get(i)))
+                .then_some(Slot::Personal(i))
+            }
             Packets::From(r) => (p.source == r && p.destination != BROADCAST && p.destination != r)
                 .then_some(Slot::Personal(p.destination as usize)),
             Packets::Broadcast(r) => {
@@ -429,11 +449,11 @@ impl State<'_> {
         if self.sent[from] == 0 && self.received[from] == 0 {
             self.port_touched.push(s.from);
         }
-        self.sent[from] += 1;
+        self.sent[from] = self.sent[from].saturating_add(1);
         if self.sent[to] == 0 && self.received[to] == 0 {
             self.port_touched.push(s.to);
         }
-        self.received[to] += 1;
+        self.received[to] = self.received[to].saturating_add(1);
         if let Ports::Limit(k) = self.ports {
             if self.sent[from] > k {
                 self.report(ViolationKind::SendPorts, step, s.from, link, packet);
@@ -446,14 +466,14 @@ impl State<'_> {
         match slot {
             Slot::Personal(i) => {
                 if self.personal[i].arrival > 0 {
-                    self.queue[from] -= 1;
+                    self.queue[from] = self.queue[from].saturating_sub(1);
                 }
                 self.personal[i] = Held {
                     holder: s.to,
                     arrival: s.step,
                 };
                 if s.to != s.destination {
-                    self.queue[to] += 1;
+                    self.queue[to] = self.queue[to].saturating_add(1);
                     self.queue_touched.push(s.to);
                 }
             }
@@ -476,7 +496,8 @@ impl State<'_> {
                         Packets::From(r) => (r, i as u32),
                         _ => unreachable!("personalised collectives only"),
                     };
-                    if source != destination && self.personal[i].holder != destination {
+                    let wanted = self.wanted.as_ref().is_none_or(|w| w.get(i));
+                    if wanted && source != destination && self.personal[i].holder != destination {
                         let packet = Packet {
                             source,
                             destination,
@@ -530,8 +551,54 @@ pub fn replay(
     graph: &Graph,
     options: &ReplayOptions,
 ) -> Result<ReplayReport, ReplayError> {
+    replay_among(schedule, graph, options, None)
+}
+
+/// Replays a personalised exchange of a message set: the schedule's collective
+/// must be `total-exchange`, and its packets are only the pairs `(s, d)`,
+/// `s ≠ d`, for which `wanted(s, d)` (a send of any other pair is an
+/// unknown-packet; a wanted pair not delivered is never-delivered). The report
+/// names the collective `total-exchange`. Used for the message sets of `.tbl`
+/// headers (`messages: odd`, …), which the file formats do not express.
+pub fn replay_exchange(
+    schedule: &Schedule,
+    graph: &Graph,
+    options: &ReplayOptions,
+    wanted: impl Fn(u32, u32) -> bool,
+) -> Result<ReplayReport, ReplayError> {
+    if schedule.collective != Collective::TotalExchange {
+        return Err(ReplayError::NotAnExchange(schedule.collective));
+    }
+    let n = graph.nodes();
+    let bits = n.checked_mul(n).ok_or(ReplayError::TooLarge { nodes: n })?;
+    if bits > MAX_PACKET_SLOTS {
+        return Err(ReplayError::TooLarge { nodes: n });
+    }
+    let mut mask = Bits::new(bits);
+    for s in 0..n as u32 {
+        for d in 0..n as u32 {
+            if s != d && wanted(s, d) {
+                mask.set(s as usize * n + d as usize);
+            }
+        }
+    }
+    replay_among(schedule, graph, options, Some(mask))
+}
+
+/// [`replay`], with the personalised packets of a total exchange restricted to
+/// `wanted` when it is given.
+fn replay_among(
+    schedule: &Schedule,
+    graph: &Graph,
+    options: &ReplayOptions,
+    wanted: Option<Bits>,
+) -> Result<ReplayReport, ReplayError> {
     let ports = schedule.ports.ok_or(ReplayError::NoPorts)?;
     let n = graph.nodes();
+    // Sends are indexed by `u32` (the step order, the deroute index).
+    if u32::try_from(schedule.sends.len()).is_err() {
+        return Err(ReplayError::TooManySends(schedule.sends.len()));
+    }
     let collective = schedule.collective;
     if let Some(root) = collective.root()
         && root as usize >= n
@@ -547,6 +614,7 @@ pub fn replay(
         Collective::Mnb => (collective, Packets::EveryBroadcast, false),
     };
     let mut state = State::start(graph, ports, packets, options)?;
+    state.wanted = wanted;
     let sends = &schedule.sends;
     let time = sends.iter().map(|s| s.step).max().unwrap_or(0);
     play(&mut state, sends, reversed, time);
@@ -621,31 +689,6 @@ fn play(state: &mut State<'_>, sends: &[TimedSend], reversed: bool, time: u32) {
 /// (a total exchange on a 12-cube keeps 128 MiB of packet state).
 const WARM_AHEAD: usize = 64;
 
-/// Maps what the reversed replay found back to the file's own steps, links and
-/// ports (a send-ports excess of the reversal is a receive-ports one of the file).
-fn unreverse_findings(
-    violations: &mut [Violation],
-    link_use: &mut [StepUse],
-    counts: &mut BTreeMap<ViolationKind, u64>,
-    time: u32,
-) {
-    for v in violations.iter_mut() {
-        *v = unreverse(v.clone(), time);
-    }
-    for u in link_use.iter_mut() {
-        u.step = time + 1 - u.step;
-    }
-    link_use.reverse();
-    let sends = counts.remove(&ViolationKind::SendPorts);
-    let receives = counts.remove(&ViolationKind::ReceivePorts);
-    if let Some(s) = sends {
-        counts.insert(ViolationKind::ReceivePorts, s);
-    }
-    if let Some(r) = receives {
-        counts.insert(ViolationKind::SendPorts, r);
-    }
-}
-
 impl<'g> State<'g> {
     /// The state before the first step: who holds each personalised packet, which
     /// nodes have each broadcast packet, and empty per-step records.
@@ -699,6 +742,7 @@ impl<'g> State<'g> {
             n,
             ports,
             packets,
+            wanted: None,
             personal,
             have,
             fresh: Bits::new(broadcast_bits),
@@ -716,46 +760,5 @@ impl<'g> State<'g> {
             violations: Vec::new(),
             max_listed: options.max_listed,
         })
-    }
-}
-
-/// The send of the reversed schedule: step `T + 1 − t`, link `to → from`,
-/// personalised packet `(s, d)` named `(d, s)`, broadcast packets unchanged.
-/// Step 0 stays 0, so that it is still reported.
-fn reverse(s: TimedSend, time: u32) -> TimedSend {
-    let (source, destination) = if s.destination == BROADCAST {
-        (s.source, BROADCAST)
-    } else {
-        (s.destination, s.source)
-    };
-    TimedSend {
-        step: if s.step == 0 { 0 } else { time + 1 - s.step },
-        from: s.to,
-        to: s.from,
-        source,
-        destination,
-    }
-}
-
-fn unreverse(v: Violation, time: u32) -> Violation {
-    let kind = match v.kind {
-        ViolationKind::SendPorts => ViolationKind::ReceivePorts,
-        ViolationKind::ReceivePorts => ViolationKind::SendPorts,
-        k => k,
-    };
-    let packet = if v.packet.is_broadcast() {
-        v.packet
-    } else {
-        Packet {
-            source: v.packet.destination,
-            destination: v.packet.source,
-        }
-    };
-    Violation {
-        kind,
-        step: v.step.map(|t| if t == 0 { 0 } else { time + 1 - t }),
-        node: v.node,
-        link: v.link.map(|(a, b)| (b, a)),
-        packet,
     }
 }

@@ -113,10 +113,10 @@ proptest! {
         let ports = (limit_ports && links.len() > 1).then_some(links.len() - 1);
         let instance = Instance::new(group, links, MessageSpec::Total, ports);
         let verification = verify_table(&instance, &table, &[], None, &VerifyOptions::default());
-        let ran = matches!(verification.simulation, SimulationOutcome::Ran { .. });
-        prop_assert!(ran, "simulation skipped: {:?}", verification.simulation);
-        let agree = matches!(verification.agreement, Agreement::Agree);
-        prop_assert!(agree, "{:?} after {:?}; kernel: {:?}", verification.agreement, mutations,
-            kernel_kinds(&verification.checked));
+        let ran = matches!(verification.simulation(), SimulationOutcome::Ran { .. });
+        prop_assert!(ran, "simulation skipped: {:?}", verification.simulation());
+        let agree = matches!(verification.agreement(), Agreement::Agree);
+        prop_assert!(agree, "{:?} after {:?}; kernel: {:?}", verification.agreement(), mutations,
+            kernel_kinds(verification.checked()));
     }
 }

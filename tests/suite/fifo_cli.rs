@@ -39,7 +39,7 @@ fn fifo_reaches_the_status_on_star_pancake_and_ccc() {
             let (code, report) = run_fifo(&net, order);
             let status = status_of(&net);
             assert_eq!(code, 0, "{}: {report}", net.name);
-            assert_eq!(report["schema"], "txverify-fifo/1");
+            assert_eq!(report["schema"], "txverify-fifo/2");
             assert_eq!(report["status"], status, "{}", net.name);
             assert_eq!(report["completion_time"], status, "{}", net.name);
             assert_eq!(report["optimal"], true);
@@ -57,7 +57,7 @@ fn every_field_is_documented_and_every_documented_field_written() {
     let (_, report) = run_fifo(&star(4), "closest");
     assert_eq!(
         field_paths(&report),
-        documented_fields("## Schema `txverify-fifo/1`")
+        documented_fields("## Schema `txverify-fifo/2`")
     );
 }
 

@@ -34,21 +34,21 @@ fn sweep(family: Family, sizes: impl IntoIterator<Item = usize>, group: GroupCho
             v.outcome(),
             Outcome::Passed,
             "{family} {n}: {:?}",
-            v.checked.violations()
+            v.checked().violations()
         );
         assert_eq!(
-            v.checked.time(),
+            v.checked().time(),
             expected_time(family, n, group),
             "{family} {n}"
         );
-        let SimulationOutcome::Ran { report, .. } = &v.simulation else {
-            panic!("{family} {n}: not simulated: {:?}", v.simulation);
+        let SimulationOutcome::Ran { report, .. } = v.simulation() else {
+            panic!("{family} {n}: not simulated: {:?}", v.simulation());
         };
         assert!(report.valid, "{family} {n}: {:?}", report.failures);
-        assert!(matches!(v.agreement, Agreement::Agree), "{family} {n}");
+        assert!(matches!(v.agreement(), Agreement::Agree), "{family} {n}");
         if group == GroupChoice::Default {
-            let bound = v.checked.bound().expect("a bound").value as usize;
-            assert_eq!(v.checked.time(), bound, "{family} {n}: not optimal");
+            let bound = v.checked().bound().expect("a bound").value as usize;
+            assert_eq!(v.checked().time(), bound, "{family} {n}: not optimal");
         }
     }
 }

@@ -86,12 +86,12 @@ fn single_row_tables_are_optimal_with_time_equal_to_the_status() {
             let verification = verify(&loaded, &VerifyOptions::default());
             assert_eq!(verification.outcome(), Outcome::Passed, "{}", net.name);
             assert!(
-                matches!(verification.agreement, Agreement::Agree),
+                matches!(verification.agreement(), Agreement::Agree),
                 "{}: {:?}",
                 net.name,
-                verification.agreement
+                verification.agreement()
             );
-            match &verification.simulation {
+            match verification.simulation() {
                 SimulationOutcome::Ran { report, .. } => {
                     assert!(report.valid, "{}: {:?}", net.name, report.failures);
                     assert_eq!(report.completion_time as u64, status, "{}", net.name);
@@ -149,9 +149,9 @@ fn two_letters_in_a_column_break_the_single_port() {
     let verification = verify(&loaded, &VerifyOptions::default());
     assert_eq!(verification.outcome(), Outcome::Failed);
     assert!(
-        matches!(verification.agreement, Agreement::Agree),
+        matches!(verification.agreement(), Agreement::Agree),
         "{:?}",
-        verification.agreement
+        verification.agreement()
     );
 }
 
@@ -193,7 +193,7 @@ fn the_examples_in_the_docs_are_optimal() {
         let end = body.find("```").expect("closed fence");
         let loaded = load(&body[..end], &LoadOptions::default()).unwrap();
         let verification = verify(&loaded, &VerifyOptions::default());
-        assert_eq!(verification.checked.verdict(), Verdict::Optimal);
+        assert_eq!(verification.checked().verdict(), Verdict::Optimal);
         assert_eq!(verification.outcome(), Outcome::Passed);
         examples += 1;
         rest = &body[end + 3..];

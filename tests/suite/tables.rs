@@ -41,25 +41,25 @@ fn every_table_checks_simulates_and_agrees() {
             Outcome::Passed,
             "{}: {:?}",
             path.display(),
-            v.checked.violations()
+            v.checked().violations()
         );
         assert!(
             matches!(
-                v.network,
+                v.network(),
                 NetworkCheck::Matches { .. }
                     | NetworkCheck::Inferred { .. }
                     | NetworkCheck::CayleyGraphOnly
             ),
             "{}: {:?}",
             path.display(),
-            v.network
+            v.network()
         );
-        match &v.simulation {
+        match v.simulation() {
             SimulationOutcome::Ran { report, .. } => {
                 assert!(report.valid, "{}: {:?}", path.display(), report.failures);
                 assert_eq!(
                     report.completion_time,
-                    v.checked.time(),
+                    v.checked().time(),
                     "{}",
                     path.display()
                 );
@@ -67,7 +67,7 @@ fn every_table_checks_simulates_and_agrees() {
             other => panic!("{}: simulation did not run: {other:?}", path.display()),
         }
         assert!(
-            matches!(v.agreement, Agreement::Agree),
+            matches!(v.agreement(), Agreement::Agree),
             "{}",
             path.display()
         );
