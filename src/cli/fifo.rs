@@ -293,11 +293,13 @@ fn fail(args: &SimulateArgs, message: &str, exit: Exit) -> Exit {
     exit
 }
 
-/// A failed check of the algorithm is a rejection; a header the algorithm cannot
-/// run on, or a run over the size limit, is an input error.
+/// A failed check of the algorithm, or a defective link set (as `check` and
+/// `simulate` judge it), is a rejection; a header the algorithm cannot run on, or
+/// a run over the size limit, is an input error.
 fn exit_of(error: &FifoError) -> Exit {
     match error {
-        FifoError::Derouted { .. }
+        FifoError::Defective { .. }
+        | FifoError::Derouted { .. }
         | FifoError::ReceiveConflict { .. }
         | FifoError::Lemma2 { .. } => Exit::Rejected,
         _ => Exit::Input,

@@ -15,7 +15,7 @@
 use super::ProductError;
 use crate::construct::{self, Family as TableFamily, GenOptions};
 use crate::export::table_schedule;
-use crate::fifo::{self, FifoOptions, Routing};
+use crate::fifo::{self, FifoError, FifoOptions, Routing};
 use crate::group::{FiniteGroup, GenLetter};
 use crate::kernel::{self, Instance, MessageSpec, Verdict};
 use crate::load::{LoadOptions, load};
@@ -194,7 +194,7 @@ fn ring_fifo(m: u32) -> Result<Vec<TimedSend>, ProductError> {
     };
     let links = vec![(a, "a".to_string()), (a.inverted(), "A".to_string())];
     let instance = Instance::new(group, links, MessageSpec::Total, Some(1));
-    fifo_sends(&instance).map_err(|e| ProductError::Construction(format!("ring {m}: {e}")))
+    fifo_sends(&instance).map_err(|e| fifo_failed(format!("ring {m}"), e))
 }
 
 /// A Cayley family single-port: the FIFO algorithm on the family's group and
@@ -205,14 +205,23 @@ fn cayley_fifo(family: CayleyFamily, size: u32) -> Result<Vec<TimedSend>, Produc
     let failed = |what: String| ProductError::Construction(format!("{name} {size}: {what}"));
     let cayley = family.group(size).map_err(|e| failed(e.to_string()))?;
     let instance = Instance::new(cayley.group, cayley.links, MessageSpec::Total, None);
-    fifo_sends(&instance).map_err(failed)
+    fifo_sends(&instance).map_err(|e| fifo_failed(format!("{name} {size}"), e))
+}
+
+/// A factor's FIFO run that failed: over its size limit, the factor is refused
+/// (bad input); any other failure is a bug in the construction.
+fn fifo_failed(factor: String, error: FifoError) -> ProductError {
+    let message = format!("{factor}: FIFO: {error}");
+    match error {
+        FifoError::TooLarge { .. } => ProductError::FactorOverLimit(message),
+        _ => ProductError::Construction(message),
+    }
 }
 
 /// The FIFO algorithm's sends on an instance's Cayley graph.
-fn fifo_sends(instance: &Instance) -> Result<Vec<TimedSend>, String> {
+fn fifo_sends(instance: &Instance) -> Result<Vec<TimedSend>, FifoError> {
     let run = Routing::shortest(instance)
-        .and_then(|routing| fifo::run(instance, &routing, &FifoOptions::default()))
-        .map_err(|e| format!("FIFO: {e}"))?;
+        .and_then(|routing| fifo::run(instance, &routing, &FifoOptions::default()))?;
     Ok(run
         .sends
         .iter()

@@ -64,9 +64,12 @@ pub enum ProductError {
     /// A factor's schedule failed its own replay (a bug).
     #[error("the total exchange in the factor {0} is not valid: {1}")]
     Factor(Factor, String),
-    /// A factor's algorithm could not be built.
+    /// A factor's algorithm could not be built (a bug).
     #[error("cannot build a factor's total exchange: {0}")]
     Construction(String),
+    /// A factor's algorithm refuses its size: its run would be over a limit.
+    #[error("cannot build a factor's total exchange: {0}")]
+    FactorOverLimit(String),
     /// The composed schedule would be too large.
     #[error("the composed schedule would have {sends} sends, more than the limit of {limit}")]
     TooLarge {

@@ -62,16 +62,23 @@ fn every_field_is_documented_and_every_documented_field_written() {
 }
 
 #[test]
-fn a_defective_link_set_is_an_input_error() {
+fn a_defective_link_set_is_rejected_as_check_and_simulate_reject_it() {
     // `a` alone does not generate C_3 × C_3: the Cayley graph is disconnected.
+    let header = "group: <a, b | a^3, b^3, [a, b]>\nlinks: a a'";
     let net = Net {
         name: "disconnected".into(),
-        header: "group: <a, b | a^3, b^3, [a, b]>\nlinks: a a'".into(),
+        header: header.into(),
         order: 9,
         diameter: None,
     };
     let (code, report) = run_fifo(&net, "closest");
-    assert_eq!(code, 2);
-    assert_eq!(report["exit_code"], 2);
+    assert_eq!(code, 1);
+    assert_eq!(report["exit_code"], 1);
     assert!(report["error"]["message"].is_string());
+    // The table commands give the same status for the same link set.
+    let file = common::cli::file("disconnected.tbl", &format!("{header}\ntable:\na\n"));
+    for command in ["check", "simulate"] {
+        let run = common::cli::txverify(&[command, file.to_str().unwrap()]);
+        assert_eq!(run.code, 1, "{command}: {}", run.stderr);
+    }
 }

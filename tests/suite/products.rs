@@ -356,3 +356,12 @@ fn compose_says_which_model_each_bound_is_for() {
         run.stdout
     );
 }
+
+#[test]
+fn a_factor_over_the_fifo_limit_is_refused_as_input_not_reported_as_a_bug() {
+    // S_7 has 5,040 nodes: its FIFO run would record more sends than the limit.
+    let (code, report) = compose("a1", "star 7");
+    assert_eq!(code, 2, "{report}");
+    let message = report["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("more than the limit"), "{message}");
+}
