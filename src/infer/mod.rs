@@ -338,45 +338,12 @@ pub fn infer_with_progress(
         first: None,
         none: None,
     };
-    // The grid cut between every two letters has the grid's letters in the grid's
-    // columns, so the kernel's findings on it that do not depend on words hold for
-    // every segmentation.
-    let on_grid = kernel::check(instance, &loaded.table, &loaded.claims);
-    let fixed: Vec<Violation> = on_grid
-        .violations()
-        .iter()
-        .filter(|v| independent_of_boundaries(v))
-        .cloned()
-        .collect();
-    if !fixed.is_empty() {
-        inference.none = Some(NoSegmentation::Grid { violations: fixed });
+    if let Some(why) = ruled_out_by_counting(grid, options) {
+        inference.none = Some(why);
         return Ok(inference);
     }
     let wanted = instance.message_set();
     let messages = wanted.iter().filter(|&&w| w).count();
-    let needed: u64 = wanted
-        .iter()
-        .zip(instance.distances())
-        .filter(|(w, _)| **w)
-        .map(|(_, &d)| u64::from(d))
-        .sum();
-    let letters = grid.letters.len();
-    let cannot = if (letters as u64) < needed {
-        Some(NoSegmentation::TooFewLetters { letters, needed })
-    } else if options.shortest_only && letters as u64 > needed {
-        Some(NoSegmentation::TooManyLetters { letters, needed })
-    } else if grid.runs.len() > messages {
-        Some(NoSegmentation::TooManyRuns {
-            runs: grid.runs.len(),
-            messages,
-        })
-    } else {
-        None
-    };
-    if let Some(why) = cannot {
-        inference.none = Some(why);
-        return Ok(inference);
-    }
 
     let mut walk = walk::walk_of(grid, instance, options.shortest_only);
     walk.max_steps = options.max_steps.unwrap_or(u64::MAX);
@@ -447,4 +414,46 @@ pub fn infer_with_progress(
         });
     }
     Ok(inference)
+}
+
+/// Why no segmentation can exist, found before any search: a violation the
+/// kernel finds on the grid whatever the word boundaries, or counts of letters
+/// and runs that no set of words can match.
+fn ruled_out_by_counting(grid: &Grid, options: &InferOptions) -> Option<NoSegmentation> {
+    let loaded = &grid.loaded;
+    let instance = &loaded.instance;
+    // The grid cut between every two letters has the grid's letters in the grid's
+    // columns, so the kernel's findings on it that do not depend on words hold for
+    // every segmentation.
+    let on_grid = kernel::check(instance, &loaded.table, &loaded.claims);
+    let fixed: Vec<Violation> = on_grid
+        .violations()
+        .iter()
+        .filter(|v| independent_of_boundaries(v))
+        .cloned()
+        .collect();
+    if !fixed.is_empty() {
+        return Some(NoSegmentation::Grid { violations: fixed });
+    }
+    let wanted = instance.message_set();
+    let messages = wanted.iter().filter(|&&w| w).count();
+    let needed: u64 = wanted
+        .iter()
+        .zip(instance.distances())
+        .filter(|(w, _)| **w)
+        .map(|(_, &d)| u64::from(d))
+        .sum();
+    let letters = grid.letters.len();
+    if (letters as u64) < needed {
+        Some(NoSegmentation::TooFewLetters { letters, needed })
+    } else if options.shortest_only && letters as u64 > needed {
+        Some(NoSegmentation::TooManyLetters { letters, needed })
+    } else if grid.runs.len() > messages {
+        Some(NoSegmentation::TooManyRuns {
+            runs: grid.runs.len(),
+            messages,
+        })
+    } else {
+        None
+    }
 }
