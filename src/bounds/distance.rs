@@ -49,6 +49,27 @@ pub fn port_capacity(graph: &Graph, ports: Option<u64>) -> u64 {
         .sum()
 }
 
+/// The hops a set of packets needs on `graph`, and the longest of them: packet
+/// `(s, d)` for every `d` in `destinations[s]` travels at least the distance
+/// from `s` to `d`. Returns `(Σ dist(s, d), max dist(s, d))`; the first over
+/// [`port_capacity`] is the distance bound ([`distance_bound`]), the second is
+/// a bound by itself (a packet moves one hop a step).
+pub fn packet_hops(graph: &Graph, destinations: &[Vec<u32>]) -> (u64, u64) {
+    let (mut hops, mut farthest) = (0u64, 0u64);
+    for (s, ds) in destinations.iter().enumerate() {
+        if ds.is_empty() {
+            continue;
+        }
+        let dist = graph.distances_to(s as u32);
+        for &d in ds {
+            let hop = u64::from(dist.get(d as usize).copied().unwrap_or(0));
+            hops = hops.saturating_add(hop);
+            farthest = farthest.max(hop);
+        }
+    }
+    (hops, farthest)
+}
+
 /// ⌈hops / capacity⌉: the distance bound, for `hops` the sum of the distances
 /// the messages must travel and `capacity` the hops a step
 /// ([`port_capacity`]); 0 when nothing can move (a graph of one node).

@@ -15,6 +15,7 @@ use super::exit::Exit;
 use super::{OutputFormat, QueueOrder, SimulateArgs};
 use std::fmt::Write;
 use std::io::Write as _;
+use txverify::bounds::distance;
 use txverify::fifo::{self, FifoError, FifoOptions, FifoRun, Order, Routing};
 use txverify::group::Elem;
 use txverify::kernel::{Instance, MessageSpec};
@@ -194,38 +195,25 @@ fn destinations(instance: &Instance) -> Vec<Vec<u32>> {
 
 /// A lower bound on the time of any schedule that delivers every packet
 /// `(s, d)`, `d ∈ destinations[s]`, on `graph` under `ports`, from distances
-/// alone: the packets need `H = Σ dist(s, d)` sends in all, and a step has at
-/// most `min(k · nodes, directed links)` sends (k ports; `all`: one per
-/// directed link), so `T ≥ ⌈H / capacity⌉`; and `T ≥` the farthest
-/// destination. For one port on the Cayley graph numbered by the group this is
-/// `Σ_{w ∈ M} dist(w)`, the status of the message set (docs/single-port.md).
+/// alone (`txverify::bounds::distance`): the packets need `H = Σ dist(s, d)`
+/// sends in all and a step makes at most `Σ_x min(k, deg x)` of them, so
+/// `T ≥ ⌈H / capacity⌉`; and `T ≥` the farthest destination. For one port on
+/// the Cayley graph numbered by the group this is `Σ_{w ∈ M} dist(w)`, the
+/// status of the message set (docs/single-port.md).
 fn message_set_bound(graph: &Graph, destinations: &[Vec<u32>], ports: Ports) -> NamedBound {
-    let (mut hops, mut farthest) = (0u64, 0u64);
-    for (s, ds) in destinations.iter().enumerate() {
-        if ds.is_empty() {
-            continue;
-        }
-        let dist = graph.distances_to(s as u32);
-        for &d in ds {
-            let hop = u64::from(dist.get(d as usize).copied().unwrap_or(0));
-            hops = hops.saturating_add(hop);
-            farthest = farthest.max(hop);
-        }
-    }
-    let n = graph.nodes() as u64;
-    let links = graph.directed_links() as u64;
-    let (capacity, name) = match ports {
-        Ports::Limit(1) => (n, "status of the message set".to_string()),
+    let (hops, farthest) = distance::packet_hops(graph, destinations);
+    let (port_limit, name) = match ports {
+        Ports::Limit(1) => (Some(1), "status of the message set".to_string()),
         Ports::Limit(k) => (
-            (u64::from(k).saturating_mul(n)).min(links),
+            Some(u64::from(k)),
             format!("{k}-port counting bound (hops over sends per step)"),
         ),
         Ports::All => (
-            links,
+            None,
             "all-port counting bound (hops over directed links)".to_string(),
         ),
     };
-    let counting = hops.div_ceil(capacity.max(1));
+    let counting = distance::distance_bound(hops, distance::port_capacity(graph, port_limit));
     let (value, name) = if farthest > counting {
         (farthest, "farthest destination".to_string())
     } else {
