@@ -371,7 +371,7 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
                 "the number of nodes",
                 "a ring's number of nodes",
                 3,
-                u64::MAX,
+                u64::from(u32::MAX),
             )?
             .value,
         )),
@@ -388,7 +388,9 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
         "torus" => {
             let mut sides = Vec::new();
             while let Some(item) = cursor.item() {
-                sides.push(size(number(item, "a torus side", 2, u64::MAX)?.value));
+                sides.push(size(
+                    number(item, "a torus side", 2, u64::from(u32::MAX))?.value,
+                ));
             }
             if sides.is_empty() {
                 return Err(cursor.expected("the side lengths"));
@@ -406,8 +408,9 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
     Ok(network)
 }
 
-/// A network size as a [`NetworkName`] holds it. Sizes beyond `u32` saturate,
-/// which keeps them too large: they are refused when the network is built.
+/// A network size as a [`NetworkName`] holds it. The parse above refuses sizes
+/// beyond `u32` with their position, so none is changed here; one that is still
+/// too large for a network is refused when the network is built.
 fn size(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }

@@ -132,3 +132,28 @@ fn a_large_group_is_not_simulated_by_default() {
     assert!(reason.starts_with("not simulated: "), "{reason}");
     assert_eq!(report["agreement"]["status"], "kernel_only");
 }
+
+#[test]
+fn a_network_size_beyond_32_bits_is_refused_at_its_column_not_changed() {
+    // Sizes are held as 32-bit numbers: a larger one must not be stored as another
+    // number (which `fmt` would then print back), but refused where it is written.
+    for (line, column) in [
+        ("network: ring 5000000000", 15),
+        ("network: torus 4 5000000000", 17),
+    ] {
+        let path = file(
+            "huge.tbl",
+            &format!("group: <a | a^6 = 1>\n{line}\ntable:\n"),
+        );
+        for command in ["check", "fmt"] {
+            let run = txverify(&[command, path.to_str().unwrap()]);
+            assert_eq!(run.code, 2, "{command} {line}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(&format!(":2:{column}:")),
+                "{command}: {}",
+                run.stderr
+            );
+            assert!(run.stdout.is_empty(), "{command} printed {}", run.stdout);
+        }
+    }
+}
