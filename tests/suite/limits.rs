@@ -139,7 +139,7 @@ fn a_network_size_beyond_32_bits_is_refused_at_its_column_not_changed() {
     // number (which `fmt` would then print back), but refused where it is written.
     for (line, column) in [
         ("network: ring 5000000000", 15),
-        ("network: torus 4 5000000000", 17),
+        ("network: torus 4 5000000000", 18),
     ] {
         let path = file(
             "huge.tbl",
