@@ -3,7 +3,7 @@
 //! Everything txverify says about a schedule is decided here and only here, as
 //! [`kernel`](crate::kernel) decides it for tables. A [`ScheduleVerdict`] has
 //! private fields and one constructor, [`judge`], which takes the report of the
-//! replay simulator ([`crate::schedule::replay`], every send checked against
+//! replay simulator ([`crate::schedule::replay()`], every send checked against
 //! the rules of docs/schedule.md) and the lower bounds the caller computed, each
 //! a [`NamedBound`]: its value, the argument that gives it, and the [`Model`]
 //! under which it is proved (ports, copies, buffering).
