@@ -14,6 +14,7 @@ mod breaking;
 mod cli;
 mod cli_polish;
 mod cubes;
+mod expect;
 mod export;
 mod export_replay;
 mod external;
