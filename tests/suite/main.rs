@@ -11,6 +11,7 @@ mod fifo_replay;
 
 mod agreement;
 mod breaking;
+mod ci;
 mod cli;
 mod cli_polish;
 mod cubes;
