@@ -275,3 +275,14 @@ fn fmt_check_lists_the_files_fmt_would_change() {
     assert_eq!(txverify(&["fmt", "--check", s(&dir), s(&broken)]).code, 2);
     assert_eq!(txverify(&["fmt", s(&broken), s(&broken)]).code, 2);
 }
+
+#[test]
+fn the_summary_line_has_the_documented_fields() {
+    let run = txverify(&["check", "tables/invalid", "--format", "json"]);
+    let last = run.stdout.lines().last().unwrap();
+    let summary: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert_eq!(
+        crate::common::cli::field_paths(&summary),
+        crate::common::cli::documented_fields("## Schema `txverify-check-summary/1`")
+    );
+}
