@@ -10,7 +10,8 @@
 use super::super::exit::Exit;
 use super::walk::Entry;
 use std::path::Path;
-use std::sync::mpsc;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::time::Instant;
 use txverify::format::line_col;
 use txverify::format::syntax::{RowToken, TblFile};
@@ -91,39 +92,51 @@ impl FileResult {
 }
 
 /// Checks every entry on `jobs` threads and calls `each` with the results in entry
-/// order, each as soon as it and every entry before it are done.
+/// order, each as soon as it and every entry before it are done. The thread that
+/// finishes the next result in order reports it (and any later ones already done),
+/// so no thread is woken only to print.
 pub fn run(
     entries: &[Entry],
     options: &BatchOptions,
     jobs: usize,
-    mut each: impl FnMut(FileResult),
+    each: impl FnMut(FileResult) + Send,
 ) -> Result<(), String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
-    let (sender, receiver) = mpsc::channel();
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            pool.install(|| {
-                use rayon::prelude::*;
-                entries.par_iter().enumerate().for_each_with(sender, |s, (i, entry)| {
-                    // The receiver only goes away if the main thread has exited.
-                    let _ = s.send((i, check_entry(entry, options)));
-                });
-            });
+    let state = Mutex::new(InOrder {
+        pending: BTreeMap::new(),
+        next: 0,
+        each,
+    });
+    pool.install(|| {
+        use rayon::prelude::*;
+        entries.par_iter().enumerate().for_each(|(i, entry)| {
+            let result = check_entry(entry, options);
+            // A panic while reporting ends the process; the lock is never reused then.
+            let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
+            state.pending.insert(i, result);
+            state.flush();
         });
-        let mut pending = std::collections::BTreeMap::new();
-        let mut next = 0;
-        for (i, result) in receiver {
-            pending.insert(i, result);
-            while let Some(result) = pending.remove(&next) {
-                each(result);
-                next += 1;
-            }
-        }
     });
     Ok(())
+}
+
+/// The results waiting for the ones before them, and where they go.
+struct InOrder<F> {
+    pending: BTreeMap<usize, FileResult>,
+    next: usize,
+    each: F,
+}
+
+impl<F: FnMut(FileResult)> InOrder<F> {
+    fn flush(&mut self) {
+        while let Some(result) = self.pending.remove(&self.next) {
+            (self.each)(result);
+            self.next += 1;
+        }
+    }
 }
 
 fn check_entry(entry: &Entry, options: &BatchOptions) -> FileResult {
@@ -275,17 +288,18 @@ pub fn letter_position(
     let tokens = &file.rows.get(row.checked_sub(1)?)?.tokens;
     let mut first = 1;
     for token in tokens {
-        let (width, offset) = match &token.value {
-            RowToken::Word(letters) => (
-                letters.len(),
-                letters.get(column.wrapping_sub(first)).map(|l| l.span.start),
-            ),
-            RowToken::Blanks(n) => (*n, Some(token.span.start + column.wrapping_sub(first))),
+        let width = match &token.value {
+            RowToken::Word(letters) => letters.len(),
+            RowToken::Blanks(n) => *n,
         };
-        if column >= first && column < first + width {
-            return offset.map(|o| line_col(source, o));
+        if let Some(inside) = column.checked_sub(first).filter(|&i| i < width) {
+            let offset = match &token.value {
+                RowToken::Word(letters) => letters.get(inside)?.span.start,
+                RowToken::Blanks(_) => token.span.start.saturating_add(inside),
+            };
+            return Some(line_col(source, offset));
         }
-        first += width;
+        first = first.saturating_add(width);
     }
     None
 }
