@@ -410,7 +410,9 @@ fn expectation(cursor: &mut Cursor<'_>) -> Result<Expectation, ParseError> {
     let claim = match keyword.value.to_ascii_lowercase().as_str() {
         "time" => Expectation::Time(number_item(cursor, "a time", "a time", 0, u64::MAX)?.value),
         "optimal" => Expectation::Optimal,
-        "bound" => Expectation::Bound(number_item(cursor, "a bound", "a bound", 0, u64::MAX)?.value),
+        "bound" => {
+            Expectation::Bound(number_item(cursor, "a bound", "a bound", 0, u64::MAX)?.value)
+        }
         "not" => match cursor.item() {
             Some(next) if next.value.eq_ignore_ascii_case("optimal") => Expectation::NotOptimal,
             Some(next) => {

@@ -300,8 +300,12 @@ impl Violation {
         };
         match self {
             Violation::LinkSet { .. } | Violation::MissingMessage { .. } => Vec::new(),
-            Violation::UnknownLetter { word: w, column, .. }
-            | Violation::NotALink { word: w, column, .. } => vec![Place {
+            Violation::UnknownLetter {
+                word: w, column, ..
+            }
+            | Violation::NotALink {
+                word: w, column, ..
+            } => vec![Place {
                 row: Some(w.row),
                 column: *column,
             }],

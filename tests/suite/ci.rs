@@ -28,7 +28,10 @@ fn mixed() -> PathBuf {
         &[
             ("a-good.tbl", format!("{HEADER}{GOOD}")),
             ("b-conflict.tbl", format!("{HEADER}{CONFLICT}")),
-            ("c-claim.tbl", format!("{HEADER}expect: time 4\n{}", &GOOD[15..])),
+            (
+                "c-claim.tbl",
+                format!("{HEADER}expect: time 4\n{}", &GOOD[15..]),
+            ),
             ("d-broken.tbl", format!("{HEADER}ports: x\ntable:\n")),
             ("notes.txt", "not a table".to_string()),
         ],
@@ -59,7 +62,10 @@ fn the_published_and_the_deliberately_wrong_tables_all_pass() {
     let run = txverify(&["check", "tables/", "--jobs", "2"]);
     assert_eq!(run.code, 0, "{}", run.stdout);
     let files = count_tables(Path::new("tables"));
-    assert!(run.stdout.contains("tables/invalid/wrong-word.tbl: INVALID, as expected"));
+    assert!(
+        run.stdout
+            .contains("tables/invalid/wrong-word.tbl: INVALID, as expected")
+    );
     let summary = run.stdout.lines().last().unwrap();
     let expected = format!("{files} files: {files} passed, 0 failed, 0 errors in ");
     assert!(summary.starts_with(&expected), "{summary}");
@@ -71,7 +77,13 @@ fn junit_counts_every_file_and_parses() {
     let out = file("report.xml", "");
     let mixed = mixed();
     let run = txverify(&[
-        "check", "tables/", s(&mixed), "--format", "junit", "-o", s(&out),
+        "check",
+        "tables/",
+        s(&mixed),
+        "--format",
+        "junit",
+        "-o",
+        s(&out),
     ]);
     // An unreadable file outranks a failure: the worst status wins.
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -106,7 +118,12 @@ fn junit_counts_every_file_and_parses() {
         .expect("a rejected file is a failure");
     let message = failure.attribute("message").unwrap();
     assert!(message.contains("row 1 word `bBb`"), "{message}");
-    assert!(failure.text().unwrap().contains("b-conflict.tbl:3:3: column 3"));
+    assert!(
+        failure
+            .text()
+            .unwrap()
+            .contains("b-conflict.tbl:3:3: column 3")
+    );
     let claim = case("c-claim.tbl").first_element_child().unwrap();
     assert_eq!(claim.tag_name().name(), "failure");
     assert!(claim.attribute("message").unwrap().contains("time 4"));
@@ -167,7 +184,11 @@ fn github_annotations_point_at_the_file_line_and_column() {
             .filter(|(p, _)| p[0].1.ends_with(suffix))
             .map(|(p, m)| {
                 let get = |k: &str| p.iter().find(|(key, _)| key == k).map(|x| x.1.clone());
-                (get("line").unwrap_or_default(), get("col").unwrap_or_default(), m.clone())
+                (
+                    get("line").unwrap_or_default(),
+                    get("col").unwrap_or_default(),
+                    m.clone(),
+                )
             })
             .collect()
     };
@@ -180,12 +201,21 @@ fn github_annotations_point_at_the_file_line_and_column() {
     assert_eq!((broken[0].0.as_str(), broken[0].1.as_str()), ("2", "8"));
     assert!(at("a-good.tbl").is_empty());
     // The summary still ends the output, as plain text.
-    assert!(run.stdout.lines().last().unwrap().starts_with("4 files: 1 passed, 2 failed, 1 error"));
+    assert!(
+        run.stdout
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("4 files: 1 passed, 2 failed, 1 error")
+    );
 }
 
 #[test]
 fn github_properties_escape_commas_colons_and_percent() {
-    let dir = dir_with("gh-escape", &[("a,b:c%.tbl", format!("{HEADER}{CONFLICT}"))]);
+    let dir = dir_with(
+        "gh-escape",
+        &[("a,b:c%.tbl", format!("{HEADER}{CONFLICT}"))],
+    );
     let run = txverify(&["check", s(&dir), "--format", "github"]);
     let line = run.stdout.lines().find(|l| l.starts_with("::")).unwrap();
     let (props, _) = annotation(line);
@@ -208,7 +238,12 @@ fn json_lines_end_with_a_summary() {
     let summary = &docs[4];
     assert_eq!(summary["schema"], "txverify-check-summary/1");
     assert_eq!(
-        (&summary["files"], &summary["passed"], &summary["failed"], &summary["errors"]),
+        (
+            &summary["files"],
+            &summary["passed"],
+            &summary["failed"],
+            &summary["errors"]
+        ),
         (&4.into(), &1.into(), &2.into(), &1.into())
     );
     assert_eq!(summary["skipped"], 1);
@@ -235,7 +270,11 @@ fn a_directory_without_tables_is_an_error_and_links_do_not_loop() {
     let empty = dir_with("empty", &[("readme.md", "x".into())]);
     let run = txverify(&["check", s(&empty)]);
     assert_eq!(run.code, 2);
-    assert!(run.stdout.contains("no .tbl file in this directory"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("no .tbl file in this directory"),
+        "{}",
+        run.stdout
+    );
     let looped = dir_with("looped", &[("t.tbl", format!("{HEADER}{GOOD}"))]);
     let link = looped.join("again");
     if !link.exists() {
@@ -263,12 +302,22 @@ fn fmt_check_lists_the_files_fmt_would_change() {
     let printed = txverify(&["fmt", s(&file("p.tbl", &good))]).stdout;
     let dir = dir_with(
         "fmt",
-        &[("a.tbl", printed.clone()), ("b.tbl", printed.replace("bB\n", "bB  # note\n"))],
+        &[
+            ("a.tbl", printed.clone()),
+            ("b.tbl", printed.replace("bB\n", "bB  # note\n")),
+        ],
     );
     let run = txverify(&["fmt", "--check", s(&dir)]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert_eq!(run.stdout.lines().collect::<Vec<_>>(), [s(&dir.join("b.tbl"))]);
-    assert!(run.stderr.contains("1 of 2 files not formatted"), "{}", run.stderr);
+    assert_eq!(
+        run.stdout.lines().collect::<Vec<_>>(),
+        [s(&dir.join("b.tbl"))]
+    );
+    assert!(
+        run.stderr.contains("1 of 2 files not formatted"),
+        "{}",
+        run.stderr
+    );
     let run = txverify(&["fmt", "--check", s(&dir.join("a.tbl"))]);
     assert_eq!((run.code, run.stdout.as_str()), (0, ""));
     let broken = file("broken.tbl", "ports: 1\n");

@@ -108,7 +108,10 @@ fn malformed_claims_are_errors_at_their_place() {
         ("invalid row 0", "0"),
         ("bound", "bound"),
     ] {
-        let path = file("bad-claim.tbl", &format!("{HEADER}expect: {claim}\ntable:\n"));
+        let path = file(
+            "bad-claim.tbl",
+            &format!("{HEADER}expect: {claim}\ntable:\n"),
+        );
         let run = txverify(&["check", path.to_str().unwrap()]);
         assert_eq!(run.code, 2, "{claim}: {}", run.stderr);
         assert!(run.stderr.contains(":2:"), "{claim}: {}", run.stderr);
@@ -139,7 +142,11 @@ fn the_report_says_an_invalid_table_passes_as_expected() {
     );
     let run = txverify(&["check", path.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stdout);
-    assert!(run.stdout.contains("verdict      INVALID"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("verdict      INVALID"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout
             .contains("expect       invalid row 2 column 3: holds"),

@@ -9,8 +9,8 @@
 
 use super::super::exit::Exit;
 use super::walk::Entry;
-use std::path::Path;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 use txverify::format::line_col;
@@ -142,9 +142,12 @@ impl<F: FnMut(FileResult)> InOrder<F> {
 fn check_entry(entry: &Entry, options: &BatchOptions) -> FileResult {
     let started = Instant::now();
     let mut result = match entry {
-        Entry::Error { path, message } => {
-            FileResult::error(&path.display().to_string(), Exit::Input, message.clone(), None)
-        }
+        Entry::Error { path, message } => FileResult::error(
+            &path.display().to_string(),
+            Exit::Input,
+            message.clone(),
+            None,
+        ),
         Entry::File(path) => check_path(path, options),
     };
     result.seconds = started.elapsed().as_secs_f64();
@@ -250,7 +253,10 @@ fn problems(report: &CheckReport, loaded: &Loaded, source: &str) -> Vec<Problem>
     if !expects_invalid {
         let violations = checked.violations();
         for v in violations.iter().take(PROBLEMS_PER_FILE) {
-            let place = v.places().into_iter().find_map(|p| Some((p.row?, p.column)));
+            let place = v
+                .places()
+                .into_iter()
+                .find_map(|p| Some((p.row?, p.column)));
             problems.push(Problem {
                 at: place.and_then(|(row, column)| letter_position(file, source, row, column)),
                 message: describe(v),

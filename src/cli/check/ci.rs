@@ -37,7 +37,9 @@ pub fn text_line(result: &FileResult) -> String {
                 continue;
             }
             let _ = match p.at {
-                Some((line, col)) => writeln!(out, "      {}:{line}:{col}: {}", result.path, p.message),
+                Some((line, col)) => {
+                    writeln!(out, "      {}:{line}:{col}: {}", result.path, p.message)
+                }
                 None => writeln!(out, "      {}: {}", result.path, p.message),
             };
         }
