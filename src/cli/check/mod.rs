@@ -163,6 +163,13 @@ fn html(args: &CheckArgs) -> Exit {
         );
         return Exit::Input;
     };
+    if path.is_dir() {
+        eprintln!(
+            "error: --format html takes one file, and {} is a directory: its page holds one table",
+            path.display()
+        );
+        return Exit::Input;
+    }
     let load = LoadOptions {
         limits: EnumerationLimits {
             max_order: args.max_order,
