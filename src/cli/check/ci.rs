@@ -183,3 +183,21 @@ pub fn data(text: &str) -> String {
 pub fn property(text: &str) -> String {
     data(text).replace(':', "%3A").replace(',', "%2C")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_escapes_markup_and_replaces_what_xml_cannot_hold() {
+        assert_eq!(xml("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
+        assert_eq!(xml("x\u{1}y\u{ffff}"), "x\u{fffd}y\u{fffd}");
+        assert_eq!(xml("1\n2\t3"), "1&#10;2&#9;3");
+    }
+
+    #[test]
+    fn workflow_commands_escape_percent_newlines_and_property_separators() {
+        assert_eq!(data("50% a\r\nb"), "50%25 a%0D%0Ab");
+        assert_eq!(property("a,b:c%"), "a%2Cb%3Ac%25");
+    }
+}
