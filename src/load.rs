@@ -98,6 +98,11 @@ pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
         .map(|e| match e.value {
             format::syntax::Expectation::Time(t) => Expectation::Time(t),
             format::syntax::Expectation::Optimal => Expectation::Optimal,
+            format::syntax::Expectation::NotOptimal => Expectation::NotOptimal,
+            format::syntax::Expectation::Bound(b) => Expectation::Bound(b as u64),
+            format::syntax::Expectation::Invalid { row, column } => {
+                Expectation::Invalid { row, column }
+            }
         })
         .collect();
     let network = file.network.as_ref().map(|n| n.value.clone());

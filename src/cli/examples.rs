@@ -18,7 +18,10 @@ Examples:
   txverify check tables/mesh5.tbl
   txverify check --format json tables/*.tbl
   txverify check --no-simulate tables/torus3d-6.tbl
-  txverify check tables/mesh5.tbl --format html -o mesh5.html   # one self-contained page";
+  txverify check tables/mesh5.tbl --format html -o mesh5.html   # one self-contained page
+  txverify check tables/ --jobs 2                               # a line per file and a summary
+  txverify check tables/ --format junit -o report.xml           # for a CI's test view
+  txverify check tables/ --format github                        # GitHub workflow annotations";
 
 /// `render`.
 pub const RENDER: &str = "\
@@ -52,7 +55,8 @@ Examples:
 pub const FMT: &str = "\
 Examples:
   txverify fmt tables/mesh5.tbl
-  txverify fmt messy.tbl > tidy.tbl";
+  txverify fmt messy.tbl > tidy.tbl
+  txverify fmt --check tables/          # lists the files fmt would change; exit 1 if any";
 
 /// `search`.
 pub const SEARCH: &str = "\

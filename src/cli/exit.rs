@@ -13,11 +13,12 @@ use txverify::verify::Outcome;
 /// Why `txverify` stops, one variant per documented exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Exit {
-    /// 0: every table is valid and every `expect:` claim holds (or the command did
-    /// what it was asked).
+    /// 0: every `expect:` claim holds and every table is valid, or invalid where an
+    /// `expect: invalid` claim says so (or the command did what it was asked).
     Ok,
-    /// 1: a table is invalid, its network does not match, a claim fails, a search
-    /// proved that no table exists, or a certificate is rejected.
+    /// 1: a table is invalid and no claim expects it, its network does not match, a
+    /// claim fails, a search proved that no table exists, or a certificate is
+    /// rejected.
     Rejected,
     /// 2: a file cannot be read or parsed, a header value or an argument is
     /// malformed, the group cannot be computed, or an input or output file cannot
@@ -48,10 +49,10 @@ impl Exit {
     pub fn meaning(self) -> &'static str {
         match self {
             Exit::Ok => {
-                "success: every table is valid and every `expect:` claim holds, or the command did what it was asked"
+                "success: every `expect:` claim holds and every table is valid (or invalid where an `expect: invalid` claim says so), or the command did what it was asked"
             }
             Exit::Rejected => {
-                "rejected: a table is invalid, its network does not match, a claim fails, a replay or a bound disagrees, a search proved that no table exists, or a certificate is rejected"
+                "rejected: a table is invalid and no claim expects it, its network does not match, a claim fails, a replay or a bound disagrees, a search proved that no table exists, or a certificate is rejected"
             }
             Exit::Input => {
                 "bad input: a file cannot be read or parsed, a header value or an argument is malformed, the group cannot be computed, a limit refuses the input, or an output file cannot be written"

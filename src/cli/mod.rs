@@ -456,15 +456,21 @@ pub enum OutputFormat {
 
 #[derive(clap::Args, Debug)]
 struct CheckArgs {
-    /// The `.tbl` files to check.
-    #[arg(required = true)]
+    /// The `.tbl` files to check, and directories to search for `*.tbl` files
+    /// (recursively). One file gets the full report; several paths or a directory
+    /// get one line per file and a summary (docs/ci.md).
+    #[arg(required = true, value_name = "PATH")]
     files: Vec<PathBuf>,
-    /// Report format (`html`: one self-contained page, docs/render.md).
+    /// Report format (`html`: one self-contained page, docs/render.md; `junit`: JUnit
+    /// XML; `github`: GitHub workflow annotations; docs/ci.md).
     #[arg(long, value_enum, default_value_t)]
     format: check::CheckFormat,
-    /// With `--format html`: write the page here instead of standard output.
+    /// Write the report here instead of standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Files checked at once. Default: the number of cores.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
@@ -526,8 +532,14 @@ enum QueueOrder {
 
 #[derive(clap::Args, Debug)]
 struct FmtArgs {
-    /// The `.tbl` file to print.
-    file: PathBuf,
+    /// The `.tbl` file to print; with `--check`, files and directories (searched for
+    /// `*.tbl` files recursively).
+    #[arg(required = true, value_name = "PATH")]
+    files: Vec<PathBuf>,
+    /// Print nothing but the files whose text is not what `fmt` would print, and
+    /// exit 1 if there is one (2 if a file cannot be read or parsed).
+    #[arg(long)]
+    check: bool,
 }
 
 /// Reads a text file, dropping a leading byte-order mark (editors on some
@@ -559,7 +571,7 @@ pub fn run() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Gen(args) => generate::run(&args),
-        Command::Fmt(args) => check::fmt(&args),
+        Command::Fmt(args) => check::fmt::run(&args),
         Command::Search(args) => search::run(&args),
         Command::VerifyProof(args) => search::verify_proof(&args),
         Command::Schedule(args) => schedule::run(&args),

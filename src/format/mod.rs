@@ -137,7 +137,9 @@ pub enum ParseErrorKind {
     #[error("unknown network `{0}`: expected `ring N`, `hypercube D` or `torus N1 N2 …`")]
     UnknownNetwork(String),
     /// An `expect:` value that is not one of the forms.
-    #[error("unknown claim `{0}`: expected `time T` or `optimal`")]
+    #[error(
+        "unknown claim `{0}`: expected `time T`, `optimal`, `not optimal`, `bound B` or `invalid [row R] [column C]`"
+    )]
     UnknownExpectation(String),
     /// A name used in a word that is not a generator of its presentation.
     #[error("`{0}` is not a generator of this presentation")]

@@ -422,6 +422,20 @@ fn expectation(cursor: &mut Cursor<'_>) -> Result<Expectation, ParseError> {
     let claim = match keyword.value.to_ascii_lowercase().as_str() {
         "time" => Expectation::Time(number_item(cursor, "a time", "a time", 0, u64::MAX)?.value),
         "optimal" => Expectation::Optimal,
+        "bound" => {
+            Expectation::Bound(number_item(cursor, "a bound", "a bound", 0, u64::MAX)?.value)
+        }
+        "not" => match cursor.item() {
+            Some(next) if next.value.eq_ignore_ascii_case("optimal") => Expectation::NotOptimal,
+            Some(next) => {
+                return Err(ParseError::new(
+                    ParseErrorKind::UnknownExpectation(format!("not {}", next.value)),
+                    next.span,
+                ));
+            }
+            None => return Err(cursor.expected("`optimal`")),
+        },
+        "invalid" => invalid_place(cursor)?,
         _ => {
             return Err(ParseError::new(
                 ParseErrorKind::UnknownExpectation(keyword.value.to_string()),
@@ -431,6 +445,27 @@ fn expectation(cursor: &mut Cursor<'_>) -> Result<Expectation, ParseError> {
     };
     end_of_value(cursor)?;
     Ok(claim)
+}
+
+/// The rest of `invalid [row R] [column C]` (row before column, each at most once).
+fn invalid_place(cursor: &mut Cursor<'_>) -> Result<Expectation, ParseError> {
+    let (mut row, mut column) = (None, None);
+    while let Some(keyword) = cursor.item() {
+        let lower = keyword.value.to_ascii_lowercase();
+        let slot = match lower.as_str() {
+            "row" if row.is_none() && column.is_none() => &mut row,
+            "column" if column.is_none() => &mut column,
+            _ => {
+                return Err(ParseError::new(
+                    ParseErrorKind::UnknownExpectation(format!("invalid … {}", keyword.value)),
+                    keyword.span,
+                ));
+            }
+        };
+        let what = if lower == "row" { "a row" } else { "a column" };
+        *slot = Some(number_item(cursor, what, what, 1, u64::MAX)?.value);
+    }
+    Ok(Expectation::Invalid { row, column })
 }
 
 /// `group = presentation { ("x" | "×") presentation }`

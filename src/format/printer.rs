@@ -44,16 +44,31 @@ pub fn print(file: &TblFile) -> String {
         let _ = writeln!(out, "network: {}", network.value);
     }
     for claim in &file.expect {
-        match claim.value {
-            Expectation::Time(t) => {
-                let _ = writeln!(out, "expect: time {t}");
-            }
-            Expectation::Optimal => out.push_str("expect: optimal\n"),
-        }
+        let _ = writeln!(out, "expect: {}", print_expectation(&claim.value));
     }
     out.push_str("table:\n");
     out.push_str(&print_rows(&file.rows));
     out
+}
+
+/// An `expect:` value in canonical form (`time 5`, `invalid row 3 column 7`).
+fn print_expectation(claim: &Expectation) -> String {
+    match claim {
+        Expectation::Time(t) => format!("time {t}"),
+        Expectation::Optimal => "optimal".to_string(),
+        Expectation::NotOptimal => "not optimal".to_string(),
+        Expectation::Bound(b) => format!("bound {b}"),
+        Expectation::Invalid { row, column } => {
+            let mut text = "invalid".to_string();
+            if let Some(r) = row {
+                let _ = write!(text, " row {r}");
+            }
+            if let Some(c) = column {
+                let _ = write!(text, " column {c}");
+            }
+            text
+        }
+    }
 }
 
 fn one_line(text: &str) -> String {

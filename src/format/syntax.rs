@@ -167,6 +167,17 @@ pub enum Expectation {
     Time(usize),
     /// The table's time equals the lower bound.
     Optimal,
+    /// The table is valid and its time is above the lower bound (not proved optimal).
+    NotOptimal,
+    /// The kernel's lower bound for this group, link set, ports and message set.
+    Bound(usize),
+    /// The table is invalid; with a row and/or a column, some violation is there.
+    Invalid {
+        /// The 1-based row a violation must name.
+        row: Option<usize>,
+        /// The 1-based column a violation must name.
+        column: Option<usize>,
+    },
 }
 
 /// A token of a table row.

@@ -146,6 +146,7 @@ pub struct Checked {
     violations: Vec<Violation>,
     non_shortest: Vec<NonShortestWord>,
     expectations: Vec<ExpectationOutcome>,
+    expects_invalid: bool,
     _sealed: (),
 }
 
@@ -178,9 +179,11 @@ impl Checked {
     pub fn expectations(&self) -> &[ExpectationOutcome] {
         &self.expectations
     }
-    /// Valid and every claim holds (exit status 0).
+    /// Every claim holds, and the table is valid unless a claim says `invalid`
+    /// (exit status 0). An invalid table passes only when the file expects it.
     pub fn passed(&self) -> bool {
-        self.verdict != Verdict::Invalid && self.expectations.iter().all(|e| e.holds)
+        (self.verdict != Verdict::Invalid || self.expects_invalid)
+            && self.expectations.iter().all(|e| e.holds)
     }
 }
 
@@ -223,17 +226,11 @@ pub fn check(instance: &Instance, table: &Table, claims: &[Expectation]) -> Chec
     };
     let expectations = claims
         .iter()
-        .map(|claim| match *claim {
-            Expectation::Time(t) => ExpectationOutcome {
-                claim: format!("time {t}"),
-                holds: t == time,
-            },
-            Expectation::Optimal => ExpectationOutcome {
-                claim: "optimal".to_string(),
-                holds: verdict == Verdict::Optimal,
-            },
-        })
+        .map(|claim| claim_outcome(*claim, verdict, time, bound.as_ref(), &violations))
         .collect();
+    let expects_invalid = claims
+        .iter()
+        .any(|c| matches!(c, Expectation::Invalid { .. }));
     Checked {
         verdict,
         time,
@@ -242,7 +239,97 @@ pub fn check(instance: &Instance, table: &Table, claims: &[Expectation]) -> Chec
         violations,
         non_shortest,
         expectations,
+        expects_invalid,
         _sealed: (),
+    }
+}
+
+/// Whether one claim holds. Every claim is decided here, from the kernel's own
+/// findings: the verdict, the time, the bound and the violations' places.
+fn claim_outcome(
+    claim: Expectation,
+    verdict: Verdict,
+    time: usize,
+    bound: Option<&LowerBound>,
+    violations: &[Violation],
+) -> ExpectationOutcome {
+    let (text, holds) = match claim {
+        Expectation::Time(t) => (format!("time {t}"), t == time),
+        Expectation::Optimal => ("optimal".to_string(), verdict == Verdict::Optimal),
+        Expectation::NotOptimal => ("not optimal".to_string(), verdict == Verdict::Valid),
+        Expectation::Bound(b) => (format!("bound {b}"), bound.is_some_and(|l| l.value == b)),
+        Expectation::Invalid { row, column } => {
+            let mut text = "invalid".to_string();
+            if let Some(r) = row {
+                text.push_str(&format!(" row {r}"));
+            }
+            if let Some(c) = column {
+                text.push_str(&format!(" column {c}"));
+            }
+            let at = |place: &Place| {
+                row.is_none_or(|r| place.row == Some(r)) && column.is_none_or(|c| place.column == c)
+            };
+            let placed = row.is_none() && column.is_none()
+                || violations.iter().any(|v| v.places().iter().any(at));
+            (text, verdict == Verdict::Invalid && placed)
+        }
+    };
+    ExpectationOutcome { claim: text, holds }
+}
+
+/// Where a violation is: a column, and the row when the violation has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// 1-based row, absent for a violation of a whole column.
+    pub row: Option<usize>,
+    /// 1-based column.
+    pub column: usize,
+}
+
+impl Violation {
+    /// Every place the report of this violation names, as `expect: invalid row R
+    /// column C` matches them: the letter of an unknown letter or a non-link; both
+    /// letters of a column conflict (their rows, the conflict's column); the column of
+    /// too many letters (no row); the first letter of an identity word and of an
+    /// unexpected message; the first letters of both words of a duplicate message.
+    /// A defective link set and a missing message have no place.
+    pub fn places(&self) -> Vec<Place> {
+        let word = |w: &WordRef| Place {
+            row: Some(w.row),
+            column: w.column,
+        };
+        match self {
+            Violation::LinkSet { .. } | Violation::MissingMessage { .. } => Vec::new(),
+            Violation::UnknownLetter {
+                word: w, column, ..
+            }
+            | Violation::NotALink {
+                word: w, column, ..
+            } => vec![Place {
+                row: Some(w.row),
+                column: *column,
+            }],
+            Violation::ColumnConflict {
+                column,
+                first,
+                second,
+                ..
+            } => [first, second]
+                .iter()
+                .map(|w| Place {
+                    row: Some(w.row),
+                    column: *column,
+                })
+                .collect(),
+            Violation::PortsExceeded { column, .. } => vec![Place {
+                row: None,
+                column: *column,
+            }],
+            Violation::IdentityWord { word: w } | Violation::UnexpectedMessage { word: w, .. } => {
+                vec![word(w)]
+            }
+            Violation::DuplicateMessage { word: w, first, .. } => vec![word(w), word(first)],
+        }
     }
 }
 

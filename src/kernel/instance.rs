@@ -41,6 +41,19 @@ pub enum Expectation {
     Time(usize),
     /// The table's time equals the lower bound.
     Optimal,
+    /// The table is valid and its time is above the lower bound: valid, not proved
+    /// optimal (the verdict `Valid`). It does not claim that a faster table exists.
+    NotOptimal,
+    /// The lower bound equals this number.
+    Bound(u64),
+    /// The table is invalid; with a row and/or a column, some violation is placed
+    /// there (1-based, as reports print them; see `Violation::places`).
+    Invalid {
+        /// The row a violation must be in.
+        row: Option<usize>,
+        /// The column a violation must be in.
+        column: Option<usize>,
+    },
 }
 
 /// A letter of the table as the file wrote it, resolved against the generators.

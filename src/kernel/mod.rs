@@ -20,7 +20,9 @@ mod check;
 mod instance;
 
 pub use bounds::{LowerBound, SubsetBound};
-pub use check::{Checked, ExpectationOutcome, NonShortestWord, Verdict, Violation, WordRef, check};
+pub use check::{
+    Checked, ExpectationOutcome, NonShortestWord, Place, Verdict, Violation, WordRef, check,
+};
 pub use instance::{
     ElementName, ElementNamer, Expectation, Instance, InstanceError, LinkId, MessageSpec,
     PlacedWord, Table, TableLetter,

@@ -20,6 +20,10 @@ use serde::Serialize;
 /// The JSON schema identifier of `check --format json`.
 pub const CHECK_SCHEMA: &str = "txverify-check/1";
 
+/// The JSON schema identifier of the summary line `check --format json` ends with
+/// when it checks several files or a directory.
+pub const CHECK_SUMMARY_SCHEMA: &str = "txverify-check-summary/1";
+
 /// The JSON schema identifier of `simulate --format json`.
 pub const SIMULATE_SCHEMA: &str = "txverify-simulate/1";
 
@@ -470,6 +474,39 @@ pub fn check_error(
         exit_code,
     };
     Ok(serde_json::to_value(document)?.to_string())
+}
+
+/// The counts of a `check` over several files or a directory.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CheckSummary {
+    /// Files reported on (passed + failed + errors).
+    pub files: usize,
+    /// Files whose every expectation holds.
+    pub passed: usize,
+    /// Files rejected: an unexpected violation, a failed claim, a network mismatch.
+    pub failed: usize,
+    /// Files that could not be read or parsed, or whose checks disagreed.
+    pub errors: usize,
+    /// Files in the directories that were not checked (not `.tbl`).
+    pub skipped: usize,
+    /// Wall-clock seconds for the whole run.
+    pub seconds: f64,
+}
+
+/// The summary line of a `check` over several files (schema [`CHECK_SUMMARY_SCHEMA`]).
+pub fn check_summary(summary: &CheckSummary, exit_code: u8) -> Result<String, serde_json::Error> {
+    #[derive(Serialize)]
+    struct Document<'a> {
+        schema: &'static str,
+        #[serde(flatten)]
+        summary: &'a CheckSummary,
+        exit_code: u8,
+    }
+    serde_json::to_string(&Document {
+        schema: CHECK_SUMMARY_SCHEMA,
+        summary,
+        exit_code,
+    })
 }
 
 /// One `simulate` object.

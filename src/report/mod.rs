@@ -307,6 +307,12 @@ impl CheckReport {
                 if e.holds { "holds" } else { "FAILS" }
             );
         }
+        if c.verdict() == Verdict::Invalid && self.outcome == Outcome::Passed {
+            let _ = writeln!(
+                out,
+                "  outcome      passes: the table is invalid, as the file expects"
+            );
+        }
     }
 
     /// The kernel's verdict in words: `OPTIMAL (…)`, `VALID, not proved optimal (…)`, `INVALID`.

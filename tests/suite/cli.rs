@@ -1271,11 +1271,14 @@ fn many_files_are_reported_in_the_order_given() {
     args.extend(paths.iter().map(|p| p.display().to_string()));
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let run = txverify(&refs);
-    let files: Vec<String> = run
+    let documents: Vec<serde_json::Value> = run
         .stdout
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].to_string())
+        .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    let (summary, documents) = documents.split_last().unwrap();
+    assert_eq!(summary["schema"], "txverify-check-summary/1");
+    let files: Vec<String> = documents.iter().map(|d| d["file"].to_string()).collect();
     let expected: Vec<String> = paths
         .iter()
         .map(|p| serde_json::Value::from(p.display().to_string()).to_string())

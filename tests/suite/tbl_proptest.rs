@@ -89,7 +89,11 @@ fn network() -> impl Strategy<Value = NetworkName> {
 fn expectation() -> impl Strategy<Value = Expectation> {
     prop_oneof![
         (0usize..100).prop_map(Expectation::Time),
-        Just(Expectation::Optimal)
+        Just(Expectation::Optimal),
+        Just(Expectation::NotOptimal),
+        (0usize..100).prop_map(Expectation::Bound),
+        (prop::option::of(1usize..50), prop::option::of(1usize..50))
+            .prop_map(|(row, column)| Expectation::Invalid { row, column }),
     ]
 }
 

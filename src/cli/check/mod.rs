@@ -1,22 +1,29 @@
 //! `txverify check` and `txverify fmt`.
+//!
+//! One file gets the full report, as it always has. Several paths, or a directory,
+//! make a collection (what a CI checks): [`walk`] finds the files, [`batch`] checks
+//! them on `--jobs` threads and hands the results back in order, and [`ci`] writes
+//! them as one line per file and a summary, JSON lines, JUnit XML or GitHub
+//! annotations. The exit status is the worst (largest) of the files' statuses.
+
+mod batch;
+mod ci;
+pub mod fmt;
+mod walk;
 
 use super::exit::Exit;
-use super::{CheckArgs, FmtArgs, OutputFormat};
-use rayon::prelude::*;
+use super::{CheckArgs, OutputFormat};
 use std::path::Path;
+use std::time::Instant;
 use txverify::format::render_diagnostic;
 use txverify::group::EnumerationLimits;
 use txverify::load::{LoadError, LoadOptions, Loaded, load};
+use txverify::report::json::CheckSummary;
 use txverify::report::{CheckReport, html, json};
 use txverify::verify::{VerifyOptions, verify};
 
-/// Validated options of `check`.
-struct CheckOptions {
-    load: LoadOptions,
-    verify: VerifyOptions,
-}
-
-/// Formats of `check`: the shared text and JSON reports, and the HTML page.
+/// Formats of `check`: the shared text and JSON reports, the HTML page, and the CI
+/// reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum CheckFormat {
     /// Human-readable text.
@@ -26,47 +33,111 @@ pub enum CheckFormat {
     Json,
     /// One self-contained HTML page (one file only; docs/render.md).
     Html,
+    /// JUnit XML: one test case per file (docs/ci.md).
+    Junit,
+    /// GitHub workflow annotations, `::error file=…,line=…,col=…::…` (docs/ci.md).
+    Github,
 }
 
 pub fn run(args: &CheckArgs) -> Exit {
-    let format = match args.format {
-        CheckFormat::Text => OutputFormat::Text,
-        CheckFormat::Json => OutputFormat::Json,
-        CheckFormat::Html => return html(args),
-    };
-    if let Some(path) = &args.output {
-        eprintln!(
-            "error: -o {} is for --format html (text and JSON go to standard output)",
-            path.display()
-        );
-        return Exit::Input;
-    }
-    let options = CheckOptions {
-        load: LoadOptions {
-            limits: EnumerationLimits {
-                max_order: args.max_order,
-                ..EnumerationLimits::default()
-            },
+    let load = LoadOptions {
+        limits: EnumerationLimits {
+            max_order: args.max_order,
+            ..EnumerationLimits::default()
         },
-        verify: verify_options(args),
     };
-    // Files are checked a few at a time on every core and reported in the order
-    // given, each chunk as soon as it is done.
-    let chunk = 2 * rayon::current_num_threads().max(1);
-    let mut worst = Exit::Ok;
-    for paths in args.files.chunks(chunk) {
-        let results: Vec<(Exit, Vec<Emit>)> = paths
-            .par_iter()
-            .map(|path| check_file(path, &options, format))
-            .collect();
-        for (exit, emits) in results {
-            for emit in emits {
-                emit.write();
-            }
-            worst = worst.max(exit);
+    let verify = verify_options(args);
+    let single = matches!(args.files.as_slice(), [one] if !one.is_dir());
+    let format = match args.format {
+        CheckFormat::Html => return html(args),
+        CheckFormat::Text if single => OutputFormat::Text,
+        CheckFormat::Json if single => OutputFormat::Json,
+        _ => return collection(args, load, verify),
+    };
+    let (exit, emits) = check_file(&args.files[0], &load, &verify, format);
+    let Some(out) = &args.output else {
+        emits.into_iter().for_each(Emit::write);
+        return exit;
+    };
+    let mut text = String::new();
+    for emit in emits {
+        match emit {
+            Emit::Out(t) => text.push_str(&t),
+            err => err.write(),
         }
     }
-    worst
+    exit.max(write_output(out, &text))
+}
+
+/// `check` over several paths or a directory: a line (or a document) per file and
+/// a summary, in the order the paths name the files.
+fn collection(args: &CheckArgs, load: LoadOptions, verify: VerifyOptions) -> Exit {
+    let started = Instant::now();
+    let collected = walk::collect(&args.files);
+    let skipped = collected.skipped_note();
+    let options = batch::BatchOptions {
+        load,
+        verify,
+        json: args.format == CheckFormat::Json,
+    };
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let mut summary = CheckSummary {
+        skipped: collected.not_tables,
+        ..CheckSummary::default()
+    };
+    let mut worst = Exit::Ok;
+    let mut kept = Vec::new();
+    let mut buffered = String::new();
+    let streaming = args.output.is_none();
+    let ran = batch::run(&collected.entries, &options, jobs, |result| {
+        ci::count(&mut summary, &result);
+        worst = worst.max(result.exit);
+        let text = match args.format {
+            CheckFormat::Json => result.json.clone().map(|j| j + "\n").unwrap_or_default(),
+            CheckFormat::Github => ci::github(&result),
+            CheckFormat::Junit | CheckFormat::Html => String::new(),
+            CheckFormat::Text => ci::text_line(&result),
+        };
+        if streaming {
+            out!("{text}");
+        } else {
+            buffered.push_str(&text);
+        }
+        if args.format == CheckFormat::Junit {
+            kept.push(result);
+        }
+    });
+    if let Err(e) = ran {
+        eprintln!("error: {e}");
+        return Exit::Internal;
+    }
+    summary.seconds = started.elapsed().as_secs_f64();
+    let tail = match args.format {
+        CheckFormat::Json => json::check_summary(&summary, worst.code())
+            .map(|j| j + "\n")
+            .unwrap_or_else(|e| {
+                let message = format!("cannot write the JSON summary (a bug): {e}");
+                serde_json::json!({ "error": { "message": message } }).to_string() + "\n"
+            }),
+        CheckFormat::Junit => ci::junit(&kept, &summary, skipped.as_deref()),
+        _ => ci::text_summary(&summary, skipped.as_deref()),
+    };
+    match &args.output {
+        None => {
+            out!("{tail}");
+            worst
+        }
+        Some(path) => {
+            buffered.push_str(&tail);
+            if !super::global::quiet() && args.format != CheckFormat::Text {
+                eprint!("{}", ci::text_summary(&summary, skipped.as_deref()));
+            }
+            worst.max(write_output(path, &buffered))
+        }
+    }
 }
 
 /// What `check` runs besides the kernel: the simulation unless `--no-simulate`,
@@ -80,6 +151,29 @@ fn verify_options(args: &CheckArgs) -> VerifyOptions {
     options
 }
 
+/// A report's exit status: its outcome's, or 2 (a limit refuses the input)
+/// when the simulation was refused for its size — the kernel's verdict is
+/// reported all the same.
+pub(super) fn exit_of(report: &CheckReport) -> Exit {
+    let exit = Exit::of_outcome(report.outcome);
+    if report.simulation_over_limit {
+        exit.max(Exit::Input)
+    } else {
+        exit
+    }
+}
+
+/// Writes a report file; [`Exit::Input`] when it cannot be written.
+fn write_output(path: &Path, text: &str) -> Exit {
+    match std::fs::write(path, text) {
+        Ok(()) => Exit::Ok,
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            Exit::Input
+        }
+    }
+}
+
 /// `check --format html`: one file's report as a page.
 fn html(args: &CheckArgs) -> Exit {
     let [path] = args.files.as_slice() else {
@@ -89,6 +183,13 @@ fn html(args: &CheckArgs) -> Exit {
         );
         return Exit::Input;
     };
+    if path.is_dir() {
+        eprintln!(
+            "error: --format html takes one file, and {} is a directory: its page holds one table",
+            path.display()
+        );
+        return Exit::Input;
+    }
     let load = LoadOptions {
         limits: EnumerationLimits {
             max_order: args.max_order,
@@ -127,18 +228,6 @@ fn html(args: &CheckArgs) -> Exit {
         None => out!("{page}"),
     }
     exit
-}
-
-/// A report's exit status: its outcome's, or 2 (a limit refuses the input)
-/// when the simulation was refused for its size — the kernel's verdict is
-/// reported all the same.
-fn exit_of(report: &CheckReport) -> Exit {
-    let exit = Exit::of_outcome(report.outcome);
-    if report.simulation_over_limit {
-        exit.max(Exit::Input)
-    } else {
-        exit
-    }
 }
 
 /// Output of one file's check, kept until the files before it are reported.
@@ -197,13 +286,18 @@ fn load_collecting(
     }
 }
 
-fn check_file(path: &Path, options: &CheckOptions, format: OutputFormat) -> (Exit, Vec<Emit>) {
+fn check_file(
+    path: &Path,
+    load: &LoadOptions,
+    options: &VerifyOptions,
+    format: OutputFormat,
+) -> (Exit, Vec<Emit>) {
     let shown = path.display().to_string();
     let mut emits = Vec::new();
-    let Some((source, loaded)) = load_collecting(path, &options.load, format, &mut emits) else {
+    let Some((source, loaded)) = load_collecting(path, load, format, &mut emits) else {
         return (Exit::Input, emits);
     };
-    let verification = verify(&loaded, &options.verify);
+    let verification = verify(&loaded, options);
     let report = CheckReport::new(&shown, &source, &loaded, verification);
     let exit = exit_of(&report);
     match format {
@@ -245,26 +339,5 @@ fn error_emit(path: &str, format: OutputFormat, message: &str, at: Option<(usize
                 "error: {message} (and the JSON report failed: {e})\n"
             )),
         },
-    }
-}
-
-pub fn fmt(args: &FmtArgs) -> Exit {
-    let shown = args.file.display().to_string();
-    let source = match super::read_text(&args.file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: cannot read {shown}: {e}");
-            return Exit::Input;
-        }
-    };
-    match txverify::format::parse(&source) {
-        Ok(file) => {
-            out!("{}", txverify::format::print(&file));
-            Exit::Ok
-        }
-        Err(e) => {
-            eprint!("{}", txverify::format::render_error(&shown, &source, &e));
-            Exit::Input
-        }
     }
 }

@@ -1,0 +1,311 @@
+//! `check` over a collection: every file checked on a pool of `--jobs` threads,
+//! each reduced to a [`FileResult`] (its status, a one-line summary and the
+//! problems a CI report points at), handed back in the order the paths named them.
+//!
+//! The verdict and every `expect:` claim are the kernel's (through
+//! [`CheckReport`]); this module only places them in the file: a violation at the
+//! line and character of the letter its report names, a failed claim at its
+//! `expect:` line, so that CI annotations land where the error is.
+
+use super::super::exit::Exit;
+use super::walk::Entry;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
+use txverify::format::line_col;
+use txverify::format::syntax::{RowToken, TblFile};
+use txverify::kernel::{Expectation, Verdict};
+use txverify::load::{LoadOptions, Loaded, load};
+use txverify::report::{CheckReport, describe, json};
+use txverify::verify::{NetworkCheck, Outcome, VerifyOptions, spec_text, verify};
+
+/// At most this many violations of one file become problems (the rest are counted).
+const PROBLEMS_PER_FILE: usize = 20;
+
+/// What is checked and how.
+pub struct BatchOptions {
+    /// Loading (group limits).
+    pub load: LoadOptions,
+    /// Verification (simulation or not).
+    pub verify: VerifyOptions,
+    /// Whether each result needs its JSON document (`--format json`).
+    pub json: bool,
+}
+
+/// One thing wrong with a file, placed in it when it can be.
+pub struct Problem {
+    /// 1-based line and character column in the file.
+    pub at: Option<(usize, usize)>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// How a file ended: the three outcomes a CI report counts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Every expectation holds (exit status 0).
+    Passed,
+    /// The table is rejected: invalid unexpectedly, a claim fails, or its network does
+    /// not match (exit status 1).
+    Failed,
+    /// The file cannot be read or parsed (2), or a check disagrees with another (3).
+    Error,
+}
+
+/// One file's check, reduced to what the collection reports show.
+pub struct FileResult {
+    /// The path as named.
+    pub path: String,
+    /// The file's exit status.
+    pub exit: Exit,
+    /// The verdict, or the reason the file could not be checked, in one line.
+    pub summary: String,
+    /// What is wrong (empty when the file passed).
+    pub problems: Vec<Problem>,
+    /// The file's JSON document (`txverify-check/1`, or its error form), when asked.
+    pub json: Option<String>,
+    /// Seconds spent on it.
+    pub seconds: f64,
+}
+
+impl FileResult {
+    /// The outcome a CI report counts.
+    pub fn status(&self) -> Status {
+        match self.exit {
+            Exit::Ok => Status::Passed,
+            Exit::Rejected => Status::Failed,
+            _ => Status::Error,
+        }
+    }
+
+    fn error(path: &str, exit: Exit, message: String, at: Option<(usize, usize)>) -> Self {
+        FileResult {
+            path: path.to_string(),
+            exit,
+            summary: message.clone(),
+            problems: vec![Problem { at, message }],
+            json: None,
+            seconds: 0.0,
+        }
+    }
+}
+
+/// Checks every entry on `jobs` threads and calls `each` with the results in entry
+/// order, each as soon as it and every entry before it are done. The thread that
+/// finishes the next result in order reports it (and any later ones already done),
+/// so no thread is woken only to print.
+pub fn run(
+    entries: &[Entry],
+    options: &BatchOptions,
+    jobs: usize,
+    each: impl FnMut(FileResult) + Send,
+) -> Result<(), String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
+    let state = Mutex::new(InOrder {
+        pending: BTreeMap::new(),
+        next: 0,
+        each,
+    });
+    pool.install(|| {
+        use rayon::prelude::*;
+        entries.par_iter().enumerate().for_each(|(i, entry)| {
+            let result = check_entry(entry, options);
+            // A panic while reporting ends the process; the lock is never reused then.
+            let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
+            state.pending.insert(i, result);
+            state.flush();
+        });
+    });
+    Ok(())
+}
+
+/// The results waiting for the ones before them, and where they go.
+struct InOrder<F> {
+    pending: BTreeMap<usize, FileResult>,
+    next: usize,
+    each: F,
+}
+
+impl<F: FnMut(FileResult)> InOrder<F> {
+    fn flush(&mut self) {
+        while let Some(result) = self.pending.remove(&self.next) {
+            (self.each)(result);
+            self.next += 1;
+        }
+    }
+}
+
+fn check_entry(entry: &Entry, options: &BatchOptions) -> FileResult {
+    let started = Instant::now();
+    let mut result = match entry {
+        Entry::Error { path, message } => FileResult::error(
+            &path.display().to_string(),
+            Exit::Input,
+            message.clone(),
+            None,
+        ),
+        Entry::File(path) => check_path(path, options),
+    };
+    result.seconds = started.elapsed().as_secs_f64();
+    if options.json && result.json.is_none() {
+        let at = result.problems.first().and_then(|p| p.at);
+        let code = result.exit.code();
+        result.json = Some(
+            json::check_error(&result.path, &result.summary, at, code)
+                .unwrap_or_else(|e| unwritable(&e)),
+        );
+    }
+    result
+}
+
+fn check_path(path: &Path, options: &BatchOptions) -> FileResult {
+    let shown = path.display().to_string();
+    let source = match super::super::read_text(path) {
+        Ok(s) => s,
+        Err(e) => {
+            let message = format!("cannot read {shown}: {e}");
+            return FileResult::error(&shown, Exit::Input, message, None);
+        }
+    };
+    let loaded = match load(&source, &options.load) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            let at = line_col(&source, e.span().start);
+            return FileResult::error(&shown, Exit::Input, e.to_string(), Some(at));
+        }
+    };
+    let verification = verify(&loaded, &options.verify);
+    let report = CheckReport::new(&shown, &source, &loaded, verification);
+    let exit = super::exit_of(&report);
+    let problems = if exit == Exit::Ok {
+        Vec::new()
+    } else {
+        problems(&report, &loaded, &source)
+    };
+    let mut summary = report.verdict_text();
+    if report.checked.verdict() == Verdict::Invalid && exit == Exit::Ok {
+        summary.push_str(", as expected");
+    }
+    let json = options.json.then(|| {
+        report
+            .to_json(exit.code())
+            .unwrap_or_else(|e| unwritable(&e))
+    });
+    FileResult {
+        path: shown,
+        exit,
+        summary,
+        problems,
+        json,
+        seconds: 0.0,
+    }
+}
+
+/// The JSON line standing for a document that could not be written (a bug).
+fn unwritable(e: &serde_json::Error) -> String {
+    let message = format!("cannot write the JSON report (a bug): {e}");
+    serde_json::json!({ "error": { "message": message }, "exit_code": Exit::Internal.code() })
+        .to_string()
+}
+
+/// Why a file that did not pass failed, each reason placed in the file.
+fn problems(report: &CheckReport, loaded: &Loaded, source: &str) -> Vec<Problem> {
+    let file = &loaded.file;
+    let at = |span: txverify::format::syntax::Span| Some(line_col(source, span.start));
+    let mut problems = Vec::new();
+    if report.outcome == Outcome::Disagreement {
+        problems.push(Problem {
+            at: None,
+            message: "the kernel and the simulator disagree: a bug, please report it".into(),
+        });
+    }
+    let checked = &report.checked;
+    for (claim, written) in checked.expectations().iter().zip(&file.expect) {
+        if !claim.holds {
+            let bound = checked
+                .bound()
+                .map_or("none".to_string(), |b| b.value.to_string());
+            problems.push(Problem {
+                at: at(written.span),
+                message: format!(
+                    "expect: {} does not hold (verdict {}, time {}, lower bound {bound})",
+                    claim.claim,
+                    verdict_word(checked.verdict()),
+                    checked.time()
+                ),
+            });
+        }
+    }
+    if let NetworkCheck::Mismatch { network, reason } = &report.network {
+        problems.push(Problem {
+            at: file.network.as_ref().and_then(|n| at(n.span)),
+            message: format!("the Cayley graph is not {}: {reason}", spec_text(network)),
+        });
+    }
+    let expects_invalid = loaded
+        .claims
+        .iter()
+        .any(|c| matches!(c, Expectation::Invalid { .. }));
+    if !expects_invalid {
+        let violations = checked.violations();
+        for v in violations.iter().take(PROBLEMS_PER_FILE) {
+            let place = v
+                .places()
+                .into_iter()
+                .find_map(|p| Some((p.row?, p.column)));
+            problems.push(Problem {
+                at: place.and_then(|(row, column)| letter_position(file, source, row, column)),
+                message: describe(v),
+            });
+        }
+        if violations.len() > PROBLEMS_PER_FILE {
+            problems.push(Problem {
+                at: None,
+                message: format!(
+                    "… and {} more violations; `txverify check --format json` lists them all",
+                    violations.len() - PROBLEMS_PER_FILE
+                ),
+            });
+        }
+    }
+    problems
+}
+
+/// The verdict as one upper-case word, as the text report prints it.
+fn verdict_word(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Invalid => "INVALID",
+        Verdict::Valid => "VALID",
+        Verdict::Optimal => "OPTIMAL",
+    }
+}
+
+/// The line and character column of table position (`row`, `column`) in the file.
+pub fn letter_position(
+    file: &TblFile,
+    source: &str,
+    row: usize,
+    column: usize,
+) -> Option<(usize, usize)> {
+    let tokens = &file.rows.get(row.checked_sub(1)?)?.tokens;
+    let mut first = 1;
+    for token in tokens {
+        let width = match &token.value {
+            RowToken::Word(letters) => letters.len(),
+            RowToken::Blanks(n) => *n,
+        };
+        if let Some(inside) = column.checked_sub(first).filter(|&i| i < width) {
+            let offset = match &token.value {
+                RowToken::Word(letters) => letters.get(inside)?.span.start,
+                RowToken::Blanks(_) => token.span.start.saturating_add(inside),
+            };
+            return Some(line_col(source, offset));
+        }
+        first = first.saturating_add(width);
+    }
+    None
+}
