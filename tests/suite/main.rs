@@ -12,6 +12,7 @@ mod fifo_replay;
 mod agreement;
 mod bounds;
 mod breaking;
+mod claims;
 mod cli;
 mod cli_polish;
 mod cubes;

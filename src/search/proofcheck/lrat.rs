@@ -101,7 +101,11 @@ enum Verdict {
 }
 
 /// Checks one added clause against its hints.
-fn check_step(present: &Present, clause: &[i64], hints: &[i64]) -> Result<Verdict, LratMalformation> {
+fn check_step(
+    present: &Present,
+    clause: &[i64],
+    hints: &[i64],
+) -> Result<Verdict, LratMalformation> {
     let mut value: Assignment = clause.iter().map(|&l| (l.unsigned_abs(), l < 0)).collect();
     let split = hints.iter().position(|&h| h < 0).unwrap_or(hints.len());
     let (rup, rat) = hints.split_at(split);
@@ -126,7 +130,11 @@ fn check_step(present: &Present, clause: &[i64], hints: &[i64]) -> Result<Verdic
         .collect();
     candidates.sort_unstable();
     for j in candidates {
-        let rest: Vec<i64> = present[&j].iter().copied().filter(|&l| l != -pivot).collect();
+        let rest: Vec<i64> = present[&j]
+            .iter()
+            .copied()
+            .filter(|&l| l != -pivot)
+            .collect();
         let satisfied = rest
             .iter()
             .any(|&l| value.get(&l.unsigned_abs()) == Some(&(l > 0)));
@@ -161,7 +169,11 @@ fn rat_groups(rat: &[i64]) -> Result<HashMap<u64, &[i64]>, LratMalformation> {
 
 /// Follows positive hints under `value`: each must be unit (its open literal
 /// is then assigned) until one is false. Returns whether a conflict was reached.
-fn follow(present: &Present, value: &mut Assignment, hints: &[i64]) -> Result<bool, LratMalformation> {
+fn follow(
+    present: &Present,
+    value: &mut Assignment,
+    hints: &[i64],
+) -> Result<bool, LratMalformation> {
     for &hint in hints {
         let hinted = u64::try_from(hint).map_err(|_| LratMalformation::HintNotPresent)?;
         let lits = present

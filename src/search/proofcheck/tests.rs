@@ -183,9 +183,7 @@ fn broken_lrat_rat_steps_are_rejected_with_the_lemma_named() {
         let proof = EXTENDED_LRAT.replace(from, to);
         match check_lrat(&clauses, proof.as_bytes()) {
             Err(ProofError::NotRat {
-                step,
-                candidate: c,
-                ..
+                step, candidate: c, ..
             }) => assert_eq!((step, c), (line, candidate), "{to}"),
             other => panic!("{to}: {other:?}"),
         }
@@ -199,7 +197,10 @@ fn broken_lrat_rat_steps_are_rejected_with_the_lemma_named() {
     for (to, problem) in malformed {
         let proof = EXTENDED_LRAT.replace("12 5 1 0 -11 1 2 0", to);
         match check_lrat(&clauses, proof.as_bytes()) {
-            Err(ProofError::MalformedLrat { line: 4, problem: p }) => assert_eq!(p, problem, "{to}"),
+            Err(ProofError::MalformedLrat {
+                line: 4,
+                problem: p,
+            }) => assert_eq!(p, problem, "{to}"),
             other => panic!("{to}: {other:?}"),
         }
     }
@@ -331,7 +332,11 @@ fn lrat_of(vars: usize, clauses: &[Vec<i32>], proof: &[u8], format: ProofFormat)
 /// these LRAT lines: then a hint cut from it may rightly change nothing.
 fn rat_by_drat(clauses: &[Vec<i32>], lines: &[&str], lemma: &[i64]) -> bool {
     let mut present: std::collections::BTreeMap<i64, Vec<i64>> = (1..)
-        .zip(clauses.iter().map(|c| c.iter().map(|&l| i64::from(l)).collect()))
+        .zip(
+            clauses
+                .iter()
+                .map(|c| c.iter().map(|&l| i64::from(l)).collect()),
+        )
         .collect();
     for line in lines {
         let words: Vec<i64> = line.split(' ').filter_map(|w| w.parse().ok()).collect();
@@ -346,10 +351,22 @@ fn rat_by_drat(clauses: &[Vec<i32>], lines: &[&str], lemma: &[i64]) -> bool {
     }
     let mut db = db::Db::new(0);
     for clause in present.values() {
-        db.grow(clause.iter().map(|l| l.unsigned_abs() as usize).max().unwrap_or(0));
+        db.grow(
+            clause
+                .iter()
+                .map(|l| l.unsigned_abs() as usize)
+                .max()
+                .unwrap_or(0),
+        );
         db.add(clause.iter().map(|&l| db::code(l)).collect());
     }
-    db.grow(lemma.iter().map(|l| l.unsigned_abs() as usize).max().unwrap_or(0));
+    db.grow(
+        lemma
+            .iter()
+            .map(|l| l.unsigned_abs() as usize)
+            .max()
+            .unwrap_or(0),
+    );
     let lits: Vec<usize> = lemma.iter().map(|&l| db::code(l)).collect();
     db.rup(&lits, false).is_some() || db.rat(&lits)
 }
