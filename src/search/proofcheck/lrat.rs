@@ -117,7 +117,7 @@ fn check_step(
         return Ok(Verdict::NotRup);
     };
     let groups = rat_groups(rat)?;
-    for (&j, _) in &groups {
+    for &j in groups.keys() {
         let is_candidate = present.get(&j).is_some_and(|d| d.contains(&-pivot));
         if !is_candidate {
             return Err(LratMalformation::RatHintNotCandidate);
