@@ -6,7 +6,9 @@
 //! runs one `--time`, so the same command checks what either wrote. The
 //! certificates of such a directory are checked in order of T, each reported
 //! on its own (JSON: one object per line), and the exit status is the worst
-//! of theirs.
+//! of theirs. A long check says how far it has read the proof on standard
+//! error every few seconds (not with `--quiet`), so that a proof of hundreds
+//! of megabytes does not look like a hang.
 
 use super::OutputFormat;
 use super::VerifyProofArgs;
@@ -15,6 +17,7 @@ use super::search::load_file;
 use std::path::{Path, PathBuf};
 use txverify::kernel::Instance;
 use txverify::search;
+use txverify::search::certificate::ReadProgress;
 
 /// The JSON schema of `verify-proof --format json`.
 const VERIFY_PROOF_SCHEMA: &str = "txverify-verify-proof/2";
@@ -77,7 +80,8 @@ fn verify_one(args: &VerifyProofArgs, instance: &Instance, dir: &Path) -> Exit {
     let checked = match &args.lrat {
         Some(path) => search::certificate::verify_writing_lrat(instance, dir, path)
             .map(|(v, steps)| (v, Some((path, steps)))),
-        None => search::certificate::verify(instance, dir).map(|v| (v, None)),
+        None => search::certificate::verify_reporting(instance, dir, &mut progress(dir))
+            .map(|v| (v, None)),
     };
     if args.format == OutputFormat::Json {
         return verify_proof_json(args, dir, checked);
@@ -189,4 +193,35 @@ fn verify_proof_json(args: &VerifyProofArgs, dir: &Path, checked: ProofCheck<'_>
     };
     outln!("{value}");
     exit
+}
+
+/// Seconds between two progress lines.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The progress report of a long proof check: a line on standard error every
+/// few seconds (how much of the proof is read, the proof being read once,
+/// front to back), nothing before the first interval ends, nothing with
+/// `--quiet`.
+fn progress(dir: &Path) -> impl FnMut(ReadProgress) + '_ {
+    let start = std::time::Instant::now();
+    let mut last = start;
+    move |p: ReadProgress| {
+        if super::global::quiet() || last.elapsed() < PROGRESS_EVERY {
+            return;
+        }
+        last = std::time::Instant::now();
+        let mb = |bytes: u64| bytes as f64 / 1e6;
+        let percent = if p.total == 0 {
+            100.0
+        } else {
+            100.0 * p.read as f64 / p.total as f64
+        };
+        eprintln!(
+            "verify-proof: {}: {:.1} of {:.1} MB of the proof checked ({percent:.0} %), {} s",
+            dir.display(),
+            mb(p.read),
+            mb(p.total),
+            start.elapsed().as_secs()
+        );
+    }
 }

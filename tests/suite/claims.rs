@@ -152,3 +152,30 @@ fn the_proof_manifest_names_every_certificate_directory_and_its_table() {
         .collect();
     assert_eq!(listed, present);
 }
+
+#[test]
+fn a_proof_check_reports_how_much_of_the_proof_it_has_read() {
+    let dir = temp_dir("claims-progress");
+    let run = txverify(&[
+        "-q",
+        "search",
+        RING6,
+        "--time",
+        "5",
+        "--certificate",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let source = std::fs::read_to_string(RING6).unwrap();
+    let loaded = txverify::load::load(&source, &Default::default()).unwrap();
+    let mut seen = Vec::new();
+    let verified = txverify::search::certificate::verify_reporting(
+        &loaded.instance,
+        &dir.join("T5"),
+        &mut |p| seen.push((p.read, p.total)),
+    );
+    assert!(verified.is_ok());
+    let &(read, total) = seen.last().expect("progress was reported");
+    assert!(total > 0 && read == total, "{read} of {total}");
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0));
+}
