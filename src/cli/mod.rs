@@ -27,6 +27,7 @@ mod search_config;
 mod search_page;
 mod search_report;
 mod simulate;
+mod verify_proof;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use exit::Exit;
@@ -309,7 +310,7 @@ struct SearchArgs {
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
-    /// Report format (JSON: schema txverify-search/1; HTML: one page, docs/render.md).
+    /// Report format (JSON: schema txverify-search/2; HTML: one page, docs/render.md).
     #[arg(long, value_enum, default_value_t)]
     format: search::SearchFormat,
 }
@@ -318,8 +319,10 @@ struct SearchArgs {
 struct VerifyProofArgs {
     /// The `.tbl` file the certificate was made for.
     file: PathBuf,
-    /// The certificate directory.
-    certificate: PathBuf,
+    /// Certificate directories: each one certificate, or a directory that a
+    /// search's `--certificate` wrote (its `T<t>/` certificates are all checked).
+    #[arg(required = true, num_args = 1..)]
+    certificates: Vec<PathBuf>,
     /// Also write the refutation as a text LRAT proof to this file (clauses
     /// numbered as in the formula `search --dimacs` writes; checked again after
     /// writing; for LRAT checkers such as cake_lpr).
@@ -328,7 +331,7 @@ struct VerifyProofArgs {
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
-    /// Report format (JSON: schema txverify-verify-proof/1).
+    /// Report format (JSON: schema txverify-verify-proof/2).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
@@ -573,7 +576,7 @@ pub fn run() -> ExitCode {
         Command::Gen(args) => generate::run(&args),
         Command::Fmt(args) => check::fmt::run(&args),
         Command::Search(args) => search::run(&args),
-        Command::VerifyProof(args) => search::verify_proof(&args),
+        Command::VerifyProof(args) => verify_proof::verify_proof(&args),
         Command::Schedule(args) => schedule::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Net(args) => net::run(&args),

@@ -1,4 +1,5 @@
-//! `txverify search` and `txverify verify-proof`: the command line over `search`.
+//! `txverify search`: the command line over `search` (`verify-proof` is in
+//! [`super::verify_proof`]).
 //!
 //! A search run goes in stages: the file is loaded, the arguments become a
 //! checked configuration ([`super::search_config`], no input or output), the
@@ -6,15 +7,15 @@
 //! of `--format html` is [`super::search_page`]).
 
 use super::OutputFormat;
+use super::SearchArgs;
 use super::check::read_and_load_with_source;
 use super::exit::Exit;
 pub use super::search_config::SearchFormat;
 use super::search_config::{Mode, config_of};
 use super::search_report::{
-    Reporter, SEARCH_SCHEMA, describe, found_by_text, found_text, search_failure, write_found,
-    write_table,
+    Reporter, SEARCH_SCHEMA, describe, found_by_text, found_text, how_found, search_failure,
+    write_found, write_table,
 };
-use super::{SearchArgs, VerifyProofArgs};
 use std::path::Path;
 use txverify::group::EnumerationLimits;
 use txverify::kernel::{self, Checked, Instance, Table, Verdict};
@@ -23,7 +24,7 @@ use txverify::search::{
     self, EncodingOptions, FoundBy, Infeasibility, Outcome, Progress, SearchError, SearchOptions,
 };
 
-fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
+pub(super) fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
     let options = LoadOptions {
         limits: EnumerationLimits {
             max_order,
@@ -32,9 +33,6 @@ fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
     };
     read_and_load_with_source(path, &options, OutputFormat::Text).ok_or(Exit::Input)
 }
-
-/// The JSON schema of `verify-proof --format json`.
-const VERIFY_PROOF_SCHEMA: &str = "txverify-verify-proof/1";
 
 /// `txverify search`: loads the file, checks the arguments, and runs what
 /// they ask for.
@@ -96,6 +94,7 @@ fn search_here(
     };
     let result = match args.time {
         Some(time) => {
+            let options = &at_time(options, time);
             search::solve_reporting(instance, time, options, &mut show).map(|outcome| match outcome
             {
                 Outcome::Found(table, by) => (Some((table, by)), vec![], vec![]),
@@ -137,7 +136,13 @@ fn search_and_report(
     };
     let found: Option<Found> = table.map(|(table, by)| {
         let checked = kernel::check(instance, &table, &[]);
-        let text = found_text(source, instance, &table, &checked);
+        let text = found_text(
+            source,
+            instance,
+            &table,
+            &checked,
+            &how_found(&solver_name(options)),
+        );
         (text, checked, by)
     });
     if let (Some(path), Some((text, ..))) = (&args.output, &found)
@@ -171,7 +176,30 @@ fn search_and_report(
     exit
 }
 
-/// The report of `search --format json` (schema txverify-search/1).
+/// Why a found table is optimal among all tables, if it is: `lower_bound`
+/// when the kernel says its time equals the lower bound; `certificates` when
+/// every number of columns from the lower bound up to its time minus one is
+/// infeasible for a class that covers every table (any word length, no
+/// symmetry restriction) and that answer is backed by a certificate or a
+/// checked proof. An infeasibility of shortest-path tables alone, or the
+/// solver's word, proves nothing about all tables and does not count.
+fn optimal_by(checked: &Checked, infeasible: &[Infeasibility]) -> Option<&'static str> {
+    if checked.verdict() == Verdict::Optimal {
+        return Some("lower_bound");
+    }
+    let bound = usize::try_from(checked.bound()?.value).ok()?;
+    let proved = |t: usize| {
+        infeasible.iter().any(|i| {
+            i.time == t
+                && i.covers_all_tables
+                && (i.certificate.is_some() || i.checked_proof.is_some())
+        })
+    };
+    let below = bound..checked.time();
+    (checked.time() > bound && below.into_iter().all(proved)).then_some("certificates")
+}
+
+/// The report of `search --format json` (schema txverify-search/2).
 fn search_json(
     args: &SearchArgs,
     options: &SearchOptions,
@@ -180,6 +208,9 @@ fn search_json(
     unknown: &[usize],
     exit: Exit,
 ) -> serde_json::Value {
+    let optimal_by = found
+        .as_ref()
+        .map(|(_, checked, _)| optimal_by(checked, infeasible));
     let infeasible: Vec<serde_json::Value> = infeasible
         .iter()
         .map(|i| {
@@ -187,25 +218,28 @@ fn search_json(
                 "time": i.time,
                 "claim": i.claim,
                 "covers_all_tables": i.covers_all_tables,
+                "symmetry_restricted": !i.unrestricted,
                 "certificate": i.certificate.as_ref().map(|p| p.display().to_string()),
             })
         })
         .collect();
-    let (table, time, optimal, found_by) = match found {
+    let (table, time, found_by) = match found {
         Some((text, checked, by)) => (
             Some(text.as_str()),
             Some(checked.time()),
-            Some(checked.verdict() == Verdict::Optimal),
             Some(found_by_text(by)),
         ),
-        None => (None, None, None, None),
+        None => (None, None, None),
     };
+    let optimal = optimal_by.map(|by| by.is_some());
+    let optimal_by = optimal_by.flatten();
     let mut value = serde_json::json!({
         "schema": SEARCH_SCHEMA,
         "file": args.file.display().to_string(),
         "found": found.is_some(),
         "time": time,
         "optimal": optimal,
+        "optimal_by": optimal_by,
         "found_by": found_by,
         "solver": options.solver,
         "table": table,
@@ -257,11 +291,17 @@ fn cubes(
             }
         };
     }
-    match conquer::solve_cubes(instance, time, options, count) {
+    match conquer::solve_cubes(instance, time, &at_time(options, time), count) {
         Ok((Outcome::Found(table, _), n)) => {
             eprintln!("found in one of {n} cubes");
             // `-o` names the cubes' directory here: the table goes to standard output.
-            write_found(source, instance, &table, None)
+            write_found(
+                source,
+                instance,
+                &table,
+                None,
+                &how_found(&solver_name(options)),
+            )
         }
         Ok((Outcome::Infeasible(i), n)) => {
             eprintln!("infeasible {} (all {n} cubes refuted)", describe(&i));
@@ -292,7 +332,13 @@ fn merge_cubes(
     match conquer::merge(instance, time, encoding, dir) {
         Ok(Merged::Found(table, cube)) => {
             eprintln!("found by cube {}", cube + 1);
-            write_found(source, instance, &table, output)
+            write_found(
+                source,
+                instance,
+                &table,
+                output,
+                &how_found("cube jobs merged"),
+            )
         }
         Ok(Merged::Infeasible(i)) => {
             eprintln!(
@@ -354,7 +400,13 @@ fn decode_model_file(
         }
     };
     match search::decode_model(instance, time, encoding, &text) {
-        Ok(table) => write_found(source, instance, &table, output),
+        Ok(table) => write_found(
+            source,
+            instance,
+            &table,
+            output,
+            &how_found("a model read from a file"),
+        ),
         Err(e @ search::SearchError::Solver(_)) => {
             eprintln!("error: {}: {e}", path.display());
             Exit::Input
@@ -366,119 +418,20 @@ fn decode_model_file(
     }
 }
 
-pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
-    let (_, loaded) = match load_file(&args.file, args.max_order) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
-    let checked = match &args.lrat {
-        Some(path) => {
-            search::certificate::verify_writing_lrat(&loaded.instance, &args.certificate, path)
-                .map(|(v, steps)| (v, Some((path, steps))))
-        }
-        None => search::certificate::verify(&loaded.instance, &args.certificate).map(|v| (v, None)),
-    };
-    if args.format == OutputFormat::Json {
-        return verify_proof_json(args, checked);
+/// The options of a search at one `time`: its certificate goes to
+/// `DIR/T<time>/`, the layout a minimising search writes.
+fn at_time(options: &SearchOptions, time: usize) -> SearchOptions {
+    let mut options = options.clone();
+    if let Some(dir) = &options.certificate_dir {
+        options.certificate_dir = Some(search::certificate_dir_for(dir, time));
     }
-    match checked {
-        Ok((v, lrat)) => {
-            outln!("verified: {}", v.provenance.claim);
-            let proof = match v.provenance.cubes {
-                Some(k) => format!(
-                    "{k} cubes that cover every assignment, each refuted by its proof: {} lemmas checked",
-                    v.report.lemmas
-                ),
-                None => format!("proof: {} lemmas checked", v.report.lemmas),
-            };
-            outln!(
-                "formula: {} variables, {} clauses ({}); {proof}",
-                v.provenance.variables,
-                v.provenance.clauses,
-                v.provenance.encoding,
-            );
-            if let Some((path, steps)) = lrat {
-                outln!(
-                    "LRAT: {} ({steps} clauses added, checked by the LRAT checker)",
-                    path.display()
-                );
-            }
-            if let Some(breaking) = &v.provenance.options.break_symmetry {
-                outln!(
-                    "symmetry breaking: {} maps, each re-derived from the instance and checked to be a symmetry of the tables (an automorphism of the group permuting the links and fixing the messages, with or without the time reversal)",
-                    breaking.maps.len()
-                );
-            }
-            if !v.provenance.options.covers_all_tables() {
-                outln!("note: the class is restricted by a symmetry; other tables are not covered");
-            }
-            Exit::Ok
-        }
-        Err(e) => {
-            let exit = Exit::of_certificate_error(&e);
-            if exit == Exit::Rejected {
-                outln!("rejected: {e}");
-            } else {
-                // A file that cannot be read or written: a problem with a path, not a
-                // verdict on the certificate.
-                eprintln!("error: {e}");
-            }
-            exit
-        }
-    }
+    options
 }
 
-/// What `verify-proof` found, and the LRAT file it wrote with its added clauses.
-type ProofCheck<'a> = Result<
-    (
-        search::certificate::Verified,
-        Option<(&'a std::path::PathBuf, usize)>,
-    ),
-    search::certificate::CertificateError,
->;
-
-/// `verify-proof --format json`: one object, accepted or not.
-fn verify_proof_json(args: &VerifyProofArgs, checked: ProofCheck<'_>) -> Exit {
-    let file = args.file.display().to_string();
-    let certificate = args.certificate.display().to_string();
-    let (value, exit) = match checked {
-        Ok((v, lrat)) => {
-            let p = &v.provenance;
-            let value = serde_json::json!({
-                "schema": VERIFY_PROOF_SCHEMA,
-                "file": file,
-                "certificate": certificate,
-                "verified": true,
-                "claim": p.claim,
-                "covers_all_tables": p.options.covers_all_tables(),
-                "variables": p.variables,
-                "clauses": p.clauses,
-                "encoding": p.encoding,
-                "lemmas": v.report.lemmas,
-                "lrat": lrat.map(|(path, steps)| serde_json::json!({
-                    "path": path.display().to_string(),
-                    "clauses_added": steps,
-                })),
-                "exit_code": Exit::Ok.code(),
-            });
-            (value, Exit::Ok)
-        }
-        Err(e) => {
-            let exit = Exit::of_certificate_error(&e);
-            if exit != Exit::Rejected {
-                eprintln!("error: {e}");
-            }
-            let value = serde_json::json!({
-                "schema": VERIFY_PROOF_SCHEMA,
-                "file": file,
-                "certificate": certificate,
-                "verified": false,
-                "error": { "message": e.to_string() },
-                "exit_code": exit.code(),
-            });
-            (value, exit)
-        }
-    };
-    outln!("{value}");
-    exit
+/// The main solver's name, as JSON's `solver` gives it.
+fn solver_name(options: &SearchOptions) -> String {
+    match serde_json::to_value(options.solver) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => "a SAT solver".to_string(),
+    }
 }

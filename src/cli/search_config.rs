@@ -16,7 +16,7 @@ pub enum SearchFormat {
     /// Human-readable text: the table found on standard output, the log on standard error.
     #[default]
     Text,
-    /// One JSON document, schema txverify-search/1 (docs/json.md).
+    /// One JSON document, schema txverify-search/2 (docs/json.md).
     Json,
     /// One self-contained HTML page with the T-by-T log (docs/render.md).
     Html,

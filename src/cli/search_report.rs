@@ -112,8 +112,10 @@ pub(super) fn found_by_text(by: &FoundBy) -> String {
 /// An infeasibility in words: its claim, and what backs it.
 pub(super) fn describe(i: &Infeasibility) -> String {
     let mut text = format!("T={}: {}", i.time, i.claim);
-    if !i.covers_all_tables {
+    if !i.unrestricted {
         text.push_str(" (restricted class: says nothing about other tables)");
+    } else if !i.covers_all_tables {
+        text.push_str(" (limited word lengths: says nothing about tables with longer words)");
     }
     match (&i.certificate, i.checked_proof) {
         (Some(dir), Some(lemmas)) => text.push_str(&format!(
@@ -130,7 +132,7 @@ pub(super) fn describe(i: &Infeasibility) -> String {
 }
 
 /// The JSON schema of `search --format json`.
-pub(super) const SEARCH_SCHEMA: &str = "txverify-search/1";
+pub(super) const SEARCH_SCHEMA: &str = "txverify-search/2";
 
 /// A search that stopped before it ran: the message on standard error and, in
 /// JSON, an object with it.
@@ -162,9 +164,10 @@ pub(super) fn write_found(
     instance: &Instance,
     table: &Table,
     output: Option<&Path>,
+    how: &str,
 ) -> Exit {
     let checked = kernel::check(instance, table, &[]);
-    let text = found_text(source, instance, table, &checked);
+    let text = found_text(source, instance, table, &checked, how);
     match write_table(&text, output) {
         Ok(()) => Exit::Ok,
         Err(message) => {
@@ -191,14 +194,17 @@ pub(super) fn write_table(text: &str, output: Option<&Path>) -> Result<(), Strin
 }
 
 /// A table the kernel accepted (`checked` is its check), under the file's
-/// header with its time, as a `.tbl` file.
+/// header with its time, as a `.tbl` file. Its `source:` line says how it was
+/// found (`how`, from [`how_found`]); the input's `source:` is kept only as
+/// the network's origin, so that no paper is credited for the table.
 pub(super) fn found_text(
     source: &str,
     instance: &Instance,
     table: &Table,
     checked: &kernel::Checked,
+    how: &str,
 ) -> String {
-    let mut text = header_without_table(source);
+    let mut text = header_without_table(source, how);
     text.push_str(&format!("expect: time {}\n", checked.time()));
     if checked.verdict() == Verdict::Optimal {
         text.push_str("expect: optimal\n");
@@ -209,9 +215,12 @@ pub(super) fn found_text(
     text
 }
 
-/// The file's header lines (comments included), without `expect:` lines.
-fn header_without_table(source: &str) -> String {
+/// The file's header lines (comments included), without `expect:` lines,
+/// with `source: HOW; network from …` in place of its `source:` line (or
+/// `source: HOW` added when it has none).
+fn header_without_table(source: &str, how: &str) -> String {
     let mut out = String::new();
+    let mut credited = false;
     for line in source.lines() {
         let key = line.trim_start().to_ascii_lowercase();
         if key.starts_with("table:") {
@@ -220,8 +229,59 @@ fn header_without_table(source: &str) -> String {
         if key.starts_with("expect:") {
             continue;
         }
+        if key.starts_with("source:") && !credited {
+            let (_, credit) = line.split_once(':').unwrap_or_default();
+            out.push_str(&format!("source: {how}; network from {}\n", credit.trim()));
+            credited = true;
+            continue;
+        }
         out.push_str(line);
         out.push('\n');
     }
+    if !credited {
+        out.push_str(&format!("source: {how}\n"));
+    }
     out
+}
+
+/// How a table was found, for its `source:` line: the command as run, the
+/// solver, and the date (UTC).
+pub(super) fn how_found(solver: &str) -> String {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    format!(
+        "found by `txverify {}` ({solver}, {})",
+        args.join(" "),
+        utc_date(std::time::SystemTime::now())
+    )
+}
+
+/// The date of `time` in UTC, as YYYY-MM-DD (the civil calendar from days
+/// since 1970-01-01, by Howard Hinnant's algorithm).
+fn utc_date(time: std::time::SystemTime) -> String {
+    let secs = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_dates_follow_the_calendar() {
+        let at = |secs: u64| {
+            super::utc_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+        };
+        assert_eq!(at(0), "1970-01-01");
+        assert_eq!(at(951_782_400), "2000-02-29");
+        assert_eq!(at(1_795_564_800), "2026-11-25");
+    }
 }

@@ -154,7 +154,7 @@ fn outcome(
     let (class, text) = match found_time {
         Some(t) => {
             let optimal = report.checked.verdict() == Verdict::Optimal;
-            let all_below = log.infeasible.iter().all(|i| i.covers_all_tables);
+            let all_below = log.infeasible.iter().all(|i| i.unrestricted);
             let why = if optimal {
                 " — optimal: its time equals the lower bound".to_string()
             } else if !log.fixed_time && log.unknown.is_empty() && all_below {
@@ -209,7 +209,10 @@ fn step_table(out: &mut String, steps: &[Step]) {
                 "infeasible".to_string(),
                 escape(&i.claim),
                 if i.covers_all_tables {
-                    "every table the claim names (no symmetry restriction)".to_string()
+                    "every table (any word length, no symmetry restriction)".to_string()
+                } else if i.unrestricted {
+                    "only tables with the claim's word lengths (no symmetry restriction)"
+                        .to_string()
                 } else {
                     "<span class=\"restricted\">only a class restricted by a symmetry</span> (says nothing about other tables)".to_string()
                 },

@@ -223,11 +223,54 @@ pub fn check_proof_file(
     path: &Path,
     kind: ProofKind,
 ) -> Result<ProofReport, CertificateError> {
+    check_proof_file_reporting(vars, clauses, path, kind, &mut |_| {})
+}
+
+/// How far a proof check has read: bytes of the proof read so far, of `total`.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadProgress {
+    /// Bytes read.
+    pub read: u64,
+    /// The proof file's size.
+    pub total: u64,
+}
+
+/// A reader that tells `report` how much of the file it has read, after each read.
+struct Counting<'a, R> {
+    inner: R,
+    progress: ReadProgress,
+    report: &'a mut dyn FnMut(ReadProgress),
+}
+
+impl<R: std::io::Read> std::io::Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.read += n as u64;
+        (self.report)(self.progress);
+        Ok(n)
+    }
+}
+
+/// Like [`check_proof_file`], telling `report` after every read how much of
+/// the proof has been read (the checker reads it once, front to back).
+fn check_proof_file_reporting(
+    vars: usize,
+    clauses: &[Vec<i32>],
+    path: &Path,
+    kind: ProofKind,
+    report: &mut dyn FnMut(ReadProgress),
+) -> Result<ProofReport, CertificateError> {
     let file = std::fs::File::open(path).map_err(|source| CertificateError::Read {
         path: path.to_path_buf(),
         source,
     })?;
-    let reader = BufReader::with_capacity(1 << 16, file);
+    let total = file.metadata().map_or(0, |m| m.len());
+    let counting = Counting {
+        inner: file,
+        progress: ReadProgress { read: 0, total },
+        report,
+    };
+    let reader = BufReader::with_capacity(1 << 16, counting);
     Ok(match kind {
         ProofKind::Drat => proofcheck::check_reader(vars, clauses, reader, None)?,
         ProofKind::Lrat => ProofReport {
@@ -316,6 +359,16 @@ pub(crate) fn write_provenance(
 
 /// Regenerates the formula for `instance` and checks the certificate's proof against it.
 pub fn verify(instance: &Instance, dir: &Path) -> Result<Verified, CertificateError> {
+    verify_reporting(instance, dir, &mut |_| {})
+}
+
+/// Like [`verify`], telling `report` how much of the proof has been read as
+/// the check goes (not for cube certificates, whose proofs are many).
+pub fn verify_reporting(
+    instance: &Instance,
+    dir: &Path,
+    report: &mut dyn FnMut(ReadProgress),
+) -> Result<Verified, CertificateError> {
     let (provenance, encoding) = regenerate(instance, dir)?;
     if let Some(count) = provenance.cubes {
         let lemmas = verify_cubes(&encoding, dir, count)?;
@@ -328,7 +381,8 @@ pub fn verify(instance: &Instance, dir: &Path) -> Result<Verified, CertificateEr
         return Ok(Verified { provenance, report });
     }
     let (proof, kind) = proof_of(&provenance, dir)?;
-    let report = check_proof_file(encoding.cnf.vars(), encoding.cnf.clauses(), &proof, kind)?;
+    let (vars, clauses) = (encoding.cnf.vars(), encoding.cnf.clauses());
+    let report = check_proof_file_reporting(vars, clauses, &proof, kind, report)?;
     Ok(Verified { provenance, report })
 }
 

@@ -196,6 +196,7 @@ pub fn solve_cubes(
         time,
         claim: claim(time, &options.encoding),
         covers_all_tables: options.encoding.covers_all_tables(),
+        unrestricted: options.encoding.unrestricted(),
         certificate,
         checked_proof: None,
     };
@@ -472,6 +473,7 @@ pub fn merge(
         time,
         claim: claim(time, options),
         covers_all_tables: options.covers_all_tables(),
+        unrestricted: options.unrestricted(),
         certificate: Some(dir.to_path_buf()),
         checked_proof: None,
     }))

@@ -166,7 +166,7 @@ impl Plan {
             });
         }
         let breaking = match &options.break_symmetry {
-            Some(_) if !options.covers_all_tables() => {
+            Some(_) if !options.unrestricted() => {
                 return Err(EncodeError::BreakingWithRestriction);
             }
             Some(breaking) => super::breaking::table_maps(instance, breaking)?,

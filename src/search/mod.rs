@@ -57,8 +57,12 @@ pub struct Infeasibility {
     pub time: usize,
     /// The class of tables the answer speaks about, in words.
     pub claim: String,
-    /// Whether that class is every table with these word lengths (no symmetry restriction).
+    /// Whether that class is every table: words of any length and no symmetry
+    /// restriction (`EncodingOptions::covers_all_tables`).
     pub covers_all_tables: bool,
+    /// Whether the class has no symmetry restriction (it may still be limited
+    /// to shortest or slack-limited words).
+    pub unrestricted: bool,
     /// Where the certificate was written, if one was asked for.
     pub certificate: Option<PathBuf>,
     /// The lemmas of the external solver's proof, when its proof (`{proof}`
@@ -479,6 +483,7 @@ impl Run<'_> {
             time: self.time,
             claim: claim(self.time, encoding_options),
             covers_all_tables: encoding_options.covers_all_tables(),
+            unrestricted: encoding_options.unrestricted(),
             certificate,
             checked_proof: self.checked_lemmas.get().copied(),
         }))
@@ -626,12 +631,19 @@ pub fn minimise_tried(
     })
 }
 
+/// Where a search with `--certificate DIR` writes the certificate of `time`:
+/// `DIR/T<time>/`, whether it minimises or tries one time, so that one layout
+/// serves both (and `proofs/NAME/T<time>` in the repository).
+pub fn certificate_dir_for(dir: &Path, time: usize) -> PathBuf {
+    dir.join(format!("T{time}"))
+}
+
 /// The options of [`minimise`]'s step `time`: certificates into `T<time>/`,
 /// the formula into `<file>.T<time>`.
 fn step_options(options: &SearchOptions, time: usize) -> SearchOptions {
     let mut step = options.clone();
     if let Some(dir) = &options.certificate_dir {
-        step.certificate_dir = Some(dir.join(format!("T{time}")));
+        step.certificate_dir = Some(certificate_dir_for(dir, time));
     }
     if let Some(file) = &options.dimacs_only {
         let mut name = file.clone().into_os_string();

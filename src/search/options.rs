@@ -88,10 +88,17 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl EncodingOptions {
-    /// Whether an unsatisfiable formula says something about *every* table with
-    /// these word lengths (no restriction to symmetric tables).
-    pub fn covers_all_tables(&self) -> bool {
+    /// Whether the class has no symmetry restriction: an unsatisfiable formula
+    /// then says something about every table *with these word lengths*.
+    pub fn unrestricted(&self) -> bool {
         self.automorphism.is_none() && !self.time_reversal && self.split.is_empty()
+    }
+
+    /// Whether an unsatisfiable formula says something about *every* table:
+    /// words of any length (`--any-length`) and no symmetry restriction
+    /// (docs/trust.md, "Which class C a certificate speaks about").
+    pub fn covers_all_tables(&self) -> bool {
+        self.unrestricted() && self.lengths == WordLengths::Any
     }
 }
 

@@ -263,7 +263,7 @@ fn restrictions(
     full: bool,
     base: &EncodingOptions,
 ) -> Vec<Attempt> {
-    if !base.covers_all_tables() {
+    if !base.unrestricted() {
         return Vec::new();
     }
     let per_column = instance.ports().min(instance.links().len());

@@ -51,8 +51,8 @@ fn cubes_solved_here_find_the_table_or_refute_every_cube() {
     assert_eq!(verified.code, 0, "{}", verified.stdout);
     assert!(verified.stdout.contains("5 cubes"), "{}", verified.stdout);
     // One cube's proof cut to its first half: rejected, naming the cube.
-    let proof = std::fs::read(dir.join("cube-0002.drat")).unwrap();
-    std::fs::write(dir.join("cube-0002.drat"), &proof[..proof.len() / 2]).unwrap();
+    let proof = std::fs::read(dir.join("T9/cube-0002.drat")).unwrap();
+    std::fs::write(dir.join("T9/cube-0002.drat"), &proof[..proof.len() / 2]).unwrap();
     let rejected = txverify(&["verify-proof", &ring(), s(&dir)]);
     assert_eq!(rejected.code, 1, "{}", rejected.stdout);
     assert!(rejected.stdout.contains("cube-0002"), "{}", rejected.stdout);
@@ -76,7 +76,7 @@ fn answered_cubes(name: &str, count: &str) -> PathBuf {
         let stem = format!("cube-{i:04}");
         assert!(dir.join(format!("{stem}.cnf")).exists());
         std::fs::copy(
-            proofs.join(format!("{stem}.drat")),
+            proofs.join(format!("T9/{stem}.drat")),
             dir.join(format!("{stem}.drat")),
         )
         .unwrap();
@@ -265,7 +265,7 @@ fn cubes_solved_here_by_an_external_solver_need_its_proofs_to_hold() {
         s(&dir),
     ]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    let provenance = std::fs::read_to_string(dir.join("provenance.json")).unwrap();
+    let provenance = std::fs::read_to_string(dir.join("T9/provenance.json")).unwrap();
     assert!(provenance.contains("\"cubes\": 3"), "{provenance}");
     let verified = txverify(&["verify-proof", &ring(), s(&dir)]);
     assert_eq!(verified.code, 0, "{}", verified.stdout);

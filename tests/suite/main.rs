@@ -13,6 +13,7 @@ mod agreement;
 mod bounds;
 mod breaking;
 mod ci;
+mod claims;
 mod cli;
 mod cli_polish;
 mod cubes;

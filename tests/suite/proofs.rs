@@ -74,7 +74,7 @@ fn cadical_certificate(name: &str, text: bool) -> PathBuf {
     let run = search("9", command, &["--certificate", dir.to_str().unwrap()]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("proof checked"), "{}", run.stderr);
-    dir
+    dir.join("T9")
 }
 
 #[test]
@@ -110,8 +110,8 @@ fn a_lying_unsatisfiable_without_a_valid_proof_is_an_error() {
         &["--certificate", dir.to_str().unwrap()],
     );
     assert_eq!(run.code, 3, "{}", run.stderr);
-    assert!(!dir.join("provenance.json").exists());
-    assert!(!dir.join("proof.drat").exists());
+    assert!(!dir.join("T9/provenance.json").exists());
+    assert!(!dir.join("T9/proof.drat").exists());
 }
 
 #[test]
@@ -306,6 +306,7 @@ fn an_lrat_proof_from_the_solver_is_checked_and_kept() {
     let kept = fresh_dir("lrat-kept");
     let run = search("9", &command, &["--certificate", kept.to_str().unwrap()]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let kept = kept.join("T9");
     assert!(kept.join("proof.lrat").exists());
     let run = verify(&kept);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);

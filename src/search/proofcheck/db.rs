@@ -78,6 +78,19 @@ impl Db {
         }
     }
 
+    /// Makes room for variables up to `vars`: a proof may introduce
+    /// extension variables the formula does not have (a RAT lemma on a fresh
+    /// variable defines it), and they start unassigned and unwatched.
+    pub(super) fn grow(&mut self, vars: usize) {
+        if vars > self.reason.len() {
+            self.watches.resize(2 * vars, Vec::new());
+            self.value.resize(2 * vars, 0);
+            self.reason.resize(vars, NONE);
+            self.place.resize(vars, 0);
+            self.seen.resize(vars, false);
+        }
+    }
+
     /// Slots in use or free for reuse: the database's size.
     #[cfg(test)]
     pub(super) fn slots(&self) -> usize {

@@ -7,7 +7,9 @@
 //! by unit propagation (RUP: assign the lemma's literals false, propagate,
 //! reach a conflict) or, failing that, be a resolution asymmetric tautology on
 //! its first literal (RAT, as CaDiCaL and kissat may write), and the proof must
-//! end with the clause set refuted by unit propagation.
+//! end with the clause set refuted by unit propagation. Lemmas may name
+//! extension variables, above the formula's count (a RAT lemma on a fresh
+//! variable defines one); the database grows to hold them.
 //!
 //! Proofs are read through a buffered reader one step at a time (`parse.rs`)
 //! and deleted clauses give their memory back (`db.rs`), so a check needs the
@@ -37,6 +39,10 @@ pub use lrat::{check_lrat, check_lrat_reader};
 use db::{Db, NONE, code};
 use parse::{DratReader, Step};
 use std::io::{BufRead, Read, Write};
+
+/// The largest variable a proof may name: extension variables are allocated
+/// on demand, and this keeps one malformed literal from allocating gigabytes.
+const MAX_VARIABLE: usize = 1 << 24;
 
 /// How the proof is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,13 +86,15 @@ pub enum ProofError {
         /// What is wrong.
         problem: LratMalformation,
     },
-    /// A literal names a variable beyond the formula's.
-    #[error("step {step}: literal {literal} names a variable the formula does not have")]
-    UnknownVariable {
+    /// A literal names a variable too large for the checker's memory (over
+    /// 2^24); variables above the formula's but below that are extension
+    /// variables and accepted.
+    #[error("step {step}: variable {variable} is too large (the checker takes up to 2^24)")]
+    VariableTooLarge {
         /// 1-based step number.
         step: usize,
-        /// The literal.
-        literal: i64,
+        /// The variable.
+        variable: u64,
     },
     /// The proof could not be read.
     #[error("cannot read the proof: {0}")]
@@ -111,6 +119,19 @@ pub enum ProofError {
         step: usize,
         /// The lemma.
         clause: Vec<i64>,
+    },
+    /// An LRAT lemma's hints reach no conflict and its RAT check on its first
+    /// literal fails for one clause containing that literal's negation.
+    #[error(
+        "step {step}: lemma {clause:?} is not implied by its hints, and its RAT check fails for clause {candidate}"
+    )]
+    NotRat {
+        /// 1-based line (text) or step (binary) number.
+        step: usize,
+        /// The lemma.
+        clause: Vec<i64>,
+        /// The clause whose resolvent is not refuted.
+        candidate: u64,
     },
     /// The proof ended without refuting the formula.
     #[error("the proof ends without deriving a contradiction")]
@@ -163,9 +184,13 @@ pub enum LratMalformation {
     /// The hints have no terminating 0.
     #[error("hints not ended by 0")]
     HintsNotEnded,
-    /// A negative (RAT) hint.
-    #[error("RAT hints are not accepted")]
-    RatHint,
+    /// A negative (RAT) hint names a clause that is not present or does not
+    /// contain the negation of the lemma's first literal.
+    #[error("a RAT hint names no present clause containing the pivot's negation")]
+    RatHintNotCandidate,
+    /// Two RAT hints name the same clause.
+    #[error("a RAT hint names the same clause twice")]
+    RatHintRepeated,
     /// A hint names no clause present.
     #[error("hint names no present clause")]
     HintNotPresent,
@@ -229,6 +254,8 @@ fn check_into(
     let mut steps = DratReader::new((&head[..]).chain(proof), format);
     let mut db = Db::new(vars);
     for clause in clauses {
+        let top = clause.iter().map(|l| l.unsigned_abs() as usize).max();
+        db.grow(top.unwrap_or(0));
         let lits = clause.iter().map(|&l| code(i64::from(l))).collect();
         db.add(lits);
     }
@@ -245,9 +272,17 @@ fn check_into(
         if db.refuted {
             break;
         }
-        if let Some(&literal) = clause.iter().find(|l| l.unsigned_abs() as usize > vars) {
-            return Err(ProofError::UnknownVariable { step: n, literal });
-        }
+        // Variables above the formula's are extension variables (introduced
+        // by RAT lemmas); the database grows to hold them.
+        let top = clause.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
+        let top = usize::try_from(top)
+            .ok()
+            .filter(|&v| v <= MAX_VARIABLE)
+            .ok_or(ProofError::VariableTooLarge {
+                step: n,
+                variable: top,
+            })?;
+        db.grow(top);
         let lits: Vec<usize> = clause.iter().map(|&l| code(l)).collect();
         match kind {
             Step::Add => {

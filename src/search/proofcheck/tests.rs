@@ -45,6 +45,17 @@ fn not_rup<T>(result: Result<T, ProofError>, step: usize, clause: &[i64]) -> boo
     matches!(result, Err(ProofError::NotRup { step: s, clause: c }) if s == step && c == clause)
 }
 
+/// Whether an LRAT check failed at this step, the lemma neither following from
+/// its hints nor passing the RAT check they spell out.
+fn lrat_rejects<T>(result: Result<T, ProofError>, step: usize, clause: &[i64]) -> bool {
+    match result {
+        Err(ProofError::NotRat {
+            step: s, clause: c, ..
+        }) => s == step && c == clause,
+        other => not_rup(other, step, clause),
+    }
+}
+
 #[test]
 fn not_rup_lemmas_are_rejected() {
     let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2]];
@@ -74,24 +85,125 @@ fn a_proof_that_stops_short_has_no_contradiction() {
     ));
 }
 
+/// Every clause over three variables: unsatisfiable, and no single literal
+/// follows by unit propagation alone.
+fn all_three() -> Vec<Vec<i32>> {
+    let mut clauses = Vec::new();
+    for bits in 0..8 {
+        let sign = |k: i32| if bits & (4 >> (k - 1)) == 0 { k } else { -k };
+        clauses.push(vec![sign(1), sign(2), sign(3)]);
+    }
+    clauses
+}
+
+/// A refutation of [`all_three`] through the extension variable 4 ≡ 1,
+/// defined by two RAT lemmas (neither is RUP).
+const EXTENDED: &str = "4 -1 0\n-4 1 0\n4 2 0\nd 4 2 7 0\n4 0\n-2 0\n0\n";
+
 #[test]
-fn literals_beyond_the_formula_are_unknown_variables() {
-    let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
+fn extension_variables_defined_by_rat_lemmas_are_accepted() {
+    let clauses = all_three();
+    let report = check(3, &clauses, EXTENDED.as_bytes(), ProofFormat::Text).unwrap();
+    assert_eq!((report.lemmas, report.rat_lemmas), (5, 2));
+    assert_eq!(report.ignored_deletions, 1);
+    // The same proof in binary, told apart from text by its first byte.
+    let binary: &[u8] = &[
+        b'a', 8, 3, 0, b'a', 9, 2, 0, b'a', 8, 4, 0, b'd', 8, 4, 14, 0, b'a', 8, 0, b'a', 5, 0,
+        b'a', 0,
+    ];
+    let report = check_reader(3, &clauses, binary, None).unwrap();
+    assert_eq!((report.lemmas, report.rat_lemmas), (5, 2));
+}
+
+#[test]
+fn broken_extension_proofs_are_rejected_with_the_lemma_named() {
+    let clauses = all_three();
+    let cases: [(&str, usize, &[i64]); 4] = [
+        // The second definition is not RAT once the first has the wrong sign.
+        ("4 1 0\n-4 1 0\n4 2 0\n4 0\n-2 0\n0\n", 2, &[-4, 1]),
+        // Without the second definition, -2 is RAT but the end is not reached.
+        ("4 -1 0\n4 2 0\n4 0\n-2 0\n0\n", 5, &[]),
+        // A clause over two fresh variables that is not RAT on its first.
+        ("4 -1 0\n-4 1 0\n4 5 0\n0\n", 3, &[4, 5]),
+        // The empty clause too early.
+        ("4 -1 0\n-4 1 0\n0\n", 3, &[]),
+    ];
+    for (proof, step, lemma) in cases {
+        match check(3, &clauses, proof.as_bytes(), ProofFormat::Text) {
+            Err(ProofError::NotRup { step: s, clause }) => {
+                assert_eq!((s, &clause[..]), (step, lemma), "{proof}");
+            }
+            other => panic!("{proof}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn absurdly_large_variables_are_refused_not_allocated() {
+    let clauses = all_three();
     assert!(matches!(
-        check(2, &clauses, b"3 0\n", ProofFormat::Text),
-        Err(ProofError::UnknownVariable {
-            step: 1,
-            literal: 3
-        })
-    ));
-    // Binary: code 7 is variable 3, negative (after an ignored deletion).
-    assert!(matches!(
-        check(2, &clauses, &[b'd', 2, 0, b'a', 7, 0], ProofFormat::Binary),
-        Err(ProofError::UnknownVariable {
+        check(3, &clauses, b"4 0\n99999999999 0\n", ProofFormat::Text),
+        Err(ProofError::VariableTooLarge {
             step: 2,
-            literal: -3
+            variable: 99_999_999_999
         })
     ));
+}
+
+/// [`EXTENDED`] in LRAT, with a third extension variable 5 whose RAT lemma
+/// `5 1` needs a hint group (`-11 1 2`: the resolvent with `-5 2` is RUP).
+const EXTENDED_LRAT: &str = "9 4 -1 0 0
+10 -4 1 0 -9 0
+11 -5 2 0 0
+12 5 1 0 -11 1 2 0
+13 4 2 0 9 1 2 0
+14 4 0 9 13 3 4 0
+15 -2 0 14 10 7 8 0
+16 0 14 10 15 5 6 0
+";
+
+#[test]
+fn lrat_rat_hints_are_followed() {
+    let clauses = all_three();
+    assert_eq!(check_lrat(&clauses, EXTENDED_LRAT.as_bytes()).unwrap(), 8);
+}
+
+#[test]
+fn broken_lrat_rat_steps_are_rejected_with_the_lemma_named() {
+    let clauses = all_three();
+    let rat_fails = [
+        // The group's hints stop short of a conflict.
+        ("12 5 1 0 -11 1 2 0", "12 5 1 0 -11 1 0", 4, 11),
+        // The group is missing.
+        ("12 5 1 0 -11 1 2 0", "12 5 1 0 0", 4, 11),
+        // The first definition has the wrong sign: the second's RAT check fails.
+        ("9 4 -1 0 0", "9 4 1 0 0", 2, 9),
+    ];
+    for (from, to, line, candidate) in rat_fails {
+        let proof = EXTENDED_LRAT.replace(from, to);
+        match check_lrat(&clauses, proof.as_bytes()) {
+            Err(ProofError::NotRat {
+                step, candidate: c, ..
+            }) => assert_eq!((step, c), (line, candidate), "{to}"),
+            other => panic!("{to}: {other:?}"),
+        }
+    }
+    use LratMalformation::*;
+    let malformed = [
+        ("12 5 1 0 -9 1 2 0", RatHintNotCandidate),
+        ("12 5 1 0 -11 1 2 -11 0", RatHintRepeated),
+        ("12 5 1 0 -11 1 99 0", HintNotPresent),
+    ];
+    for (to, problem) in malformed {
+        let proof = EXTENDED_LRAT.replace("12 5 1 0 -11 1 2 0", to);
+        match check_lrat(&clauses, proof.as_bytes()) {
+            Err(ProofError::MalformedLrat {
+                line: 4,
+                problem: p,
+            }) => assert_eq!(p, problem, "{to}"),
+            other => panic!("{to}: {other:?}"),
+        }
+    }
 }
 
 #[test]
@@ -215,6 +327,50 @@ fn lrat_of(vars: usize, clauses: &[Vec<i32>], proof: &[u8], format: ProofFormat)
     String::from_utf8(out).unwrap()
 }
 
+/// Whether `lemma` is RUP or RAT on its first literal, by the DRAT checker's
+/// database (code apart from the LRAT checker), over the clauses present after
+/// these LRAT lines: then a hint cut from it may rightly change nothing.
+fn rat_by_drat(clauses: &[Vec<i32>], lines: &[&str], lemma: &[i64]) -> bool {
+    let mut present: std::collections::BTreeMap<i64, Vec<i64>> = (1..)
+        .zip(
+            clauses
+                .iter()
+                .map(|c| c.iter().map(|&l| i64::from(l)).collect()),
+        )
+        .collect();
+    for line in lines {
+        let words: Vec<i64> = line.split(' ').filter_map(|w| w.parse().ok()).collect();
+        if line.contains(" d ") {
+            for id in &words[1..] {
+                present.remove(id);
+            }
+        } else {
+            let clause = words[1..].iter().copied().take_while(|&l| l != 0).collect();
+            present.insert(words[0], clause);
+        }
+    }
+    let mut db = db::Db::new(0);
+    for clause in present.values() {
+        db.grow(
+            clause
+                .iter()
+                .map(|l| l.unsigned_abs() as usize)
+                .max()
+                .unwrap_or(0),
+        );
+        db.add(clause.iter().map(|&l| db::code(l)).collect());
+    }
+    db.grow(
+        lemma
+            .iter()
+            .map(|l| l.unsigned_abs() as usize)
+            .max()
+            .unwrap_or(0),
+    );
+    let lits: Vec<usize> = lemma.iter().map(|&l| db::code(l)).collect();
+    db.rup(&lits, false).is_some() || db.rat(&lits)
+}
+
 #[test]
 fn lrat_written_from_varisat_proofs_checks_and_corruptions_fail() {
     for n in 2..=6 {
@@ -252,7 +408,8 @@ fn lrat_written_from_varisat_proofs_checks_and_corruptions_fail() {
                 .take_while(|&l| l != 0)
                 .collect();
             assert!(
-                not_rup(check_lrat(&clauses, text.as_bytes()), i + 1, &clause),
+                lrat_rejects(check_lrat(&clauses, text.as_bytes()), i + 1, &clause)
+                    || rat_by_drat(&clauses, &lines[..i], &clause),
                 "n = {n}, line {i}"
             );
         }
@@ -287,7 +444,7 @@ fn lrat_of_hand_written_refutations() {
 fn malformed_lrat_lines_say_which_and_what() {
     use LratMalformation::*;
     let units = vec![vec![1], vec![-1, 2], vec![-2]];
-    let cases: [(&str, usize, LratMalformation); 10] = [
+    let cases: [(&str, usize, LratMalformation); 11] = [
         ("x 0 0", 1, NoStepNumber),
         ("4 d 1 x 0", 1, BadClauseNumber),
         ("4 2 0 1 2 0\n4 0 1 2 3 0", 2, StepNumberNotIncreasing),
@@ -295,7 +452,8 @@ fn malformed_lrat_lines_say_which_and_what() {
         ("4 0 1 x 0", 1, NotANumber),
         ("4 1", 1, ClauseNotEnded),
         ("4 0 1 2", 1, HintsNotEnded),
-        ("4 0 1 2 -3 0", 1, RatHint),
+        ("4 2 0 -1 0", 1, RatHintNotCandidate),
+        ("4 2 0 -3 -3 0", 1, RatHintRepeated),
         ("4 0 1 2 7 0", 1, HintNotPresent),
         ("4 0 1 2 2 0", 1, HintSatisfied),
     ];
