@@ -39,6 +39,7 @@
 //! search of the Cayley graph, on purpose apart.
 
 pub mod cut;
+pub mod cut_search;
 pub mod distance;
 
 pub use cut::{Cut, Ratio};
