@@ -41,5 +41,6 @@
 pub mod cut;
 pub mod cut_search;
 pub mod distance;
+pub mod general;
 
 pub use cut::{Cut, Ratio};
