@@ -212,9 +212,11 @@ fn text(f: &Figures) -> String {
         g.ports_distance_bound(),
         g.ports
     );
-    let dimension = f
-        .dimension_cut()
-        .map_or(String::new(), |c| format!(", one-dimension cut {}", c.steps()));
+    let dimension = match (&f.product, f.dimension_cut()) {
+        (_, Some(c)) => format!(", one-dimension cut {}", c.steps()),
+        (Some(_), None) => ", one-dimension cut not computed".to_string(),
+        (None, None) => String::new(),
+    };
     let _ = writeln!(
         out,
         "  all-port bound     {} (link load {}, intake {}{dimension})",
