@@ -15,6 +15,7 @@ mod breaking;
 mod cli;
 mod cli_polish;
 mod cubes;
+mod edges;
 mod export;
 mod export_replay;
 mod external;
