@@ -214,6 +214,22 @@ pub fn best_cut(graph: &Graph, ports: Option<u64>) -> Option<FoundCut> {
     }
 }
 
+/// The cut with side A = `side` under `ports` ports (`None`: all-port),
+/// labelled as found by `method`; `None` when a side is empty or a node does
+/// not exist.
+pub fn cut_of(graph: &Graph, side: &[u32], ports: Option<u64>, method: CutMethod) -> Option<FoundCut> {
+    let mut state = CutState::new(graph, ports.unwrap_or(u64::MAX));
+    state.flip(0); // empty
+    let mut seen = vec![false; graph.nodes()];
+    for &x in side {
+        if std::mem::replace(seen.get_mut(x as usize)?, true) {
+            continue;
+        }
+        state.flip(x);
+    }
+    state.found(method)
+}
+
 /// Every set containing node 0, in Gray code order (at most
 /// [`EXHAUSTIVE_NODES`] nodes); ties keep the first found.
 fn exhaustive(graph: &Graph, ports: u64) -> Option<FoundCut> {
@@ -245,8 +261,8 @@ fn exhaustive(graph: &Graph, ports: u64) -> Option<FoundCut> {
     state.found(CutMethod::Exhaustive)
 }
 
-/// The better of two cuts (the first on a tie).
-fn better(best: Option<FoundCut>, cut: Option<FoundCut>) -> Option<FoundCut> {
+/// The better of two found cuts (the first on a tie).
+pub fn better(best: Option<FoundCut>, cut: Option<FoundCut>) -> Option<FoundCut> {
     match (best, cut) {
         (Some(b), Some(c)) if c.ratio.exceeds(b.ratio) => Some(c),
         (None, c) => c,

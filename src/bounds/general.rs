@@ -12,7 +12,7 @@
 //! schedule is an all-port schedule too, so each all-port bound is also a
 //! K-port bound. The model is the one of [`crate::bounds`].
 
-use super::cut_search::{FoundCut, best_cut};
+use super::cut_search::{FoundCut, best_cut, better, cut_of};
 use super::distance;
 use crate::network::Graph;
 
@@ -98,7 +98,11 @@ pub fn graph_bounds(graph: &Graph, ports: u64) -> GraphBounds {
     let ports_cut = if ports >= degree_max {
         cut.clone()
     } else {
-        best_cut(graph, Some(ports))
+        // The best all-port side is a K-port cut too, perhaps a better one.
+        let all_port_side = cut
+            .as_ref()
+            .and_then(|c| cut_of(graph, &c.side, Some(ports), c.method));
+        better(best_cut(graph, Some(ports)), all_port_side)
     };
     GraphBounds {
         order: u64::from(n),

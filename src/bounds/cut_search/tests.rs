@@ -113,3 +113,15 @@ fn a_torus_halving_is_found() {
     let c = best_cut(&g, None).unwrap();
     assert_eq!(c.steps(), 64);
 }
+
+#[test]
+fn a_given_side_is_evaluated_as_the_search_would() {
+    let g = random_graph(12, 8, 3);
+    for ports in [Some(1), Some(2), None] {
+        let c = best_cut(&g, ports).unwrap();
+        let again = cut_of(&g, &c.side, ports, c.method).unwrap();
+        assert_eq!(again, c);
+    }
+    assert!(cut_of(&g, &[], None, CutMethod::Exhaustive).is_none());
+    assert!(cut_of(&g, &[40], None, CutMethod::Exhaustive).is_none());
+}
