@@ -63,7 +63,9 @@ impl std::fmt::Display for CutMethod {
                 starts,
                 refined: true,
             } => write!(f, "heuristic (BFS sweeps + FM, {starts} starts)"),
-            CutMethod::Heuristic { starts, .. } => write!(f, "heuristic (BFS sweeps, {starts} starts)"),
+            CutMethod::Heuristic { starts, .. } => {
+                write!(f, "heuristic (BFS sweeps, {starts} starts)")
+            }
         }
     }
 }
@@ -217,7 +219,12 @@ pub fn best_cut(graph: &Graph, ports: Option<u64>) -> Option<FoundCut> {
 /// The cut with side A = `side` under `ports` ports (`None`: all-port),
 /// labelled as found by `method`; `None` when a side is empty or a node does
 /// not exist.
-pub fn cut_of(graph: &Graph, side: &[u32], ports: Option<u64>, method: CutMethod) -> Option<FoundCut> {
+pub fn cut_of(
+    graph: &Graph,
+    side: &[u32],
+    ports: Option<u64>,
+    method: CutMethod,
+) -> Option<FoundCut> {
     let mut state = CutState::new(graph, ports.unwrap_or(u64::MAX));
     state.flip(0); // empty
     let mut seen = vec![false; graph.nodes()];
@@ -237,21 +244,25 @@ fn exhaustive(graph: &Graph, ports: u64) -> Option<FoundCut> {
     if !(2..=EXHAUSTIVE_NODES).contains(&n) {
         return None;
     }
-    let mut state = CutState::new(graph, ports);
-    // A = {0} first, then every other set, one node moved at a time.
-    let mut best: Option<(Ratio, u64)> = state.ratio().map(|r| (r, 0));
-    let mut gray = 0u64;
-    for i in 1..(1u64 << (n - 1)) {
-        let bit = i.trailing_zeros();
-        state.flip(bit + 1);
-        gray ^= 1 << bit;
-        if let Some(r) = state.ratio()
-            && best.is_none_or(|(b, _)| r.exceeds(b))
-        {
-            best = Some((r, gray));
+    let gray = if ports == u64::MAX {
+        all_port_gray(graph)
+    } else {
+        let mut state = CutState::new(graph, ports);
+        // A = {0} first, then every other set, one node moved at a time.
+        let mut best: Option<(Ratio, u64)> = state.ratio().map(|r| (r, 0));
+        let mut gray = 0u64;
+        for i in 1..(1u64 << (n - 1)) {
+            let bit = i.trailing_zeros();
+            state.flip(bit + 1);
+            gray ^= 1 << bit;
+            if let Some(r) = state.ratio()
+                && best.is_none_or(|(b, _)| r.exceeds(b))
+            {
+                best = Some((r, gray));
+            }
         }
-    }
-    let (_, gray) = best?;
+        best?.1
+    };
     let mut state = CutState::new(graph, ports);
     for x in 1..n as u32 {
         if gray >> (x - 1) & 1 == 1 {
@@ -259,6 +270,42 @@ fn exhaustive(graph: &Graph, ports: u64) -> Option<FoundCut> {
         }
     }
     state.found(CutMethod::Exhaustive)
+}
+
+/// The all-port case of [`exhaustive`] with node sets as bit masks: moving
+/// v changes c(A) by 2·|N(v) on v's side| − deg v, one popcount. Returns the
+/// best set (bit x − 1 for node x ≥ 1; node 0 always in A).
+fn all_port_gray(graph: &Graph) -> u64 {
+    let n = graph.nodes();
+    let masks: Vec<u64> = (0..n as u32)
+        .map(|x| graph.neighbours(x).iter().fold(0, |m, &y| m | 1 << y))
+        .collect();
+    let degrees: Vec<u64> = masks.iter().map(|m| u64::from(m.count_ones())).collect();
+    let full = (1u64 << n) - 1;
+    let (mut set, mut edges) = (1u64, degrees[0]);
+    let mut best = Ratio {
+        numerator: n as u64 - 1,
+        denominator: edges,
+    };
+    let mut best_set = 1u64;
+    for i in 1..(1u64 << (n - 1)) {
+        let v = i.trailing_zeros() as usize + 1;
+        let same_side = if set >> v & 1 == 1 { set } else { full & !set };
+        edges = edges + 2 * u64::from((masks[v] & same_side).count_ones()) - degrees[v];
+        set ^= 1 << v;
+        let size = u64::from(set.count_ones());
+        if size < n as u64 {
+            let r = Ratio {
+                numerator: size * (n as u64 - size),
+                denominator: edges,
+            };
+            if r.exceeds(best) {
+                best = r;
+                best_set = set;
+            }
+        }
+    }
+    best_set >> 1
 }
 
 /// The better of two found cuts (the first on a tie).
@@ -375,7 +422,11 @@ fn best_move(state: &CutState<'_>, locked: &[bool]) -> Option<u32> {
             continue;
         }
         let inside = state.in_a[v as usize];
-        let size = if inside { state.size - 1 } else { state.size + 1 };
+        let size = if inside {
+            state.size - 1
+        } else {
+            state.size + 1
+        };
         let degree = state.graph.degree(v) as u64;
         let edges = state.edges + degree - 2 * state.across[v as usize];
         if size == 0 || size == n || edges == 0 {

@@ -63,9 +63,7 @@ impl GraphBounds {
     /// The largest all-port bound: link load, intake and the cut.
     pub fn all_port_bound(&self) -> u64 {
         let cut = self.cut.as_ref().map_or(0, FoundCut::steps);
-        self.link_load_bound()
-            .max(self.intake_bound(None))
-            .max(cut)
+        self.link_load_bound().max(self.intake_bound(None)).max(cut)
     }
 
     /// The largest K-port bound: the K-port distance, intake and cut bounds,
@@ -130,7 +128,10 @@ mod tests {
         // cut is 2·2 / 1 = 4; node 0 receives 3 messages on one link: 3.
         let g = NetworkName::Linear(4).build().unwrap();
         let b = graph_bounds(&g, 1);
-        assert_eq!((b.order, b.degree_min, b.degree_max, b.diameter), (4, 1, 2, 3));
+        assert_eq!(
+            (b.order, b.degree_min, b.degree_max, b.diameter),
+            (4, 1, 2, 3)
+        );
         assert_eq!((b.status, b.total_status), (6, 20));
         assert_eq!(b.link_load_bound(), 4);
         assert_eq!(b.cut.as_ref().unwrap().steps(), 4);

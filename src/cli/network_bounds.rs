@@ -195,13 +195,25 @@ fn text(f: &Figures) -> String {
     if let Some(b) = &f.product {
         let _ = write!(out, " (Theorem 1: {})", by_theorem(b.status_by_theorem));
     }
-    let _ = write!(out, "\n  total status       {} (Σ over all pairs", g.total_status);
+    let _ = write!(
+        out,
+        "\n  total status       {} (Σ over all pairs",
+        g.total_status
+    );
     if let Some(b) = &f.product {
-        let _ = write!(out, "; Corollary 2: {}", by_theorem(b.total_status_by_theorem));
+        let _ = write!(
+            out,
+            "; Corollary 2: {}",
+            by_theorem(b.total_status_by_theorem)
+        );
     }
     let _ = writeln!(out, ")");
     let _ = write!(out, "  average distance   {:.4}", average_distance(g));
-    if let Some(closed) = f.product.as_ref().and_then(|b| b.average_distance_closed_form) {
+    if let Some(closed) = f
+        .product
+        .as_ref()
+        .and_then(|b| b.average_distance_closed_form)
+    {
         let _ = write!(out, " (closed form, section 3.1: {closed:.4})");
     }
     let _ = writeln!(out);

@@ -151,9 +151,9 @@ pub fn parse_edges(text: &str, shown: &str) -> Result<Graph, EdgesError> {
         column,
         kind,
     };
-    let mut lists: Vec<Vec<u32>> = Vec::new();
-    // Where each node is first named, to point at it later.
-    let mut first_seen: Vec<Option<Position>> = Vec::new();
+    // Every node number as written, in file order, and the links.
+    let mut named: Vec<(u32, Position)> = Vec::new();
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
     let mut links: HashMap<(u32, u32), usize> = HashMap::new();
     let mut last_line = 1;
     for (index, raw) in text.lines().enumerate() {
@@ -171,12 +171,7 @@ pub fn parse_edges(text: &str, shown: &str) -> Result<Graph, EdgesError> {
         let mut ends = [0u32; 2];
         for (end, &(word, column)) in ends.iter_mut().zip(&words) {
             *end = node_number(word).map_err(|kind| fail((line, column), kind))?;
-            let x = *end as usize;
-            if x >= lists.len() {
-                lists.resize_with(x + 1, Vec::new);
-                first_seen.resize(x + 1, None);
-            }
-            first_seen[x].get_or_insert((line, column));
+            named.push((*end, (line, column)));
         }
         let [u, v] = ends;
         if u == v {
@@ -190,13 +185,22 @@ pub fn parse_edges(text: &str, shown: &str) -> Result<Graph, EdgesError> {
             return Err(fail((line, words[0].1), EdgesErrorKind::TooLarge));
         }
         links.insert((u.min(v), u.max(v)), line);
-        lists[u as usize].push(v);
-        lists[v as usize].push(u);
+        pairs.push((u, v));
     }
     if links.is_empty() {
         return Err(fail((last_line, 1), EdgesErrorKind::Empty));
     }
-    check_no_gap(&first_seen).map_err(|(at, kind)| fail(at, kind))?;
+    // Memory follows the file, not the largest number: gaps are found first.
+    let n = check_no_gap(&named).map_err(|(at, kind)| fail(at, kind))?;
+    let mut first_seen: Vec<Option<Position>> = vec![None; n];
+    for &(x, at) in &named {
+        first_seen[x as usize].get_or_insert(at);
+    }
+    let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &(u, v) in &pairs {
+        lists[u as usize].push(v);
+        lists[v as usize].push(u);
+    }
     check_connected(&lists, &first_seen).map_err(|(at, kind)| fail(at, kind))?;
     // Every fault from_ports checks was refused above, with its position.
     Graph::from_ports(shown, Topology::General, lists)
@@ -234,19 +238,22 @@ fn node_number(word: &str) -> Result<u32, EdgesErrorKind> {
     }
 }
 
-/// Every number below the largest must be in a link: the gap is reported at
-/// the largest number's first appearance.
-fn check_no_gap(first_seen: &[Option<Position>]) -> Result<(), (Position, EdgesErrorKind)> {
-    let Some(missing) = first_seen.iter().position(Option::is_none) else {
-        return Ok(());
-    };
-    let largest = first_seen.len() - 1;
-    let at = first_seen[largest].unwrap_or((1, 1));
-    let kind = EdgesErrorKind::Gap {
-        largest: largest as u32,
-        missing: missing as u32,
-    };
-    Err((at, kind))
+/// The number of nodes, when every number below the largest is in a link;
+/// a gap is reported at the largest number's first appearance.
+fn check_no_gap(named: &[(u32, Position)]) -> Result<usize, (Position, EdgesErrorKind)> {
+    let mut used: Vec<u32> = named.iter().map(|&(x, _)| x).collect();
+    used.sort_unstable();
+    used.dedup();
+    let largest = used.last().copied().unwrap_or(0);
+    if used.len() == largest as usize + 1 {
+        return Ok(used.len());
+    }
+    let missing = (0u32..).zip(&used).find(|&(i, &x)| i != x).map_or(0, |(i, _)| i);
+    let at = named
+        .iter()
+        .find(|&&(x, _)| x == largest)
+        .map_or((1, 1), |&(_, at)| at);
+    Err((at, EdgesErrorKind::Gap { largest, missing }))
 }
 
 /// Every node must be reachable from node 0: the first that is not is

@@ -65,7 +65,9 @@ fn edge_list(edges: &[(usize, usize)]) -> String {
 /// The Petersen graph as the Kneser graph K(5, 2): the 2-subsets of
 /// {0, …, 4}, joined when disjoint.
 fn kneser_petersen() -> Vec<(usize, usize)> {
-    let pairs: Vec<(u32, u32)> = (0..5).flat_map(|a| (a + 1..5).map(move |b| (a, b))).collect();
+    let pairs: Vec<(u32, u32)> = (0..5)
+        .flat_map(|a| (a + 1..5).map(move |b| (a, b)))
+        .collect();
     let mut edges = Vec::new();
     for (i, &(a, b)) in pairs.iter().enumerate() {
         for (j, &(c, d)) in pairs.iter().enumerate().skip(i + 1) {
@@ -99,7 +101,10 @@ fn the_petersen_graph_has_bound_5() {
         let r = bounds_json(path.to_str().unwrap());
         assert_eq!(r["schema"], "txverify-network-bounds/3");
         assert_eq!(r["order"], 10);
-        assert_eq!((r["degree_min"].clone(), r["degree_max"].clone()), (3.into(), 3.into()));
+        assert_eq!(
+            (r["degree_min"].clone(), r["degree_max"].clone()),
+            (3.into(), 3.into())
+        );
         assert_eq!(r["diameter"], diameter);
         assert_eq!(r["total_status"], total);
         assert_eq!(r["link_load_bound"], total.div_ceil(30));
@@ -167,7 +172,10 @@ fn cut_bounds_of_random_cubic_graphs_on_20_nodes_are_exact() {
         assert_eq!(r["cut_bound"]["value"], cut, "seed {seed}");
         assert_eq!(r["cut_bound"]["exhaustive"], true);
         let ratio = r["cut_bound"]["ratio"].as_f64().unwrap();
-        assert!((ratio - num as f64 / den as f64).abs() < 1e-9, "seed {seed}");
+        assert!(
+            (ratio - num as f64 / den as f64).abs() < 1e-9,
+            "seed {seed}"
+        );
         // The side named gives that ratio.
         let side: Vec<usize> = r["cut_bound"]["side"]
             .as_array()
@@ -192,7 +200,12 @@ fn cut_bounds_of_random_cubic_graphs_on_20_nodes_are_exact() {
 fn every_refusal_is_exit_2_with_file_line_and_column() {
     for (name, text, place, words) in [
         ("loop.edges", "0 1\n1 1\n", ":2:3:", "self-loop"),
-        ("twice.edges", "0 1\n1 2\n# again\n2 1\n", ":4:1:", "listed again"),
+        (
+            "twice.edges",
+            "0 1\n1 2\n# again\n2 1\n",
+            ":4:1:",
+            "listed again",
+        ),
         ("gap.edges", "0 1\n1 3\n", ":2:3:", "gap"),
         ("apart.edges", "0 1\n2 3\n", ":2:1:", "not connected"),
         ("empty.edges", "# nothing here\n", ":1:1:", "no link"),
@@ -214,7 +227,11 @@ fn every_refusal_is_exit_2_with_file_line_and_column() {
     }
     let run = txverify(&["bounds", "--network", "edges no/such/file.edges"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("no/such/file.edges: cannot read"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no/such/file.edges: cannot read"),
+        "{}",
+        run.stderr
+    );
     for name in ["edges", "edges   ", "ring 3 x edges a.edges"] {
         let run = txverify(&["bounds", "--network", name]);
         assert_eq!(run.code, 2, "{name}");

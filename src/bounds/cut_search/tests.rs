@@ -20,9 +20,20 @@ fn brute_force(g: &Graph, ports: u64) -> Ratio {
     };
     for set in 1u64..(1 << n) - 1 {
         let inside = |x: u32| set >> x & 1 == 1;
-        let across = |x: u32| g.neighbours(x).iter().filter(|&&y| inside(y) != inside(x)).count() as u64;
-        let send: u64 = (0..n as u32).filter(|&x| inside(x)).map(|x| ports.min(across(x))).sum();
-        let receive: u64 = (0..n as u32).filter(|&x| !inside(x)).map(|x| ports.min(across(x))).sum();
+        let across = |x: u32| {
+            g.neighbours(x)
+                .iter()
+                .filter(|&&y| inside(y) != inside(x))
+                .count() as u64
+        };
+        let send: u64 = (0..n as u32)
+            .filter(|&x| inside(x))
+            .map(|x| ports.min(across(x)))
+            .sum();
+        let receive: u64 = (0..n as u32)
+            .filter(|&x| !inside(x))
+            .map(|x| ports.min(across(x)))
+            .sum();
         let size = u64::from(set.count_ones());
         let r = Ratio {
             numerator: size * (n as u64 - size),
@@ -54,7 +65,10 @@ fn random_graph(n: usize, extra: usize, seed: u64) -> Graph {
     }
     for _ in 0..extra {
         let (u, v) = (next(n), next(n));
-        if u != v && !edges.contains(&(u.min(v), u.max(v))) && !edges.contains(&(u.max(v), u.min(v))) {
+        if u != v
+            && !edges.contains(&(u.min(v), u.max(v)))
+            && !edges.contains(&(u.max(v), u.min(v)))
+        {
             edges.push((u.min(v), u.max(v)));
         }
     }
@@ -68,7 +82,12 @@ fn exhaustive_search_agrees_with_brute_force() {
         for ports in [1, 2, u64::MAX] {
             let found = best_cut(&g, Some(ports)).unwrap();
             assert_eq!(found.method, CutMethod::Exhaustive);
-            assert!(same(found.ratio, brute_force(&g, ports)), "seed {seed} ports {ports}: {:?} {:?}", found, brute_force(&g, ports));
+            assert!(
+                same(found.ratio, brute_force(&g, ports)),
+                "seed {seed} ports {ports}: {:?} {:?}",
+                found,
+                brute_force(&g, ports)
+            );
             // The named side gives the ratio claimed.
             assert_eq!(found.side[0], 0);
             assert_eq!(found.side.len() as u64 + found.other_side, g.nodes() as u64);
@@ -95,7 +114,10 @@ fn heuristic_cuts_are_cuts_and_find_the_ring_halving() {
     // A ring of 40: the best cut is two arcs of 20, 20·20/2 = 200.
     let ring = NetworkName::Ring(40).build().unwrap();
     let c = best_cut(&ring, None).unwrap();
-    assert!(matches!(c.method, CutMethod::Heuristic { refined: true, .. }));
+    assert!(matches!(
+        c.method,
+        CutMethod::Heuristic { refined: true, .. }
+    ));
     assert_eq!(c.ratio.numerator * 2, 400 * c.ratio.denominator);
     // On small graphs the heuristic never claims more than the best.
     for seed in 1..8u64 {

@@ -19,7 +19,10 @@ fn every_refusal_has_its_position() {
         let e = err(text);
         (e.line, e.column, e.kind)
     };
-    assert_eq!(at("0 1\n1 x\n"), (2, 3, EdgesErrorKind::NotANode("x".into())));
+    assert_eq!(
+        at("0 1\n1 x\n"),
+        (2, 3, EdgesErrorKind::NotANode("x".into()))
+    );
     assert_eq!(at("0 -1\n"), (1, 3, EdgesErrorKind::NotANode("-1".into())));
     assert_eq!(at("0 1 2\n"), (1, 5, EdgesErrorKind::NotTwo(3)));
     assert_eq!(at("0 1\n 5\n"), (2, 2, EdgesErrorKind::NotTwo(1)));
@@ -58,4 +61,14 @@ fn an_unreadable_file_names_its_path() {
     assert_eq!(e.path, "no/such/file.edges");
     assert!(matches!(e.kind, EdgesErrorKind::Unreadable(_)));
     assert!(e.to_string().starts_with("no/such/file.edges: cannot read"));
+}
+
+#[test]
+fn a_huge_node_number_is_a_gap_without_a_huge_table() {
+    let e = err("0 1\n1 16777215\n");
+    let gap = EdgesErrorKind::Gap {
+        largest: 16_777_215,
+        missing: 2,
+    };
+    assert_eq!((e.line, e.column, e.kind), (2, 3, gap));
 }
