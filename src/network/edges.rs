@@ -248,7 +248,10 @@ fn check_no_gap(named: &[(u32, Position)]) -> Result<usize, (Position, EdgesErro
     if used.len() == largest as usize + 1 {
         return Ok(used.len());
     }
-    let missing = (0u32..).zip(&used).find(|&(i, &x)| i != x).map_or(0, |(i, _)| i);
+    let missing = (0u32..)
+        .zip(&used)
+        .find(|&(i, &x)| i != x)
+        .map_or(0, |(i, _)| i);
     let at = named
         .iter()
         .find(|&&(x, _)| x == largest)
