@@ -39,6 +39,8 @@
 //! search of the Cayley graph, on purpose apart.
 
 pub mod cut;
+pub mod cut_search;
 pub mod distance;
+pub mod general;
 
 pub use cut::{Cut, Ratio};

@@ -20,6 +20,7 @@ mod infer;
 mod lcc;
 mod manual;
 mod net;
+mod network_bounds;
 mod render;
 mod schedule;
 mod search;
@@ -393,8 +394,9 @@ struct BoundsArgs {
     /// The `.tbl` files (a header is enough).
     #[arg(required_unless_present = "network")]
     files: Vec<PathBuf>,
-    /// A product network instead of a file (`mesh 4 4`, `torus 4 3`, `genhypercube 3 4`,
-    /// `hypercube 5`; repeatable): status by search and by seed 000's formulas, cut bounds.
+    /// A network instead of a file (`mesh 4 4`, `torus 4 3`, `star 4`, `edges FILE`;
+    /// repeatable): statuses, distance bounds and the best cut found (by seed 000's
+    /// formulas too for a product of families).
     #[arg(long, value_name = "NET")]
     network: Vec<String>,
     /// The K-port bound: ⌈status / min(K, degree)⌉ (a node has no more ports than links).

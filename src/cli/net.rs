@@ -5,7 +5,7 @@
 use super::exit::Exit;
 use super::{BoundsArgs, NetArgs, OutputFormat};
 use std::fmt::Write;
-use txverify::bounds::{Cut, distance};
+
 use txverify::families::Family;
 use txverify::metrics::metrics;
 use txverify::network::infer;
@@ -44,135 +44,9 @@ pub fn bounds(args: &BoundsArgs) -> Exit {
         worst = worst.max(bounds_of(path, args));
     }
     for network in &args.network {
-        worst = worst.max(network_bounds_of(network, args));
+        worst = worst.max(super::network_bounds::network_bounds_of(network, args));
     }
     worst
-}
-
-/// The JSON schema of `bounds --network`.
-const NETWORK_BOUNDS_SCHEMA: &str = "txverify-network-bounds/2";
-
-/// `bounds --network NET`: a product network's status by search and by seed
-/// 000's Theorem 1 and Corollary 2 (they must agree: exit 3 if not), and its
-/// cut bounds.
-fn network_bounds_of(words: &str, args: &BoundsArgs) -> Exit {
-    let fail = |message: String| {
-        eprintln!("error: {message}");
-        if args.format == OutputFormat::Json {
-            let value = serde_json::json!({
-                "schema": NETWORK_BOUNDS_SCHEMA,
-                "network": words,
-                "error": { "message": message },
-                "exit_code": Exit::Input.code(),
-            });
-            outln!("{value}");
-        }
-        Exit::Input
-    };
-    if args.ports == 0 {
-        return fail("--ports must be at least 1".to_string());
-    }
-    let network = match words.parse::<txverify::network::NetworkName>() {
-        Ok(network) => network,
-        Err(e) => return fail(format!("`{words}`: {e}")),
-    };
-    let b = match txverify::product::bounds::network_bounds(&network, args.ports) {
-        Ok(b) => b,
-        Err(e) => return fail(e.to_string()),
-    };
-    let agree =
-        b.status_by_theorem == Some(b.status) && b.total_status_by_theorem == Some(b.total_status);
-    let single_port = distance::distance_bound(b.total_status, b.port_capacity);
-    let link_load = distance::distance_bound(b.total_status, b.directed_links);
-    let cut_steps = b.dimension_cut.as_ref().map(Cut::steps);
-    let all_port = link_load.max(cut_steps.unwrap_or(0));
-    let cut_text = cut_steps.map_or("not computed".to_string(), |c| c.to_string());
-    match args.format {
-        OutputFormat::Json => {
-            let value = serde_json::json!({
-                "schema": NETWORK_BOUNDS_SCHEMA,
-                "network": network.to_string(),
-                "order": b.order,
-                "degree": b.degree,
-                "diameter": b.diameter,
-                "status": b.status,
-                "status_by_theorem": b.status_by_theorem,
-                "total_status": b.total_status,
-                "total_status_by_theorem": b.total_status_by_theorem,
-                "statuses_agree": agree,
-                "average_status": b.average_status.value(),
-                "average_distance": b.average_distance,
-                "average_distance_closed_form": b.average_distance_closed_form,
-                "ports": args.ports,
-                "single_port_bound": single_port,
-                "all_port_bound": all_port,
-                "dimension_cut": super::compose::cut_json(&b.dimension_cut),
-                "exhaustive_cut": super::compose::cut_json(&b.exhaustive_cut),
-            });
-            outln!("{value}");
-        }
-        OutputFormat::Text => {
-            let mut out = String::new();
-            let _ = writeln!(out, "{network}");
-            let _ = writeln!(
-                out,
-                "  order {}, degree {}, diameter {}",
-                b.order, b.degree, b.diameter
-            );
-            let by_theorem = |x: Option<u64>| x.map_or("-".to_string(), |v| v.to_string());
-            let _ = writeln!(
-                out,
-                "  status of node 0   {} (Theorem 1: {})",
-                b.status,
-                by_theorem(b.status_by_theorem)
-            );
-            let _ = writeln!(
-                out,
-                "  average status     {:.4} (Σ s(v) = {}; Corollary 2: {})",
-                b.average_status.value(),
-                b.total_status,
-                by_theorem(b.total_status_by_theorem)
-            );
-            let _ = write!(out, "  average distance   {:.4}", b.average_distance);
-            if let Some(closed) = b.average_distance_closed_form {
-                let _ = write!(out, " (closed form, section 3.1: {closed:.4})");
-            }
-            let _ = writeln!(out);
-            let _ = writeln!(
-                out,
-                "  single-port bound  {single_port} ({})",
-                if args.ports == 1 {
-                    "⌈AS(G) / 1⌉".to_string()
-                } else {
-                    format!(
-                        "{}-port: ⌈Σ s(v) / Σ min({}, degree)⌉",
-                        args.ports, args.ports
-                    )
-                }
-            );
-            let _ = writeln!(
-                out,
-                "  all-port bound     {all_port} (link load {link_load}, one-dimension cut {cut_text})"
-            );
-            if let Some(c) = &b.exhaustive_cut {
-                let _ = writeln!(
-                    out,
-                    "  best bisection     {} · {} / {} = {:.4} (every bisection tried)",
-                    c.side,
-                    c.other_side,
-                    c.edges,
-                    c.ratio.value()
-                );
-            }
-            out!("{out}");
-        }
-    }
-    if agree {
-        Exit::Ok
-    } else {
-        eprintln!("error: {network}: the status by search and by the seed's formulas differ");
-        Exit::Internal
-    }
 }
 
 fn bounds_of(path: &std::path::Path, args: &BoundsArgs) -> Exit {

@@ -148,6 +148,9 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
             return fail(e.kind.to_string(), Some((e.line, e.column)));
         }
     };
+    // A schedule's `edges FILE` is relative to the schedule (docs/networks.md).
+    let here = args.file.parent().unwrap_or(std::path::Path::new(""));
+    schedule.network = schedule.network.map(|name| name.relative_to(here));
     // `--network FILE.tbl`: the Cayley graph of a `.tbl` header (docs/schedule.md).
     let cayley = match args.network.as_deref().filter(|t| t.ends_with(".tbl")) {
         Some(path) => match cayley_of_header(path) {

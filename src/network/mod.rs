@@ -6,6 +6,8 @@
 //! - [`NetworkName`] (`name.rs`) is every spelling a `network:` line or a
 //!   `--network` flag takes (`ring 8`, `mesh 4 4`, `star 5`, `A x B`), with
 //!   typed errors and a printed form that parses back to itself;
+//! - `edges.rs` reads any connected simple graph from an edge list, named
+//!   `edges FILE` (machines are not all rings, tori and Cayley graphs);
 //! - [`Graph`] (`graph.rs`) is the one graph type: nodes, directed links with
 //!   dense ids and ports, sorted neighbours for fast link lookup, distances;
 //! - `build.rs` has one builder per family (grids, complete graphs and their
@@ -24,11 +26,13 @@
 
 mod build;
 mod cayley;
+mod edges;
 mod embed;
 mod graph;
 mod name;
 
 pub use cayley::{CayleyFamily, CayleyGroup};
+pub use edges::{EdgesError, EdgesErrorKind, parse_edges, read_edges};
 pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
 pub use graph::{Graph, Topology, UNREACHABLE};
 pub use name::{NetworkError, NetworkName};

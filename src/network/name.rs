@@ -7,9 +7,11 @@
 //! numbering and port order of each family).
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::cayley::CayleyFamily;
+use super::edges::{EdgesError, read_edges};
 use super::{Graph, MAX_DIRECTED_LINKS, MAX_NODES};
 
 /// A network family and its sizes, as written after `network:`.
@@ -44,6 +46,9 @@ pub enum NetworkName {
     /// `NET1 x NET2 x …`: the cartesian product of two or more networks (none
     /// itself a product), numbered mixed radix with the first factor fastest.
     Product(Vec<NetworkName>),
+    /// `edges FILE`: the graph of an edge list (`edges.rs`), read when the
+    /// network is built; not a factor of a product.
+    Edges(PathBuf),
 }
 
 /// Why a network name or an adjacency list does not give a usable graph.
@@ -55,7 +60,7 @@ pub enum NetworkError {
     Empty,
     /// The family is not one txverify builds.
     #[error(
-        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, kary, genhypercube, star, pancake, ccc, butterfly)"
+        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, kary, genhypercube, star, pancake, ccc, butterfly, edges FILE)"
     )]
     UnknownFamily(String),
     /// A Cayley family's group could not be computed.
@@ -129,6 +134,12 @@ pub enum NetworkError {
     /// No nodes at all.
     #[error("the network has no nodes")]
     NoNodes,
+    /// An edge list does not give a network (with its file, line and column).
+    #[error("{0}")]
+    Edges(EdgesError),
+    /// `edges FILE` without a file, or as a factor of a product.
+    #[error("`edges` takes one file name and is not a factor of a product")]
+    EdgesName,
     /// A table's network must be a ring, a hypercube or a torus.
     #[error("`{0}` is not a ring, a hypercube or a torus")]
     NotATorus(String),
@@ -152,6 +163,7 @@ impl fmt::Display for NetworkName {
             NetworkName::Complete(n) => write!(f, "complete {n}"),
             NetworkName::GenHypercube(s) => list(f, "genhypercube", s),
             NetworkName::Cayley { family, size } => write!(f, "{} {size}", family.name()),
+            NetworkName::Edges(path) => write!(f, "edges {}", path.display()),
             NetworkName::Product(parts) => {
                 for (i, part) in parts.iter().enumerate() {
                     if i > 0 {
@@ -233,11 +245,22 @@ impl FromStr for NetworkName {
                 .split(|&w| w == "x")
                 .map(|words| words.join(" ").parse::<NetworkName>())
                 .collect::<Result<Vec<_>, _>>()?;
+            if parts.iter().any(|p| matches!(p, NetworkName::Edges(_))) {
+                return Err(NetworkError::EdgesName);
+            }
             let name = NetworkName::Product(parts);
             name.check_size()?;
             return Ok(name);
         }
         let (&family, sizes) = words.split_first().ok_or(NetworkError::Empty)?;
+        if family == "edges" {
+            // The path is the rest of the text, inner spaces kept.
+            let path = text.trim_start()["edges".len()..].trim();
+            return match path {
+                "" => Err(NetworkError::EdgesName),
+                path => Ok(NetworkName::Edges(PathBuf::from(path))),
+            };
+        }
         let sizes = sizes
             .iter()
             .map(|w| {
@@ -269,7 +292,8 @@ impl FromStr for NetworkName {
 }
 
 impl NetworkName {
-    /// Number of nodes, or [`NetworkError::TooLarge`].
+    /// Number of nodes, or [`NetworkError::TooLarge`] (for `edges FILE`: the
+    /// file is read and checked).
     pub fn nodes(&self) -> Result<usize, NetworkError> {
         let product = |sides: &[u32]| {
             sides
@@ -286,6 +310,9 @@ impl NetworkName {
                 product(s)
             }
             NetworkName::Cayley { family, size } => family.nodes(*size),
+            NetworkName::Edges(path) => read_edges(path)
+                .map(|g| g.nodes())
+                .map_err(NetworkError::Edges),
             NetworkName::Product(parts) => parts
                 .iter()
                 .try_fold(1usize, |acc, part| acc.checked_mul(part.nodes().ok()?))
@@ -302,6 +329,10 @@ impl NetworkName {
     }
 
     pub(super) fn check_size(&self) -> Result<(), NetworkError> {
+        if let NetworkName::Edges(_) = self {
+            // Read when built, where its size is checked.
+            return Ok(());
+        }
         let n = self.nodes()?;
         if let NetworkName::Complete(_) = self
             && n.saturating_mul(n.saturating_sub(1)) > MAX_DIRECTED_LINKS
@@ -340,6 +371,7 @@ impl NetworkName {
             NetworkName::Complete(n) => super::build::gen_hypercube(&[*n as usize]),
             NetworkName::GenHypercube(s) => super::build::gen_hypercube(&widen(s)),
             NetworkName::Cayley { family, size } => family.graph(*size),
+            NetworkName::Edges(path) => read_edges(path).map_err(NetworkError::Edges),
             NetworkName::Product(parts) => {
                 let graphs = parts
                     .iter()
@@ -349,6 +381,17 @@ impl NetworkName {
             }
         }?;
         Ok(graph.with_label(self.to_string()))
+    }
+}
+
+impl NetworkName {
+    /// The same network with an `edges` file's relative path taken relative to
+    /// `dir` (a schedule names its edge list relative to itself).
+    pub fn relative_to(&self, dir: &Path) -> NetworkName {
+        match self {
+            NetworkName::Edges(path) if path.is_relative() => NetworkName::Edges(dir.join(path)),
+            other => other.clone(),
+        }
     }
 }
 

@@ -17,6 +17,7 @@ mod claims;
 mod cli;
 mod cli_polish;
 mod cubes;
+mod edges;
 mod expect;
 mod export;
 mod export_replay;

@@ -1,0 +1,261 @@
+//! Networks from an edge list (`edges FILE`): the reader's refusals with their
+//! positions, the bounds of `bounds --network 'edges FILE'` against figures
+//! computed here from graphs built independently (the Petersen graph as the
+//! Kneser graph K(5, 2), random 3-regular graphs; distances by breadth-first
+//! search, cuts by trying every subset), and a schedule naming its edge list
+//! relative to itself.
+
+use super::common::cli::{file, txverify};
+use std::collections::VecDeque;
+
+/// Adjacency lists from edges.
+fn lists(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    let mut adj = vec![Vec::new(); n];
+    for &(u, v) in edges {
+        adj[u].push(v);
+        adj[v].push(u);
+    }
+    adj
+}
+
+/// Σ over ordered pairs of the distance, and the diameter, by BFS from each node.
+fn total_distance(adj: &[Vec<usize>]) -> (u64, u64) {
+    let (mut total, mut diameter) = (0, 0);
+    for s in 0..adj.len() {
+        let mut dist = vec![u64::MAX; adj.len()];
+        dist[s] = 0;
+        let mut queue = VecDeque::from([s]);
+        while let Some(x) = queue.pop_front() {
+            for &y in &adj[x] {
+                if dist[y] == u64::MAX {
+                    dist[y] = dist[x] + 1;
+                    queue.push_back(y);
+                }
+            }
+        }
+        total += dist.iter().sum::<u64>();
+        diameter = diameter.max(*dist.iter().max().unwrap());
+    }
+    (total, diameter)
+}
+
+/// The best all-port cut bound ⌈|A|·|V∖A| / c(A)⌉ and its exact ratio as a
+/// pair, over every subset, counting crossing edges from scratch.
+fn brute_force_cut(n: usize, edges: &[(usize, usize)]) -> (u64, (u64, u64)) {
+    let mut best = (0u64, 1u64);
+    for set in 1u32..(1 << (n - 1)) {
+        // Sets without node n − 1: every cut once.
+        let size = u64::from(set.count_ones());
+        let crossing = edges
+            .iter()
+            .filter(|&&(u, v)| (set >> u & 1) != (set >> v & 1))
+            .count() as u64;
+        let ratio = (size * (n as u64 - size), crossing);
+        if ratio.0 * best.1 > best.0 * ratio.1 {
+            best = ratio;
+        }
+    }
+    (best.0.div_ceil(best.1), best)
+}
+
+fn edge_list(edges: &[(usize, usize)]) -> String {
+    edges.iter().map(|(u, v)| format!("{u} {v}\n")).collect()
+}
+
+/// The Petersen graph as the Kneser graph K(5, 2): the 2-subsets of
+/// {0, …, 4}, joined when disjoint.
+fn kneser_petersen() -> Vec<(usize, usize)> {
+    let pairs: Vec<(u32, u32)> = (0..5)
+        .flat_map(|a| (a + 1..5).map(move |b| (a, b)))
+        .collect();
+    let mut edges = Vec::new();
+    for (i, &(a, b)) in pairs.iter().enumerate() {
+        for (j, &(c, d)) in pairs.iter().enumerate().skip(i + 1) {
+            if a != c && a != d && b != c && b != d {
+                edges.push((i, j));
+            }
+        }
+    }
+    edges
+}
+
+fn bounds_json(path: &str) -> serde_json::Value {
+    let net = format!("edges {path}");
+    let run = txverify(&["bounds", "--network", &net, "--format", "json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    serde_json::from_str(run.stdout.trim()).unwrap()
+}
+
+#[test]
+fn the_petersen_graph_has_bound_5() {
+    let edges = kneser_petersen();
+    assert_eq!(edges.len(), 15);
+    let (total, diameter) = total_distance(&lists(10, &edges));
+    let (cut, _) = brute_force_cut(10, &edges);
+    assert_eq!((total, diameter, cut), (150, 2, 5));
+    // 150 hops over 30 directed links: 5; the best cut 5 · 5 / 5: 5.
+    for path in [
+        file("kneser.edges", &edge_list(&edges)),
+        "examples/networks/petersen.edges".into(),
+    ] {
+        let r = bounds_json(path.to_str().unwrap());
+        assert_eq!(r["schema"], "txverify-network-bounds/3");
+        assert_eq!(r["order"], 10);
+        assert_eq!(
+            (r["degree_min"].clone(), r["degree_max"].clone()),
+            (3.into(), 3.into())
+        );
+        assert_eq!(r["diameter"], diameter);
+        assert_eq!(r["total_status"], total);
+        assert_eq!(r["link_load_bound"], total.div_ceil(30));
+        assert_eq!(r["all_port_bound"], 5);
+        assert_eq!(r["cut_bound"]["value"], cut);
+        assert_eq!(r["cut_bound"]["method"], "exhaustive");
+        assert_eq!(r["statuses_agree"], serde_json::Value::Null);
+        // Single-port: every node has 15 hops of its own to make, one a step.
+        assert_eq!(r["single_port_bound"], 15);
+    }
+}
+
+/// A random 3-regular graph on `n` nodes (pairing model, retried until simple
+/// and connected), from a seed.
+fn random_cubic(n: usize, seed: u64) -> Vec<(usize, usize)> {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move |m: usize| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s % m as u64) as usize
+    };
+    loop {
+        let mut points: Vec<usize> = (0..3 * n).map(|p| p / 3).collect();
+        for i in (1..points.len()).rev() {
+            points.swap(i, next(i + 1));
+        }
+        let mut edges: Vec<(usize, usize)> = points
+            .chunks(2)
+            .map(|p| (p[0].min(p[1]), p[0].max(p[1])))
+            .collect();
+        let simple = edges.iter().all(|&(u, v)| u != v) && {
+            edges.sort_unstable();
+            edges.windows(2).all(|w| w[0] != w[1])
+        };
+        if simple && connected(n, &edges) {
+            return edges;
+        }
+    }
+}
+
+fn connected(n: usize, edges: &[(usize, usize)]) -> bool {
+    let adj = lists(n, edges);
+    let mut seen = vec![false; n];
+    let mut stack = vec![0];
+    seen[0] = true;
+    while let Some(x) = stack.pop() {
+        for &y in &adj[x] {
+            if !seen[y] {
+                seen[y] = true;
+                stack.push(y);
+            }
+        }
+    }
+    seen.iter().all(|&s| s)
+}
+
+#[test]
+fn cut_bounds_of_random_cubic_graphs_on_20_nodes_are_exact() {
+    for seed in 1..=3 {
+        let edges = random_cubic(20, seed);
+        let path = file(&format!("cubic{seed}.edges"), &edge_list(&edges));
+        let r = bounds_json(path.to_str().unwrap());
+        let (cut, (num, den)) = brute_force_cut(20, &edges);
+        assert_eq!(r["cut_bound"]["value"], cut, "seed {seed}");
+        assert_eq!(r["cut_bound"]["exhaustive"], true);
+        let ratio = r["cut_bound"]["ratio"].as_f64().unwrap();
+        assert!(
+            (ratio - num as f64 / den as f64).abs() < 1e-9,
+            "seed {seed}"
+        );
+        // The side named gives that ratio.
+        let side: Vec<usize> = r["cut_bound"]["side"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap() as usize)
+            .collect();
+        let crossing = edges
+            .iter()
+            .filter(|(u, v)| side.contains(u) != side.contains(v))
+            .count() as u64;
+        assert_eq!(r["cut_bound"]["edges"], crossing);
+        let (total, diameter) = total_distance(&lists(20, &edges));
+        assert_eq!(r["total_status"], total);
+        assert_eq!(r["diameter"], diameter);
+        let all_port = total.div_ceil(60).max(cut).max(7);
+        assert_eq!(r["all_port_bound"], all_port, "seed {seed}");
+    }
+}
+
+#[test]
+fn every_refusal_is_exit_2_with_file_line_and_column() {
+    for (name, text, place, words) in [
+        ("loop.edges", "0 1\n1 1\n", ":2:3:", "self-loop"),
+        (
+            "twice.edges",
+            "0 1\n1 2\n# again\n2 1\n",
+            ":4:1:",
+            "listed again",
+        ),
+        ("gap.edges", "0 1\n1 3\n", ":2:3:", "gap"),
+        ("apart.edges", "0 1\n2 3\n", ":2:1:", "not connected"),
+        ("empty.edges", "# nothing here\n", ":1:1:", "no link"),
+        ("word.edges", "0 a\n", ":1:3:", "not a node number"),
+        ("three.edges", "0 1 2\n", ":1:5:", "two node numbers"),
+    ] {
+        let path = file(name, text);
+        let net = format!("edges {}", path.display());
+        let run = txverify(&["bounds", "--network", &net]);
+        assert_eq!(run.code, 2, "{name}: {}", run.stderr);
+        let at = format!("{}{place}", path.display());
+        assert!(run.stderr.contains(&at), "{name}: {}", run.stderr);
+        assert!(run.stderr.contains(words), "{name}: {}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{name}");
+        let json = txverify(&["bounds", "--network", &net, "--format", "json"]);
+        let r: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+        assert_eq!(r["exit_code"], 2);
+        assert!(r["error"]["message"].as_str().unwrap().contains(&at));
+    }
+    let run = txverify(&["bounds", "--network", "edges no/such/file.edges"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("no/such/file.edges: cannot read"),
+        "{}",
+        run.stderr
+    );
+    for name in ["edges", "edges   ", "ring 3 x edges a.edges"] {
+        let run = txverify(&["bounds", "--network", name]);
+        assert_eq!(run.code, 2, "{name}");
+    }
+}
+
+#[test]
+fn a_schedule_names_its_edge_list_relative_to_itself() {
+    // A triangle: all-port, every packet goes straight in step 1.
+    file("triangle.edges", "0 1\n1 2\n2 0\n");
+    let sends: String = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
+        .iter()
+        .map(|(u, v)| format!("1 {u} {v} {u} {v}\n"))
+        .collect();
+    let text = format!(
+        "network: edges triangle.edges\nports: all\ncollective: total-exchange\nsends:\n{sends}"
+    );
+    let schedule = file("triangle.sched", &text);
+    let run = txverify(&["simulate", schedule.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // A missing edge list is exit 2 and named.
+    let text = text.replace("triangle.edges", "missing.edges");
+    let schedule = file("missing.sched", &text);
+    let run = txverify(&["simulate", schedule.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("missing.edges"), "{}", run.stderr);
+}
