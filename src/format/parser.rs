@@ -365,16 +365,13 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
         return Err(cursor.expected("a network"));
     };
     let network = match keyword.value.to_ascii_lowercase().as_str() {
-        "ring" => NetworkName::Ring(size(
-            number_item(
-                cursor,
-                "the number of nodes",
-                "a ring's number of nodes",
-                3,
-                u64::from(u32::MAX),
-            )?
-            .value,
-        )),
+        "ring" => NetworkName::Ring(size(number_item(
+            cursor,
+            "the number of nodes",
+            "a ring's number of nodes",
+            3,
+            u64::MAX,
+        )?)?),
         "hypercube" => NetworkName::Hypercube(
             number_item(
                 cursor,
@@ -388,9 +385,7 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
         "torus" => {
             let mut sides = Vec::new();
             while let Some(item) = cursor.item() {
-                sides.push(size(
-                    number(item, "a torus side", 2, u64::from(u32::MAX))?.value,
-                ));
+                sides.push(size(number(item, "a torus side", 2, u64::MAX)?)?);
             }
             if sides.is_empty() {
                 return Err(cursor.expected("the side lengths"));
@@ -408,11 +403,12 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
     Ok(network)
 }
 
-/// A network size as a [`NetworkName`] holds it. The parse above refuses sizes
-/// beyond `u32` with their position, so none is changed here; one that is still
-/// too large for a network is refused when the network is built.
-fn size(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
+/// A network size as a [`NetworkName`] holds it (32 bits). A larger one is
+/// refused where it is written, never stored as another number; one that fits
+/// but is still too large for a network is refused when the network is built.
+fn size(n: Spanned<usize>) -> Result<u32, ParseError> {
+    u32::try_from(n.value)
+        .map_err(|_| ParseError::new(ParseErrorKind::NumberTooLarge(n.value.to_string()), n.span))
 }
 
 fn expectation(cursor: &mut Cursor<'_>) -> Result<Expectation, ParseError> {
