@@ -18,6 +18,7 @@ pub mod hypercube;
 pub mod infer;
 pub mod kernel;
 pub mod lcc;
+pub mod msccl;
 pub mod load;
 pub mod metrics;
 pub mod network;

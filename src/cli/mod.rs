@@ -19,6 +19,7 @@ mod hypercube;
 mod infer;
 mod lcc;
 mod manual;
+mod msccl;
 mod net;
 mod render;
 mod schedule;
