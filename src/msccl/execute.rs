@@ -5,11 +5,11 @@
 //! input chunk) reduced into it, or nothing yet. All thread blocks run their
 //! transmissions in order, as the kernel does: a transmission first waits for
 //! its dependencies (another thread block of its GPU has published a step
-//! number at least the one named), then receives, then sends. A send and a
-//! receive meet on one connection (channel, sender, receiver) in order, and
-//! here they meet only when both are ready (a rendezvous): a program that
-//! needs a connection to buffer a send to make progress is called deadlocked,
-//! since how much a connection buffers depends on protocol and size.
+//! number at least the one named), then receives, then sends. A connection
+//! (channel, sender, receiver) is a first-in first-out queue: a send puts its
+//! chunks at the back and is done, a receive takes the message at the front or
+//! waits for one. The most chunks ever waiting on one connection is reported,
+//! since a real connection buffers a bounded amount.
 //!
 //! Races are found with vector clocks: every access of a slot is checked to be
 //! ordered, by program order, dependencies and messages, after every earlier
@@ -92,6 +92,8 @@ pub struct Figures {
     pub transmissions: u64,
     /// Chunks sent on each connection (channel, from, to).
     pub connections: BTreeMap<(u32, u32, u32), u64>,
+    /// The most chunks sent and not yet received on one connection.
+    pub most_buffered: u64,
     /// The roots for which the postcondition holds (rooted collectives only).
     pub roots: Vec<u32>,
 }
@@ -105,6 +107,15 @@ struct Slot {
     value: Option<Value>,
     writer: Option<(u32, u32)>,
     readers: Vec<(u32, u32)>,
+}
+
+/// A message on its way: its chunks, the sender's clock and time, and the
+/// sending thread block and step.
+struct Message {
+    value: Vec<Value>,
+    clock: Vec<u32>,
+    time: u64,
+    from: (usize, usize),
 }
 
 /// A published step number: the number, when, and the publisher's clock if a
@@ -124,6 +135,9 @@ pub fn run(ranks: &[Rank], shape: &Shape) -> Result<Figures, Finding> {
     }
     if let Some(t) = (0..m.tbs.len()).find(|&t| m.current(t).is_some()) {
         return Err(m.deadlock(t));
+    }
+    if let Some(f) = m.unreceived() {
+        return Err(f);
     }
     let roots = m.check_output()?;
     m.figures.roots = roots;
@@ -149,6 +163,8 @@ struct Machine<'a> {
     memory: Vec<Vec<Slot>>,
     sender: HashMap<(u32, u32, u32), usize>,
     receiver: HashMap<(u32, u32, u32), usize>,
+    fifo: HashMap<(u32, u32, u32), VecDeque<Message>>,
+    buffered: HashMap<(u32, u32, u32), u64>,
     queue: VecDeque<usize>,
     queued: Vec<bool>,
     figures: Figures,
@@ -240,6 +256,8 @@ impl<'a> Machine<'a> {
             memory,
             sender,
             receiver,
+            fifo: HashMap::new(),
+            buffered: HashMap::new(),
             queue: (0..t).collect(),
             queued: vec![true; t],
             figures: Figures::default(),
@@ -298,23 +316,6 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Whether `t` is ready to send its current transmission now.
-    fn ready_to_send(&self, t: usize) -> bool {
-        self.current(t).is_some_and(|tx| {
-            tx.count > 0
-                && tx.op.sends()
-                && self.unmet(t).is_none()
-                && (!tx.op.receives() || self.received[t].is_some())
-        })
-    }
-
-    /// Whether `t` is ready to receive its current transmission now.
-    fn ready_to_receive(&self, t: usize) -> bool {
-        self.current(t).is_some_and(|tx| {
-            tx.count > 0 && tx.op.receives() && self.unmet(t).is_none() && self.received[t].is_none()
-        })
-    }
-
     /// Runs `t` as far as it can go.
     fn run_tb(&mut self, t: usize) -> Result<(), Finding> {
         while let Some(tx) = self.current(t) {
@@ -324,25 +325,11 @@ impl<'a> Machine<'a> {
             }
             self.begin(t);
             let active = tx.count > 0;
-            if active && tx.op.receives() && self.received[t].is_none() {
-                let Some(&s) = self.sender.get(&self.recv_conn(t)) else {
-                    return Err(self.deadlock(t));
-                };
-                if !self.ready_to_send(s) {
-                    return Ok(());
-                }
-                self.transfer(s, t)?;
-                self.push(s);
+            if active && tx.op.receives() && self.received[t].is_none() && !self.receive(t)? {
+                return Ok(());
             }
             if active && tx.op.sends() {
-                let Some(&r) = self.receiver.get(&self.send_conn(t)) else {
-                    return Err(self.deadlock(t));
-                };
-                if !self.ready_to_receive(r) {
-                    return Ok(());
-                }
-                self.transfer(t, r)?;
-                self.push(r);
+                self.send(t)?;
             } else {
                 let end = self.ready[t] + u64::from(!tx.op.receives() && active);
                 self.finish(t, end)?;
@@ -363,40 +350,65 @@ impl<'a> Machine<'a> {
         (tb.chan, tb.recv.unwrap_or(u32::MAX), g)
     }
 
-    /// `s` sends its current transmission to `r`, which receives it; `s`'s
-    /// transmission is done.
-    fn transfer(&mut self, s: usize, r: usize) -> Result<(), Finding> {
-        self.begin(s);
-        self.begin(r);
-        let (stx, rtx) = (self.current(s).expect("s"), self.current(r).expect("r"));
-        if stx.count != rtx.count {
+    /// `t` takes the first message waiting on its receive connection, if any.
+    fn receive(&mut self, t: usize) -> Result<bool, Finding> {
+        let conn = self.recv_conn(t);
+        let Some(message) = self.fifo.get_mut(&conn).and_then(VecDeque::pop_front) else {
+            return Ok(false);
+        };
+        *self.buffered.entry(conn).or_default() -= message.value.len() as u64;
+        let tx = self.current(t).expect("receiving");
+        if message.value.len() as i64 != tx.count {
+            let (s, index) = message.from;
             return Err(self.at(
-                r,
+                t,
                 Fault::Count,
                 None,
                 format!(
-                    "it receives {} chunks from GPU {}, whose thread block {} step {} sends {}: the connection carries elements, not steps, so the two disagree",
-                    rtx.count, self.tbs[s].0, self.tbs[s].1, stx.index, stx.count
+                    "it receives {} chunks from GPU {}, whose thread block {} step {index} sent {}: the connection carries elements, not steps, so the two disagree",
+                    tx.count,
+                    self.tbs[s].0,
+                    self.tbs[s].1,
+                    message.value.len()
                 ),
             ));
         }
-        let value = match stx.op {
-            Op::Send => self.read(s, stx.src, stx.count)?,
-            Op::RecvCopySend => self.received[s].clone().expect("received"),
+        merge(&mut self.clock[t], &message.clock);
+        self.ready[t] = self.ready[t].max(message.time) + 1;
+        self.received[t] = Some(message.value);
+        Ok(true)
+    }
+
+    /// `t` sends its current transmission: the message joins its connection's
+    /// queue, and the transmission is done.
+    fn send(&mut self, t: usize) -> Result<(), Finding> {
+        let tx = self.current(t).expect("sending");
+        let value = match tx.op {
+            Op::Send => self.read(t, tx.src, tx.count)?,
+            Op::RecvCopySend => self.received[t].clone().expect("received"),
             _ => {
-                let local = self.read(s, stx.src, stx.count)?;
-                let got = self.received[s].clone().expect("received");
-                self.combine(s, stx.src, got, &local)?
+                let local = self.read(t, tx.src, tx.count)?;
+                let got = self.received[t].clone().expect("received");
+                self.combine(t, tx.src, got, &local)?
             }
         };
-        let snapshot = self.clock[s].clone();
-        merge(&mut self.clock[r], &snapshot);
-        let time = self.ready[s].max(self.ready[r]) + 1;
-        self.ready[r] = time;
-        *self.figures.connections.entry(self.send_conn(s)).or_default() += stx.count as u64;
-        self.received[r] = Some(value.clone());
-        self.outgoing[s] = Some(value);
-        self.finish(s, time)
+        let conn = self.send_conn(t);
+        let time = self.ready[t] + 1;
+        *self.figures.connections.entry(conn).or_default() += tx.count as u64;
+        let waiting = self.buffered.entry(conn).or_default();
+        *waiting += tx.count as u64;
+        self.figures.most_buffered = self.figures.most_buffered.max(*waiting);
+        self.fifo.entry(conn).or_default().push_back(Message {
+            value: value.clone(),
+            clock: self.clock[t].clone(),
+            time,
+            from: (t, tx.index),
+        });
+        if let Some(&r) = self.receiver.get(&conn) {
+            self.push(r);
+        }
+        self.outgoing[t] = Some(value);
+        self.finish(t, time)
     }
 
     /// Reduces `a` with `b` slot by slot; a contribution in both is a fault.

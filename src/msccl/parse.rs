@@ -110,21 +110,38 @@ pub fn parse(source: &str) -> Result<Element, ReadError> {
             message: format!("not well-formed XML: {e}"),
         }
     })?;
-    Ok(element(&doc, source, doc.root_element()))
+    let lines = Lines::new(source);
+    Ok(element(&lines, source, doc.root_element()))
 }
 
-/// The place of byte `offset` of `doc`.
-fn pos_at(doc: &roxmltree::Document, offset: usize) -> Pos {
-    let p = doc.text_pos_at(offset);
-    Pos {
-        line: p.row,
-        col: p.col,
+/// Where each line starts, to turn byte offsets into places in O(log n)
+/// (roxmltree's own lookup scans from the start of the file).
+struct Lines {
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    fn new(source: &str) -> Lines {
+        let mut starts = vec![0];
+        starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
+        Lines { starts }
+    }
+
+    /// The place of byte `offset` of `source`.
+    fn pos(&self, source: &str, offset: usize) -> Pos {
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1];
+        let col = source.get(start..offset).map_or(1, |t| t.chars().count() + 1);
+        Pos {
+            line: line as u32,
+            col: col as u32,
+        }
     }
 }
 
 /// Copies one element and its descendants (recursively: roxmltree bounds the
 /// nesting depth of what it accepts).
-fn element(doc: &roxmltree::Document, source: &str, node: roxmltree::Node) -> Element {
+fn element(lines: &Lines, source: &str, node: roxmltree::Node) -> Element {
     let attributes = node
         .attributes()
         .map(|a| {
@@ -133,7 +150,7 @@ fn element(doc: &roxmltree::Document, source: &str, node: roxmltree::Node) -> El
             Attribute {
                 name: a.name().to_string(),
                 value: a.value().to_string(),
-                pos: pos_at(doc, a.range().start),
+                pos: lines.pos(source, a.range().start),
                 single_quoted: quote == Some(b'\''),
                 has_entity: raw.contains('&'),
             }
@@ -141,12 +158,12 @@ fn element(doc: &roxmltree::Document, source: &str, node: roxmltree::Node) -> El
         .collect();
     Element {
         name: node.tag_name().name().to_string(),
-        pos: pos_at(doc, node.range().start),
+        pos: lines.pos(source, node.range().start),
         attributes,
         children: node
             .children()
             .filter(|c| c.is_element())
-            .map(|c| element(doc, source, c))
+            .map(|c| element(lines, source, c))
             .collect(),
     }
 }

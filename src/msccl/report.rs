@@ -79,7 +79,10 @@ pub fn text(path: &str, check: &Check) -> String {
         }
         out.push('\n');
         if let Some(most) = f.connections.values().max() {
-            out.push_str(&format!("  busiest connection: {most} chunks\n"));
+            out.push_str(&format!(
+                "  busiest connection: {most} chunks; at most {} chunks sent and not yet received on one connection\n",
+                f.most_buffered
+            ));
         }
     }
     if check.longest_threadblock > super::lower::MAX_NUM_STEPS {
@@ -126,6 +129,7 @@ pub fn json(path: &str, check: &Check, exit: u8) -> Value {
             "transmissions": f.transmissions,
             "chunks_sent": f.connections.values().sum::<u64>(),
             "connections": connections,
+            "most_buffered": f.most_buffered,
             "roots": f.roots,
         })
     });

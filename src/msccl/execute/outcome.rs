@@ -9,7 +9,6 @@ impl Machine<'_> {
     /// What `t` waits for: the thread block it waits on and why, or `Err`
     /// with the reason when it waits for something that cannot come.
     fn waits_for(&self, t: usize) -> Result<(usize, String), String> {
-        let tx = self.current(t).expect("unfinished");
         if let Some((b, k)) = self.unmet(t) {
             let id = self.tbs[b].1;
             if self.current(b).is_none() {
@@ -22,32 +21,55 @@ impl Machine<'_> {
             }
             return Ok((b, format!("waits for thread block {id} to reach step {k}")));
         }
-        let (conn, map, verb, peer) = if tx.op.receives() && self.received[t].is_none() {
-            let c = self.recv_conn(t);
-            (c, &self.sender, "receive from", c.1)
-        } else {
-            let c = self.send_conn(t);
-            (c, &self.receiver, "send to", c.2)
-        };
-        let Some(&other) = map.get(&conn) else {
+        let conn = self.recv_conn(t);
+        let peer = conn.1;
+        let Some(&other) = self.sender.get(&conn) else {
             return Err(format!(
-                "would {verb} GPU {peer} on channel {}, but GPU {peer} has no thread block on that connection",
+                "would receive from GPU {peer} on channel {}, but no thread block of GPU {peer} sends to this GPU on that channel",
                 conn.0
             ));
         };
         if self.current(other).is_none() {
             return Err(format!(
-                "would {verb} GPU {peer} on channel {}, but its thread block {} there has finished: a {} without its {}",
+                "would receive from GPU {peer} on channel {}, but its thread block {} there has finished with nothing more to send: a receive without a send",
                 conn.0,
-                self.tbs[other].1,
-                if verb == "send to" { "send" } else { "receive" },
-                if verb == "send to" { "receive" } else { "send" }
+                self.tbs[other].1
             ));
         }
         Ok((
             other,
-            format!("waits to {verb} GPU {peer} (thread block {}) on channel {}", self.tbs[other].1, conn.0),
+            format!(
+                "waits to receive from GPU {peer} (thread block {}) on channel {}",
+                self.tbs[other].1, conn.0
+            ),
         ))
+    }
+
+    /// A message left on a connection when every thread block has finished:
+    /// a send without a receive.
+    pub(super) fn unreceived(&self) -> Option<Finding> {
+        let (conn, m) = self
+            .fifo
+            .iter()
+            .filter_map(|(c, q)| q.front().map(|m| (c, m)))
+            .min_by_key(|(c, _)| **c)?;
+        let (s, index) = m.from;
+        let sender = &self.ranks[self.tbs[s].0 as usize].tbs[self.tbs[s].1 as usize];
+        let step = sender.txs.iter().find(|x| x.index == index);
+        Some(Finding {
+            fault: Fault::Deadlock,
+            gpu: self.tbs[s].0,
+            tb: Some(self.tbs[s].1),
+            step: Some(index),
+            pos: step.map(|x| x.pos),
+            slot: None,
+            message: format!(
+                "it sends {} chunks to GPU {} on channel {} that no receive takes: a send without a receive",
+                m.value.len(),
+                conn.2,
+                conn.0
+            ),
+        })
     }
 
     /// The deadlock `t` is part of, or the missing partner it waits for.
