@@ -6,6 +6,7 @@ use super::exit::Exit;
 use std::path::Path;
 use txverify::msccl::{self, report};
 
+
 /// What checking one file gives: its status, what goes to standard output,
 /// and what goes to standard error.
 pub struct Checked {
@@ -17,8 +18,8 @@ pub struct Checked {
     pub err: String,
 }
 
-/// Checks `path` as an MSCCL program if it is one: a `.xml` file whose first
-/// element is `<algo>`. `None` leaves the file to the table checker.
+/// Checks `path` as an MSCCL program if it is a `.xml` file (its root must be
+/// `<algo>`). `None` leaves the file to the table checker.
 pub fn check_path(path: &Path, format: OutputFormat) -> Option<Checked> {
     let is_xml = path
         .extension()
@@ -26,10 +27,9 @@ pub fn check_path(path: &Path, format: OutputFormat) -> Option<Checked> {
     if !is_xml {
         return None;
     }
+    // Tables are never `.xml`: any XML file is read as an MSCCL program, so
+    // that another root element gets a message about XML, not about tables.
     let source = super::read_text(path).ok()?;
-    if !msccl::looks_like_msccl(&source) {
-        return None;
-    }
     Some(check_source(&path.display().to_string(), &source, format))
 }
 

@@ -310,9 +310,13 @@ impl<'a> Machine<'a> {
         for &(b, k) in &tx.deps {
             let p = self.publication(base + b as usize, k).expect("met");
             let time = p.time;
-            let snapshot = p.clock.clone().expect("kept for an awaited number");
+            // Kept for every awaited number; without it, nothing is taken
+            // as ordered (which can only report more races, never fewer).
+            let snapshot = p.clock.clone();
             self.ready[t] = self.ready[t].max(time);
-            merge(&mut self.clock[t], &snapshot);
+            if let Some(snapshot) = snapshot {
+                merge(&mut self.clock[t], &snapshot);
+            }
         }
     }
 

@@ -151,9 +151,25 @@ pub fn lower(program: &Program, problems: &mut Vec<Problem>) -> Vec<Rank> {
                 message: format!("GPU {rank}: thread block {missing} is missing (ids must be 0, 1, 2, …)"),
             });
         }
+        // A missing id is a problem already; an empty thread block keeps
+        // every other one at the index of its id.
+        let tbs = tbs
+            .into_iter()
+            .enumerate()
+            .map(|(id, tb)| {
+                tb.unwrap_or(Tb {
+                    id: id as u32,
+                    pos: gpu.pos,
+                    send: None,
+                    recv: None,
+                    chan: 0,
+                    txs: Vec::new(),
+                })
+            })
+            .collect();
         ranks[rank] = Some(Rank {
             scratch: gpu.s_chunks,
-            tbs: tbs.into_iter().flatten().collect(),
+            tbs,
         });
         if gpu.s_chunks < 0 {
             problems.push(Problem {
