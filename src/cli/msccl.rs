@@ -6,7 +6,6 @@ use super::exit::Exit;
 use std::path::Path;
 use txverify::msccl::{self, report};
 
-
 /// What checking one file gives: its status, what goes to standard output,
 /// and what goes to standard error.
 pub struct Checked {
@@ -60,13 +59,22 @@ pub fn check_source(shown: &str, source: &str, format: OutputFormat) -> Checked 
                 OutputFormat::Text => Checked {
                     exit,
                     out: String::new(),
-                    err: format!("error: {shown}:{}:{}: {}\n", e.pos.line, e.pos.col, e.message),
+                    err: format!(
+                        "error: {shown}:{}:{}: {}\n",
+                        e.pos.line, e.pos.col, e.message
+                    ),
                 },
                 OutputFormat::Json => Checked {
                     exit,
                     out: format!(
                         "{}\n",
-                        report::json_unreadable(shown, e.pos.line, e.pos.col, &e.message, exit.code())
+                        report::json_unreadable(
+                            shown,
+                            e.pos.line,
+                            e.pos.col,
+                            &e.message,
+                            exit.code()
+                        )
                     ),
                     err: String::new(),
                 },

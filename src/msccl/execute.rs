@@ -182,8 +182,16 @@ impl<'a> Machine<'a> {
                 let global = tbs.len();
                 tbs.push((g as u32, tb.id));
                 let conns = [
-                    (tb.send.map(|p| (tb.chan, g as u32, p)), &mut sender, "send to"),
-                    (tb.recv.map(|p| (tb.chan, p, g as u32)), &mut receiver, "receive from"),
+                    (
+                        tb.send.map(|p| (tb.chan, g as u32, p)),
+                        &mut sender,
+                        "send to",
+                    ),
+                    (
+                        tb.recv.map(|p| (tb.chan, p, g as u32)),
+                        &mut receiver,
+                        "receive from",
+                    ),
                 ];
                 for (conn, map, what) in conns {
                     if let Some(c) = conn
@@ -271,7 +279,9 @@ impl<'a> Machine<'a> {
 
     fn current(&self, t: usize) -> Option<&'a Tx> {
         let (g, id) = self.tbs[t];
-        self.ranks[g as usize].tbs[id as usize].txs.get(self.next[t])
+        self.ranks[g as usize].tbs[id as usize]
+            .txs
+            .get(self.next[t])
     }
 
     fn push(&mut self, t: usize) {
@@ -402,8 +412,9 @@ impl<'a> Machine<'a> {
         let waiting = self.buffered.entry(conn).or_default();
         *waiting += tx.count as u64;
         self.figures.most_buffered = self.figures.most_buffered.max(*waiting);
+        let keep = (tx.op == Op::RecvReduceCopySend).then(|| value.clone());
         self.fifo.entry(conn).or_default().push_back(Message {
-            value: value.clone(),
+            value,
             clock: self.clock[t].clone(),
             time,
             from: (t, tx.index),
@@ -411,12 +422,18 @@ impl<'a> Machine<'a> {
         if let Some(&r) = self.receiver.get(&conn) {
             self.push(r);
         }
-        self.outgoing[t] = Some(value);
+        self.outgoing[t] = keep;
         self.finish(t, time)
     }
 
     /// Reduces `a` with `b` slot by slot; a contribution in both is a fault.
-    fn combine(&self, t: usize, at: (Buf, i64), mut a: Vec<Value>, b: &[Value]) -> Result<Vec<Value>, Finding> {
+    fn combine(
+        &self,
+        t: usize,
+        at: (Buf, i64),
+        mut a: Vec<Value>,
+        b: &[Value],
+    ) -> Result<Vec<Value>, Finding> {
         for (i, (x, y)) in a.iter_mut().zip(b).enumerate() {
             let mut both = Vec::with_capacity(x.len() + y.len());
             let (mut p, mut q) = (0, 0);
@@ -426,7 +443,10 @@ impl<'a> Machine<'a> {
                         t,
                         Fault::Duplicate,
                         Some((at.0, at.1 + i as i64)),
-                        format!("{} would be reduced into it twice", self.shape.describe(x[p])),
+                        format!(
+                            "{} would be reduced into it twice",
+                            self.shape.describe(x[p])
+                        ),
                     ));
                 }
                 if q == y.len() || (p < x.len() && x[p] < y[q]) {
@@ -487,9 +507,7 @@ impl<'a> Machine<'a> {
         self.clock[t][t] = self.next[t] as u32;
         if tx.hasdep {
             let prev = self.publications[t].last().map_or(i64::MIN, |p| p.number);
-            let needed = self.awaited[t]
-                .iter()
-                .any(|&k| k > prev && k <= tx.number);
+            let needed = self.awaited[t].iter().any(|&k| k > prev && k <= tx.number);
             self.publications[t].push(Publication {
                 number: tx.number,
                 time: end,
@@ -503,7 +521,12 @@ impl<'a> Machine<'a> {
     }
 
     /// The slots of `t`'s GPU that `(buf, off)` and `count` name.
-    fn slots(&self, t: usize, (buf, off): (Buf, i64), count: i64) -> Result<std::ops::Range<usize>, Finding> {
+    fn slots(
+        &self,
+        t: usize,
+        (buf, off): (Buf, i64),
+        count: i64,
+    ) -> Result<std::ops::Range<usize>, Finding> {
         let g = self.tbs[t].0;
         let (input, output, user) = self.shape.layout(g);
         let (base, size) = match buf {
@@ -534,7 +557,12 @@ impl<'a> Machine<'a> {
         for (i, a) in range.enumerate() {
             let slot = (at.0, at.1 + i as i64);
             let Some(v) = self.memory[g][a].value.clone() else {
-                return Err(self.at(t, Fault::Unwritten, Some(slot), "it reads a chunk nothing has written yet".into()));
+                return Err(self.at(
+                    t,
+                    Fault::Unwritten,
+                    Some(slot),
+                    "it reads a chunk nothing has written yet".into(),
+                ));
             };
             if let Some(w) = self.memory[g][a].writer
                 && !self.ordered(t, w)

@@ -96,7 +96,9 @@ pub fn lower(program: &Program, problems: &mut Vec<Problem>) -> Vec<Rank> {
         if ranks[rank].is_some() {
             problems.push(Problem {
                 pos: gpu.pos,
-                message: format!("GPU {rank} is written twice: the reader loads both into one rank"),
+                message: format!(
+                    "GPU {rank} is written twice: the reader loads both into one rank"
+                ),
             });
             continue;
         }
@@ -118,7 +120,10 @@ pub fn lower(program: &Program, problems: &mut Vec<Problem>) -> Vec<Rank> {
                 }
             }
             if tb.chan < 0 || tb.chan > MAX_CHANNELS {
-                problems.push(at(format!("channel {} is out of the reader's range", tb.chan)));
+                problems.push(at(format!(
+                    "channel {} is out of the reader's range",
+                    tb.chan
+                )));
             } else if tb.chan >= program.nchannels {
                 problems.push(at(format!(
                     "channel {} is not one of the nchannels = {} the runtime sets up",
@@ -148,7 +153,9 @@ pub fn lower(program: &Program, problems: &mut Vec<Problem>) -> Vec<Rank> {
         if let Some(missing) = tbs.iter().position(Option::is_none) {
             problems.push(Problem {
                 pos: gpu.pos,
-                message: format!("GPU {rank}: thread block {missing} is missing (ids must be 0, 1, 2, …)"),
+                message: format!(
+                    "GPU {rank}: thread block {missing} is missing (ids must be 0, 1, 2, …)"
+                ),
             });
         }
         // A missing id is a problem already; an empty thread block keeps
@@ -222,7 +229,10 @@ fn transmissions(
     for (index, step) in tb.steps.iter().enumerate() {
         let at = |message: String| Problem {
             pos: step.pos,
-            message: format!("GPU {}, thread block {}, step {index}: {message}", gpu.id, tb.id),
+            message: format!(
+                "GPU {}, thread block {}, step {index}: {message}",
+                gpu.id, tb.id
+            ),
         };
         if step.s < 0 {
             problems.push(at(format!("s = {} is negative", step.s)));
@@ -247,10 +257,16 @@ fn transmissions(
             problems.push(at(format!("cnt = {} is not in 0..{MAX_COUNT}", step.cnt)));
         }
         if op.sends() && !has_send_peer {
-            problems.push(at(format!("a `{}` in a thread block without a send peer", op.code())));
+            problems.push(at(format!(
+                "a `{}` in a thread block without a send peer",
+                op.code()
+            )));
         }
         if op.receives() && !has_recv_peer {
-            problems.push(at(format!("a `{}` in a thread block without a receive peer", op.code())));
+            problems.push(at(format!(
+                "a `{}` in a thread block without a receive peer",
+                op.code()
+            )));
         }
         check_declared_bounds(gpu, op, step, &mut |m| problems.push(at(m)));
         if step.hasdep != 0 && step.hasdep != 1 {
@@ -273,7 +289,11 @@ fn transmissions(
                 src: (src, step.srcoff),
                 dst: (dst, step.dstoff),
                 count: step.cnt,
-                reduce_srcs: if op == Op::Reduce { vec![step.srcoff] } else { Vec::new() },
+                reduce_srcs: if op == Op::Reduce {
+                    vec![step.srcoff]
+                } else {
+                    Vec::new()
+                },
                 deps,
                 hasdep: false,
                 number: 0,

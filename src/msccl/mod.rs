@@ -72,7 +72,9 @@ impl Check {
         if let Some(p) = self.problems.first() {
             return Some(format!("{}: {}", p.pos, p.message));
         }
-        self.finding.as_ref().map(|(mode, f)| report::finding_sentence(mode, f))
+        self.finding
+            .as_ref()
+            .map(|(mode, f)| report::finding_sentence(mode, f))
     }
 }
 
@@ -107,7 +109,8 @@ pub fn check(source: &str) -> Result<Check, ReadError> {
     if has("inplace") && has("outofplace") && !program.inplace && !program.outofplace {
         problems.push(Problem {
             pos: program.pos,
-            message: "inplace and outofplace are both 0: the runtime never selects this program".into(),
+            message: "inplace and outofplace are both 0: the runtime never selects this program"
+                .into(),
         });
     }
     let ranks = lower::lower(&program, &mut problems);
@@ -147,7 +150,12 @@ pub fn check(source: &str) -> Result<Check, ReadError> {
 }
 
 /// Runs the program in each way the runtime may call it.
-fn run_modes(program: &program::Program, ranks: &[lower::Rank], coll: Collective, check: &mut Check) {
+fn run_modes(
+    program: &program::Program,
+    ranks: &[lower::Rank],
+    coll: Collective,
+    check: &mut Check,
+) {
     let n = program.ngpus as u32;
     let mut modes = Vec::new();
     if program.outofplace || !program.inplace {

@@ -131,7 +131,13 @@ impl Lines {
     fn pos(&self, source: &str, offset: usize) -> Pos {
         let line = self.starts.partition_point(|&s| s <= offset).max(1);
         let start = self.starts[line - 1];
-        let col = source.get(start..offset).map_or(1, |t| t.chars().count() + 1);
+        let col = source.get(start..offset).map_or(1, |t| {
+            if t.is_ascii() {
+                t.len() + 1
+            } else {
+                t.chars().count() + 1
+            }
+        });
         Pos {
             line: line as u32,
             col: col as u32,
@@ -146,7 +152,11 @@ fn element(lines: &Lines, source: &str, node: roxmltree::Node) -> Element {
         .attributes()
         .map(|a| {
             let raw = &source[a.range_value()];
-            let quote = a.range_value().start.checked_sub(1).map(|i| source.as_bytes()[i]);
+            let quote = a
+                .range_value()
+                .start
+                .checked_sub(1)
+                .map(|i| source.as_bytes()[i]);
             Attribute {
                 name: a.name().to_string(),
                 value: a.value().to_string(),

@@ -246,7 +246,10 @@ impl Attrs<'_> {
         let Some(text) = self.text(name) else {
             return Ok(default);
         };
-        let pos = self.element.attribute(name).map_or(self.element.pos, |a| a.pos);
+        let pos = self
+            .element
+            .attribute(name)
+            .map_or(self.element.pos, |a| a.pos);
         text.trim().parse::<i64>().map_err(|_| ReadError {
             pos,
             message: format!(
@@ -283,7 +286,9 @@ pub fn read(root: &Element) -> Result<Program, ReadError> {
     if !["Simple", "LL", "LL128"].contains(&proto.as_str()) && root.attribute("proto").is_some() {
         problems.push(Problem {
             pos: root.pos,
-            message: format!("protocol `{proto}` is not one the executor knows (Simple, LL, LL128)"),
+            message: format!(
+                "protocol `{proto}` is not one the executor knows (Simple, LL, LL128)"
+            ),
         });
     }
     let mut gpus = Vec::new();

@@ -48,7 +48,10 @@ pub fn text(path: &str, check: &Check) -> String {
         out.push_str(&format!("  also: {}: {}\n", p.pos, p.message));
     }
     if check.problems.len() > 10 {
-        out.push_str(&format!("  … and {} more problems\n", check.problems.len() - 10));
+        out.push_str(&format!(
+            "  … and {} more problems\n",
+            check.problems.len() - 10
+        ));
     }
     if !check.problems.is_empty() {
         match &check.finding {

@@ -14,7 +14,14 @@ use txverify::msccl::check;
 type StepSpec = (&'static str, char, i64, char, i64, i64, i64, i64, i64);
 type TbSpec = (i64, i64, i64, Vec<StepSpec>);
 
-fn xml(coll: &str, n: usize, chunks: i64, inplace: bool, scratch: i64, gpus: &[Vec<TbSpec>]) -> String {
+fn xml(
+    coll: &str,
+    n: usize,
+    chunks: i64,
+    inplace: bool,
+    scratch: i64,
+    gpus: &[Vec<TbSpec>],
+) -> String {
     let (i, o) = match coll {
         "allgather" => (chunks / n as i64, chunks),
         "reducescatter" => (chunks, chunks / n as i64),
@@ -26,9 +33,12 @@ fn xml(coll: &str, n: usize, chunks: i64, inplace: bool, scratch: i64, gpus: &[V
         u8::from(!inplace)
     );
     for (g, tbs) in gpus.iter().enumerate() {
-        out += &format!("  <gpu id=\"{g}\" i_chunks=\"{i}\" o_chunks=\"{o}\" s_chunks=\"{scratch}\">\n");
+        out += &format!(
+            "  <gpu id=\"{g}\" i_chunks=\"{i}\" o_chunks=\"{o}\" s_chunks=\"{scratch}\">\n"
+        );
         for (id, (send, recv, chan, steps)) in tbs.iter().enumerate() {
-            out += &format!("    <tb id=\"{id}\" send=\"{send}\" recv=\"{recv}\" chan=\"{chan}\">\n");
+            out +=
+                &format!("    <tb id=\"{id}\" send=\"{send}\" recv=\"{recv}\" chan=\"{chan}\">\n");
             for (s, (t, sb, so, db, doff, cnt, depid, deps, hasdep)) in steps.iter().enumerate() {
                 out += &format!(
                     "      <step s=\"{s}\" type=\"{t}\" srcbuf=\"{sb}\" srcoff=\"{so}\" dstbuf=\"{db}\" dstoff=\"{doff}\" cnt=\"{cnt}\" depid=\"{depid}\" deps=\"{deps}\" hasdep=\"{hasdep}\"/>\n"
@@ -82,7 +92,11 @@ fn a_hand_written_allreduce_is_valid_and_the_cli_says_so() {
     let path = file("ar2.xml", &text);
     let run = txverify(&["check", path.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("VALID MSCCL allreduce on 2 GPUs"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("VALID MSCCL allreduce on 2 GPUs"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("critical path"), "{}", run.stdout);
 }
 
@@ -93,12 +107,18 @@ fn every_fault_kind_is_found_with_its_place() {
     g[0][1].3[3].4 = 1;
     let (ok, why) = verdict(&xml("allreduce", 2, 2, false, 0, &g));
     assert!(!ok);
-    assert!(why.contains("output chunk 0 of GPU 0 is wrong") || why.contains("race"), "{why}");
+    assert!(
+        why.contains("output chunk 0 of GPU 0 is wrong") || why.contains("race"),
+        "{why}"
+    );
     // Without the dependency on the copy, the reduction races with it.
     let mut g = allreduce2();
     g[1][1].3[0].6 = -1;
     let (ok, why) = verdict(&xml("allreduce", 2, 2, false, 0, &g));
-    assert!(!ok && why.contains("no dependency or message orders"), "{why}");
+    assert!(
+        !ok && why.contains("no dependency or message orders"),
+        "{why}"
+    );
     // A dependency on a step that never says hasdep: the wait never ends.
     let mut g = allreduce2();
     g[1][0].3[0].8 = 0;
@@ -115,7 +135,10 @@ fn every_fault_kind_is_found_with_its_place() {
         gpu[1].3.swap(0, 3);
     }
     let (ok, why) = verdict(&xml("allreduce", 2, 2, false, 0, &g));
-    assert!(!ok && why.contains("deadlock") && why.contains("closes the cycle"), "{why}");
+    assert!(
+        !ok && why.contains("deadlock") && why.contains("closes the cycle"),
+        "{why}"
+    );
     // Out of range, and reading scratch nothing wrote.
     let mut g = allreduce2();
     g[0][1].3[0].2 = 5;
@@ -137,7 +160,11 @@ fn every_fault_kind_is_found_with_its_place() {
 fn what_the_reader_refuses_is_invalid() {
     let good = xml("allreduce", 2, 2, false, 0, &allreduce2());
     for (from, to, says) in [
-        ("coll=\"allreduce\"", "coll=\"reduce_scatter\"", "not a collective the executor accepts"),
+        (
+            "coll=\"allreduce\"",
+            "coll=\"reduce_scatter\"",
+            "not a collective the executor accepts",
+        ),
         (" outofplace=\"1\"", "", "no `outofplace` attribute"),
         ("type=\"rrc\"", "type=\"rrx\"", "not one the executor knows"),
         ("<tb id=\"1\"", "<tb id=\"2\"", "thread block 1 is missing"),
@@ -147,14 +174,20 @@ fn what_the_reader_refuses_is_invalid() {
         let (ok, why) = verdict(&text);
         assert!(!ok && why.contains(says), "{to}: {why}");
     }
-    let path = file("bad.xml", &good.replacen("coll=\"allreduce\"", "coll=\"custom\"", 1));
+    let path = file(
+        "bad.xml",
+        &good.replacen("coll=\"allreduce\"", "coll=\"custom\"", 1),
+    );
     let run = txverify(&["check", path.to_str().unwrap()]);
     assert_eq!(run.code, 1, "{}", run.stdout);
 }
 
 #[test]
 fn an_unreadable_file_has_its_line_and_column() {
-    let path = file("broken.xml", "<algo name=\"x\">\n  <gpu id=\"0\">\n</algo>\n");
+    let path = file(
+        "broken.xml",
+        "<algo name=\"x\">\n  <gpu id=\"0\">\n</algo>\n",
+    );
     let run = txverify(&["check", path.to_str().unwrap()]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("broken.xml:3:"), "{}", run.stderr);
@@ -163,7 +196,10 @@ fn an_unreadable_file_has_its_line_and_column() {
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
     assert_eq!(v["schema"], "txverify-msccl/1");
     assert_eq!(v["line"], 3);
-    let path = file("num.xml", &xml("allreduce", 2, 2, false, 0, &allreduce2()).replacen("cnt=\"1\"", "cnt=\"one\"", 1));
+    let path = file(
+        "num.xml",
+        &xml("allreduce", 2, 2, false, 0, &allreduce2()).replacen("cnt=\"1\"", "cnt=\"one\"", 1),
+    );
     assert_eq!(txverify(&["check", path.to_str().unwrap()]).code, 2);
 }
 
@@ -171,7 +207,11 @@ fn an_unreadable_file_has_its_line_and_column() {
 fn paths(prefix: &str, v: &serde_json::Value, out: &mut BTreeSet<String>) {
     if let serde_json::Value::Object(map) = v {
         for (k, child) in map {
-            let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            let p = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
             out.insert(p.clone());
             match child {
                 serde_json::Value::Object(_) => paths(&p, child, out),
@@ -204,8 +244,13 @@ fn the_json_report_has_the_documented_fields() {
     let mut g = allreduce2();
     g[0][1].3[3].4 = 1;
     let mut seen = BTreeSet::new();
-    let refused = xml("allreduce", 2, 2, false, 0, &allreduce2()).replacen("type=\"rrc\"", "type=\"rrx\"", 1);
-    for text in [xml("allreduce", 2, 2, false, 0, &allreduce2()), xml("allreduce", 2, 2, false, 0, &g), refused] {
+    let refused =
+        xml("allreduce", 2, 2, false, 0, &allreduce2()).replacen("type=\"rrc\"", "type=\"rrx\"", 1);
+    for text in [
+        xml("allreduce", 2, 2, false, 0, &allreduce2()),
+        xml("allreduce", 2, 2, false, 0, &g),
+        refused,
+    ] {
         let path = file("j.xml", &text);
         let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
         let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
@@ -217,9 +262,20 @@ fn the_json_report_has_the_documented_fields() {
 
 #[test]
 fn every_msccl_export_reads_back_valid() {
-    for table in ["tables/mesh5.tbl", "tables/ring10-dihedral.tbl", "tables/hypercube4-a.tbl"] {
+    for table in [
+        "tables/mesh5.tbl",
+        "tables/ring10-dihedral.tbl",
+        "tables/hypercube4-a.tbl",
+    ] {
         let out = file("export.xml", "");
-        let run = txverify(&["export", table, "--format", "msccl", "-o", out.to_str().unwrap()]);
+        let run = txverify(&[
+            "export",
+            table,
+            "--format",
+            "msccl",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
         assert_eq!(run.code, 0, "{table}: {}", run.stderr);
         let text = std::fs::read_to_string(&out).unwrap();
         let c = check(&text).unwrap();
@@ -228,7 +284,11 @@ fn every_msccl_export_reads_back_valid() {
         // The program moves exactly the schedule's sends: one chunk per send.
         let schedule = txverify(&["export", table, "--format", "csv"]);
         let sends = schedule.stdout.lines().count() as u64 - 1;
-        assert_eq!(c.figures.unwrap().connections.values().sum::<u64>(), sends, "{table}");
+        assert_eq!(
+            c.figures.unwrap().connections.values().sum::<u64>(),
+            sends,
+            "{table}"
+        );
     }
 }
 
@@ -272,7 +332,11 @@ fn interpret(gpus: &[Vec<TbSpec>], n: usize, chunks: usize) -> Option<bool> {
     use std::collections::{HashMap, VecDeque};
     type Set = BTreeSet<(usize, usize)>;
     let mut mem: Vec<HashMap<(char, i64), Set>> = (0..n)
-        .map(|g| (0..chunks).map(|c| (('i', c as i64), BTreeSet::from([(g, c)]))).collect())
+        .map(|g| {
+            (0..chunks)
+                .map(|c| (('i', c as i64), BTreeSet::from([(g, c)])))
+                .collect()
+        })
         .collect();
     let mut queues: HashMap<(i64, usize, i64), VecDeque<Set>> = HashMap::new();
     let mut pc: Vec<Vec<usize>> = gpus.iter().map(|tbs| vec![0; tbs.len()]).collect();
@@ -280,7 +344,9 @@ fn interpret(gpus: &[Vec<TbSpec>], n: usize, chunks: usize) -> Option<bool> {
         let mut moved = false;
         for (g, tbs) in gpus.iter().enumerate() {
             for (t, (send, recv, chan, steps)) in tbs.iter().enumerate() {
-                let Some(&(ty, sb, so, db, doff, _, _, _, _)) = steps.get(pc[g][t]) else { continue };
+                let Some(&(ty, sb, so, db, doff, _, _, _, _)) = steps.get(pc[g][t]) else {
+                    continue;
+                };
                 let value = match ty {
                     "s" | "cpy" => mem[g].get(&(sb, so))?.clone(),
                     _ => {
@@ -298,7 +364,10 @@ fn interpret(gpus: &[Vec<TbSpec>], n: usize, chunks: usize) -> Option<bool> {
                     }
                 };
                 if ty == "s" {
-                    queues.entry((*chan, g, *send)).or_default().push_back(value);
+                    queues
+                        .entry((*chan, g, *send))
+                        .or_default()
+                        .push_back(value);
                 } else {
                     mem[g].insert((db, doff), value);
                 }
@@ -310,14 +379,16 @@ fn interpret(gpus: &[Vec<TbSpec>], n: usize, chunks: usize) -> Option<bool> {
             break;
         }
     }
-    let done = pc.iter().zip(gpus).all(|(p, tbs)| p.iter().zip(tbs).all(|(&k, tb)| k == tb.3.len()));
+    let done = pc
+        .iter()
+        .zip(gpus)
+        .all(|(p, tbs)| p.iter().zip(tbs).all(|(&k, tb)| k == tb.3.len()));
     if !done || queues.values().any(|q| !q.is_empty()) {
         return None;
     }
     Some((0..n).all(|g| {
-        (0..chunks).all(|c| {
-            mem[g].get(&('o', c as i64)) == Some(&(0..n).map(|h| (h, c)).collect::<Set>())
-        })
+        (0..chunks)
+            .all(|c| mem[g].get(&('o', c as i64)) == Some(&(0..n).map(|h| (h, c)).collect::<Set>()))
     }))
 }
 

@@ -32,8 +32,7 @@ impl Machine<'_> {
         if self.current(other).is_none() {
             return Err(format!(
                 "would receive from GPU {peer} on channel {}, but its thread block {} there has finished with nothing more to send: a receive without a send",
-                conn.0,
-                self.tbs[other].1
+                conn.0, self.tbs[other].1
             ));
         }
         Ok((
@@ -101,7 +100,9 @@ impl Machine<'_> {
 
     fn name(&self, t: usize) -> String {
         let (g, id) = self.tbs[t];
-        let step = self.current(t).map_or(String::new(), |x| format!(" step {}", x.index));
+        let step = self
+            .current(t)
+            .map_or(String::new(), |x| format!(" step {}", x.index));
         format!("GPU {g} thread block {id}{step}")
     }
 
@@ -127,11 +128,18 @@ impl Machine<'_> {
         if good.is_empty() {
             let mut f = first_failure.expect("some root was tried");
             if shape.coll.rooted() {
-                f.message = format!("for no root does the output hold what it must; for root 0: {}", f.message);
+                f.message = format!(
+                    "for no root does the output hold what it must; for root 0: {}",
+                    f.message
+                );
             }
             return Err(f);
         }
-        Ok(if shape.coll.rooted() { good } else { Vec::new() })
+        Ok(if shape.coll.rooted() {
+            good
+        } else {
+            Vec::new()
+        })
     }
 
     /// The first output chunk that is wrong for `root`.
@@ -143,7 +151,9 @@ impl Machine<'_> {
                 let Some(want) = shape.expected(g, c, root) else {
                     continue;
                 };
-                let got = self.memory[g as usize][(output + c) as usize].value.as_ref();
+                let got = self.memory[g as usize][(output + c) as usize]
+                    .value
+                    .as_ref();
                 let message = match got {
                     None => "output chunk {c} is never written".to_string(),
                     Some(v) if *v == want => continue,
