@@ -450,3 +450,42 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn broadcast_finds_its_root_and_allgather_aliases_in_place() {
+    // GPU 0 keeps its chunk and sends it; GPU 1 receives it: right for root 0.
+    let gpus: Vec<Vec<TbSpec>> = vec![
+        vec![(
+            1,
+            -1,
+            0,
+            vec![st("cpy", 'i', 0, 'o', 0), st("s", 'i', 0, 'o', 0)],
+        )],
+        vec![(-1, 0, 0, vec![st("r", 'i', 0, 'o', 0)])],
+    ];
+    let c = check(&xml("broadcast", 2, 1, false, 0, &gpus)).unwrap();
+    assert!(c.valid(), "{:?}", c.reason());
+    assert_eq!(c.figures.unwrap().roots, [0]);
+    // In place, GPU g's input chunk is its output chunk g: sending it and
+    // receiving the other's is an allgather.
+    let gpus: Vec<Vec<TbSpec>> = (0..2)
+        .map(|g: i64| {
+            vec![(
+                1 - g,
+                1 - g,
+                0,
+                vec![st("s", 'i', 0, 'o', g), st("r", 'i', 0, 'o', 1 - g)],
+            )]
+        })
+        .collect();
+    let c = check(&xml("allgather", 2, 2, true, 0, &gpus)).unwrap();
+    assert!(c.valid(), "{:?}", c.reason());
+    // Out of place the output chunk g is never written.
+    let c = check(&xml("allgather", 2, 2, false, 0, &gpus)).unwrap();
+    assert!(!c.valid());
+    assert!(
+        c.reason().unwrap().contains("never written"),
+        "{:?}",
+        c.reason()
+    );
+}
