@@ -20,6 +20,7 @@ pub mod kernel;
 pub mod lcc;
 pub mod load;
 pub mod metrics;
+pub mod msccl;
 pub mod network;
 pub mod product;
 pub mod render;

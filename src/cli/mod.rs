@@ -19,6 +19,7 @@ mod hypercube;
 mod infer;
 mod lcc;
 mod manual;
+mod msccl;
 mod net;
 mod network_bounds;
 mod render;

@@ -39,6 +39,7 @@ mod lcc_cli;
 mod limits;
 mod malicious;
 mod msccl;
+mod msccl_check;
 mod no_panic;
 mod portfolio;
 mod products;

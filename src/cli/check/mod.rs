@@ -292,6 +292,10 @@ fn check_file(
     options: &VerifyOptions,
     format: OutputFormat,
 ) -> (Exit, Vec<Emit>) {
+    // MSCCL XML programs have a checker of their own (docs/msccl.md).
+    if let Some(c) = super::msccl::check_path(path, format) {
+        return (c.exit, vec![Emit::Out(c.out), Emit::Err(c.err)]);
+    }
     let shown = path.display().to_string();
     let mut emits = Vec::new();
     let Some((source, loaded)) = load_collecting(path, load, format, &mut emits) else {
