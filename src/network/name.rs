@@ -41,6 +41,9 @@ pub enum NetworkName {
         /// Its size.
         size: u32,
     },
+    /// `twisted N1 N2 [N3]`: a twisted torus of shape `2k k`, `k k 2k` or
+    /// `k 2k 2k` (`twisted.rs` defines the wrap-around shifts).
+    Twisted(Vec<u32>),
     /// `NET1 x NET2 x …`: the cartesian product of two or more networks (none
     /// itself a product), numbered mixed radix with the first factor fastest.
     Product(Vec<NetworkName>),
@@ -55,7 +58,7 @@ pub enum NetworkError {
     Empty,
     /// The family is not one txverify builds.
     #[error(
-        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, kary, genhypercube, star, pancake, ccc, butterfly)"
+        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, kary, genhypercube, twisted, star, pancake, ccc, butterfly)"
     )]
     UnknownFamily(String),
     /// A Cayley family's group could not be computed.
@@ -132,6 +135,9 @@ pub enum NetworkError {
     /// A table's network must be a ring, a hypercube or a torus.
     #[error("`{0}` is not a ring, a hypercube or a torus")]
     NotATorus(String),
+    /// Sizes that are not a twisted-torus shape.
+    #[error("`{0}` is not a twisted-torus shape (valid: {shapes})", shapes = super::twisted::SHAPES)]
+    TwistedShape(String),
 }
 
 impl fmt::Display for NetworkName {
@@ -151,6 +157,7 @@ impl fmt::Display for NetworkName {
             NetworkName::Hypercube(d) => write!(f, "hypercube {d}"),
             NetworkName::Complete(n) => write!(f, "complete {n}"),
             NetworkName::GenHypercube(s) => list(f, "genhypercube", s),
+            NetworkName::Twisted(s) => list(f, "twisted", s),
             NetworkName::Cayley { family, size } => write!(f, "{} {size}", family.name()),
             NetworkName::Product(parts) => {
                 for (i, part) in parts.iter().enumerate() {
@@ -255,6 +262,10 @@ impl FromStr for NetworkName {
             "complete" => NetworkName::Complete(sizes.one("complete", 1)?),
             "genhypercube" => NetworkName::GenHypercube(sizes.many("genhypercube", 1)?),
             "kary" => NetworkName::Torus(sizes.kary()?),
+            "twisted" => {
+                super::twisted::shifts(sizes.0)?;
+                NetworkName::Twisted(sizes.0.to_vec())
+            }
             other => match CayleyFamily::from_name(other) {
                 Some(family) => NetworkName::Cayley {
                     family,
@@ -282,9 +293,10 @@ impl NetworkName {
             NetworkName::Ring(n) | NetworkName::Linear(n) | NetworkName::Complete(n) => {
                 product(&[*n])
             }
-            NetworkName::Torus(s) | NetworkName::Mesh(s) | NetworkName::GenHypercube(s) => {
-                product(s)
-            }
+            NetworkName::Torus(s)
+            | NetworkName::Mesh(s)
+            | NetworkName::GenHypercube(s)
+            | NetworkName::Twisted(s) => product(s),
             NetworkName::Cayley { family, size } => family.nodes(*size),
             NetworkName::Product(parts) => parts
                 .iter()
@@ -340,6 +352,7 @@ impl NetworkName {
             NetworkName::Complete(n) => super::build::gen_hypercube(&[*n as usize]),
             NetworkName::GenHypercube(s) => super::build::gen_hypercube(&widen(s)),
             NetworkName::Cayley { family, size } => family.graph(*size),
+            NetworkName::Twisted(s) => super::twisted::build(s),
             NetworkName::Product(parts) => {
                 let graphs = parts
                     .iter()

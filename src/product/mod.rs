@@ -101,6 +101,7 @@ pub fn factors_of(network: &NetworkName) -> Result<Vec<Factor>, ProductError> {
                 nodes: nodes as u32,
             }]
         }
+        NetworkName::Twisted(_) => return Err(ProductError::NotAProduct(network.to_string())),
         NetworkName::Product(parts) => {
             let mut factors = Vec::new();
             for part in parts {
