@@ -259,7 +259,11 @@ impl Family {
             Family::Butterfly(d) => (wreath(*d), Some("s s' t t'".to_string()), None),
             Family::Twisted(sides) => {
                 let words: Vec<String> = sides.iter().map(u64::to_string).collect();
-                (twisted(sides), None, Some(format!("twisted {}", words.join(" "))))
+                (
+                    twisted(sides),
+                    None,
+                    Some(format!("twisted {}", words.join(" "))),
+                )
             }
         };
         let mut text = format!("name: {}\n", self.file_name());

@@ -61,10 +61,20 @@ fn sides_text(sides: &[u32]) -> String {
 
 /// The neighbour of the node with coordinates `c` one step in dimension `dim`
 /// (`forward`: +1, else −1), as coordinates.
-fn step(sides: &[usize], shifts: &[Vec<u32>], c: &[usize], dim: usize, forward: bool) -> Vec<usize> {
+fn step(
+    sides: &[usize],
+    shifts: &[Vec<u32>],
+    c: &[usize],
+    dim: usize,
+    forward: bool,
+) -> Vec<usize> {
     let mut next = c.to_vec();
     let side = sides[dim];
-    let wraps = if forward { c[dim] + 1 == side } else { c[dim] == 0 };
+    let wraps = if forward {
+        c[dim] + 1 == side
+    } else {
+        c[dim] == 0
+    };
     next[dim] = if forward {
         (c[dim] + 1) % side
     } else {
@@ -200,7 +210,11 @@ fn next_permutation(p: &mut [usize]) -> bool {
 /// (degree 6).
 pub(super) fn candidates(n: usize, degree: usize) -> Vec<Vec<u32>> {
     let mut out = Vec::new();
-    let root = |n: usize, p: u32| (2..=n).take_while(|k| k.pow(p) <= n).find(|k| k.pow(p) == n);
+    let root = |n: usize, p: u32| {
+        (2..=n)
+            .take_while(|k| k.pow(p) <= n)
+            .find(|k| k.pow(p) == n)
+    };
     match degree {
         4 if n.is_multiple_of(2) => {
             if let Some(k) = root(n / 2, 2) {
@@ -234,7 +248,15 @@ mod tests {
         assert!(shifts(&[4, 4, 8]).is_ok());
         assert!(shifts(&[4, 8, 8]).is_ok());
         assert!(shifts(&[2, 4, 4]).is_ok());
-        for bad in [&[4, 8][..], &[4, 4, 4], &[8, 8, 4], &[2, 1], &[1, 1, 2], &[4], &[]] {
+        for bad in [
+            &[4, 8][..],
+            &[4, 4, 4],
+            &[8, 8, 4],
+            &[2, 1],
+            &[1, 1, 2],
+            &[4],
+            &[],
+        ] {
             assert!(shifts(bad).is_err(), "{bad:?}");
         }
     }

@@ -52,3 +52,4 @@ mod tail;
 mod tbl_docs;
 mod tbl_proptest;
 mod trust_doc;
+mod twisted;
