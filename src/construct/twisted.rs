@@ -24,6 +24,10 @@
 use super::ConstructError;
 use super::table::{Header, Table, Token, render};
 
+/// The most nodes `gen twisted` builds (12 × 12 × 24, 3,456 nodes, takes
+/// seconds; the placement grows about as nodes × columns).
+pub const MAX_TWISTED_NODES: u64 = 16_384;
+
 /// The lattice basis of a shape, each vector with its pivot dimension, in the
 /// order that reduces a vector into the coordinate box.
 fn lattice(sides: &[i64]) -> Vec<Vec<i64>> {
@@ -140,6 +144,12 @@ pub fn generate(sides: &[usize]) -> Result<String, ConstructError> {
     let sizes: Vec<u64> = sides.iter().map(|&s| s as u64).collect();
     let family = crate::families::Family::new("twisted", &sizes)
         .map_err(|e| ConstructError::Shape(e.to_string()))?;
+    if family.order() > MAX_TWISTED_NODES {
+        return Err(ConstructError::Shape(format!(
+            "{label} has {} nodes; gen twisted builds at most {MAX_TWISTED_NODES}",
+            family.order()
+        )));
+    }
     let header = family.header();
     let group = header
         .lines()
