@@ -39,6 +39,10 @@ pub enum Family {
     Ccc(u64),
     /// The wrapped butterfly: C2 ≀ C_d on the shift and the shift-then-flip.
     Butterfly(u64),
+    /// A twisted torus of shape `2k k`, `k k 2k` or `k 2k 2k`: an abelian
+    /// group on one generator per dimension (`crate::network` defines the
+    /// wrap-around shifts).
+    Twisted(Vec<u64>),
 }
 
 /// Why a family cannot be written.
@@ -47,9 +51,12 @@ pub enum Family {
 pub enum FamilyError {
     /// Not a family name.
     #[error(
-        "unknown family `{0}` (ring, hypercube, torus, kary, complete, genhypercube, star, pancake, ccc, butterfly)"
+        "unknown family `{0}` (ring, hypercube, torus, kary, complete, genhypercube, twisted, star, pancake, ccc, butterfly)"
     )]
     Unknown(String),
+    /// Sizes that are not one of the family's shapes.
+    #[error("{0}")]
+    Shape(String),
     /// The wrong number of sizes.
     #[error("`{family}` takes {expected}")]
     Arguments {
@@ -139,6 +146,20 @@ impl Family {
             "pancake" => Family::Pancake(one("pancake", 2)?),
             "ccc" => Family::Ccc(one("ccc", 3)?),
             "butterfly" => Family::Butterfly(one("butterfly", 3)?),
+            "twisted" => {
+                let words: Vec<String> = args.iter().map(u64::to_string).collect();
+                let text = format!("twisted {}", words.join(" "));
+                match text.parse::<crate::network::NetworkName>() {
+                    Ok(_) => Family::Twisted(args.to_vec()),
+                    Err(crate::network::NetworkError::TooLarge) => {
+                        return Err(FamilyError::TooLarge {
+                            family: "twisted",
+                            order: args.iter().fold(1u64, |p, &n| p.saturating_mul(n)),
+                        });
+                    }
+                    Err(e) => return Err(FamilyError::Shape(e.to_string())),
+                }
+            }
             other => return Err(FamilyError::Unknown(other.to_string())),
         };
         let order = family.order();
@@ -163,6 +184,7 @@ impl Family {
             Family::Pancake(_) => "pancake",
             Family::Ccc(_) => "ccc",
             Family::Butterfly(_) => "butterfly",
+            Family::Twisted(_) => "twisted",
         }
     }
 
@@ -173,7 +195,9 @@ impl Family {
         match self {
             Family::Ring(n) | Family::Complete(n) => *n,
             Family::Hypercube(d) => 1u64.checked_shl(*d as u32).unwrap_or(u64::MAX),
-            Family::Torus(sides) | Family::GenHypercube(sides) => product(sides),
+            Family::Torus(sides) | Family::GenHypercube(sides) | Family::Twisted(sides) => {
+                product(sides)
+            }
             Family::Star(n) | Family::Pancake(n) => factorial(*n),
             Family::Ccc(d) | Family::Butterfly(d) => 1u64
                 .checked_shl(*d as u32)
@@ -187,6 +211,7 @@ impl Family {
         match self {
             Family::Torus(s) => format!("torus{}", sizes(s)),
             Family::GenHypercube(s) => format!("genhypercube{}", sizes(s)),
+            Family::Twisted(s) => format!("twisted{}", sizes(s)),
             Family::Ring(n)
             | Family::Hypercube(n)
             | Family::Complete(n)
@@ -232,6 +257,14 @@ impl Family {
             Family::Pancake(n) => pancake(*n),
             Family::Ccc(d) => (wreath(*d), Some("s s' x".to_string()), None),
             Family::Butterfly(d) => (wreath(*d), Some("s s' t t'".to_string()), None),
+            Family::Twisted(sides) => {
+                let words: Vec<String> = sides.iter().map(u64::to_string).collect();
+                (
+                    twisted(sides),
+                    None,
+                    Some(format!("twisted {}", words.join(" "))),
+                )
+            }
         };
         let mut text = format!("name: {}\n", self.file_name());
         let _ = writeln!(text, "source: {}", self.source());
@@ -257,6 +290,9 @@ impl Family {
             }
             Family::Star(_) | Family::Pancake(_) | Family::Ccc(_) | Family::Butterfly(_) => {
                 "Dimakopoulos, Dimopoulos, Optimal total exchange in Cayley graphs, section 2 (Cayley networks)"
+            }
+            Family::Twisted(_) => {
+                "Camara, Moreto, Vallejo, Beivide et al., Twisted Torus Topologies for Enhanced Interconnection Networks, IEEE TPDS 2010 (2k x k); Jouppi et al., TPU v4, ISCA 2023, section 2.8 (k x k x 2k, k x 2k x 2k)"
             }
         }
     }
@@ -345,6 +381,22 @@ fn pancake(n: u64) -> (String, Option<String>, Option<String>) {
         Some(links.join(" ")),
         None,
     )
+}
+
+/// The twisted torus of a checked shape as an abelian group, one generator
+/// per dimension: `a^(2k) = 1, b^k = a^k` (2k × k); `c^(2k) = 1, a^k = c^k,
+/// b^k = c^k` (k × k × 2k); `b^(2k) = c^(2k) = 1, a^k = b^k c^k` (k × 2k × 2k).
+fn twisted(sides: &[u64]) -> String {
+    match *sides {
+        [n1, k] => format!("<a, b | [a,b] = 1, a^{n1} = 1, b^{k} = a^{k}>"),
+        [k, k2, n3] if k == k2 => format!(
+            "<a, b, c | [a,b] = [a,c] = [b,c] = 1, c^{n3} = 1, a^{k} = c^{k}, b^{k} = c^{k}>"
+        ),
+        [k, n2, n3] => format!(
+            "<a, b, c | [a,b] = [a,c] = [b,c] = 1, b^{n2} = c^{n3} = 1, a^{k} = b^{k} c^{k}>"
+        ),
+        _ => String::new(),
+    }
 }
 
 /// C2 ≀ C_d: `s` the cyclic shift, `x` the flip of bit 0, `t = sx`; `x`

@@ -34,8 +34,8 @@ pub struct Metrics {
     pub single_port_bound: u64,
     /// The kernel's lower bound for tables under the file's `ports:`.
     pub all_port_bound: Option<u64>,
-    /// The bisection bound of tori and hypercubes, when the network is one
-    /// ([`cut::torus_cut`]).
+    /// The bisection bound of tori and hypercubes ([`cut::torus_cut`]) and of
+    /// twisted tori ([`cut::coordinate_halvings`]), when the network is one.
     pub cut_bound: Option<Cut>,
 }
 
@@ -84,8 +84,20 @@ pub fn metrics(
         ports,
         single_port_bound: distance::vertex_transitive_bound(status, ports, degree as u64),
         all_port_bound: kernel::lower_bound(instance).map(|b| b.value),
-        cut_bound: network
-            .and_then(|kind| kind.torus_sides().ok())
-            .and_then(|s| cut::torus_cut(&s)),
+        cut_bound: network.and_then(cut_of),
     })
+}
+
+/// The cut bound of a torus (the halving of one dimension, by its closed
+/// form) or of a twisted torus (the halving of one coordinate, its crossing
+/// links counted on the built graph).
+fn cut_of(network: &NetworkName) -> Option<Cut> {
+    match network {
+        NetworkName::Twisted(sides) => {
+            let graph = network.build().ok()?;
+            let sides: Vec<usize> = sides.iter().map(|&s| s as usize).collect();
+            cut::coordinate_halvings(&graph, &sides)
+        }
+        _ => cut::torus_cut(&network.torus_sides().ok()?),
+    }
 }

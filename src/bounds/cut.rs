@@ -130,6 +130,31 @@ pub fn torus_cut(sides: &[usize]) -> Option<Cut> {
     product_cut(&factors)
 }
 
+/// The best cut that halves one coordinate of a graph numbered in mixed
+/// radix with these sides (first coordinate fastest, as tori and twisted tori
+/// are): for each dimension i, A = {x : c_i(x) < ⌊N_i / 2⌋}, its crossing
+/// edges counted one by one over the graph's links. Any A is a cut, so the
+/// bound holds whatever the links are; on a twisted torus the wrap-around
+/// links of a twisted dimension also cross the halvings of the dimensions
+/// they shift (docs/networks.md counts them). `None` when no dimension splits.
+pub fn coordinate_halvings(graph: &Graph, sides: &[usize]) -> Option<Cut> {
+    let n = graph.nodes();
+    if sides.iter().product::<usize>() != n {
+        return None;
+    }
+    let edges = edges(graph);
+    let mut best = None;
+    let mut stride = 1usize;
+    for (i, &side) in sides.iter().enumerate() {
+        let in_a = |x: u32| (x as usize / stride) % side < side / 2;
+        let size = (0..n as u32).filter(|&x| in_a(x)).count() as u64;
+        let crossing = edges.iter().filter(|&&(x, y)| in_a(x) != in_a(y)).count() as u64;
+        best = better(best, Cut::new(size, n as u64 - size, crossing, Some(i + 1)));
+        stride *= side;
+    }
+    best
+}
+
 /// Largest whole graph for which every bisection is tried.
 pub const EXHAUSTIVE_GRAPH_NODES: usize = 22;
 

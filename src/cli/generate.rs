@@ -14,7 +14,46 @@ use txverify::verify::{Outcome, SimulationOutcome, VerifyOptions, verify};
 const SCHEMA: &str = "txverify-gen/1";
 
 pub fn run(args: &GenArgs) -> Exit {
-    let family = match args.family.as_str() {
+    if args.family != "twisted" && !args.more_sizes.is_empty() {
+        let message = format!("`gen {}` takes one size", args.family);
+        return fail(args, &message, Exit::Input);
+    }
+    let started = Instant::now();
+    let (label, made) = if args.family == "twisted" {
+        let mut sides = vec![args.size];
+        sides.extend(&args.more_sizes);
+        let words: Vec<String> = sides.iter().map(usize::to_string).collect();
+        (
+            format!("twisted {}", words.join(" ")),
+            txverify::construct::twisted::generate(&sides),
+        )
+    } else {
+        match published(args) {
+            Ok(family) => (
+                format!("{family} {}", args.size),
+                generate(family, args.size, GenOptions { group: group(args) }),
+            ),
+            Err(exit) => return exit,
+        }
+    };
+    let text = match made {
+        Ok(text) => text,
+        Err(e) => return fail(args, &e.to_string(), Exit::Input),
+    };
+    finish(args, &label, text, started)
+}
+
+fn group(args: &GenArgs) -> GroupChoice {
+    match args.group {
+        GroupArg::Default => GroupChoice::Default,
+        GroupArg::Cyclic => GroupChoice::Cyclic,
+        GroupArg::Dihedral => GroupChoice::Dihedral,
+    }
+}
+
+/// The published family `args` names, or the exit status of its refusal.
+fn published(args: &GenArgs) -> Result<Family, Exit> {
+    Ok(match args.family.as_str() {
         "ring" => Family::Ring,
         "ring-cyclic" => Family::RingCyclic,
         "hypercube" => Family::Hypercube,
@@ -22,21 +61,15 @@ pub fn run(args: &GenArgs) -> Exit {
         "torus3d" => Family::Torus3d,
         other => {
             let message = format!(
-                "unknown family `{other}`: expected ring, ring-cyclic, hypercube, torus2d or torus3d"
+                "unknown family `{other}`: expected ring, ring-cyclic, hypercube, torus2d, torus3d or twisted"
             );
-            return fail(args, &message, Exit::Input);
+            return Err(fail(args, &message, Exit::Input));
         }
-    };
-    let group = match args.group {
-        GroupArg::Default => GroupChoice::Default,
-        GroupArg::Cyclic => GroupChoice::Cyclic,
-        GroupArg::Dihedral => GroupChoice::Dihedral,
-    };
-    let started = Instant::now();
-    let text = match generate(family, args.size, GenOptions { group }) {
-        Ok(text) => text,
-        Err(e) => return fail(args, &e.to_string(), Exit::Input),
-    };
+    })
+}
+
+/// Checks and simulates the generated `text`, then writes it and the summary.
+fn finish(args: &GenArgs, label: &str, text: String, started: Instant) -> Exit {
     let generated = started.elapsed();
     let loaded = match load(&text, &LoadOptions::default()) {
         Ok(loaded) => loaded,
@@ -53,10 +86,7 @@ pub fn run(args: &GenArgs) -> Exit {
     let verification = verify(&loaded, &options);
     let checked = started.elapsed();
     if verification.outcome() != Outcome::Passed {
-        eprintln!(
-            "error: the construction of {family} {} was rejected (a bug); nothing written",
-            args.size
-        );
+        eprintln!("error: the construction of {label} was rejected (a bug); nothing written");
         for v in verification.checked().violations().iter().take(20) {
             eprintln!("  {}", describe(v));
         }
@@ -90,7 +120,7 @@ pub fn run(args: &GenArgs) -> Exit {
     if args.format == OutputFormat::Json {
         let value = serde_json::json!({
             "schema": SCHEMA,
-            "family": family.to_string(),
+            "family": args.family,
             "size": args.size,
             "time": verification.checked().time(),
             "lower_bound": bound,
@@ -117,8 +147,7 @@ pub fn run(args: &GenArgs) -> Exit {
     };
     let bound = bound.map_or_else(|| "none".to_string(), |b| b.to_string());
     eprintln!(
-        "{family} {}: {} steps, lower bound {bound}, verdict {}; {simulation}; generated in {:.3} s, checked in {:.3} s",
-        args.size,
+        "{label}: {} steps, lower bound {bound}, verdict {}; {simulation}; generated in {:.3} s, checked in {:.3} s",
         verification.checked().time(),
         verdict_word(verification.checked().verdict()),
         seconds.0,

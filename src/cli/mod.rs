@@ -431,10 +431,13 @@ struct HypercubeArgs {
 
 #[derive(clap::Args, Debug)]
 struct GenArgs {
-    /// ring, ring-cyclic, hypercube, torus2d or torus3d.
+    /// ring, ring-cyclic, hypercube, torus2d, torus3d or twisted.
     family: String,
-    /// Number of nodes of a ring, dimension of a hypercube, side of a torus.
+    /// Number of nodes of a ring, dimension of a hypercube, side of a torus,
+    /// first side of a twisted torus.
     size: usize,
+    /// The further sides of a twisted torus (`gen twisted 4 4 8`).
+    more_sizes: Vec<usize>,
     /// The group to present the network with.
     #[arg(long, value_enum, default_value_t)]
     group: GroupArg,

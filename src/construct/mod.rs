@@ -26,6 +26,7 @@ mod hypercube;
 mod ring;
 mod table;
 mod torus;
+pub mod twisted;
 
 use std::fmt;
 
@@ -139,6 +140,9 @@ pub enum ConstructError {
         /// Why.
         reason: String,
     },
+    /// Sizes that are not a shape of the family (`gen twisted`).
+    #[error("{0}")]
+    Shape(String),
     /// A construction step failed that should not fail (a bug, or a search that found
     /// nothing for this size).
     #[error("{family} {size}: construction failed: {reason}")]

@@ -134,8 +134,13 @@ pub enum ParseErrorKind {
     )]
     UnknownMessages(String),
     /// A `network:` value that is not one of the forms.
-    #[error("unknown network `{0}`: expected `ring N`, `hypercube D` or `torus N1 N2 …`")]
+    #[error(
+        "unknown network `{0}`: expected `ring N`, `hypercube D`, `torus N1 N2 …` or `twisted N1 N2 [N3]`"
+    )]
     UnknownNetwork(String),
+    /// A `network: twisted …` whose sides are not a twisted-torus shape.
+    #[error("{0}")]
+    TwistedShape(String),
     /// An `expect:` value that is not one of the forms.
     #[error(
         "unknown claim `{0}`: expected `time T`, `optimal`, `not optimal`, `bound B` or `invalid [row R] [column C]`"

@@ -358,8 +358,9 @@ fn messages(cursor: &mut Cursor<'_>) -> Result<MessagesSyntax, ParseError> {
     Ok(messages)
 }
 
-/// A `network:` value: a ring, a hypercube or a torus (the networks a table's
-/// Cayley graph can be embedded in and simulated on), as a [`NetworkName`].
+/// A `network:` value: a ring, a hypercube, a torus or a twisted torus (the
+/// networks a table's Cayley graph can be embedded in and simulated on), as a
+/// [`NetworkName`].
 fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
     let Some(keyword) = cursor.item() else {
         return Err(cursor.expected("a network"));
@@ -391,6 +392,22 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
                 return Err(cursor.expected("the side lengths"));
             }
             NetworkName::Torus(sides)
+        }
+        "twisted" => {
+            let mut sides = Vec::new();
+            while let Some(item) = cursor.item() {
+                sides.push(size(
+                    number(item, "a twisted torus side", 2, u64::MAX)?.value,
+                ));
+            }
+            let name = NetworkName::Twisted(sides);
+            if let Err(e) = name.to_string().parse::<NetworkName>() {
+                return Err(ParseError::new(
+                    ParseErrorKind::TwistedShape(e.to_string()),
+                    keyword.span,
+                ));
+            }
+            name
         }
         _ => {
             return Err(ParseError::new(

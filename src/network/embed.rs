@@ -28,7 +28,7 @@ mod isomorphism;
 
 use isomorphism::find_isomorphism;
 
-const NONE: u32 = u32::MAX;
+pub(super) const NONE: u32 = u32::MAX;
 
 /// Why a Cayley graph is not (or could not be shown to be) the declared network.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -277,6 +277,12 @@ pub fn embed(
     links: &[GenLetter],
     spec: &NetworkName,
 ) -> Result<Embedding, NetworkMismatch> {
+    if let NetworkName::Twisted(_) = spec {
+        validate_links(group, links)?;
+        let network = spec.build()?;
+        let node_of = super::twisted::find_translation_map(group, links, &network)?;
+        return Embedding::new(group, links, network, Some(spec.clone()), node_of);
+    }
     let sides = spec.torus_sides()?;
     let network = spec.build()?;
     let mut budget = 100 * group.order() as u64 + 1_000_000;
@@ -284,10 +290,11 @@ pub fn embed(
     Embedding::new(group, links, network, Some(spec.clone()), node_of)
 }
 
-/// When the Cayley graph is a ring, a hypercube or a torus, names it and returns
-/// the verified embedding. Candidates are tried in this order: ring, hypercube,
-/// then tori with fewer dimensions first (sides ascending, none of them a
-/// hypercube), among those consistent with the node count and the degree.
+/// When the Cayley graph is a ring, a hypercube, a torus or a twisted torus,
+/// names it and returns the verified embedding. Candidates are tried in this
+/// order: ring, hypercube, then tori with fewer dimensions first (sides
+/// ascending, none of them a hypercube), among those consistent with the node
+/// count and the degree, then the twisted shapes of that count and degree.
 pub fn infer(group: &FiniteGroup, links: &[GenLetter]) -> Option<(NetworkName, Embedding)> {
     validate_links(group, links).ok()?;
     let (n, d) = (group.order(), links.len());
@@ -309,13 +316,20 @@ pub fn infer(group: &FiniteGroup, links: &[GenLetter]) -> Option<(NetworkName, E
     // Every candidate is vertex-transitive, so one distance profile from the
     // identity decides most of them without building the network.
     let profile = cayley_profile(group, links);
-    candidates
+    let torus = candidates
         .into_iter()
         .filter(|spec| {
             spec.torus_sides()
                 .is_ok_and(|sides| torus_profile(&sides) == profile)
         })
-        .find_map(|spec| embed(group, links, &spec).ok().map(|e| (spec, e)))
+        .find_map(|spec| embed(group, links, &spec).ok().map(|e| (spec, e)));
+    // Twisted tori last: no plain torus is one (their distance profiles differ).
+    torus.or_else(|| {
+        super::twisted::candidates(n, d)
+            .into_iter()
+            .map(NetworkName::Twisted)
+            .find_map(|spec| embed(group, links, &spec).ok().map(|e| (spec, e)))
+    })
 }
 
 /// How many elements lie at each distance from the identity in the Cayley graph.

@@ -20,9 +20,11 @@
 //!   physical network with its own numbering and ports, and a `network:`
 //!   claim holds only with an explicit bijection checked edge by edge.
 //!
-//! A `.tbl` table's `network:` names a ring, a hypercube or a torus (the
+//! A `.tbl` table's `network:` names a ring, a hypercube, a torus (the
 //! networks the embedding search and the table simulator handle; see
-//! [`NetworkName::torus_sides`]); schedules may run on any network here.
+//! [`NetworkName::torus_sides`]) or a twisted torus (`twisted.rs`: embedded
+//! by a map of links to its translations); schedules may run on any network
+//! here.
 
 mod build;
 mod cayley;
@@ -30,12 +32,14 @@ mod edges;
 mod embed;
 mod graph;
 mod name;
+mod twisted;
 
 pub use cayley::{CayleyFamily, CayleyGroup};
 pub use edges::{EdgesError, EdgesErrorKind, parse_edges, read_edges};
 pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
 pub use graph::{Graph, Topology, UNREACHABLE};
 pub use name::{NetworkError, NetworkName};
+pub use twisted::SHAPES as TWISTED_SHAPES;
 
 /// The largest number of nodes a network may have.
 ///

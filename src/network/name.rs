@@ -43,6 +43,9 @@ pub enum NetworkName {
         /// Its size.
         size: u32,
     },
+    /// `twisted N1 N2 [N3]`: a twisted torus of shape `2k k`, `k k 2k` or
+    /// `k 2k 2k` (`twisted.rs` defines the wrap-around shifts).
+    Twisted(Vec<u32>),
     /// `NET1 x NET2 x …`: the cartesian product of two or more networks (none
     /// itself a product), numbered mixed radix with the first factor fastest.
     Product(Vec<NetworkName>),
@@ -60,7 +63,7 @@ pub enum NetworkError {
     Empty,
     /// The family is not one txverify builds.
     #[error(
-        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, kary, genhypercube, star, pancake, ccc, butterfly, edges FILE)"
+        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, kary, genhypercube, star, pancake, ccc, twisted, star, pancake, ccc, butterfly, edges FILE)"
     )]
     UnknownFamily(String),
     /// A Cayley family's group could not be computed.
@@ -143,6 +146,9 @@ pub enum NetworkError {
     /// A table's network must be a ring, a hypercube or a torus.
     #[error("`{0}` is not a ring, a hypercube or a torus")]
     NotATorus(String),
+    /// Sizes that are not a twisted-torus shape.
+    #[error("`{0}` is not a twisted-torus shape (valid: {shapes})", shapes = super::twisted::SHAPES)]
+    TwistedShape(String),
 }
 
 impl fmt::Display for NetworkName {
@@ -162,6 +168,7 @@ impl fmt::Display for NetworkName {
             NetworkName::Hypercube(d) => write!(f, "hypercube {d}"),
             NetworkName::Complete(n) => write!(f, "complete {n}"),
             NetworkName::GenHypercube(s) => list(f, "genhypercube", s),
+            NetworkName::Twisted(s) => list(f, "twisted", s),
             NetworkName::Cayley { family, size } => write!(f, "{} {size}", family.name()),
             NetworkName::Edges(path) => write!(f, "edges {}", path.display()),
             NetworkName::Product(parts) => {
@@ -278,6 +285,10 @@ impl FromStr for NetworkName {
             "complete" => NetworkName::Complete(sizes.one("complete", 1)?),
             "genhypercube" => NetworkName::GenHypercube(sizes.many("genhypercube", 1)?),
             "kary" => NetworkName::Torus(sizes.kary()?),
+            "twisted" => {
+                super::twisted::shifts(sizes.0)?;
+                NetworkName::Twisted(sizes.0.to_vec())
+            }
             other => match CayleyFamily::from_name(other) {
                 Some(family) => NetworkName::Cayley {
                     family,
@@ -306,9 +317,10 @@ impl NetworkName {
             NetworkName::Ring(n) | NetworkName::Linear(n) | NetworkName::Complete(n) => {
                 product(&[*n])
             }
-            NetworkName::Torus(s) | NetworkName::Mesh(s) | NetworkName::GenHypercube(s) => {
-                product(s)
-            }
+            NetworkName::Torus(s)
+            | NetworkName::Mesh(s)
+            | NetworkName::GenHypercube(s)
+            | NetworkName::Twisted(s) => product(s),
             NetworkName::Cayley { family, size } => family.nodes(*size),
             NetworkName::Edges(path) => read_edges(path)
                 .map(|g| g.nodes())
@@ -372,6 +384,7 @@ impl NetworkName {
             NetworkName::GenHypercube(s) => super::build::gen_hypercube(&widen(s)),
             NetworkName::Cayley { family, size } => family.graph(*size),
             NetworkName::Edges(path) => read_edges(path).map_err(NetworkError::Edges),
+            NetworkName::Twisted(s) => super::twisted::build(s),
             NetworkName::Product(parts) => {
                 let graphs = parts
                     .iter()

@@ -57,3 +57,4 @@ mod tail;
 mod tbl_docs;
 mod tbl_proptest;
 mod trust_doc;
+mod twisted;
