@@ -16,6 +16,7 @@ use txverify::bounds::Cut;
 use txverify::bounds::cut_search::FoundCut;
 use txverify::bounds::general::{GraphBounds, graph_bounds};
 use txverify::network::NetworkName;
+use txverify::product::ProductError;
 use txverify::product::bounds::NetworkBounds;
 
 /// The JSON schema of `bounds --network`.
@@ -78,12 +79,12 @@ pub fn network_bounds_of(words: &str, args: &BoundsArgs) -> Exit {
         Ok(graph) => graph,
         Err(e) => return fail(format!("`{words}`: {e}")),
     };
-    let product = match network {
-        NetworkName::Edges(_) => None,
-        _ => match txverify::product::bounds::network_bounds(&network, args.ports) {
-            Ok(b) => Some(b),
-            Err(e) => return fail(e.to_string()),
-        },
+    // A network that is not a product of families (an edge list, a twisted torus)
+    // has the general figures only: no factor statuses to check.
+    let product = match txverify::product::bounds::network_bounds(&network, args.ports) {
+        Ok(b) => Some(b),
+        Err(ProductError::NotAProduct(_)) => None,
+        Err(e) => return fail(e.to_string()),
     };
     let figures = Figures {
         general: graph_bounds(&graph, args.ports),

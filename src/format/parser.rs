@@ -396,9 +396,7 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
         "twisted" => {
             let mut sides = Vec::new();
             while let Some(item) = cursor.item() {
-                sides.push(size(
-                    number(item, "a twisted torus side", 2, u64::MAX)?.value,
-                ));
+                sides.push(size(number(item, "a twisted torus side", 2, u64::MAX)?)?);
             }
             let name = NetworkName::Twisted(sides);
             if let Err(e) = name.to_string().parse::<NetworkName>() {

@@ -63,7 +63,7 @@ pub enum NetworkError {
     Empty,
     /// The family is not one txverify builds.
     #[error(
-        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, kary, genhypercube, star, pancake, ccc, twisted, star, pancake, ccc, butterfly, edges FILE)"
+        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, kary, genhypercube, twisted, star, pancake, ccc, butterfly, edges FILE)"
     )]
     UnknownFamily(String),
     /// A Cayley family's group could not be computed.
