@@ -285,3 +285,38 @@ fn twisted_tables_export_and_replay() {
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("VALID"), "{stdout}");
 }
+
+#[test]
+fn bounds_network_names_a_twisted_torus_and_agrees_with_the_coordinates() {
+    // `bounds --network` on a twisted torus gives the general figures: order and
+    // diameter as the lattice built here says, and total status Σ over all pairs.
+    for sides in [[8i64, 4].as_slice(), &[4, 4, 8]] {
+        let g = graph(sides);
+        let total: u64 = (0..g.len())
+            .map(|x| bfs(&g, x).iter().map(|&d| u64::from(d)).sum::<u64>())
+            .sum();
+        let diameter = (0..g.len()).flat_map(|x| bfs(&g, x)).max().unwrap_or(0);
+        let name = sides
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let run = txverify(&[
+            "bounds",
+            "--network",
+            &format!("twisted {name}"),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(report["order"], g.len(), "{name}");
+        assert_eq!(report["diameter"], diameter, "{name}");
+        assert_eq!(report["total_status"], total, "{name}");
+        let links: u64 = g.iter().map(|n| n.len() as u64).sum();
+        assert!(
+            report["all_port_bound"].as_u64().unwrap() >= total.div_ceil(links),
+            "{name}"
+        );
+    }
+}
