@@ -13,7 +13,7 @@
 //! [`Problem`]s; [`execute`](super::execute) runs the result.
 
 use super::parse::Pos;
-use super::program::{Buf, Op, Problem, Program, Step};
+use super::program::{Buf, Gpu, Op, Problem, Program, Step};
 
 /// msccl-executor-nccl's `MSCCL_MAX_COUNT`: a step's `cnt` must be below it.
 pub const MAX_COUNT: i64 = 72;
@@ -102,78 +102,7 @@ pub fn lower(program: &Program, problems: &mut Vec<Problem>) -> Vec<Rank> {
             });
             continue;
         }
-        let mut tbs: Vec<Option<Tb>> = Vec::new();
-        for tb in &gpu.threadblocks {
-            let at = |message: String| Problem {
-                pos: tb.pos,
-                message: format!("GPU {rank}, thread block {}: {message}", tb.id),
-            };
-            if tb.id < 0 || tb.id > 4096 {
-                problems.push(at("the id is out of the reader's range".into()));
-                continue;
-            }
-            for (peer, what) in [(tb.send, "send"), (tb.recv, "recv")] {
-                if peer == gpu.id {
-                    problems.push(at(format!("its {what} peer is the GPU itself")));
-                } else if peer < -1 || peer >= program.ngpus {
-                    problems.push(at(format!("its {what} peer {peer} is not a rank")));
-                }
-            }
-            if tb.chan < 0 || tb.chan > MAX_CHANNELS {
-                problems.push(at(format!(
-                    "channel {} is out of the reader's range",
-                    tb.chan
-                )));
-            } else if tb.chan >= program.nchannels {
-                problems.push(at(format!(
-                    "channel {} is not one of the nchannels = {} the runtime sets up",
-                    tb.chan, program.nchannels
-                )));
-            }
-            let id = tb.id as usize;
-            if tbs.len() <= id {
-                tbs.resize(id + 1, None);
-            }
-            if tbs[id].is_some() {
-                problems.push(at("the id is used twice".into()));
-                continue;
-            }
-            let peer = |p: i64| (p >= 0 && p < program.ngpus && p != gpu.id).then_some(p as u32);
-            let (send, recv) = (peer(tb.send), peer(tb.recv));
-            let txs = transmissions(gpu, tb, send.is_some(), recv.is_some(), problems);
-            tbs[id] = Some(Tb {
-                id: id as u32,
-                pos: tb.pos,
-                send,
-                recv,
-                chan: tb.chan.clamp(0, MAX_CHANNELS) as u32,
-                txs,
-            });
-        }
-        if let Some(missing) = tbs.iter().position(Option::is_none) {
-            problems.push(Problem {
-                pos: gpu.pos,
-                message: format!(
-                    "GPU {rank}: thread block {missing} is missing (ids must be 0, 1, 2, …)"
-                ),
-            });
-        }
-        // A missing id is a problem already; an empty thread block keeps
-        // every other one at the index of its id.
-        let tbs = tbs
-            .into_iter()
-            .enumerate()
-            .map(|(id, tb)| {
-                tb.unwrap_or(Tb {
-                    id: id as u32,
-                    pos: gpu.pos,
-                    send: None,
-                    recv: None,
-                    chan: 0,
-                    txs: Vec::new(),
-                })
-            })
-            .collect();
+        let tbs = threadblocks(program, gpu, rank, problems);
         ranks[rank] = Some(Rank {
             scratch: gpu.s_chunks,
             tbs,
@@ -198,6 +127,83 @@ pub fn lower(program: &Program, problems: &mut Vec<Problem>) -> Vec<Rank> {
                     scratch: 0,
                     tbs: Vec::new(),
                 }
+            })
+        })
+        .collect()
+}
+
+/// One GPU's thread blocks as the reader loads them, at the index of their ids,
+/// with a problem for every id, peer or channel the reader or the runtime
+/// refuses (an empty thread block stands in for a missing id).
+fn threadblocks(program: &Program, gpu: &Gpu, rank: usize, problems: &mut Vec<Problem>) -> Vec<Tb> {
+    let mut tbs: Vec<Option<Tb>> = Vec::new();
+    for tb in &gpu.threadblocks {
+        let at = |message: String| Problem {
+            pos: tb.pos,
+            message: format!("GPU {rank}, thread block {}: {message}", tb.id),
+        };
+        if tb.id < 0 || tb.id > 4096 {
+            problems.push(at("the id is out of the reader's range".into()));
+            continue;
+        }
+        for (peer, what) in [(tb.send, "send"), (tb.recv, "recv")] {
+            if peer == gpu.id {
+                problems.push(at(format!("its {what} peer is the GPU itself")));
+            } else if peer < -1 || peer >= program.ngpus {
+                problems.push(at(format!("its {what} peer {peer} is not a rank")));
+            }
+        }
+        if tb.chan < 0 || tb.chan > MAX_CHANNELS {
+            problems.push(at(format!(
+                "channel {} is out of the reader's range",
+                tb.chan
+            )));
+        } else if tb.chan >= program.nchannels {
+            problems.push(at(format!(
+                "channel {} is not one of the nchannels = {} the runtime sets up",
+                tb.chan, program.nchannels
+            )));
+        }
+        let id = tb.id as usize;
+        if tbs.len() <= id {
+            tbs.resize(id + 1, None);
+        }
+        if tbs[id].is_some() {
+            problems.push(at("the id is used twice".into()));
+            continue;
+        }
+        let peer = |p: i64| (p >= 0 && p < program.ngpus && p != gpu.id).then_some(p as u32);
+        let (send, recv) = (peer(tb.send), peer(tb.recv));
+        let txs = transmissions(gpu, tb, send.is_some(), recv.is_some(), problems);
+        tbs[id] = Some(Tb {
+            id: id as u32,
+            pos: tb.pos,
+            send,
+            recv,
+            chan: tb.chan.clamp(0, MAX_CHANNELS) as u32,
+            txs,
+        });
+    }
+    if let Some(missing) = tbs.iter().position(Option::is_none) {
+        problems.push(Problem {
+            pos: gpu.pos,
+            message: format!(
+                "GPU {rank}: thread block {missing} is missing (ids must be 0, 1, 2, …)"
+            ),
+        });
+    }
+    // A missing id is a problem already; an empty thread block keeps
+    // every other one at the index of its id.
+    tbs.into_iter()
+        .enumerate()
+        .map(|(id, tb)| {
+            tb.unwrap_or(Tb {
+                id: id as u32,
+                pos: gpu.pos,
+                send: None,
+                recv: None,
+                chan: 0,
+                txs: Vec::new(),
             })
         })
         .collect()
