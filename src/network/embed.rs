@@ -28,7 +28,7 @@ mod isomorphism;
 
 use isomorphism::find_isomorphism;
 
-pub(super) const NONE: u32 = u32::MAX;
+use super::NONE;
 
 /// Why a Cayley graph is not (or could not be shown to be) the declared network.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

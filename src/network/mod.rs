@@ -47,6 +47,9 @@ pub use twisted::SHAPES as TWISTED_SHAPES;
 /// and keeps per-node tables of the simulator and the replay within memory.
 pub const MAX_NODES: usize = 1 << 24;
 
+/// A node or element not mapped yet, in the maps the embeddings build.
+const NONE: u32 = u32::MAX;
+
 /// The largest number of directed links a network may have.
 pub const MAX_DIRECTED_LINKS: usize = 1 << 30;
 

@@ -32,7 +32,7 @@
 
 use crate::group::{FiniteGroup, GenLetter};
 
-use super::embed::NONE;
+use super::NONE;
 use super::{Graph, NetworkError, NetworkMismatch, Topology};
 
 /// The valid shapes, as error messages list them.
