@@ -94,8 +94,8 @@ struct SimArgs {
     /// Cycles before measuring.
     #[arg(long, default_value_t = 2_000)]
     warmup: u64,
-    /// Cycles of measurement.
-    #[arg(long, default_value_t = 10_000)]
+    /// Cycles of measurement (at least 1: a run that measures nothing has no rate).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     measure: u64,
     /// Extra cycles for the measured messages to arrive.
     #[arg(long, default_value_t = 20_000)]
@@ -424,7 +424,7 @@ fn sim_inputs(args: &SimArgs, lcc: &Lcc) -> Result<(Vec<usize>, Vec<f64>, SimCon
     let config = SimConfig {
         flits: args.flits,
         warmup: args.warmup,
-        measure: args.measure.max(1),
+        measure: args.measure,
         drain: args.drain,
         seed: args.seed,
     };

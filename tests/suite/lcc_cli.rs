@@ -185,3 +185,12 @@ fn the_documented_examples_are_the_real_output() {
     }
     assert!(checked >= 4, "{checked} examples");
 }
+
+#[test]
+fn a_simulation_that_measures_nothing_is_refused() {
+    // `--measure 0` used to be run as 1 cycle without a word; it is a bad argument.
+    let run = txverify(&["lcc", "simulate", "transpose:4", "--measure", "0"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--measure"), "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
