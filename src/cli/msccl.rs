@@ -32,17 +32,22 @@ pub fn check_path(path: &Path, format: OutputFormat) -> Option<Checked> {
     Some(check_source(&path.display().to_string(), &source, format))
 }
 
+/// A program's exit status: 0 valid, 2 when nothing could be decided, 1 invalid.
+pub fn exit_of(check: &msccl::Check) -> Exit {
+    if check.valid() {
+        Exit::Ok
+    } else if check.undecided.is_some() {
+        Exit::Input
+    } else {
+        Exit::Rejected
+    }
+}
+
 /// Checks the MSCCL program `source`, shown as `shown`.
 pub fn check_source(shown: &str, source: &str, format: OutputFormat) -> Checked {
     match msccl::check(source) {
         Ok(check) => {
-            let exit = if check.valid() {
-                Exit::Ok
-            } else if check.undecided.is_some() {
-                Exit::Input
-            } else {
-                Exit::Rejected
-            };
+            let exit = exit_of(&check);
             let out = match format {
                 OutputFormat::Text => report::text(shown, &check),
                 OutputFormat::Json => format!("{}\n", report::json(shown, &check, exit.code())),

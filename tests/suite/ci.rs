@@ -69,7 +69,10 @@ fn the_published_and_the_deliberately_wrong_tables_all_pass() {
     let summary = run.stdout.lines().last().unwrap();
     let expected = format!("{files} files: {files} passed, 0 failed, 0 errors in ");
     assert!(summary.starts_with(&expected), "{summary}");
-    assert!(summary.contains("1 file skipped: not .tbl"), "{summary}");
+    assert!(
+        summary.contains("1 file skipped: neither .tbl nor .xml"),
+        "{summary}"
+    );
 }
 
 #[test]
@@ -334,4 +337,66 @@ fn the_summary_line_has_the_documented_fields() {
         crate::common::cli::field_paths(&summary),
         crate::common::cli::documented_fields("## Schema `txverify-check-summary/1`")
     );
+}
+
+#[test]
+fn msccl_programs_in_a_directory_are_checked_with_the_tables() {
+    let valid = crate::msccl_check::ring_allreduce(3, 1);
+    // A receive that no longer reduces: the allreduce's output is wrong.
+    let wrong = valid.replacen("type=\"rrs\"", "type=\"r\"", 1);
+    assert_ne!(wrong, valid);
+    let dir = dir_with(
+        "programs",
+        &[
+            ("a-good.tbl", format!("{HEADER}{GOOD}")),
+            ("b-ring.xml", valid),
+            ("c-wrong.xml", wrong),
+            (
+                "d-broken.xml",
+                "<algo name=\"x\">\n  <gpu id=\"0\">\n</algo>\n".to_string(),
+            ),
+        ],
+    );
+    let run = txverify(&["check", s(&dir)]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("ok") && l.contains("b-ring.xml")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("FAIL") && l.contains("c-wrong.xml")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("ERROR") && l.contains("d-broken.xml")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("4 files: 2 passed, 1 failed, 1 error in"),
+        "{}",
+        run.stdout
+    );
+    // In JSON, the programs' lines are their own schema, and the summary counts them.
+    let run = txverify(&["check", "--format", "json", s(&dir)]);
+    let docs: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(docs.len(), 5, "{}", run.stdout);
+    assert_eq!(docs[1]["schema"], "txverify-msccl/1");
+    assert_eq!(docs[1]["valid"], true);
+    assert_eq!(docs[2]["valid"], false);
+    assert_eq!(docs[4]["files"], 4);
 }

@@ -171,6 +171,12 @@ fn check_path(path: &Path, options: &BatchOptions) -> FileResult {
             return FileResult::error(&shown, Exit::Input, message, None);
         }
     };
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xml"))
+    {
+        return msccl_result(shown, &source, options);
+    }
     let loaded = match load(&source, &options.load) {
         Ok(loaded) => loaded,
         Err(e) => {
@@ -308,4 +314,45 @@ pub fn letter_position(
         first = first.saturating_add(width);
     }
     None
+}
+
+/// An MSCCL XML program's check (docs/msccl.md) as a collection result: the
+/// program's verdict in one line, and the place its reason points at.
+fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResult {
+    use txverify::msccl;
+    let check = match msccl::check(source) {
+        Ok(check) => check,
+        Err(e) => {
+            let at = Some((e.pos.line as usize, e.pos.col as usize));
+            return FileResult::error(&shown, Exit::Input, e.message, at);
+        }
+    };
+    let exit = super::super::msccl::exit_of(&check);
+    let at = check
+        .problems
+        .first()
+        .map(|p| p.pos)
+        .or_else(|| check.finding.as_ref().and_then(|(_, f)| f.pos))
+        .map(|pos| (pos.line as usize, pos.col as usize));
+    let (summary, problems) = match check.reason() {
+        None => ("MSCCL program: valid".to_string(), Vec::new()),
+        Some(reason) => (
+            format!("MSCCL program: {reason}"),
+            vec![Problem {
+                at,
+                message: reason,
+            }],
+        ),
+    };
+    let json = options
+        .json
+        .then(|| msccl::report::json(&shown, &check, exit.code()).to_string());
+    FileResult {
+        path: shown,
+        exit,
+        summary,
+        problems,
+        json,
+        seconds: 0.0,
+    }
 }

@@ -41,7 +41,7 @@ impl Collected {
         let mut parts = Vec::new();
         if self.not_tables > 0 {
             parts.push(format!(
-                "{} file{} skipped: not .tbl (schedules and MSCCL XML files are not collected yet)",
+                "{} file{} skipped: neither .tbl nor .xml (schedule files are not collected yet)",
                 self.not_tables,
                 plural(self.not_tables)
             ));
@@ -125,7 +125,7 @@ fn walk(dir: &Path, visited: &mut HashSet<PathBuf>, collected: &mut Collected) {
                 path,
             }),
             Ok(meta) if meta.is_dir() => walk(&path, visited, collected),
-            Ok(_) if path.extension().is_some_and(|e| e == "tbl") => {
+            Ok(_) if path.extension().is_some_and(|e| e == "tbl" || e == "xml") => {
                 collected.entries.push(Entry::File(path));
             }
             Ok(_) => collected.not_tables += 1,
