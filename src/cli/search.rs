@@ -18,7 +18,7 @@ use super::search_report::{
 };
 use std::path::Path;
 use txverify::group::EnumerationLimits;
-use txverify::kernel::{self, Checked, Instance, Table, Verdict};
+use txverify::kernel::{self, Checked, Instance, Table};
 use txverify::load::{LoadOptions, Loaded};
 use txverify::search::{
     self, EncodingOptions, FoundBy, Infeasibility, Outcome, Progress, SearchError, SearchOptions,
@@ -151,7 +151,7 @@ fn search_and_report(
         return search_failure(args, &message, Exit::Input);
     }
     if args.format == SearchFormat::Json {
-        let value = search_json(args, options, &found, &infeasible, &unknown, exit);
+        let value = search_json(args, options, instance, &found, &infeasible, &unknown, exit);
         outln!("{value}");
         return exit;
     }
@@ -176,33 +176,11 @@ fn search_and_report(
     exit
 }
 
-/// Why a found table is optimal among all tables, if it is: `lower_bound`
-/// when the kernel says its time equals the lower bound; `certificates` when
-/// every number of columns from the lower bound up to its time minus one is
-/// infeasible for a class that covers every table (any word length, no
-/// symmetry restriction) and that answer is backed by a certificate or a
-/// checked proof. An infeasibility of shortest-path tables alone, or the
-/// solver's word, proves nothing about all tables and does not count.
-fn optimal_by(checked: &Checked, infeasible: &[Infeasibility]) -> Option<&'static str> {
-    if checked.verdict() == Verdict::Optimal {
-        return Some("lower_bound");
-    }
-    let bound = usize::try_from(checked.bound()?.value).ok()?;
-    let proved = |t: usize| {
-        infeasible.iter().any(|i| {
-            i.time == t
-                && i.covers_all_tables
-                && (i.certificate.is_some() || i.checked_proof.is_some())
-        })
-    };
-    let below = bound..checked.time();
-    (checked.time() > bound && below.into_iter().all(proved)).then_some("certificates")
-}
-
 /// The report of `search --format json` (schema txverify-search/2).
 fn search_json(
     args: &SearchArgs,
     options: &SearchOptions,
+    instance: &Instance,
     found: &Option<Found>,
     infeasible: &[Infeasibility],
     unknown: &[usize],
@@ -210,7 +188,7 @@ fn search_json(
 ) -> serde_json::Value {
     let optimal_by = found
         .as_ref()
-        .map(|(_, checked, _)| optimal_by(checked, infeasible));
+        .map(|(_, checked, _)| search::certificate::optimal_by(instance, checked, infeasible));
     let infeasible: Vec<serde_json::Value> = infeasible
         .iter()
         .map(|i| {

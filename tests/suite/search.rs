@@ -355,3 +355,34 @@ proptest! {
         prop_assert_eq!(checked.time(), min.time);
     }
 }
+
+#[test]
+fn optimality_by_certificates_needs_certificates_the_checker_accepts() {
+    use txverify::search::{EncodingOptions, WordLengths};
+    let inst = instance(cyclic(6));
+    let dir = tempdir("c6-optimal-by");
+    let options = SearchOptions {
+        certificate_dir: Some(dir.clone()),
+        encoding: EncodingOptions {
+            lengths: WordLengths::Any,
+            ..EncodingOptions::default()
+        },
+        ..SearchOptions::default()
+    };
+    let tried = search::minimise_tried(&inst, &options, None, &mut |_| {}).unwrap();
+    let (table, time, _) = tried.found.expect("the cyclic 6-ring has a table");
+    assert_eq!(time, 6);
+    let checked = kernel::check(&inst, &table, &[]);
+    assert_eq!(checked.verdict(), Verdict::Valid);
+    assert_eq!(
+        certificate::optimal_by(&inst, &checked, &tried.infeasible),
+        Some("certificates")
+    );
+    // A certificate whose proof the checker rejects proves nothing.
+    let proof = search::certificate_dir_for(&dir, 5).join("proof.drat");
+    std::fs::write(&proof, b"").unwrap();
+    assert_eq!(
+        certificate::optimal_by(&inst, &checked, &tried.infeasible),
+        None
+    );
+}
