@@ -398,14 +398,9 @@ fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
             while let Some(item) = cursor.item() {
                 sides.push(size(number(item, "a twisted torus side", 2, u64::MAX)?)?);
             }
-            let name = NetworkName::Twisted(sides);
-            if let Err(e) = name.to_string().parse::<NetworkName>() {
-                return Err(ParseError::new(
-                    ParseErrorKind::TwistedShape(e.to_string()),
-                    keyword.span,
-                ));
-            }
-            name
+            NetworkName::twisted(sides).map_err(|e| {
+                ParseError::new(ParseErrorKind::TwistedShape(e.to_string()), keyword.span)
+            })?
         }
         _ => {
             return Err(ParseError::new(

@@ -285,10 +285,7 @@ impl FromStr for NetworkName {
             "complete" => NetworkName::Complete(sizes.one("complete", 1)?),
             "genhypercube" => NetworkName::GenHypercube(sizes.many("genhypercube", 1)?),
             "kary" => NetworkName::Torus(sizes.kary()?),
-            "twisted" => {
-                super::twisted::shifts(sizes.0)?;
-                NetworkName::Twisted(sizes.0.to_vec())
-            }
+            "twisted" => NetworkName::twisted(sizes.0.to_vec())?,
             other => match CayleyFamily::from_name(other) {
                 Some(family) => NetworkName::Cayley {
                     family,
@@ -338,6 +335,15 @@ impl NetworkName {
                 }
             }
         }
+    }
+
+    /// `twisted N1 N2 [N3]`, or why these sides are not a twisted-torus shape
+    /// or make too large a network (the one check of both, for every reader).
+    pub fn twisted(sides: Vec<u32>) -> Result<NetworkName, NetworkError> {
+        super::twisted::shifts(&sides)?;
+        let name = NetworkName::Twisted(sides);
+        name.check_size()?;
+        Ok(name)
     }
 
     pub(super) fn check_size(&self) -> Result<(), NetworkError> {
