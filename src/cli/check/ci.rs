@@ -127,23 +127,13 @@ pub fn junit(results: &[FileResult], summary: &CheckSummary, skipped: Option<&st
 
 /// Text as XML character data or an attribute value.
 pub fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            // Characters XML 1.0 cannot hold at all.
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
+    // The markup and the characters XML cannot hold as the SVG pictures escape them;
+    // white space as character references too, which attribute values would
+    // otherwise fold into spaces.
+    txverify::render::escape(text)
+        .replace('\n', "&#10;")
+        .replace('\r', "&#13;")
+        .replace('\t', "&#9;")
 }
 
 /// The workflow annotations of one file: an `::error` per problem of a file that did
