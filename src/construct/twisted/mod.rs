@@ -357,7 +357,7 @@ mod tests {
             for letter in 0..2 * d as u8 {
                 let mut v = vec![0i64; d];
                 let i = usize::from(letter / 2);
-                v[i] = if letter % 2 == 0 { 1 } else { -1 };
+                v[i] = if letter.is_multiple_of(2) { 1 } else { -1 };
                 let turned = match *v.as_slice() {
                     [x, y] => vec![-y, x],
                     [x, y, z] => vec![-z, x, y],
@@ -365,7 +365,11 @@ mod tests {
                 };
                 let r = rotate_letter(d, letter);
                 let j = usize::from(r / 2);
-                assert_eq!(turned[j], if r % 2 == 0 { 1 } else { -1 }, "{d} {letter}");
+                assert_eq!(
+                    turned[j],
+                    if r.is_multiple_of(2) { 1 } else { -1 },
+                    "{d} {letter}"
+                );
             }
         }
     }
