@@ -45,7 +45,8 @@ pub(super) fn generate(
                 family,
                 size: n,
                 reason: "the paper gives no construction for even n with cyclic groups \
-                         (they cannot reach the bound; use the default dihedral group)"
+                         (use the default dihedral group, or `search` on the cyclic header: \
+                         C10 x C10 reaches the bound, tables/found/c10-squared.tbl)"
                     .into(),
             });
         }
