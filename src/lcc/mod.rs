@@ -19,6 +19,7 @@
 
 pub mod contention;
 pub mod gf2;
+pub mod lex;
 pub mod map;
 pub mod plot;
 pub mod reorder;

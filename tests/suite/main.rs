@@ -36,6 +36,7 @@ mod kernel;
 mod kernel_props;
 mod lcc;
 mod lcc_cli;
+mod lcc_lex;
 mod limits;
 mod malicious;
 mod msccl;
