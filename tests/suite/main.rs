@@ -8,6 +8,7 @@
 
 mod common;
 mod fifo_replay;
+mod fmt_comments;
 
 mod agreement;
 mod bounds;
