@@ -15,6 +15,7 @@ use txverify::lcc::lex::{self, Lexicographic};
 use txverify::lcc::map::{self, MapError, Objective};
 use txverify::lcc::plot::{self, Curve};
 use txverify::lcc::reorder::{self, Reordering};
+use txverify::lcc::saturation::{self, Sustainable};
 use txverify::lcc::wormhole::{self, SimConfig};
 use txverify::lcc::{Lcc, Matrix, is_permutation, spec};
 
@@ -443,7 +444,7 @@ impl Found {
 }
 
 fn simulate_cmd(args: &SimArgs) -> Exit {
-    const SCHEMA: &str = "txverify-lcc-simulate/1";
+    const SCHEMA: &str = "txverify-lcc-simulate/2";
     let lcc = match spec::load(&args.spec) {
         Ok(l) => l,
         Err(e) => return load_failure(args.format, SCHEMA, json!(args.spec), &e),
@@ -537,15 +538,14 @@ fn simulate_run(args: &SimArgs, lcc: &Lcc) -> Result<(), Failure> {
             guide: Some(1.0 / t_after.max(1) as f64),
         },
     ];
-    let (sat_before, sat_after) = (
-        wormhole::saturation(&before_points),
-        wormhole::saturation(&after_points),
-    );
-    let ratio = if sat_before > 0.0 {
-        sat_after / sat_before
-    } else {
-        0.0
-    };
+    let sustained = [
+        saturation::sustainable(lcc, &config),
+        saturation::sustainable(&after, &config),
+    ];
+    let peak = [
+        wormhole::peak_accepted(&before_points),
+        wormhole::peak_accepted(&after_points),
+    ];
     write_files(args, &curves, &config)?;
     let n = lcc.n();
     let summary = SimSummary {
@@ -560,7 +560,8 @@ fn simulate_run(args: &SimArgs, lcc: &Lcc) -> Result<(), Failure> {
         config: &config,
         order: &order,
         contention: (t_before, t_after),
-        saturation: (sat_before, sat_after, ratio),
+        sustained: &sustained,
+        peak,
         curves: &curves,
         files: (args.csv.as_ref(), args.svg.as_ref()),
     };
@@ -579,9 +580,35 @@ struct SimSummary<'a> {
     config: &'a SimConfig,
     order: &'a [usize],
     contention: (u64, u64),
-    saturation: (f64, f64, f64),
+    sustained: &'a [Sustainable; 2],
+    peak: [f64; 2],
     curves: &'a [Curve<'a>; 2],
     files: (Option<&'a PathBuf>, Option<&'a PathBuf>),
+}
+
+/// `after / before`, 0 when `before` is 0.
+fn ratio(before: f64, after: f64) -> f64 {
+    if before > 0.0 { after / before } else { 0.0 }
+}
+
+/// One curve's sustainable rate, in JSON.
+fn sustained_json(s: &Sustainable) -> Value {
+    json!({"rate": s.rate, "accepted": s.at_rate.as_ref().map(|p| p.accepted),
+           "latency": s.at_rate.as_ref().map(|p| p.latency),
+           "not_sustained": s.above.as_ref().map(|p| p.offered), "runs": s.runs})
+}
+
+/// One curve's sustainable rate, as a line of text.
+fn sustained_text(name: &str, s: &Sustainable) -> String {
+    let at = match &s.at_rate {
+        Some(p) => format!("accepted {:.4}, latency {:.1}", p.accepted, p.latency),
+        None => "no load sustained".into(),
+    };
+    let above = match &s.above {
+        Some(p) => format!("; {:.4} is not", p.offered),
+        None => String::new(),
+    };
+    format!("    {name:<7}{:.4}  ({at}{above})\n", s.rate)
 }
 
 impl SimSummary<'_> {
@@ -592,19 +619,26 @@ impl SimSummary<'_> {
                 points.push(
                     json!({"curve": name, "offered": p.offered, "accepted": p.accepted,
                     "latency": p.latency, "measured": p.measured, "delivered": p.delivered,
+                    "backlog_first": p.backlog_first, "backlog_second": p.backlog_second,
                     "saturated": p.saturated}),
                 );
             }
         }
         let path = |p: Option<&PathBuf>| p.map(|p| p.display().to_string());
         json!({
-            "schema": "txverify-lcc-simulate/1", "spec": self.spec, "dimensions": self.n,
+            "schema": "txverify-lcc-simulate/2", "spec": self.spec, "dimensions": self.n,
             "streams": self.streams, "flits": self.config.flits, "seed": self.config.seed,
             "cycles": {"warmup": self.config.warmup, "measure": self.config.measure,
                        "drain": self.config.drain},
             "order": self.order, "contention_before": self.contention.0,
-            "contention_after": self.contention.1, "saturation_before": self.saturation.0,
-            "saturation_after": self.saturation.1, "saturation_ratio": self.saturation.2,
+            "contention_after": self.contention.1,
+            "saturation_before": self.sustained[0].rate,
+            "saturation_after": self.sustained[1].rate,
+            "saturation_ratio": ratio(self.sustained[0].rate, self.sustained[1].rate),
+            "sustained": {"resolution": saturation::RESOLUTION,
+                          "before": sustained_json(&self.sustained[0]),
+                          "after": sustained_json(&self.sustained[1])},
+            "peak_accepted_before": self.peak[0], "peak_accepted_after": self.peak[1],
             "points": points, "csv": path(self.files.0), "svg": path(self.files.1),
         })
     }
@@ -626,11 +660,26 @@ impl SimSummary<'_> {
                 );
             }
         }
-        let (b, a, r) = self.saturation;
         let _ = writeln!(
             o,
-            "  saturation throughput  {b:.4} before, {a:.4} after: ratio {r:.2} (contention {} → {})",
-            self.contention.0, self.contention.1
+            "  saturation throughput (sustainable rate): the largest offered load whose backlog \
+             stays bounded, by bisection to {}",
+            saturation::RESOLUTION
+        );
+        o += &sustained_text("before", &self.sustained[0]);
+        o += &sustained_text("after", &self.sustained[1]);
+        let (b, a) = (self.sustained[0].rate, self.sustained[1].rate);
+        let _ = writeln!(
+            o,
+            "    ratio  {:.2} (contention {} → {})",
+            ratio(b, a),
+            self.contention.0,
+            self.contention.1
+        );
+        let _ = writeln!(
+            o,
+            "  peak accepted rate, at an overloaded load (not sustainable)  {:.4} before, {:.4} after",
+            self.peak[0], self.peak[1]
         );
         o
     }

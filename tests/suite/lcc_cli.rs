@@ -92,7 +92,7 @@ fn simulate_json_csv_and_svg() {
         svg.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{v}");
-    assert_documented(&v, "## Schema `txverify-lcc-simulate/1`");
+    assert_documented(&v, "## Schema `txverify-lcc-simulate/2`");
     assert_eq!(v["points"].as_array().unwrap().len(), 4);
     let lines = std::fs::read_to_string(&csv).unwrap().lines().count();
     assert_eq!(lines, 1 + 4);

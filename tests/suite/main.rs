@@ -38,6 +38,7 @@ mod kernel_props;
 mod lcc;
 mod lcc_cli;
 mod lcc_lex;
+mod lcc_saturation;
 mod limits;
 mod malicious;
 mod msccl;
