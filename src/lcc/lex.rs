@@ -129,15 +129,17 @@ fn capped(costs: &Costs, weights: &[u64], caps: &[u64]) -> Option<(Vec<usize>, u
     Some((order, best[full]))
 }
 
-/// Every vector of caps c_r ∈ {0} ∪ {w_r · 2^k ≤ worst}, with c_r at least
-/// w_r times the least contention of communication r, sorted by Σ c_r.
+/// Every vector of caps c_r ∈ {0} ∪ {w_r · 2^k ≤ worst, k < n}, with c_r at
+/// least w_r times the least contention of communication r, sorted by Σ c_r.
 fn cap_vectors(lccs: &[Lcc], weights: &[u64], worst: u64) -> Result<Vec<Vec<u64>>, MapError> {
     let mut vectors: Vec<Vec<u64>> = vec![Vec::new()];
     for (l, &w) in lccs.iter().zip(weights) {
         let least = w.saturating_mul(super::contention::minimum(l));
+        // No T_i exceeds 2^(n−1): one message per source crosses a channel.
+        let most = worst.min(w.saturating_mul(1 << l.n().saturating_sub(1)));
         let mut values: Vec<u64> = std::iter::once(0)
-            .chain((0..64).map(|k| w.saturating_mul(1 << k)))
-            .filter(|&c| c >= least && c <= worst)
+            .chain((0..l.n()).map(|k| w.saturating_mul(1 << k)))
+            .filter(|&c| c >= least && c <= most)
             .collect();
         values.dedup();
         let count = vectors.len().saturating_mul(values.len());

@@ -200,3 +200,18 @@ fn map_without_options_gives_section_6_1_mapping_m_g() {
         .collect();
     assert_eq!(t, vec![2, 1, 1]);
 }
+
+#[test]
+fn lex_with_too_many_caps_to_try_is_refused_with_a_way_out() {
+    // Weight 1024 on one communication makes the optimum of `max` at least
+    // 1024, so each of the five others may have any contention 1 … 128: 8^5
+    // vectors of caps, more than `lex` tries.
+    let mut args = vec!["lcc", "map", "transpose:8"];
+    args.extend(["bit-reverse:8"; 5]);
+    args.extend(["--weights", "1024,1,1,1,1,1"]);
+    let run = txverify(&args);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--objective max"), "{}", run.stderr);
+    args.extend(["--objective", "max"]);
+    assert_eq!(txverify(&args).code, 0);
+}
