@@ -138,7 +138,13 @@ pub fn schedule_svg(
     let layout = Layout::new(schedule, graph, report.time as usize, options);
     let grid_w = layout.cell_w * layout.columns as f64;
     let grid_h = layout.cell_h * layout.rows as f64;
-    let width = (layout.left + grid_w + 16.0).max(760.0);
+    let lines = header_lines(report, &layout, schedule.sends.len());
+    let text_w = lines
+        .iter()
+        .map(|l| 7.3 * l.chars().count() as f64)
+        .chain([8.6 * options.title.chars().count() as f64])
+        .fold(0.0, f64::max);
+    let width = (layout.left + grid_w + 16.0).max(text_w + 16.0).max(760.0);
     let height = TOP + grid_h + 40.0;
     let mut out = String::new();
     let attributes = format!(
@@ -151,7 +157,7 @@ pub fn schedule_svg(
         layout.aggregated()
     );
     open(&mut out, width, height, &attributes);
-    header(&mut out, report, &layout, options, schedule.sends.len());
+    header(&mut out, &options.title, &lines);
     step_numbers(&mut out, &layout);
     link_labels(&mut out, &layout);
     if layout.aggregated() {
@@ -163,16 +169,10 @@ pub fn schedule_svg(
     Ok(out)
 }
 
-/// Title, what the schedule is, and the verdict it was drawn under.
-fn header(out: &mut String, r: &ReplayReport, layout: &Layout, o: &ScheduleOptions, sends: usize) {
-    text(
-        out,
-        8.0,
-        18.0,
-        r#" font-size="14" font-weight="bold""#,
-        &o.title,
-    );
-    let line = format!(
+/// The summary line (what the schedule is, and the verdict it was drawn
+/// under) and the line that says how to read the picture.
+fn header_lines(r: &ReplayReport, layout: &Layout, sends: usize) -> [String; 2] {
+    let summary = format!(
         "{} on {} nodes, ports {}: time {}, {} sends on {} of {} directed links — VALID (replayed)",
         r.collective,
         grouped(r.nodes as u64),
@@ -182,7 +182,6 @@ fn header(out: &mut String, r: &ReplayReport, layout: &Layout, o: &ScheduleOptio
         grouped(layout.links.len() as u64),
         grouped(r.directed_links as u64)
     );
-    text(out, 8.0, 36.0, r#" class="summary""#, &line);
     let note = if layout.aggregated() {
         format!(
             "aggregated: a column is {} steps, a row {} links; darker = more of its (step, link) pairs carry a send",
@@ -191,7 +190,26 @@ fn header(out: &mut String, r: &ReplayReport, layout: &Layout, o: &ScheduleOptio
     } else {
         "one mark per send, coloured (and numbered, where it fits) by the packet's source; hover for the send".to_string()
     };
-    text(out, 8.0, 52.0, r##" class="note" fill="#555555""##, &note);
+    [summary, note]
+}
+
+/// Title, summary and note.
+fn header(out: &mut String, title: &str, lines: &[String; 2]) {
+    text(
+        out,
+        8.0,
+        18.0,
+        r#" font-size="14" font-weight="bold""#,
+        title,
+    );
+    text(out, 8.0, 36.0, r#" class="summary""#, &lines[0]);
+    text(
+        out,
+        8.0,
+        52.0,
+        r##" class="note" fill="#555555""##,
+        &lines[1],
+    );
 }
 
 fn step_numbers(out: &mut String, layout: &Layout) {
