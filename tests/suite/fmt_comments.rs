@@ -143,3 +143,35 @@ a'a'
     let run = txverify(&["fmt", path.to_str().unwrap()]);
     assert_eq!((run.code, run.stdout.as_str()), (0, expected));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+
+    /// Comments added anywhere the format allows — a comment line before any
+    /// line, a comment after any line — survive `fmt`, which stays idempotent
+    /// and keeps the syntax tree.
+    #[test]
+    fn comments_anywhere_survive_fmt(
+        pick in 0usize..1000,
+        edits in proptest::collection::vec((0usize..200, proptest::bool::ANY, 0u32..1000), 1..8),
+    ) {
+        let files = tables(Path::new("tables"));
+        let source = std::fs::read_to_string(&files[pick % files.len()]).unwrap();
+        let mut lines: Vec<String> = source.lines().map(String::from).collect();
+        for (at, own_line, tag) in edits {
+            let at = at % lines.len();
+            if own_line {
+                lines.insert(at, format!("  # note {tag}"));
+            } else {
+                lines[at].push_str(&format!(" # after {tag}"));
+            }
+        }
+        let commented = lines.join("\n") + "\n";
+        let parsed = parse(&commented).unwrap();
+        let once = print_keeping_comments(&commented, &parsed);
+        let again = parse(&once).unwrap();
+        proptest::prop_assert_eq!(without_spans(&again), without_spans(&parsed));
+        proptest::prop_assert_eq!(comments(&once), comments(&commented));
+        proptest::prop_assert_eq!(print_keeping_comments(&once, &again), once);
+    }
+}
