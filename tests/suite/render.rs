@@ -610,6 +610,14 @@ fn an_invalid_schedule_is_not_drawn() {
     assert!(run.stderr.contains("never-delivered"), "{}", run.stderr);
     // `out_path` made the file empty; nothing was written to it.
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "");
+    let valid = "examples/schedules/ring4-total.sched";
+    let run = txverify(&["render", valid, "--utilisation"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--utilisation is for tables"),
+        "{}",
+        run.stderr
+    );
     let malformed = file(
         "malformed.sched",
         "network: hypercube 3\nsends:\n1 0 x 0 *\n",
