@@ -11,9 +11,11 @@ use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use txverify::lcc::contention::{self, Checked, ContentionError};
+use txverify::lcc::lex::{self, Lexicographic};
 use txverify::lcc::map::{self, MapError, Objective};
 use txverify::lcc::plot::{self, Curve};
 use txverify::lcc::reorder::{self, Reordering};
+use txverify::lcc::saturation::{self, Sustainable};
 use txverify::lcc::wormhole::{self, SimConfig};
 use txverify::lcc::{Lcc, Matrix, is_permutation, spec};
 
@@ -53,8 +55,12 @@ struct SpecsArgs {
 /// The objectives of `lcc map`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 enum ObjectiveArg {
-    /// The largest contention of any communication.
+    /// The largest contention of any communication; among the orders reaching its least
+    /// value, the sum of the communications' contentions; then the sum over dimensions and
+    /// communications of T_i.
     #[default]
+    Lex,
+    /// The largest contention of any communication.
     Max,
     /// The sum over dimensions and communications of T_i.
     Sum,
@@ -321,18 +327,26 @@ fn map_run(args: &MapArgs, lccs: &[Lcc]) -> Result<(), Failure> {
             )
         })?,
     };
-    let objective = match args.objective {
-        ObjectiveArg::Max => Objective::Max,
-        ObjectiveArg::Sum => Objective::Sum,
-        ObjectiveArg::Simultaneous => Objective::Simultaneous,
+    let found = match args.objective {
+        ObjectiveArg::Lex => lex::optimise(lccs, &weights).map(|(o, v)| (o, Found::Lex(v))),
+        single => {
+            let objective = match single {
+                ObjectiveArg::Sum => Objective::Sum,
+                ObjectiveArg::Simultaneous => Objective::Simultaneous,
+                _ => Objective::Max,
+            };
+            map::optimise(lccs, &weights, objective).map(|(o, v)| (o, Found::Single(objective, v)))
+        }
     };
-    let (order, value) = map::optimise(lccs, &weights, objective).map_err(|e| match e {
-        MapError::Inconsistent { .. } => (e.to_string(), Exit::Internal),
+    let (order, found) = found.map_err(|e| match e {
+        MapError::Inconsistent { .. } | MapError::InconsistentLex { .. } => {
+            (e.to_string(), Exit::Internal)
+        }
         _ => (e.to_string(), Exit::Input),
     })?;
     let n = lccs[0].n();
     let identity: Vec<usize> = (0..n).collect();
-    let identity_value = map::evaluate(lccs, &weights, objective, &identity);
+    let identity_found = found.at(lccs, &weights, &identity);
     let internal = |e: ContentionError| (e.to_string(), Exit::Internal);
     let mut comms: Vec<Mapped> = Vec::new();
     for (s, (l, w)) in args.specs.iter().zip(lccs.iter().zip(&weights)) {
@@ -348,25 +362,34 @@ fn map_run(args: &MapArgs, lccs: &[Lcc]) -> Result<(), Failure> {
                        "contention": a.contention, "before": b.contention})
             })
             .collect();
-        let v = json!({
+        let mut v = json!({
             "schema": "txverify-lcc-map/1", "specs": args.specs, "dimensions": n,
-            "objective": objective.name(), "weights": weights, "order": order,
-            "value": value, "identity_value": identity_value,
-            "subproblems": n << n.saturating_sub(1), "communications": list,
+            "objective": found.name(), "weights": weights, "order": order,
+            "value": found.value(), "identity_value": identity_found.value(),
+            "subproblems": n << n.saturating_sub(1),
+            "communications": list,
         });
+        if let (Found::Lex(at), Found::Lex(identity)) = (found, identity_found) {
+            v["contentions"] = json!(at.contentions);
+            v["sum"] = json!(at.total);
+            v["identity_contentions"] = json!(identity.contentions);
+            v["identity_sum"] = json!(identity.total);
+        }
         outln!("{v}");
         return Ok(());
     }
     let mut o = format!(
         "{} communications on {n} dimensions, objective {} (weights {})\n",
         lccs.len(),
-        objective.name(),
+        found.name(),
         vector(&weights)
     );
     let _ = writeln!(o, "  order R     {}", order_text(&order));
     let _ = writeln!(
         o,
-        "  value       {value} (identity order: {identity_value})"
+        "  value       {} (identity order: {})",
+        found.text(),
+        identity_found.text()
     );
     for (s, _, a, b) in &comms {
         let (t, was, per) = (a.contention, b.contention, vector(&a.per_dimension));
@@ -376,8 +399,52 @@ fn map_run(args: &MapArgs, lccs: &[Lcc]) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The optimum `lcc map` found, under the objective asked for.
+#[derive(Clone, Copy)]
+enum Found {
+    /// `lex`: the worst contention, then the contentions added, then the sum.
+    Lex(Lexicographic),
+    /// `max`, `sum` or `simultaneous`.
+    Single(Objective, u64),
+}
+
+impl Found {
+    fn name(self) -> &'static str {
+        match self {
+            Found::Lex(_) => "lex",
+            Found::Single(o, _) => o.name(),
+        }
+    }
+
+    /// The value reports give first: for `lex`, the worst contention.
+    fn value(self) -> u64 {
+        match self {
+            Found::Lex(v) => v.worst,
+            Found::Single(_, v) => v,
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Found::Lex(v) => format!(
+                "max {}, then Σ contentions {}, then sum {}",
+                v.worst, v.contentions, v.total
+            ),
+            Found::Single(_, v) => v.to_string(),
+        }
+    }
+
+    /// The same objective evaluated at another order.
+    fn at(self, lccs: &[Lcc], weights: &[u64], order: &[usize]) -> Found {
+        match self {
+            Found::Lex(_) => Found::Lex(lex::evaluate(lccs, weights, order)),
+            Found::Single(o, _) => Found::Single(o, map::evaluate(lccs, weights, o, order)),
+        }
+    }
+}
+
 fn simulate_cmd(args: &SimArgs) -> Exit {
-    const SCHEMA: &str = "txverify-lcc-simulate/1";
+    const SCHEMA: &str = "txverify-lcc-simulate/2";
     let lcc = match spec::load(&args.spec) {
         Ok(l) => l,
         Err(e) => return load_failure(args.format, SCHEMA, json!(args.spec), &e),
@@ -471,15 +538,14 @@ fn simulate_run(args: &SimArgs, lcc: &Lcc) -> Result<(), Failure> {
             guide: Some(1.0 / t_after.max(1) as f64),
         },
     ];
-    let (sat_before, sat_after) = (
-        wormhole::saturation(&before_points),
-        wormhole::saturation(&after_points),
-    );
-    let ratio = if sat_before > 0.0 {
-        sat_after / sat_before
-    } else {
-        0.0
-    };
+    let sustained = [
+        saturation::sustainable(lcc, &config),
+        saturation::sustainable(&after, &config),
+    ];
+    let peak = [
+        wormhole::peak_accepted(&before_points),
+        wormhole::peak_accepted(&after_points),
+    ];
     write_files(args, &curves, &config)?;
     let n = lcc.n();
     let summary = SimSummary {
@@ -494,7 +560,8 @@ fn simulate_run(args: &SimArgs, lcc: &Lcc) -> Result<(), Failure> {
         config: &config,
         order: &order,
         contention: (t_before, t_after),
-        saturation: (sat_before, sat_after, ratio),
+        sustained: &sustained,
+        peak,
         curves: &curves,
         files: (args.csv.as_ref(), args.svg.as_ref()),
     };
@@ -513,9 +580,35 @@ struct SimSummary<'a> {
     config: &'a SimConfig,
     order: &'a [usize],
     contention: (u64, u64),
-    saturation: (f64, f64, f64),
+    sustained: &'a [Sustainable; 2],
+    peak: [f64; 2],
     curves: &'a [Curve<'a>; 2],
     files: (Option<&'a PathBuf>, Option<&'a PathBuf>),
+}
+
+/// `after / before`, 0 when `before` is 0.
+fn ratio(before: f64, after: f64) -> f64 {
+    if before > 0.0 { after / before } else { 0.0 }
+}
+
+/// One curve's sustainable rate, in JSON.
+fn sustained_json(s: &Sustainable) -> Value {
+    json!({"rate": s.rate, "accepted": s.at_rate.as_ref().map(|p| p.accepted),
+           "latency": s.at_rate.as_ref().map(|p| p.latency),
+           "not_sustained": s.above.as_ref().map(|p| p.offered), "runs": s.runs})
+}
+
+/// One curve's sustainable rate, as a line of text.
+fn sustained_text(name: &str, s: &Sustainable) -> String {
+    let at = match &s.at_rate {
+        Some(p) => format!("accepted {:.4}, latency {:.1}", p.accepted, p.latency),
+        None => "no load sustained".into(),
+    };
+    let above = match &s.above {
+        Some(p) => format!("; {:.4} is not", p.offered),
+        None => String::new(),
+    };
+    format!("    {name:<7}{:.4}  ({at}{above})\n", s.rate)
 }
 
 impl SimSummary<'_> {
@@ -526,19 +619,26 @@ impl SimSummary<'_> {
                 points.push(
                     json!({"curve": name, "offered": p.offered, "accepted": p.accepted,
                     "latency": p.latency, "measured": p.measured, "delivered": p.delivered,
+                    "backlog_first": p.backlog_first, "backlog_second": p.backlog_second,
                     "saturated": p.saturated}),
                 );
             }
         }
         let path = |p: Option<&PathBuf>| p.map(|p| p.display().to_string());
         json!({
-            "schema": "txverify-lcc-simulate/1", "spec": self.spec, "dimensions": self.n,
+            "schema": "txverify-lcc-simulate/2", "spec": self.spec, "dimensions": self.n,
             "streams": self.streams, "flits": self.config.flits, "seed": self.config.seed,
             "cycles": {"warmup": self.config.warmup, "measure": self.config.measure,
                        "drain": self.config.drain},
             "order": self.order, "contention_before": self.contention.0,
-            "contention_after": self.contention.1, "saturation_before": self.saturation.0,
-            "saturation_after": self.saturation.1, "saturation_ratio": self.saturation.2,
+            "contention_after": self.contention.1,
+            "saturation_before": self.sustained[0].rate,
+            "saturation_after": self.sustained[1].rate,
+            "saturation_ratio": ratio(self.sustained[0].rate, self.sustained[1].rate),
+            "sustained": {"resolution": saturation::RESOLUTION,
+                          "before": sustained_json(&self.sustained[0]),
+                          "after": sustained_json(&self.sustained[1])},
+            "peak_accepted_before": self.peak[0], "peak_accepted_after": self.peak[1],
             "points": points, "csv": path(self.files.0), "svg": path(self.files.1),
         })
     }
@@ -560,11 +660,26 @@ impl SimSummary<'_> {
                 );
             }
         }
-        let (b, a, r) = self.saturation;
         let _ = writeln!(
             o,
-            "  saturation throughput  {b:.4} before, {a:.4} after: ratio {r:.2} (contention {} → {})",
-            self.contention.0, self.contention.1
+            "  saturation throughput (sustainable rate): the largest offered load whose backlog \
+             stays bounded, by bisection to {}",
+            saturation::RESOLUTION
+        );
+        o += &sustained_text("before", &self.sustained[0]);
+        o += &sustained_text("after", &self.sustained[1]);
+        let (b, a) = (self.sustained[0].rate, self.sustained[1].rate);
+        let _ = writeln!(
+            o,
+            "    ratio  {:.2} (contention {} → {})",
+            ratio(b, a),
+            self.contention.0,
+            self.contention.1
+        );
+        let _ = writeln!(
+            o,
+            "  peak accepted rate, at an overloaded load (not sustainable)  {:.4} before, {:.4} after",
+            self.peak[0], self.peak[1]
         );
         o
     }

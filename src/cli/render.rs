@@ -1,4 +1,5 @@
-//! `txverify render`: a table, or its link utilisation, as an SVG picture.
+//! `txverify render`: a table, or its link utilisation, or a schedule of timed
+//! sends (replayed first; docs/render.md), as an SVG picture.
 
 use super::OutputFormat;
 use super::check::read_and_load_with_source;
@@ -8,12 +9,18 @@ use std::path::PathBuf;
 use txverify::group::EnumerationLimits;
 use txverify::kernel::{Verdict, check};
 use txverify::load::LoadOptions;
-use txverify::render::{ColourBy, LINK_USE_SHAPE, TableOptions, table_svg, utilisation_svg};
+use txverify::render::{
+    ColourBy, LINK_USE_SHAPE, ScheduleOptions, TableOptions, schedule_svg, table_svg,
+    utilisation_svg,
+};
+use txverify::schedule::format::is_schedule;
+use txverify::schedule::{ReplayOptions, parse, replay};
+use txverify::verdict::judge;
 use txverify::verify::{SimulationOutcome, VerifyOptions, verify};
 
 #[derive(clap::Args, Debug)]
 pub struct RenderArgs {
-    /// The `.tbl` file to draw.
+    /// The `.tbl` file or the schedule (text or JSON, docs/schedule.md) to draw.
     file: PathBuf,
     /// Write the SVG here instead of standard output.
     #[arg(short, long)]
@@ -44,6 +51,9 @@ enum ByArg {
 }
 
 pub fn run(args: &RenderArgs) -> Exit {
+    if let Some(exit) = schedule_if_schedule(args) {
+        return exit;
+    }
     let load = LoadOptions {
         limits: EnumerationLimits {
             max_order: args.max_order,
@@ -111,9 +121,14 @@ pub fn run(args: &RenderArgs) -> Exit {
             exit,
         )
     };
+    write_svg(args, &svg).max(exit)
+}
+
+/// Writes the picture to `-o` or standard output.
+fn write_svg(args: &RenderArgs, svg: &str) -> Exit {
     match &args.output {
         Some(path) => {
-            if let Err(e) = std::fs::write(path, &svg) {
+            if let Err(e) = std::fs::write(path, svg) {
                 eprintln!("error: cannot write {}: {e}", path.display());
                 return Exit::Input;
             }
@@ -123,5 +138,76 @@ pub fn run(args: &RenderArgs) -> Exit {
         }
         None => out!("{svg}"),
     }
-    exit
+    Exit::Ok
+}
+
+/// When `args.file` is a schedule: reads it, replays it on its `network:`, and
+/// draws it if the verdict is valid (exit 1 with the violations otherwise);
+/// `None` hands the file on to the `.tbl` path.
+fn schedule_if_schedule(args: &RenderArgs) -> Option<Exit> {
+    let shown = args.file.display().to_string();
+    // An unreadable file is reported by the `.tbl` path, as `simulate` does.
+    let source = super::read_text(&args.file).ok()?;
+    if !is_schedule(&source) {
+        return None;
+    }
+    if args.utilisation {
+        eprintln!(
+            "error: {shown}: --utilisation is for tables; a schedule's picture shows its link use"
+        );
+        return Some(Exit::Input);
+    }
+    let mut schedule = match parse(&source) {
+        Ok(s) => s,
+        Err(e) => {
+            eprint!("{}", e.render(&shown, &source));
+            return Some(Exit::Input);
+        }
+    };
+    // A schedule's `edges FILE` is relative to the schedule (docs/networks.md).
+    let here = args.file.parent().unwrap_or(std::path::Path::new(""));
+    let Some(name) = schedule.network.take().map(|n| n.relative_to(here)) else {
+        eprintln!(
+            "error: {shown}: the schedule says no `network:` (`simulate --network` can supply one; `render` draws only what the file says)"
+        );
+        return Some(Exit::Input);
+    };
+    let graph = match name.build() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {shown}: network {name}: {e}");
+            return Some(Exit::Input);
+        }
+    };
+    let report = match replay(&schedule, &graph, &ReplayOptions::default()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {shown}: {e}");
+            return Some(Exit::Input);
+        }
+    };
+    let verdict = judge(&report, None, None);
+    if !verdict.valid() {
+        let mut reasons = String::new();
+        super::schedule::violation_lines(&report, "  error: ", &mut reasons);
+        eprint!(
+            "error: {shown}: the schedule is INVALID ({} violations), so it is not drawn\n{reasons}",
+            verdict.violations()
+        );
+        return Some(Exit::Rejected);
+    }
+    let options = ScheduleOptions {
+        max_columns: args.max_columns as usize,
+        title: format!("schedule on {name} — {shown}"),
+        ..ScheduleOptions::default()
+    };
+    Some(
+        match schedule_svg(&schedule, &graph, &report, &verdict, &options) {
+            Ok(svg) => write_svg(args, &svg),
+            Err(e) => {
+                eprintln!("error: {shown}: {e}");
+                Exit::Input
+            }
+        },
+    )
 }

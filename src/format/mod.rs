@@ -10,6 +10,7 @@
 //! - [`render_error`] shows a [`ParseError`] as `path:line:col: error: message` with the
 //!   source line and a caret line under the offending text.
 
+mod comments;
 mod diagnostic;
 mod lexer;
 mod lower;
@@ -18,6 +19,7 @@ mod printer;
 mod strip;
 pub mod syntax;
 
+pub use comments::print_keeping_comments;
 pub use diagnostic::{render_diagnostic, render_error};
 pub use lower::{MAX_EXPONENT, MAX_GENERATORS, MAX_RELATOR_LETTERS, lower_group, lower_word};
 pub use parser::{MAX_HYPERCUBE_DIMENSION, MAX_NESTING, parse};

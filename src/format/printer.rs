@@ -3,13 +3,14 @@
 //! Header lines come in a fixed order (name, source, group, links, messages, ports,
 //! network, expect), then `table:` and the rows with their columns aligned: every token
 //! that starts in table column `c` starts at the same character position `P_c` in every
-//! row. Comments are not kept.
+//! row. [`print`] drops comments; `print_keeping_comments` (comments.rs) puts
+//! them back where they were written, around these lines.
 
 use std::fmt::Write;
 
 use super::syntax::{
     Atom, Expectation, GroupSyntax, Letter, MessagesSyntax, PresentationSyntax, Row, RowToken,
-    Spanned, TblFile, WordExpr,
+    Span, Spanned, TblFile, WordExpr,
 };
 
 /// Prints a file back in canonical form with the table's columns aligned.
@@ -20,34 +21,51 @@ use super::syntax::{
 /// The `table:` line is always written, even when there are no rows.
 pub fn print(file: &TblFile) -> String {
     let mut out = String::new();
-    if let Some(name) = &file.name {
-        let _ = writeln!(out, "name: {}", one_line(&name.value));
-    }
-    if let Some(source) = &file.source {
-        let _ = writeln!(out, "source: {}", one_line(&source.value));
-    }
-    let _ = writeln!(out, "group: {}", print_group(&file.group.value));
-    if let Some(links) = &file.links {
-        let _ = writeln!(
-            out,
-            "links: {}",
-            print_separated(links.value.iter().map(|l| &l.value))
-        );
-    }
-    if let Some(messages) = &file.messages {
-        let _ = writeln!(out, "messages: {}", print_messages(&messages.value));
-    }
-    if let Some(ports) = &file.ports {
-        let _ = writeln!(out, "ports: {}", ports.value);
-    }
-    if let Some(network) = &file.network {
-        let _ = writeln!(out, "network: {}", network.value);
-    }
-    for claim in &file.expect {
-        let _ = writeln!(out, "expect: {}", print_expectation(&claim.value));
+    for (_, line) in header_lines(file) {
+        out.push_str(&line);
+        out.push('\n');
     }
     out.push_str("table:\n");
     out.push_str(&print_rows(&file.rows));
+    out
+}
+
+/// The header lines in canonical order, each with the span it was read from
+/// (so that comments can follow their line), without line breaks.
+pub(super) fn header_lines(file: &TblFile) -> Vec<(Span, String)> {
+    let mut out = Vec::new();
+    if let Some(name) = &file.name {
+        out.push((name.span, format!("name: {}", one_line(&name.value))));
+    }
+    if let Some(source) = &file.source {
+        out.push((source.span, format!("source: {}", one_line(&source.value))));
+    }
+    out.push((
+        file.group.span,
+        format!("group: {}", print_group(&file.group.value)),
+    ));
+    if let Some(links) = &file.links {
+        let letters = print_separated(links.value.iter().map(|l| &l.value));
+        out.push((links.span, format!("links: {letters}")));
+    }
+    if let Some(messages) = &file.messages {
+        out.push((
+            messages.span,
+            format!("messages: {}", print_messages(&messages.value)),
+        ));
+    }
+    if let Some(ports) = &file.ports {
+        out.push((ports.span, format!("ports: {}", ports.value)));
+    }
+    if let Some(network) = &file.network {
+        out.push((network.span, format!("network: {}", network.value)));
+    }
+    for claim in &file.expect {
+        out.push((
+            claim.span,
+            format!("expect: {}", print_expectation(&claim.value)),
+        ));
+    }
     out
 }
 

@@ -92,10 +92,25 @@ pub enum MapError {
         /// The value of its order, evaluated from the reordered matrices.
         evaluated: u64,
     },
+    /// `lex` would try more vectors of per-communication caps than it takes.
+    #[error(
+        "objective lex: {0} combinations of per-communication contentions to try \
+         (at most {max}); use --objective max or sum",
+        max = super::lex::MAX_CAP_VECTORS
+    )]
+    TooManyCaps(usize),
+    /// The lexicographic programmes' value differs from their order's: a bug.
+    #[error("the order found gives {evaluated:?}, the programmes computed {computed:?}")]
+    InconsistentLex {
+        /// The programmes' value.
+        computed: super::lex::Lexicographic,
+        /// The value of their order, evaluated from the reordered matrices.
+        evaluated: super::lex::Lexicographic,
+    },
 }
 
 /// The dimension shared by all the communications.
-fn common_dimension(lccs: &[Lcc], weights: &[u64]) -> Result<usize, MapError> {
+pub(super) fn common_dimension(lccs: &[Lcc], weights: &[u64]) -> Result<usize, MapError> {
     let first = lccs.first().ok_or(MapError::Empty)?;
     if weights.len() != lccs.len() {
         return Err(MapError::Weights {

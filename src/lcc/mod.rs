@@ -19,9 +19,11 @@
 
 pub mod contention;
 pub mod gf2;
+pub mod lex;
 pub mod map;
 pub mod plot;
 pub mod reorder;
+pub mod saturation;
 pub mod spec;
 pub mod wormhole;
 

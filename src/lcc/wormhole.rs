@@ -96,11 +96,33 @@ pub struct Point {
     pub measured: u64,
     /// How many of them were delivered before the end of the run.
     pub delivered: u64,
+    /// The backlog (messages generated and not yet delivered: queued at their
+    /// sources or in the network) per stream, averaged over the cycles of the
+    /// first half of the measuring window.
+    pub backlog_first: f64,
+    /// The same over the second half.
+    pub backlog_second: f64,
     /// The network did not sustain the load: some measured message was not
-    /// delivered before the end (then `latency` is only a lower bound), or less
-    /// than [`SUSTAINED`] of the offered flits were delivered while measuring.
+    /// delivered before the end (then `latency` is only a lower bound), less
+    /// than [`SUSTAINED`] of the offered flits were delivered while measuring,
+    /// or the backlog grew between the two halves of the window ([`grew`]).
     pub saturated: bool,
 }
+
+/// Whether the backlog grew between the two halves of the measuring window:
+/// by more than [`GROWTH`] of the first half's plus [`GROWTH_MESSAGES`]
+/// messages per stream. A load the network sustains keeps a stationary
+/// backlog, whose two half-window averages differ by noise only; above it the
+/// backlog grows by (offered − accepted) · half window / F per stream.
+pub fn grew(first: f64, second: f64) -> bool {
+    second > first * (1.0 + GROWTH) + GROWTH_MESSAGES
+}
+
+/// The relative growth of the backlog [`grew`] allows.
+pub const GROWTH: f64 = 0.1;
+
+/// The absolute growth of the backlog [`grew`] allows, in messages per stream.
+pub const GROWTH_MESSAGES: f64 = 0.5;
 
 /// The share of the offered load a run must deliver to count as sustained (a
 /// little is always still in flight at the end of the window).
@@ -162,6 +184,8 @@ struct Tally {
     latency_sum: f64,
     /// Flits delivered while measuring (any message).
     flits_in_window: u64,
+    /// The backlog summed over the cycles of each half of the window.
+    backlog: [u64; 2],
 }
 
 /// The state of the network: who holds each channel, the messages in flight and
@@ -173,6 +197,8 @@ struct Network {
     worms: Vec<Worm>,
     queues: Vec<std::collections::VecDeque<(f64, u32, bool)>>,
     serial: u32,
+    /// Messages generated and not yet delivered.
+    backlog: u64,
 }
 
 impl Network {
@@ -184,6 +210,7 @@ impl Network {
             worms: Vec::new(),
             queues: vec![Default::default(); 1 << n],
             serial: 0,
+            backlog: 0,
         }
     }
 
@@ -260,6 +287,7 @@ impl Network {
                 }
                 self.worms.swap_remove(w);
                 granted.swap_remove(w);
+                self.backlog -= 1;
                 continue;
             }
             w += 1;
@@ -284,16 +312,26 @@ pub fn run(lcc: &Lcc, offered: f64, config: &SimConfig) -> Point {
                 let measured = (start as f64..stop as f64).contains(&next[k]);
                 tally.generated += u64::from(measured);
                 net.queues[source as usize].push_back((next[k], destination, measured));
+                net.backlog += 1;
                 next[k] += rng.exponential(mean_gap);
             }
+        }
+        if (start..stop).contains(&t) {
+            tally.backlog[usize::from(t >= start + config.measure / 2)] += net.backlog;
         }
         let mut granted = net.arbitrate();
         net.inject(t, &mut granted);
         net.advance(t, granted, (start..stop).contains(&t), &mut tally);
         t += 1;
     }
-    let accepted =
-        tally.flits_in_window as f64 / (config.measure.max(1) as f64 * streams.len().max(1) as f64);
+    let per_stream = streams.len().max(1) as f64;
+    let accepted = tally.flits_in_window as f64 / (config.measure.max(1) as f64 * per_stream);
+    let half = config.measure / 2;
+    let backlog_first = tally.backlog[0] as f64 / (half.max(1) as f64 * per_stream);
+    let backlog_second =
+        tally.backlog[1] as f64 / ((config.measure - half).max(1) as f64 * per_stream);
+    // A window of one cycle has no first half to compare with.
+    let growing = half > 0 && grew(backlog_first, backlog_second);
     Point {
         offered,
         accepted,
@@ -304,7 +342,9 @@ pub fn run(lcc: &Lcc, offered: f64, config: &SimConfig) -> Point {
         },
         measured: tally.generated,
         delivered: tally.delivered,
-        saturated: tally.delivered < tally.generated || accepted < SUSTAINED * offered,
+        backlog_first,
+        backlog_second,
+        saturated: tally.delivered < tally.generated || accepted < SUSTAINED * offered || growing,
     }
 }
 
@@ -313,8 +353,9 @@ pub fn sweep(lcc: &Lcc, loads: &[f64], config: &SimConfig) -> Vec<Point> {
     loads.iter().map(|&load| run(lcc, load, config)).collect()
 }
 
-/// The saturation throughput of a curve: the most it delivered at any load.
-pub fn saturation(points: &[Point]) -> f64 {
+/// The most a curve delivered at any load: at an overloaded load, not a rate
+/// the network sustains ([`super::saturation`] finds that one).
+pub fn peak_accepted(points: &[Point]) -> f64 {
     points.iter().map(|p| p.accepted).fold(0.0, f64::max)
 }
 

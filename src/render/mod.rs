@@ -1,5 +1,5 @@
-//! Pictures: a table drawn as the paper draws it, and link utilisation from the
-//! simulator, as SVG text (and the HTML report puts them on one page,
+//! Pictures: a table drawn as the paper draws it, link utilisation from the
+//! simulator, and a replayed schedule's sends, as SVG text (and the HTML report puts them on one page,
 //! [`crate::report::html`]).
 //!
 //! Pictures only draw what the kernel and the simulator found: the blocks come
@@ -9,10 +9,12 @@
 //! options, not by the table (the 32×32×32 torus has 131,072 steps).
 
 mod heat;
+mod schedule;
 mod svg;
 mod table;
 
 pub use heat::utilisation_svg;
+pub use schedule::{ScheduleOptions, schedule_svg};
 pub use svg::escape;
 pub use table::{ColourBy, TableOptions, table_svg};
 
@@ -35,4 +37,10 @@ pub enum RenderError {
     /// The table is empty: no step to draw.
     #[error("the table has no steps: there is no utilisation to draw")]
     NothingToDraw,
+    /// The replay found the schedule invalid: it is not drawn.
+    #[error("the schedule is invalid ({0} violations): it is not drawn")]
+    InvalidSchedule(u64),
+    /// The schedule has no sends.
+    #[error("the schedule has no sends: there is nothing to draw")]
+    NoSends,
 }

@@ -52,7 +52,7 @@ fn map_json_gives_each_communication_its_contention_after_the_mapping() {
     assert_eq!(code, 0);
     assert_eq!(
         (v["objective"].as_str(), v["value"].as_u64()),
-        (Some("max"), Some(2))
+        (Some("lex"), Some(2))
     );
     let order: Vec<usize> = serde_json::from_value(v["order"].clone()).unwrap();
     for (k, name) in ["transpose", "bit-reverse"].iter().enumerate() {
@@ -92,7 +92,7 @@ fn simulate_json_csv_and_svg() {
         svg.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{v}");
-    assert_documented(&v, "## Schema `txverify-lcc-simulate/1`");
+    assert_documented(&v, "## Schema `txverify-lcc-simulate/2`");
     assert_eq!(v["points"].as_array().unwrap().len(), 4);
     let lines = std::fs::read_to_string(&csv).unwrap().lines().count();
     assert_eq!(lines, 1 + 4);

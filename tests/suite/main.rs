@@ -8,6 +8,7 @@
 
 mod common;
 mod fifo_replay;
+mod fmt_comments;
 
 mod agreement;
 mod bounds;
@@ -36,6 +37,8 @@ mod kernel;
 mod kernel_props;
 mod lcc;
 mod lcc_cli;
+mod lcc_lex;
+mod lcc_saturation;
 mod limits;
 mod malicious;
 mod msccl;

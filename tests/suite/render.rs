@@ -500,3 +500,159 @@ fn marks_stay_on_their_drawn_columns_when_aggregated() {
     let drawn_column = number(first, "width");
     assert!((number(second, "x") - number(first, "x") - drawn_column).abs() < 0.01);
 }
+
+/// The sends of a schedule file as (step, from, to), read from its text: the
+/// lines after `sends:` of the text format, or the `sends` array of the JSON one.
+fn sends_of(path: &Path) -> Vec<(u64, u64, u64)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut sends: Vec<(u64, u64, u64)> = if text.trim_start().starts_with('{') {
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["sends"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let n = |k: &str| s[k].as_u64().unwrap();
+                (n("step"), n("from"), n("to"))
+            })
+            .collect()
+    } else {
+        text.lines()
+            .skip_while(|l| l.trim() != "sends:")
+            .skip(1)
+            .map(|l| l.split('#').next().unwrap())
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let f: Vec<u64> = l
+                    .split_whitespace()
+                    .take(3)
+                    .map(|x| x.parse().unwrap())
+                    .collect();
+                (f[0], f[1], f[2])
+            })
+            .collect()
+    };
+    sends.sort_unstable();
+    sends
+}
+
+/// The (step, from, to) of every mark of a schedule picture, from its tooltip.
+fn marks_of(doc: &Document<'_>) -> Vec<(u64, u64, u64)> {
+    let mut marks: Vec<(u64, u64, u64)> = with_class(doc, "send")
+        .iter()
+        .map(|m| {
+            assert_eq!(m.tag_name().name(), "rect");
+            let title = m
+                .children()
+                .find(|c| c.tag_name().name() == "title")
+                .and_then(|t| t.text())
+                .unwrap();
+            // "step S: F → T, packet …"
+            let numbers: Vec<u64> = title
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|t| !t.is_empty())
+                .take(3)
+                .map(|t| t.parse().unwrap())
+                .collect();
+            (numbers[0], numbers[1], numbers[2])
+        })
+        .collect();
+    marks.sort_unstable();
+    marks
+}
+
+#[test]
+fn a_schedule_is_drawn_with_one_mark_per_send() {
+    let dir = Path::new("examples/schedules");
+    let mut drawn = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let (code, svg) = render(&[path.to_str().unwrap()], &format!("{name}.svg"));
+        assert_eq!(code, 0, "{name}");
+        let doc = Document::parse(&svg).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let root = doc.root_element();
+        assert_eq!(root.attribute("class"), Some("txverify-schedule"));
+        assert_eq!(root.attribute("data-aggregated"), Some("false"));
+        let sends = sends_of(&path);
+        assert!(!sends.is_empty(), "{name}");
+        assert_eq!(marks_of(&doc), sends, "{name}");
+        // Marks of one step share a column, of one link a row: distinct cells.
+        let mut cells: Vec<(String, String)> = with_class(&doc, "send")
+            .iter()
+            .map(|m| {
+                (
+                    m.attribute("x").unwrap().into(),
+                    m.attribute("y").unwrap().into(),
+                )
+            })
+            .collect();
+        cells.sort();
+        cells.dedup();
+        assert_eq!(cells.len(), sends.len(), "{name}");
+        drawn += 1;
+    }
+    assert!(drawn >= 5, "{drawn} schedules");
+}
+
+#[test]
+fn an_invalid_schedule_is_not_drawn() {
+    // Single-port: node 0 sends twice in step 1, and nodes 3 … 7 never receive.
+    let bad = file(
+        "two-sends.sched",
+        "network: hypercube 3\nports: 1\ncollective: broadcast 0\nsends:\n1 0 1 0 *\n1 0 2 0 *\n",
+    );
+    let out = out_path("two-sends.svg");
+    let run = txverify(&["render", bad.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("INVALID"), "{}", run.stderr);
+    assert!(run.stderr.contains("send-ports"), "{}", run.stderr);
+    assert!(run.stderr.contains("never-delivered"), "{}", run.stderr);
+    // `out_path` made the file empty; nothing was written to it.
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "");
+    let valid = "examples/schedules/ring4-total.sched";
+    let run = txverify(&["render", valid, "--utilisation"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--utilisation is for tables"),
+        "{}",
+        run.stderr
+    );
+    let malformed = file(
+        "malformed.sched",
+        "network: hypercube 3\nsends:\n1 0 x 0 *\n",
+    );
+    let run = txverify(&["render", malformed.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("malformed.sched:3:"), "{}", run.stderr);
+}
+
+#[test]
+fn a_long_schedule_is_aggregated_and_every_send_counted() {
+    let schedule = out_path("exchange5.sched");
+    let run = txverify(&[
+        "hypercube",
+        "exchange",
+        "5",
+        "-q",
+        "-o",
+        schedule.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sends = sends_of(&schedule).len();
+    let (code, svg) = render(
+        &[schedule.to_str().unwrap(), "--max-columns", "5"],
+        "exchange5.svg",
+    );
+    assert_eq!(code, 0);
+    let doc = Document::parse(&svg).unwrap();
+    let root = doc.root_element();
+    assert_eq!(root.attribute("data-aggregated"), Some("true"));
+    let cells = with_class(&doc, "sends");
+    let counted: f64 = cells.iter().map(|c| number(*c, "data-sends")).sum();
+    assert_eq!(counted as usize, sends);
+    assert!(with_class(&doc, "send").is_empty());
+    // At most 5 drawn columns of steps.
+    let steps = number(root, "data-steps");
+    assert_eq!(number(root, "data-steps-per-column"), (steps / 5.0).ceil());
+}

@@ -37,7 +37,7 @@ fn formatted(path: &Path) -> Result<(String, String), String> {
         super::super::read_text(path).map_err(|e| format!("error: cannot read {shown}: {e}\n"))?;
     match txverify::format::parse(&source) {
         Ok(file) => {
-            let printed = txverify::format::print(&file);
+            let printed = txverify::format::print_keeping_comments(&source, &file);
             Ok((source, printed))
         }
         Err(e) => Err(txverify::format::render_error(&shown, &source, &e)),
