@@ -25,6 +25,7 @@
 use super::Problem;
 use crate::bounds::distance::{self, Reach, reach};
 use crate::network::Graph;
+use crate::schedule::deroute::xor_translations_preserve_links;
 
 /// A lower bound on the time and one on the number of sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,26 +36,9 @@ pub struct Bounds {
     pub transmissions: u64,
 }
 
-/// Whether XOR with every power of two below the node count maps every link
-/// to a link (then every XOR translation is an automorphism: they compose).
-fn translations_preserve_links(graph: &Graph) -> bool {
-    let n = graph.nodes() as u32;
-    if !n.is_power_of_two() {
-        return false;
-    }
-    (0..n.trailing_zeros()).all(|j| {
-        (0..n).all(|x| {
-            graph
-                .neighbours(x)
-                .iter()
-                .all(|&y| graph.link(x ^ 1 << j, y ^ 1 << j).is_some())
-        })
-    })
-}
-
 /// Every node's reach, or the one node 0's when all nodes see the same.
 fn all_reach(graph: &Graph) -> Vec<Reach> {
-    if translations_preserve_links(graph) {
+    if xor_translations_preserve_links(graph) {
         vec![reach(graph, 0)]
     } else {
         (0..graph.nodes() as u32).map(|x| reach(graph, x)).collect()
@@ -119,9 +103,9 @@ mod tests {
 
     #[test]
     fn hypercube_translations_preserve_links_and_a_mesh_s_do_not() {
-        assert!(translations_preserve_links(&graph("hypercube 5")));
-        assert!(!translations_preserve_links(&graph("mesh 2 4")));
-        assert!(!translations_preserve_links(&graph("ring 6")));
+        assert!(xor_translations_preserve_links(&graph("hypercube 5")));
+        assert!(!xor_translations_preserve_links(&graph("mesh 2 4")));
+        assert!(!xor_translations_preserve_links(&graph("ring 6")));
     }
 
     #[test]

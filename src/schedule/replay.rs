@@ -24,7 +24,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 mod reverse;
+mod stream;
 use reverse::{reverse, unreverse_findings};
+pub use stream::StreamReplay;
 
 /// The largest network whose all-pairs distance table the replay keeps to count
 /// deroutes (1 byte per pair when the diameter is below 255, else 4: 64 MiB or
@@ -80,6 +82,19 @@ pub enum ReplayError {
     /// More sends than the replay indexes (`u32`).
     #[error("{0} sends are more than the replay indexes (4294967295)")]
     TooManySends(usize),
+    /// A send fed to a [`StreamReplay`] has an earlier step than one fed before.
+    #[error(
+        "a send at step {step} comes after one at step {after}: sends are streamed in step order"
+    )]
+    OutOfOrder {
+        /// The step of the send.
+        step: u32,
+        /// The step of an earlier send.
+        after: u32,
+    },
+    /// `gather` and `accumulate` are replayed reversed, which needs every send.
+    #[error("{0} is replayed reversed in time, from the whole schedule, not streamed")]
+    NotStreamable(Collective),
     /// The collective has more packets than the replay keeps state for.
     #[error("the collective has too many packets to replay on {nodes} nodes")]
     TooLarge {

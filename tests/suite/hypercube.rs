@@ -468,3 +468,41 @@ fn deroutes_are_counted_alike_below_and_above_the_all_pairs_limit() {
         assert_eq!(report.derouted, 10, "ring {n}");
     }
 }
+
+#[test]
+fn a_streamed_exchange_reports_what_the_whole_schedule_reports() {
+    // Without -o the exchange is generated and replayed a step at a time; with
+    // -o every send is built, written and replayed whole. Both reports must
+    // agree on everything but the file and the timings.
+    let dir = std::env::temp_dir().join(format!("txverify-cube-s-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for d in [1u32, 3, 6] {
+        let path = dir.join(format!("x{d}.json"));
+        let dim = d.to_string();
+        let (code, mut streamed) = json_run(&["exchange", &dim]);
+        let (code_whole, mut whole) = json_run(&["exchange", &dim, "-o", path.to_str().unwrap()]);
+        assert_eq!((code, code_whole), (0, 0), "{streamed}\n{whole}");
+        for report in [&mut streamed, &mut whole] {
+            let object = report.as_object_mut().unwrap();
+            object.remove("seconds");
+            object.remove("schedule_file");
+        }
+        assert_eq!(streamed, whole, "exchange {d}");
+        let (time, sends) = table_1(Problem::Exchange, d);
+        assert_eq!(
+            (
+                streamed["time"].as_u64(),
+                streamed["transmissions"].as_u64()
+            ),
+            (Some(time), Some(sends))
+        );
+        // Section 4 keeps up to 2^(d−2) − 1 packets waiting at a node (d ≥ 2).
+        let buffer = if d >= 2 { (1u64 << (d - 2)) - 1 } else { 0 };
+        assert_eq!(
+            streamed["peak_buffer"].as_u64(),
+            Some(buffer),
+            "exchange {d}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
