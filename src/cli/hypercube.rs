@@ -11,6 +11,7 @@ use super::{HypercubeArgs, OutputFormat};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::time::Instant;
+use txverify::hypercube::baselines::{HalfDuplex, SinglePort, baselines};
 use txverify::hypercube::bounds::{Bounds, lower_bounds};
 use txverify::hypercube::buffer::{BufferCount, peak_buffer};
 use txverify::hypercube::table::{BufferFree, buffer_free};
@@ -72,6 +73,8 @@ struct Findings {
     peak_buffer: Option<u32>,
     table: Option<BufferFree>,
     seconds: [f64; 3],
+    /// The single-port and half-duplex baselines, once computed.
+    baselines: Option<(SinglePort, HalfDuplex)>,
 }
 
 impl Findings {
@@ -107,10 +110,14 @@ pub fn run(args: &HypercubeArgs) -> Exit {
     } else {
         build_and_examine(problem, args, started)
     };
-    let findings = match examined {
+    let mut findings = match examined {
         Ok(findings) => findings,
         Err((message, exit)) => return fail(args, &message, exit),
     };
+    match add_baselines(&mut findings) {
+        Ok(()) => {}
+        Err((message, exit)) => return fail(args, &message, exit),
+    }
     let exit = if findings.passed() {
         Exit::Ok
     } else {
@@ -305,7 +312,80 @@ fn conclude(
         peak_buffer: side.peak_buffer,
         table,
         seconds: [built_at, checked_at - built_at, checked_at],
+        baselines: None,
     })
+}
+
+/// The single-port and half-duplex baselines, computed once the all-port
+/// schedule is dropped (the single-port replay holds its own sends).
+fn add_baselines(f: &mut Findings) -> Result<(), (String, Exit)> {
+    let graph = cube(f.d)?;
+    let time = u64::from(f.replayed.time);
+    let found = baselines(f.problem, f.d, f.root.unwrap_or(0), &graph, time).map_err(|e| {
+        let message = format!("cannot replay the single-port schedule: {e}");
+        (message, Exit::Internal)
+    })?;
+    if found.0.checked.as_ref().is_some_and(|v| !v.valid()) {
+        let message = "the single-port schedule is invalid under ports 1".to_string();
+        return Err((message, Exit::Internal));
+    }
+    f.baselines = Some(found);
+    Ok(())
+}
+
+/// How many times longer `time` is than the all-port time.
+fn gain(time: u64, all_port: u32) -> f64 {
+    if all_port == 0 {
+        1.0
+    } else {
+        time as f64 / f64::from(all_port)
+    }
+}
+
+fn baselines_json(f: &Findings) -> serde_json::Value {
+    let Some((single, half)) = &f.baselines else {
+        return serde_json::Value::Null;
+    };
+    let checked = single.checked.as_ref();
+    serde_json::json!({
+        "single_port": {
+            "time": single.time,
+            "time_bound": single.time_bound,
+            "replayed": checked.is_some(),
+            "optimal_time": checked.map(ScheduleVerdict::optimal),
+            "all_port_gain": gain(single.time, f.replayed.time),
+        },
+        "half_duplex": {
+            "time": half.time,
+            "time_bound": half.time_bound,
+            "all_port_gain": gain(half.time, f.replayed.time),
+        },
+    })
+}
+
+fn baselines_text(f: &Findings, out: &mut String) {
+    let Some((single, half)) = &f.baselines else {
+        return;
+    };
+    let checked = match &single.checked {
+        Some(v) if v.optimal() => "replayed with ports 1: valid, optimal",
+        Some(_) => "replayed with ports 1: valid, NOT optimal",
+        None => "not replayed at this size",
+    };
+    let _ = writeln!(
+        out,
+        "  single port   time {}, lower bound {} ({checked}): all ports {:.2}x faster",
+        single.time,
+        single.time_bound,
+        gain(single.time, f.replayed.time)
+    );
+    let _ = writeln!(
+        out,
+        "  half duplex   time {}, lower bound {} (derived from this schedule, not replayed): all ports {:.2}x faster",
+        half.time,
+        half.time_bound,
+        gain(half.time, f.replayed.time)
+    );
 }
 
 /// Refuses a size whose estimated memory is over the budget.
@@ -428,6 +508,7 @@ fn json(args: &HypercubeArgs, f: &Findings, exit: Exit) -> serde_json::Value {
         "link_set_sizes": f.built.link_set_sizes,
         "construction_checks": f.built.checks,
         "buffer_free": table_json(&f.table),
+        "baselines": baselines_json(f),
         "schedule_file": args.output.as_ref().map(|p| p.display().to_string()),
         "seconds": { "build": f.seconds[0], "check": f.seconds[1], "total": f.seconds[2] },
         "exit_code": exit.code(),
@@ -480,6 +561,7 @@ fn text(f: &Findings) -> String {
         verdict(f.optimal_transmissions())
     );
     construction_text(f, &mut out);
+    baselines_text(f, &mut out);
     let _ = writeln!(
         out,
         "  seconds       {:.3} build, {:.3} replay and bounds, {:.3} in all",

@@ -12,6 +12,7 @@
 //! constructions. Node numbering is that of the schedule networks: bit i of a
 //! node is its coordinate i + 1, the paper's "position i + 1 from the right".
 
+pub mod baselines;
 pub mod bounds;
 pub mod broadcast;
 pub mod buffer;
@@ -19,6 +20,7 @@ pub mod exchange;
 pub mod mnb;
 mod necklace;
 pub mod scatter;
+pub mod single_port;
 pub mod table;
 
 use crate::schedule::{Collective, Schedule, TimedSend};
