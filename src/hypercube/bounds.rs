@@ -190,10 +190,16 @@ mod tests {
         // Single port: 8 nodes, Σ distances (112) at 8 hops a step; half
         // duplex: 10 undirected links, 56 copies and 112 hops.
         assert_eq!(total, 112);
-        assert_eq!(single_port_time(Problem::Exchange, &g, 0), total.div_ceil(8));
+        assert_eq!(
+            single_port_time(Problem::Exchange, &g, 0),
+            total.div_ceil(8)
+        );
         assert_eq!(single_port_time(Problem::Mnb, &g, 0), 7);
         assert_eq!(single_port_time(Problem::Broadcast, &g, 0), 4);
         assert_eq!(half_duplex_time(Problem::Mnb, &g, 0), 6);
-        assert_eq!(half_duplex_time(Problem::Exchange, &g, 0), total.div_ceil(10));
+        assert_eq!(
+            half_duplex_time(Problem::Exchange, &g, 0),
+            total.div_ceil(10)
+        );
     }
 }
