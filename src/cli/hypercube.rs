@@ -114,9 +114,8 @@ pub fn run(args: &HypercubeArgs) -> Exit {
         Ok(findings) => findings,
         Err((message, exit)) => return fail(args, &message, exit),
     };
-    match add_baselines(&mut findings) {
-        Ok(()) => {}
-        Err((message, exit)) => return fail(args, &message, exit),
+    if let Err((message, exit)) = add_baselines(&mut findings) {
+        return fail(args, &message, exit);
     }
     let exit = if findings.passed() {
         Exit::Ok

@@ -1,6 +1,6 @@
 //! The single-port and half-duplex baselines the all-port algorithms are
 //! compared with (the seed paper's SLA assumption, and the unidirectional
-//! links of its reference [15], under which it says multinode broadcast and
+//! links of its reference 15 (Johnsson and Ho), under which it says multinode broadcast and
 //! total exchange take twice as long).
 //!
 //! Single port: the lower bound of [`bounds::single_port_time`] and the
