@@ -12,11 +12,13 @@
 //! Memory is per packet, not per send: 8 bytes per personalised packet (holder
 //! and arrival step) and 2 bits per (broadcast packet, node). Beyond the 20
 //! bytes of each stored send, the replay takes 4 bytes per send when the sends
-//! are not in step order (an index sorted by step) and, on networks of more than
-//! [`ALL_PAIRS_MAX_NODES`] nodes, 4 bytes per personalised send while counting
-//! deroutes (an index sorted by destination, one breadth-first search each);
-//! on smaller ones an all-pairs distance table, only when some send is
-//! personalised.
+//! are not in step order (an index sorted by step) and, to count deroutes when
+//! some send is personalised: one search's distances when XOR translations are
+//! automorphisms (hypercubes); else on networks of more than
+//! [`ALL_PAIRS_MAX_NODES`] nodes 4 bytes per personalised send (an index sorted
+//! by destination, one breadth-first search each), on smaller ones an all-pairs
+//! distance table. [`StreamReplay`] plays sends fed a batch at a time, so that
+//! they need not be stored at all.
 
 use super::{BROADCAST, Collective, Packet, Ports, Schedule, TimedSend};
 use crate::network::Graph;
