@@ -12,7 +12,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group};
-use txverify::hypercube::{Problem, bounds::lower_bounds, buffer::peak_buffer, build, table};
+use txverify::hypercube::{
+    Problem, bounds::lower_bounds, buffer::peak_buffer, build, exchange, table,
+};
 use txverify::network::NetworkName;
 use txverify::schedule::{ReplayOptions, replay};
 
@@ -64,8 +66,28 @@ fn oneshot() {
             let table = table::buffer_free(d).unwrap();
             println!("{problem} {d}: buffer-free table      {:?}", t.elapsed());
             assert!(table.valid);
+            streamed(d, &graph);
         }
     }
+}
+
+/// The exchange as `txverify hypercube exchange D` runs it without `-o`: each
+/// step's sends generated, replayed and dropped.
+fn streamed(d: u32, graph: &txverify::network::Graph) {
+    use txverify::schedule::{Collective, Ports, StreamReplay};
+    let t = Instant::now();
+    let hops = exchange::hops_by_step(d).unwrap();
+    let options = ReplayOptions::default();
+    let mut stream =
+        StreamReplay::start(graph, Ports::All, Collective::TotalExchange, &options).unwrap();
+    let mut batch = Vec::new();
+    for step in &hops {
+        batch.clear();
+        exchange::step_sends(d, step, &mut batch);
+        stream.feed(&batch).unwrap();
+    }
+    assert!(stream.finish().unwrap().valid);
+    println!("exchange {d}: streamed build + replay  {:?}", t.elapsed());
 }
 
 criterion_group!(benches, twelve);

@@ -11,14 +11,18 @@ use super::{HypercubeArgs, OutputFormat};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::time::Instant;
+use txverify::hypercube::baselines::{HalfDuplex, SinglePort, baselines};
 use txverify::hypercube::bounds::{Bounds, lower_bounds};
+use txverify::hypercube::buffer::{BufferCount, peak_buffer};
 use txverify::hypercube::table::{BufferFree, buffer_free};
 use txverify::hypercube::{
-    Built, HypercubeError, MAX_DIMENSION, Problem, buffer::peak_buffer, build, memory_estimate,
+    Built, HypercubeError, Problem, build, exchange, exchange_checks, memory_estimate, streams,
+    validate,
 };
-use txverify::network::NetworkName;
+use txverify::network::{Graph, NetworkName};
 use txverify::schedule::{
-    Ports, ReplayOptions, ReplayReport, Schedule, replay, write_json, write_text,
+    Collective, Ports, ReplayOptions, ReplayReport, Schedule, StreamReplay, replay, write_json,
+    write_text,
 };
 use txverify::verdict::{Model, NamedBound, ScheduleVerdict, judge};
 
@@ -26,15 +30,42 @@ use txverify::verdict::{Model, NamedBound, ScheduleVerdict, judge};
 const SCHEMA: &str = "txverify-hypercube/1";
 
 /// The memory budget when `--max-memory` is not given and the system does not
-/// say how much is available.
+/// say how much is available. When it does, a run may plan on 7/8 of it: the
+/// rest is left to the machine's other processes and to the estimate's error
+/// (under 3% where measured).
 const DEFAULT_BUDGET: u128 = 8 << 30;
+
+/// What a construction says about itself (its schedule left out, which a
+/// streamed run never holds whole).
+struct About {
+    subtree_sizes: Option<Vec<u64>>,
+    link_set_sizes: Option<Vec<usize>>,
+    checks: Vec<String>,
+}
+
+impl From<&Built> for About {
+    fn from(built: &Built) -> About {
+        About {
+            subtree_sizes: built.subtree_sizes.clone(),
+            link_set_sizes: built.link_set_sizes.clone(),
+            checks: built.checks.clone(),
+        }
+    }
+}
+
+/// What the side thread computes beside the replay.
+struct Side {
+    bounds: Bounds,
+    peak_buffer: Option<u32>,
+    table: Option<Result<BufferFree, String>>,
+}
 
 /// Everything the report says.
 struct Findings {
     problem: Problem,
     d: u32,
     root: Option<u32>,
-    built: Built,
+    built: About,
     replayed: ReplayReport,
     bounds: Bounds,
     /// The trusted verdict on the replay against the bounds.
@@ -42,6 +73,8 @@ struct Findings {
     peak_buffer: Option<u32>,
     table: Option<BufferFree>,
     seconds: [f64; 3],
+    /// The single-port and half-duplex baselines, once computed.
+    baselines: Option<(SinglePort, HalfDuplex)>,
 }
 
 impl Findings {
@@ -72,22 +105,17 @@ pub fn run(args: &HypercubeArgs) -> Exit {
         Ok(problem) => problem,
         Err((message, exit)) => return fail(args, &message, exit),
     };
-    let built = match build(problem, args.dimension, args.root) {
-        Ok(built) => built,
-        Err(e @ (HypercubeError::Construction { .. } | HypercubeError::LinkSets(_))) => {
-            return fail(args, &e.to_string(), Exit::Rejected);
-        }
-        Err(e) => return fail(args, &e.to_string(), Exit::Input),
+    let examined = if streams(problem) && args.output.is_none() {
+        examine_streamed(args, started)
+    } else {
+        build_and_examine(problem, args, started)
     };
-    let findings = match examine(problem, args, built, started) {
+    let mut findings = match examined {
         Ok(findings) => findings,
         Err((message, exit)) => return fail(args, &message, exit),
     };
-    if let Some(path) = &args.output
-        && let Err(e) = write_schedule(&findings.built.schedule, path)
-    {
-        let message = format!("cannot write {}: {e}", path.display());
-        return fail(args, &message, Exit::Input);
+    if let Err((message, exit)) = add_baselines(&mut findings) {
+        return fail(args, &message, exit);
     }
     let exit = if findings.passed() {
         Exit::Ok
@@ -101,6 +129,31 @@ pub fn run(args: &HypercubeArgs) -> Exit {
     exit
 }
 
+/// The exit status of a construction that failed.
+fn construction_failed(e: HypercubeError) -> (String, Exit) {
+    match e {
+        HypercubeError::Construction { .. } | HypercubeError::LinkSets(_) => {
+            (e.to_string(), Exit::Rejected)
+        }
+        e => (e.to_string(), Exit::Input),
+    }
+}
+
+/// Builds every send, writes the schedule file if one is asked for, and
+/// replays the schedule whole.
+fn build_and_examine(
+    problem: Problem,
+    args: &HypercubeArgs,
+    started: Instant,
+) -> Result<Findings, (String, Exit)> {
+    let built = build(problem, args.dimension, args.root).map_err(construction_failed)?;
+    if let Some(path) = &args.output {
+        write_schedule(&built.schedule, path)
+            .map_err(|e| (format!("cannot write {}: {e}", path.display()), Exit::Input))?;
+    }
+    examine(problem, args, built, started)
+}
+
 /// The problem asked for, once the dimension and the memory estimate pass.
 fn request(args: &HypercubeArgs) -> Result<Problem, (String, Exit)> {
     let problem = args
@@ -108,11 +161,10 @@ fn request(args: &HypercubeArgs) -> Result<Problem, (String, Exit)> {
         .parse::<Problem>()
         .map_err(|e| (e.to_string(), Exit::Input))?;
     let d = args.dimension;
-    if !(1..=MAX_DIMENSION).contains(&d) {
-        let message = format!("the dimension must be between 1 and {MAX_DIMENSION}, not {d}");
-        return Err((message, Exit::Input));
-    }
-    check_memory(problem, d, args.max_memory).map_err(|m| (m, Exit::Input))?;
+    validate(problem, d, args.root).map_err(|e| (e.to_string(), Exit::Input))?;
+    let streamed = streams(problem) && args.output.is_none();
+    check_memory(problem, d, streamed, args.max_memory, available_memory())
+        .map_err(|m| (m, Exit::Input))?;
     Ok(problem)
 }
 
@@ -124,19 +176,14 @@ fn examine(
     built: Built,
     started: Instant,
 ) -> Result<Findings, (String, Exit)> {
-    let d = args.dimension;
     let built_at = started.elapsed().as_secs_f64();
-    let graph = NetworkName::Hypercube(d)
-        .build()
-        .map_err(|e| (e.to_string(), Exit::Input))?;
+    let graph = cube(args.dimension)?;
     let root = problem.has_root().then(|| args.root.unwrap_or(0));
-    let (replayed, (bounds, peak, table)) = std::thread::scope(|scope| {
+    let (replayed, side) = std::thread::scope(|scope| {
         let side = scope.spawn(|| {
-            let bounds = lower_bounds(problem, &graph, root.unwrap_or(0));
-            let peak = peak_buffer(&built.schedule, graph.nodes());
-            let table =
-                (problem == Problem::Exchange).then(|| buffer_free(d).map_err(|e| e.to_string()));
-            (bounds, peak, table)
+            let mut side = side_findings(problem, &graph, args.dimension, root);
+            side.peak_buffer = peak_buffer(&built.schedule, graph.nodes());
+            side
         });
         let replayed = replay(&built.schedule, &graph, &ReplayOptions { max_listed: 20 });
         let side = side.join().expect("the bounds thread does not panic");
@@ -146,7 +193,89 @@ fn examine(
         let message = format!("cannot replay the schedule: {e}");
         (message, Exit::Input)
     })?;
-    let table = match table {
+    let times = [built_at, started.elapsed().as_secs_f64()];
+    conclude(problem, args, About::from(&built), replayed, side, times)
+}
+
+/// Section 4's exchange a step at a time: each step's sends are generated,
+/// replayed and counted for the buffer, then dropped, so the d·2^(2d−1) sends
+/// are never held together (the replay and its verdict are those of a whole
+/// schedule; docs/hypercube.md gives the memory saved).
+fn examine_streamed(args: &HypercubeArgs, started: Instant) -> Result<Findings, (String, Exit)> {
+    let d = args.dimension;
+    let hops = exchange::hops_by_step(d).map_err(construction_failed)?;
+    let built_at = started.elapsed().as_secs_f64();
+    let graph = cube(d)?;
+    let (replayed, side) = std::thread::scope(|scope| {
+        let side = scope.spawn(|| side_findings(Problem::Exchange, &graph, d, None));
+        let replayed = replay_steps(&graph, d, &hops);
+        let side = side.join().expect("the bounds thread does not panic");
+        (replayed, side)
+    });
+    let (replayed, peak) = replayed.map_err(|e| {
+        let message = format!("cannot replay the schedule: {e}");
+        (message, Exit::Input)
+    })?;
+    let side = Side {
+        peak_buffer: Some(peak),
+        ..side
+    };
+    let about = About {
+        subtree_sizes: None,
+        link_set_sizes: None,
+        checks: exchange_checks(),
+    };
+    let times = [built_at, started.elapsed().as_secs_f64()];
+    conclude(Problem::Exchange, args, about, replayed, side, times)
+}
+
+/// Replays and counts the buffer of section 4's sends, one step at a time.
+fn replay_steps(
+    graph: &Graph,
+    d: u32,
+    hops: &[Vec<exchange::RelativeHop>],
+) -> Result<(ReplayReport, u32), txverify::schedule::ReplayError> {
+    let options = ReplayOptions { max_listed: 20 };
+    let mut stream = StreamReplay::start(graph, Ports::All, Collective::TotalExchange, &options)?;
+    let mut count = BufferCount::new(Collective::TotalExchange, graph.nodes())
+        .expect("a total exchange has personalised packets");
+    let mut batch = Vec::new();
+    for step in hops {
+        batch.clear();
+        exchange::step_sends(d, step, &mut batch);
+        stream.feed(&batch)?;
+        count.feed(&batch);
+    }
+    Ok((stream.finish()?, count.finish()))
+}
+
+fn cube(d: u32) -> Result<Graph, (String, Exit)> {
+    NetworkName::Hypercube(d)
+        .build()
+        .map_err(|e| (e.to_string(), Exit::Input))
+}
+
+/// The bounds and, for exchange, the buffer-free table (the buffer count is
+/// the caller's, from the sends).
+fn side_findings(problem: Problem, graph: &Graph, d: u32, root: Option<u32>) -> Side {
+    Side {
+        bounds: lower_bounds(problem, graph, root.unwrap_or(0)),
+        peak_buffer: None,
+        table: (problem == Problem::Exchange).then(|| buffer_free(d).map_err(|e| e.to_string())),
+    }
+}
+
+/// The trusted verdict on the replay against the bounds, and the report.
+fn conclude(
+    problem: Problem,
+    args: &HypercubeArgs,
+    built: About,
+    replayed: ReplayReport,
+    side: Side,
+    [built_at, checked_at]: [f64; 2],
+) -> Result<Findings, (String, Exit)> {
+    let d = args.dimension;
+    let table = match side.table {
         Some(Err(e)) => {
             let message = format!("the buffer-free table failed: {e}");
             return Err((message, Exit::Internal));
@@ -158,7 +287,7 @@ fn examine(
         Some(Ok(t)) => Some(t),
         None => None,
     };
-    let checked_at = started.elapsed().as_secs_f64();
+    let bounds = side.bounds;
     // The bounds count hops, link and port capacity of the all-port d-cube;
     // they hold whether packets are copied or buffered.
     let model = Model::new(Ports::All, true, true);
@@ -175,34 +304,117 @@ fn examine(
         verdict,
         problem,
         d,
-        root,
+        root: problem.has_root().then(|| args.root.unwrap_or(0)),
         built,
         replayed,
         bounds,
-        peak_buffer: peak,
+        peak_buffer: side.peak_buffer,
         table,
         seconds: [built_at, checked_at - built_at, checked_at],
+        baselines: None,
     })
 }
 
+/// The single-port and half-duplex baselines, computed once the all-port
+/// schedule is dropped (the single-port replay holds its own sends).
+fn add_baselines(f: &mut Findings) -> Result<(), (String, Exit)> {
+    let graph = cube(f.d)?;
+    let time = u64::from(f.replayed.time);
+    let found = baselines(f.problem, f.d, f.root.unwrap_or(0), &graph, time).map_err(|e| {
+        let message = format!("cannot replay the single-port schedule: {e}");
+        (message, Exit::Internal)
+    })?;
+    if found.0.checked.as_ref().is_some_and(|v| !v.valid()) {
+        let message = "the single-port schedule is invalid under ports 1".to_string();
+        return Err((message, Exit::Internal));
+    }
+    f.baselines = Some(found);
+    Ok(())
+}
+
+/// How many times longer `time` is than the all-port time.
+fn gain(time: u64, all_port: u32) -> f64 {
+    if all_port == 0 {
+        1.0
+    } else {
+        time as f64 / f64::from(all_port)
+    }
+}
+
+fn baselines_json(f: &Findings) -> serde_json::Value {
+    let Some((single, half)) = &f.baselines else {
+        return serde_json::Value::Null;
+    };
+    let checked = single.checked.as_ref();
+    serde_json::json!({
+        "single_port": {
+            "time": single.time,
+            "time_bound": single.time_bound,
+            "replayed": checked.is_some(),
+            "optimal_time": checked.map(ScheduleVerdict::optimal),
+            "all_port_gain": gain(single.time, f.replayed.time),
+        },
+        "half_duplex": {
+            "time": half.time,
+            "time_bound": half.time_bound,
+            "all_port_gain": gain(half.time, f.replayed.time),
+        },
+    })
+}
+
+fn baselines_text(f: &Findings, out: &mut String) {
+    let Some((single, half)) = &f.baselines else {
+        return;
+    };
+    let checked = match &single.checked {
+        Some(v) if v.optimal() => "replayed with ports 1: valid, optimal",
+        Some(_) => "replayed with ports 1: valid, NOT optimal",
+        None => "not replayed at this size",
+    };
+    let _ = writeln!(
+        out,
+        "  single port   time {}, lower bound {} ({checked}): all ports {:.2}x faster",
+        single.time,
+        single.time_bound,
+        gain(single.time, f.replayed.time)
+    );
+    let _ = writeln!(
+        out,
+        "  half duplex   time {}, lower bound {} (derived from this schedule, not replayed): all ports {:.2}x faster",
+        half.time,
+        half.time_bound,
+        gain(half.time, f.replayed.time)
+    );
+}
+
 /// Refuses a size whose estimated memory is over the budget.
-fn check_memory(problem: Problem, d: u32, max_gib: Option<f64>) -> Result<(), String> {
-    let need = memory_estimate(problem, d);
+fn check_memory(
+    problem: Problem,
+    d: u32,
+    streamed: bool,
+    max_gib: Option<f64>,
+    available: Option<u128>,
+) -> Result<(), String> {
+    let need = memory_estimate(problem, d, streamed);
     let (budget, whence) = match max_gib {
         Some(g) if g.is_finite() && g >= 0.0 => {
             ((g * f64::from(1u32 << 30)) as u128, "--max-memory")
         }
         Some(g) => return Err(format!("--max-memory must be a number of GiB, not {g}")),
-        None => match available_memory() {
-            Some(bytes) => (bytes, "the memory available"),
+        None => match available {
+            Some(bytes) => (bytes / 8 * 7, "7/8 of the memory available"),
             None => (DEFAULT_BUDGET, "the default budget"),
         },
     };
     if need > budget {
+        let held = if streamed {
+            "one step's sends".to_string()
+        } else {
+            format!("{} sends of 20 bytes", problem.sends(d))
+        };
         return Err(format!(
-            "{problem} on the {d}-cube needs about {} ({} sends of 20 bytes, plus the replay's state), more than {} ({whence}); raise it with --max-memory GIB",
+            "{problem} on the {d}-cube needs about {} ({held}, plus the replay's state), more than {} ({whence}); raise it with --max-memory GIB",
             gib(need),
-            problem.sends(d),
             gib(budget)
         ));
     }
@@ -295,6 +507,7 @@ fn json(args: &HypercubeArgs, f: &Findings, exit: Exit) -> serde_json::Value {
         "link_set_sizes": f.built.link_set_sizes,
         "construction_checks": f.built.checks,
         "buffer_free": table_json(&f.table),
+        "baselines": baselines_json(f),
         "schedule_file": args.output.as_ref().map(|p| p.display().to_string()),
         "seconds": { "build": f.seconds[0], "check": f.seconds[1], "total": f.seconds[2] },
         "exit_code": exit.code(),
@@ -347,6 +560,7 @@ fn text(f: &Findings) -> String {
         verdict(f.optimal_transmissions())
     );
     construction_text(f, &mut out);
+    baselines_text(f, &mut out);
     let _ = writeln!(
         out,
         "  seconds       {:.3} build, {:.3} replay and bounds, {:.3} in all",
@@ -391,5 +605,33 @@ fn construction_text(f: &Findings, out: &mut String) {
             "  buffer-free   gen hypercube {} (kernel: valid): time {}, {} transmissions, peak queue {}, peak buffer {}",
             f.d, t.time, t.transmissions, t.peak_queue, t.peak_buffer
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GIB: u128 = 1 << 30;
+
+    #[test]
+    fn mnb_15_is_refused_on_a_machine_with_22_gib_available_and_runs_when_told_to() {
+        // mnb 15: 2^15 (2^15 − 1) sends of 20 bytes are 20 GiB before the replay.
+        let sends = memory_estimate(Problem::Mnb, 15, false);
+        assert!(sends > 20 * GIB && sends < 21 * GIB, "{sends}");
+        let refused = check_memory(Problem::Mnb, 15, false, None, Some(22 * GIB)).unwrap_err();
+        assert!(refused.contains("needs about 20.") && refused.contains("--max-memory"));
+        assert!(check_memory(Problem::Mnb, 15, false, Some(22.0), Some(GIB)).is_ok());
+        assert!(check_memory(Problem::Mnb, 14, false, None, Some(22 * GIB)).is_ok());
+    }
+
+    #[test]
+    fn a_streamed_exchange_needs_its_packet_state_not_its_sends() {
+        // exchange 13: 8 bytes for each of the 2^26 packets; 436 M sends are not held.
+        let streamed = memory_estimate(Problem::Exchange, 13, true);
+        assert!(streamed > GIB / 2 && streamed < GIB, "{streamed}");
+        assert!(memory_estimate(Problem::Exchange, 13, false) > 8 * GIB);
+        assert!(check_memory(Problem::Exchange, 13, true, None, Some(2 * GIB)).is_ok());
+        assert!(check_memory(Problem::Exchange, 13, false, None, Some(2 * GIB)).is_err());
     }
 }

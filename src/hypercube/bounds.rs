@@ -25,6 +25,7 @@
 use super::Problem;
 use crate::bounds::distance::{self, Reach, reach};
 use crate::network::Graph;
+use crate::schedule::deroute::xor_translations_preserve_links;
 
 /// A lower bound on the time and one on the number of sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,26 +36,9 @@ pub struct Bounds {
     pub transmissions: u64,
 }
 
-/// Whether XOR with every power of two below the node count maps every link
-/// to a link (then every XOR translation is an automorphism: they compose).
-fn translations_preserve_links(graph: &Graph) -> bool {
-    let n = graph.nodes() as u32;
-    if !n.is_power_of_two() {
-        return false;
-    }
-    (0..n.trailing_zeros()).all(|j| {
-        (0..n).all(|x| {
-            graph
-                .neighbours(x)
-                .iter()
-                .all(|&y| graph.link(x ^ 1 << j, y ^ 1 << j).is_some())
-        })
-    })
-}
-
 /// Every node's reach, or the one node 0's when all nodes see the same.
 fn all_reach(graph: &Graph) -> Vec<Reach> {
-    if translations_preserve_links(graph) {
+    if xor_translations_preserve_links(graph) {
         vec![reach(graph, 0)]
     } else {
         (0..graph.nodes() as u32).map(|x| reach(graph, x)).collect()
@@ -108,6 +92,66 @@ pub fn lower_bounds(problem: Problem, graph: &Graph, root: u32) -> Bounds {
     }
 }
 
+/// The lower bound on time when every node sends at most one packet and
+/// receives at most one per step (the seed paper's SLA assumption), by
+/// counting: the holders of a broadcast packet at most double a step
+/// (⌈log2 N⌉); a scatter's root sends N − 1 packets, a gather's root and every
+/// node of a multinode broadcast receive N − 1, one a step; a total exchange's
+/// Σ distances hops are made at most N a step (one per sender); and no packet
+/// arrives before its distance.
+pub fn single_port_time(problem: Problem, graph: &Graph, root: u32) -> u64 {
+    let n = graph.nodes() as u64;
+    match problem {
+        Problem::Broadcast | Problem::Accumulate => {
+            let doublings = u64::from(n.next_power_of_two().trailing_zeros());
+            reach(graph, root).eccentricity.max(doublings)
+        }
+        Problem::Scatter | Problem::Gather => reach(graph, root).eccentricity.max(n - 1),
+        Problem::Mnb => diameter(graph).max(n - 1),
+        Problem::Exchange => {
+            let hops = total_distance(graph);
+            diameter(graph)
+                .max(n - 1)
+                .max(distance::distance_bound(hops, n))
+        }
+    }
+}
+
+/// The lower bound on time when every node uses all its links but a link
+/// carries one packet a step in one direction only (half duplex), by
+/// counting: the all-port bounds of the root's links still hold, and a
+/// multinode broadcast's N(N − 1) copies and a total exchange's Σ distances
+/// hops are made at most one per undirected link a step.
+pub fn half_duplex_time(problem: Problem, graph: &Graph, root: u32) -> u64 {
+    let all_port = lower_bounds(problem, graph, root).time;
+    let links = (graph.directed_links() as u64 / 2).max(1);
+    let n = graph.nodes() as u64;
+    match problem {
+        Problem::Broadcast | Problem::Accumulate | Problem::Scatter | Problem::Gather => all_port,
+        Problem::Mnb => all_port.max(distance::distance_bound(n * (n - 1), links)),
+        Problem::Exchange => all_port.max(distance::distance_bound(total_distance(graph), links)),
+    }
+}
+
+fn diameter(graph: &Graph) -> u64 {
+    all_reach(graph)
+        .iter()
+        .map(|r| r.eccentricity)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Σ over all ordered pairs of their distance.
+fn total_distance(graph: &Graph) -> u64 {
+    let reaches = all_reach(graph);
+    let sum: u64 = reaches.iter().map(|r| r.status).sum();
+    if reaches.len() == 1 {
+        sum * graph.nodes() as u64
+    } else {
+        sum
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,9 +163,9 @@ mod tests {
 
     #[test]
     fn hypercube_translations_preserve_links_and_a_mesh_s_do_not() {
-        assert!(translations_preserve_links(&graph("hypercube 5")));
-        assert!(!translations_preserve_links(&graph("mesh 2 4")));
-        assert!(!translations_preserve_links(&graph("ring 6")));
+        assert!(xor_translations_preserve_links(&graph("hypercube 5")));
+        assert!(!xor_translations_preserve_links(&graph("mesh 2 4")));
+        assert!(!xor_translations_preserve_links(&graph("ring 6")));
     }
 
     #[test]
@@ -143,5 +187,19 @@ mod tests {
         let s = lower_bounds(Problem::Scatter, &g, 3);
         let from_3: u64 = (0..8).map(|y| dist(3, y)).sum();
         assert_eq!((s.time, s.transmissions), (3, from_3));
+        // Single port: 8 nodes, Σ distances (112) at 8 hops a step; half
+        // duplex: 10 undirected links, 56 copies and 112 hops.
+        assert_eq!(total, 112);
+        assert_eq!(
+            single_port_time(Problem::Exchange, &g, 0),
+            total.div_ceil(8)
+        );
+        assert_eq!(single_port_time(Problem::Mnb, &g, 0), 7);
+        assert_eq!(single_port_time(Problem::Broadcast, &g, 0), 4);
+        assert_eq!(half_duplex_time(Problem::Mnb, &g, 0), 6);
+        assert_eq!(
+            half_duplex_time(Problem::Exchange, &g, 0),
+            total.div_ceil(10)
+        );
     }
 }

@@ -34,48 +34,78 @@ impl Key {
 /// (received earlier, not at their destination, not sent on in that step), or
 /// `None` for a broadcast collective. The schedule should be valid.
 pub fn peak_buffer(schedule: &Schedule, nodes: usize) -> Option<u32> {
-    let (key, slots) = match schedule.collective {
-        Collective::TotalExchange => (Key::Pair(nodes), nodes * nodes),
-        Collective::Scatter(_) => (Key::Destination, nodes),
-        Collective::Gather(_) => (Key::Source, nodes),
-        _ => return None,
-    };
-    let n = nodes as u32;
-    let fits =
-        |s: &TimedSend| s.step > 0 && s.from < n && s.to < n && s.source < n && s.destination < n;
-    let mut sends: Vec<TimedSend> = Vec::new();
-    let sends: &[TimedSend] = if schedule.sends.windows(2).all(|w| w[0].step <= w[1].step) {
-        &schedule.sends
+    let mut count = BufferCount::new(schedule.collective, nodes)?;
+    if schedule.sends.windows(2).all(|w| w[0].step <= w[1].step) {
+        count.feed(&schedule.sends);
     } else {
-        sends.extend(schedule.sends.iter().filter(|s| fits(s)));
+        let mut sends = schedule.sends.clone();
         sends.sort_by_key(|s| s.step);
-        &sends
-    };
-    let mut state = Nodes::new(nodes);
-    // One bit per packet: has it moved (is it in transit where it is)? 2 MiB for
-    // a total exchange on a 12-cube, so the lookups stay in cache.
-    let mut moved = vec![0u64; slots.div_ceil(64)];
-    let mut peak = 0u32;
-    for s in sends {
-        if !fits(s) {
-            continue;
-        }
-        if s.step != state.step {
-            peak = peak.max(state.close_step(s.step));
-        }
-        let slot = key.slot(s);
-        state.touch(s.from);
-        state.touch(s.to);
-        let (word, bit) = (slot / 64, 1u64 << (slot % 64));
-        if moved[word] & bit != 0 {
-            state.depart(s.from);
-        }
-        moved[word] |= bit;
-        if s.to != s.destination {
-            state.arrive(s.to);
+        count.feed(&sends);
+    }
+    Some(count.finish())
+}
+
+/// [`peak_buffer`] fed a batch of sends at a time, in step order, for a
+/// schedule that is never held whole (1 bit per packet, 16 bytes per node).
+pub struct BufferCount {
+    key: Key,
+    nodes: u32,
+    state: Nodes,
+    /// One bit per packet: has it moved (is it in transit where it is)? 2 MiB
+    /// for a total exchange on a 12-cube, so the lookups stay in cache.
+    moved: Vec<u64>,
+    peak: u32,
+}
+
+impl BufferCount {
+    /// A count for `collective` on `nodes` nodes, or `None` for a broadcast
+    /// collective (copies stay where they arrive and are not counted).
+    pub fn new(collective: Collective, nodes: usize) -> Option<BufferCount> {
+        let (key, slots) = match collective {
+            Collective::TotalExchange => (Key::Pair(nodes), nodes * nodes),
+            Collective::Scatter(_) => (Key::Destination, nodes),
+            Collective::Gather(_) => (Key::Source, nodes),
+            _ => return None,
+        };
+        Some(BufferCount {
+            key,
+            nodes: nodes as u32,
+            state: Nodes::new(nodes),
+            moved: vec![0u64; slots.div_ceil(64)],
+            peak: 0,
+        })
+    }
+
+    /// Counts `sends`, which follow the sends fed before in step order; sends
+    /// with a node outside the network or at step 0 are skipped.
+    pub fn feed(&mut self, sends: &[TimedSend]) {
+        let n = self.nodes;
+        let fits = |s: &TimedSend| {
+            s.step > 0 && s.from < n && s.to < n && s.source < n && s.destination < n
+        };
+        for s in sends.iter().filter(|s| fits(s)) {
+            if s.step != self.state.step {
+                self.peak = self.peak.max(self.state.close_step(s.step));
+            }
+            let slot = self.key.slot(s);
+            self.state.touch(s.from);
+            self.state.touch(s.to);
+            let (word, bit) = (slot / 64, 1u64 << (slot % 64));
+            if self.moved[word] & bit != 0 {
+                self.state.depart(s.from);
+            }
+            self.moved[word] |= bit;
+            if s.to != s.destination {
+                self.state.arrive(s.to);
+            }
         }
     }
-    Some(peak.max(state.close_step(state.step.saturating_add(1))))
+
+    /// The peak, once every send has been fed.
+    pub fn finish(mut self) -> u32 {
+        let next = self.state.step.saturating_add(1);
+        self.peak.max(self.state.close_step(next))
+    }
 }
 
 /// Per node: packets in transit, and what the current step did to them.

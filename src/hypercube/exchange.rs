@@ -109,27 +109,32 @@ pub fn check_hypothesis(d: u32, p: &[u32]) -> Result<(), HypercubeError> {
     Ok(())
 }
 
+/// The sends of the relative hops of one step, for every source node, in the
+/// order of `hops` and then of the source: d·2^d sends for a step of section 4.
+/// Appended to `out`, both cores filling it: no object per send.
+pub fn step_sends(d: u32, hops: &[RelativeHop], out: &mut Vec<TimedSend>) {
+    let nodes = 1usize << d;
+    out.par_extend((0..hops.len() * nodes).into_par_iter().map(|k| {
+        let hop = hops[k >> d];
+        let i = (k & (nodes - 1)) as u32;
+        TimedSend {
+            step: hop.step,
+            from: i ^ hop.before,
+            to: i ^ hop.before ^ 1 << hop.bit,
+            source: i,
+            destination: i ^ hop.offset,
+        }
+    }));
+}
+
 /// The sends of the whole algorithm, in step order: for every step, every hop
 /// of that step, every source node. Exactly d·2^(2d−1) sends, 20 bytes each.
 pub fn from_hops(d: u32, by_step: &[Vec<RelativeHop>]) -> Schedule {
-    let nodes = 1usize << d;
-    let hops: Vec<RelativeHop> = by_step.iter().flatten().copied().collect();
-    let mut sends = Vec::new();
-    // Written straight into one array, both cores at once: no per-send object.
-    (0..hops.len() * nodes)
-        .into_par_iter()
-        .map(|k| {
-            let hop = hops[k >> d];
-            let i = (k & (nodes - 1)) as u32;
-            TimedSend {
-                step: hop.step,
-                from: i ^ hop.before,
-                to: i ^ hop.before ^ 1 << hop.bit,
-                source: i,
-                destination: i ^ hop.offset,
-            }
-        })
-        .collect_into_vec(&mut sends);
+    let total: usize = by_step.iter().map(Vec::len).sum::<usize>() << d;
+    let mut sends = Vec::with_capacity(total);
+    for hops in by_step {
+        step_sends(d, hops, &mut sends);
+    }
     Schedule {
         network: Some(NetworkName::Hypercube(d)),
         ports: Some(Ports::All),
@@ -138,14 +143,20 @@ pub fn from_hops(d: u32, by_step: &[Vec<RelativeHop>]) -> Schedule {
     }
 }
 
+/// Section 4's relative hops grouped by step, after the checks [`build`]
+/// makes: what [`step_sends`] turns into one step's sends at a time, so that a
+/// caller can replay the exchange without holding all d·2^(2d−1) sends.
+pub fn hops_by_step(d: u32) -> Result<Vec<Vec<RelativeHop>>, HypercubeError> {
+    let p = own_send_steps(d);
+    check_hypothesis(d, &p)?;
+    relative_hops(d, &p)
+}
+
 /// Section 4's total exchange on the d-cube, after checking the inductive
 /// hypothesis and that every packet's hops are in increasing steps within
 /// 1 … 2^(d−1).
 pub fn build(d: u32) -> Result<Schedule, HypercubeError> {
-    let p = own_send_steps(d);
-    check_hypothesis(d, &p)?;
-    let by_step = relative_hops(d, &p)?;
-    Ok(from_hops(d, &by_step))
+    Ok(from_hops(d, &hops_by_step(d)?))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 //! constructions. Node numbering is that of the schedule networks: bit i of a
 //! node is its coordinate i + 1, the paper's "position i + 1 from the right".
 
+pub mod baselines;
 pub mod bounds;
 pub mod broadcast;
 pub mod buffer;
@@ -19,6 +20,7 @@ pub mod exchange;
 pub mod mnb;
 mod necklace;
 pub mod scatter;
+pub mod single_port;
 pub mod table;
 
 use crate::schedule::{Collective, Schedule, TimedSend};
@@ -164,9 +166,9 @@ pub struct Built {
     pub checks: Vec<String>,
 }
 
-/// Builds `problem` on the d-cube from `root` (ignored by mnb and exchange,
-/// which must be given `None`; the others default to node 0).
-pub fn build(problem: Problem, d: u32, root: Option<u32>) -> Result<Built, HypercubeError> {
+/// Refuses a dimension outside 1 … [`MAX_DIMENSION`], a root given to a
+/// problem without one and a root that is not a node, as [`build`] does.
+pub fn validate(problem: Problem, d: u32, root: Option<u32>) -> Result<(), HypercubeError> {
     if d == 0 || d > MAX_DIMENSION {
         return Err(HypercubeError::Dimension(d));
     }
@@ -177,6 +179,14 @@ pub fn build(problem: Problem, d: u32, root: Option<u32>) -> Result<Built, Hyper
     if u64::from(root) >= 1u64 << d {
         return Err(HypercubeError::RootOutOfRange { root, d });
     }
+    Ok(())
+}
+
+/// Builds `problem` on the d-cube from `root` (ignored by mnb and exchange,
+/// which must be given `None`; the others default to node 0).
+pub fn build(problem: Problem, d: u32, root: Option<u32>) -> Result<Built, HypercubeError> {
+    validate(problem, d, root)?;
+    let root = root.unwrap_or(0);
     let mut built = Built {
         schedule: broadcast::build(d, root),
         subtree_sizes: None,
@@ -211,13 +221,19 @@ pub fn build(problem: Problem, d: u32, root: Option<u32>) -> Result<Built, Hyper
         }
         Problem::Exchange => {
             built.schedule = exchange::build(d)?;
-            built.checks = vec![
-                "the inductive hypothesis N_d(i, n) <= 2^(d-1) + n - 1 (eq. 6)".into(),
-                "every packet crosses its bits at increasing steps within 1 ... 2^(d-1)".into(),
-            ];
+            built.checks = exchange_checks();
         }
     }
     Ok(built)
+}
+
+/// What [`exchange::hops_by_step`] (and so [`build`]) checks of section 4's
+/// total exchange, in words.
+pub fn exchange_checks() -> Vec<String> {
+    vec![
+        "the inductive hypothesis N_d(i, n) <= 2^(d-1) + n - 1 (eq. 6)".into(),
+        "every packet crosses its bits at increasing steps within 1 ... 2^(d-1)".into(),
+    ]
 }
 
 /// The time-and-direction reversal of a schedule, as `collective` (the dual):
@@ -253,26 +269,40 @@ pub fn reversed(schedule: &Schedule, collective: Collective) -> Schedule {
 }
 
 /// Bytes the build, the replay and the report of `problem` on the d-cube
-/// take at their peak, roughly: 20 bytes per send, the replay's state (8
-/// bytes per personalised packet, 2 bits per broadcast copy, an all-pairs
-/// distance table of up to 5 bytes per pair while it is built, up to 8192
-/// nodes) and the buffer count (1 bit per personalised packet).
-pub fn memory_estimate(problem: Problem, d: u32) -> u128 {
+/// take at their peak: 20 bytes per send held (every send; for a `streamed`
+/// exchange whose single-port baseline is not replayed, the d·2^d sends of
+/// one step, twice for the batch's growth), the replay's state (8 bytes per
+/// personalised packet, 2 bits per broadcast copy), the buffer count (1 bit
+/// per personalised packet), the graph and a fixed 16 MiB for the program.
+/// Within 3% of the peak resident memory measured from d = 12 on, and above
+/// it below (docs/hypercube.md).
+pub fn memory_estimate(problem: Problem, d: u32, streamed: bool) -> u128 {
     let n = 1u128 << d;
-    let sends = problem.sends(d) * 20;
+    // The single-port baseline, replayed after the all-port schedule is
+    // dropped, holds as many sends when it is replayed at all.
+    let whole = match problem {
+        Problem::Gather | Problem::Accumulate => 2 * problem.sends(d), // and its reversal
+        _ => problem.sends(d),
+    };
+    let held = if streamed && problem == Problem::Exchange && whole > baselines::REPLAY_MAX_SENDS {
+        2 * u128::from(d) * n
+    } else {
+        whole
+    };
     let (packets, copies) = match problem {
         Problem::Exchange => (n * n, 0),
         Problem::Scatter | Problem::Gather => (n, 0),
         Problem::Broadcast | Problem::Accumulate => (0, n),
         Problem::Mnb => (0, n * n),
     };
-    let distances = if packets > 0 && n <= 8192 {
-        n * n * 5
-    } else {
-        0
-    };
     let graph = n * u128::from(d) * 8 + n * 16;
-    sends + packets * 8 + packets / 8 + copies / 4 + distances + graph
+    held * 20 + packets * 8 + packets / 8 + copies / 4 + graph + (16 << 20)
+}
+
+/// Whether `txverify hypercube` streams `problem` (generates, replays and
+/// counts its sends a step at a time) when no schedule file is asked for.
+pub fn streams(problem: Problem) -> bool {
+    problem == Problem::Exchange
 }
 
 #[cfg(test)]

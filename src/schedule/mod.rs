@@ -13,7 +13,7 @@
 //! Sends are stored packed, five `u32` in one [`TimedSend`] (20 bytes, no heap
 //! object per send), because a total exchange on a 12-cube has about 10^8 of them.
 
-mod deroute;
+pub(crate) mod deroute;
 pub mod format;
 pub mod replay;
 
@@ -26,7 +26,8 @@ pub use format::{
     ParseError, ParseErrorKind, parse, parse_json, parse_text, write_json, write_text,
 };
 pub use replay::{
-    ReplayError, ReplayOptions, ReplayReport, Violation, ViolationKind, replay, replay_exchange,
+    ReplayError, ReplayOptions, ReplayReport, StreamReplay, Violation, ViolationKind, replay,
+    replay_exchange,
 };
 
 /// The destination a broadcast packet is written with (`*`), as stored in

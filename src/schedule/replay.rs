@@ -12,11 +12,13 @@
 //! Memory is per packet, not per send: 8 bytes per personalised packet (holder
 //! and arrival step) and 2 bits per (broadcast packet, node). Beyond the 20
 //! bytes of each stored send, the replay takes 4 bytes per send when the sends
-//! are not in step order (an index sorted by step) and, on networks of more than
-//! [`ALL_PAIRS_MAX_NODES`] nodes, 4 bytes per personalised send while counting
-//! deroutes (an index sorted by destination, one breadth-first search each);
-//! on smaller ones an all-pairs distance table, only when some send is
-//! personalised.
+//! are not in step order (an index sorted by step) and, to count deroutes when
+//! some send is personalised: one search's distances when XOR translations are
+//! automorphisms (hypercubes); else on networks of more than
+//! [`ALL_PAIRS_MAX_NODES`] nodes 4 bytes per personalised send (an index sorted
+//! by destination, one breadth-first search each), on smaller ones an all-pairs
+//! distance table. [`StreamReplay`] plays sends fed a batch at a time, so that
+//! they need not be stored at all.
 
 use super::{BROADCAST, Collective, Packet, Ports, Schedule, TimedSend};
 use crate::network::Graph;
@@ -24,7 +26,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 mod reverse;
+mod stream;
 use reverse::{reverse, unreverse_findings};
+pub use stream::StreamReplay;
 
 /// The largest network whose all-pairs distance table the replay keeps to count
 /// deroutes (1 byte per pair when the diameter is below 255, else 4: 64 MiB or
@@ -80,6 +84,19 @@ pub enum ReplayError {
     /// More sends than the replay indexes (`u32`).
     #[error("{0} sends are more than the replay indexes (4294967295)")]
     TooManySends(usize),
+    /// A send fed to a [`StreamReplay`] has an earlier step than one fed before.
+    #[error(
+        "a send at step {step} comes after one at step {after}: sends are streamed in step order"
+    )]
+    OutOfOrder {
+        /// The step of the send.
+        step: u32,
+        /// The step of an earlier send.
+        after: u32,
+    },
+    /// `gather` and `accumulate` are replayed reversed, which needs every send.
+    #[error("{0} is replayed reversed in time, from the whole schedule, not streamed")]
+    NotStreamable(Collective),
     /// The collective has more packets than the replay keeps state for.
     #[error("the collective has too many packets to replay on {nodes} nodes")]
     TooLarge {

@@ -326,7 +326,8 @@ fn the_json_report_has_every_documented_field_and_the_table_1_figures() {
         assert_eq!(report["optimal_transmissions"], true);
         assert_eq!(report["valid"], true);
         assert_eq!(report["exit_code"], 0);
-        let mut paths = field_paths(&report);
+        let mut paths = std::collections::BTreeSet::new();
+        common::cli::nested_field_paths(&report, "", &mut paths);
         if problem != Problem::Exchange {
             // buffer_free is null: its fields are listed for exchange only.
             paths.extend(
@@ -467,4 +468,134 @@ fn deroutes_are_counted_alike_below_and_above_the_all_pairs_limit() {
         let report = replay(&schedule, &graph, &ReplayOptions::default()).unwrap();
         assert_eq!(report.derouted, 10, "ring {n}");
     }
+}
+
+#[test]
+fn a_streamed_exchange_reports_what_the_whole_schedule_reports() {
+    // Without -o the exchange is generated and replayed a step at a time; with
+    // -o every send is built, written and replayed whole. Both reports must
+    // agree on everything but the file and the timings.
+    let dir = std::env::temp_dir().join(format!("txverify-cube-s-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for d in [1u32, 3, 6] {
+        let path = dir.join(format!("x{d}.json"));
+        let dim = d.to_string();
+        let (code, mut streamed) = json_run(&["exchange", &dim]);
+        let (code_whole, mut whole) = json_run(&["exchange", &dim, "-o", path.to_str().unwrap()]);
+        assert_eq!((code, code_whole), (0, 0), "{streamed}\n{whole}");
+        for report in [&mut streamed, &mut whole] {
+            let object = report.as_object_mut().unwrap();
+            object.remove("seconds");
+            object.remove("schedule_file");
+        }
+        assert_eq!(streamed, whole, "exchange {d}");
+        let (time, sends) = table_1(Problem::Exchange, d);
+        assert_eq!(
+            (
+                streamed["time"].as_u64(),
+                streamed["transmissions"].as_u64()
+            ),
+            (Some(time), Some(sends))
+        );
+        // Section 4 keeps up to 2^(d−2) − 1 packets waiting at a node (d ≥ 2).
+        let buffer = if d >= 2 { (1u64 << (d - 2)) - 1 } else { 0 };
+        assert_eq!(
+            streamed["peak_buffer"].as_u64(),
+            Some(buffer),
+            "exchange {d}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The baselines' closed forms, derived here by counting on the d-cube
+/// (N = 2^d nodes, d·2^(d−1) undirected links, Σ distances d·2^(2d−1)):
+/// (single-port bound, half-duplex bound).
+fn baseline_bounds(problem: Problem, d: u32) -> (u64, u64) {
+    let n = 1u64 << d;
+    let d64 = u64::from(d);
+    match problem {
+        Problem::Broadcast | Problem::Accumulate => (d64, d64),
+        Problem::Scatter | Problem::Gather => (n - 1, (n - 1).div_ceil(d64)),
+        Problem::Mnb => (n - 1, (2 * (n - 1)).div_ceil(d64)),
+        Problem::Exchange => (d64 * n / 2, n),
+    }
+}
+
+#[test]
+fn single_port_schedules_replay_with_one_port_and_meet_the_single_port_bound() {
+    use txverify::hypercube::{bounds, single_port};
+    use txverify::schedule::Ports;
+    for d in 1..=7u32 {
+        let graph = NetworkName::Hypercube(d).build().unwrap();
+        for problem in Problem::ALL {
+            let root = if problem.has_root() { d % (1 << d) } else { 0 };
+            let schedule = single_port::build(problem, d, root);
+            assert_eq!(schedule.ports, Some(Ports::Limit(1)));
+            let report = replay(&schedule, &graph, &ReplayOptions::default()).unwrap();
+            let what = format!("{problem} {d}");
+            assert!(report.valid, "{what}: {:?}", report.violations);
+            let (single, half) = baseline_bounds(problem, d);
+            assert_eq!(
+                bounds::single_port_time(problem, &graph, root),
+                single,
+                "{what}"
+            );
+            assert_eq!(
+                bounds::half_duplex_time(problem, &graph, root),
+                half,
+                "{what}"
+            );
+            assert_eq!(u64::from(report.time), single, "{what}");
+            assert_eq!(report.derouted, 0, "{what}");
+            // The same sends under all ports are valid too, and an all-port
+            // schedule replayed with one port is not (d ≥ 2 sends on two links).
+            let all_port = build(problem, d, problem.has_root().then_some(root)).unwrap();
+            let mut squeezed = all_port.schedule.clone();
+            squeezed.ports = Some(Ports::Limit(1));
+            let squeezed = replay(&squeezed, &graph, &ReplayOptions::default()).unwrap();
+            let one_port_already = matches!(problem, Problem::Broadcast | Problem::Accumulate);
+            assert_eq!(squeezed.valid, d == 1 || one_port_already, "{what}");
+        }
+    }
+}
+
+#[test]
+fn the_report_shows_the_all_port_gain_over_both_baselines() {
+    for problem in Problem::ALL {
+        let d = 5u32;
+        let (code, report) = json_run(&[problem.name(), "5"]);
+        assert_eq!(code, 0, "{report}");
+        let (single, half) = baseline_bounds(problem, d);
+        let b = &report["baselines"];
+        assert_eq!(
+            b["single_port"]["time_bound"].as_u64(),
+            Some(single),
+            "{problem}"
+        );
+        assert_eq!(b["single_port"]["time"].as_u64(), Some(single), "{problem}");
+        assert_eq!(b["single_port"]["replayed"], true);
+        assert_eq!(b["single_port"]["optimal_time"], true);
+        assert_eq!(
+            b["half_duplex"]["time_bound"].as_u64(),
+            Some(half),
+            "{problem}"
+        );
+        let all_port = table_1(problem, d).0 as f64;
+        let gain = b["single_port"]["all_port_gain"].as_f64().unwrap();
+        assert!((gain - single as f64 / all_port).abs() < 1e-9, "{problem}");
+        let split = b["half_duplex"]["time"].as_u64().unwrap();
+        assert!(split >= half, "{problem}: {split} below the bound {half}");
+    }
+    let run = txverify(&["hypercube", "exchange", "3"]);
+    assert!(
+        run.stdout.contains("single port   time 12, lower bound 12"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("half duplex   time 8, lower bound 8"),
+        "{}",
+        run.stdout
+    );
 }

@@ -12,6 +12,7 @@ use super::walk::Entry;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 use txverify::format::line_col;
 use txverify::format::syntax::{RowToken, TblFile};
@@ -91,8 +92,9 @@ impl FileResult {
     }
 }
 
-/// Checks every entry on `jobs` threads and calls `each` with the results in entry
-/// order, each as soon as it and every entry before it are done. The thread that
+/// Checks every entry on `jobs` threads, largest file first, and calls `each`
+/// with the results in entry order, each as soon as it and every entry before
+/// it are done. The thread that
 /// finishes the next result in order reports it (and any later ones already done),
 /// so no thread is woken only to print.
 pub fn run(
@@ -110,17 +112,41 @@ pub fn run(
         next: 0,
         each,
     });
-    pool.install(|| {
-        use rayon::prelude::*;
-        entries.par_iter().enumerate().for_each(|(i, entry)| {
-            let result = check_entry(entry, options);
-            // A panic while reporting ends the process; the lock is never reused then.
-            let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
-            state.pending.insert(i, result);
-            state.flush();
-        });
+    let order = largest_first(entries);
+    let next = AtomicUsize::new(0);
+    pool.scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|_| {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let result = check_entry(&entries[i], options);
+                    // A panic while reporting ends the process; the lock is never reused then.
+                    let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
+                    state.pending.insert(i, result);
+                    state.flush();
+                }
+            });
+        }
     });
     Ok(())
+}
+
+/// The entries' indices, largest file first: each thread takes the next one
+/// when it is free, so a large table (a long check) is started early instead
+/// of being left to one thread at the end while the others idle. The size of
+/// the file stands for the time of its check (the longest checks of tables/
+/// are of files among its five largest).
+fn largest_first(entries: &[Entry]) -> Vec<usize> {
+    let size = |entry: &Entry| match entry {
+        Entry::File(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+        Entry::Error { .. } => 0,
+    };
+    let mut keyed: Vec<(u64, usize)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (size(e), i))
+        .collect();
+    keyed.sort_by_key(|&(bytes, i)| (std::cmp::Reverse(bytes), i));
+    keyed.into_iter().map(|(_, i)| i).collect()
 }
 
 /// The results waiting for the ones before them, and where they go.
@@ -354,5 +380,32 @@ fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResu
         problems,
         json,
         seconds: 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_largest_files_are_checked_first_and_unreadable_entries_last() {
+        let dir = std::env::temp_dir().join(format!("txverify-order-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut entries = Vec::new();
+        for (name, bytes) in [("a", 10), ("b", 300), ("c", 10), ("d", 2000)] {
+            let path = dir.join(format!("{name}.tbl"));
+            std::fs::write(&path, "x".repeat(bytes)).unwrap();
+            entries.push(Entry::File(path));
+        }
+        entries.insert(
+            1,
+            Entry::Error {
+                path: dir.join("missing"),
+                message: "cannot read".into(),
+            },
+        );
+        // d (2000 bytes), b (300), then a and c (10 each) in entry order, then the error.
+        assert_eq!(largest_first(&entries), vec![4, 2, 0, 3, 1]);
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
