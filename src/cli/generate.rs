@@ -37,10 +37,20 @@ pub fn run(args: &GenArgs) -> Exit {
         }
     };
     let text = match made {
-        Ok(text) => text,
+        Ok(text) => canonical(text),
         Err(e) => return fail(args, &e.to_string(), Exit::Input),
     };
     finish(args, &label, text, started)
+}
+
+/// The construction's text in `fmt`'s canonical form, so that a generated file
+/// passes `fmt --check` as written; the canonical text is the one checked and
+/// printed. A text that does not parse is left alone for `load` to report.
+fn canonical(text: String) -> String {
+    match txverify::format::parse(&text) {
+        Ok(file) => txverify::format::print_keeping_comments(&text, &file),
+        Err(_) => text,
+    }
 }
 
 fn group(args: &GenArgs) -> GroupChoice {

@@ -330,3 +330,22 @@ fn bounds_network_names_a_twisted_torus_and_agrees_with_the_coordinates() {
         );
     }
 }
+
+#[test]
+fn generated_tables_are_already_in_fmt_form() {
+    let keep = file("gen-fmt.keep", "");
+    let dir = keep.parent().unwrap();
+    for (args, name) in [
+        (&["gen", "twisted", "4", "4", "8"][..], "twisted.tbl"),
+        (&["gen", "torus3d", "6"], "torus3d.tbl"),
+        (&["gen", "ring", "12"], "ring.tbl"),
+    ] {
+        let out = dir.join(name);
+        let mut argv = args.to_vec();
+        argv.extend_from_slice(&["-o", out.to_str().unwrap()]);
+        let Run { code, stderr, .. } = txverify(&argv);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        let Run { code, stdout, .. } = txverify(&["fmt", "--check", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{args:?}: {stdout}");
+    }
+}
