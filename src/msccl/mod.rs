@@ -14,6 +14,7 @@
 
 pub mod bounds;
 pub mod collective;
+pub mod crosscheck;
 pub mod execute;
 pub mod links;
 pub mod lower;
@@ -53,6 +54,8 @@ pub struct Check {
     pub finding: Option<(&'static str, Finding)>,
     /// Figures of the first run that passed.
     pub figures: Option<Figures>,
+    /// `nchunksperloop`.
+    pub chunks: i64,
     /// Most transmissions in one thread block.
     pub longest_threadblock: usize,
     /// Thread blocks, all GPUs.
@@ -96,6 +99,16 @@ pub fn check(source: &str) -> Result<Check, ReadError> {
 /// node i) when one is given. A network of another order than the program's
 /// GPUs is refused as a [`ReadError`] at the `<algo>` element.
 pub fn check_on(source: &str, network: Option<&Graph>) -> Result<Check, ReadError> {
+    check_with(source, network, false)
+}
+
+/// [`check`], keeping every message each connection carried in the figures
+/// ([`Figures::carried`]) for [`crosscheck`].
+pub fn check_recorded(source: &str) -> Result<Check, ReadError> {
+    check_with(source, None, true)
+}
+
+fn check_with(source: &str, network: Option<&Graph>, record: bool) -> Result<Check, ReadError> {
     let root = parse::parse(source)?;
     let program = program::read(&root)?;
     let routes = match network {
@@ -144,6 +157,7 @@ pub fn check_on(source: &str, network: Option<&Graph>) -> Result<Check, ReadErro
         modes: Vec::new(),
         finding: None,
         figures: None,
+        chunks: program.nchunksperloop,
         longest_threadblock: ranks
             .iter()
             .flat_map(|r| &r.tbs)
@@ -166,7 +180,11 @@ pub fn check_on(source: &str, network: Option<&Graph>) -> Result<Check, ReadErro
     if program.ngpus < 1 {
         return Ok(check);
     }
-    run_modes(&program, &ranks, coll, routes.as_ref(), &mut check);
+    let options = RunOptions {
+        routes: routes.as_ref(),
+        record,
+    };
+    run_modes(&program, &ranks, coll, options, &mut check);
     Ok(check)
 }
 
@@ -187,18 +205,28 @@ fn routes_for<'g>(program: &program::Program, graph: &'g Graph) -> Result<Routes
     Routes::new(graph).map_err(|e| refuse(format!("network `{}`: {e}", graph.label())))
 }
 
+/// What a check runs with besides the program.
+#[derive(Clone, Copy)]
+struct RunOptions<'r, 'g> {
+    /// The network's routes (`--network`).
+    routes: Option<&'r Routes<'g>>,
+    /// Keep every message.
+    record: bool,
+}
+
 /// Runs the program in each way the runtime may call it.
 fn run_modes(
     program: &program::Program,
     ranks: &[lower::Rank],
     coll: Collective,
-    routes: Option<&Routes>,
+    run: RunOptions,
     check: &mut Check,
 ) {
+    let routes = run.routes;
     let hops = |x: u32, y: u32| routes.map_or(1, |r| r.hops(x, y));
     let options = Options {
         hops: Some(&hops),
-        record: false,
+        record: run.record,
     };
     let n = program.ngpus as u32;
     let mut modes = Vec::new();

@@ -40,6 +40,7 @@ mod limits;
 mod malicious;
 mod msccl;
 mod msccl_check;
+mod msccl_crosscheck;
 mod msccl_network;
 mod no_panic;
 mod portfolio;
