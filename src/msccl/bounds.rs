@@ -197,3 +197,51 @@ fn best_demand_cut(routes: &Routes, shape: &Shape, roots: &[u32]) -> Option<CutB
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::NetworkName;
+
+    fn on_path(coll: Collective, roots: &[u32]) -> Bounds {
+        // linear 4: 0 - 1 - 2 - 3, six directed links; C = 8.
+        let g = NetworkName::Linear(4).build().unwrap();
+        let routes = Routes::new(&g).unwrap();
+        let shape = Shape::new(coll, 4, 8, false).unwrap();
+        bounds(&routes, &shape, roots)
+    }
+
+    #[test]
+    fn a_root_at_the_end_of_a_path_sends_everything_on_one_link() {
+        for coll in [Collective::Broadcast, Collective::Reduce] {
+            let b = on_path(coll, &[0]);
+            // 3 · 8 crossings over 6 links: 4; but every chunk crosses 0 - 1.
+            assert_eq!((b.traffic, b.traffic_bound()), (24, 4));
+            assert_eq!(b.load(), 8);
+            assert_eq!(
+                (b.latency, b.latency_of.as_str()),
+                (3, "eccentricity of root 0")
+            );
+            // A root inside: its eccentricity is 2, and one link still
+            // carries all 8 chunks (to the side that has no root).
+            let b = on_path(coll, &[1]);
+            assert_eq!((b.load(), b.latency), (8, 2));
+        }
+    }
+
+    #[test]
+    fn the_collectives_of_a_path_of_four() {
+        // allgather, k = 2: the middle cut needs 2·2 = 4 chunks each way on
+        // one link; node 0 takes 3·2 = 6 on its one link.
+        let b = on_path(Collective::AllGather, &[]);
+        assert_eq!((b.traffic, b.load(), b.latency), (24, 6, 3));
+        // allreduce: 2·3·8 = 48 crossings over 6 links, 8 each way across
+        // any cut: 8.
+        let b = on_path(Collective::AllReduce, &[]);
+        assert_eq!((b.traffic, b.traffic_bound(), b.load()), (48, 8, 8));
+        // alltoall, k = 2: Σ d = 20, 40 crossings over 6 links: 7; the middle
+        // cut: 2·2·2 = 8 on one link.
+        let b = on_path(Collective::AllToAll, &[]);
+        assert_eq!((b.traffic, b.traffic_bound(), b.load()), (40, 7, 8));
+    }
+}
