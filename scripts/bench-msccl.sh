@@ -3,8 +3,8 @@
 # 5·10^4 and 10^5 steps (3, 6 and 13 channels, one thread block each, 127 steps per
 # thread block; generated here, the same programs as benches/msccl.rs), each run
 # under /usr/bin/time -v: steps, wall time, peak resident memory, and the memory per
-# step, for docs/msccl.md ("Cost"). RUNS runs of each; the minimum time and the
-# largest peak memory are printed. NET, when set, is passed as --network.
+# step, for docs/msccl.md ("Cost"). RUNS runs of each; the minimum wall and CPU
+# (user + system) times and the largest peak memory are printed. NET, when set, is passed as --network.
 #
 # Usage: scripts/bench-msccl.sh      (RUNS=3; BIN=target/release/txverify; NET='')
 set -euo pipefail
@@ -42,12 +42,12 @@ generate() { # n channels -> the program on standard output
 }
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown) (1, 5, 15 min), $(nproc) cores"
-printf '%-9s %-8s %-10s %-10s %-12s %s\n' channels steps bytes seconds peak_kb bytes/step
+printf '%-9s %-8s %-10s %-9s %-9s %-10s %s\n' channels steps bytes wall_s cpu_s peak_kb bytes/step
 for ch in 3 6 13; do
   file="$dir/ring64x$ch.xml"
   generate 64 "$ch" > "$file"
   steps=$(grep -c '<step ' "$file")
-  best_s='' peak=0
+  best_s='' best_cpu='' peak=0
   for _ in $(seq "$runs"); do
     args=(check "$file")
     [ -n "${NET:-}" ] && args+=(--network "$NET")
@@ -56,10 +56,12 @@ for ch in 3 6 13; do
     grep -q VALID "$dir/out" || { cat "$dir/out" >&2; exit 1; }
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0;
       for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$dir/time")
+    cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$dir/time")
     kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$dir/time")
     if [ -z "$best_s" ] || awk -v a="$wall" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$wall; fi
+    if [ -z "$best_cpu" ] || awk -v a="$cpu" -v b="$best_cpu" 'BEGIN { exit !(a < b) }'; then best_cpu=$cpu; fi
     [ "$kb" -gt "$peak" ] && peak=$kb
   done
-  printf '%-9s %-8s %-10s %-10s %-12s %s\n' "$ch" "$steps" "$(wc -c < "$file")" "$best_s" "$peak" \
+  printf '%-9s %-8s %-10s %-9s %-9s %-10s %s\n' "$ch" "$steps" "$(wc -c < "$file")" "$best_s" "$best_cpu" "$peak" \
     "$(awk -v k="$peak" -v s="$steps" 'BEGIN { printf "%.0f", k * 1024 / s }')"
 done
