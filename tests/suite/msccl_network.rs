@@ -243,3 +243,40 @@ fn without_network_the_depth_counts_messages() {
     assert_eq!(c.figures.unwrap().depth, 8);
     assert!(c.network.is_none());
 }
+
+#[test]
+fn the_text_report_puts_each_figure_beside_its_bound() {
+    let n = 4u64;
+    let path = file("r.xml", &ring_allreduce(n as i64, 1));
+    let run = txverify(&["check", path.to_str().unwrap(), "--network", "ring 4"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // C = 4 chunks: 2·3·4 = 24 crossings over 8 links, 3; every cut of the
+    // ring has 2 links each way and 4 chunks to carry each way, 2. The
+    // program sends 2·3 = 6 chunks on each link of one direction, and its
+    // chains are 6 messages long; the diameter is 2.
+    let (c, links) = (n, 2 * n);
+    let traffic = 2 * (n - 1) * c;
+    let load = 2 * (n - 1);
+    let want = [
+        format!("  on ring 4 ({n} nodes, {links} directed links; GPU i on node i):"),
+        format!(
+            "    busiest link: {load} chunks; lower bound {b} ({traffic} crossings over {links} links: {b}; cut of 1 node / 3: {c} and {c} chunks across 2 links each way: {cut}); ×{r:.2} the bound",
+            b = traffic.div_ceil(links),
+            cut = c / 2,
+            r = load as f64 / traffic.div_ceil(links) as f64
+        ),
+        format!(
+            "    depth: {d} hops; lower bound 2 (the diameter); ×{r:.2} the bound",
+            d = 2 * (n - 1),
+            r = (2 * (n - 1)) as f64 / 2.0
+        ),
+        "    connections: 4, 0 of them between GPUs that are not neighbours, routed on a shortest path (0 chunks; longest route 1 link)".to_string(),
+        format!("    link loads (4 of {links} links used): 0→1 {load}, 1→2 {load}, 2→3 {load}, 3→0 {load}"),
+    ];
+    let lines: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("  on "))
+        .collect();
+    assert_eq!(lines, want, "{}", run.stdout);
+}
