@@ -280,3 +280,44 @@ fn the_text_report_puts_each_figure_beside_its_bound() {
         .collect();
     assert_eq!(lines, want, "{}", run.stdout);
 }
+
+#[test]
+fn an_edge_list_network_routes_as_its_named_twin() {
+    // The path 0 - 1 - 2 - 3, its links listed out of order: the same loads,
+    // bounds and depth as `linear 4`, and a bad list is refused with its place.
+    let edges = file("path.edges", "# a path\n2 3\n0 1\n1 2\n");
+    let program = allpairs_allgather(4);
+    let by_file = on(&program, &format!("edges {}", edges.display()));
+    let named = on(&program, "linear 4");
+    for key in [
+        "links",
+        "max_link_load",
+        "routed_connections",
+        "depth",
+        "bounds",
+    ] {
+        assert_eq!(by_file["network"][key], named["network"][key], "{key}");
+    }
+    // Node 0 takes 3 chunks on its one link; the middle link carries 2 · 2.
+    let want: BTreeMap<(u64, u64), u64> = [
+        ((0, 1), 3),
+        ((1, 0), 3),
+        ((1, 2), 4),
+        ((2, 1), 4),
+        ((2, 3), 3),
+        ((3, 2), 3),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(loads(&named), want);
+    let bad = file("bad.edges", "0 1\n1 x\n");
+    let path = file("p.xml", &program);
+    let run = txverify(&[
+        "check",
+        path.to_str().unwrap(),
+        "--network",
+        &format!("edges {}", bad.display()),
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains(":2:3"), "{}", run.stderr);
+}
