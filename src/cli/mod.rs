@@ -490,6 +490,11 @@ struct CheckArgs {
     /// the table + messages per node)): the report says `not simulated`, exit 2.
     #[arg(long, value_name = "N", default_value_t = txverify::simulate::MAX_WORK)]
     max_simulation_steps: u64,
+    /// The network MSCCL programs (`.xml`) run on, GPU i on node i (e.g. `ring 8`,
+    /// `nvlink 8`): adds each link's load and the collective's lower bounds
+    /// (docs/msccl.md). Tables name their own network.
+    #[arg(long, value_name = "NET")]
+    network: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]

@@ -5,6 +5,7 @@ use super::OutputFormat;
 use super::exit::Exit;
 use std::path::Path;
 use txverify::msccl::{self, report};
+use txverify::network::Graph;
 
 /// What checking one file gives: its status, what goes to standard output,
 /// and what goes to standard error.
@@ -19,7 +20,7 @@ pub struct Checked {
 
 /// Checks `path` as an MSCCL program if it is a `.xml` file (its root must be
 /// `<algo>`). `None` leaves the file to the table checker.
-pub fn check_path(path: &Path, format: OutputFormat) -> Option<Checked> {
+pub fn check_path(path: &Path, format: OutputFormat, network: Option<&Graph>) -> Option<Checked> {
     let is_xml = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("xml"));
@@ -29,7 +30,12 @@ pub fn check_path(path: &Path, format: OutputFormat) -> Option<Checked> {
     // Tables are never `.xml`: any XML file is read as an MSCCL program, so
     // that another root element gets a message about XML, not about tables.
     let source = super::read_text(path).ok()?;
-    Some(check_source(&path.display().to_string(), &source, format))
+    Some(check_source(
+        &path.display().to_string(),
+        &source,
+        format,
+        network,
+    ))
 }
 
 /// A program's exit status: 0 valid, 2 when nothing could be decided, 1 invalid.
@@ -43,9 +49,14 @@ pub fn exit_of(check: &msccl::Check) -> Exit {
     }
 }
 
-/// Checks the MSCCL program `source`, shown as `shown`.
-pub fn check_source(shown: &str, source: &str, format: OutputFormat) -> Checked {
-    match msccl::check(source) {
+/// Checks the MSCCL program `source`, shown as `shown`, on `network` if given.
+pub fn check_source(
+    shown: &str,
+    source: &str,
+    format: OutputFormat,
+    network: Option<&Graph>,
+) -> Checked {
+    match msccl::check_on(source, network) {
         Ok(check) => {
             let exit = exit_of(&check);
             let out = match format {

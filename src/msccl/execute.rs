@@ -96,10 +96,29 @@ pub struct Figures {
     pub most_buffered: u64,
     /// The roots for which the postcondition holds (rooted collectives only).
     pub roots: Vec<u32>,
+    /// The longest chain of messages, each weighed by its connection's hops
+    /// ([`Options::hops`]; one each without a network): the steps the program
+    /// needs at least when a chunk crosses one link a step, however wide the
+    /// links. Copies, reductions and waits take no time here.
+    pub depth: u64,
+    /// With [`Options::record`]: what each connection (channel, from, to)
+    /// carried, message by message in the order sent, each message its
+    /// chunks' contributions.
+    pub carried: BTreeMap<(u32, u32, u32), Vec<Vec<Value>>>,
+}
+
+/// How to run: what a message costs in [`Figures::depth`], and whether to
+/// keep every message ([`Figures::carried`]).
+#[derive(Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Hops of the connection from one GPU to another (`None`: one).
+    pub hops: Option<&'a dyn Fn(u32, u32) -> u64>,
+    /// Keep the messages each connection carried.
+    pub record: bool,
 }
 
 /// A set of contributions, sorted.
-type Value = Vec<u32>;
+pub type Value = Vec<u32>;
 
 /// One chunk of memory.
 #[derive(Clone, Default)]
@@ -115,6 +134,8 @@ struct Message {
     value: Vec<Value>,
     clock: Vec<u32>,
     time: u64,
+    /// When it arrives in [`Figures::depth`]'s measure.
+    depth: u64,
     from: (usize, usize),
 }
 
@@ -123,12 +144,19 @@ struct Message {
 struct Publication {
     number: i64,
     time: u64,
+    depth: u64,
     clock: Option<Vec<u32>>,
 }
 
 /// Runs the program once in the shape `shape` and checks its postcondition.
 pub fn run(ranks: &[Rank], shape: &Shape) -> Result<Figures, Finding> {
+    run_with(ranks, shape, Options::default())
+}
+
+/// [`run`], with the cost of messages and the record asked for in `options`.
+pub fn run_with(ranks: &[Rank], shape: &Shape, options: Options) -> Result<Figures, Finding> {
     let mut m = Machine::new(ranks, shape)?;
+    m.options = options;
     while let Some(t) = m.queue.pop_front() {
         m.queued[t] = false;
         m.run_tb(t)?;
@@ -156,6 +184,9 @@ struct Machine<'a> {
     received: Vec<Option<Vec<Value>>>,
     outgoing: Vec<Option<Vec<Value>>>,
     ready: Vec<u64>,
+    /// Per thread block, where it is in [`Figures::depth`]'s measure.
+    depth: Vec<u64>,
+    options: Options<'a>,
     clock: Vec<Vec<u32>>,
     publications: Vec<Vec<Publication>>,
     awaited: Vec<Vec<i64>>,
@@ -257,6 +288,8 @@ impl<'a> Machine<'a> {
             received: vec![None; t],
             outgoing: vec![None; t],
             ready: vec![0; t],
+            depth: vec![0; t],
+            options: Options::default(),
             clock: vec![vec![0; t]; t],
             publications: (0..t).map(|_| Vec::new()).collect(),
             awaited,
@@ -319,10 +352,11 @@ impl<'a> Machine<'a> {
         let base = self.first[self.tbs[t].0 as usize];
         for &(b, k) in &tx.deps {
             let p = self.publication(base + b as usize, k).expect("met");
-            let time = p.time;
+            let (time, depth) = (p.time, p.depth);
             // Kept for every awaited number; without it, nothing is taken
             // as ordered (which can only report more races, never fewer).
             let snapshot = p.clock.clone();
+            self.depth[t] = self.depth[t].max(depth);
             self.ready[t] = self.ready[t].max(time);
             if let Some(snapshot) = snapshot {
                 merge(&mut self.clock[t], &snapshot);
@@ -389,6 +423,7 @@ impl<'a> Machine<'a> {
         }
         merge(&mut self.clock[t], &message.clock);
         self.ready[t] = self.ready[t].max(message.time) + 1;
+        self.depth[t] = self.depth[t].max(message.depth);
         self.received[t] = Some(message.value);
         Ok(true)
     }
@@ -413,10 +448,18 @@ impl<'a> Machine<'a> {
         *waiting += tx.count as u64;
         self.figures.most_buffered = self.figures.most_buffered.max(*waiting);
         let keep = (tx.op == Op::RecvReduceCopySend).then(|| value.clone());
+        if self.options.record {
+            let carried = self.figures.carried.entry(conn).or_default();
+            carried.push(value.clone());
+        }
+        let hops = self.options.hops.map_or(1, |h| h(conn.1, conn.2));
+        let arrives = self.depth[t].saturating_add(hops);
+        self.figures.depth = self.figures.depth.max(arrives);
         self.fifo.entry(conn).or_default().push_back(Message {
             value,
             clock: self.clock[t].clone(),
             time,
+            depth: arrives,
             from: (t, tx.index),
         });
         if let Some(&r) = self.receiver.get(&conn) {
@@ -511,6 +554,7 @@ impl<'a> Machine<'a> {
             self.publications[t].push(Publication {
                 number: tx.number,
                 time: end,
+                depth: self.depth[t],
                 clock: needed.then(|| self.clock[t].clone()),
             });
             for w in std::mem::take(&mut self.waiters[t]) {

@@ -7,17 +7,25 @@
 //! out of place), checking the collective's postcondition ([`collective`]).
 //! [`execute`] and [`collective`] are the trusted part: they share no code
 //! with the exporter (src/export/msccl*), which writes programs.
-//! [`report`] words the result as text and JSON.
+//! [`report`] words the result as text and JSON. Given a network
+//! ([`check_on`]), [`links`] routes the connections on it and counts the
+//! chunks each link carries, and [`bounds`] says how few any program of the
+//! collective could make do with.
 
+pub mod bounds;
 pub mod collective;
+pub mod crosscheck;
 pub mod execute;
+pub mod links;
 pub mod lower;
 pub mod parse;
 pub mod program;
 pub mod report;
 
+use crate::network::Graph;
 use collective::{CollKind, Collective, Shape};
-use execute::{Figures, Finding};
+use execute::{Figures, Finding, Options};
+use links::{OnNetwork, Routes};
 pub use parse::{ReadError, looks_like_msccl};
 use program::Problem;
 
@@ -46,12 +54,16 @@ pub struct Check {
     pub finding: Option<(&'static str, Finding)>,
     /// Figures of the first run that passed.
     pub figures: Option<Figures>,
+    /// `nchunksperloop`.
+    pub chunks: i64,
     /// Most transmissions in one thread block.
     pub longest_threadblock: usize,
     /// Thread blocks, all GPUs.
     pub threadblocks: usize,
     /// Why nothing could be decided (exit 2), if so.
     pub undecided: Option<String>,
+    /// The program on the network asked for, when its run passed.
+    pub network: Option<OnNetwork>,
 }
 
 impl Check {
@@ -80,8 +92,29 @@ impl Check {
 
 /// Checks the MSCCL program `source`.
 pub fn check(source: &str) -> Result<Check, ReadError> {
+    check_on(source, None)
+}
+
+/// Checks the MSCCL program `source`, and measures it on `network` (GPU i on
+/// node i) when one is given. A network of another order than the program's
+/// GPUs is refused as a [`ReadError`] at the `<algo>` element.
+pub fn check_on(source: &str, network: Option<&Graph>) -> Result<Check, ReadError> {
+    check_with(source, network, false)
+}
+
+/// [`check`], keeping every message each connection carried in the figures
+/// ([`Figures::carried`]) for [`crosscheck`].
+pub fn check_recorded(source: &str) -> Result<Check, ReadError> {
+    check_with(source, None, true)
+}
+
+fn check_with(source: &str, network: Option<&Graph>, record: bool) -> Result<Check, ReadError> {
     let root = parse::parse(source)?;
     let program = program::read(&root)?;
+    let routes = match network {
+        Some(graph) => Some(routes_for(&program, graph)?),
+        None => None,
+    };
     let mut problems = program.problems.clone();
     let collective = match Collective::from_name(&program.coll) {
         CollKind::Checked(c) => Some(c),
@@ -124,6 +157,7 @@ pub fn check(source: &str) -> Result<Check, ReadError> {
         modes: Vec::new(),
         finding: None,
         figures: None,
+        chunks: program.nchunksperloop,
         longest_threadblock: ranks
             .iter()
             .flat_map(|r| &r.tbs)
@@ -132,6 +166,7 @@ pub fn check(source: &str) -> Result<Check, ReadError> {
             .unwrap_or(0),
         threadblocks: ranks.iter().map(|r| r.tbs.len()).sum(),
         undecided: None,
+        network: None,
     };
     let Some(coll) = collective else {
         if matches!(Collective::from_name(&program.coll), CollKind::Unchecked) {
@@ -145,8 +180,38 @@ pub fn check(source: &str) -> Result<Check, ReadError> {
     if program.ngpus < 1 {
         return Ok(check);
     }
-    run_modes(&program, &ranks, coll, &mut check);
+    let options = RunOptions {
+        routes: routes.as_ref(),
+        record,
+    };
+    run_modes(&program, &ranks, coll, options, &mut check);
     Ok(check)
+}
+
+/// The routes of `graph`, when it has one node per GPU of `program`.
+fn routes_for<'g>(program: &program::Program, graph: &'g Graph) -> Result<Routes<'g>, ReadError> {
+    let refuse = |message: String| ReadError {
+        pos: program.pos,
+        message,
+    };
+    if usize::try_from(program.ngpus).ok() != Some(graph.nodes()) {
+        return Err(refuse(format!(
+            "the program has ngpus = {} and the network `{}` has {} nodes: GPU i runs on node i, so they must be as many",
+            program.ngpus,
+            graph.label(),
+            graph.nodes()
+        )));
+    }
+    Routes::new(graph).map_err(|e| refuse(format!("network `{}`: {e}", graph.label())))
+}
+
+/// What a check runs with besides the program.
+#[derive(Clone, Copy)]
+struct RunOptions<'r, 'g> {
+    /// The network's routes (`--network`).
+    routes: Option<&'r Routes<'g>>,
+    /// Keep every message.
+    record: bool,
 }
 
 /// Runs the program in each way the runtime may call it.
@@ -154,8 +219,15 @@ fn run_modes(
     program: &program::Program,
     ranks: &[lower::Rank],
     coll: Collective,
+    run: RunOptions,
     check: &mut Check,
 ) {
+    let routes = run.routes;
+    let hops = |x: u32, y: u32| routes.map_or(1, |r| r.hops(x, y));
+    let options = Options {
+        hops: Some(&hops),
+        record: run.record,
+    };
     let n = program.ngpus as u32;
     let mut modes = Vec::new();
     if program.outofplace || !program.inplace {
@@ -188,9 +260,12 @@ fn run_modes(
             return;
         }
         check.modes.push(name);
-        match execute::run(ranks, &shape) {
+        match execute::run_with(ranks, &shape, options) {
             Ok(f) => {
-                check.figures.get_or_insert(f);
+                if check.figures.is_none() {
+                    check.network = routes.map(|r| links::measure(r, &f, &shape));
+                    check.figures = Some(f);
+                }
             }
             Err(f) => {
                 check.finding = Some((name, f));

@@ -3,6 +3,7 @@
 
 use super::Check;
 use super::execute::Finding;
+use super::links::OnNetwork;
 use serde_json::{Value, json};
 
 /// The JSON schema name.
@@ -88,6 +89,9 @@ pub fn text(path: &str, check: &Check) -> String {
             ));
         }
     }
+    if let Some(on) = &check.network {
+        out.push_str(&network_text(on));
+    }
     if check.longest_threadblock > super::lower::MAX_NUM_STEPS {
         out.push_str(&format!(
             "  note: a thread block runs {} transmissions; msccl-executor-nccl's default build takes {} (MSCCL_MAX_NUM_STEPS)\n",
@@ -133,6 +137,7 @@ pub fn json(path: &str, check: &Check, exit: u8) -> Value {
             "chunks_sent": f.connections.values().sum::<u64>(),
             "connections": connections,
             "most_buffered": f.most_buffered,
+            "depth": f.depth,
             "roots": f.roots,
         })
     });
@@ -153,6 +158,124 @@ pub fn json(path: &str, check: &Check, exit: u8) -> Value {
         "figures": figures,
         "threadblocks": check.threadblocks,
         "longest_threadblock": check.longest_threadblock,
+        "network": check.network.as_ref().map(network_json),
+    })
+}
+
+/// Links listed one by one in the text report; JSON lists them all.
+const LINKS_SHOWN: usize = 24;
+
+/// A ratio as text: `×1.50`, or `-` when the bound is 0.
+fn times(ratio: Option<f64>) -> String {
+    ratio.map_or("-".into(), |r| format!("×{r:.2}"))
+}
+
+/// The text lines of a program on a network.
+fn network_text(on: &OnNetwork) -> String {
+    let b = &on.bounds;
+    let mut out = format!(
+        "  on {} ({} nodes, {} directed links; GPU i on node i):\n",
+        on.network, on.nodes, on.directed_links
+    );
+    let mut why = format!(
+        "{} crossings over {} links: {}",
+        b.traffic,
+        b.directed_links,
+        b.traffic_bound()
+    );
+    if let Some(c) = &b.cut {
+        why.push_str(&format!(
+            "; cut of {} node{} / {}: {} and {} chunks across {} links each way: {}",
+            c.side.len(),
+            if c.side.len() == 1 { "" } else { "s" },
+            on.nodes - c.side.len(),
+            c.demand.0,
+            c.demand.1,
+            c.links,
+            c.bound()
+        ));
+    }
+    out.push_str(&format!(
+        "    busiest link: {} chunks; lower bound {} ({why}); {} the bound\n",
+        on.max_load,
+        b.load(),
+        times(on.load_ratio())
+    ));
+    out.push_str(&format!(
+        "    depth: {} hops; lower bound {} (the {}); {} the bound\n",
+        on.depth,
+        b.latency,
+        b.latency_of,
+        times(on.depth_ratio())
+    ));
+    out.push_str(&format!(
+        "    connections: {}, {} of them between GPUs that are not neighbours, routed on a shortest path ({} chunks; longest route {} link{})\n",
+        on.connections,
+        on.routed,
+        on.routed_chunks,
+        on.longest_route,
+        if on.longest_route == 1 { "" } else { "s" }
+    ));
+    let mut used: Vec<(&(u32, u32), &u64)> = on.loads.iter().filter(|(_, c)| **c > 0).collect();
+    used.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let shown: Vec<String> = used
+        .iter()
+        .take(LINKS_SHOWN)
+        .map(|((x, y), c)| format!("{x}→{y} {c}"))
+        .collect();
+    out.push_str(&format!(
+        "    link loads ({} of {} links used{}): {}\n",
+        used.len(),
+        on.directed_links,
+        if used.len() > LINKS_SHOWN {
+            ", busiest first"
+        } else {
+            ""
+        },
+        shown.join(", ")
+    ));
+    out
+}
+
+/// The `network` object of the JSON report.
+fn network_json(on: &OnNetwork) -> Value {
+    let b = &on.bounds;
+    let links: Vec<Value> = on
+        .loads
+        .iter()
+        .map(|(&(from, to), &chunks)| json!({"from": from, "to": to, "chunks": chunks}))
+        .collect();
+    let cut = b.cut.as_ref().map(|c| {
+        json!({
+            "side": c.side,
+            "chunks_out": c.demand.0,
+            "chunks_in": c.demand.1,
+            "links": c.links,
+            "bound": c.bound(),
+        })
+    });
+    json!({
+        "name": on.network,
+        "nodes": on.nodes,
+        "directed_links": on.directed_links,
+        "routing": "shortest path, next hop the lowest-numbered closer neighbour",
+        "links": links,
+        "max_link_load": on.max_load,
+        "connections": on.connections,
+        "routed_connections": on.routed,
+        "routed_chunks": on.routed_chunks,
+        "longest_route": on.longest_route,
+        "depth": on.depth,
+        "bounds": {
+            "link_load": b.load(),
+            "traffic": b.traffic,
+            "traffic_bound": b.traffic_bound(),
+            "cut": cut,
+            "latency": b.latency,
+            "latency_of": b.latency_of,
+        },
+        "load_ratio": on.load_ratio(),
+        "depth_ratio": on.depth_ratio(),
     })
 }
 

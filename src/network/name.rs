@@ -29,7 +29,9 @@ pub enum NetworkName {
     Mesh(Vec<u32>),
     /// `hypercube D`: `torus 2 … 2` with D sides.
     Hypercube(u32),
-    /// `complete N`: every pair of N ≥ 1 nodes joined.
+    /// `complete N`: every pair of N ≥ 1 nodes joined. `nvlink N` (a node of
+    /// N GPUs joined all to all, as NVLink switches join them) is read as
+    /// the same network and printed as `complete N`.
     Complete(u32),
     /// `genhypercube M1 M2 …`: the product of complete graphs K_M1 × K_M2 × …
     /// (two nodes joined when they differ in exactly one coordinate).
@@ -63,7 +65,7 @@ pub enum NetworkError {
     Empty,
     /// The family is not one txverify builds.
     #[error(
-        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, kary, genhypercube, twisted, star, pancake, ccc, butterfly, edges FILE)"
+        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, nvlink, kary, genhypercube, twisted, star, pancake, ccc, butterfly, edges FILE)"
     )]
     UnknownFamily(String),
     /// A Cayley family's group could not be computed.
@@ -283,6 +285,7 @@ impl FromStr for NetworkName {
             "mesh" => NetworkName::Mesh(sizes.many("mesh", 1)?),
             "hypercube" => NetworkName::Hypercube(sizes.one("hypercube", 0)?),
             "complete" => NetworkName::Complete(sizes.one("complete", 1)?),
+            "nvlink" => NetworkName::Complete(sizes.one("nvlink", 1)?),
             "genhypercube" => NetworkName::GenHypercube(sizes.many("genhypercube", 1)?),
             "kary" => NetworkName::Torus(sizes.kary()?),
             "twisted" => NetworkName::twisted(sizes.0.to_vec())?,

@@ -43,6 +43,8 @@ mod limits;
 mod malicious;
 mod msccl;
 mod msccl_check;
+mod msccl_crosscheck;
+mod msccl_network;
 mod no_panic;
 mod portfolio;
 mod products;

@@ -11,10 +11,10 @@ use txverify::msccl::check;
 /// A program of `n` GPUs: `gpus[g]` is the list of thread blocks
 /// `(send, recv, chan, steps)`, each step `(type, srcbuf, srcoff, dstbuf,
 /// dstoff, cnt, depid, deps, hasdep)`.
-type StepSpec = (&'static str, char, i64, char, i64, i64, i64, i64, i64);
-type TbSpec = (i64, i64, i64, Vec<StepSpec>);
+pub type StepSpec = (&'static str, char, i64, char, i64, i64, i64, i64, i64);
+pub type TbSpec = (i64, i64, i64, Vec<StepSpec>);
 
-fn xml(
+pub fn xml(
     coll: &str,
     n: usize,
     chunks: i64,
@@ -51,7 +51,7 @@ fn xml(
     out + "</algo>\n"
 }
 
-fn st(t: &'static str, sb: char, so: i64, db: char, doff: i64) -> StepSpec {
+pub fn st(t: &'static str, sb: char, so: i64, db: char, doff: i64) -> StepSpec {
     (t, sb, so, db, doff, 1, -1, -1, 0)
 }
 
@@ -246,13 +246,19 @@ fn the_json_report_has_the_documented_fields() {
     let mut seen = BTreeSet::new();
     let refused =
         xml("allreduce", 2, 2, false, 0, &allreduce2()).replacen("type=\"rrc\"", "type=\"rrx\"", 1);
-    for text in [
-        xml("allreduce", 2, 2, false, 0, &allreduce2()),
-        xml("allreduce", 2, 2, false, 0, &g),
-        refused,
+    for (text, network) in [
+        (xml("allreduce", 2, 2, false, 0, &allreduce2()), None),
+        (
+            xml("allreduce", 2, 2, false, 0, &allreduce2()),
+            Some("nvlink 2"),
+        ),
+        (xml("allreduce", 2, 2, false, 0, &g), None),
+        (refused, None),
     ] {
         let path = file("j.xml", &text);
-        let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+        let mut args = vec!["check", "--format", "json", path.to_str().unwrap()];
+        args.extend(network.iter().flat_map(|n| ["--network", n]));
+        let run = txverify(&args);
         let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
         assert!(v["valid"].is_boolean() && v["collective"] == "allreduce" && v["ngpus"] == 2);
         paths("", &v, &mut seen);

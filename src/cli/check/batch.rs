@@ -32,6 +32,8 @@ pub struct BatchOptions {
     pub verify: VerifyOptions,
     /// Whether each result needs its JSON document (`--format json`).
     pub json: bool,
+    /// The network MSCCL programs run on (`--network`).
+    pub network: Option<txverify::network::Graph>,
 }
 
 /// One thing wrong with a file, placed in it when it can be.
@@ -346,7 +348,7 @@ pub fn letter_position(
 /// program's verdict in one line, and the place its reason points at.
 fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResult {
     use txverify::msccl;
-    let check = match msccl::check(source) {
+    let check = match msccl::check_on(source, options.network.as_ref()) {
         Ok(check) => check,
         Err(e) => {
             let at = Some((e.pos.line as usize, e.pos.col as usize));

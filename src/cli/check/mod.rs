@@ -18,6 +18,7 @@ use std::time::Instant;
 use txverify::format::render_diagnostic;
 use txverify::group::EnumerationLimits;
 use txverify::load::{LoadError, LoadOptions, Loaded, load};
+use txverify::network::{Graph, NetworkName};
 use txverify::report::json::CheckSummary;
 use txverify::report::{CheckReport, html, json};
 use txverify::verify::{VerifyOptions, verify};
@@ -47,14 +48,18 @@ pub fn run(args: &CheckArgs) -> Exit {
         },
     };
     let verify = verify_options(args);
+    let network = match program_network(args) {
+        Ok(network) => network,
+        Err(exit) => return exit,
+    };
     let single = matches!(args.files.as_slice(), [one] if !one.is_dir());
     let format = match args.format {
         CheckFormat::Html => return html(args),
         CheckFormat::Text if single => OutputFormat::Text,
         CheckFormat::Json if single => OutputFormat::Json,
-        _ => return collection(args, load, verify),
+        _ => return collection(args, load, verify, network),
     };
-    let (exit, emits) = check_file(&args.files[0], &load, &verify, format);
+    let (exit, emits) = check_file(&args.files[0], &load, &verify, format, network.as_ref());
     let Some(out) = &args.output else {
         emits.into_iter().for_each(Emit::write);
         return exit;
@@ -69,9 +74,40 @@ pub fn run(args: &CheckArgs) -> Exit {
     exit.max(write_output(out, &text))
 }
 
+/// `--network`, built, for MSCCL programs; a bad name, or `--network` with one
+/// table, is refused (exit 2).
+fn program_network(args: &CheckArgs) -> Result<Option<Graph>, Exit> {
+    let Some(text) = &args.network else {
+        return Ok(None);
+    };
+    let built = text.parse::<NetworkName>().and_then(|name| name.build());
+    let graph = built.map_err(|e| {
+        eprintln!("error: --network `{text}`: {e}");
+        Exit::Input
+    })?;
+    if let [one] = args.files.as_slice()
+        && !one.is_dir()
+        && !one
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("xml"))
+    {
+        eprintln!(
+            "error: --network is for MSCCL programs (.xml); {} is a table, which names its network itself",
+            one.display()
+        );
+        return Err(Exit::Input);
+    }
+    Ok(Some(graph))
+}
+
 /// `check` over several paths or a directory: a line (or a document) per file and
 /// a summary, in the order the paths name the files.
-fn collection(args: &CheckArgs, load: LoadOptions, verify: VerifyOptions) -> Exit {
+fn collection(
+    args: &CheckArgs,
+    load: LoadOptions,
+    verify: VerifyOptions,
+    network: Option<Graph>,
+) -> Exit {
     let started = Instant::now();
     let collected = walk::collect(&args.files);
     let skipped = collected.skipped_note();
@@ -79,6 +115,7 @@ fn collection(args: &CheckArgs, load: LoadOptions, verify: VerifyOptions) -> Exi
         load,
         verify,
         json: args.format == CheckFormat::Json,
+        network,
     };
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
@@ -291,9 +328,10 @@ fn check_file(
     load: &LoadOptions,
     options: &VerifyOptions,
     format: OutputFormat,
+    network: Option<&Graph>,
 ) -> (Exit, Vec<Emit>) {
     // MSCCL XML programs have a checker of their own (docs/msccl.md).
-    if let Some(c) = super::msccl::check_path(path, format) {
+    if let Some(c) = super::msccl::check_path(path, format, network) {
         return (c.exit, vec![Emit::Out(c.out), Emit::Err(c.err)]);
     }
     let shown = path.display().to_string();
