@@ -131,6 +131,10 @@ fn capped(costs: &Costs, weights: &[u64], caps: &[u64]) -> Option<(Vec<usize>, u
 
 /// Every vector of caps c_r ∈ {0} ∪ {w_r · 2^k ≤ worst, k < n}, with c_r at
 /// least w_r times the least contention of communication r, sorted by Σ c_r.
+/// Vectors of equal sum come with the smallest cap for the last communication
+/// first, then for the one before it, and so on: among orders equal on all
+/// three criteria, the communications listed last get the smaller contention
+/// (the paper's Example 6 and M-G assignments; docs/lcc.md).
 fn cap_vectors(lccs: &[Lcc], weights: &[u64], worst: u64) -> Result<Vec<Vec<u64>>, MapError> {
     let mut vectors: Vec<Vec<u64>> = vec![Vec::new()];
     for (l, &w) in lccs.iter().zip(weights) {
@@ -152,7 +156,7 @@ fn cap_vectors(lccs: &[Lcc], weights: &[u64], worst: u64) -> Result<Vec<Vec<u64>
             .collect();
     }
     let sum = |v: &Vec<u64>| v.iter().fold(0u64, |a, &c| a.saturating_add(c));
-    vectors.sort_by_key(|v| (sum(v), v.clone()));
+    vectors.sort_by_key(|v| (sum(v), v.iter().rev().copied().collect::<Vec<u64>>()));
     Ok(vectors)
 }
 
