@@ -365,3 +365,97 @@ fn a_factor_over_the_fifo_limit_is_refused_as_input_not_reported_as_a_bug() {
     let message = report["error"]["message"].as_str().unwrap_or_default();
     assert!(message.contains("more than the limit"), "{message}");
 }
+
+/// The time `txverify check` (the kernel) gives a table of the repository.
+fn table_time(path: &str) -> u64 {
+    let run = txverify(&["check", path, "--format", "json"]);
+    assert_eq!(run.code, 0, "{path}: {}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(report["messages"]["mode"], "total", "{path}");
+    report["time"].as_u64().unwrap()
+}
+
+#[test]
+fn a2_takes_the_optimal_embedded_factor_tables_of_star_4_and_ccc_3() {
+    for (network, factor, table) in [
+        ("star 4 x star 4", "star 4", "tables/found/star4.tbl"),
+        ("ccc 3 x ccc 3", "ccc 3", "tables/found/ccc3.tbl"),
+    ] {
+        let t_h = table_time(table);
+        let n = factor
+            .parse::<NetworkName>()
+            .unwrap()
+            .build()
+            .unwrap()
+            .nodes() as u64;
+        let (code, report) = compose("a2", network);
+        assert_eq!(code, 0, "{network}: {report}");
+        assert_eq!(report["valid"], true);
+        for f in report["factors"].as_array().unwrap() {
+            assert_eq!(f["source"], table, "{network}: {f}");
+            assert_eq!(f["method"], "table");
+            assert_eq!(f["time"].as_u64(), Some(t_h));
+            // The greedy schedule was tried too, and is slower.
+            let greedy = f["candidates"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["method"] == "greedy")
+                .unwrap_or_else(|| panic!("{network}: no greedy candidate: {f}"));
+            assert!(greedy["time"].as_u64().unwrap() > t_h, "{f}");
+        }
+        // Theorem 4: n·T_H with n = |H|.
+        assert_eq!(report["theorem_time"].as_u64(), Some(n * t_h), "{network}");
+        assert_eq!(report["time"].as_u64(), Some(n * t_h), "{network}");
+    }
+}
+
+#[test]
+fn a1_keeps_the_fifo_factor_when_the_tables_need_more_ports() {
+    // star4.tbl uses three ports a step: not a single-port schedule.
+    let (code, report) = compose("a1", "star 4 x ring 3");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["factors"][0]["source"], "FIFO algorithm");
+    let sources: Vec<&str> = report["factors"][0]["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["source"].as_str().unwrap())
+        .collect();
+    assert!(!sources.contains(&"tables/found/star4.tbl"), "{sources:?}");
+}
+
+#[test]
+fn edge_list_factors_compose_with_the_theorems_times() {
+    // K4 minus one link: nodes 0 and 2 are not joined.
+    let edges = common::cli::file("diamond.edges", "0 1\n1 2\n2 3\n3 0\n1 3\n");
+    let network = format!("edges {} x ring 4", edges.display());
+    for algorithm in ["a1", "a2"] {
+        let run = txverify(&["compose", algorithm, &network, "--format", "json"]);
+        let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(run.code, 0, "{algorithm}: {report}");
+        assert_eq!(report["valid"], true);
+        assert_eq!(report["nodes"], 16);
+        let f = report["factors"].as_array().unwrap();
+        assert_eq!(f[0]["method"], "greedy", "{report}");
+        let (t_a, t_b) = (
+            f[0]["time"].as_u64().unwrap(),
+            f[1]["time"].as_u64().unwrap(),
+        );
+        // Theorem 2: |A|·T_B + |B|·T_A; A2: n·max(T_A, T_B), |A| = |B| = 4.
+        let theorem = if algorithm == "a1" {
+            4 * t_b + 4 * t_a
+        } else {
+            4 * t_a.max(t_b)
+        };
+        assert_eq!(report["time"].as_u64(), Some(theorem), "{algorithm}");
+        assert_eq!(report["theorem_time"].as_u64(), Some(theorem));
+    }
+    let missing = txverify(&["compose", "a1", "edges no-such.edges x ring 4"]);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.stderr.contains("no-such.edges"),
+        "{}",
+        missing.stderr
+    );
+}
