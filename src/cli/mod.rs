@@ -8,6 +8,7 @@
 #[macro_use]
 mod output;
 mod check;
+mod compare;
 mod compose;
 mod examples;
 mod exit;
@@ -97,6 +98,10 @@ enum Command {
     /// A1 and A2), replayed and compared with the theorem and the bound (docs/products.md).
     #[command(after_help = examples::COMPOSE)]
     Compose(ComposeArgs),
+    /// Networks side by side: size, degree, distances, lower bounds and the best known
+    /// total exchange (docs/networks.md).
+    #[command(after_help = compare::EXAMPLES)]
+    Compare(compare::CompareArgs),
     /// Linear-complement communication on wormhole hypercubes (docs/lcc.md).
     #[command(after_help = examples::LCC)]
     Lcc(lcc::LccArgs),
@@ -589,6 +594,7 @@ pub fn run() -> ExitCode {
         Command::Bounds(args) => net::bounds(&args),
         Command::Hypercube(args) => hypercube::run(&args),
         Command::Compose(args) => compose::run(&args),
+        Command::Compare(args) => compare::run(&args),
         Command::Lcc(args) => lcc::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Completions(args) => manual::completions(&args),

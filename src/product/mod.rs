@@ -9,6 +9,7 @@
 //! bounds computed apart ([`bounds`]); the theorem's time is computed from the
 //! factors' times alone and compared with the replayed time.
 
+pub mod best;
 pub mod bounds;
 pub mod compose;
 pub mod factor;
