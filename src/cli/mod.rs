@@ -384,12 +384,12 @@ enum ExportFormat {
 
 #[derive(clap::Args, Debug)]
 struct NetArgs {
-    /// ring, hypercube, torus, kary, complete, genhypercube, star, pancake, ccc or butterfly.
+    /// ring, hypercube, torus, kary, complete, genhypercube, star, pancake, ccc or butterfly;
+    /// or a product of those, `'star 3 x ring 4'` (docs/products.md).
     family: String,
     /// The sizes: `ring N`, `hypercube D`, `torus N1 N2 …`, `kary K N`, `complete N`,
     /// `genhypercube M1 M2 …`, `star N`, `pancake N`, `ccc D`, `butterfly D`.
-    #[arg(required = true)]
-    sizes: Vec<u64>,
+    sizes: Vec<String>,
     /// Write the header here instead of standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,

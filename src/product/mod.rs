@@ -13,6 +13,7 @@ pub mod best;
 pub mod bounds;
 pub mod compose;
 pub mod factor;
+pub mod header;
 
 pub use factor::{Candidate, Factor, FactorExchange, LocalExchange};
 
