@@ -2,13 +2,14 @@
 //! `txverify compare`: an embedded table that fits the network
 //! ([`crate::catalogue`]), seed 000's A1 or A2 when the network is a product
 //! (for one factor, that factor's best schedule: FIFO, `gen ring`, a table),
-//! or the greedy schedule on graphs small enough for it.
+//! or the greedy schedule on graphs small enough for it (and A1/A2 only when no
+//! factor would need the greedy schedule above that size).
 //!
 //! Every candidate is replayed on the network and counts only when the trusted
 //! verdict ([`crate::verdict::judge`]) finds it valid; the fastest is kept, the
 //! first on a tie in the order above.
 
-use super::{Algorithm, ProductError, run};
+use super::{Algorithm, Factor, ProductError, run};
 use crate::catalogue;
 use crate::network::{Graph, NetworkName};
 use crate::schedule::{Collective, Ports, ReplayOptions, Schedule, TimedSend, replay};
@@ -16,7 +17,7 @@ use crate::verdict::judge;
 
 /// Networks up to this many nodes also get the greedy schedule (its cost grows
 /// with the packets times the steps).
-pub const GREEDY_NETWORK_NODES: usize = 256;
+pub const GREEDY_NETWORK_NODES: usize = 128;
 
 /// A replayed, valid total exchange and where it comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,6 +91,15 @@ fn composed(network: &NetworkName, ports: Ports) -> Result<Option<Known>, Produc
         Ports::Limit(1) => Algorithm::A1,
         Ports::Limit(_) => return Ok(None),
     };
+    // A factor whose only schedule would be the greedy one is held to the
+    // greedy size limit too (`star 6` all-port: 720 nodes, no table).
+    if let Ok(factors) = super::factors_of(network)
+        && factors
+            .iter()
+            .any(|f| greedy_only(f, ports) && f.nodes() as usize > GREEDY_NETWORK_NODES)
+    {
+        return Ok(None);
+    }
     let made = match run(algorithm, network) {
         Ok(made) => made,
         Err(
@@ -126,6 +136,18 @@ fn composed(network: &NetworkName, ports: Ports) -> Result<Option<Known>, Produc
         method,
         source: format!("{} from {}", method.to_uppercase(), sources.join(", ")),
     }))
+}
+
+/// Whether a factor's only schedule under `ports` is the greedy one (see
+/// [`super::factor::factor_exchange`]; an embedded table may still exist, but
+/// for a network of one factor the table was tried on the whole network).
+fn greedy_only(factor: &Factor, ports: Ports) -> bool {
+    match factor {
+        _ if factor.nodes() <= 2 => false,
+        Factor::Complete(_) | Factor::Ring(_) => false,
+        Factor::Cayley { .. } => ports == Ports::All,
+        Factor::Linear(_) | Factor::Edges { .. } => true,
+    }
 }
 
 /// The time of a total exchange replayed on `graph`, if the verdict finds it valid.
