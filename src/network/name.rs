@@ -348,9 +348,13 @@ impl NetworkName {
     }
 
     pub(super) fn check_size(&self) -> Result<(), NetworkError> {
-        if let NetworkName::Edges(_) = self {
-            // Read when built, where its size is checked.
-            return Ok(());
+        let edges = |n: &NetworkName| matches!(n, NetworkName::Edges(_));
+        match self {
+            // Read when built, where its size is checked (a schedule's edge list
+            // is found relative to the schedule only after the name is parsed).
+            NetworkName::Edges(_) => return Ok(()),
+            NetworkName::Product(parts) if parts.iter().any(edges) => return Ok(()),
+            _ => {}
         }
         let n = self.nodes()?;
         if let NetworkName::Complete(_) = self

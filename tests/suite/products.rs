@@ -588,3 +588,24 @@ fn net_refuses_products_with_factors_that_are_not_cayley_graphs() {
         assert!(run.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_schedule_finds_its_edge_list_factor_relative_to_itself() {
+    let edges = common::cli::file("triangle.edges", "0 1\n1 2\n2 0\n");
+    let schedule = edges.parent().unwrap().join("composed.json");
+    let schedule = schedule.to_str().unwrap();
+    let network = format!("edges {} x ring 4", edges.display());
+    let composed = txverify(&["compose", "a1", &network, "-o", schedule]);
+    assert_eq!(composed.code, 0, "{}", composed.stderr);
+    let text = std::fs::read_to_string(schedule).unwrap();
+    assert!(text.contains(&network));
+    std::fs::write(
+        schedule,
+        text.replace(&network, "edges triangle.edges x ring 4"),
+    )
+    .unwrap();
+    // The tests run from the crate's root, where there is no triangle.edges.
+    let run = txverify(&["simulate", schedule]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("12 nodes"), "{}", run.stdout);
+}
