@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod bounds;
+pub mod catalogue;
 pub mod construct;
 pub mod export;
 pub mod families;

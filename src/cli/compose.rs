@@ -102,7 +102,13 @@ fn json(run: &ProductRun) -> serde_json::Value {
             serde_json::json!({
                 "factor": f.part.factor.to_string(),
                 "method": f.part.method,
+                "source": f.part.source,
                 "time": f.part.exchange.time,
+                "candidates": f.part.candidates.iter().map(|c| serde_json::json!({
+                    "method": c.method,
+                    "source": c.source,
+                    "time": c.time,
+                })).collect::<Vec<_>>(),
                 "lower_bound": f.lower_bound.value,
                 "lower_bound_kind": f.lower_bound.kind,
             })
@@ -133,27 +139,48 @@ fn json(run: &ProductRun) -> serde_json::Value {
     })
 }
 
+/// Where a factor's schedule comes from, when that is more than its method:
+/// an embedded table's path or the generator, and the slower ones tried.
+fn source_note(part: &txverify::product::FactorExchange) -> String {
+    let mut note = String::new();
+    if part.source != part.method && part.method == "table" {
+        let _ = write!(note, " from {}", part.source);
+    }
+    let slower: Vec<String> = part
+        .candidates
+        .iter()
+        .filter(|c| c.source != part.source)
+        .map(|c| format!("{} {}", c.source, c.time))
+        .collect();
+    if !slower.is_empty() {
+        let _ = write!(note, "; also tried: {}", slower.join(", "));
+    }
+    note
+}
+
 fn text(run: &ProductRun) -> String {
     let r = &run.replay;
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} on {} ({} nodes, {}-port): time {}",
+        "{} on {} ({} nodes, {}-port): time {} (theorem: {})",
         run.algorithm.to_string().to_uppercase(),
         run.network,
         r.nodes,
         run.ports,
-        r.time
+        r.time,
+        run.theorem.time
     );
     for f in &run.factors {
         let _ = writeln!(
             s,
-            "  factor {:<14} {:<7} time {:>4}  (its bound {}, {})",
+            "  factor {:<14} {:<7} time {:>4}  (its bound {}, {}){}",
             f.part.factor.to_string(),
             f.part.method,
             f.part.exchange.time,
             f.lower_bound.value,
-            f.lower_bound.kind
+            f.lower_bound.kind,
+            source_note(&f.part)
         );
     }
     let _ = writeln!(

@@ -8,6 +8,7 @@
 #[macro_use]
 mod output;
 mod check;
+mod compare;
 mod compose;
 mod examples;
 mod exit;
@@ -97,6 +98,10 @@ enum Command {
     /// A1 and A2), replayed and compared with the theorem and the bound (docs/products.md).
     #[command(after_help = examples::COMPOSE)]
     Compose(ComposeArgs),
+    /// Networks side by side: size, degree, distances, lower bounds and the best known
+    /// total exchange (docs/networks.md).
+    #[command(after_help = compare::EXAMPLES)]
+    Compare(compare::CompareArgs),
     /// Linear-complement communication on wormhole hypercubes (docs/lcc.md).
     #[command(after_help = examples::LCC)]
     Lcc(lcc::LccArgs),
@@ -379,12 +384,12 @@ enum ExportFormat {
 
 #[derive(clap::Args, Debug)]
 struct NetArgs {
-    /// ring, hypercube, torus, kary, complete, genhypercube, star, pancake, ccc or butterfly.
+    /// ring, hypercube, torus, kary, complete, genhypercube, star, pancake, ccc or butterfly;
+    /// or a product of those, `'star 3 x ring 4'` (docs/products.md).
     family: String,
     /// The sizes: `ring N`, `hypercube D`, `torus N1 N2 …`, `kary K N`, `complete N`,
     /// `genhypercube M1 M2 …`, `star N`, `pancake N`, `ccc D`, `butterfly D`.
-    #[arg(required = true)]
-    sizes: Vec<u64>,
+    sizes: Vec<String>,
     /// Write the header here instead of standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -594,6 +599,7 @@ pub fn run() -> ExitCode {
         Command::Bounds(args) => net::bounds(&args),
         Command::Hypercube(args) => hypercube::run(&args),
         Command::Compose(args) => compose::run(&args),
+        Command::Compare(args) => compare::run(&args),
         Command::Lcc(args) => lcc::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Completions(args) => manual::completions(&args),

@@ -1,6 +1,7 @@
-//! `txverify net FAMILY SIZE… [-o FILE]`: a network family as a `.tbl` header
-//! (group presentation, links, `network:` where one applies) for `check`,
-//! `simulate`, `search` and `bounds`.
+//! `txverify net FAMILY SIZE… [-o FILE]`: a network family, or a product of
+//! families (`'star 3 x ring 4'`), as a `.tbl` header (group presentation,
+//! links, `network:` where one applies) for `check`, `simulate`, `search` and
+//! `bounds`.
 
 use super::exit::Exit;
 use super::{BoundsArgs, NetArgs, OutputFormat};
@@ -8,17 +9,17 @@ use std::fmt::Write;
 
 use txverify::families::Family;
 use txverify::metrics::metrics;
-use txverify::network::infer;
+use txverify::network::{NetworkName, infer};
+use txverify::product::header::{HeaderError, product_header};
 
 pub fn run(args: &NetArgs) -> Exit {
-    let family = match Family::new(&args.family, &args.sizes) {
-        Ok(family) => family,
-        Err(e) => {
-            eprintln!("error: {e}");
+    let header = match header_of(args) {
+        Ok(header) => header,
+        Err(message) => {
+            eprintln!("error: {message}");
             return Exit::Input;
         }
     };
-    let header = family.header();
     match &args.output {
         Some(path) => match std::fs::write(path, &header) {
             Ok(()) => Exit::Ok,
@@ -32,6 +33,34 @@ pub fn run(args: &NetArgs) -> Exit {
             Exit::Ok
         }
     }
+}
+
+/// The header of a family, or of a product of families when the words hold
+/// an `x` (`net 'star 3 x ring 4'`, `net star 3 x ring 4`).
+fn header_of(args: &NetArgs) -> Result<String, String> {
+    let words: Vec<&str> = std::iter::once(args.family.as_str())
+        .chain(args.sizes.iter().map(String::as_str))
+        .flat_map(str::split_whitespace)
+        .collect();
+    let text = words.join(" ");
+    if words.contains(&"x") {
+        // An edge list is refused before its file is read.
+        if let Some(part) = text.split(" x ").find(|p| p.starts_with("edges")) {
+            return Err(HeaderError::NotCayley(part.to_string()).to_string());
+        }
+        let network = text
+            .parse::<NetworkName>()
+            .map_err(|e| format!("`{text}`: {e}"))?;
+        return product_header(&network).map_err(|e| e.to_string());
+    }
+    let (family, sizes) = words.split_first().ok_or("no family named")?;
+    let sizes = sizes
+        .iter()
+        .map(|w| w.parse::<u64>().map_err(|_| format!("`{w}` is not a size")))
+        .collect::<Result<Vec<u64>, _>>()?;
+    Family::new(family, &sizes)
+        .map(|f| f.header())
+        .map_err(|e| e.to_string())
 }
 
 /// The JSON schema of `bounds`.

@@ -22,28 +22,49 @@ use txverify::product::bounds::NetworkBounds;
 /// The JSON schema of `bounds --network`.
 const NETWORK_BOUNDS_SCHEMA: &str = "txverify-network-bounds/3";
 
-/// What `bounds --network` reports about one network.
-struct Figures {
-    network: NetworkName,
-    general: GraphBounds,
+/// What `bounds --network` reports about one network (and `compare` reuses).
+pub(super) struct Figures {
+    pub(super) network: NetworkName,
+    pub(super) general: GraphBounds,
     /// The seed's figures, for a product of families.
-    product: Option<NetworkBounds>,
+    pub(super) product: Option<NetworkBounds>,
 }
 
 impl Figures {
-    fn statuses_agree(&self) -> Option<bool> {
+    /// The figures of `network`, built as `graph`, under `ports` ports: the
+    /// general ones, and the seed's for a product of families.
+    pub(super) fn of(
+        network: NetworkName,
+        graph: &txverify::network::Graph,
+        ports: u64,
+    ) -> Result<Figures, ProductError> {
+        // A network that is not a product of families (an edge list, a twisted
+        // torus) has the general figures only: no factor statuses to check.
+        let product = match txverify::product::bounds::network_bounds(&network, ports) {
+            Ok(b) => Some(b),
+            Err(ProductError::NotAProduct(_)) => None,
+            Err(e) => return Err(e),
+        };
+        Ok(Figures {
+            general: graph_bounds(graph, ports),
+            network,
+            product,
+        })
+    }
+
+    pub(super) fn statuses_agree(&self) -> Option<bool> {
         self.product.as_ref().map(|b| {
             b.status_by_theorem == Some(b.status)
                 && b.total_status_by_theorem == Some(b.total_status)
         })
     }
 
-    fn all_port_bound(&self) -> u64 {
+    pub(super) fn all_port_bound(&self) -> u64 {
         let dimension = self.dimension_cut().map_or(0, Cut::steps);
         self.general.all_port_bound().max(dimension)
     }
 
-    fn ports_bound(&self) -> u64 {
+    pub(super) fn ports_bound(&self) -> u64 {
         self.general.ports_bound().max(self.all_port_bound())
     }
 
@@ -79,17 +100,9 @@ pub fn network_bounds_of(words: &str, args: &BoundsArgs) -> Exit {
         Ok(graph) => graph,
         Err(e) => return fail(format!("`{words}`: {e}")),
     };
-    // A network that is not a product of families (an edge list, a twisted torus)
-    // has the general figures only: no factor statuses to check.
-    let product = match txverify::product::bounds::network_bounds(&network, args.ports) {
-        Ok(b) => Some(b),
-        Err(ProductError::NotAProduct(_)) => None,
+    let figures = match Figures::of(network, &graph, args.ports) {
+        Ok(figures) => figures,
         Err(e) => return fail(e.to_string()),
-    };
-    let figures = Figures {
-        general: graph_bounds(&graph, args.ports),
-        network,
-        product,
     };
     match args.format {
         OutputFormat::Json => outln!("{}", json(&figures)),
@@ -155,7 +168,7 @@ fn json(f: &Figures) -> serde_json::Value {
     })
 }
 
-fn average_distance(g: &GraphBounds) -> f64 {
+pub(super) fn average_distance(g: &GraphBounds) -> f64 {
     if g.order > 1 {
         g.total_status as f64 / (g.order * (g.order - 1)) as f64
     } else {

@@ -52,7 +52,8 @@ pub enum NetworkName {
     /// itself a product), numbered mixed radix with the first factor fastest.
     Product(Vec<NetworkName>),
     /// `edges FILE`: the graph of an edge list (`edges.rs`), read when the
-    /// network is built; not a factor of a product.
+    /// network is built (and, as a factor of a product, when the product's
+    /// size is checked).
     Edges(PathBuf),
 }
 
@@ -142,8 +143,8 @@ pub enum NetworkError {
     /// An edge list does not give a network (with its file, line and column).
     #[error("{0}")]
     Edges(EdgesError),
-    /// `edges FILE` without a file, or as a factor of a product.
-    #[error("`edges` takes one file name and is not a factor of a product")]
+    /// `edges FILE` without a file.
+    #[error("`edges` takes one file name")]
     EdgesName,
     /// A table's network must be a ring, a hypercube or a torus.
     #[error("`{0}` is not a ring, a hypercube or a torus")]
@@ -254,9 +255,6 @@ impl FromStr for NetworkName {
                 .split(|&w| w == "x")
                 .map(|words| words.join(" ").parse::<NetworkName>())
                 .collect::<Result<Vec<_>, _>>()?;
-            if parts.iter().any(|p| matches!(p, NetworkName::Edges(_))) {
-                return Err(NetworkError::EdgesName);
-            }
             let name = NetworkName::Product(parts);
             name.check_size()?;
             return Ok(name);
@@ -325,11 +323,14 @@ impl NetworkName {
             NetworkName::Edges(path) => read_edges(path)
                 .map(|g| g.nodes())
                 .map_err(NetworkError::Edges),
-            NetworkName::Product(parts) => parts
-                .iter()
-                .try_fold(1usize, |acc, part| acc.checked_mul(part.nodes().ok()?))
-                .filter(|&n| n <= MAX_NODES)
-                .ok_or(NetworkError::TooLarge),
+            NetworkName::Product(parts) => {
+                let mut n = 1usize;
+                for part in parts {
+                    // A factor's own error (an edge list's line and column) is kept.
+                    n = n.checked_mul(part.nodes()?).ok_or(NetworkError::TooLarge)?;
+                }
+                (n <= MAX_NODES).then_some(n).ok_or(NetworkError::TooLarge)
+            }
             NetworkName::Hypercube(d) => {
                 if (*d as usize) < usize::BITS as usize && (1usize << d) <= MAX_NODES {
                     Ok(1 << d)
@@ -350,9 +351,13 @@ impl NetworkName {
     }
 
     pub(super) fn check_size(&self) -> Result<(), NetworkError> {
-        if let NetworkName::Edges(_) = self {
-            // Read when built, where its size is checked.
-            return Ok(());
+        let edges = |n: &NetworkName| matches!(n, NetworkName::Edges(_));
+        match self {
+            // Read when built, where its size is checked (a schedule's edge list
+            // is found relative to the schedule only after the name is parsed).
+            NetworkName::Edges(_) => return Ok(()),
+            NetworkName::Product(parts) if parts.iter().any(edges) => return Ok(()),
+            _ => {}
         }
         let n = self.nodes()?;
         if let NetworkName::Complete(_) = self
@@ -412,6 +417,9 @@ impl NetworkName {
     pub fn relative_to(&self, dir: &Path) -> NetworkName {
         match self {
             NetworkName::Edges(path) if path.is_relative() => NetworkName::Edges(dir.join(path)),
+            NetworkName::Product(parts) => {
+                NetworkName::Product(parts.iter().map(|p| p.relative_to(dir)).collect())
+            }
             other => other.clone(),
         }
     }

@@ -26,7 +26,7 @@ pub fn total_status_by_search(graph: &Graph) -> (u64, u64) {
 }
 
 /// S_{G_i} = Σ_v s_i(v) for one factor, by breadth-first search of the factor.
-pub fn factor_total_status(factor: Factor) -> Option<u64> {
+pub fn factor_total_status(factor: &Factor) -> Option<u64> {
     let graph = factor.network().build().ok()?;
     Some(total_status_by_search(&graph).0)
 }
@@ -35,7 +35,7 @@ pub fn factor_total_status(factor: Factor) -> Option<u64> {
 /// S_G = n·AS(G) = Σ_i (n / |V_i|)² · S_{G_i}.
 pub fn total_status_by_theorem(factors: &[Factor]) -> Option<u64> {
     let n: u64 = factors.iter().map(|f| u64::from(f.nodes())).product();
-    factors.iter().try_fold(0u64, |acc, &f| {
+    factors.iter().try_fold(0u64, |acc, f| {
         let scale = n / u64::from(f.nodes());
         Some(acc + scale * scale * factor_total_status(f)?)
     })
@@ -44,7 +44,7 @@ pub fn total_status_by_theorem(factors: &[Factor]) -> Option<u64> {
 /// The status of node 0 by Theorem 1: s(v) = n Σ_i s_i(v_i)/|V_i|.
 pub fn node_status_by_theorem(factors: &[Factor]) -> Option<u64> {
     let n: u64 = factors.iter().map(|f| u64::from(f.nodes())).product();
-    factors.iter().try_fold(0u64, |acc, &f| {
+    factors.iter().try_fold(0u64, |acc, f| {
         let graph = f.network().build().ok()?;
         let s = distance::reach(&graph, 0).status;
         Some(acc + n / u64::from(f.nodes()) * s)
@@ -71,7 +71,7 @@ pub const EXHAUSTIVE_FACTOR_NODES: u32 = 20;
 /// two arcs of a ring, the two segments of a path, any halving of a complete
 /// graph, and the splits between neighbours ([`cut::neighbour_split`]) of a
 /// Cayley factor.
-pub fn factor_cut(factor: Factor) -> Option<Cut> {
+pub fn factor_cut(factor: &Factor) -> Option<Cut> {
     let m = factor.nodes();
     if m < 2 {
         return None;
@@ -85,7 +85,9 @@ pub fn factor_cut(factor: Factor) -> Option<Cut> {
         Factor::Ring(_) => cut::ring_cut(u64::from(m)),
         Factor::Linear(_) => Cut::new(half, rest, 1, None),
         Factor::Complete(_) => Cut::new(half, rest, half * rest, None),
-        Factor::Cayley { .. } => cut::neighbour_split(&factor.network().build().ok()?),
+        Factor::Cayley { .. } | Factor::Edges { .. } => {
+            cut::neighbour_split(&factor.network().build().ok()?)
+        }
     }
 }
 
@@ -94,7 +96,7 @@ pub fn factor_cut(factor: Factor) -> Option<Cut> {
 pub fn dimension_cut(factors: &[Factor]) -> Option<Cut> {
     let cuts: Vec<(u64, Option<Cut>)> = factors
         .iter()
-        .map(|&f| (u64::from(f.nodes()), factor_cut(f)))
+        .map(|f| (u64::from(f.nodes()), factor_cut(f)))
         .collect();
     cut::product_cut(&cuts)
 }
@@ -225,9 +227,9 @@ mod tests {
 
     #[test]
     fn the_linear_array_cut_is_its_middle_link() {
-        let cut = factor_cut(Factor::Linear(6)).unwrap();
+        let cut = factor_cut(&Factor::Linear(6)).unwrap();
         assert_eq!((cut.side, cut.other_side, cut.edges), (3, 3, 1));
-        let odd = factor_cut(Factor::Linear(5)).unwrap();
+        let odd = factor_cut(&Factor::Linear(5)).unwrap();
         assert_eq!(odd.steps(), 6);
     }
 }

@@ -3,16 +3,18 @@
 //!
 //! Every factor schedule is built here, then replayed on the factor's own graph
 //! before it is used (a composition of invalid parts would only be caught later,
-//! and further from the cause). Which algorithm each factor gets:
+//! and further from the cause). Each factor gets the fastest of the schedules
+//! it has ([`factor_exchange`]):
 //!
 //! | factor | single-port | all-port |
 //! | --- | --- | --- |
 //! | two nodes, complete `K_m` | `x` sends to `x + t` at step `t` (time m − 1, the status) | everyone at once (time 1) |
-//! | ring `R_m`, m ≥ 3 | the node-invariant FIFO algorithm of seed 004 (time = status) | the tabular method's ring table (`gen ring m`) |
-//! | star, pancake, ccc, butterfly | the FIFO algorithm (time = status) | greedy, farthest first |
-//! | linear array `L_m` | greedy, busiest node first (time m − 1 + ⌊(m−1)²/2⌋, the node-load bound) | greedy, farthest first (time ⌊m²/4⌋, the cut bound) |
+//! | ring `R_m`, m ≥ 3 | the node-invariant FIFO algorithm of seed 004 (time = status) | the tabular method's ring table (`gen ring m`), an embedded table |
+//! | star, pancake, ccc, butterfly | the FIFO algorithm (time = status) | an embedded table (`tables/found/star4.tbl`), greedy |
+//! | linear array `L_m`, edge list | greedy, busiest node first (on `L_m`: m − 1 + ⌊(m−1)²/2⌋, the node-load bound) | greedy, farthest first (on `L_m`: ⌊m²/4⌋, the cut bound) |
 
 use super::ProductError;
+use crate::catalogue;
 use crate::construct::{self, Family as TableFamily, GenOptions};
 use crate::export::table_schedule;
 use crate::fifo::{self, FifoError, FifoOptions, Routing};
@@ -23,9 +25,10 @@ use crate::network::{CayleyFamily, Graph, NetworkName};
 use crate::schedule::{Collective, Ports, ReplayOptions, Schedule, TimedSend, replay};
 use crate::verify::{physical_network, simulation_words};
 use std::fmt;
+use std::path::PathBuf;
 
 /// One dimension of a product network.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Factor {
     /// The ring `R_m` (`m ≥ 2`; `R_2` is one link).
     Ring(u32),
@@ -42,32 +45,37 @@ pub enum Factor {
         /// Its number of nodes.
         nodes: u32,
     },
+    /// The graph of an edge list (`edges FILE`).
+    Edges {
+        /// The file, as the network name gives it.
+        path: PathBuf,
+        /// Its number of nodes.
+        nodes: u32,
+    },
 }
 
 impl Factor {
     /// Number of nodes.
-    pub fn nodes(self) -> u32 {
+    pub fn nodes(&self) -> u32 {
         match self {
-            Factor::Ring(m) | Factor::Linear(m) | Factor::Complete(m) => m,
-            Factor::Cayley { nodes, .. } => nodes,
+            Factor::Ring(m) | Factor::Linear(m) | Factor::Complete(m) => *m,
+            Factor::Cayley { nodes, .. } | Factor::Edges { nodes, .. } => *nodes,
         }
     }
 
     /// The factor as a schedule network (node numbering `0 … m−1` along the
     /// ring or path).
-    pub fn network(self) -> NetworkName {
+    pub fn network(&self) -> NetworkName {
         match self {
-            Factor::Ring(m) => NetworkName::Ring(m),
-            Factor::Linear(m) => NetworkName::Linear(m),
-            Factor::Complete(m) => NetworkName::Complete(m),
-            Factor::Cayley { family, size, .. } => NetworkName::Cayley { family, size },
+            Factor::Ring(m) => NetworkName::Ring(*m),
+            Factor::Linear(m) => NetworkName::Linear(*m),
+            Factor::Complete(m) => NetworkName::Complete(*m),
+            Factor::Cayley { family, size, .. } => NetworkName::Cayley {
+                family: *family,
+                size: *size,
+            },
+            Factor::Edges { path, .. } => NetworkName::Edges(path.clone()),
         }
-    }
-
-    /// Whether the factor is a Cayley graph (ring, complete graph, or at most
-    /// two nodes), for which a status-optimal single-port algorithm exists.
-    pub fn is_cayley(self) -> bool {
-        !matches!(self, Factor::Linear(m) if m > 2)
     }
 }
 
@@ -105,39 +113,96 @@ pub struct FactorExchange {
     pub factor: Factor,
     /// The algorithm: `direct`, `fifo`, `table` or `greedy`.
     pub method: &'static str,
+    /// Where the schedule comes from: an embedded table's path
+    /// (`tables/found/star4.tbl`), `gen ring M`, `FIFO algorithm`, `greedy`.
+    pub source: String,
     /// The schedule.
     pub exchange: LocalExchange,
+    /// Every schedule tried, replayed, with its time; the fastest is used.
+    pub candidates: Vec<Candidate>,
 }
 
-/// The total exchange of `factor` under `ports` (single-port or all-port),
-/// replayed on the factor's graph before it is returned.
-pub fn factor_exchange(factor: Factor, ports: Ports) -> Result<FactorExchange, ProductError> {
+/// One schedule tried for a factor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The algorithm (as [`FactorExchange::method`]).
+    pub method: &'static str,
+    /// Where it comes from (as [`FactorExchange::source`]).
+    pub source: String,
+    /// Its replayed time.
+    pub time: u32,
+}
+
+/// Factors up to this many nodes also get the greedy schedule as a candidate
+/// when another one exists (it is the only one for paths and edge lists).
+pub const GREEDY_CANDIDATE_NODES: u32 = 128;
+
+/// The fastest known total exchange of `factor` under `ports` (single-port or
+/// all-port) among: the direct one of a complete graph; the FIFO algorithm
+/// (single-port, Cayley factors); the ring table of `gen ring M` (all-port
+/// rings); the fastest embedded table whose Cayley graph the network layer
+/// finds isomorphic to the factor (`crate::catalogue`, checked by the kernel);
+/// the greedy schedule. Each is replayed on the factor's graph before it
+/// counts; on a tie the first in that order is used.
+pub fn factor_exchange(factor: &Factor, ports: Ports) -> Result<FactorExchange, ProductError> {
     let m = factor.nodes();
-    let (method, sends) = match factor {
-        _ if m <= 2 => ("direct", complete_exchange(m, ports)),
-        Factor::Complete(_) => ("direct", complete_exchange(m, ports)),
-        Factor::Ring(_) if ports == Ports::All => ("table", ring_table(m)?),
-        Factor::Ring(_) => ("fifo", ring_fifo(m)?),
-        Factor::Cayley { family, size, .. } if ports != Ports::All => {
-            ("fifo", cayley_fifo(family, size)?)
+    let mut made: Vec<(&'static str, String, Vec<TimedSend>)> = Vec::new();
+    if m <= 2 || matches!(factor, Factor::Complete(_)) {
+        made.push(("direct", "direct".into(), complete_exchange(m, ports)));
+    } else {
+        let graph = factor.network().build().map_err(ProductError::Network)?;
+        match factor {
+            Factor::Ring(_) if ports == Ports::All => {
+                made.push(("table", format!("gen ring {m}"), ring_table(m)?));
+            }
+            Factor::Ring(_) => made.push(("fifo", "FIFO algorithm".into(), ring_fifo(m)?)),
+            Factor::Cayley { family, size, .. } if ports != Ports::All => {
+                made.push((
+                    "fifo",
+                    "FIFO algorithm".into(),
+                    cayley_fifo(*family, *size)?,
+                ));
+            }
+            _ => {}
         }
-        Factor::Linear(_) | Factor::Cayley { .. } => {
-            let graph = factor.network().build().map_err(ProductError::Network)?;
-            ("greedy", greedy_exchange(&graph, ports))
+        if let Some(table) = catalogue::best_table(&factor.network(), &graph, ports) {
+            made.push(("table", table.path.to_string(), table.sends));
         }
-    };
-    let exchange = LocalExchange::new(m, sends);
-    check_factor(factor, ports, &exchange)?;
-    Ok(FactorExchange {
-        factor,
-        method,
-        exchange,
-    })
+        if made.is_empty() || m <= GREEDY_CANDIDATE_NODES {
+            made.push(("greedy", "greedy".into(), greedy_exchange(&graph, ports)));
+        }
+    }
+    let mut best: Option<FactorExchange> = None;
+    let mut candidates = Vec::new();
+    for (method, source, sends) in made {
+        let exchange = LocalExchange::new(m, sends);
+        check_factor(factor, ports, &exchange)?;
+        candidates.push(Candidate {
+            method,
+            source: source.clone(),
+            time: exchange.time,
+        });
+        if best
+            .as_ref()
+            .is_none_or(|b| exchange.time < b.exchange.time)
+        {
+            best = Some(FactorExchange {
+                factor: factor.clone(),
+                method,
+                source,
+                exchange,
+                candidates: Vec::new(),
+            });
+        }
+    }
+    let mut best = best.ok_or_else(|| ProductError::Construction(format!("{factor}: none")))?;
+    best.candidates = candidates;
+    Ok(best)
 }
 
 /// Replays a factor's schedule on the factor's graph.
 fn check_factor(
-    factor: Factor,
+    factor: &Factor,
     ports: Ports,
     exchange: &LocalExchange,
 ) -> Result<(), ProductError> {
@@ -149,11 +214,11 @@ fn check_factor(
         sends: exchange.sends.clone(),
     };
     let report = replay(&schedule, &graph, &ReplayOptions { max_listed: 1 })
-        .map_err(|e| ProductError::Factor(factor, e.to_string()))?;
+        .map_err(|e| ProductError::Factor(factor.clone(), e.to_string()))?;
     match report.violations.first() {
         None if crate::verdict::judge(&report, None, None).valid() => Ok(()),
         first => Err(ProductError::Factor(
-            factor,
+            factor.clone(),
             first.map_or("invalid".to_string(), |v| v.to_string()),
         )),
     }
@@ -393,7 +458,7 @@ mod tests {
             },
         ] {
             for ports in [Ports::Limit(1), Ports::All] {
-                let made = factor_exchange(factor, ports).unwrap();
+                let made = factor_exchange(&factor, ports).unwrap();
                 assert_eq!(made.exchange.nodes, factor.nodes());
             }
         }
@@ -403,14 +468,14 @@ mod tests {
     fn greedy_linear_arrays_meet_their_bounds() {
         for m in 2..=16u32 {
             let path = Factor::Linear(m);
-            let single = factor_exchange(path, Ports::Limit(1)).unwrap();
+            let single = factor_exchange(&path, Ports::Limit(1)).unwrap();
             assert_eq!(
                 u64::from(single.exchange.time),
                 linear_single_port_bound(m),
                 "single-port L{m}"
             );
             // All-port: the middle cut, ⌊m/2⌋·⌈m/2⌉ packets over one link direction.
-            let all = factor_exchange(path, Ports::All).unwrap();
+            let all = factor_exchange(&path, Ports::All).unwrap();
             assert_eq!(
                 u64::from(all.exchange.time),
                 u64::from(m / 2) * u64::from(m - m / 2),
@@ -429,7 +494,7 @@ mod tests {
 
     #[test]
     fn single_port_complete_graph_takes_m_minus_one_steps() {
-        let made = factor_exchange(Factor::Complete(5), Ports::Limit(1)).unwrap();
+        let made = factor_exchange(&Factor::Complete(5), Ports::Limit(1)).unwrap();
         assert_eq!(made.exchange.time, 4);
         assert_eq!(made.exchange.sends.len(), 20);
     }

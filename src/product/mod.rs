@@ -9,11 +9,13 @@
 //! bounds computed apart ([`bounds`]); the theorem's time is computed from the
 //! factors' times alone and compared with the replayed time.
 
+pub mod best;
 pub mod bounds;
 pub mod compose;
 pub mod factor;
+pub mod header;
 
-pub use factor::{Factor, FactorExchange, LocalExchange};
+pub use factor::{Candidate, Factor, FactorExchange, LocalExchange};
 
 use crate::bounds::{Cut, Ratio, distance};
 use crate::network::NetworkName;
@@ -109,7 +111,14 @@ pub fn factors_of(network: &NetworkName) -> Result<Vec<Factor>, ProductError> {
         NetworkName::Product(parts) => {
             let mut factors = Vec::new();
             for part in parts {
-                factors.extend(factors_of(part)?);
+                match part {
+                    // An edge list is a factor of a product, not a product alone.
+                    NetworkName::Edges(path) => factors.push(Factor::Edges {
+                        path: path.clone(),
+                        nodes: part.nodes().map_err(ProductError::Network)? as u32,
+                    }),
+                    _ => factors.extend(factors_of(part)?),
+                }
             }
             factors
         }
@@ -296,10 +305,15 @@ pub fn run(algorithm: Algorithm, network: &NetworkName) -> Result<ProductRun, Pr
         Algorithm::A2 => a2_plan(&factors, 0..factors.len())
             .ok_or_else(|| ProductError::NoEqualHalves(network.to_string()))?,
     };
-    let parts = factors
-        .iter()
-        .map(|&f| factor::factor_exchange(f, ports))
-        .collect::<Result<Vec<_>, _>>()?;
+    // A factor that repeats (`star 4 x star 4`) is made once.
+    let mut parts: Vec<FactorExchange> = Vec::with_capacity(factors.len());
+    for f in &factors {
+        let part = match parts.iter().find(|p| &p.factor == f) {
+            Some(made) => made.clone(),
+            None => factor::factor_exchange(f, ports)?,
+        };
+        parts.push(part);
+    }
     let (_, sends) = planned_sends(&plan, &parts);
     if sends > MAX_SENDS {
         return Err(ProductError::TooLarge {
@@ -320,7 +334,7 @@ pub fn run(algorithm: Algorithm, network: &NetworkName) -> Result<ProductRun, Pr
     let factor_reports: Vec<FactorReport> = parts
         .into_iter()
         .map(|part| {
-            let lower_bound = factor_bound(part.factor, ports);
+            let lower_bound = factor_bound(&part.factor, ports);
             FactorReport { part, lower_bound }
         })
         .collect();
@@ -382,7 +396,7 @@ fn homogeneous(factors: &[Factor]) -> bool {
 fn says_optimal(algorithm: Algorithm, factors: &[Factor], reports: &[FactorReport]) -> bool {
     match algorithm {
         Algorithm::A1 => reports.iter().all(|r| {
-            let status = bounds::factor_total_status(r.part.factor);
+            let status = bounds::factor_total_status(&r.part.factor);
             let n = u64::from(r.part.factor.nodes());
             status.is_some_and(|s| u64::from(r.part.exchange.time) * n == s)
         }),
@@ -390,7 +404,7 @@ fn says_optimal(algorithm: Algorithm, factors: &[Factor], reports: &[FactorRepor
             homogeneous(factors)
                 && reports.first().is_some_and(|r| {
                     let t = u64::from(r.part.exchange.time);
-                    bounds::dimension_cut(&[r.part.factor])
+                    bounds::dimension_cut(std::slice::from_ref(&r.part.factor))
                         .is_some_and(|c| c.ratio.numerator == t * c.ratio.denominator)
                 })
         }
@@ -415,7 +429,7 @@ pub fn model_bound(factors: &[Factor], ports: Ports) -> LowerBound {
         Ports::All => {
             let links: u64 = factors
                 .iter()
-                .map(|&f| directed_links(f) * (n / u64::from(f.nodes())))
+                .map(|f| directed_links(f) * (n / u64::from(f.nodes())))
                 .sum();
             LowerBound {
                 value: distance::distance_bound(total, links),
@@ -440,14 +454,14 @@ pub fn model_bound(factors: &[Factor], ports: Ports) -> LowerBound {
 
 /// A factor's own bound: [`model_bound`], and for a linear array under one
 /// port the node-load bound (routes on a path are unique).
-fn factor_bound(factor: Factor, ports: Ports) -> LowerBound {
-    let bound = model_bound(&[factor], ports);
+fn factor_bound(factor: &Factor, ports: Ports) -> LowerBound {
+    let bound = model_bound(std::slice::from_ref(factor), ports);
     match (factor, ports) {
         (Factor::Linear(m), Ports::Limit(1))
-            if factor::linear_single_port_bound(m) > bound.value =>
+            if factor::linear_single_port_bound(*m) > bound.value =>
         {
             LowerBound {
-                value: factor::linear_single_port_bound(m),
+                value: factor::linear_single_port_bound(*m),
                 kind: "node-load",
             }
         }
@@ -455,10 +469,12 @@ fn factor_bound(factor: Factor, ports: Ports) -> LowerBound {
     }
 }
 
-fn directed_links(f: Factor) -> u64 {
+fn directed_links(f: &Factor) -> u64 {
     let m = u64::from(f.nodes());
     match f {
-        Factor::Cayley { .. } => f.network().build().map_or(0, |g| g.directed_links() as u64),
+        Factor::Cayley { .. } | Factor::Edges { .. } => {
+            f.network().build().map_or(0, |g| g.directed_links() as u64)
+        }
         _ if m < 2 => 0,
         _ if m == 2 => 2,
         Factor::Ring(_) => 2 * m,

@@ -17,6 +17,7 @@ mod ci;
 mod claims;
 mod cli;
 mod cli_polish;
+mod compare;
 mod cubes;
 mod edges;
 mod expect;

@@ -365,3 +365,247 @@ fn a_factor_over_the_fifo_limit_is_refused_as_input_not_reported_as_a_bug() {
     let message = report["error"]["message"].as_str().unwrap_or_default();
     assert!(message.contains("more than the limit"), "{message}");
 }
+
+/// The time `txverify check` (the kernel) gives a table of the repository.
+fn table_time(path: &str) -> u64 {
+    let run = txverify(&["check", path, "--format", "json"]);
+    assert_eq!(run.code, 0, "{path}: {}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(report["messages"]["mode"], "total", "{path}");
+    report["time"].as_u64().unwrap()
+}
+
+#[test]
+fn a2_takes_the_optimal_embedded_factor_tables_of_star_4_and_ccc_3() {
+    for (network, factor, table) in [
+        ("star 4 x star 4", "star 4", "tables/found/star4.tbl"),
+        ("ccc 3 x ccc 3", "ccc 3", "tables/found/ccc3.tbl"),
+    ] {
+        let t_h = table_time(table);
+        let n = factor
+            .parse::<NetworkName>()
+            .unwrap()
+            .build()
+            .unwrap()
+            .nodes() as u64;
+        let (code, report) = compose("a2", network);
+        assert_eq!(code, 0, "{network}: {report}");
+        assert_eq!(report["valid"], true);
+        for f in report["factors"].as_array().unwrap() {
+            assert_eq!(f["source"], table, "{network}: {f}");
+            assert_eq!(f["method"], "table");
+            assert_eq!(f["time"].as_u64(), Some(t_h));
+            // The greedy schedule was tried too, and is slower.
+            let greedy = f["candidates"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["method"] == "greedy")
+                .unwrap_or_else(|| panic!("{network}: no greedy candidate: {f}"));
+            assert!(greedy["time"].as_u64().unwrap() > t_h, "{f}");
+        }
+        // Theorem 4: n·T_H with n = |H|.
+        assert_eq!(report["theorem_time"].as_u64(), Some(n * t_h), "{network}");
+        assert_eq!(report["time"].as_u64(), Some(n * t_h), "{network}");
+    }
+}
+
+#[test]
+fn a1_keeps_the_fifo_factor_when_the_tables_need_more_ports() {
+    // star4.tbl uses three ports a step: not a single-port schedule.
+    let (code, report) = compose("a1", "star 4 x ring 3");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["factors"][0]["source"], "FIFO algorithm");
+    let sources: Vec<&str> = report["factors"][0]["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["source"].as_str().unwrap())
+        .collect();
+    assert!(!sources.contains(&"tables/found/star4.tbl"), "{sources:?}");
+}
+
+#[test]
+fn edge_list_factors_compose_with_the_theorems_times() {
+    // K4 minus one link: nodes 0 and 2 are not joined.
+    let edges = common::cli::file("diamond.edges", "0 1\n1 2\n2 3\n3 0\n1 3\n");
+    let network = format!("edges {} x ring 4", edges.display());
+    for algorithm in ["a1", "a2"] {
+        let run = txverify(&["compose", algorithm, &network, "--format", "json"]);
+        let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(run.code, 0, "{algorithm}: {report}");
+        assert_eq!(report["valid"], true);
+        assert_eq!(report["nodes"], 16);
+        let f = report["factors"].as_array().unwrap();
+        assert_eq!(f[0]["method"], "greedy", "{report}");
+        let (t_a, t_b) = (
+            f[0]["time"].as_u64().unwrap(),
+            f[1]["time"].as_u64().unwrap(),
+        );
+        // Theorem 2: |A|·T_B + |B|·T_A; A2: n·max(T_A, T_B), |A| = |B| = 4.
+        let theorem = if algorithm == "a1" {
+            4 * t_b + 4 * t_a
+        } else {
+            4 * t_a.max(t_b)
+        };
+        assert_eq!(report["time"].as_u64(), Some(theorem), "{algorithm}");
+        assert_eq!(report["theorem_time"].as_u64(), Some(theorem));
+    }
+    let missing = txverify(&["compose", "a1", "edges no-such.edges x ring 4"]);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.stderr.contains("no-such.edges"),
+        "{}",
+        missing.stderr
+    );
+}
+
+/// A node map from graph `a` onto graph `b` (adjacency lists) that keeps every
+/// link, found by backtracking over the nodes in breadth-first order from
+/// node 0 (sent to node 0: the graphs here are vertex-transitive), or `None`.
+fn isomorphism(a: &[Vec<u32>], b: &[Vec<u32>]) -> Option<Vec<u32>> {
+    let n = a.len();
+    if n != b.len() || (0..n).any(|x| a[x].len() != b[0].len() || b[x].len() != b[0].len()) {
+        return None;
+    }
+    let mut order = vec![0usize];
+    let mut seen = vec![false; n];
+    seen[0] = true;
+    let mut i = 0;
+    while i < order.len() {
+        for &y in &a[order[i]] {
+            if !seen[y as usize] {
+                seen[y as usize] = true;
+                order.push(y as usize);
+            }
+        }
+        i += 1;
+    }
+    let mut map = vec![u32::MAX; n];
+    let mut used = vec![false; n];
+    fn extend(
+        k: usize,
+        order: &[usize],
+        a: &[Vec<u32>],
+        b: &[Vec<u32>],
+        map: &mut [u32],
+        used: &mut [bool],
+    ) -> bool {
+        let Some(&x) = order.get(k) else {
+            return true;
+        };
+        for y in 0..b.len() as u32 {
+            let fits = !used[y as usize]
+                && a[x].iter().all(|&z| {
+                    let image = map[z as usize];
+                    image == u32::MAX || b[y as usize].contains(&image)
+                })
+                && (0..a.len()).all(|z| {
+                    map[z] == u32::MAX
+                        || a[x].contains(&(z as u32)) == b[y as usize].contains(&map[z])
+                });
+            if fits {
+                map[x] = y;
+                used[y as usize] = true;
+                if extend(k + 1, order, a, b, map, used) {
+                    return true;
+                }
+                map[x] = u32::MAX;
+                used[y as usize] = false;
+            }
+        }
+        false
+    }
+    extend(0, &order, a, b, &mut map, &mut used).then_some(map)
+}
+
+#[test]
+fn net_writes_product_headers_whose_cayley_graph_is_the_product_graph() {
+    for (network, torus) in [
+        ("star 3 x ring 4", None),
+        ("ring 4 x ring 3", Some("torus 4 3")),
+        ("star 3 x star 3", None),
+        ("ccc 3 x complete 3", None),
+    ] {
+        let written = txverify(&["net", network]);
+        assert_eq!(written.code, 0, "{network}: {}", written.stderr);
+        let header = written.stdout;
+        // The header loads: bounds reads it, and check finds no input error.
+        let path = common::cli::file("product.tbl", &header);
+        let path = path.to_str().unwrap();
+        let bounds = txverify(&["bounds", path, "--format", "json"]);
+        assert_eq!(bounds.code, 0, "{network}: {}", bounds.stderr);
+        assert_ne!(txverify(&["check", path]).code, 2, "{network}");
+        let network_line = header
+            .lines()
+            .find_map(|l| l.strip_prefix("network: "))
+            .map(str::trim);
+        assert_eq!(network_line, torus, "{network}");
+        // Its Cayley graph, computed from the presentation, against the
+        // product graph of the network layer.
+        let loaded = txverify::load::load(&header, &Default::default()).unwrap();
+        let (group, links) = (loaded.instance.group(), loaded.instance.links());
+        let cayley: Vec<Vec<u32>> = group
+            .elements()
+            .map(|g| links.iter().map(|&s| group.apply(g, s).0).collect())
+            .collect();
+        let product = network.parse::<NetworkName>().unwrap().build().unwrap();
+        let built: Vec<Vec<u32>> = (0..product.nodes() as u32)
+            .map(|x| product.neighbours(x).to_vec())
+            .collect();
+        let map = isomorphism(&cayley, &built)
+            .unwrap_or_else(|| panic!("{network}: the header's Cayley graph is not the product"));
+        for (x, list) in cayley.iter().enumerate() {
+            for &y in list {
+                assert!(built[map[x] as usize].contains(&map[y as usize]));
+            }
+        }
+        if network == "star 3 x star 3" {
+            // C6 × C6 is not C4 × C9 (7 nodes at distance 2, not 8): the search can say no.
+            let other = "torus 4 9".parse::<NetworkName>().unwrap().build().unwrap();
+            let other: Vec<Vec<u32>> = (0..36).map(|x| other.neighbours(x).to_vec()).collect();
+            assert!(isomorphism(&cayley, &other).is_none());
+        }
+    }
+}
+
+#[test]
+fn net_refuses_products_with_factors_that_are_not_cayley_graphs() {
+    let edges = common::cli::file("square.edges", "0 1\n1 2\n2 3\n3 0\n");
+    for network in [
+        "linear 3 x ring 4".to_string(),
+        "mesh 2 3 x ring 3".to_string(),
+        format!("edges {} x ring 4", edges.display()),
+        "ring 4 x edges no-such.edges".to_string(),
+    ] {
+        let run = txverify(&["net", &network]);
+        assert_eq!(run.code, 2, "{network}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("is not a Cayley graph"),
+            "{network}: {}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty());
+    }
+}
+
+#[test]
+fn a_schedule_finds_its_edge_list_factor_relative_to_itself() {
+    let edges = common::cli::file("triangle.edges", "0 1\n1 2\n2 0\n");
+    let schedule = edges.parent().unwrap().join("composed.json");
+    let schedule = schedule.to_str().unwrap();
+    let network = format!("edges {} x ring 4", edges.display());
+    let composed = txverify(&["compose", "a1", &network, "-o", schedule]);
+    assert_eq!(composed.code, 0, "{}", composed.stderr);
+    let text = std::fs::read_to_string(schedule).unwrap();
+    assert!(text.contains(&network));
+    std::fs::write(
+        schedule,
+        text.replace(&network, "edges triangle.edges x ring 4"),
+    )
+    .unwrap();
+    // The tests run from the crate's root, where there is no triangle.edges.
+    let run = txverify(&["simulate", schedule]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("12 nodes"), "{}", run.stdout);
+}
