@@ -16,19 +16,7 @@ use super::contention::{at_position, by_rank, degree};
 use super::gf2::low_mask;
 use super::map::{self, MAX_MAP_DIM, MapError, Objective};
 
-/// The most vectors of per-communication caps `lex` tries.
-pub const MAX_CAP_VECTORS: usize = 4096;
-
-/// The value of the lexicographic objective; `Ord` compares the fields in order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Lexicographic {
-    /// max_r w_r · T(A_r, b_r): the value of [`Objective::Max`].
-    pub worst: u64,
-    /// Σ_r w_r · T(A_r, b_r): the communications' weighted contentions added.
-    pub contentions: u64,
-    /// Σ_i Σ_r w_r · T_i(A_r, b_r): the value of [`Objective::Sum`].
-    pub total: u64,
-}
+pub use super::map::{Lexicographic, MAX_CAP_VECTORS};
 
 /// The value of an order, from the reordered matrices and Theorem 1 only.
 pub fn evaluate(lccs: &[Lcc], weights: &[u64], order: &[usize]) -> Lexicographic {

@@ -96,17 +96,31 @@ pub enum MapError {
     #[error(
         "objective lex: {0} combinations of per-communication contentions to try \
          (at most {max}); use --objective max or sum",
-        max = super::lex::MAX_CAP_VECTORS
+        max = MAX_CAP_VECTORS
     )]
     TooManyCaps(usize),
     /// The lexicographic programmes' value differs from their order's: a bug.
     #[error("the order found gives {evaluated:?}, the programmes computed {computed:?}")]
     InconsistentLex {
         /// The programmes' value.
-        computed: super::lex::Lexicographic,
+        computed: Lexicographic,
         /// The value of their order, evaluated from the reordered matrices.
-        evaluated: super::lex::Lexicographic,
+        evaluated: Lexicographic,
     },
+}
+
+/// The most vectors of per-communication caps `lex` tries.
+pub const MAX_CAP_VECTORS: usize = 4096;
+
+/// The value of the lexicographic objective; `Ord` compares the fields in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Lexicographic {
+    /// max_r w_r · T(A_r, b_r): the value of [`Objective::Max`].
+    pub worst: u64,
+    /// Σ_r w_r · T(A_r, b_r): the communications' weighted contentions added.
+    pub contentions: u64,
+    /// Σ_i Σ_r w_r · T_i(A_r, b_r): the value of [`Objective::Sum`].
+    pub total: u64,
 }
 
 /// The dimension shared by all the communications.

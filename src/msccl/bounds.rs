@@ -18,7 +18,7 @@
 //! scaled by the chunks per pair.
 
 use super::collective::{Collective, Shape};
-use super::links::Routes;
+use super::routes::Routes;
 use crate::bounds::cut_search::best_cut;
 use crate::bounds::distance::distance_bound;
 

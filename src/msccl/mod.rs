@@ -21,6 +21,7 @@ pub mod lower;
 pub mod parse;
 pub mod program;
 pub mod report;
+pub mod routes;
 
 use crate::network::Graph;
 use collective::{CollKind, Collective, Shape};
