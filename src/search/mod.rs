@@ -30,6 +30,7 @@ pub mod options;
 pub mod portfolio;
 pub mod proofcheck;
 pub mod routes;
+pub mod schedule;
 pub mod solver;
 pub mod split;
 pub mod symmetry;
