@@ -128,7 +128,8 @@ pub fn minimise(
     for time in options.from..=options.to {
         progress(time);
         match solve_at(graph, time, options)? {
-            AtTime::Found(sends) => {
+            AtTime::Found(mut sends) => {
+                sends.sort_by_key(|s| s.step);
                 result.found = Some(sends);
                 break;
             }
