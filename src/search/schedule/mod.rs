@@ -117,7 +117,8 @@ pub fn exchange_schedule(network: crate::network::NetworkName, sends: Vec<TimedS
 }
 
 /// Tries `options.from ..= options.to` steps in order and stops at the first
-/// satisfiable one, or at the first one where the limit runs out.
+/// satisfiable one (the `T`s where the limit ran out before are listed: the
+/// schedule found is then not shown to be the fastest).
 /// `progress` hears each `T` before it is tried.
 pub fn minimise(
     graph: &Graph,
@@ -134,10 +135,8 @@ pub fn minimise(
                 break;
             }
             AtTime::Infeasible(i) => result.infeasible.push(i),
-            AtTime::Unknown => {
-                result.unknown.push(time);
-                break;
-            }
+            // Perhaps a larger T is easier: a limit that runs out moves on.
+            AtTime::Unknown => result.unknown.push(time),
         }
     }
     Ok(result)
