@@ -54,6 +54,8 @@ fn lower_bound(bounds: &GraphBounds) -> NamedBound {
 struct Judged {
     schedule: Schedule,
     verdict: ScheduleVerdict,
+    /// The heuristic found it (SAT found nothing faster).
+    by_heuristic: bool,
 }
 
 /// Replays `sends` on `graph` and judges them against `bound`.
@@ -75,7 +77,11 @@ fn judged(
             bound.value()
         ));
     }
-    Ok(Judged { schedule, verdict })
+    Ok(Judged {
+        schedule,
+        verdict,
+        by_heuristic: false,
+    })
 }
 
 /// `search --network NET`.
@@ -94,7 +100,10 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
     let heuristic = sched::heuristic::list_schedule(&graph);
     if config.heuristic {
         return match judged(&config.network, &graph, heuristic, &bound) {
-            Ok(found) => report(args, &config, &graph, &bound, Some(found), None, started),
+            Ok(mut found) => {
+                found.by_heuristic = true;
+                report(args, &config, &graph, &bound, Some(found), None, started)
+            }
             Err(message) => fail(&message, Exit::Internal),
         };
     }
@@ -104,8 +113,11 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         network: words.trim().to_string(),
         paths: config.paths,
         from,
-        // Shortest paths and more hold the heuristic's schedule: SAT by its time.
-        to: args.time.or(args.max_time).unwrap_or(upper.max(from)),
+        // The heuristic's schedule is kept when SAT finds nothing faster.
+        to: args
+            .time
+            .or(args.max_time)
+            .unwrap_or(upper.saturating_sub(1)),
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         solver: config.solver,
         certificate_dir: args.certificate.clone(),
@@ -121,11 +133,18 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         Err(e) if e.is_io() => return fail(&e.to_string(), Exit::Input),
         Err(e) => return fail(&e.to_string(), Exit::Internal),
     };
-    let found = match searched.found.clone() {
-        Some(sends) => match judged(&config.network, &graph, sends, &bound) {
-            Ok(j) => Some(j),
-            Err(message) => return fail(&message, Exit::Internal),
-        },
+    let by_heuristic = searched.found.is_none() && args.time.is_none() && args.max_time.is_none();
+    let sends = match searched.found.clone() {
+        Some(sends) => Some(sends),
+        None if by_heuristic => Some(heuristic),
+        None => None,
+    };
+    let found = match sends.map(|sends| judged(&config.network, &graph, sends, &bound)) {
+        Some(Ok(mut j)) => {
+            j.by_heuristic = by_heuristic;
+            Some(j)
+        }
+        Some(Err(message)) => return fail(&message, Exit::Internal),
         None => None,
     };
     report(
@@ -256,8 +275,9 @@ fn report(
     match (&found, optimal.flatten()) {
         (Some(f), by) => {
             let ratio = f64::from(f.verdict.time()) / bound.value().max(1) as f64;
+            let method = if f.by_heuristic { "heuristic" } else { "SAT" };
             outln!(
-                "  schedule     time {}, {} sends, {:.3} × the bound",
+                "  schedule     time {} (found by {method}), {} sends, {:.3} × the bound",
                 f.verdict.time(),
                 f.schedule.sends.len(),
                 ratio
@@ -313,6 +333,7 @@ fn report_json(
         "lower_bound": bound.value(),
         "bound_name": bound.name(),
         "found": found.is_some(),
+        "found_by": found.as_ref().map(|f| if f.by_heuristic { "heuristic" } else { "sat" }),
         "time": time,
         "transmissions": found.as_ref().map(|f| f.schedule.sends.len()),
         "valid": found.as_ref().map(|f| f.verdict.valid()),

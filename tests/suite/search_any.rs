@@ -130,6 +130,19 @@ fn the_petersen_graph_gets_a_five_step_schedule_that_meets_its_bound() {
     assert_eq!(replay_here(&adj, &out), Ok(bound));
     let simulated = txverify(&["simulate", out.to_str().unwrap()]);
     assert_eq!(simulated.code, 0, "{}", simulated.stdout);
+    // SAT alone, at the bound.
+    let sat_out = graph.with_file_name("petersen-sat.json");
+    let r = search_json(&[
+        "--network",
+        &net,
+        "--time",
+        "5",
+        "-o",
+        sat_out.to_str().unwrap(),
+    ]);
+    assert_eq!(r["found_by"], "sat");
+    assert_eq!(r["optimal_by"], "lower_bound");
+    assert_eq!(replay_here(&adj, &sat_out), Ok(bound));
 }
 
 /// K3,3 (sides {0, 2, 3} and {1, 4, 5}) plus the link 0–3.
