@@ -8,7 +8,8 @@
 #      again by `verify-proof --network`;
 #   3. random 3-regular graphs on 20 nodes (seeds 1..SEEDS20): the default search (the
 #      heuristic, then SAT on shortest paths for each T from the bound up to the
-#      heuristic's time minus one, LIMIT seconds each), time against the bound, seconds;
+#      heuristic's time minus one, LIMIT seconds each), and `--descending` (from the
+#      heuristic's time minus one down, LIMIT_DOWN seconds each), against the bound;
 #   4. random 3-regular graphs on 1000 nodes (seeds 1..SEEDS1000): `--heuristic`,
 #      time against the bound, seconds.
 #
@@ -16,7 +17,8 @@
 # (configuration model, seeded: the same graphs everywhere).
 #
 # Usage: scripts/bench-any.sh
-# Environment: SEEDS20=5, SEEDS1000=3, LIMIT=12 (seconds per T for SAT).
+# Environment: SEEDS20=5, SEEDS1000=3, LIMIT=12 (seconds per T for SAT, upward),
+# LIMIT_DOWN=45 (seconds per T, `--descending`: it stops at the first T out of time).
 # Needs: cargo, jq.
 set -euo pipefail
 
@@ -24,6 +26,7 @@ cd "$(dirname "$0")/.."
 SEEDS20=${SEEDS20:-5}
 SEEDS1000=${SEEDS1000:-3}
 LIMIT=${LIMIT:-12}
+LIMIT_DOWN=${LIMIT_DOWN:-45}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -66,6 +69,9 @@ for seed in $(seq 1 "$SEEDS20"); do
     json=$(timed search --network "edges $WORK/r20-$seed.edges" --time-limit "$LIMIT" \
         --format json 3>"$WORK/s")
     row "random 3-regular, seed $seed (search)" "$json" "$(cat "$WORK/s")"
+    json=$(timed search --network "edges $WORK/r20-$seed.edges" --descending \
+        --time-limit "$LIMIT_DOWN" --format json 3>"$WORK/s")
+    row "random 3-regular, seed $seed (search --descending)" "$json" "$(cat "$WORK/s")"
 done
 
 for seed in $(seq 1 "$SEEDS1000"); do

@@ -227,6 +227,11 @@ struct SearchArgs {
     /// scheduling) reported against the lower bound.
     #[arg(long, requires = "network")]
     heuristic: bool,
+    /// With --network: try T from the heuristic's time minus one downward and
+    /// stop at the first T refuted or out of time (the same smallest T when no
+    /// limit runs out; easier formulas first).
+    #[arg(long, requires = "network", conflicts_with = "heuristic")]
+    descending: bool,
     /// Try this number of columns only, instead of minimising from the lower bound.
     #[arg(long)]
     time: Option<usize>,

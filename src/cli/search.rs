@@ -39,8 +39,12 @@ pub(super) fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded
 pub fn run(args: &SearchArgs) -> Exit {
     let file = match (&args.network, &args.file) {
         (Some(network), _) => return super::search_network::run(args, network),
-        (None, _) if args.heuristic => {
-            return search_failure(args, "--heuristic needs --network NET", Exit::Input);
+        (None, _) if args.heuristic || args.descending => {
+            return search_failure(
+                args,
+                "--heuristic and --descending need --network NET",
+                Exit::Input,
+            );
         }
         (None, Some(file)) => file,
         // clap asks for one of the two.

@@ -121,6 +121,7 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         solver: config.solver,
         certificate_dir: args.certificate.clone(),
+        descending: args.descending,
     };
     let quiet = super::global::quiet();
     let mut progress = |t: usize| {
@@ -170,10 +171,11 @@ fn optimal_by(
         return Some("lower_bound");
     }
     let time = u64::from(found.verdict.time());
+    // No schedule within T steps means none within fewer.
     let proved = |t: u64| {
         infeasible
             .iter()
-            .any(|i| i.time as u64 == t && i.covers_all_schedules && i.certificate_checked)
+            .any(|i| i.time as u64 >= t && i.covers_all_schedules && i.certificate_checked)
     };
     (bound.value()..time).all(proved).then_some("certificates")
 }

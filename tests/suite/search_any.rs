@@ -212,6 +212,19 @@ fn k33_plus_a_link_needs_a_step_more_than_its_bound_with_a_checked_certificate()
     assert_eq!(checked.code, 0, "{}{}", checked.stdout, checked.stderr);
     assert!(checked.stdout.contains("finishes in 2 steps"));
     mutated_certificates_are_rejected(&net, &dir.join("T2"));
+    // Downward from the heuristic's time: the same answer, one refutation.
+    let down = graph.with_file_name("cert-down");
+    let r = search_json(&[
+        "--network",
+        &net,
+        "--any-length",
+        "--descending",
+        "--certificate",
+        down.to_str().unwrap(),
+    ]);
+    assert_eq!(r["time"], bound + 1);
+    assert_eq!(r["optimal_by"], "certificates");
+    assert_eq!(r["infeasible"].as_array().unwrap().len(), 1);
 }
 
 /// The fields of `report` are those docs/json.md lists under `heading`.

@@ -41,6 +41,8 @@ pub struct ScheduleSearchOptions {
     pub solver: SolverChoice,
     /// Where certificates go (`DIR/T<t>/`).
     pub certificate_dir: Option<PathBuf>,
+    /// Try `to`, `to − 1`, … instead (see [`minimise`]).
+    pub descending: bool,
 }
 
 /// Why a schedule search failed (as opposed to finding nothing).
@@ -120,11 +122,20 @@ pub fn exchange_schedule(network: crate::network::NetworkName, sends: Vec<TimedS
 /// satisfiable one (the `T`s where the limit ran out before are listed: the
 /// schedule found is then not shown to be the fastest).
 /// `progress` hears each `T` before it is tried.
+///
+/// Descending (`options.descending`), it tries `to`, then one below the time
+/// of each schedule found, and stops at the first `T` refuted or where the
+/// limit runs out: the satisfiable formulas far from the optimum are the easy
+/// ones. As no schedule that finishes within `T` steps means none within
+/// fewer, a refutation of `T` then settles every `T` below it too.
 pub fn minimise(
     graph: &Graph,
     options: &ScheduleSearchOptions,
     progress: &mut dyn FnMut(usize),
 ) -> Result<ScheduleSearch, ScheduleSearchError> {
+    if options.descending {
+        return descend(graph, options, progress);
+    }
     let mut result = ScheduleSearch::default();
     for time in options.from..=options.to {
         progress(time);
@@ -137,6 +148,39 @@ pub fn minimise(
             AtTime::Infeasible(i) => result.infeasible.push(i),
             // Perhaps a larger T is easier: a limit that runs out moves on.
             AtTime::Unknown => result.unknown.push(time),
+        }
+    }
+    Ok(result)
+}
+
+/// [`minimise`], descending.
+fn descend(
+    graph: &Graph,
+    options: &ScheduleSearchOptions,
+    progress: &mut dyn FnMut(usize),
+) -> Result<ScheduleSearch, ScheduleSearchError> {
+    let mut result = ScheduleSearch::default();
+    let mut time = options.to;
+    while time >= options.from {
+        progress(time);
+        match solve_at(graph, time, options)? {
+            AtTime::Found(mut sends) => {
+                sends.sort_by_key(|s| s.step);
+                let finished = sends.last().map_or(0, |s| s.step as usize);
+                result.found = Some(sends);
+                match finished.min(time).checked_sub(1) {
+                    Some(next) => time = next,
+                    None => break,
+                }
+            }
+            AtTime::Infeasible(i) => {
+                result.infeasible.push(i);
+                break;
+            }
+            AtTime::Unknown => {
+                result.unknown.push(time);
+                break;
+            }
         }
     }
     Ok(result)
@@ -271,6 +315,7 @@ mod tests {
             time_limit: None,
             solver: SolverChoice::Varisat,
             certificate_dir: None,
+            descending: false,
         }
     }
 
@@ -280,6 +325,15 @@ mod tests {
         let g = "ring 5".parse::<NetworkName>().unwrap().build().unwrap();
         let found = minimise(&g, &options("ring 5", 2, 4, PathClass::Any), &mut |_| {}).unwrap();
         assert_eq!(found.infeasible.len(), 1);
+        let sends = found.found.unwrap();
+        assert_eq!(sends.iter().map(|s| s.step).max(), Some(3));
+        let mut down = options("ring 5", 2, 6, PathClass::Any);
+        down.descending = true;
+        let found = minimise(&g, &down, &mut |_| {}).unwrap();
+        assert_eq!(
+            found.infeasible.iter().map(|i| i.time).collect::<Vec<_>>(),
+            [2]
+        );
         let sends = found.found.unwrap();
         assert_eq!(sends.iter().map(|s| s.step).max(), Some(3));
     }
