@@ -27,10 +27,12 @@ mod render;
 mod schedule;
 mod search;
 mod search_config;
+mod search_network;
 mod search_page;
 mod search_report;
 mod simulate;
 mod verify_proof;
+mod verify_schedule_proof;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use exit::Exit;
@@ -219,7 +221,22 @@ impl Default for SolverArg {
 #[derive(clap::Args, Debug)]
 struct SearchArgs {
     /// The `.tbl` file giving the group, links, messages and ports (its table is ignored).
-    file: PathBuf,
+    #[arg(required_unless_present = "network")]
+    file: Option<PathBuf>,
+    /// Instead of a table: search a total-exchange schedule (all-port, buffering)
+    /// on this network, any spelling of docs/networks.md, e.g. `edges FILE` or
+    /// `mesh 4 6` (docs/schedules-any.md).
+    #[arg(long, value_name = "NET", conflicts_with = "file")]
+    network: Option<String>,
+    /// With --network: no SAT, a fast schedule (balanced shortest paths, list
+    /// scheduling) reported against the lower bound.
+    #[arg(long, requires = "network")]
+    heuristic: bool,
+    /// With --network: try T from the heuristic's time minus one downward and
+    /// stop at the first T refuted or out of time (the same smallest T when no
+    /// limit runs out; easier formulas first).
+    #[arg(long, requires = "network", conflicts_with = "heuristic")]
+    descending: bool,
     /// Try this number of columns only, instead of minimising from the lower bound.
     #[arg(long)]
     time: Option<usize>,
@@ -324,12 +341,17 @@ struct SearchArgs {
 
 #[derive(clap::Args, Debug)]
 struct VerifyProofArgs {
-    /// The `.tbl` file the certificate was made for.
+    /// The `.tbl` file the certificate was made for (with --network: the first
+    /// certificate directory).
     file: PathBuf,
     /// Certificate directories: each one certificate, or a directory that a
     /// search's `--certificate` wrote (its `T<t>/` certificates are all checked).
-    #[arg(required = true, num_args = 1..)]
+    #[arg(required_unless_present = "network", num_args = 1..)]
     certificates: Vec<PathBuf>,
+    /// The network a `search --network` certificate was made for (its graph is
+    /// built and the formula regenerated from it; docs/schedules-any.md).
+    #[arg(long, value_name = "NET", conflicts_with = "lrat")]
+    network: Option<String>,
     /// Also write the refutation as a text LRAT proof to this file (clauses
     /// numbered as in the formula `search --dimacs` writes; checked again after
     /// writing; for LRAT checkers such as cake_lpr).

@@ -37,7 +37,20 @@ pub(super) fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded
 /// `txverify search`: loads the file, checks the arguments, and runs what
 /// they ask for.
 pub fn run(args: &SearchArgs) -> Exit {
-    let (source, loaded) = match load_file(&args.file, args.max_order) {
+    let file = match (&args.network, &args.file) {
+        (Some(network), _) => return super::search_network::run(args, network),
+        (None, _) if args.heuristic || args.descending => {
+            return search_failure(
+                args,
+                "--heuristic and --descending need --network NET",
+                Exit::Input,
+            );
+        }
+        (None, Some(file)) => file,
+        // clap asks for one of the two.
+        (None, None) => return search_failure(args, "give a FILE or --network NET", Exit::Input),
+    };
+    let (source, loaded) = match load_file(file, args.max_order) {
         Ok(l) => l,
         Err(code) => return search_failure(args, "", code),
     };
@@ -213,7 +226,7 @@ fn search_json(
     let optimal_by = optimal_by.flatten();
     let mut value = serde_json::json!({
         "schema": SEARCH_SCHEMA,
-        "file": args.file.display().to_string(),
+        "file": args.shown_file(),
         "found": found.is_some(),
         "time": time,
         "optimal": optimal,

@@ -296,3 +296,83 @@ fn split_links_named(instance: &Instance, names: &[String]) -> Result<Vec<LinkId
         })
         .collect()
 }
+
+impl SearchArgs {
+    /// The table file as reports show it (empty with `--network`).
+    pub(super) fn shown_file(&self) -> String {
+        self.file
+            .as_ref()
+            .map_or_else(String::new, |f| f.display().to_string())
+    }
+}
+
+/// What `search --network` does: the SAT search or the heuristic.
+pub(super) struct NetworkConfig {
+    /// The network as named.
+    pub network: txverify::network::NetworkName,
+    /// The paths the messages may take (SAT only).
+    pub paths: search::schedule::PathClass,
+    /// The heuristic instead of SAT.
+    pub heuristic: bool,
+    /// The solver for SAT (varisat when certificates are asked for).
+    pub solver: SolverChoice,
+}
+
+/// The arguments of `search --network` checked: the options of table searches
+/// that have no meaning for a schedule search are refused, not ignored.
+pub(super) fn network_config_of(args: &SearchArgs, words: &str) -> Result<NetworkConfig, String> {
+    use search::schedule::PathClass;
+    let network = words
+        .parse::<txverify::network::NetworkName>()
+        .map_err(|e| format!("`{words}`: {e}"))?;
+    let table_only = [
+        (!args.symmetry.is_empty(), "--symmetry"),
+        (args.break_symmetry, "--break-symmetry"),
+        (args.free_tail.is_some(), "--free-tail"),
+        (!args.split_along.is_empty(), "--split-along"),
+        (args.cubes.is_some(), "--cubes"),
+        (args.merge.is_some(), "--merge"),
+        (args.model.is_some(), "--model"),
+        (args.dimacs.is_some(), "--dimacs"),
+        (args.solver_cmd.is_some(), "--solver-cmd"),
+        (args.format == SearchFormat::Html, "--format html"),
+    ];
+    if let Some((_, name)) = table_only.iter().find(|(given, _)| *given) {
+        return Err(format!("{name} is for table searches, not with --network"));
+    }
+    let sat_only = [
+        (args.time.is_some(), "--time"),
+        (args.max_time.is_some(), "--max-time"),
+        (args.certificate.is_some(), "--certificate"),
+        (args.any_length, "--any-length"),
+        (args.slack > 0, "--slack"),
+        (args.time_limit.is_some(), "--time-limit"),
+    ];
+    if args.heuristic
+        && let Some((_, name)) = sat_only.iter().find(|(given, _)| *given)
+    {
+        return Err(format!(
+            "{name} is for the SAT search, not with --heuristic"
+        ));
+    }
+    if args.any_length && args.slack > 0 {
+        return Err("--any-length and --slack K: give one".to_string());
+    }
+    let paths = if args.any_length {
+        PathClass::Any
+    } else if args.slack > 0 {
+        PathClass::Slack(u32::try_from(args.slack).map_err(|_| "--slack is too large")?)
+    } else {
+        PathClass::Shortest
+    };
+    let solver = solver_of(args)?;
+    if matches!(solver, SolverChoice::External | SolverChoice::Z3) {
+        return Err("--network searches with varisat or CaDiCaL".to_string());
+    }
+    Ok(NetworkConfig {
+        network,
+        paths,
+        heuristic: args.heuristic,
+        solver,
+    })
+}

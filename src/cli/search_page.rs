@@ -52,7 +52,7 @@ pub(super) fn run(
         (None, true) => Exit::Rejected,
         (None, false) => Exit::Limit,
     };
-    let shown = args.file.display().to_string();
+    let shown = args.shown_file();
     let page = search_page(&shown, source, loaded, &log, &PageOptions::default());
     match &args.output {
         Some(out) => {

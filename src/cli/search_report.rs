@@ -148,7 +148,7 @@ pub(super) fn search_failure(args: &SearchArgs, message: &str, exit: Exit) -> Ex
         };
         let value = serde_json::json!({
             "schema": SEARCH_SCHEMA,
-            "file": args.file.display().to_string(),
+            "file": args.shown_file(),
             "error": { "message": message },
             "exit_code": exit.code(),
         });

@@ -8,7 +8,8 @@
 //! on its own (JSON: one object per line), and the exit status is the worst
 //! of theirs. A long check says how far it has read the proof on standard
 //! error every few seconds (not with `--quiet`), so that a proof of hundreds
-//! of megabytes does not look like a hang.
+//! of megabytes does not look like a hang. `--network NET` checks the
+//! certificates of `search --network` instead ([`super::verify_schedule_proof`]).
 
 use super::OutputFormat;
 use super::VerifyProofArgs;
@@ -24,6 +25,9 @@ const VERIFY_PROOF_SCHEMA: &str = "txverify-verify-proof/2";
 
 /// `txverify verify-proof FILE DIR…`.
 pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
+    if let Some(network) = &args.network {
+        return super::verify_schedule_proof::verify(args, network);
+    }
     let (_, loaded) = match load_file(&args.file, args.max_order) {
         Ok(l) => l,
         Err(code) => return code,
@@ -53,7 +57,7 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
 /// The certificates `dir` names: itself when it holds `provenance.json` (or
 /// is not a directory of certificates, so that checking it reports why), else
 /// its `T<t>/` subdirectories that hold one, in order of t.
-fn certificates_in(dir: &Path) -> Vec<PathBuf> {
+pub(super) fn certificates_in(dir: &Path) -> Vec<PathBuf> {
     if dir.join("provenance.json").is_file() {
         return vec![dir.to_path_buf()];
     }
@@ -77,6 +81,14 @@ fn certificates_in(dir: &Path) -> Vec<PathBuf> {
 
 /// Checks one certificate directory and reports it.
 fn verify_one(args: &VerifyProofArgs, instance: &Instance, dir: &Path) -> Exit {
+    if search::schedule::certificate::is_schedule_certificate(dir) {
+        eprintln!(
+            "error: {} certifies a schedule search on a network: check it with `verify-proof --network NET {}`",
+            dir.display(),
+            dir.display()
+        );
+        return Exit::Input;
+    }
     let checked = match &args.lrat {
         Some(path) => search::certificate::verify_writing_lrat(instance, dir, path)
             .map(|(v, steps)| (v, Some((path, steps)))),

@@ -18,6 +18,8 @@
 //! [`proofcheck`] and [`certificate`] (proofs of infeasibility, from varisat or
 //! from an external solver), [`portfolio`] (the helper thread), [`cubes`] and
 //! [`conquer`] (cube-and-conquer); this module puts them together.
+//! [`schedule`](mod@schedule) searches total-exchange schedules (not tables)
+//! on any network with its own formula, the same solvers and proof checker.
 
 pub mod breaking;
 pub mod certificate;
@@ -30,6 +32,7 @@ pub mod options;
 pub mod portfolio;
 pub mod proofcheck;
 pub mod routes;
+pub mod schedule;
 pub mod solver;
 pub mod split;
 pub mod symmetry;

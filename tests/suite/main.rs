@@ -54,6 +54,7 @@ mod render;
 mod schedule;
 mod schedule_fuzz;
 mod search;
+mod search_any;
 mod search_html;
 mod single_port;
 mod solvers;

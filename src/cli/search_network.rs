@@ -1,0 +1,387 @@
+//! `txverify search --network NET`: a total-exchange schedule on any network,
+//! by SAT (the fewest steps, with certificates) or by the heuristic.
+//!
+//! Whatever is found is replayed and judged by [`txverify::verdict::judge`]
+//! against the lower bound before anything is printed or written; optimality
+//! beyond the bound is claimed only on certificates that the checker accepted
+//! and that cover every schedule (any paths).
+
+use super::SearchArgs;
+use super::exit::Exit;
+use super::search_config::{NetworkConfig, SearchFormat, network_config_of};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use txverify::bounds::general::{GraphBounds, graph_bounds};
+use txverify::network::{Graph, NetworkName};
+use txverify::schedule::{
+    Ports, ReplayOptions, Schedule, TimedSend, replay, write_json, write_text,
+};
+use txverify::search::schedule::{
+    self as sched, PathClass, ScheduleInfeasibility, ScheduleSearch, ScheduleSearchOptions,
+};
+use txverify::verdict::{Model, NamedBound, ScheduleVerdict, judge};
+
+/// The JSON schema of `search --network --format json`.
+pub(super) const SCHEDULE_SEARCH_SCHEMA: &str = "txverify-schedule-search/1";
+
+/// The lower bound of a network: the largest of the distance, intake and cut
+/// bounds (all-port) and the diameter, with the name of the one that gives it.
+fn lower_bound(bounds: &GraphBounds) -> NamedBound {
+    let cut = bounds.cut.as_ref();
+    let candidates = [
+        (
+            bounds.link_load_bound(),
+            "distance bound ⌈Σd / L⌉".to_string(),
+        ),
+        (
+            cut.map_or(0, |c| c.steps()),
+            cut.map_or_else(String::new, |c| format!("cut bound ({})", c.method)),
+        ),
+        (
+            bounds.intake_bound(None),
+            "intake bound ⌈(N − 1) / δ⌉".to_string(),
+        ),
+        (bounds.diameter, "diameter".to_string()),
+    ];
+    let (value, name) = candidates
+        .into_iter()
+        .reduce(|best, c| if c.0 > best.0 { c } else { best })
+        .unwrap_or((0, String::new()));
+    NamedBound::new(value, name, Model::new(Ports::All, false, true))
+}
+
+/// What a run found, judged.
+struct Judged {
+    schedule: Schedule,
+    verdict: ScheduleVerdict,
+    /// The heuristic found it (SAT found nothing faster).
+    by_heuristic: bool,
+}
+
+/// Replays `sends` on `graph` and judges them against `bound`.
+fn judged(
+    network: &NetworkName,
+    graph: &Graph,
+    sends: Vec<TimedSend>,
+    bound: &NamedBound,
+) -> Result<Judged, String> {
+    let schedule = sched::exchange_schedule(network.clone(), sends);
+    let report = replay(&schedule, graph, &ReplayOptions { max_listed: 10 })
+        .map_err(|e| format!("the schedule cannot be replayed: {e}"))?;
+    let verdict = judge(&report, Some(bound.clone()), None);
+    if !verdict.valid() || verdict.beats_bound() {
+        return Err(format!(
+            "internal error: the schedule found replays with {} violations (time {}, bound {})",
+            verdict.violations(),
+            verdict.time(),
+            bound.value()
+        ));
+    }
+    Ok(Judged {
+        schedule,
+        verdict,
+        by_heuristic: false,
+    })
+}
+
+/// `search --network NET`.
+pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
+    let started = Instant::now();
+    let fail = |message: &str, exit: Exit| failure(args, words, message, exit);
+    let config = match network_config_of(args, words) {
+        Ok(c) => c,
+        Err(message) => return fail(&message, Exit::Input),
+    };
+    let graph = match config.network.build() {
+        Ok(g) => g,
+        Err(e) => return fail(&format!("`{words}`: {e}"), Exit::Input),
+    };
+    let bound = lower_bound(&graph_bounds(&graph, u64::MAX));
+    let heuristic = sched::heuristic::list_schedule(&graph);
+    if config.heuristic {
+        return match judged(&config.network, &graph, heuristic, &bound) {
+            Ok(mut found) => {
+                found.by_heuristic = true;
+                report(args, &config, &graph, &bound, Some(found), None, started)
+            }
+            Err(message) => fail(&message, Exit::Internal),
+        };
+    }
+    let upper = heuristic.iter().map(|s| s.step as usize).max().unwrap_or(0);
+    let from = args.time.unwrap_or(bound.value() as usize);
+    let options = ScheduleSearchOptions {
+        network: words.trim().to_string(),
+        paths: config.paths,
+        from,
+        // The heuristic's schedule is kept when SAT finds nothing faster.
+        to: args
+            .time
+            .or(args.max_time)
+            .unwrap_or(upper.saturating_sub(1)),
+        time_limit: args.time_limit.map(Duration::from_secs_f64),
+        solver: config.solver,
+        certificate_dir: args.certificate.clone(),
+        descending: args.descending,
+    };
+    let quiet = super::global::quiet();
+    let mut progress = |t: usize| {
+        if !quiet {
+            eprintln!("search: trying T={t} ({})", config.paths);
+        }
+    };
+    let searched = match sched::minimise(&graph, &options, &mut progress) {
+        Ok(s) => s,
+        Err(e) if e.is_io() => return fail(&e.to_string(), Exit::Input),
+        Err(e) => return fail(&e.to_string(), Exit::Internal),
+    };
+    let by_heuristic = searched.found.is_none() && args.time.is_none() && args.max_time.is_none();
+    let sends = match searched.found.clone() {
+        Some(sends) => Some(sends),
+        None if by_heuristic => Some(heuristic),
+        None => None,
+    };
+    let found = match sends.map(|sends| judged(&config.network, &graph, sends, &bound)) {
+        Some(Ok(mut j)) => {
+            j.by_heuristic = by_heuristic;
+            Some(j)
+        }
+        Some(Err(message)) => return fail(&message, Exit::Internal),
+        None => None,
+    };
+    report(
+        args,
+        &config,
+        &graph,
+        &bound,
+        found,
+        Some(&searched),
+        started,
+    )
+}
+
+/// Why the schedule found is optimal, if it is: it meets the bound, or every
+/// `T` from the bound up to its time minus one is refuted by a checked
+/// certificate that covers every schedule.
+fn optimal_by(
+    found: &Judged,
+    bound: &NamedBound,
+    infeasible: &[ScheduleInfeasibility],
+) -> Option<&'static str> {
+    if found.verdict.optimal() {
+        return Some("lower_bound");
+    }
+    let time = u64::from(found.verdict.time());
+    // No schedule within T steps means none within fewer.
+    let proved = |t: u64| {
+        infeasible
+            .iter()
+            .any(|i| i.time as u64 >= t && i.covers_all_schedules && i.certificate_checked)
+    };
+    (bound.value()..time).all(proved).then_some("certificates")
+}
+
+/// The exit status: 0 with a schedule, 4 when a limit ran out first, 1 when
+/// every `T` tried is infeasible.
+fn exit_of(found: bool, searched: Option<&ScheduleSearch>) -> Exit {
+    match (found, searched) {
+        (true, _) | (false, None) => Exit::Ok,
+        (false, Some(s)) if s.unknown.is_empty() => Exit::Rejected,
+        (false, Some(_)) => Exit::Limit,
+    }
+}
+
+/// Writes the schedule to `-o` (JSON for a `.json` name, else text), with an
+/// edge list named by an absolute path when the schedule goes elsewhere (a
+/// schedule names its edge list relative to itself).
+fn write_output(path: &Path, schedule: &Schedule) -> Result<(), String> {
+    let mut schedule = schedule.clone();
+    if let Some(NetworkName::Edges(edges)) = &schedule.network
+        && edges.is_relative()
+        && path.parent().is_some_and(|p| !p.as_os_str().is_empty())
+    {
+        let absolute = std::fs::canonicalize(edges)
+            .map_err(|e| format!("cannot resolve {}: {e}", edges.display()))?;
+        schedule.network = Some(NetworkName::Edges(absolute));
+    }
+    let file =
+        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    let json = path.extension().is_some_and(|e| e == "json");
+    let written = if json {
+        write_json(&schedule, &mut w)
+    } else {
+        write_text(&schedule, &mut w)
+    };
+    written
+        .and_then(|()| std::io::Write::flush(&mut w))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Reports the run in text or JSON, after writing `-o`.
+fn report(
+    args: &SearchArgs,
+    config: &NetworkConfig,
+    graph: &Graph,
+    bound: &NamedBound,
+    found: Option<Judged>,
+    searched: Option<&ScheduleSearch>,
+    started: Instant,
+) -> Exit {
+    let words = args.network.as_deref().unwrap_or("");
+    if let (Some(path), Some(found)) = (&args.output, &found)
+        && let Err(message) = write_output(path, &found.schedule)
+    {
+        return failure(args, words, &message, Exit::Input);
+    }
+    let exit = exit_of(found.is_some(), searched);
+    let infeasible = searched.map_or(&[][..], |s| &s.infeasible[..]);
+    let optimal = found.as_ref().map(|f| optimal_by(f, bound, infeasible));
+    let seconds = started.elapsed().as_secs_f64();
+    if args.format == SearchFormat::Json {
+        let value = report_json(
+            args, config, graph, bound, &found, searched, optimal, exit, seconds,
+        );
+        outln!("{value}");
+        return exit;
+    }
+    let method = if config.heuristic {
+        "heuristic".to_string()
+    } else {
+        format!("SAT, {}", config.paths)
+    };
+    outln!(
+        "{}: total exchange, all-port ({} nodes, {} directed links), {method}",
+        words.trim(),
+        graph.nodes(),
+        graph.directed_links()
+    );
+    outln!("  lower bound  {} ({})", bound.value(), bound.name());
+    for i in infeasible {
+        let covers = if i.covers_all_schedules {
+            "every schedule"
+        } else {
+            "restricted: not every schedule"
+        };
+        let certificate = match (&i.certificate, i.certificate_checked) {
+            (Some(dir), true) => format!(", certificate {} (checked)", dir.display()),
+            (Some(dir), false) => {
+                format!(", certificate {} (REJECTED by the checker)", dir.display())
+            }
+            (None, _) => String::new(),
+        };
+        outln!("  infeasible   T={} ({covers}{certificate})", i.time);
+    }
+    for t in searched.map_or(&[][..], |s| &s.unknown[..]) {
+        outln!("  unknown      T={t}: the limit ran out");
+    }
+    match (&found, optimal.flatten()) {
+        (Some(f), by) => {
+            let ratio = f64::from(f.verdict.time()) / bound.value().max(1) as f64;
+            let method = if f.by_heuristic { "heuristic" } else { "SAT" };
+            outln!(
+                "  schedule     time {} (found by {method}), {} sends, {:.3} × the bound",
+                f.verdict.time(),
+                f.schedule.sends.len(),
+                ratio
+            );
+            let verdict = match by {
+                Some("lower_bound") => "VALID, OPTIMAL (meets the lower bound)",
+                Some(_) => "VALID, OPTIMAL (fewer steps refuted by checked certificates)",
+                None => "VALID (optimality not proved)",
+            };
+            outln!("  verdict      {verdict}");
+        }
+        (None, _) => outln!("  no schedule found"),
+    }
+    exit
+}
+
+/// The JSON report (schema txverify-schedule-search/1, docs/json.md).
+#[allow(clippy::too_many_arguments)]
+fn report_json(
+    args: &SearchArgs,
+    config: &NetworkConfig,
+    graph: &Graph,
+    bound: &NamedBound,
+    found: &Option<Judged>,
+    searched: Option<&ScheduleSearch>,
+    optimal: Option<Option<&'static str>>,
+    exit: Exit,
+    seconds: f64,
+) -> serde_json::Value {
+    let infeasible: Vec<serde_json::Value> = searched
+        .map_or(&[][..], |s| &s.infeasible[..])
+        .iter()
+        .map(|i| {
+            serde_json::json!({
+                "time": i.time,
+                "claim": i.claim,
+                "covers_all_schedules": i.covers_all_schedules,
+                "restrictions": i.restrictions,
+                "certificate": i.certificate.as_ref().map(|p| p.display().to_string()),
+                "certificate_checked": i.certificate_checked,
+            })
+        })
+        .collect();
+    let time = found.as_ref().map(|f| f.verdict.time());
+    serde_json::json!({
+        "schema": SCHEDULE_SEARCH_SCHEMA,
+        "network": args.network.as_deref().unwrap_or("").trim(),
+        "nodes": graph.nodes(),
+        "directed_links": graph.directed_links(),
+        "ports": "all",
+        "method": if config.heuristic { "heuristic" } else { "sat" },
+        "paths": paths_name(if config.heuristic { PathClass::Shortest } else { config.paths }),
+        "lower_bound": bound.value(),
+        "bound_name": bound.name(),
+        "found": found.is_some(),
+        "found_by": found.as_ref().map(|f| if f.by_heuristic { "heuristic" } else { "sat" }),
+        "time": time,
+        "transmissions": found.as_ref().map(|f| f.schedule.sends.len()),
+        "valid": found.as_ref().map(|f| f.verdict.valid()),
+        "ratio": time.map(|t| f64::from(t) / bound.value().max(1) as f64),
+        "optimal": optimal.map(|o| o.is_some()),
+        "optimal_by": optimal.flatten(),
+        "infeasible": infeasible,
+        "unknown": searched.map_or(&[][..], |s| &s.unknown[..]),
+        "solver": if config.heuristic { None } else { Some(solver_name(args, config)) },
+        "output": found.as_ref().and(args.output.as_ref()).map(|p| p.display().to_string()),
+        "seconds": seconds,
+        "exit_code": exit.code(),
+    })
+}
+
+/// The path class as JSON names it: `shortest`, `slack K`, `any`.
+fn paths_name(paths: PathClass) -> String {
+    match paths {
+        PathClass::Shortest => "shortest".to_string(),
+        PathClass::Slack(k) => format!("slack {k}"),
+        PathClass::Any => "any".to_string(),
+    }
+}
+
+/// The solver that ran: varisat whenever certificates were asked for.
+fn solver_name(args: &SearchArgs, config: &NetworkConfig) -> String {
+    if args.certificate.is_some() {
+        return "varisat".to_string();
+    }
+    match serde_json::to_value(config.solver) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => "a SAT solver".to_string(),
+    }
+}
+
+/// An error, on standard error and, with `--format json`, as a report.
+fn failure(args: &SearchArgs, words: &str, message: &str, exit: Exit) -> Exit {
+    eprintln!("error: {message}");
+    if args.format == SearchFormat::Json {
+        let value = serde_json::json!({
+            "schema": SCHEDULE_SEARCH_SCHEMA,
+            "network": words.trim(),
+            "error": { "message": message },
+            "exit_code": exit.code(),
+        });
+        outln!("{value}");
+    }
+    exit
+}

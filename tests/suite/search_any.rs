@@ -1,0 +1,438 @@
+//! `search --network` (total-exchange schedules on any network) and
+//! `verify-proof --network`: graphs built here (the Petersen graph as the
+//! Kneser graph K(5, 2), K3,3 plus one link, random 3-regular graphs), bounds
+//! computed here by breadth-first search, and every schedule replayed here by
+//! a replay of its own, independent of the library's.
+
+use crate::common::cli::{documented_fields, file, nested_field_paths, txverify};
+use std::collections::BTreeSet;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::Path;
+
+fn edge_list(edges: &[(usize, usize)]) -> String {
+    edges.iter().map(|(u, v)| format!("{u} {v}\n")).collect()
+}
+
+fn lists(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    let mut adj = vec![Vec::new(); n];
+    for &(u, v) in edges {
+        adj[u].push(v);
+        adj[v].push(u);
+    }
+    adj
+}
+
+/// ⌈Σ d(x, y) / directed links⌉ and the diameter, by BFS from every node.
+fn distance_bound(adj: &[Vec<usize>]) -> (u64, u64) {
+    let (mut total, mut diameter) = (0u64, 0u64);
+    for s in 0..adj.len() {
+        let mut dist = vec![u64::MAX; adj.len()];
+        dist[s] = 0;
+        let mut queue = VecDeque::from([s]);
+        while let Some(x) = queue.pop_front() {
+            for &y in &adj[x] {
+                if dist[y] == u64::MAX {
+                    dist[y] = dist[x] + 1;
+                    queue.push_back(y);
+                }
+            }
+        }
+        total += dist.iter().sum::<u64>();
+        diameter = diameter.max(*dist.iter().max().unwrap());
+    }
+    let links: u64 = adj.iter().map(|a| a.len() as u64).sum();
+    (total.div_ceil(links), diameter)
+}
+
+/// Replays a total-exchange schedule (JSON, all-port) on `adj`; returns its
+/// time, or why it is not valid.
+fn replay_here(adj: &[Vec<usize>], path: &Path) -> Result<u64, String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["collective"], "total-exchange");
+    assert_eq!(doc["ports"], "all");
+    let n = adj.len();
+    let mut sends: Vec<[usize; 5]> = doc["sends"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            ["step", "from", "to", "source", "destination"]
+                .map(|k| s[k].as_u64().expect("a number") as usize)
+        })
+        .collect();
+    sends.sort_by_key(|s| s[0]);
+    // Where each packet is, and the step it arrived there (0: at its source).
+    let mut at: HashMap<(usize, usize), (usize, usize)> = HashMap::new();
+    for s in 0..n {
+        for d in (0..n).filter(|&d| d != s) {
+            at.insert((s, d), (s, 0));
+        }
+    }
+    let mut busy = HashSet::new();
+    for &[step, from, to, s, d] in &sends {
+        let (holder, since) = *at.get(&(s, d)).ok_or("unknown packet")?;
+        if step == 0 || holder != from || since >= step || holder == d {
+            return Err(format!(
+                "packet ({s}, {d}) is not at {from} before step {step}"
+            ));
+        }
+        if !adj[from].contains(&to) || !busy.insert((step, from, to)) {
+            return Err(format!("link {from}->{to} at step {step}"));
+        }
+        at.insert((s, d), (to, step));
+    }
+    if let Some(((s, d), _)) = at.iter().find(|((_, d), (h, _))| h != d) {
+        return Err(format!("packet ({s}, {d}) is not delivered"));
+    }
+    Ok(sends.last().map_or(0, |s| s[0] as u64))
+}
+
+fn search_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["search"];
+    all.extend_from_slice(args);
+    all.extend(["--format", "json"]);
+    let run = txverify(&all);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    serde_json::from_str(run.stdout.trim()).unwrap()
+}
+
+/// The Petersen graph as the Kneser graph K(5, 2): 2-subsets of {0, …, 4}, joined when disjoint.
+fn kneser_petersen() -> Vec<(usize, usize)> {
+    let pairs: Vec<(u32, u32)> = (0..5)
+        .flat_map(|a| (a + 1..5).map(move |b| (a, b)))
+        .collect();
+    let mut edges = Vec::new();
+    for (i, &(a, b)) in pairs.iter().enumerate() {
+        for (j, &(c, d)) in pairs.iter().enumerate().skip(i + 1) {
+            if a != c && a != d && b != c && b != d {
+                edges.push((i, j));
+            }
+        }
+    }
+    edges
+}
+
+#[test]
+fn the_petersen_graph_gets_a_five_step_schedule_that_meets_its_bound() {
+    let edges = kneser_petersen();
+    let adj = lists(10, &edges);
+    let (bound, _) = distance_bound(&adj);
+    assert_eq!(bound, 5, "150 hops over 30 directed links");
+    let graph = file("petersen.edges", &edge_list(&edges));
+    let out = graph.with_file_name("petersen.json");
+    let net = format!("edges {}", graph.display());
+    let r = search_json(&["--network", &net, "-o", out.to_str().unwrap()]);
+    assert_eq!(r["schema"], "txverify-schedule-search/1");
+    assert_eq!(r["lower_bound"], bound);
+    assert_eq!(r["time"], bound);
+    assert_eq!(r["optimal_by"], "lower_bound");
+    assert_eq!(replay_here(&adj, &out), Ok(bound));
+    let simulated = txverify(&["simulate", out.to_str().unwrap()]);
+    assert_eq!(simulated.code, 0, "{}", simulated.stdout);
+    // SAT alone, at the bound.
+    let sat_out = graph.with_file_name("petersen-sat.json");
+    let r = search_json(&[
+        "--network",
+        &net,
+        "--time",
+        "5",
+        "-o",
+        sat_out.to_str().unwrap(),
+    ]);
+    assert_eq!(r["found_by"], "sat");
+    assert_eq!(r["optimal_by"], "lower_bound");
+    assert_eq!(replay_here(&adj, &sat_out), Ok(bound));
+}
+
+/// K3,3 (sides {0, 2, 3} and {1, 4, 5}) plus the link 0–3.
+fn k33_plus_link() -> Vec<(usize, usize)> {
+    let mut edges: Vec<(usize, usize)> = [0, 2, 3]
+        .iter()
+        .flat_map(|&a| [1, 4, 5].map(|b| (a, b)))
+        .collect();
+    edges.push((0, 3));
+    edges
+}
+
+/// Why two steps are too few for K3,3 plus a link, computed here: with
+/// Σd = 2L every link is busy in both steps on shortest paths, so a node of
+/// degree g relays 2g − 5 two-hop messages at step 2; the relays of the side
+/// {0, 2, 3} must be two-hop messages between nodes of the other side, and
+/// there are fewer of those than the relays needed.
+fn relays_needed_and_available(adj: &[Vec<usize>]) -> (usize, usize) {
+    let side = [0usize, 2, 3];
+    let needed = side.iter().map(|&x| 2 * adj[x].len() - 5).sum();
+    let other = [1usize, 4, 5];
+    let available = other.len() * (other.len() - 1);
+    (needed, available)
+}
+
+#[test]
+fn k33_plus_a_link_needs_a_step_more_than_its_bound_with_a_checked_certificate() {
+    let edges = k33_plus_link();
+    let adj = lists(6, &edges);
+    let (bound, _) = distance_bound(&adj);
+    assert_eq!(bound, 2, "40 hops over 20 directed links");
+    let (needed, available) = relays_needed_and_available(&adj);
+    assert!(needed > available, "{needed} relays, {available} messages");
+    let graph = file("k33e.edges", &edge_list(&edges));
+    let dir = graph.with_file_name("cert");
+    let out = graph.with_file_name("k33e.json");
+    let net = format!("edges {}", graph.display());
+    let r = search_json(&[
+        "--network",
+        &net,
+        "--any-length",
+        "--certificate",
+        dir.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r["lower_bound"], bound);
+    assert_eq!(r["time"], bound + 1);
+    assert_eq!(r["optimal_by"], "certificates");
+    assert_eq!(r["infeasible"][0]["covers_all_schedules"], true);
+    assert_eq!(r["infeasible"][0]["certificate_checked"], true);
+    assert_eq!(replay_here(&adj, &out), Ok(bound + 1));
+    assert_documented(&r, "### A schedule search that ran");
+    let checked = txverify(&[
+        "verify-proof",
+        "--network",
+        &net,
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(checked.code, 0, "{}{}", checked.stdout, checked.stderr);
+    let report: serde_json::Value = serde_json::from_str(checked.stdout.trim()).unwrap();
+    assert_eq!(report["covers_all_schedules"], true);
+    assert_documented(&report, "### A schedule certificate that was checked");
+    let checked = txverify(&["verify-proof", "--network", &net, dir.to_str().unwrap()]);
+    assert_eq!(checked.code, 0, "{}{}", checked.stdout, checked.stderr);
+    assert!(checked.stdout.contains("finishes in 2 steps"));
+    mutated_certificates_are_rejected(&net, &dir.join("T2"));
+    // Downward from the heuristic's time: the same answer, one refutation.
+    let down = graph.with_file_name("cert-down");
+    let r = search_json(&[
+        "--network",
+        &net,
+        "--any-length",
+        "--descending",
+        "--certificate",
+        down.to_str().unwrap(),
+    ]);
+    assert_eq!(r["time"], bound + 1);
+    assert_eq!(r["optimal_by"], "certificates");
+    assert_eq!(r["infeasible"].as_array().unwrap().len(), 1);
+}
+
+/// The fields of `report` are those docs/json.md lists under `heading`.
+fn assert_documented(report: &serde_json::Value, heading: &str) {
+    let mut written = BTreeSet::new();
+    nested_field_paths(report, "", &mut written);
+    assert_eq!(written, documented_fields(heading), "{heading}");
+}
+
+/// A copy of the certificate `cert` with `change` applied is rejected (exit 1).
+fn mutated_certificates_are_rejected(net: &str, cert: &Path) {
+    type Change = fn(&Path);
+    let changes: [(&str, Change); 3] = [
+        ("truncated proof", |d| {
+            let proof = std::fs::read(d.join("proof.drat")).unwrap();
+            std::fs::write(d.join("proof.drat"), &proof[..proof.len() / 2]).unwrap();
+        }),
+        ("another time", |d| {
+            let p = std::fs::read_to_string(d.join("provenance.json")).unwrap();
+            let p = p.replace("\"time\": 2", "\"time\": 1");
+            std::fs::write(d.join("provenance.json"), p).unwrap();
+        }),
+        ("a clause dropped", |d| {
+            let f = std::fs::read_to_string(d.join("formula.cnf")).unwrap();
+            let mut lines: Vec<&str> = f.lines().collect();
+            lines.pop();
+            std::fs::write(d.join("formula.cnf"), lines.join("\n") + "\n").unwrap();
+        }),
+    ];
+    for (name, change) in changes {
+        let copy = cert.with_file_name(format!("mutated-{}", name.replace(' ', "-")));
+        std::fs::create_dir_all(&copy).unwrap();
+        for f in ["provenance.json", "formula.cnf", "proof.drat"] {
+            std::fs::copy(cert.join(f), copy.join(f)).unwrap();
+        }
+        change(&copy);
+        let run = txverify(&["verify-proof", "--network", net, copy.to_str().unwrap()]);
+        assert_eq!(run.code, 1, "{name}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.starts_with("rejected:"),
+            "{name}: {}",
+            run.stdout
+        );
+    }
+    // The right certificate for another graph.
+    let other = file("ring.edges", "0 1\n1 2\n2 3\n3 4\n4 5\n5 0\n");
+    let run = txverify(&[
+        "verify-proof",
+        "--network",
+        &format!("edges {}", other.display()),
+        cert.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+}
+
+/// A random 3-regular graph (pairing model, retried until simple and connected).
+fn random_cubic(n: usize, seed: u64) -> Vec<(usize, usize)> {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move |m: usize| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s % m as u64) as usize
+    };
+    loop {
+        let mut points: Vec<usize> = (0..3 * n).map(|p| p / 3).collect();
+        for i in (1..points.len()).rev() {
+            points.swap(i, next(i + 1));
+        }
+        let edges: Vec<(usize, usize)> = points
+            .chunks(2)
+            .map(|p| (p[0].min(p[1]), p[0].max(p[1])))
+            .collect();
+        let distinct: HashSet<_> = edges.iter().collect();
+        let simple = edges.iter().all(|&(u, v)| u != v) && distinct.len() == edges.len();
+        if simple && distance_bound_connected(&lists(n, &edges)) {
+            return edges;
+        }
+    }
+}
+
+fn distance_bound_connected(adj: &[Vec<usize>]) -> bool {
+    let mut seen = vec![false; adj.len()];
+    let mut stack = vec![0];
+    seen[0] = true;
+    while let Some(x) = stack.pop() {
+        for &y in &adj[x] {
+            if !seen[y] {
+                seen[y] = true;
+                stack.push(y);
+            }
+        }
+    }
+    seen.iter().all(|&s| s)
+}
+
+#[test]
+fn the_heuristic_gives_valid_schedules_on_random_regular_graphs() {
+    for (n, seed) in [(16, 1), (30, 2), (50, 3)] {
+        let edges = random_cubic(n, seed);
+        let adj = lists(n, &edges);
+        let (bound, diameter) = distance_bound(&adj);
+        let graph = file(&format!("r{n}.edges"), &edge_list(&edges));
+        let out = graph.with_file_name(format!("r{n}.json"));
+        let net = format!("edges {}", graph.display());
+        let r = search_json(&[
+            "--network",
+            &net,
+            "--heuristic",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let time = replay_here(&adj, &out).unwrap_or_else(|e| panic!("n={n}: {e}"));
+        assert_eq!(r["time"], time);
+        assert!(r["lower_bound"].as_u64().unwrap() >= bound.max(diameter));
+        assert!(time >= r["lower_bound"].as_u64().unwrap());
+        assert_eq!(r["method"], "heuristic");
+    }
+}
+
+/// The best all-port cut bound ⌈|A|·|V∖A| / c(A)⌉ over every subset A.
+fn brute_force_cut(adj: &[Vec<usize>]) -> u64 {
+    let n = adj.len();
+    (1u32..(1 << (n - 1)))
+        .map(|set| {
+            let inside = |x: usize| set >> x & 1 == 1;
+            let size = u64::from(set.count_ones());
+            let crossing = (0..n)
+                .filter(|&x| inside(x))
+                .map(|x| adj[x].iter().filter(|&&y| !inside(y)).count() as u64)
+                .sum::<u64>();
+            (size * (n as u64 - size)).div_ceil(crossing)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_mesh_without_a_table_gets_a_schedule_by_name() {
+    // mesh 2 3, numbered as docs/schedule.md says: x = c1 + 2 c2.
+    let edges = [(0, 1), (2, 3), (4, 5), (0, 2), (2, 4), (1, 3), (3, 5)];
+    let adj = lists(6, &edges);
+    let (distance, diameter) = distance_bound(&adj);
+    let intake = 5u64.div_ceil(2);
+    let bound = distance
+        .max(diameter)
+        .max(intake)
+        .max(brute_force_cut(&adj));
+    let r = search_json(&["--network", "mesh 2 3", "--any-length"]);
+    assert_eq!(r["lower_bound"], bound);
+    assert!(r["time"].as_u64().unwrap() >= bound);
+    assert_eq!(r["valid"], true);
+}
+
+#[test]
+fn refusals_exit_2() {
+    let table = std::path::PathBuf::from("tables/mesh5.tbl");
+    let cert = file("x", "").with_file_name("c");
+    std::fs::create_dir_all(&cert).unwrap();
+    for args in [
+        vec!["search", table.to_str().unwrap(), "--network", "ring 5"],
+        vec!["search", "--network", "nosuch 3"],
+        vec!["search", "--network", "edges no-such-file.edges"],
+        vec![
+            "search",
+            "--network",
+            "ring 5",
+            "--heuristic",
+            "--certificate",
+            "d",
+        ],
+        vec!["search", "--network", "ring 5", "--symmetry", "sigma"],
+        vec!["search", "--heuristic", table.to_str().unwrap()],
+        vec![
+            "verify-proof",
+            "--network",
+            "nosuch 3",
+            cert.to_str().unwrap(),
+        ],
+    ] {
+        let run = txverify(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(!run.stderr.is_empty(), "{args:?}");
+    }
+    // A schedule certificate given to the table checker is sent to --network.
+    let run = txverify(
+        &[
+            "search",
+            "--network",
+            "linear 3",
+            "--time",
+            "1",
+            "--certificate",
+        ]
+        .into_iter()
+        .chain([cert.to_str().unwrap()])
+        .collect::<Vec<_>>(),
+    );
+    assert_eq!(
+        run.code, 1,
+        "nothing in 1 step: {}{}",
+        run.stdout, run.stderr
+    );
+    let run = txverify(&[
+        "verify-proof",
+        table.to_str().unwrap(),
+        cert.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("--network"), "{}", run.stderr);
+}
