@@ -7,17 +7,8 @@
 use crate::common;
 
 use common::cli::{documented_fields, field_paths, file, txverify};
-use std::collections::{BTreeMap, VecDeque};
-
-/// Adjacency lists from undirected edges.
-fn lists(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
-    let mut adj = vec![Vec::new(); n];
-    for &(u, v) in edges {
-        adj[u].push(v);
-        adj[v].push(u);
-    }
-    adj
-}
+use common::graphs::{lists, total_distance};
+use std::collections::BTreeMap;
 
 /// The cycle on `m` nodes.
 fn ring(m: usize) -> Vec<Vec<usize>> {
@@ -98,22 +89,7 @@ fn star4() -> Vec<Vec<usize>> {
 /// Nodes, links, least and largest degree, diameter, Σ d over ordered pairs.
 fn figures(adj: &[Vec<usize>]) -> (u64, u64, u64, u64, u64, u64) {
     let n = adj.len();
-    let (mut total, mut diameter) = (0u64, 0u64);
-    for s in 0..n {
-        let mut dist = vec![u64::MAX; n];
-        dist[s] = 0;
-        let mut queue = VecDeque::from([s]);
-        while let Some(x) = queue.pop_front() {
-            for &y in &adj[x] {
-                if dist[y] == u64::MAX {
-                    dist[y] = dist[x] + 1;
-                    queue.push_back(y);
-                }
-            }
-        }
-        total += dist.iter().sum::<u64>();
-        diameter = diameter.max(*dist.iter().max().unwrap());
-    }
+    let (total, diameter) = total_distance(adj);
     let degrees = adj.iter().map(|l| l.len() as u64);
     let links = adj.iter().map(|l| l.len() as u64).sum::<u64>() / 2;
     (

@@ -5,41 +5,14 @@
 //! a replay of its own, independent of the library's.
 
 use crate::common::cli::{documented_fields, file, nested_field_paths, txverify};
+use crate::common::graphs::{edge_list, kneser_petersen, lists, random_cubic, total_distance};
 use std::collections::BTreeSet;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
-
-fn edge_list(edges: &[(usize, usize)]) -> String {
-    edges.iter().map(|(u, v)| format!("{u} {v}\n")).collect()
-}
-
-fn lists(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
-    let mut adj = vec![Vec::new(); n];
-    for &(u, v) in edges {
-        adj[u].push(v);
-        adj[v].push(u);
-    }
-    adj
-}
 
 /// ⌈Σ d(x, y) / directed links⌉ and the diameter, by BFS from every node.
 fn distance_bound(adj: &[Vec<usize>]) -> (u64, u64) {
-    let (mut total, mut diameter) = (0u64, 0u64);
-    for s in 0..adj.len() {
-        let mut dist = vec![u64::MAX; adj.len()];
-        dist[s] = 0;
-        let mut queue = VecDeque::from([s]);
-        while let Some(x) = queue.pop_front() {
-            for &y in &adj[x] {
-                if dist[y] == u64::MAX {
-                    dist[y] = dist[x] + 1;
-                    queue.push_back(y);
-                }
-            }
-        }
-        total += dist.iter().sum::<u64>();
-        diameter = diameter.max(*dist.iter().max().unwrap());
-    }
+    let (total, diameter) = total_distance(adj);
     let links: u64 = adj.iter().map(|a| a.len() as u64).sum();
     (total.div_ceil(links), diameter)
 }
@@ -95,22 +68,6 @@ fn search_json(args: &[&str]) -> serde_json::Value {
     let run = txverify(&all);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     serde_json::from_str(run.stdout.trim()).unwrap()
-}
-
-/// The Petersen graph as the Kneser graph K(5, 2): 2-subsets of {0, …, 4}, joined when disjoint.
-fn kneser_petersen() -> Vec<(usize, usize)> {
-    let pairs: Vec<(u32, u32)> = (0..5)
-        .flat_map(|a| (a + 1..5).map(move |b| (a, b)))
-        .collect();
-    let mut edges = Vec::new();
-    for (i, &(a, b)) in pairs.iter().enumerate() {
-        for (j, &(c, d)) in pairs.iter().enumerate().skip(i + 1) {
-            if a != c && a != d && b != c && b != d {
-                edges.push((i, j));
-            }
-        }
-    }
-    edges
 }
 
 #[test]
@@ -278,47 +235,6 @@ fn mutated_certificates_are_rejected(net: &str, cert: &Path) {
         cert.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 1, "{}", run.stdout);
-}
-
-/// A random 3-regular graph (pairing model, retried until simple and connected).
-fn random_cubic(n: usize, seed: u64) -> Vec<(usize, usize)> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = move |m: usize| {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s % m as u64) as usize
-    };
-    loop {
-        let mut points: Vec<usize> = (0..3 * n).map(|p| p / 3).collect();
-        for i in (1..points.len()).rev() {
-            points.swap(i, next(i + 1));
-        }
-        let edges: Vec<(usize, usize)> = points
-            .chunks(2)
-            .map(|p| (p[0].min(p[1]), p[0].max(p[1])))
-            .collect();
-        let distinct: HashSet<_> = edges.iter().collect();
-        let simple = edges.iter().all(|&(u, v)| u != v) && distinct.len() == edges.len();
-        if simple && distance_bound_connected(&lists(n, &edges)) {
-            return edges;
-        }
-    }
-}
-
-fn distance_bound_connected(adj: &[Vec<usize>]) -> bool {
-    let mut seen = vec![false; adj.len()];
-    let mut stack = vec![0];
-    seen[0] = true;
-    while let Some(x) = stack.pop() {
-        for &y in &adj[x] {
-            if !seen[y] {
-                seen[y] = true;
-                stack.push(y);
-            }
-        }
-    }
-    seen.iter().all(|&s| s)
 }
 
 #[test]
