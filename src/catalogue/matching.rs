@@ -13,7 +13,7 @@
 
 use crate::group::{Elem, FiniteGroup, GenLetter};
 use crate::kernel::Instance;
-use crate::network::{Graph, NetworkName, embed};
+use crate::network::{Graph, NetworkName, embed, next_permutation};
 
 /// The largest degree whose link permutations are all tried (6! = 720).
 pub const MAX_LABELLED_DEGREE: usize = 6;
@@ -100,17 +100,6 @@ fn follow(
         }
     }
     node_of.iter().all(|&x| x != UNSET).then_some(node_of)
-}
-
-/// The next permutation in lexicographic order; `false` after the last.
-fn next_permutation(p: &mut [usize]) -> bool {
-    let Some(i) = (1..p.len()).rev().find(|&i| p[i - 1] < p[i]) else {
-        return false;
-    };
-    let j = (i..p.len()).rev().find(|&j| p[j] > p[i - 1]).unwrap_or(i);
-    p.swap(i - 1, j);
-    p[i..].reverse();
-    true
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
 pub use graph::{Graph, Topology, UNREACHABLE};
 pub use name::{NetworkError, NetworkName};
 pub use twisted::SHAPES as TWISTED_SHAPES;
+pub(crate) use twisted::next_permutation;
 
 /// The largest number of nodes a network may have.
 ///

@@ -194,8 +194,9 @@ fn extend(cay: &[u32], k: usize, net: &Graph, perm: &[usize]) -> Option<Vec<u32>
     node_of.iter().all(|&x| x != NONE).then_some(node_of)
 }
 
-/// The next permutation in lexicographic order; `false` after the last.
-fn next_permutation(p: &mut [usize]) -> bool {
+/// The next permutation in lexicographic order; `false` after the last (also
+/// the catalogue's matching of tables to networks).
+pub(crate) fn next_permutation(p: &mut [usize]) -> bool {
     let Some(i) = (1..p.len()).rev().find(|&i| p[i - 1] < p[i]) else {
         return false;
     };
