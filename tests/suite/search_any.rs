@@ -352,3 +352,34 @@ fn refusals_exit_2() {
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("--network"), "{}", run.stderr);
 }
+
+/// Issue 32's target on random 3-regular graphs of 20 nodes: within 10 % of the
+/// lower bound, here by the heuristic alone (fractions of a second). The bound
+/// is checked against the distances computed here (the cut part against brute
+/// force in edges.rs), and every schedule is replayed by the test's replay.
+#[test]
+fn the_heuristic_is_within_ten_percent_on_random_cubic_graphs_of_20_nodes() {
+    for seed in 1..=5 {
+        let edges = random_cubic(20, seed);
+        let adj = lists(20, &edges);
+        let (distance, diameter) = distance_bound(&adj);
+        let graph = file(&format!("c20-{seed}.edges"), &edge_list(&edges));
+        let out = graph.with_extension("json");
+        let net = format!("edges {}", graph.display());
+        let report = search_json(&[
+            "--network",
+            &net,
+            "--heuristic",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let bound = report["lower_bound"].as_u64().unwrap();
+        assert!(bound >= distance.max(diameter), "seed {seed}: {report}");
+        let time = report["time"].as_u64().unwrap();
+        assert!(
+            time * 10 <= bound * 11,
+            "seed {seed}: {time} against {bound}"
+        );
+        assert_eq!(replay_here(&adj, &out), Ok(time), "seed {seed}");
+    }
+}

@@ -40,6 +40,16 @@ pub fn list_schedule(graph: &Graph) -> Vec<TimedSend> {
             best = sends;
         }
     }
+    if graph.nodes() <= CONVEX_NODES {
+        for seed in 0..CONVEX_ATTEMPTS {
+            let mut routes = balanced_routes(graph, seed);
+            convex_reroute(graph, &mut routes, seed);
+            let sends = schedule(graph, &routes, seed);
+            if time(&sends) < time(&best) {
+                best = sends;
+            }
+        }
+    }
     best.sort_by_key(|s| s.step);
     best
 }
@@ -58,7 +68,12 @@ fn tie(seed: u64, x: u64) -> u64 {
 
 /// One routing and list scheduling, ties broken by `seed`.
 fn attempt(graph: &Graph, seed: u64) -> Vec<TimedSend> {
-    let routes = balanced_routes(graph, seed);
+    schedule(graph, &balanced_routes(graph, seed), seed)
+}
+
+/// List scheduling of `routes`: longest path first, each hop at the earliest
+/// step its link is free after the message arrived.
+fn schedule(graph: &Graph, routes: &Routes, seed: u64) -> Vec<TimedSend> {
     let mut order: Vec<usize> = (0..routes.messages.len()).collect();
     // Longest first; with seed 0, ties keep (destination, source) order.
     order.sort_by_key(|&m| (std::cmp::Reverse(routes.hops(m).len()), tie(seed, m as u64)));
@@ -164,6 +179,85 @@ fn walk(graph: &Graph, to_d: &[u32], s: u32, (load, seed): (&mut [u32], u64), pa
         *slot = link;
         u = graph.endpoints(link).1;
     }
+}
+
+/// Networks of at most this many nodes also get the convex rerouting.
+const CONVEX_NODES: usize = 64;
+
+/// Rerouting passes of the convex rerouting.
+const CONVEX_PASSES: usize = 16;
+
+/// Attempts with the convex rerouting (seeds of the first routing's ties).
+const CONVEX_ATTEMPTS: u64 = 32;
+
+/// Takes each message off its path and gives it, among all its shortest paths,
+/// the one with the least sum of marginal costs (load + 1)⁴ of its links: the
+/// hop-by-hop choice of [`walk`] sees one link at a time, this sees the whole
+/// path, so a link that is cheap now but leads to a crowded one is avoided.
+/// Repeated for a few passes; the busiest link's load, which bounds the list
+/// schedule from below, comes down.
+fn convex_reroute(graph: &Graph, routes: &mut Routes, seed: u64) {
+    let n = graph.nodes() as u32;
+    let mut load = vec![0u32; graph.directed_links()];
+    routes.links.iter().for_each(|&l| load[l as usize] += 1);
+    let to: Vec<Vec<u32>> = (0..n).map(|d| graph.distances_to(d)).collect();
+    let by_distance: Vec<Vec<u32>> = to
+        .iter()
+        .map(|to_d| {
+            let mut nodes: Vec<u32> = (0..n).collect();
+            nodes.sort_by_key(|&v| to_d[v as usize]);
+            nodes
+        })
+        .collect();
+    let mut cost = vec![0u64; n as usize];
+    for _ in 0..CONVEX_PASSES {
+        for m in 0..routes.messages.len() {
+            let (s, d) = routes.messages[m];
+            let path = &mut routes.links[routes.starts[m]..routes.starts[m + 1]];
+            path.iter().for_each(|&l| load[l as usize] -= 1);
+            let to_d = &to[d as usize];
+            // Cheapest cost from every node to d, nearest nodes first.
+            for &v in &by_distance[d as usize] {
+                cost[v as usize] = if v == d {
+                    0
+                } else {
+                    closer_links(graph, to_d, v)
+                        .map(|l| marginal(load[l as usize]) + cost[graph.endpoints(l).1 as usize])
+                        .min()
+                        .unwrap_or(u64::MAX / 2)
+                };
+            }
+            let mut u = s;
+            for slot in path.iter_mut() {
+                let Some(link) = closer_links(graph, to_d, u).min_by_key(|&l| {
+                    let w = graph.endpoints(l).1 as usize;
+                    (
+                        marginal(load[l as usize]) + cost[w],
+                        tie(seed, u64::from(l)),
+                    )
+                }) else {
+                    break;
+                };
+                *slot = link;
+                u = graph.endpoints(link).1;
+            }
+            path.iter().for_each(|&l| load[l as usize] += 1);
+        }
+    }
+}
+
+/// The links out of `v` that bring it one hop closer to the node `to_d`
+/// measures distances to.
+fn closer_links<'a>(graph: &'a Graph, to_d: &'a [u32], v: u32) -> impl Iterator<Item = u32> + 'a {
+    graph
+        .links_of(v)
+        .filter(move |&l| to_d[graph.endpoints(l).1 as usize] + 1 == to_d[v as usize])
+}
+
+/// The cost of one more message on a link that carries `load`.
+fn marginal(load: u32) -> u64 {
+    let x = u64::from(load) + 1;
+    x * x * x * x
 }
 
 /// The busy steps of one directed link: `next[t]` leads to the earliest free
