@@ -3,7 +3,7 @@
 //! fields against docs/json.md, and random mutations judged against a small
 //! interpreter of this file's own.
 
-use crate::common::cli::{documented_fields, file, txverify};
+use crate::common::cli::{documented_fields, export_msccl, file, txverify};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 use txverify::msccl::check;
@@ -273,17 +273,7 @@ fn every_msccl_export_reads_back_valid() {
         "tables/ring10-dihedral.tbl",
         "tables/hypercube4-a.tbl",
     ] {
-        let out = file("export.xml", "");
-        let run = txverify(&[
-            "export",
-            table,
-            "--format",
-            "msccl",
-            "-o",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(run.code, 0, "{table}: {}", run.stderr);
-        let text = std::fs::read_to_string(&out).unwrap();
+        let text = export_msccl(table);
         let c = check(&text).unwrap();
         assert!(c.valid(), "{table}: {:?}", c.reason());
         assert_eq!(c.collective.map(|c| c.name()), Some("alltoall"));

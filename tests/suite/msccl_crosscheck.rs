@@ -4,7 +4,7 @@
 //! sends on one link are swapped (and its receives with them, so that it stays
 //! valid) must be caught.
 
-use crate::common::cli::{file, txverify};
+use crate::common::cli::export_msccl as export;
 use txverify::export::table_schedule;
 use txverify::load::load;
 use txverify::msccl::crosscheck::{Disagreement, against_schedule, carried};
@@ -23,20 +23,6 @@ fn schedule_of(table: &str) -> Schedule {
         instance.ports(),
     )
     .unwrap()
-}
-
-fn export(table: &str) -> String {
-    let out = file("x.xml", "");
-    let run = txverify(&[
-        "export",
-        table,
-        "--format",
-        "msccl",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(run.code, 0, "{table}: {}", run.stderr);
-    std::fs::read_to_string(out).unwrap()
 }
 
 const TABLES: [&str; 7] = [

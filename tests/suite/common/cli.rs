@@ -100,3 +100,19 @@ pub fn nested_field_paths(value: &serde_json::Value, prefix: &str, out: &mut BTr
         _ => {}
     }
 }
+
+/// `txverify export TABLE --format msccl`, written to a file of this test and
+/// read back: the MSCCL XML program of a table's schedule.
+pub fn export_msccl(table: &str) -> String {
+    let out = file("export.xml", "");
+    let run = txverify(&[
+        "export",
+        table,
+        "--format",
+        "msccl",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{table}: {}", run.stderr);
+    std::fs::read_to_string(out).unwrap()
+}
