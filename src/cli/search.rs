@@ -80,6 +80,20 @@ pub fn run(args: &SearchArgs) -> Exit {
             merge_cubes(&dir, time, &options.encoding, &source, instance, output)
         }
         Mode::Cubes { count, time } => cubes(args, count, time, options, &source, instance),
+        Mode::Mpi {
+            count,
+            time,
+            budget,
+            lease,
+        } => {
+            let cluster = txverify::search::cluster::ClusterOptions {
+                cubes: count,
+                budget,
+                lease: lease.map(std::time::Duration::from_secs_f64),
+            };
+            let options = at_time(options, time);
+            super::search_mpi::run(&cluster, time, &options, &source, instance, output)
+        }
         Mode::Search => search_and_report(args, options, &source, instance),
     }
 }
@@ -411,7 +425,7 @@ fn decode_model_file(
 
 /// The options of a search at one `time`: its certificate goes to
 /// `DIR/T<time>/`, the layout a minimising search writes.
-fn at_time(options: &SearchOptions, time: usize) -> SearchOptions {
+pub(super) fn at_time(options: &SearchOptions, time: usize) -> SearchOptions {
     let mut options = options.clone();
     if let Some(dir) = &options.certificate_dir {
         options.certificate_dir = Some(search::certificate_dir_for(dir, time));
@@ -420,7 +434,7 @@ fn at_time(options: &SearchOptions, time: usize) -> SearchOptions {
 }
 
 /// The main solver's name, as JSON's `solver` gives it.
-fn solver_name(options: &SearchOptions) -> String {
+pub(super) fn solver_name(options: &SearchOptions) -> String {
     match serde_json::to_value(options.solver) {
         Ok(serde_json::Value::String(name)) => name,
         _ => "a SAT solver".to_string(),
