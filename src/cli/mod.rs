@@ -62,6 +62,8 @@ pub struct Cli {
     command: Command,
 }
 
+// Parsed once per run, so the size of the largest arguments does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Check tables: validity, time, lower bound, optimality and `expect:` claims.

@@ -15,6 +15,11 @@ use std::time::{Duration, Instant};
 /// How many more split variables a cube past its budget is split on.
 const RESPLIT_DEPTH: usize = 2;
 
+/// How many times a first cube's descendants are split again; the cubes of
+/// the last generation run without a budget, so that a budget too small for
+/// the formula cannot split it without end.
+pub const MAX_RESPLITS: u32 = 2;
+
 /// Where a cube is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum State {
@@ -22,6 +27,8 @@ enum State {
     Queued,
     /// With `worker` since `since`.
     Leased { worker: i32, since: Instant },
+    /// Said unsatisfiable; rank 0 is checking the proof.
+    Checking,
     /// Refuted with a checked proof.
     Refuted,
     /// Replaced by its children.
@@ -36,6 +43,8 @@ struct Entry {
     losses: u32,
     /// Solved without a budget: it cannot be split further.
     unbudgeted: bool,
+    /// Splits between it and its first cube.
+    generation: u32,
 }
 
 /// A cube handed to a worker.
@@ -69,6 +78,7 @@ impl CubeQueue {
                 state: State::Queued,
                 losses: 0,
                 unbudgeted: budget.is_none(),
+                generation: 0,
             })
             .collect();
         CubeQueue {
@@ -104,6 +114,11 @@ impl CubeQueue {
         &self.entries[id as usize].cube
     }
 
+    /// Cube `id`'s proof is being checked (no answer for it counts any more).
+    pub fn checking(&mut self, id: u32) {
+        self.entries[id as usize].state = State::Checking;
+    }
+
     /// Cube `id` is refuted.
     pub fn refuted(&mut self, id: u32) {
         self.entries[id as usize].state = State::Refuted;
@@ -114,6 +129,7 @@ impl CubeQueue {
     /// again without a budget. Returns the number of cubes queued.
     pub fn split(&mut self, id: u32) -> usize {
         let cube = self.entries[id as usize].cube.clone();
+        let generation = self.entries[id as usize].generation + 1;
         let free: Vec<i32> = self
             .ranking
             .iter()
@@ -144,7 +160,8 @@ impl CubeQueue {
                 cube,
                 state: State::Queued,
                 losses: 0,
-                unbudgeted: false,
+                unbudgeted: generation >= MAX_RESPLITS,
+                generation,
             });
         }
         n
@@ -253,6 +270,24 @@ mod tests {
         assert!(cubes::covers(&leaves(&queue)));
         // Without one leaf, the rest do not cover.
         assert!(!cubes::covers(&leaves(&queue)[1..]));
+    }
+
+    #[test]
+    fn splitting_stops_after_the_last_generation() {
+        let now = Instant::now();
+        let mut queue = CubeQueue::new(&formula(), 1, Some(0.1));
+        let mut runs = 0;
+        while let Some(lease) = queue.lease(1, now) {
+            runs += 1;
+            match lease.budget {
+                Some(_) => assert!(queue.split(lease.id) >= 1),
+                None => queue.refuted(lease.id),
+            }
+        }
+        // 1 first cube, 4 children, 16 grandchildren without a budget.
+        assert_eq!(runs, 1 + 4 + 16);
+        assert!(queue.all_refuted());
+        assert!(cubes::covers(&leaves(&queue)));
     }
 
     #[test]

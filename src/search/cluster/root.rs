@@ -17,7 +17,7 @@ use crate::search::cubes::{self, Cube};
 use crate::search::encode::{Encoding, encode};
 use crate::search::options::{SearchError, SearchOptions, claim};
 use crate::search::{FoundBy, Infeasibility, Outcome};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -82,6 +82,16 @@ pub struct Conductor<'a> {
     found: Option<Table>,
     stats: ClusterStats,
     started: Instant,
+    /// Proofs being checked on their own threads, oldest first.
+    checks: VecDeque<PendingCheck>,
+    /// Most proofs checked at once.
+    max_checks: usize,
+}
+
+/// A proof checked on its own thread: the cube, and how long the check took or why it failed.
+struct PendingCheck {
+    id: u32,
+    handle: std::thread::JoinHandle<Result<f64, String>>,
 }
 
 impl<'a> Conductor<'a> {
@@ -117,6 +127,8 @@ impl<'a> Conductor<'a> {
             found: None,
             stats,
             started,
+            checks: VecDeque::new(),
+            max_checks: std::thread::available_parallelism().map_or(1, |n| n.get()),
         })
     }
 
@@ -135,7 +147,7 @@ impl<'a> Conductor<'a> {
 
     /// Whether the run has its answer: a table, or every cube refuted.
     pub fn is_settled(&self) -> bool {
-        self.found.is_some() || self.queue.all_refuted()
+        self.found.is_some() || (self.checks.is_empty() && self.queue.all_refuted())
     }
 
     /// Cubes out too long with their worker, handed out again; returns the
@@ -169,25 +181,23 @@ impl<'a> Conductor<'a> {
         let slot = self.stats.per_worker.entry(worker).or_default();
         slot.0 += 1;
         slot.1 += seconds;
-        let checking = Instant::now();
-        let result = self.settle(worker, id, answer);
-        self.stats.check_seconds += checking.elapsed().as_secs_f64();
-        result
+        self.settle(worker, id, answer)
     }
 
     fn settle(&mut self, worker: i32, id: u32, answer: Answer) -> Result<(), SearchError> {
         match answer {
             Answer::Sat(model) => {
+                let checking = Instant::now();
                 let table = self
                     .encoding
                     .decode(self.instance, &model)
                     .ok_or(SearchError::Undecodable)?;
                 conquer::kernel_accepts(self.instance, &table, self.time)?;
+                self.stats.check_seconds += checking.elapsed().as_secs_f64();
                 self.found = Some(table);
             }
             Answer::Unsat(proof) => {
                 self.check_proof(id, &proof)?;
-                self.queue.refuted(id);
             }
             Answer::Unknown => {
                 self.queue.split(id);
@@ -208,24 +218,62 @@ impl<'a> Conductor<'a> {
         Ok(())
     }
 
-    /// Checks a cube's proof against `formula ∧ cube`; keeps it as `refuted-<id>.drat`.
-    fn check_proof(&self, id: u32, proof: &[u8]) -> Result<(), SearchError> {
+    /// Starts checking a cube's proof against `formula ∧ cube` on a thread of
+    /// its own (waiting first when as many run as there are cores); the
+    /// proof is kept as `refuted-<id>.drat`.
+    fn check_proof(&mut self, id: u32, proof: &[u8]) -> Result<(), SearchError> {
+        if self.checks.len() >= self.max_checks {
+            self.collect_checks(1)?;
+        }
         let path = self.pending_proof(id);
         std::fs::write(&path, proof).map_err(SearchError::io(&path))?;
         let conjoined = cubes::with_cube(&self.encoding.cnf, self.queue.cube(id));
-        certificate::check_proof_file(
-            conjoined.vars(),
-            conjoined.clauses(),
-            &path,
-            ProofKind::Drat,
-        )
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&path);
-            SearchError::ProofRejected {
-                time: self.time,
-                problem: format!("cube {}: {e}", id + 1),
+        let handle = std::thread::spawn(move || {
+            let started = Instant::now();
+            certificate::check_proof_file(
+                conjoined.vars(),
+                conjoined.clauses(),
+                &path,
+                ProofKind::Drat,
+            )
+            .map(|_| started.elapsed().as_secs_f64())
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&path);
+                e.to_string()
+            })
+        });
+        self.queue.checking(id);
+        self.checks.push_back(PendingCheck { id, handle });
+        Ok(())
+    }
+
+    /// Takes in the finished proof checks, waiting for the oldest `wait` of
+    /// them; a rejected proof fails the run.
+    pub fn collect_checks(&mut self, wait: usize) -> Result<(), SearchError> {
+        let mut waited = 0;
+        while let Some(check) = self.checks.pop_front() {
+            if waited >= wait && !check.handle.is_finished() {
+                self.checks.push_front(check);
+                break;
             }
-        })?;
+            waited += 1;
+            let result = check
+                .handle
+                .join()
+                .unwrap_or_else(|_| Err("the proof checker's thread panicked".to_string()));
+            match result {
+                Ok(seconds) => {
+                    self.stats.check_seconds += seconds;
+                    self.queue.refuted(check.id);
+                }
+                Err(problem) => {
+                    return Err(SearchError::ProofRejected {
+                        time: self.time,
+                        problem: format!("cube {}: {problem}", check.id + 1),
+                    });
+                }
+            }
+        }
         Ok(())
     }
 
@@ -236,6 +284,9 @@ impl<'a> Conductor<'a> {
     /// The outcome, with the certificate written when every cube is refuted
     /// and one was asked for, and what the run measured.
     pub fn finish(mut self) -> Result<(Outcome, ClusterStats), SearchError> {
+        if self.found.is_none() {
+            self.collect_checks(usize::MAX)?;
+        }
         self.stats.made = self.queue.made();
         self.stats.splits = self.queue.splits();
         self.stats.wall_seconds = self.started.elapsed().as_secs_f64();

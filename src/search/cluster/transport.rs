@@ -82,6 +82,7 @@ fn solve_here(
         };
         let (answer, seconds) = solver.solve(&cnf, &lease.cube, budget, &stop);
         conductor.answer(0, lease.id, seconds, answer)?;
+        conductor.collect_checks(usize::MAX)?;
     }
     Ok(())
 }
@@ -123,6 +124,7 @@ fn conduct(
             }
             None => std::thread::sleep(IDLE),
         }
+        conductor.collect_checks(0)?;
         if let Some(lease) = cluster.lease() {
             for rank in conductor.reclaim_overdue(lease) {
                 alive.remove(&rank);
