@@ -124,7 +124,7 @@ enum Command {
     Infer(InferArgs),
     /// Solve one DIMACS formula and write its proof (the child process of an MPI
     /// worker, docs/cluster.md): prints `s`/`v` lines, exits 10 or 20.
-    #[command(hide = true)]
+    #[command(hide = true, after_help = examples::SOLVE_CUBE)]
     SolveCube(search_mpi::SolveCubeArgs),
 }
 

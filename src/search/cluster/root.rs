@@ -86,12 +86,15 @@ pub struct Conductor<'a> {
     checks: VecDeque<PendingCheck>,
     /// Most proofs checked at once.
     max_checks: usize,
+    /// Lemmas of the proofs checked so far.
+    lemmas: usize,
 }
 
-/// A proof checked on its own thread: the cube, and how long the check took or why it failed.
+/// A proof checked on its own thread: the cube, and how long the check took
+/// and the lemmas it checked, or why it failed.
 struct PendingCheck {
     id: u32,
-    handle: std::thread::JoinHandle<Result<f64, String>>,
+    handle: std::thread::JoinHandle<Result<(f64, usize), String>>,
 }
 
 impl<'a> Conductor<'a> {
@@ -129,6 +132,7 @@ impl<'a> Conductor<'a> {
             started,
             checks: VecDeque::new(),
             max_checks: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            lemmas: 0,
         })
     }
 
@@ -236,7 +240,7 @@ impl<'a> Conductor<'a> {
                 &path,
                 ProofKind::Drat,
             )
-            .map(|_| started.elapsed().as_secs_f64())
+            .map(|report| (started.elapsed().as_secs_f64(), report.lemmas))
             .map_err(|e| {
                 let _ = std::fs::remove_file(&path);
                 e.to_string()
@@ -262,8 +266,9 @@ impl<'a> Conductor<'a> {
                 .join()
                 .unwrap_or_else(|_| Err("the proof checker's thread panicked".to_string()));
             match result {
-                Ok(seconds) => {
+                Ok((seconds, lemmas)) => {
                     self.stats.check_seconds += seconds;
+                    self.lemmas += lemmas;
                     self.queue.refuted(check.id);
                 }
                 Err(problem) => {
@@ -341,7 +346,7 @@ impl<'a> Conductor<'a> {
             covers_all_tables: self.options.encoding.covers_all_tables(),
             unrestricted: self.options.encoding.unrestricted(),
             certificate,
-            checked_proof: None,
+            checked_proof: Some(self.lemmas),
         }))
     }
 
