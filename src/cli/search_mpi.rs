@@ -3,7 +3,6 @@
 //! their solver process.
 
 use super::exit::Exit;
-use super::search_report::{describe, how_found, write_found};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use txverify::kernel::Instance;
@@ -44,6 +43,7 @@ pub(super) fn run(
     instance: &Instance,
     output: Option<&Path>,
 ) -> Exit {
+    use super::search_report::{describe, how_found, write_found};
     use txverify::search::Outcome;
     use txverify::search::cluster::transport;
     match transport::run(instance, time, options, cluster) {
