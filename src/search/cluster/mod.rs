@@ -7,7 +7,7 @@
 //! the kernel and every proof with the proof checker ([`root`]), and writes
 //! the same cube certificate as a single-machine run. The protocol
 //! ([`protocol`]), the queue ([`queue`]) and the child process that solves one
-//! cube ([`task`]) need no MPI and are tested without it; only [`transport`]
+//! cube ([`task`]) need no MPI and are tested without it; only `transport`
 //! (cargo feature `mpi`) talks to MPI. See docs/cluster.md.
 
 pub mod protocol;
