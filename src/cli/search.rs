@@ -425,7 +425,7 @@ fn decode_model_file(
 
 /// The options of a search at one `time`: its certificate goes to
 /// `DIR/T<time>/`, the layout a minimising search writes.
-pub(super) fn at_time(options: &SearchOptions, time: usize) -> SearchOptions {
+fn at_time(options: &SearchOptions, time: usize) -> SearchOptions {
     let mut options = options.clone();
     if let Some(dir) = &options.certificate_dir {
         options.certificate_dir = Some(search::certificate_dir_for(dir, time));
@@ -434,7 +434,7 @@ pub(super) fn at_time(options: &SearchOptions, time: usize) -> SearchOptions {
 }
 
 /// The main solver's name, as JSON's `solver` gives it.
-pub(super) fn solver_name(options: &SearchOptions) -> String {
+fn solver_name(options: &SearchOptions) -> String {
     match serde_json::to_value(options.solver) {
         Ok(serde_json::Value::String(name)) => name,
         _ => "a SAT solver".to_string(),

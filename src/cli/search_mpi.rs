@@ -54,10 +54,7 @@ pub(super) fn run(
             match outcome {
                 Outcome::Found(table, _) => {
                     eprintln!("found in one of {n} cubes");
-                    let how = how_found(&format!(
-                        "{} over MPI",
-                        super::search::solver_name(&proof_solver_options(options))
-                    ));
+                    let how = how_found(&format!("{} over MPI", proof_solver_name()));
                     write_found(source, instance, &table, output, &how)
                 }
                 Outcome::Infeasible(i) => {
@@ -102,10 +99,11 @@ pub(super) fn run(
     Exit::Input
 }
 
-/// The options with the solver the workers run (the one that writes proofs).
+/// The name of the solver the workers run (the one that writes proofs), as JSON spells it.
 #[cfg(feature = "mpi")]
-fn proof_solver_options(options: &SearchOptions) -> SearchOptions {
-    let mut options = options.clone();
-    options.solver = task::PROOF_SOLVER;
-    options
+fn proof_solver_name() -> String {
+    match serde_json::to_value(task::PROOF_SOLVER) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => "a SAT solver".to_string(),
+    }
 }

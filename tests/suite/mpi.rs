@@ -28,6 +28,29 @@ fn without_the_feature_mpi_is_refused_with_exit_2() {
     assert!(run.stdout.is_empty());
 }
 
+#[test]
+fn a_budget_or_lease_that_is_not_positive_and_json_are_refused_before_any_mpi() {
+    let ring = common::cli::file("ring10.tbl", RING10);
+    let ring = ring.to_str().unwrap();
+    for (extra, message) in [
+        (
+            ["--cube-budget", "0"],
+            "--cube-budget must be a positive number of seconds",
+        ),
+        (
+            ["--cube-lease", "inf"],
+            "--cube-lease must be a positive number of seconds",
+        ),
+        (["--format", "json"], "--mpi report in text only"),
+    ] {
+        let mut args = vec!["search", ring, "--time", "15", "--mpi"];
+        args.extend(extra);
+        let run = txverify(&args);
+        assert_eq!(run.code, 2, "{extra:?}: {}", run.stderr);
+        assert!(run.stderr.contains(message), "{extra:?}: {}", run.stderr);
+    }
+}
+
 #[cfg(feature = "mpi")]
 mod with_mpi {
     use super::{RING10, common, txverify};
