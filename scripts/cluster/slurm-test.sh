@@ -19,7 +19,7 @@ txverify=$(realpath "${1:-$root/target/release/txverify}")
 for tool in munged slurmctld slurmd sbatch sinfo mpirun; do
   command -v "$tool" >/dev/null || { echo "slurm-test: $tool is not installed" >&2; exit 2; }
 done
-work=$(mktemp -d "${TMPDIR:-/tmp}/txverify-slurm.XXXXXX")
+work=$(mktemp -d -t txverify-slurm.XXXXXX)
 pids=()
 stop() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
