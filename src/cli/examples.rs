@@ -75,6 +75,13 @@ Examples:
   txverify verify-proof tables/ring6-cyclic-total.tbl cert
   txverify verify-proof TABLE.tbl proofs/NAME/T13 --lrat proof.lrat --format json";
 
+/// `solve-cube` (hidden: the solver process of `search --mpi` workers and of
+/// the Slurm job array, docs/cluster.md).
+pub const SOLVE_CUBE: &str = "\
+Examples:
+  txverify search FILE --time T --cubes 4 -o cubes
+  txverify solve-cube cubes/cube-0001.cnf cubes/cube-0001.drat > cubes/cube-0001.out";
+
 /// `schedule`.
 pub const SCHEDULE: &str = "\
 Examples:

@@ -27,6 +27,7 @@ mod render;
 mod schedule;
 mod search;
 mod search_config;
+mod search_mpi;
 mod search_network;
 mod search_page;
 mod search_report;
@@ -61,6 +62,8 @@ pub struct Cli {
     command: Command,
 }
 
+// Parsed once per run, so the size of the largest arguments does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Check tables: validity, time, lower bound, optimality and `expect:` claims.
@@ -119,6 +122,10 @@ enum Command {
     /// Every way to cut a grid of letters into words that makes a valid table (docs/infer.md).
     #[command(after_help = examples::INFER)]
     Infer(InferArgs),
+    /// Solve one DIMACS formula and write its proof (the child process of an MPI
+    /// worker, docs/cluster.md): prints `s`/`v` lines, exits 10 or 20.
+    #[command(hide = true, after_help = examples::SOLVE_CUBE)]
+    SolveCube(search_mpi::SolveCubeArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -331,6 +338,22 @@ struct SearchArgs {
     /// model from any cube, or every cube refuted with its proof).
     #[arg(long, value_name = "DIR", requires = "time", conflicts_with_all = ["cubes", "model", "dimacs"])]
     merge: Option<PathBuf>,
+    /// With `--time T`: run as an MPI job (`mpirun -np N txverify search FILE
+    /// --time T --mpi`): rank 0 splits the formula into cubes (`--cubes K`,
+    /// default 8 per worker) and hands them out to the other ranks as they ask,
+    /// checks every answer and writes the certificate (cargo feature `mpi`;
+    /// docs/cluster.md).
+    #[arg(long, requires = "time", conflicts_with_all = ["merge", "model", "dimacs", "network"])]
+    mpi: bool,
+    /// With --mpi: seconds a solver gets on one cube before rank 0 splits the
+    /// cube on two more variables and hands out the parts (default: no limit).
+    #[arg(long, value_name = "SECONDS", requires = "mpi")]
+    cube_budget: Option<f64>,
+    /// With --mpi: seconds after which a cube whose worker has not answered is
+    /// handed to another worker (default: twice the budget and a minute; never
+    /// without a budget).
+    #[arg(long, value_name = "SECONDS", requires = "mpi")]
+    cube_lease: Option<f64>,
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     max_order: usize,
@@ -627,6 +650,8 @@ pub fn run() -> ExitCode {
         Command::Completions(args) => manual::completions(&args),
         Command::Man(args) => manual::man(&args),
         Command::Infer(args) => infer::run(&args),
+        // Its status follows the SAT solvers' convention (10, 20), not `Exit`.
+        Command::SolveCube(args) => return search_mpi::solve_cube(&args),
     };
     ExitCode::from(exit)
 }

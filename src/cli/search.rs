@@ -80,6 +80,20 @@ pub fn run(args: &SearchArgs) -> Exit {
             merge_cubes(&dir, time, &options.encoding, &source, instance, output)
         }
         Mode::Cubes { count, time } => cubes(args, count, time, options, &source, instance),
+        Mode::Mpi {
+            count,
+            time,
+            budget,
+            lease,
+        } => {
+            let cluster = txverify::search::cluster::ClusterOptions {
+                cubes: count,
+                budget,
+                lease: lease.map(std::time::Duration::from_secs_f64),
+            };
+            let options = at_time(options, time);
+            super::search_mpi::run(&cluster, time, &options, &source, instance, output)
+        }
         Mode::Search => search_and_report(args, options, &source, instance),
     }
 }

@@ -47,6 +47,17 @@ pub(super) enum Mode {
         /// The number of columns.
         time: usize,
     },
+    /// `--mpi --time T`: cube-and-conquer as an MPI job.
+    Mpi {
+        /// The number of cubes to start with (`None`: 8 per worker).
+        count: Option<usize>,
+        /// The number of columns.
+        time: usize,
+        /// Seconds per cube before it is split again.
+        budget: Option<f64>,
+        /// Seconds before a silent worker's cube is handed out again.
+        lease: Option<f64>,
+    },
     /// The search, reported in text or JSON.
     Search,
 }
@@ -84,10 +95,16 @@ fn mode_of(args: &SearchArgs) -> Result<Mode, String> {
             time,
         });
     }
-    if (args.merge.is_some() || args.cubes.is_some()) && args.format != SearchFormat::Text {
+    if (args.merge.is_some() || args.cubes.is_some() || args.mpi)
+        && args.format != SearchFormat::Text
+    {
         return Err(
-            "--cubes and --merge report in text only (no --format json or html yet)".to_string(),
+            "--cubes, --merge and --mpi report in text only (no --format json or html yet)"
+                .to_string(),
         );
+    }
+    if let (true, Some(time)) = (args.mpi, args.time) {
+        return mpi_mode(args, time);
     }
     if html {
         return Ok(Mode::Page);
@@ -105,6 +122,24 @@ fn mode_of(args: &SearchArgs) -> Result<Mode, String> {
         });
     }
     Ok(Mode::Search)
+}
+
+/// `--mpi`: the cube count, the budget and the lease, which must be positive seconds.
+fn mpi_mode(args: &SearchArgs, time: usize) -> Result<Mode, String> {
+    for (value, name) in [
+        (args.cube_budget, "--cube-budget"),
+        (args.cube_lease, "--cube-lease"),
+    ] {
+        if value.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
+            return Err(format!("{name} must be a positive number of seconds"));
+        }
+    }
+    Ok(Mode::Mpi {
+        count: args.cubes.map(|c| c as usize),
+        time,
+        budget: args.cube_budget,
+        lease: args.cube_lease,
+    })
 }
 
 /// The search options the arguments ask for, or why they cannot be used.

@@ -205,7 +205,7 @@ pub fn solve_cubes(
 
 /// Makes `dir`, which holds every cube's refutation, a cube certificate: the
 /// cubes as iCNF and the provenance, naming the solver that refuted them.
-fn write_cube_certificate(
+pub(crate) fn write_cube_certificate(
     dir: &Path,
     instance: &Instance,
     time: usize,
@@ -306,7 +306,11 @@ fn check_cube_proof(cnf: &super::cnf::Cnf, path: &Path, kind: ProofKind) -> Resu
         })
 }
 
-fn kernel_accepts(instance: &Instance, table: &Table, time: usize) -> Result<(), SearchError> {
+pub(crate) fn kernel_accepts(
+    instance: &Instance,
+    table: &Table,
+    time: usize,
+) -> Result<(), SearchError> {
     let checked = kernel::check(instance, table, &[]);
     if checked.verdict() == Verdict::Invalid || checked.time() > time {
         return Err(SearchError::KernelRejected(checked.violations().to_vec()));

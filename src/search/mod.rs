@@ -23,6 +23,7 @@
 
 pub mod breaking;
 pub mod certificate;
+pub mod cluster;
 pub mod cnf;
 pub mod conquer;
 pub mod cubes;

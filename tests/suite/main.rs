@@ -42,6 +42,7 @@ mod lcc_lex;
 mod lcc_saturation;
 mod limits;
 mod malicious;
+mod mpi;
 mod msccl;
 mod msccl_check;
 mod msccl_crosscheck;

@@ -1,0 +1,382 @@
+//! `search --mpi`: cube-and-conquer as an MPI job, against the single-process
+//! search on the same instances. Needs the `mpi` feature and Open MPI's
+//! `mpirun` (CI installs both); without the feature, `--mpi` must be refused.
+//!
+//! The instances are the 10-ring over C_10 with words of any length: no table
+//! has 14 columns (a non-trivial refutation, hundreds of lemmas per cube) and
+//! one has 15.
+
+use crate::common;
+
+use common::cli::txverify;
+
+/// The 10-ring over the cyclic group.
+const RING10: &str = "group: <a | a^10>\nnetwork: ring 10\ntable:\n";
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn without_the_feature_mpi_is_refused_with_exit_2() {
+    let ring = common::cli::file("ring10.tbl", RING10);
+    let run = txverify(&["search", ring.to_str().unwrap(), "--time", "15", "--mpi"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("this build has no MPI"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--features mpi"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn a_budget_or_lease_that_is_not_positive_and_json_are_refused_before_any_mpi() {
+    let ring = common::cli::file("ring10.tbl", RING10);
+    let ring = ring.to_str().unwrap();
+    for (extra, message) in [
+        (
+            ["--cube-budget", "0"],
+            "--cube-budget must be a positive number of seconds",
+        ),
+        (
+            ["--cube-lease", "inf"],
+            "--cube-lease must be a positive number of seconds",
+        ),
+        (["--format", "json"], "--mpi report in text only"),
+    ] {
+        let mut args = vec!["search", ring, "--time", "15", "--mpi"];
+        args.extend(extra);
+        let run = txverify(&args);
+        assert_eq!(run.code, 2, "{extra:?}: {}", run.stderr);
+        assert!(run.stderr.contains(message), "{extra:?}: {}", run.stderr);
+    }
+}
+
+#[cfg(feature = "mpi")]
+mod with_mpi {
+    use super::{RING10, common, txverify};
+    use common::cli::{Run, file};
+    use std::path::{Path, PathBuf};
+    use std::process::{Child, Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    fn ring() -> String {
+        file("ring10.tbl", RING10).to_str().unwrap().to_string()
+    }
+
+    fn fresh_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("txverify-mpi-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// `mpirun -np N txverify ARGS…`, as root if need be, with `TMPDIR` set to
+    /// `tmp` (where the workers' solver processes keep their files).
+    fn mpirun(np: usize, args: &[&str], tmp: &Path) -> Child {
+        let np = np.to_string();
+        let mut command = Command::new("mpirun");
+        command
+            .args(["-np", &np, "--oversubscribe"])
+            .arg(env!("CARGO_BIN_EXE_txverify"))
+            .args(args)
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .env("TMPDIR", tmp)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command.spawn().expect("mpirun runs (install openmpi-bin)")
+    }
+
+    fn finish(child: Child) -> Run {
+        let output = child.wait_with_output().unwrap();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    fn json(run: &Run) -> serde_json::Value {
+        serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+    }
+
+    /// verify-proof's JSON report of a certificate, which must be accepted.
+    fn verified(ring: &str, certificate: &Path) -> serde_json::Value {
+        let run = txverify(&[
+            "verify-proof",
+            "--format",
+            "json",
+            ring,
+            certificate.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        json(&run)
+    }
+
+    /// The single-process certificate for T = 14, to compare with.
+    fn single_process_certificate(ring: &str, name: &str) -> serde_json::Value {
+        let dir = fresh_dir(name);
+        let run = txverify(&[
+            "search",
+            "-q",
+            ring,
+            "--time",
+            "14",
+            "--any-length",
+            "--certificate",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        verified(ring, &dir.join("T14"))
+    }
+
+    /// An MPI refutation of T = 14 on `np` processes, compared with the
+    /// single-process one: the same claim about the same formula, and a
+    /// certificate that verify-proof accepts as a cube certificate.
+    fn refutes_like_one_process(np: usize) {
+        let ring = ring();
+        let tmp = fresh_dir(&format!("unsat-tmp-{np}"));
+        let dir = fresh_dir(&format!("unsat-{np}"));
+        let args = [
+            "search",
+            "-q",
+            &ring,
+            "--time",
+            "14",
+            "--any-length",
+            "--mpi",
+            "--certificate",
+            dir.to_str().unwrap(),
+        ];
+        let run = finish(mpirun(np, &args, &tmp));
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(run.stdout.is_empty(), "nothing on stdout: {}", run.stdout);
+        assert!(run.stderr.contains("infeasible T=14"), "{}", run.stderr);
+        assert!(run.stderr.contains("every cube refuted"), "{}", run.stderr);
+        let workers = (np - 1).max(1);
+        assert!(
+            run.stderr.contains(&format!("workers={workers} ")),
+            "{}",
+            run.stderr
+        );
+        let ours = verified(&ring, &dir.join("T14"));
+        let theirs = single_process_certificate(&ring, &format!("single-{np}"));
+        for key in [
+            "claim",
+            "covers_all_tables",
+            "variables",
+            "clauses",
+            "encoding",
+        ] {
+            assert_eq!(ours[key], theirs[key], "{key}");
+        }
+        assert_eq!(ours["covers_all_tables"], true);
+        let provenance = |d: &Path| -> serde_json::Value {
+            serde_json::from_str(&std::fs::read_to_string(d.join("provenance.json")).unwrap())
+                .unwrap()
+        };
+        let mpi = provenance(&dir.join("T14"));
+        assert_eq!(mpi["cubes"], 8 * workers, "8 cubes per worker by default");
+        assert!(dir.join("T14").join("cubes.icnf").is_file());
+    }
+
+    #[test]
+    fn two_processes_refute_like_one() {
+        refutes_like_one_process(2);
+    }
+
+    #[test]
+    fn three_oversubscribed_processes_refute_like_one() {
+        refutes_like_one_process(3);
+    }
+
+    #[test]
+    fn one_process_solves_the_cubes_itself() {
+        refutes_like_one_process(1);
+    }
+
+    #[test]
+    fn two_processes_find_a_table_the_kernel_accepts() {
+        let ring = ring();
+        let single = txverify(&["search", "-q", &ring, "--time", "15", "--any-length"]);
+        assert_eq!(single.code, 0, "{}", single.stderr);
+        let tmp = fresh_dir("sat-tmp");
+        let table = tmp.join("found.tbl");
+        let args = [
+            "search",
+            "-q",
+            &ring,
+            "--time",
+            "15",
+            "--any-length",
+            "--mpi",
+            "--cubes",
+            "4",
+            "-o",
+            table.to_str().unwrap(),
+        ];
+        let run = finish(mpirun(2, &args, &tmp));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(run.stderr.contains("found in one of"), "{}", run.stderr);
+        // The kernel's own verdict on the table written, as on the single-process one.
+        for text in [std::fs::read_to_string(&table).unwrap(), single.stdout] {
+            let path = file("check.tbl", &text);
+            let check = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+            assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+            let report = json(&check);
+            let verdict = report["verdict"].as_str().unwrap_or_default();
+            assert!(["valid", "optimal"].contains(&verdict), "{report}");
+            assert!(report["time"].as_u64().unwrap() <= 15, "{report}");
+        }
+    }
+
+    /// The solver processes (`txverify solve-cube`) whose files are under
+    /// `tmp`, still running (not zombies).
+    fn solver_children(tmp: &Path) -> Vec<u32> {
+        let marker = tmp.to_str().unwrap();
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return vec![];
+        };
+        entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|pid| {
+                // The solver itself (`txverify solve-cube …`), not the `sh -c` that started it.
+                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                let cmdline = String::from_utf8_lossy(&cmdline);
+                let solver = cmdline.split('\0').nth(1) == Some("solve-cube");
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+                let running = stat
+                    .rsplit(')')
+                    .next()
+                    .is_some_and(|s| !s.trim_start().starts_with('Z'));
+                solver && cmdline.contains(marker) && running
+            })
+            .collect()
+    }
+
+    /// Runs the refutation on two processes and kills the first solver
+    /// process it sees; returns the run and whether a kill landed.
+    fn run_killing_a_solver(attempt: usize) -> (Run, PathBuf, bool) {
+        let ring = ring();
+        let tmp = fresh_dir(&format!("kill-tmp-{attempt}"));
+        let dir = fresh_dir(&format!("kill-{attempt}"));
+        let args = [
+            "search",
+            "-q",
+            &ring,
+            "--time",
+            "14",
+            "--any-length",
+            "--mpi",
+            "--cubes",
+            "16",
+            "--certificate",
+            dir.to_str().unwrap(),
+        ];
+        let mut child = mpirun(2, &args, &tmp);
+        let mut killed = false;
+        let until = Instant::now() + Duration::from_secs(300);
+        while !killed && child.try_wait().unwrap().is_none() && Instant::now() < until {
+            for pid in solver_children(&tmp) {
+                let kill = Command::new("kill")
+                    .args(["-KILL", &pid.to_string()])
+                    .output();
+                if kill.is_ok_and(|o| o.status.success()) {
+                    killed = true;
+                    break;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        (finish(child), dir, killed)
+    }
+
+    #[test]
+    fn a_killed_solver_loses_nothing_its_cube_is_handed_out_again() {
+        let ring = ring();
+        for attempt in 0..3 {
+            let (run, dir, killed) = run_killing_a_solver(attempt);
+            if !killed {
+                continue; // every solver finished between two looks: try again
+            }
+            assert_eq!(run.code, 1, "{}", run.stderr);
+            assert!(
+                run.stderr.contains("lost the solver of cube"),
+                "{}",
+                run.stderr
+            );
+            assert!(run.stderr.contains("handed out again"), "{}", run.stderr);
+            assert!(run.stderr.contains("handed_out_again=1"), "{}", run.stderr);
+            assert!(run.stderr.contains("infeasible T=14"), "{}", run.stderr);
+            verified(&ring, &dir.join("T14"));
+            return;
+        }
+        panic!("no solver process could be killed in three runs");
+    }
+
+    #[test]
+    fn a_cube_past_its_budget_is_split_and_the_parts_still_refute() {
+        let ring = ring();
+        let tmp = fresh_dir("budget-tmp");
+        let dir = fresh_dir("budget");
+        // A budget far below a solver's start-up: every first cube comes back
+        // unknown and is split, until the cubes fix every variable (then they
+        // run without a budget).
+        let args = [
+            "search",
+            "-q",
+            &ring,
+            "--time",
+            "14",
+            "--any-length",
+            "--mpi",
+            "--cubes",
+            "2",
+            "--cube-budget",
+            "0.000001",
+            "--certificate",
+            dir.to_str().unwrap(),
+        ];
+        let run = finish(mpirun(2, &args, &tmp));
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(!run.stderr.contains("splits=0 "), "{}", run.stderr);
+        let ours = verified(&ring, &dir.join("T14"));
+        assert_eq!(ours["covers_all_tables"], true);
+    }
+
+    /// Whether `tool` is on the PATH.
+    fn installed(tool: &str) -> bool {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    #[test]
+    fn the_documented_slurm_scripts_run_on_a_one_node_cluster() {
+        let missing: Vec<&str> = ["munged", "slurmctld", "slurmd", "sbatch", "sinfo"]
+            .into_iter()
+            .filter(|t| !installed(t))
+            .collect();
+        if !missing.is_empty() {
+            eprintln!("skipped: Slurm is not installed (missing {missing:?})");
+            return;
+        }
+        let uid = Command::new("id").arg("-u").output().unwrap();
+        if String::from_utf8_lossy(&uid.stdout).trim() != "0" {
+            eprintln!("skipped: the one-node Slurm cluster needs root (slurmd)");
+            return;
+        }
+        let output = Command::new("scripts/cluster/slurm-test.sh")
+            .arg(env!("CARGO_BIN_EXE_txverify"))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stdout}{stderr}");
+        assert!(stdout.contains("MPI script: T=14 refuted"), "{stdout}");
+        assert!(stdout.contains("job array: 4 cubes refuted"), "{stdout}");
+        assert!(stdout.contains("all checks passed"), "{stdout}");
+    }
+}
