@@ -26,6 +26,7 @@ fn verify(table: &Path, dir: &Path) -> Run {
 }
 
 /// The steps of a binary LRAT proof, decoded here (not by the checker): tag and numbers.
+#[cfg(feature = "cadical")]
 fn binary_steps(proof: &[u8]) -> Vec<(u8, Vec<i64>)> {
     let mut steps = Vec::new();
     let mut i = 0;
@@ -66,6 +67,7 @@ fn binary_steps(proof: &[u8]) -> Vec<(u8, Vec<i64>)> {
     steps
 }
 
+#[cfg(feature = "cadical")]
 fn encode(steps: &[(u8, Vec<i64>)]) -> Vec<u8> {
     let mut out = Vec::new();
     for (tag, numbers) in steps {
