@@ -136,6 +136,7 @@ fn stop_latency(c: &mut Criterion) {
                     deadline: Some(deadline),
                     stop: Vec::new(),
                     proof: None,
+                    lrat: None,
                     on_progress: Box::new(|_| {}),
                 };
                 let (answer, _) = solve_varisat(&cnf, control).unwrap();
@@ -162,6 +163,7 @@ fn stop_latency(c: &mut Criterion) {
                     deadline: None,
                     stop: vec![stop],
                     proof: None,
+                    lrat: None,
                     on_progress: Box::new(|_| {}),
                 };
                 let (answer, _) = solve_varisat(&cnf, control).unwrap();

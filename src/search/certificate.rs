@@ -16,7 +16,9 @@
 use super::Infeasibility;
 use super::cubes::{self, ICNF_FILE};
 use super::encode::{ENCODING_VERSION, Encoding, encode};
-use super::options::{EncodeError, EncodingOptions, SearchError, claim};
+use super::options::{
+    EncodeError, EncodingOptions, SearchError, SearchOptions, SolverChoice, claim,
+};
 use super::proofcheck::{self, ProofError, ProofReport};
 use crate::kernel::{Checked, Instance, Verdict};
 use serde::{Deserialize, Serialize};
@@ -210,6 +212,81 @@ impl ProofKind {
         }
     }
 }
+
+/// Who writes the proof of a search's certificate: the solver asked for when
+/// it writes proofs (varisat: DRAT; CaDiCaL: LRAT; an external command with a
+/// proof place), else varisat, which solves the formula again for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ProofAuthor {
+    /// varisat's binary DRAT.
+    Varisat,
+    /// The bundled CaDiCaL's binary LRAT.
+    Cadical,
+    /// The external command's proof, of this kind.
+    External(ProofKind),
+}
+
+impl ProofAuthor {
+    /// The author of the certificates of a search with `options`.
+    pub(crate) fn of(options: &SearchOptions) -> ProofAuthor {
+        match options.solver {
+            SolverChoice::Cadical if cfg!(feature = "cadical") => ProofAuthor::Cadical,
+            SolverChoice::External => super::external_proof_kind(options)
+                .map_or(ProofAuthor::Varisat, ProofAuthor::External),
+            _ => ProofAuthor::Varisat,
+        }
+    }
+
+    /// The kind of proof it writes.
+    pub(crate) fn kind(self) -> ProofKind {
+        match self {
+            ProofAuthor::Varisat => ProofKind::Drat,
+            ProofAuthor::Cadical => ProofKind::Lrat,
+            ProofAuthor::External(kind) => kind,
+        }
+    }
+
+    /// The solver that runs to write it.
+    pub(crate) fn solver(self) -> SolverChoice {
+        match self {
+            ProofAuthor::Varisat => SolverChoice::Varisat,
+            ProofAuthor::Cadical => SolverChoice::Cadical,
+            ProofAuthor::External(_) => SolverChoice::External,
+        }
+    }
+
+    /// Whether the search checks the proof as soon as the solver answers
+    /// (CaDiCaL's and an external solver's, whose "unsatisfiable" stands only
+    /// with a proof that checks; varisat's proof is checked when the
+    /// certificate is verified).
+    pub(crate) fn checked_when_answered(self) -> bool {
+        self != ProofAuthor::Varisat
+    }
+
+    /// The solver in words, for `provenance.json`.
+    pub(crate) fn describe(self, options: &SearchOptions) -> String {
+        match (self, &options.external_command) {
+            (ProofAuthor::External(_), Some(command)) => format!("external: {command}"),
+            (ProofAuthor::Cadical, _) => CADICAL_NAME.to_string(),
+            _ => "varisat 0.2.2".to_string(),
+        }
+    }
+
+    /// The proof's format in words, for `provenance.json`.
+    pub(crate) fn format(self) -> &'static str {
+        match self {
+            ProofAuthor::Varisat => "binary DRAT",
+            ProofAuthor::Cadical => "binary LRAT, checked when the solver answered",
+            ProofAuthor::External(_) => "written by the external solver, checked when it answered",
+        }
+    }
+}
+
+/// The name of the bundled CaDiCaL (a build without it never writes its proofs).
+#[cfg(feature = "cadical")]
+const CADICAL_NAME: &str = super::solver::CADICAL_NAME;
+#[cfg(not(feature = "cadical"))]
+const CADICAL_NAME: &str = "CaDiCaL";
 
 /// Creates the directory and returns the path a proof of this kind goes to.
 pub(crate) fn prepare(dir: &Path, kind: ProofKind) -> Result<PathBuf, SearchError> {
@@ -427,7 +504,7 @@ pub fn verify_reporting(
 /// (clauses numbered as in the regenerated formula, which is the certificate's
 /// `formula.cnf`, so that other LRAT checkers can take it), then checks the
 /// written file with the LRAT checker. A certificate whose proof is LRAT
-/// already is checked and copied. Returns the number of clauses the LRAT proof adds.
+/// already is checked and written out as text. Returns the number of clauses the LRAT proof adds.
 pub fn verify_writing_lrat(
     instance: &Instance,
     dir: &Path,
@@ -448,7 +525,17 @@ pub fn verify_writing_lrat(
         ProofKind::Lrat => {
             let report =
                 check_proof_file(encoding.cnf.vars(), encoding.cnf.clauses(), &proof, kind)?;
-            std::fs::copy(&proof, lrat).map_err(write_failed)?;
+            let input = std::fs::File::open(&proof).map_err(|source| CertificateError::Read {
+                path: proof.clone(),
+                source,
+            })?;
+            let output = std::fs::File::create(lrat).map_err(write_failed)?;
+            super::solver::renumber::to_text(
+                BufReader::with_capacity(1 << 16, input),
+                std::io::BufWriter::new(output),
+                encoding.cnf.clauses().len() as u64,
+            )
+            .map_err(write_failed)?;
             report
         }
         ProofKind::Drat => {

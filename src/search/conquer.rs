@@ -13,7 +13,7 @@
 //! then is the formula refuted. The directory then becomes a certificate
 //! (`provenance.json` and `formula.cnf` are added) that `verify-proof` checks.
 
-use super::certificate::{self, CertificateError, ProofKind, ProofSource, cube_proof};
+use super::certificate::{self, CertificateError, ProofAuthor, ProofKind, ProofSource, cube_proof};
 use super::cubes::{self, Cube, ICNF_FILE};
 use super::encode::{Encoding, encode};
 use super::external;
@@ -96,9 +96,10 @@ enum CubeAnswer {
 /// Solves the formula for `time` as `count` cubes on `options.jobs` threads
 /// (at least one) with the solver asked for, and stops at the first table.
 /// With a certificate directory, every cube's refutation is written there
-/// (varisat's proof, or the external solver's when its command has a proof
-/// place; a solver that writes no proof is replaced by varisat), and the
-/// directory becomes a cube certificate when every cube is refuted.
+/// (varisat's DRAT, CaDiCaL's LRAT, or the external solver's proof when its
+/// command has a proof place; a solver that writes no proof is replaced by
+/// varisat), and the directory becomes a cube certificate when every cube is
+/// refuted. CaDiCaL's and an external solver's proofs are checked as they come.
 pub fn solve_cubes(
     instance: &Instance,
     time: usize,
@@ -109,14 +110,11 @@ pub fn solve_cubes(
     let deadline = options.time_limit.map(|limit| started + limit);
     let encoding = encode(instance, time, &options.encoding)?;
     let cubes = cubes::make_cubes(&encoding.cnf, count);
-    let external_proof = super::external_proof_kind(options);
-    let mut solver_choice = options.solver;
-    if options.certificate_dir.is_some()
-        && solver_choice != SolverChoice::Varisat
-        && external_proof.is_none()
-    {
-        solver_choice = SolverChoice::Varisat;
-    }
+    let author = ProofAuthor::of(options);
+    let solver_choice = match options.certificate_dir {
+        Some(_) => author.solver(),
+        None => options.solver,
+    };
     if let Some(dir) = &options.certificate_dir {
         std::fs::create_dir_all(dir).map_err(SearchError::io(dir))?;
     }
@@ -139,7 +137,7 @@ pub fn solve_cubes(
                         time,
                         options,
                         solver: solver_choice,
-                        external_proof,
+                        author,
                         deadline,
                         found: &found,
                     };
@@ -182,13 +180,7 @@ pub fn solve_cubes(
     }
     let certificate = match &options.certificate_dir {
         Some(dir) => Some(write_cube_certificate(
-            dir,
-            instance,
-            time,
-            options,
-            &encoding,
-            &cubes,
-            external_proof,
+            dir, instance, time, options, &encoding, &cubes, author,
         )?),
         None => None,
     };
@@ -212,18 +204,15 @@ pub(crate) fn write_cube_certificate(
     options: &SearchOptions,
     encoding: &Encoding,
     cubes: &[Cube],
-    external_proof: Option<ProofKind>,
+    author: ProofAuthor,
 ) -> Result<PathBuf, SearchError> {
     let icnf = dir.join(ICNF_FILE);
     let comments = certificate::provenance_comments(instance, time, &options.encoding);
     write_icnf(encoding, cubes, &comments, &icnf)?;
-    let solver = match (external_proof, &options.external_command) {
-        (Some(_), Some(command)) => format!("external: {command}, one run per cube"),
-        _ => "varisat 0.2.2, one run per cube".to_string(),
-    };
+    let solver = format!("{}, one run per cube", author.describe(options));
     let source = ProofSource {
         solver: &solver,
-        kind: external_proof.unwrap_or(ProofKind::Drat),
+        kind: author.kind(),
         format: "one proof per cube of cubes.icnf",
         cubes: Some(cubes.len()),
     };
@@ -238,7 +227,9 @@ struct CubeJob<'a> {
     time: usize,
     options: &'a SearchOptions,
     solver: SolverChoice,
-    external_proof: Option<ProofKind>,
+    /// Who writes the cubes' proofs when a certificate is asked for (an
+    /// external solver's are written and checked without one too).
+    author: ProofAuthor,
     deadline: Option<Instant>,
     found: &'a Arc<AtomicBool>,
 }
@@ -246,19 +237,19 @@ struct CubeJob<'a> {
 impl CubeJob<'_> {
     fn run(&self) -> Result<CubeAnswer, SearchError> {
         let stem = cubes::cube_stem(self.index);
-        let kind = self.external_proof.unwrap_or(ProofKind::Drat);
-        let extension = match kind {
+        let extension = match self.author.kind() {
             ProofKind::Drat => "drat",
             ProofKind::Lrat => "lrat",
         };
-        let writes_proof = self.solver == SolverChoice::Varisat || self.external_proof.is_some();
+        let writes_proof = self.solver == self.author.solver();
+        let external = matches!(self.author, ProofAuthor::External(_));
         let proof_path: Option<PathBuf> = match &self.options.certificate_dir {
             Some(dir) if writes_proof => Some(dir.join(format!("{stem}.{extension}"))),
-            None if self.external_proof.is_some() => Some(external::scratch_path(extension)),
+            None if external && writes_proof => Some(external::scratch_path(extension)),
             _ => None,
         };
-        let external = self.solver == SolverChoice::External;
-        let proof_file = match proof_path.as_deref().filter(|_| !external) {
+        let varisat = self.solver == SolverChoice::Varisat;
+        let proof_file = match proof_path.as_deref().filter(|_| varisat) {
             Some(path) => Some(std::fs::File::create(path).map_err(SearchError::io(path))?),
             None => None,
         };
@@ -269,6 +260,9 @@ impl CubeJob<'_> {
             stop,
             proof: proof_file
                 .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
+            lrat: proof_path
+                .as_deref()
+                .filter(|_| self.solver == SolverChoice::Cadical),
             on_progress: Box::new(|_| {}),
         };
         let command = external::SolverCommand::of(self.options, self.solver, proof_path.as_deref());
@@ -277,8 +271,9 @@ impl CubeJob<'_> {
             SatAnswer::Sat(model) => CubeAnswer::Sat(model),
             SatAnswer::Unknown => CubeAnswer::Unknown,
             SatAnswer::Unsat => {
-                if let (Some(kind), Some(path)) = (self.external_proof, proof_path.as_deref()) {
-                    check_cube_proof(self.cnf, path, kind).map_err(|problem| {
+                let checked = self.author.checked_when_answered();
+                if let Some(path) = proof_path.as_deref().filter(|_| checked) {
+                    check_cube_proof(self.cnf, path, self.author.kind()).map_err(|problem| {
                         SearchError::ProofRejected {
                             time: self.time,
                             problem: format!("{stem}: {problem}"),

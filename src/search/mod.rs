@@ -45,7 +45,7 @@ pub use options::{
 };
 
 use crate::kernel::{self, Instance, Table, Verdict};
-use certificate::ProofKind;
+use certificate::{ProofAuthor, ProofKind};
 use portfolio::{Board, HelperOutcome};
 use serde::Serialize;
 use solver::{SatAnswer, SolveControl};
@@ -162,14 +162,15 @@ pub fn solve_reporting(
         return Ok(Outcome::Unknown);
     }
 
-    let external_proof = external_proof_kind(options);
-    let proof_path = match (&options.certificate_dir, external_proof) {
-        (Some(dir), kind) => Some(certificate::prepare(dir, kind.unwrap_or(ProofKind::Drat))?),
-        (None, Some(kind)) => Some(external::scratch_path(match kind {
+    let author = ProofAuthor::of(options);
+    let proof_path = match (&options.certificate_dir, author) {
+        (Some(dir), author) => Some(certificate::prepare(dir, author.kind())?),
+        // An external solver's proof is checked even when no certificate is kept.
+        (None, ProofAuthor::External(kind)) => Some(external::scratch_path(match kind {
             ProofKind::Drat => "drat",
             ProofKind::Lrat => "lrat",
         })),
-        (None, None) => None,
+        (None, _) => None,
     };
     let run = Run {
         instance,
@@ -179,7 +180,7 @@ pub fn solve_reporting(
         started,
         deadline: options.time_limit.map(|limit| started + limit),
         proof_path: proof_path.as_deref(),
-        external_proof,
+        author,
         checked_lemmas: std::sync::OnceLock::new(),
     };
     let outcome = run.race(progress).and_then(|(answer, learned, helped)| {
@@ -265,9 +266,9 @@ struct Run<'a> {
     /// Where the main solver's proof goes, when a certificate is asked for or
     /// the external solver writes one.
     proof_path: Option<&'a Path>,
-    /// The kind of proof the external solver writes, if it writes one.
-    external_proof: Option<ProofKind>,
-    /// The lemmas of the external solver's proof, once it is checked.
+    /// Who writes the proof at `proof_path`.
+    author: ProofAuthor,
+    /// The lemmas of CaDiCaL's or the external solver's proof, once it is checked.
     checked_lemmas: std::sync::OnceLock<usize>,
 }
 
@@ -339,10 +340,10 @@ impl Run<'_> {
         outcome
     }
 
-    /// The main solver on the formula. When an external solver writes a
-    /// proof, its "unsatisfiable" stands only if the proof checks (an error
-    /// otherwise); when a solver that writes none refutes the formula and a
-    /// certificate is asked for, varisat derives the refutation again.
+    /// The main solver on the formula. When CaDiCaL or an external solver
+    /// writes a proof, its "unsatisfiable" stands only if the proof checks
+    /// (an error otherwise); when a solver that writes none refutes the
+    /// formula and a certificate is asked for, varisat derives the refutation again.
     fn solve_main(
         &self,
         stops: &[Arc<AtomicBool>],
@@ -350,12 +351,13 @@ impl Run<'_> {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<(SatAnswer, u64), SearchError> {
         let chosen = self.options.solver;
-        let writes_proof = chosen == SolverChoice::Varisat || self.external_proof.is_some();
+        let writes_proof = chosen == self.author.solver();
         let proof = self.proof_path.filter(|_| writes_proof);
         let (mut answer, mut learned) = self.solve_once(chosen, proof, stops, board, progress)?;
         if answer == SatAnswer::Unsat {
-            if let (Some(kind), Some(path)) = (self.external_proof, proof) {
+            if let Some(path) = proof.filter(|_| self.author.checked_when_answered()) {
                 let cnf = &self.encoding.cnf;
+                let kind = self.author.kind();
                 let report = certificate::check_proof_file(cnf.vars(), cnf.clauses(), path, kind)
                     .map_err(|e| SearchError::ProofRejected {
                     time: self.time,
@@ -384,8 +386,9 @@ impl Run<'_> {
         board: Option<&Board>,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<(SatAnswer, u64), SearchError> {
-        // An external solver writes its proof itself.
-        let proof_file = match proof.filter(|_| chosen != SolverChoice::External) {
+        // varisat streams its proof through a writer; CaDiCaL and an external
+        // solver write theirs to the file themselves.
+        let proof_file = match proof.filter(|_| chosen == SolverChoice::Varisat) {
             Some(path) => Some(std::fs::File::create(path).map_err(SearchError::io(path))?),
             None => None,
         };
@@ -395,6 +398,7 @@ impl Run<'_> {
             stop: stops.to_vec(),
             proof: proof_file
                 .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
+            lrat: proof.filter(|_| chosen == SolverChoice::Cadical),
             on_progress: Box::new(|learned| {
                 progress(&Progress {
                     time: self.time,
@@ -450,26 +454,12 @@ impl Run<'_> {
         let encoding_options = &self.options.encoding;
         let certificate = match (&self.options.certificate_dir, self.proof_path) {
             (Some(dir), Some(_)) => {
-                let external = self
-                    .external_proof
-                    .zip(self.options.external_command.as_ref());
-                let solver = match external {
-                    Some((_, command)) => format!("external: {command}"),
-                    None => "varisat 0.2.2".to_string(),
-                };
-                let source = match external {
-                    Some((kind, _)) => certificate::ProofSource {
-                        solver: &solver,
-                        kind,
-                        format: "written by the external solver, checked when it answered",
-                        cubes: None,
-                    },
-                    None => certificate::ProofSource {
-                        solver: &solver,
-                        kind: ProofKind::Drat,
-                        format: "binary DRAT",
-                        cubes: None,
-                    },
+                let solver = self.author.describe(self.options);
+                let source = certificate::ProofSource {
+                    solver: &solver,
+                    kind: self.author.kind(),
+                    format: self.author.format(),
+                    cubes: None,
                 };
                 certificate::write_provenance(
                     dir,

@@ -187,11 +187,11 @@ pub enum SolverChoice {
     /// varisat, built in, writes DRAT proofs.
     #[default]
     Varisat,
-    /// CaDiCaL (cargo feature `cadical`); no proofs: when a certificate is
-    /// asked for, an unsatisfiable answer is re-derived with varisat.
+    /// CaDiCaL (cargo feature `cadical`); writes LRAT proofs when a
+    /// certificate is asked for.
     Cadical,
-    /// z3 (cargo feature `z3`, links the system's libz3); no proofs either:
-    /// certificates are re-derived with varisat as for CaDiCaL.
+    /// z3 (cargo feature `z3`, links the system's libz3); no proofs: when a
+    /// certificate is asked for, an unsatisfiable answer is re-derived with varisat.
     Z3,
     /// Any solver run as a command ([`SearchOptions::external_command`],
     /// `super::external`); its unsatisfiable answers are its word only, and
@@ -306,6 +306,12 @@ pub enum SolverError {
         /// The reason it gave.
         reason: String,
     },
+    /// The solver could not open its proof file.
+    #[error("cannot write the proof to {}", path.display())]
+    ProofFile {
+        /// The proof's path.
+        path: std::path::PathBuf,
+    },
     /// An external solver (`--solver external`) could not be run, or its output
     /// does not follow the conventions or gives a model that is not one.
     #[error("external solver: {problem}")]
@@ -340,11 +346,10 @@ pub enum SearchError {
         /// The number of columns.
         time: usize,
     },
-    /// An external solver said unsatisfiable, but the proof it wrote does not
-    /// refute the formula (or is missing): its answer is not taken.
-    #[error(
-        "the external solver said unsatisfiable for T={time}, but its proof is rejected: {problem}"
-    )]
+    /// A solver that writes proofs (CaDiCaL, or an external solver with a
+    /// proof place) said unsatisfiable, but the proof it wrote does not refute
+    /// the formula (or is missing): its answer is not taken.
+    #[error("the solver said unsatisfiable for T={time}, but its proof is rejected: {problem}")]
     ProofRejected {
         /// The number of columns.
         time: usize,

@@ -409,6 +409,7 @@ fn solve(
         deadline,
         stop: stop.to_vec(),
         proof: None,
+        lrat: None,
         on_progress: Box::new(|_| {}),
     };
     let (answer, _) = super::run_solver(helper_solver(options.solver), None, cnf, control)?;

@@ -5,11 +5,15 @@
 //! supply. We always attach one: it counts the learned clauses (progress), can
 //! tee the proof into a file, and fails the write once the deadline or a stop
 //! request has passed, which makes the solver give up (reported as "unknown").
+//!
+//! The bundled CaDiCaL (cargo feature `cadical`) is in `solver/cadical.rs`, and
+//! the renumbering of its LRAT proofs in [`renumber`]; z3 (feature `z3`) below.
 
 use super::cnf::Cnf;
 use super::options::SolverError;
 use std::cell::Cell;
 use std::io::{self, Write};
+use std::path::Path;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,8 +37,10 @@ pub struct SolveControl<'a> {
     pub deadline: Option<Instant>,
     /// Give up when any of these flags is set (the caller's, and a portfolio's).
     pub stop: Vec<Arc<AtomicBool>>,
-    /// Where to write a binary DRAT proof.
+    /// Where varisat writes a binary DRAT proof.
     pub proof: Option<Box<dyn Write + 'a>>,
+    /// Where CaDiCaL writes a binary LRAT proof (the other solvers ignore it).
+    pub lrat: Option<&'a Path>,
     /// Called now and then with the number of clauses learned so far.
     pub on_progress: Box<dyn FnMut(u64) + 'a>,
 }
@@ -140,75 +146,10 @@ pub fn solve_varisat(
 }
 
 #[cfg(feature = "cadical")]
-mod with_cadical {
-    use super::{Cnf, SatAnswer, SolverError};
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::{Duration, Instant};
-
-    struct Hooks<'a> {
-        deadline: Option<Instant>,
-        stop: Vec<Arc<AtomicBool>>,
-        learned: u64,
-        gave_up: bool,
-        last_report: Instant,
-        on_progress: Box<dyn FnMut(u64) + 'a>,
-    }
-
-    impl cadical::Callbacks for Hooks<'_> {
-        fn terminate(&mut self) -> bool {
-            let now = Instant::now();
-            if now.duration_since(self.last_report) >= Duration::from_millis(250) {
-                self.last_report = now;
-                (self.on_progress)(self.learned);
-            }
-            let stopped = self.stop.iter().any(|s| s.load(Ordering::Relaxed));
-            self.gave_up = stopped || self.deadline.is_some_and(|d| now >= d);
-            self.gave_up
-        }
-        fn max_length(&self) -> i32 {
-            i32::MAX
-        }
-        fn learn(&mut self, _clause: &[i32]) {
-            self.learned += 1;
-        }
-    }
-
-    /// Solves `cnf` with CaDiCaL (no proof). Returns the answer and the learned clauses.
-    pub fn solve_cadical(
-        cnf: &Cnf,
-        control: super::SolveControl<'_>,
-    ) -> Result<(SatAnswer, u64), SolverError> {
-        let mut solver: cadical::Solver<Hooks<'_>> = cadical::Solver::new();
-        solver.reserve(cnf.vars() as i32);
-        for clause in cnf.clauses() {
-            solver.add_clause(clause.iter().copied());
-        }
-        solver.set_callbacks(Some(Hooks {
-            deadline: control.deadline,
-            stop: control.stop,
-            learned: 0,
-            gave_up: false,
-            last_report: Instant::now(),
-            on_progress: control.on_progress,
-        }));
-        let result = solver.solve();
-        let learned = solver.get_callbacks().map_or(0, |h| h.learned);
-        let answer = match result {
-            Some(true) => SatAnswer::Sat(
-                (1..=cnf.vars() as i32)
-                    .map(|v| solver.value(v).unwrap_or(false))
-                    .collect(),
-            ),
-            Some(false) => SatAnswer::Unsat,
-            None => SatAnswer::Unknown,
-        };
-        Ok((answer, learned))
-    }
-}
-
+mod cadical;
+pub mod renumber;
 #[cfg(feature = "cadical")]
-pub use with_cadical::solve_cadical;
+pub use cadical::{CADICAL_NAME, solve_cadical, solve_cadical_with};
 
 #[cfg(feature = "z3")]
 mod with_z3 {
@@ -245,6 +186,7 @@ mod with_z3 {
             deadline,
             stop,
             proof: _,
+            lrat: _,
             mut on_progress,
         } = control;
         // A stop asked for before the start must win, whatever the formula's size.

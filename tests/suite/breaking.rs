@@ -227,6 +227,7 @@ fn all_tables(inst: &Instance, time: usize, options: &EncodingOptions) -> Vec<(S
             deadline: None,
             stop: Vec::new(),
             proof: None,
+            lrat: None,
             on_progress: Box::new(|_| {}),
         };
         let SatAnswer::Sat(model) = solve_varisat(&cnf, control).unwrap().0 else {

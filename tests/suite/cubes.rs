@@ -11,6 +11,14 @@ use std::path::{Path, PathBuf};
 /// The 8-ring over C_8: no shortest-path table with 9 columns, one with 10.
 const RING8: &str = "group: <a | a^8>\nnetwork: ring 8\ntable:\n";
 
+/// The extension of a cube's proof: the default solver (the bundled CaDiCaL)
+/// writes LRAT; a build without it refutes cubes with varisat, in DRAT.
+const PROOF: &str = if cfg!(feature = "cadical") {
+    "lrat"
+} else {
+    "drat"
+};
+
 fn ring() -> String {
     static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     PATH.get_or_init(|| file("ring8-cubes.tbl", RING8).to_str().unwrap().to_string())
@@ -50,15 +58,20 @@ fn cubes_solved_here_find_the_table_or_refute_every_cube() {
     let verified = txverify(&["verify-proof", &ring(), s(&dir)]);
     assert_eq!(verified.code, 0, "{}", verified.stdout);
     assert!(verified.stdout.contains("5 cubes"), "{}", verified.stdout);
+    let provenance = std::fs::read_to_string(dir.join("T9/provenance.json")).unwrap();
+    if cfg!(feature = "cadical") {
+        assert!(provenance.contains("CaDiCaL 3.0.1"), "{provenance}");
+    }
     // One cube's proof cut to its first half: rejected, naming the cube.
-    let proof = std::fs::read(dir.join("T9/cube-0002.drat")).unwrap();
-    std::fs::write(dir.join("T9/cube-0002.drat"), &proof[..proof.len() / 2]).unwrap();
+    let cut = dir.join(format!("T9/cube-0002.{PROOF}"));
+    let proof = std::fs::read(&cut).unwrap();
+    std::fs::write(&cut, &proof[..proof.len() / 2]).unwrap();
     let rejected = txverify(&["verify-proof", &ring(), s(&dir)]);
     assert_eq!(rejected.code, 1, "{}", rejected.stdout);
     assert!(rejected.stdout.contains("cube-0002"), "{}", rejected.stdout);
 }
 
-/// Cubes written to a directory for jobs, with varisat's proofs of a local
+/// Cubes written to a directory for jobs, with the proofs of a local
 /// certified run copied in as the jobs' answers (the cubes are the same: they
 /// depend on the formula only).
 fn answered_cubes(name: &str, count: &str) -> PathBuf {
@@ -76,8 +89,8 @@ fn answered_cubes(name: &str, count: &str) -> PathBuf {
         let stem = format!("cube-{i:04}");
         assert!(dir.join(format!("{stem}.cnf")).exists());
         std::fs::copy(
-            proofs.join(format!("T9/{stem}.drat")),
-            dir.join(format!("{stem}.drat")),
+            proofs.join(format!("T9/{stem}.{PROOF}")),
+            dir.join(format!("{stem}.{PROOF}")),
         )
         .unwrap();
         std::fs::write(dir.join(format!("{stem}.out")), "s UNSATISFIABLE\n").unwrap();
@@ -101,7 +114,7 @@ fn a_merge_refutes_only_with_every_proof_and_covering_cubes() {
     // A cube without an answer, or with "unsatisfiable" but no proof: open.
     std::fs::remove_file(dir.join("provenance.json")).unwrap();
     std::fs::remove_file(dir.join("cube-0003.out")).unwrap();
-    std::fs::remove_file(dir.join("cube-0004.drat")).unwrap();
+    std::fs::remove_file(dir.join(format!("cube-0004.{PROOF}"))).unwrap();
     let run = merge(&dir);
     assert_eq!(run.code, 4, "{}", run.stderr);
     assert!(
@@ -117,7 +130,7 @@ fn a_merge_refutes_only_with_every_proof_and_covering_cubes() {
 fn a_lying_cube_or_cubes_that_do_not_cover_are_errors() {
     // A proof that refutes nothing.
     let dir = answered_cubes("lying", "4");
-    std::fs::write(dir.join("cube-0002.drat"), "0\n").unwrap();
+    std::fs::write(dir.join(format!("cube-0002.{PROOF}")), "0\n").unwrap();
     let run = merge(&dir);
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert!(run.stderr.contains("cube-0002"), "{}", run.stderr);

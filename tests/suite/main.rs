@@ -41,6 +41,7 @@ mod lcc_cli;
 mod lcc_lex;
 mod lcc_saturation;
 mod limits;
+mod lrat_certificates;
 mod malicious;
 mod mpi;
 mod msccl;

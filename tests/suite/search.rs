@@ -231,6 +231,7 @@ fn satisfiable(cnf: &Cnf) -> bool {
         deadline: None,
         stop: Vec::new(),
         proof: None,
+        lrat: None,
         on_progress: Box::new(|_| {}),
     };
     matches!(

@@ -1,9 +1,9 @@
-//! Reading proofs step by step from a buffered reader: DRAT (text and binary,
-//! told apart as drat-trim does, by their first bytes) and LRAT (text and
-//! binary). Nothing is read ahead beyond the reader's buffer, so the memory a
+//! Reading DRAT proofs step by step from a buffered reader (text and binary,
+//! told apart as drat-trim does, by their first bytes; LRAT has its own reader
+//! in `lrat/read.rs`). Nothing is read ahead beyond the reader's buffer, so the memory a
 //! check needs is the clause database's, whatever the proof's size.
 
-use super::{LratMalformation, Malformation, ProofError, ProofFormat};
+use super::{Malformation, ProofError, ProofFormat};
 use std::io::{BufRead, ErrorKind, Read};
 
 /// What a proof step does.
@@ -96,14 +96,6 @@ impl<R: BufRead> Input<R> {
             } else {
                 break;
             }
-        }
-        Ok(())
-    }
-
-    /// Skips spaces, tabs and carriage returns, not line ends.
-    fn skip_space_on_line(&mut self) -> Result<(), ProofError> {
-        while let Some(b' ' | b'\t' | b'\r') = self.peek()? {
-            self.next()?;
         }
         Ok(())
     }
@@ -245,156 +237,6 @@ impl<R: BufRead> DratReader<R> {
                 return Ok(Some((kind, clause)));
             }
             clause.push(l);
-        }
-    }
-}
-
-/// One step of an LRAT proof.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) enum LratStep {
-    /// Adds clause `id` with these literals, which follows from the hints.
-    Add {
-        id: u64,
-        clause: Vec<i64>,
-        hints: Vec<i64>,
-    },
-    /// Deletes these clauses.
-    Delete(Vec<u64>),
-}
-
-/// An LRAT proof, text or binary (binary starts with `a` or `d`; text with a
-/// step number), read one step at a time.
-pub(super) struct LratReader<R> {
-    input: Input<R>,
-    binary: bool,
-    /// Line of the step being read (text), or its number (binary).
-    pub(super) step: usize,
-}
-
-impl<R: BufRead> LratReader<R> {
-    pub(super) fn new(mut reader: R) -> Result<LratReader<R>, ProofError> {
-        let binary = loop {
-            match reader.fill_buf() {
-                Ok(head) => break matches!(head.first(), Some(b'a' | b'd')),
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => return Err(ProofError::Read(e)),
-            }
-        };
-        Ok(LratReader {
-            input: Input::new(reader),
-            binary,
-            step: 0,
-        })
-    }
-
-    fn bad(&self, problem: LratMalformation) -> ProofError {
-        ProofError::MalformedLrat {
-            line: self.step,
-            problem,
-        }
-    }
-
-    /// The next step, or `None` at the end.
-    pub(super) fn next_step(&mut self) -> Result<Option<LratStep>, ProofError> {
-        if self.binary {
-            self.next_binary()
-        } else {
-            self.next_text()
-        }
-    }
-
-    fn next_binary(&mut self) -> Result<Option<LratStep>, ProofError> {
-        self.step += 1;
-        let tag = self.input.next()?;
-        let list = |input: &mut Input<R>| -> Result<Vec<i64>, ProofError> {
-            let mut list = Vec::new();
-            loop {
-                match input.signed()? {
-                    0 => return Ok(list),
-                    x => list.push(x),
-                }
-            }
-        };
-        match tag {
-            None => Ok(None),
-            Some(b'd') => {
-                let ids = list(&mut self.input)?;
-                let ids = ids.into_iter().map(|x| x.unsigned_abs()).collect();
-                Ok(Some(LratStep::Delete(ids)))
-            }
-            Some(b'a') => {
-                let id = self.input.signed()?;
-                if id <= 0 {
-                    return Err(self.bad(LratMalformation::NoStepNumber));
-                }
-                let clause = list(&mut self.input)?;
-                let hints = list(&mut self.input)?;
-                Ok(Some(LratStep::Add {
-                    id: id as u64,
-                    clause,
-                    hints,
-                }))
-            }
-            Some(b) => Err(ProofError::Malformed {
-                offset: self.input.offset - 1,
-                problem: Malformation::BadTag(b),
-            }),
-        }
-    }
-
-    fn next_text(&mut self) -> Result<Option<LratStep>, ProofError> {
-        self.input.skip_space(true)?;
-        self.step = self.input.line;
-        let Some((_, first)) = self.input.token(false)? else {
-            return Ok(None);
-        };
-        let id: u64 = first
-            .parse()
-            .map_err(|_| self.bad(LratMalformation::NoStepNumber))?;
-        self.input.skip_space_on_line()?;
-        if self.input.peek()? == Some(b'd') {
-            // A deletion: `id d c1 c2 … 0`.
-            self.input.next()?;
-            let bad = LratMalformation::BadClauseNumber;
-            let ids = self.numbers(bad, bad)?;
-            let ids = ids
-                .into_iter()
-                .map(|x| u64::try_from(x).map_err(|_| self.bad(bad)))
-                .collect::<Result<_, _>>()?;
-            return Ok(Some(LratStep::Delete(ids)));
-        }
-        let clause = self.numbers(
-            LratMalformation::ClauseNotEnded,
-            LratMalformation::NotANumber,
-        )?;
-        let hints = self.numbers(
-            LratMalformation::HintsNotEnded,
-            LratMalformation::NotANumber,
-        )?;
-        Ok(Some(LratStep::Add { id, clause, hints }))
-    }
-
-    /// Numbers on the step's line up to a 0 (`unended` when the line ends
-    /// first, `not_number` for a word that is no number).
-    fn numbers(
-        &mut self,
-        unended: LratMalformation,
-        not_number: LratMalformation,
-    ) -> Result<Vec<i64>, ProofError> {
-        let mut list = Vec::new();
-        loop {
-            self.input.skip_space_on_line()?;
-            if matches!(self.input.peek()?, None | Some(b'\n')) {
-                return Err(self.bad(unended));
-            }
-            let Some((_, t)) = self.input.token(false)? else {
-                return Err(self.bad(unended));
-            };
-            let x: i64 = t.parse().map_err(|_| self.bad(not_number))?;
-            if x == 0 {
-                return Ok(list);
-            }
-            list.push(x);
         }
     }
 }

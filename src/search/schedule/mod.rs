@@ -206,6 +206,7 @@ fn solve_at(
         deadline: options.time_limit.map(|limit| started + limit),
         stop: vec![],
         proof,
+        lrat: None,
         on_progress: Box::new(|_| {}),
     };
     let dir = options

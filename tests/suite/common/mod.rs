@@ -127,6 +127,7 @@ pub fn solve_cnf(cnf: &txverify::search::cnf::Cnf) -> txverify::search::solver::
         deadline: None,
         stop: Vec::new(),
         proof: None,
+        lrat: None,
         on_progress: Box::new(|_| {}),
     };
     txverify::search::solver::solve_varisat(cnf, control)
