@@ -11,7 +11,8 @@
 use super::protocol::Answer;
 use super::queue::{CubeQueue, Lease};
 use crate::kernel::{Instance, Table};
-use crate::search::certificate::{self, ProofKind};
+use super::task;
+use crate::search::certificate;
 use crate::search::conquer;
 use crate::search::cubes::{self, Cube};
 use crate::search::encode::{Encoding, encode};
@@ -224,7 +225,7 @@ impl<'a> Conductor<'a> {
 
     /// Starts checking a cube's proof against `formula ∧ cube` on a thread of
     /// its own (waiting first when as many run as there are cores); the
-    /// proof is kept as `refuted-<id>.drat`.
+    /// proof is kept as `refuted-<id>.drat` (or `.lrat`).
     fn check_proof(&mut self, id: u32, proof: &[u8]) -> Result<(), SearchError> {
         if self.checks.len() >= self.max_checks {
             self.collect_checks(1)?;
@@ -238,7 +239,7 @@ impl<'a> Conductor<'a> {
                 conjoined.vars(),
                 conjoined.clauses(),
                 &path,
-                ProofKind::Drat,
+                task::PROOF_AUTHOR.kind(),
             )
             .map(|report| (started.elapsed().as_secs_f64(), report.lemmas))
             .map_err(|e| {
@@ -283,7 +284,7 @@ impl<'a> Conductor<'a> {
     }
 
     fn pending_proof(&self, id: u32) -> PathBuf {
-        self.proof_dir.join(format!("refuted-{}.drat", id + 1))
+        self.proof_dir.join(format!("refuted-{}.{}", id + 1, task::proof_extension()))
     }
 
     /// The outcome, with the certificate written when every cube is refuted
@@ -324,7 +325,7 @@ impl<'a> Conductor<'a> {
         let certificate = match &self.options.certificate_dir {
             Some(dir) => {
                 for (i, (id, _)) in leaves.iter().enumerate() {
-                    let to = dir.join(format!("{}.drat", cubes::cube_stem(i)));
+                    let to = dir.join(format!("{}.{}", cubes::cube_stem(i), task::proof_extension()));
                     std::fs::rename(self.pending_proof(*id), &to).map_err(SearchError::io(&to))?;
                 }
                 let options = self.options;
@@ -335,7 +336,7 @@ impl<'a> Conductor<'a> {
                     options,
                     &self.encoding,
                     &cubes,
-                    None,
+                    task::PROOF_AUTHOR,
                 )?)
             }
             None => None,

@@ -10,6 +10,7 @@
 //! the child prints is checked against every clause by the external module.
 
 use super::protocol::Answer;
+use crate::search::certificate::{ProofAuthor, ProofKind};
 use crate::search::cnf::Cnf;
 use crate::search::cubes;
 use crate::search::external::{self, SolverCommand};
@@ -20,8 +21,29 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// Who writes the proofs rank 0 checks: the bundled CaDiCaL (LRAT) where the
+/// build has it, varisat (DRAT) otherwise.
+#[cfg(feature = "cadical")]
+pub(crate) const PROOF_AUTHOR: ProofAuthor = ProofAuthor::Cadical;
+/// Who writes the proofs rank 0 checks: the bundled CaDiCaL (LRAT) where the
+/// build has it, varisat (DRAT) otherwise.
+#[cfg(not(feature = "cadical"))]
+pub(crate) const PROOF_AUTHOR: ProofAuthor = ProofAuthor::Varisat;
+
 /// The solver the child runs: the one that writes the proofs rank 0 checks.
+#[cfg(feature = "cadical")]
+pub const PROOF_SOLVER: SolverChoice = SolverChoice::Cadical;
+/// The solver the child runs: the one that writes the proofs rank 0 checks.
+#[cfg(not(feature = "cadical"))]
 pub const PROOF_SOLVER: SolverChoice = SolverChoice::Varisat;
+
+/// The file extension of the proofs the child writes.
+pub(crate) fn proof_extension() -> &'static str {
+    match PROOF_AUTHOR.kind() {
+        ProofKind::Drat => "drat",
+        ProofKind::Lrat => "lrat",
+    }
+}
 
 /// How a worker runs its solver processes.
 #[derive(Clone, Debug)]
@@ -54,7 +76,7 @@ impl ChildSolver {
         stop: &Arc<AtomicBool>,
     ) -> (Answer, f64) {
         let started = Instant::now();
-        let proof = external::scratch_path("drat");
+        let proof = external::scratch_path(proof_extension());
         let template = self.template();
         let command = SolverCommand {
             template: &template,
@@ -64,6 +86,7 @@ impl ChildSolver {
             deadline: budget.map(|b| started + Duration::from_secs_f64(b)),
             stop: vec![stop.clone()],
             proof: None,
+            lrat: None,
             on_progress: Box::new(|_| {}),
         };
         let conjoined = cubes::with_cube(cnf, cube);
@@ -92,11 +115,18 @@ pub fn solve_cube_file(cnf_path: &Path, proof_path: &Path) -> Result<SatAnswer, 
     let file = std::fs::File::open(cnf_path).map_err(SearchError::io(cnf_path))?;
     let cnf =
         Cnf::parse_dimacs(std::io::BufReader::new(file)).map_err(SearchError::io(cnf_path))?;
-    let proof = std::fs::File::create(proof_path).map_err(SearchError::io(proof_path))?;
+    let (proof, lrat): (Option<Box<dyn std::io::Write>>, _) = match PROOF_AUTHOR.kind() {
+        ProofKind::Lrat => (None, Some(proof_path)),
+        ProofKind::Drat => {
+            let file = std::fs::File::create(proof_path).map_err(SearchError::io(proof_path))?;
+            (Some(Box::new(std::io::BufWriter::new(file))), None)
+        }
+    };
     let control = SolveControl {
         deadline: None,
         stop: vec![],
-        proof: Some(Box::new(std::io::BufWriter::new(proof))),
+        proof,
+        lrat,
         on_progress: Box::new(|_| {}),
     };
     let (answer, _) = crate::search::run_solver(PROOF_SOLVER, None, &cnf, control)?;
