@@ -25,6 +25,9 @@ const VERIFY_PROOF_SCHEMA: &str = "txverify-verify-proof/2";
 
 /// `txverify verify-proof FILE DIR…`.
 pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
+    if let Some(cnf) = &args.cnf {
+        return super::verify_cnf::verify(args, cnf);
+    }
     if let Some(network) = &args.network {
         return super::verify_schedule_proof::verify(args, network);
     }

@@ -186,6 +186,11 @@ impl<R: BufRead> DratReader<R> {
         }
     }
 
+    /// The line the reader is on and the bytes it has read.
+    pub(super) fn position(&self) -> (u64, u64) {
+        (self.input.line as u64, self.input.offset as u64)
+    }
+
     /// The next step, or `None` at the end of the proof.
     pub(super) fn next_step(&mut self) -> Result<Option<(Step, Vec<i64>)>, ProofError> {
         match self.format {
