@@ -110,8 +110,20 @@ fn failure(store: &Store, id: u32) -> ProofError {
         step: store.step_number[lemma] as usize,
         lemma: lemma + 1,
         position: store.position[lemma],
-        clause: store.clause(id).iter().map(|&l| lit_value(l)).collect(),
+        clause: pivot_first(store, id),
     }
+}
+
+/// The literals of lemma `id` with its pivot first (the watches reorder the
+/// rest).
+fn pivot_first(store: &Store, id: u32) -> Vec<i64> {
+    let pivot = store.pivot[id as usize - store.formula];
+    let rest = store.clause(id).iter().filter(|&&l| l != pivot);
+    std::iter::once(&pivot)
+        .filter(|&&p| p != 0)
+        .chain(rest)
+        .map(|&l| lit_value(l))
+        .collect()
 }
 
 /// The forward pass: the top level only, to the first conflict.
@@ -226,7 +238,7 @@ fn walk_back(
         let from = hints.flat.len();
         let sink = explain.then_some(&mut hints.flat);
         if !rup_of_clause(store, engine, id, sink) {
-            if !rat(store, engine, id, explain.then_some(&mut hints.flat)) {
+            if !rat_any(store, engine, id, explain.then_some(&mut hints.flat)) {
                 return Err(failure(store, id));
             }
             report.rat_lemmas += 1;
@@ -275,15 +287,46 @@ fn rup(store: &mut Store, engine: &mut Engine, lits: &[u32], hints: Option<&mut 
 }
 
 /// Whether lemma `id` is a resolution asymmetric tautology on its first
-/// literal: every resolvent with a present clause containing the pivot's
-/// negation is a tautology or follows by unit propagation. The clauses
-/// resolved with become core.
-fn rat(store: &mut Store, engine: &mut Engine, id: u32, mut hints: Option<&mut Vec<u32>>) -> bool {
+/// literal or, failing that, on another of its literals, as drat-trim
+/// accepts (RAT on any literal is as sound). The pivot that works becomes the
+/// lemma's pivot (LRAT writes it first).
+fn rat_any(
+    store: &mut Store,
+    engine: &mut Engine,
+    id: u32,
+    mut hints: Option<&mut Vec<u32>>,
+) -> bool {
     let lemma = id as usize - store.formula;
-    let pivot = store.pivot[lemma];
-    if pivot == 0 {
+    let first = store.pivot[lemma];
+    if first == 0 {
         return false;
     }
+    let mut pivots = vec![first];
+    pivots.extend(store.clause(id).iter().copied().filter(|&l| l != first));
+    for pivot in pivots {
+        let from = hints.as_deref().map_or(0, Vec::len);
+        if rat(store, engine, id, pivot, hints.as_deref_mut()) {
+            store.pivot[lemma] = pivot;
+            return true;
+        }
+        if let Some(h) = hints.as_deref_mut() {
+            h.truncate(from);
+        }
+    }
+    false
+}
+
+/// Whether lemma `id` is a resolution asymmetric tautology on `pivot`: every
+/// resolvent with a present clause containing the pivot's negation is a
+/// tautology or follows by unit propagation. The clauses resolved with
+/// become core.
+fn rat(
+    store: &mut Store,
+    engine: &mut Engine,
+    id: u32,
+    pivot: u32,
+    mut hints: Option<&mut Vec<u32>>,
+) -> bool {
     let lits = store.clause(id).to_vec();
     let mut resolvent = Vec::new();
     let mut mark = vec![false; 2 * (store.vars + 1)];
@@ -354,8 +397,8 @@ fn write_lrat(
             last += 1;
             number[id as usize] = last;
             line.push_str(&last.to_string());
-            for &l in store.clause(id) {
-                line.push_str(&format!(" {}", lit_value(l)));
+            for l in pivot_first(store, id) {
+                line.push_str(&format!(" {l}"));
             }
             line.push_str(" 0");
             let (from, to) = hints.range[id as usize - store.formula];
@@ -373,4 +416,29 @@ fn write_lrat(
     }
     writeln!(out, "{line} 0").map_err(fail)?;
     out.flush().map_err(fail)
+}
+
+/// Whether `lemma` is RUP or RAT on its first literal over `clauses` (for
+/// tests that compare the LRAT checker with this one).
+#[cfg(test)]
+pub(super) fn implied(clauses: &[Vec<i64>], lemma: &[i64]) -> bool {
+    let formula: Vec<Vec<i32>> = clauses
+        .iter()
+        .map(|c| c.iter().map(|&l| l as i32).collect())
+        .collect();
+    let text: String = lemma.iter().map(|l| format!("{l} ")).collect::<String>() + "0\n";
+    let Ok(mut store) = Store::read(0, &formula, text.as_bytes(), super::ProofFormat::Text) else {
+        return false;
+    };
+    let mut engine = Engine::new(store.vars, store.len());
+    for id in 0..store.formula as u32 {
+        if !store.tautology[id as usize] && engine.attach(&mut store, id).is_some() {
+            return true;
+        }
+    }
+    if engine.propagate(&mut store).is_some() {
+        return true;
+    }
+    let id = store.formula as u32;
+    rup_of_clause(&mut store, &mut engine, id, None) || rat_any(&mut store, &mut engine, id, None)
 }
