@@ -208,10 +208,8 @@ fn walk_back(
 ) -> Result<(), ProofError> {
     let total = forward.steps;
     for k in (0..total).rev() {
-        if k % 4096 == 0 {
-            if let Some(p) = progress.as_deref_mut() {
-                p(total - k, total);
-            }
+        if let Some(p) = progress.as_deref_mut().filter(|_| k % 4096 == 0) {
+            p(total - k, total);
         }
         let step = store.steps[k];
         if step == NO_REASON {
