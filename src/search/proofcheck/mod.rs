@@ -20,6 +20,7 @@
 
 mod backward;
 pub mod dimacs;
+mod lex;
 mod lrat;
 mod parse;
 mod store;

@@ -1,7 +1,8 @@
-//! Reading proofs step by step from a buffered reader: DRAT (text and binary,
-//! told apart as drat-trim does, by their first bytes) and LRAT (text and
-//! binary). Nothing is read ahead beyond the reader's buffer, so the memory a
-//! check needs is the clause database's, whatever the proof's size.
+//! Reading proofs step by step from a buffered reader: LRAT (text and
+//! binary), and telling text DRAT from binary as drat-trim does, by the first
+//! bytes (DRAT itself is split into steps in `lex.rs`). An LRAT proof is not
+//! read ahead beyond the reader's buffer, so its check needs the memory of
+//! the clauses present, whatever the proof's size.
 
 use super::{LratMalformation, Malformation, ProofError, ProofFormat};
 use std::io::{BufRead, ErrorKind, Read};
@@ -168,88 +169,6 @@ impl<R: BufRead> Input<R> {
         ProofError::Malformed {
             offset: self.offset,
             problem,
-        }
-    }
-}
-
-/// A DRAT proof, read one step at a time.
-pub(super) struct DratReader<R> {
-    input: Input<R>,
-    format: ProofFormat,
-}
-
-impl<R: BufRead> DratReader<R> {
-    pub(super) fn new(reader: R, format: ProofFormat) -> DratReader<R> {
-        DratReader {
-            input: Input::new(reader),
-            format,
-        }
-    }
-
-    /// The line the reader is on and the bytes it has read.
-    pub(super) fn position(&self) -> (u64, u64) {
-        (self.input.line as u64, self.input.offset as u64)
-    }
-
-    /// The next step, or `None` at the end of the proof.
-    pub(super) fn next_step(&mut self) -> Result<Option<(Step, Vec<i64>)>, ProofError> {
-        match self.format {
-            ProofFormat::Binary => self.next_binary(),
-            ProofFormat::Text => self.next_text(),
-        }
-    }
-
-    /// Binary: `a`/`d`, then literal codes `2v + sign` as varints, then 0.
-    fn next_binary(&mut self) -> Result<Option<(Step, Vec<i64>)>, ProofError> {
-        let input = &mut self.input;
-        let kind = match input.next()? {
-            None => return Ok(None),
-            Some(b'a') => Step::Add,
-            Some(b'd') => Step::Delete,
-            Some(b) => {
-                return Err(ProofError::Malformed {
-                    offset: input.offset - 1,
-                    problem: Malformation::BadTag(b),
-                });
-            }
-        };
-        let mut clause = Vec::new();
-        loop {
-            match input.signed()? {
-                0 => return Ok(Some((kind, clause))),
-                l => clause.push(l),
-            }
-        }
-    }
-
-    /// Text: clauses ending in `0`, deletions prefixed by `d`, comment lines by `c`.
-    fn next_text(&mut self) -> Result<Option<(Step, Vec<i64>)>, ProofError> {
-        let input = &mut self.input;
-        let mut kind = Step::Add;
-        let mut clause = Vec::new();
-        let mut first = true;
-        loop {
-            let Some((offset, token)) = input.token(first)? else {
-                return if first {
-                    Ok(None)
-                } else {
-                    Err(input.malformed(Malformation::UnterminatedClause))
-                };
-            };
-            if first && token == "d" {
-                kind = Step::Delete;
-                first = false;
-                continue;
-            }
-            first = false;
-            let l: i64 = token.parse().map_err(|_| ProofError::Malformed {
-                offset,
-                problem: Malformation::BadToken(token.clone()),
-            })?;
-            if l == 0 {
-                return Ok(Some((kind, clause)));
-            }
-            clause.push(l);
         }
     }
 }

@@ -10,8 +10,8 @@
 //! their order; a deletion of a clause not present is counted and dropped, as
 //! drat-trim does.
 
-use super::parse::{DratReader, Step};
-use super::{MAX_VARIABLE, ProofError, ProofFormat};
+use super::parse::Step;
+use super::{ProofError, ProofFormat, lex};
 use std::collections::HashMap;
 use std::io::BufRead;
 
@@ -87,10 +87,32 @@ fn hash_of(lits: &[u32]) -> u64 {
     sum ^ xor.rotate_left(17) ^ prod.rotate_left(41)
 }
 
+/// A hasher for keys that are hashes already: it passes them through.
+#[derive(Default)]
+struct Passthrough(u64);
+
+impl std::hash::Hasher for Passthrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type HashIndex = HashMap<u64, u32, std::hash::BuildHasherDefault<Passthrough>>;
+
 /// Matches deletions to present clauses.
 struct Index {
     /// Per hash: the most recent present clause with it.
-    head: HashMap<u64, u32>,
+    head: HashIndex,
     /// Per clause: the next present clause with the same hash (`u32::MAX`: none).
     next: Vec<u32>,
     /// Per literal code: the stamp of the clause being looked up.
@@ -202,7 +224,7 @@ impl Store {
             formula_empty: None,
         };
         let mut index = Index {
-            head: HashMap::new(),
+            head: HashIndex::default(),
             next: Vec::new(),
             stamp: Vec::new(),
             clock: 0,
@@ -217,44 +239,32 @@ impl Store {
             }
             index.insert(id, hash);
         }
-        let mut reader = DratReader::new(proof, format);
-        let mut number = 0usize;
+        let mut bytes = Vec::new();
+        let mut proof = proof;
+        proof.read_to_end(&mut bytes).map_err(ProofError::Read)?;
         let mut scratch: Vec<u32> = Vec::new();
-        loop {
-            let before = reader.position();
-            let Some((kind, clause)) = reader.next_step()? else {
-                break;
-            };
-            number += 1;
-            let top = clause.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
-            if top > MAX_VARIABLE as u64 {
-                return Err(ProofError::VariableTooLarge {
-                    step: number,
-                    variable: top,
-                });
+        let mut top = 0;
+        lex::steps(&bytes, format, &mut |step| {
+            for &l in step.lits {
+                top = top.max(l >> 1);
             }
-            store.vars = store.vars.max(top as usize);
-            match kind {
+            match step.kind {
                 Step::Add => {
-                    let (id, hash) = store.push(clause.iter().map(|&l| lit_code(l)), &mut marks);
+                    let (id, hash) = store.push(step.lits.iter().copied(), &mut marks);
                     if id >= (1 << 31) {
                         return Err(ProofError::TooManyClauses);
                     }
                     index.insert(id, hash);
-                    let position = match format {
-                        ProofFormat::Text => Position::Line(reader.position().0),
-                        ProofFormat::Binary => Position::Byte(before.1),
-                    };
-                    store.position.push(position);
+                    store.position.push(step.position);
                     store
                         .step_number
-                        .push(u32::try_from(number).unwrap_or(u32::MAX));
-                    store.pivot.push(clause.first().map_or(0, |&l| lit_code(l)));
+                        .push(u32::try_from(step.number).unwrap_or(u32::MAX));
+                    store.pivot.push(step.lits.first().copied().unwrap_or(0));
                     store.steps.push(id << 1);
                 }
                 Step::Delete => {
                     scratch.clear();
-                    for l in clause.iter().map(|&l| lit_code(l)) {
+                    for &l in step.lits {
                         if marks.len() <= (l | 1) as usize {
                             marks.resize((l | 1) as usize + 1, false);
                         }
@@ -272,7 +282,9 @@ impl Store {
                     }
                 }
             }
-        }
+            Ok(())
+        })?;
+        store.vars = store.vars.max(top as usize);
         Ok(store)
     }
 }

@@ -1,15 +1,16 @@
 //! Tests of the DRAT checker, the LRAT writer and the LRAT checker.
 
-use super::parse::{DratReader, Step};
+use super::parse::Step;
 use super::*;
 
 /// Every step of a DRAT proof.
 fn parse(bytes: &[u8], format: ProofFormat) -> Result<Vec<(Step, Vec<i64>)>, ProofError> {
-    let mut reader = DratReader::new(bytes, format);
     let mut steps = Vec::new();
-    while let Some(step) = reader.next_step()? {
-        steps.push(step);
-    }
+    lex::steps(bytes, format, &mut |step| {
+        let lits = step.lits.iter().map(|&l| store::lit_value(l)).collect();
+        steps.push((step.kind, lits));
+        Ok(())
+    })?;
     Ok(steps)
 }
 
