@@ -28,8 +28,9 @@ bench() {
     s=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); t=0; for(i=1;i<=n;i++) t=t*60+a[i]; print t}' "$tmp/time")
     kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/time")
     if [ -z "$best" ] || awk "BEGIN{exit !($s < $best)}"; then best=$s; best_kb=$kb; fi
-    if grep -q '^s VERIFIED' "$tmp/out"; then verdict=VERIFIED
-    elif grep -q 'NOT VERIFIED' "$tmp/out"; then verdict=NOT-VERIFIED
+    tr '\r' '\n' < "$tmp/out" > "$tmp/lines"  # drat-trim's progress lines use \r
+    if grep -q '^s VERIFIED' "$tmp/lines"; then verdict=VERIFIED
+    elif grep -q 'NOT VERIFIED' "$tmp/lines"; then verdict=NOT-VERIFIED
     else verdict=none; fi
   done
   echo "$best $best_kb $verdict"

@@ -22,6 +22,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The verdict of a checker's output: VERIFIED, NOT-VERIFIED, or what it said.
 verdict() {
+  # (drat-trim starts its progress lines with a carriage return)
+  tr '\r' '\n' < "$1" > "$1.lines"; mv "$1.lines" "$1"
   if grep -q '^s VERIFIED' "$1" || grep -q '^c VERIFIED' "$1"; then echo VERIFIED
   elif grep -q 'NOT VERIFIED' "$1" || grep -qi 'FAILED' "$1"; then echo NOT-VERIFIED
   elif [ "$2" = 2 ]; then echo "unreadable"

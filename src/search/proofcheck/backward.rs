@@ -316,8 +316,8 @@ fn rat_any(
 
 /// Whether lemma `id` is a resolution asymmetric tautology on `pivot`: every
 /// resolvent with a present clause containing the pivot's negation is a
-/// tautology or follows by unit propagation. The clauses resolved with
-/// become core.
+/// tautology or follows by unit propagation. The candidate clauses become
+/// core.
 fn rat(
     store: &mut Store,
     engine: &mut Engine,
@@ -345,12 +345,15 @@ fn rat(
             tautology |= mark[(l ^ 1) as usize];
             resolvent.push(l);
         }
-        if tautology {
-            continue;
-        }
+        // Every candidate is core and gets a hint group, an empty one when the
+        // resolvent is a tautology: LRAT checkers such as drat-trim's want a
+        // group for every clause containing the pivot's negation.
         engine.core[candidate as usize] = true;
         if let Some(h) = hints.as_deref_mut() {
             h.push(GROUP | candidate);
+        }
+        if tautology {
+            continue;
         }
         if !rup(store, engine, &resolvent, hints.as_deref_mut()) {
             return false;
