@@ -112,7 +112,10 @@ fn verify_one(args: &VerifyProofArgs, instance: &Instance, dir: &Path) -> Exit {
                     "{k} cubes that cover every assignment, each refuted by its proof: {} lemmas checked",
                     v.report.lemmas
                 ),
-                None => format!("proof: {} lemmas checked", v.report.lemmas),
+                None => format!(
+                    "proof: {} lemmas, the {} of them the refutation uses checked",
+                    v.report.lemmas, v.report.core_lemmas
+                ),
             };
             outln!(
                 "formula: {} variables, {} clauses ({}); {proof}",
