@@ -207,6 +207,7 @@ fn walk_back(
     explain: bool,
 ) -> Result<(), ProofError> {
     let total = forward.steps;
+    let mut occurrences = None;
     for k in (0..total).rev() {
         if let Some(p) = progress.as_deref_mut().filter(|_| k % 4096 == 0) {
             p(total - k, total);
@@ -236,7 +237,13 @@ fn walk_back(
         let from = hints.flat.len();
         let sink = explain.then_some(&mut hints.flat);
         if !rup_of_clause(store, engine, id, sink) {
-            if !rat_any(store, engine, id, explain.then_some(&mut hints.flat)) {
+            if !rat_any(
+                store,
+                engine,
+                id,
+                &mut occurrences,
+                explain.then_some(&mut hints.flat),
+            ) {
                 return Err(failure(store, id));
             }
             report.rat_lemmas += 1;
@@ -292,8 +299,10 @@ fn rat_any(
     store: &mut Store,
     engine: &mut Engine,
     id: u32,
+    occurrences: &mut Option<Occurrences>,
     mut hints: Option<&mut Vec<u32>>,
 ) -> bool {
+    let occurrences = occurrences.get_or_insert_with(|| Occurrences::of(store));
     let lemma = id as usize - store.formula;
     let first = store.pivot[lemma];
     if first == 0 {
@@ -303,7 +312,8 @@ fn rat_any(
     pivots.extend(store.clause(id).iter().copied().filter(|&l| l != first));
     for pivot in pivots {
         let from = hints.as_deref().map_or(0, Vec::len);
-        if rat(store, engine, id, pivot, hints.as_deref_mut()) {
+        let candidates = occurrences.candidates(store, engine, id, pivot ^ 1);
+        if rat(store, engine, id, pivot, &candidates, hints.as_deref_mut()) {
             store.pivot[lemma] = pivot;
             return true;
         }
@@ -314,15 +324,60 @@ fn rat_any(
     false
 }
 
+/// The clauses containing each negated first literal of a lemma (the usual
+/// RAT pivots), built at the first RAT check in one pass over the clauses, so
+/// that a RAT check does not scan every clause.
+struct Occurrences {
+    /// Per literal code: whether it is indexed.
+    indexed: Vec<bool>,
+    /// Per literal code: the clauses containing it, in increasing order.
+    lists: Vec<Vec<u32>>,
+}
+
+impl Occurrences {
+    fn of(store: &Store) -> Occurrences {
+        let mut indexed = vec![false; 2 * (store.vars + 1)];
+        for &p in store.pivot.iter().filter(|&&p| p != 0) {
+            indexed[(p ^ 1) as usize] = true;
+        }
+        let mut lists = vec![Vec::new(); indexed.len()];
+        for id in 0..store.len() as u32 {
+            for &l in store.clause(id) {
+                if indexed[l as usize] {
+                    lists[l as usize].push(id);
+                }
+            }
+        }
+        Occurrences { indexed, lists }
+    }
+
+    /// The clauses present before lemma `id` that contain `lit`.
+    fn candidates(&self, store: &Store, engine: &Engine, id: u32, lit: u32) -> Vec<u32> {
+        let present = |c: &u32| *c < id && engine.active[*c as usize];
+        if self.indexed[lit as usize] {
+            return self.lists[lit as usize]
+                .iter()
+                .copied()
+                .filter(present)
+                .collect();
+        }
+        (0..id)
+            .filter(present)
+            .filter(|&c| store.clause(c).contains(&lit))
+            .collect()
+    }
+}
+
 /// Whether lemma `id` is a resolution asymmetric tautology on `pivot`: every
-/// resolvent with a present clause containing the pivot's negation is a
-/// tautology or follows by unit propagation. The candidate clauses become
+/// resolvent with a `candidates` clause (those present that contain the
+/// pivot's negation) is a tautology or follows by unit propagation. The candidate clauses become
 /// core.
 fn rat(
     store: &mut Store,
     engine: &mut Engine,
     id: u32,
     pivot: u32,
+    candidates: &[u32],
     mut hints: Option<&mut Vec<u32>>,
 ) -> bool {
     let lits = store.clause(id).to_vec();
@@ -331,10 +386,7 @@ fn rat(
     for &l in &lits {
         mark[l as usize] = true;
     }
-    for candidate in 0..id {
-        if !engine.active[candidate as usize] || !store.clause(candidate).contains(&(pivot ^ 1)) {
-            continue;
-        }
+    for &candidate in candidates {
         resolvent.clear();
         resolvent.extend_from_slice(&lits);
         let mut tautology = false;
@@ -441,5 +493,6 @@ pub(super) fn implied(clauses: &[Vec<i64>], lemma: &[i64]) -> bool {
         return true;
     }
     let id = store.formula as u32;
-    rup_of_clause(&mut store, &mut engine, id, None) || rat_any(&mut store, &mut engine, id, None)
+    rup_of_clause(&mut store, &mut engine, id, None)
+        || rat_any(&mut store, &mut engine, id, &mut None, None)
 }
