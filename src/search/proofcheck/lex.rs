@@ -5,7 +5,6 @@
 //! Errors carry the byte offset, as `parse.rs` reports them.
 
 use super::parse::Step;
-use super::store::Position;
 use super::{MAX_VARIABLE, Malformation, ProofError, ProofFormat};
 
 /// One step: what it does, its literal codes, where it is, its 1-based number.
@@ -14,6 +13,24 @@ pub(super) struct Lexed<'a> {
     pub(super) lits: &'a [u32],
     pub(super) position: Position,
     pub(super) number: usize,
+}
+
+/// Where a lemma is in the proof file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Position {
+    /// 1-based line of a text proof.
+    Line(u64),
+    /// Byte offset of the step in a binary proof.
+    Byte(u64),
+}
+
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Position::Line(n) => write!(f, "line {n}"),
+            Position::Byte(n) => write!(f, "byte {n}"),
+        }
+    }
 }
 
 fn malformed(offset: usize, problem: Malformation) -> ProofError {

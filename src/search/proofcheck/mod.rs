@@ -29,8 +29,8 @@ mod tests;
 mod watch;
 
 pub use backward::Progress;
+pub use lex::Position;
 pub use lrat::{check_lrat, check_lrat_reader};
-pub use store::Position;
 
 use std::io::{BufRead, Read, Write};
 

@@ -10,8 +10,9 @@
 //! their order; a deletion of a clause not present is counted and dropped, as
 //! drat-trim does.
 
+use super::lex::{self, Position};
 use super::parse::Step;
-use super::{ProofError, ProofFormat, lex};
+use super::{ProofError, ProofFormat};
 use std::collections::HashMap;
 use std::io::BufRead;
 
@@ -26,24 +27,6 @@ pub(super) fn lit_code(l: i64) -> u32 {
 pub(super) fn lit_value(code: u32) -> i64 {
     let v = i64::from(code >> 1);
     if code & 1 == 1 { -v } else { v }
-}
-
-/// Where a lemma is in the proof file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Position {
-    /// 1-based line of a text proof.
-    Line(u64),
-    /// Byte offset of the step in a binary proof.
-    Byte(u64),
-}
-
-impl std::fmt::Display for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Position::Line(n) => write!(f, "line {n}"),
-            Position::Byte(n) => write!(f, "byte {n}"),
-        }
-    }
 }
 
 /// A step of the proof: `clause << 1 | deletion`.
