@@ -32,6 +32,7 @@ mod search_network;
 mod search_page;
 mod search_report;
 mod simulate;
+mod verify_cnf;
 mod verify_proof;
 mod verify_schedule_proof;
 
@@ -365,12 +366,25 @@ struct SearchArgs {
 #[derive(clap::Args, Debug)]
 struct VerifyProofArgs {
     /// The `.tbl` file the certificate was made for (with --network: the first
-    /// certificate directory).
+    /// certificate directory; with --cnf: the proof, DRAT or LRAT).
     file: PathBuf,
     /// Certificate directories: each one certificate, or a directory that a
     /// search's `--certificate` wrote (its `T<t>/` certificates are all checked).
-    #[arg(required_unless_present = "network", num_args = 1..)]
+    #[arg(required_unless_present_any = ["network", "cnf"], conflicts_with = "cnf", num_args = 1..)]
     certificates: Vec<PathBuf>,
+    /// Check the proof FILE (DRAT or LRAT, text or binary) against this DIMACS
+    /// formula and answer `s VERIFIED` / `s NOT VERIFIED` as drat-trim does
+    /// (docs/proofcheck.md).
+    #[arg(long, value_name = "FORMULA", conflicts_with_all = ["network", "lrat"])]
+    cnf: Option<PathBuf>,
+    /// With --cnf: the proof's format (default: told from its first line, and
+    /// from a name ending in `.lrat` for binary proofs).
+    #[arg(long, value_enum, requires = "cnf")]
+    proof_format: Option<ProofFormatArg>,
+    /// With --cnf and a DRAT proof: also write the core of the refutation as
+    /// text LRAT to this file (checked again by the LRAT checker).
+    #[arg(long, value_name = "FILE", requires = "cnf")]
+    lrat_out: Option<PathBuf>,
     /// The network a `search --network` certificate was made for (its graph is
     /// built and the formula regenerated from it; docs/schedules-any.md).
     #[arg(long, value_name = "NET", conflicts_with = "lrat")]
@@ -386,6 +400,15 @@ struct VerifyProofArgs {
     /// Report format (JSON: schema txverify-verify-proof/2).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
+}
+
+/// The format of a proof given to `verify-proof --cnf`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProofFormatArg {
+    /// DRAT, text or binary.
+    Drat,
+    /// LRAT, text or binary.
+    Lrat,
 }
 
 /// The group a construction is presented with.

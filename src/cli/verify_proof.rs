@@ -25,6 +25,9 @@ const VERIFY_PROOF_SCHEMA: &str = "txverify-verify-proof/2";
 
 /// `txverify verify-proof FILE DIR…`.
 pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
+    if let Some(cnf) = &args.cnf {
+        return super::verify_cnf::verify(args, cnf);
+    }
     if let Some(network) = &args.network {
         return super::verify_schedule_proof::verify(args, network);
     }
@@ -109,7 +112,10 @@ fn verify_one(args: &VerifyProofArgs, instance: &Instance, dir: &Path) -> Exit {
                     "{k} cubes that cover every assignment, each refuted by its proof: {} lemmas checked",
                     v.report.lemmas
                 ),
-                None => format!("proof: {} lemmas checked", v.report.lemmas),
+                None => format!(
+                    "proof: {} lemmas, the {} of them the refutation uses checked",
+                    v.report.lemmas, v.report.core_lemmas
+                ),
             };
             outln!(
                 "formula: {} variables, {} clauses ({}); {proof}",

@@ -80,11 +80,12 @@ fn verify_one(
             let p = &v.provenance;
             outln!("verified: {}", p.claim);
             outln!(
-                "formula: {} variables, {} clauses ({}, regenerated from the network and identical to formula.cnf); proof: {} lemmas checked",
+                "formula: {} variables, {} clauses ({}, regenerated from the network and identical to formula.cnf); proof: {} lemmas, the {} of them the refutation uses checked",
                 p.variables,
                 p.clauses,
                 p.encoding,
-                v.report.lemmas
+                v.report.lemmas,
+                v.report.core_lemmas
             );
             if !p.covers_all_schedules {
                 outln!(

@@ -351,12 +351,16 @@ fn check_proof_file_reporting(
     let reader = BufReader::with_capacity(1 << 16, counting);
     Ok(match kind {
         ProofKind::Drat => proofcheck::check_reader(vars, clauses, reader, None)?,
-        ProofKind::Lrat => ProofReport {
-            lemmas: proofcheck::check_lrat_reader(clauses, reader)?,
-            rat_lemmas: 0,
-            deletions: 0,
-            ignored_deletions: 0,
-        },
+        ProofKind::Lrat => {
+            let lemmas = proofcheck::check_lrat_reader(clauses, reader)?;
+            ProofReport {
+                lemmas,
+                core_lemmas: lemmas,
+                rat_lemmas: 0,
+                deletions: 0,
+                ignored_deletions: 0,
+            }
+        }
     })
 }
 
@@ -488,6 +492,7 @@ pub fn verify_reporting(
         let lemmas = verify_cubes(&encoding, dir, count)?;
         let report = ProofReport {
             lemmas,
+            core_lemmas: lemmas,
             rat_lemmas: 0,
             deletions: 0,
             ignored_deletions: 0,

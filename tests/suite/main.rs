@@ -51,6 +51,7 @@ mod msccl_network;
 mod no_panic;
 mod portfolio;
 mod products;
+mod proofcheck_cnf;
 mod proofs;
 mod render;
 mod schedule;

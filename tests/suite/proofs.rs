@@ -258,8 +258,10 @@ fn the_same_refutation_in_text_and_binary_verifies_and_corruptions_do_not() {
     let run = verify(&dir);
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(
-        run.stdout
-            .contains(&format!("step 1: lemma [{}] is not implied", -unit)),
+        run.stdout.contains(&format!(
+            "line 1: lemma 1 (step 1) [{}] is not implied",
+            -unit
+        )),
         "{}",
         run.stdout
     );

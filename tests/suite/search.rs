@@ -86,7 +86,7 @@ fn cyclic_six_ring_needs_six_and_the_certificate_checks() {
     std::fs::write(dir.join("proof.drat"), steps.concat()).unwrap();
     assert!(matches!(
         certificate::verify(&inst, &dir),
-        Err(CertificateError::Proof(ProofError::NotRup { .. }))
+        Err(CertificateError::Proof(ProofError::LemmaNotImplied { .. }))
     ));
 
     // A proof checked against a weakened formula (one clause less) fails.
@@ -112,7 +112,7 @@ fn cyclic_six_ring_needs_six_and_the_certificate_checks() {
             &proof,
             txverify::search::proofcheck::ProofFormat::Binary,
         ),
-        Err(ProofError::NotRup { .. })
+        Err(ProofError::LemmaNotImplied { .. })
     ));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,42 +2,36 @@
 //!
 //! This module shares no code with the encoder or the solvers: it takes the
 //! clauses of a formula as plain integer lists and a proof as a stream of
-//! bytes, and decides whether the proof refutes the formula. The DRAT checker
-//! is a forward checker: every added lemma must follow from the clauses present
-//! by unit propagation (RUP: assign the lemma's literals false, propagate,
-//! reach a conflict) or, failing that, be a resolution asymmetric tautology on
-//! its first literal (RAT, as CaDiCaL and kissat may write), and the proof must
-//! end with the clause set refuted by unit propagation. Lemmas may name
-//! extension variables, above the formula's count (a RAT lemma on a fresh
-//! variable defines one); the database grows to hold them.
+//! bytes, and decides whether the proof refutes the formula.
 //!
-//! Proofs are read through a buffered reader one step at a time (`parse.rs`)
-//! and deleted clauses give their memory back (`db.rs`), so a check needs the
-//! memory of the clause database, not of the proof: proofs of hundreds of
-//! megabytes are checked as they are read.
+//! DRAT proofs are checked backwards, as drat-trim checks them
+//! (`backward.rs`): the proof is read once into a flat arena (`store.rs`),
+//! replayed forward at the top level to the conflict that ends it, then
+//! walked back, checking only the lemmas that the conflict, or a lemma
+//! checked before, used (the core): RUP by unit propagation over core clauses
+//! first, with two watched literals per clause (`watch.rs`), and RAT on the
+//! lemma's first literal when RUP fails. Lemmas may name extension variables,
+//! above the formula's count. What deletions are honoured, and why that is
+//! sound, is said in `backward.rs`.
 //!
-//! Soundness and deletions. A RUP lemma is implied by the clauses present; a
-//! RAT lemma keeps them satisfiable if they were. So the clauses present stay
-//! satisfiable as long as the formula is, whichever deletions are honoured:
-//! ignoring a deletion of a clause we do not hold, or keeping a clause that
-//! still forces a top-level value (as varisat's proofs require: the value
-//! stays, so the clause does too, and the RAT check sees it), only makes the
-//! set larger, never a satisfiable formula refuted.
-//!
-//! [`check_to_lrat`] also writes the refutation as an LRAT proof, and
-//! [`check_lrat`] checks LRAT proofs, text or binary (in `lrat.rs`, sharing
-//! nothing with the writer).
+//! [`check_to_lrat`] also writes the core of the refutation as an LRAT proof,
+//! RAT steps included, and [`check_lrat`] checks LRAT proofs, text or binary
+//! (in `lrat.rs`, sharing nothing with the writer).
 
-mod db;
+mod backward;
+pub mod dimacs;
+mod lex;
 mod lrat;
 mod parse;
+mod store;
 #[cfg(test)]
 mod tests;
+mod watch;
 
+pub use backward::Progress;
+pub use lex::Position;
 pub use lrat::{check_lrat, check_lrat_reader};
 
-use db::{Db, NONE, code};
-use parse::{DratReader, Step};
 use std::io::{BufRead, Read, Write};
 
 /// The largest variable a proof may name: extension variables are allocated
@@ -56,9 +50,11 @@ pub enum ProofFormat {
 /// What the checker found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProofReport {
-    /// Lemmas checked.
+    /// Lemmas of the proof up to the conflict that ends it.
     pub lemmas: usize,
-    /// Of those, lemmas that are RAT but not RUP.
+    /// Of those, the lemmas the refutation uses, each checked.
+    pub core_lemmas: usize,
+    /// Of the core lemmas, those that are RAT but not RUP.
     pub rat_lemmas: usize,
     /// Deletions honoured.
     pub deletions: usize,
@@ -99,24 +95,34 @@ pub enum ProofError {
     /// The proof could not be read.
     #[error("cannot read the proof: {0}")]
     Read(#[source] std::io::Error),
-    /// A RAT lemma was met while writing LRAT, which is written with RUP hints only.
-    #[error("step {step}: lemma {clause:?} is RAT, not RUP; the LRAT output takes RUP lemmas only")]
-    RatInLrat {
-        /// 1-based step number.
-        step: usize,
-        /// The lemma.
-        clause: Vec<i64>,
-    },
+    /// The proof has more clauses than the checker numbers (2^31).
+    #[error("the proof has more than 2^31 clauses")]
+    TooManyClauses,
     /// The LRAT output could not be written.
     #[error("cannot write the LRAT proof: {0}")]
     Write(#[source] std::io::Error),
-    /// A lemma does not follow by unit propagation.
+    /// An LRAT lemma does not follow from its hints.
     #[error(
         "step {step}: lemma {clause:?} is not implied by unit propagation, nor RAT on its first literal"
     )]
     NotRup {
-        /// 1-based step number.
+        /// 1-based line (text) or step (binary) number.
         step: usize,
+        /// The lemma.
+        clause: Vec<i64>,
+    },
+    /// A DRAT lemma the refutation uses is neither implied by unit
+    /// propagation nor RAT on its first literal.
+    #[error(
+        "{position}: lemma {lemma} (step {step}) {clause:?} is not implied by unit propagation, nor RAT on its first literal"
+    )]
+    LemmaNotImplied {
+        /// 1-based step number, deletions counted.
+        step: usize,
+        /// 1-based number of the lemma among the proof's added clauses.
+        lemma: usize,
+        /// Where the lemma is in the proof file.
+        position: Position,
         /// The lemma.
         clause: Vec<i64>,
     },
@@ -209,27 +215,25 @@ pub fn check(
     proof: &[u8],
     format: ProofFormat,
 ) -> Result<ProofReport, ProofError> {
-    check_into(vars, clauses, proof, Some(format), None)
+    check_with(vars, clauses, proof, Some(format), None, None)
 }
 
-/// Like [`check`], reading the proof from `proof` one step at a time; with
-/// `format` `None`, text or binary is told from the proof's first bytes, as
-/// drat-trim does.
+/// Like [`check`], reading the proof from `proof`; with `format` `None`, text
+/// or binary is told from the proof's first bytes, as drat-trim does.
 pub fn check_reader(
     vars: usize,
     clauses: &[Vec<i32>],
     proof: impl BufRead,
     format: Option<ProofFormat>,
 ) -> Result<ProofReport, ProofError> {
-    check_into(vars, clauses, proof, format, None)
+    check_with(vars, clauses, proof, format, None, None)
 }
 
-/// Checks `proof` like [`check_reader`] and writes, as it goes, the same
-/// refutation as a text LRAT proof (every lemma with the clauses unit
-/// propagation used, by number: the formula's clauses are 1, 2, … in order).
-/// Deletions of clauses that still give a top-level value its reason are left
-/// out, since the hints of later lemmas may use them. A RAT lemma is an error
-/// ([`ProofError::RatInLrat`]): LRAT is written with RUP hints only.
+/// Checks `proof` like [`check_reader`] and writes the core of the
+/// refutation as a text LRAT proof: every core lemma with the clauses unit
+/// propagation used, by number (the formula's clauses are 1, 2, … in order),
+/// RAT lemmas with a group of hints per clause resolved with, the deletions
+/// of formula and core clauses, and the empty clause.
 pub fn check_to_lrat(
     vars: usize,
     clauses: &[Vec<i32>],
@@ -237,117 +241,23 @@ pub fn check_to_lrat(
     format: Option<ProofFormat>,
     lrat: &mut dyn Write,
 ) -> Result<ProofReport, ProofError> {
-    check_into(vars, clauses, proof, format, Some(lrat))
+    check_with(vars, clauses, proof, format, Some(lrat), None)
 }
 
-fn check_into(
+/// The DRAT check with every option: LRAT output if `lrat` is given, and
+/// `progress` told now and then how far the backward walk is.
+pub fn check_with(
     vars: usize,
     clauses: &[Vec<i32>],
     mut proof: impl BufRead,
     format: Option<ProofFormat>,
-    mut lrat: Option<&mut dyn Write>,
+    lrat: Option<&mut dyn Write>,
+    progress: Option<Progress<'_>>,
 ) -> Result<ProofReport, ProofError> {
     let (format, head) = match format {
         Some(format) => (format, Vec::new()),
         None => parse::detect(&mut proof)?,
     };
-    let mut steps = DratReader::new((&head[..]).chain(proof), format);
-    let mut db = Db::new(vars);
-    for clause in clauses {
-        let top = clause.iter().map(|l| l.unsigned_abs() as usize).max();
-        db.grow(top.unwrap_or(0));
-        let lits = clause.iter().map(|&l| code(i64::from(l))).collect();
-        db.add(lits);
-    }
-    let mut report = ProofReport {
-        lemmas: 0,
-        rat_lemmas: 0,
-        deletions: 0,
-        ignored_deletions: 0,
-    };
-    let explain = lrat.is_some();
-    let mut n = 0;
-    while let Some((kind, clause)) = steps.next_step()? {
-        n += 1;
-        if db.refuted {
-            break;
-        }
-        // Variables above the formula's are extension variables (introduced
-        // by RAT lemmas); the database grows to hold them.
-        let top = clause.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
-        let top = usize::try_from(top)
-            .ok()
-            .filter(|&v| v <= MAX_VARIABLE)
-            .ok_or(ProofError::VariableTooLarge {
-                step: n,
-                variable: top,
-            })?;
-        db.grow(top);
-        let lits: Vec<usize> = clause.iter().map(|&l| code(l)).collect();
-        match kind {
-            Step::Add => {
-                let hints = match db.rup(&lits, explain) {
-                    Some(hints) => hints,
-                    None if db.rat(&lits) => {
-                        if explain {
-                            return Err(ProofError::RatInLrat { step: n, clause });
-                        }
-                        report.rat_lemmas += 1;
-                        Vec::new()
-                    }
-                    None => return Err(ProofError::NotRup { step: n, clause }),
-                };
-                report.lemmas += 1;
-                db.add(lits);
-                if let Some(out) = lrat.as_deref_mut() {
-                    write_step(out, db.last_id, &clause, &hints)?;
-                }
-            }
-            Step::Delete => match db.delete(lits) {
-                Some((id, is_reason)) => {
-                    report.deletions += 1;
-                    if let Some(out) = lrat.as_deref_mut().filter(|_| !is_reason) {
-                        writeln!(out, "{} d {id} 0", db.last_id).map_err(write_error)?;
-                    }
-                }
-                None => report.ignored_deletions += 1,
-            },
-        }
-    }
-    if !db.refuted && db.propagate() {
-        return Err(ProofError::NoContradiction);
-    }
-    if let Some(out) = lrat {
-        // The empty clause, from the top-level conflict (none needed when the
-        // formula or the proof holds the empty clause itself).
-        if db.conflict != NONE {
-            let hints = db.explain(db.conflict, &[]);
-            write_step(out, db.last_id + 1, &[], &hints)?;
-        }
-        out.flush().map_err(write_error)?;
-    }
-    Ok(report)
-}
-
-/// Writes one added clause of an LRAT proof with its hints.
-fn write_step(
-    out: &mut dyn Write,
-    id: u64,
-    clause: &[i64],
-    hints: &[u64],
-) -> Result<(), ProofError> {
-    let mut line = id.to_string();
-    for l in clause {
-        line.push_str(&format!(" {l}"));
-    }
-    line.push_str(" 0");
-    for h in hints {
-        line.push_str(&format!(" {h}"));
-    }
-    line.push_str(" 0");
-    writeln!(out, "{line}").map_err(write_error)
-}
-
-fn write_error(e: std::io::Error) -> ProofError {
-    ProofError::Write(e)
+    let store = store::Store::read(vars, clauses, (&head[..]).chain(proof), format)?;
+    backward::check(store, lrat, progress)
 }

@@ -1,15 +1,16 @@
 //! Tests of the DRAT checker, the LRAT writer and the LRAT checker.
 
-use super::parse::{DratReader, Step};
+use super::parse::Step;
 use super::*;
 
 /// Every step of a DRAT proof.
 fn parse(bytes: &[u8], format: ProofFormat) -> Result<Vec<(Step, Vec<i64>)>, ProofError> {
-    let mut reader = DratReader::new(bytes, format);
     let mut steps = Vec::new();
-    while let Some(step) = reader.next_step()? {
-        steps.push(step);
-    }
+    lex::steps(bytes, format, &mut |step| {
+        let lits = step.lits.iter().map(|&l| store::lit_value(l)).collect();
+        steps.push((step.kind, lits));
+        Ok(())
+    })?;
     Ok(steps)
 }
 
@@ -40,9 +41,16 @@ fn accepts_a_hand_written_refutation() {
     assert!(check(2, &clauses, &binary, ProofFormat::Binary).is_ok());
 }
 
-/// Whether `result` is a [`ProofError::NotRup`] at `step` for `clause`.
+/// Whether `result` says the lemma at `step` (DRAT: steps counted with
+/// deletions; LRAT: the line) is not implied, for `clause`.
 fn not_rup<T>(result: Result<T, ProofError>, step: usize, clause: &[i64]) -> bool {
-    matches!(result, Err(ProofError::NotRup { step: s, clause: c }) if s == step && c == clause)
+    match result {
+        Err(ProofError::NotRup { step: s, clause: c }) => s == step && c == clause,
+        Err(ProofError::LemmaNotImplied {
+            step: s, clause: c, ..
+        }) => s == step && c == clause,
+        _ => false,
+    }
 }
 
 /// Whether an LRAT check failed at this step, the lemma neither following from
@@ -118,19 +126,26 @@ fn extension_variables_defined_by_rat_lemmas_are_accepted() {
 #[test]
 fn broken_extension_proofs_are_rejected_with_the_lemma_named() {
     let clauses = all_three();
-    let cases: [(&str, usize, &[i64]); 4] = [
-        // The second definition is not RAT once the first has the wrong sign.
-        ("4 1 0\n-4 1 0\n4 2 0\n4 0\n-2 0\n0\n", 2, &[-4, 1]),
+    // With the first definition of the wrong sign, the second is not RAT on
+    // ¬4, but it is on 1 (every resolvent on 1 is RUP), which drat-trim
+    // accepts too.
+    let other_pivot = "4 1 0\n-4 1 0\n4 2 0\n4 0\n-2 0\n0\n";
+    let report = check(3, &clauses, other_pivot.as_bytes(), ProofFormat::Text).unwrap();
+    assert_eq!(report.rat_lemmas, 2);
+    let cases: [(&str, usize, &[i64]); 3] = [
         // Without the second definition, -2 is RAT but the end is not reached.
         ("4 -1 0\n4 2 0\n4 0\n-2 0\n0\n", 5, &[]),
-        // A clause over two fresh variables that is not RAT on its first.
-        ("4 -1 0\n-4 1 0\n4 5 0\n0\n", 3, &[4, 5]),
+        // A clause over two fresh variables, RAT on its first, and an empty
+        // clause that does not follow: backwards, the empty clause fails first.
+        ("4 -1 0\n-4 1 0\n4 5 0\n0\n", 4, &[]),
         // The empty clause too early.
         ("4 -1 0\n-4 1 0\n0\n", 3, &[]),
     ];
     for (proof, step, lemma) in cases {
         match check(3, &clauses, proof.as_bytes(), ProofFormat::Text) {
-            Err(ProofError::NotRup { step: s, clause }) => {
+            Err(ProofError::LemmaNotImplied {
+                step: s, clause, ..
+            }) => {
                 assert_eq!((s, &clause[..]), (step, lemma), "{proof}");
             }
             other => panic!("{proof}: {other:?}"),
@@ -303,7 +318,7 @@ fn varisat_proofs_check_and_corruptions_fail() {
         weaker.remove(0);
         assert!(matches!(
             check(vars, &weaker, &proof, ProofFormat::Binary),
-            Err(ProofError::NotRup { .. })
+            Err(ProofError::LemmaNotImplied { .. })
         ));
         // Keep only the last lemma (the empty clause): not RUP for n ≥ 2.
         let steps = parse(&proof, ProofFormat::Binary).unwrap();
@@ -349,26 +364,8 @@ fn rat_by_drat(clauses: &[Vec<i32>], lines: &[&str], lemma: &[i64]) -> bool {
             present.insert(words[0], clause);
         }
     }
-    let mut db = db::Db::new(0);
-    for clause in present.values() {
-        db.grow(
-            clause
-                .iter()
-                .map(|l| l.unsigned_abs() as usize)
-                .max()
-                .unwrap_or(0),
-        );
-        db.add(clause.iter().map(|&l| db::code(l)).collect());
-    }
-    db.grow(
-        lemma
-            .iter()
-            .map(|l| l.unsigned_abs() as usize)
-            .max()
-            .unwrap_or(0),
-    );
-    let lits: Vec<usize> = lemma.iter().map(|&l| db::code(l)).collect();
-    db.rup(&lits, false).is_some() || db.rat(&lits)
+    let clauses: Vec<Vec<i64>> = present.into_values().collect();
+    backward::implied(&clauses, lemma)
 }
 
 #[test]
@@ -510,8 +507,16 @@ fn rat_lemmas_on_their_first_literal_are_accepted_and_others_rejected() {
     // ¬3) but not RUP.
     let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
     let report = check(3, &clauses, b"3 0\n2 0\n0\n", ProofFormat::Text).unwrap();
-    // (2) makes the clauses refuted by unit propagation: the check stops there.
-    assert_eq!((report.lemmas, report.rat_lemmas), (2, 1));
+    // (2) makes the clauses refuted by unit propagation: the replay stops
+    // there, and (3) is not in the core, so it is never checked.
+    assert_eq!(
+        (report.lemmas, report.core_lemmas, report.rat_lemmas),
+        (2, 1, 0)
+    );
+    // (3) in the core: with (¬3 ∨ 2) it refutes, and it is RAT; (2 ∨ 3) is
+    // not used.
+    let report = check(3, &clauses, b"3 0\n2 3 0\n-3 2 0\n0\n", ProofFormat::Text).unwrap();
+    assert_eq!((report.core_lemmas, report.rat_lemmas), (2, 1));
     // Satisfiable (2 = 3 = true): (¬3) is neither RUP nor RAT, since resolving
     // it with (¬2 ∨ 3) gives (¬3 ∨ ¬2), not RUP.
     let satisfiable = vec![vec![1, 2], vec![-1, 2], vec![-2, 3]];
@@ -520,19 +525,16 @@ fn rat_lemmas_on_their_first_literal_are_accepted_and_others_rejected() {
         1,
         &[-3]
     ));
-    // The pivot is the first literal: (4 ∨ ¬3) is RAT on 4; (¬3 ∨ 4) is not RAT on ¬3.
-    let rat = check(4, &satisfiable, b"4 -3 0\n", ProofFormat::Text);
-    assert!(matches!(rat, Err(ProofError::NoContradiction)), "{rat:?}");
-    assert!(not_rup(
-        check(4, &satisfiable, b"-3 4 0\n", ProofFormat::Text),
-        1,
-        &[-3, 4]
-    ));
-    // RAT lemmas cannot be written as LRAT (RUP hints only).
-    assert!(matches!(
-        check_to_lrat(3, &clauses, &b"3 0\n2 0\n0\n"[..], None, &mut Vec::new()),
-        Err(ProofError::RatInLrat { step: 1, .. })
-    ));
+    // (¬3 ∨ 4) is not RAT on ¬3 but is on 4, the second literal, tried next
+    // as drat-trim does; with (¬4) after it, (¬3) follows and refutes.
+    let report = check(4, &satisfiable, b"-3 4 0\n-4 0\n-3 0\n", ProofFormat::Text);
+    assert!(not_rup(report, 2, &[-4]));
+    let report = check(4, &satisfiable, b"-3 4 0\n-3 0\n", ProofFormat::Text);
+    assert!(not_rup(report, 2, &[-3]));
+    // RAT lemmas are written as LRAT with a hint group per resolved clause.
+    let lrat = lrat_of(3, &clauses, b"3 0\n2 3 0\n-3 2 0\n0\n", ProofFormat::Text);
+    assert!(lrat.starts_with("5 3 0 0\n"), "{lrat}");
+    assert_eq!(check_lrat(&clauses, lrat.as_bytes()).unwrap(), 3);
 }
 
 #[test]
@@ -571,22 +573,37 @@ fn text_and_binary_are_told_apart_by_their_first_bytes() {
 }
 
 #[test]
-fn deleted_clauses_give_their_slots_back() {
-    let (vars, clauses) = pigeonhole(3);
-    let mut db = db::Db::new(vars);
-    for c in &clauses {
-        db.add(c.iter().map(|&l| code(i64::from(l))).collect());
-    }
-    let base = db.slots();
-    // A thousand lemmas added and deleted again: the database does not grow.
-    for _ in 0..1000 {
-        let lemma = vec![code(1), code(2), code(3)];
-        db.add(lemma.clone());
-        assert!(matches!(db.delete(lemma), Some((_, false))));
-    }
-    assert_eq!(db.slots(), base + 1);
-    // A deletion of a clause not present is reported as such.
-    assert!(db.delete(vec![code(1), code(5)]).is_none());
+fn deleted_clauses_are_not_used_and_absent_ones_are_ignored() {
+    let clauses = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
+    let proof = b"2 0\n0\n";
+    assert!(check(2, &clauses, proof, ProofFormat::Text).is_ok());
+    // Without (¬1 ∨ 2), (2) is neither RUP nor RAT (its resolvent with
+    // (¬1 ∨ ¬2) is not refuted).
+    let deleted = check(2, &clauses, b"d -1 2 0\n2 0\n0\n", ProofFormat::Text);
+    assert!(not_rup(deleted, 2, &[2]));
+    // Literals in another order, repeated: the same clause.
+    let deleted = check(2, &clauses, b"d 2 -1 2 0\n2 0\n0\n", ProofFormat::Text);
+    assert!(not_rup(deleted, 2, &[2]));
+    // A deletion of a clause not present changes nothing.
+    let report = check(2, &clauses, b"d 1 2 -1 0\n2 0\n0\n", ProofFormat::Text).unwrap();
+    assert_eq!((report.deletions, report.ignored_deletions), (0, 1));
+    // A unit clause is never deleted (as in drat-trim): it still refutes.
+    let units = vec![vec![1], vec![-1, 2], vec![-2, 3], vec![-3, -1]];
+    let report = check(3, &units, b"d 1 0\n0\n", ProofFormat::Text).unwrap();
+    assert_eq!(report.deletions, 0);
+}
+
+#[test]
+fn duplicate_literals_and_tautologies_are_harmless() {
+    let clauses = vec![
+        vec![1, 2, 1],
+        vec![-1, 2],
+        vec![1, -2],
+        vec![-1, -2],
+        vec![3, -3],
+    ];
+    assert!(check(3, &clauses, b"2 2 0\n1 -1 0\n0\n", ProofFormat::Text).is_ok());
+    assert!(check(3, &clauses, b"1 -1 0\n0\n", ProofFormat::Text).is_err());
 }
 
 #[test]
