@@ -27,7 +27,7 @@ stop() {
 }
 trap stop EXIT
 say() { printf 'slurm-test: %s\n' "$*"; }
-fail() { say "FAILED: $*"; for log in "$work"/*.log "$work"/jobs/*.out; do
+fail() { say "FAILED: $*"; for log in "$work"/*.log "$work"/jobs/*.out "$work"/jobs/*.err; do
   [ -f "$log" ] && { echo "--- $log"; tail -20 "$log"; }; done; exit 1; }
 
 # munge, with its own key and socket.
@@ -91,12 +91,15 @@ export TXVERIFY="$txverify" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONF
 export MPIRUN_ARGS="--oversubscribe"
 cd "$work/jobs"
 
-# 1. The MPI script: a refutation, then a table.
+# 1. The MPI script: a refutation, then a table. Standard error (the cluster
+# figures) goes to a file of its own, so the table on standard output reads clean.
 CERT="$work/cert-mpi" sbatch --wait --nodes=1 --ntasks=2 --output="$work/jobs/mpi-14.out" \
+  --error="$work/jobs/mpi-14.err" \
   "$here/txverify-mpi.sbatch" "$tbl" 14 --any-length > /dev/null || fail "MPI job (T=14)"
 grep -q 'txverify exit status 1' mpi-14.out || fail "MPI job (T=14) did not refute"
 "$txverify" verify-proof "$tbl" "$work/cert-mpi/T14" || fail "verify-proof (MPI certificate)"
 CERT="$work/cert-mpi" sbatch --wait --nodes=1 --ntasks=2 --output="$work/jobs/mpi-15.out" \
+  --error="$work/jobs/mpi-15.err" \
   "$here/txverify-mpi.sbatch" "$tbl" 15 --any-length > /dev/null || fail "MPI job (T=15)"
 grep -q 'txverify exit status 0' mpi-15.out || fail "MPI job (T=15) found no table"
 sed -n '/^group:/,/^txverify exit status/p' mpi-15.out | sed '$d' > found.tbl

@@ -80,7 +80,7 @@ Examples:
 pub const SOLVE_CUBE: &str = "\
 Examples:
   txverify search FILE --time T --cubes 4 -o cubes
-  txverify solve-cube cubes/cube-0001.cnf cubes/cube-0001.drat > cubes/cube-0001.out";
+  txverify solve-cube cubes/cube-0001.cnf cubes/cube-0001.lrat > cubes/cube-0001.out";
 
 /// `schedule`.
 pub const SCHEDULE: &str = "\

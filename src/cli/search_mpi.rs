@@ -14,7 +14,8 @@ use txverify::search::cluster::{ClusterOptions, task};
 pub struct SolveCubeArgs {
     /// The formula, in DIMACS.
     cnf: PathBuf,
-    /// Where the proof of an unsatisfiable formula goes.
+    /// Where the proof of an unsatisfiable formula goes: `.lrat` for LRAT by
+    /// the bundled CaDiCaL, any other name for DRAT by varisat.
     proof: PathBuf,
 }
 

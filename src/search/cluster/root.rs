@@ -10,8 +10,8 @@
 
 use super::protocol::Answer;
 use super::queue::{CubeQueue, Lease};
-use crate::kernel::{Instance, Table};
 use super::task;
+use crate::kernel::{Instance, Table};
 use crate::search::certificate;
 use crate::search::conquer;
 use crate::search::cubes::{self, Cube};
@@ -284,7 +284,8 @@ impl<'a> Conductor<'a> {
     }
 
     fn pending_proof(&self, id: u32) -> PathBuf {
-        self.proof_dir.join(format!("refuted-{}.{}", id + 1, task::proof_extension()))
+        self.proof_dir
+            .join(format!("refuted-{}.{}", id + 1, task::proof_extension()))
     }
 
     /// The outcome, with the certificate written when every cube is refuted
@@ -325,7 +326,11 @@ impl<'a> Conductor<'a> {
         let certificate = match &self.options.certificate_dir {
             Some(dir) => {
                 for (i, (id, _)) in leaves.iter().enumerate() {
-                    let to = dir.join(format!("{}.{}", cubes::cube_stem(i), task::proof_extension()));
+                    let to = dir.join(format!(
+                        "{}.{}",
+                        cubes::cube_stem(i),
+                        task::proof_extension()
+                    ));
                     std::fs::rename(self.pending_proof(*id), &to).map_err(SearchError::io(&to))?;
                 }
                 let options = self.options;

@@ -109,18 +109,21 @@ impl ChildSolver {
     }
 }
 
-/// The child's work: the DIMACS formula at `cnf_path` solved by
-/// [`PROOF_SOLVER`], its proof written to `proof_path`.
+/// The child's work: the DIMACS formula at `cnf_path` solved, its proof
+/// written to `proof_path` in the format its name says: `.lrat` by the
+/// bundled CaDiCaL (an error in a build without it), anything else DRAT by
+/// varisat. Workers name it after [`PROOF_AUTHOR`]; a job array chooses.
 pub fn solve_cube_file(cnf_path: &Path, proof_path: &Path) -> Result<SatAnswer, SearchError> {
     let file = std::fs::File::open(cnf_path).map_err(SearchError::io(cnf_path))?;
     let cnf =
         Cnf::parse_dimacs(std::io::BufReader::new(file)).map_err(SearchError::io(cnf_path))?;
-    let (proof, lrat): (Option<Box<dyn std::io::Write>>, _) = match PROOF_AUTHOR.kind() {
-        ProofKind::Lrat => (None, Some(proof_path)),
-        ProofKind::Drat => {
-            let file = std::fs::File::create(proof_path).map_err(SearchError::io(proof_path))?;
-            (Some(Box::new(std::io::BufWriter::new(file))), None)
-        }
+    let lrat_named = proof_path.extension().is_some_and(|e| e == "lrat");
+    let (solver, proof, lrat): (_, Option<Box<dyn std::io::Write>>, _) = if lrat_named {
+        (SolverChoice::Cadical, None, Some(proof_path))
+    } else {
+        let file = std::fs::File::create(proof_path).map_err(SearchError::io(proof_path))?;
+        let sink = Box::new(std::io::BufWriter::new(file));
+        (SolverChoice::Varisat, Some(sink), None)
     };
     let control = SolveControl {
         deadline: None,
@@ -129,7 +132,7 @@ pub fn solve_cube_file(cnf_path: &Path, proof_path: &Path) -> Result<SatAnswer, 
         lrat,
         on_progress: Box::new(|_| {}),
     };
-    let (answer, _) = crate::search::run_solver(PROOF_SOLVER, None, &cnf, control)?;
+    let (answer, _) = crate::search::run_solver(solver, None, &cnf, control)?;
     Ok(answer)
 }
 
