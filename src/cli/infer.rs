@@ -1,6 +1,8 @@
 //! `txverify infer FILE`: every segmentation of a letter grid into words that makes a
 //! valid table, printed as `.tbl` files with their count (docs/infer.md).
 
+mod complete;
+
 use super::exit::Exit;
 use super::{InferArgs, OutputFormat};
 use serde_json::{Value, json};
@@ -46,7 +48,7 @@ pub fn run(args: &InferArgs) -> Exit {
         Err(e) => return grid_error(&shown, &source, &e, args.format),
     };
     if let Some(columns) = args.complete {
-        return super::infer_complete::run(args, &shown, &grid, columns);
+        return complete::run(args, &shown, &grid, columns);
     }
     let mode = if args.one {
         Mode::One

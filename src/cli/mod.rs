@@ -18,7 +18,6 @@ mod generate;
 mod global;
 mod hypercube;
 mod infer;
-mod infer_complete;
 mod lcc;
 mod manual;
 mod msccl;

@@ -3,8 +3,8 @@
 //! kernel's verdicts on a table derived from each (docs/infer.md, "Completing a
 //! printed prefix").
 
-use super::exit::Exit;
-use super::{InferArgs, OutputFormat};
+use super::super::exit::Exit;
+use super::super::{InferArgs, OutputFormat};
 use serde_json::{Value, json};
 use txverify::format::{self, render_diagnostic, syntax::TblFile};
 use txverify::group::EnumerationLimits;
@@ -71,8 +71,8 @@ pub fn run(args: &InferArgs, shown: &str, grid: &Grid, columns: u64) -> Exit {
 /// Loads the `--derive` file (exit status 2 with a diagnostic when it does not load).
 fn load_target(args: &InferArgs, path: &std::path::Path) -> Result<Loaded, Exit> {
     let shown = path.display().to_string();
-    let source = super::read_text(path).map_err(|e| {
-        super::infer::input_error(&shown, args.format, &format!("cannot read {shown}: {e}"))
+    let source = super::super::read_text(path).map_err(|e| {
+        super::input_error(&shown, args.format, &format!("cannot read {shown}: {e}"))
     })?;
     let options = LoadOptions {
         limits: EnumerationLimits {
@@ -90,7 +90,7 @@ fn load_target(args: &InferArgs, path: &std::path::Path) -> Result<Loaded, Exit>
         }
         OutputFormat::Json => {
             let (line, column) = format::line_col(&source, e.span().start);
-            super::infer::error_json(&shown, &e.to_string(), Some((line, column)))
+            super::error_json(&shown, &e.to_string(), Some((line, column)))
         }
     })
 }
