@@ -19,6 +19,7 @@ pub const ENTRIES: &[Entry] = &[
     entry!("tables/found/butterfly3.tbl"),
     entry!("tables/found/butterfly4.tbl"),
     entry!("tables/found/c10-squared.tbl"),
+    entry!("tables/found/c12-squared.tbl"),
     entry!("tables/found/ccc3.tbl"),
     entry!("tables/found/ccc4.tbl"),
     entry!("tables/found/d10-prism.tbl"),
