@@ -18,6 +18,7 @@ pub const ENTRIES: &[Entry] = &[
     entry!("tables/found/a4.tbl"),
     entry!("tables/found/butterfly3.tbl"),
     entry!("tables/found/butterfly4.tbl"),
+    entry!("tables/found/butterfly5.tbl"),
     entry!("tables/found/c10-squared.tbl"),
     entry!("tables/found/c12-squared.tbl"),
     entry!("tables/found/ccc3.tbl"),
