@@ -1,6 +1,8 @@
 //! `txverify infer FILE`: every segmentation of a letter grid into words that makes a
 //! valid table, printed as `.tbl` files with their count (docs/infer.md).
 
+mod complete;
+
 use super::exit::Exit;
 use super::{InferArgs, OutputFormat};
 use serde_json::{Value, json};
@@ -45,6 +47,9 @@ pub fn run(args: &InferArgs) -> Exit {
         Ok(grid) => grid,
         Err(e) => return grid_error(&shown, &source, &e, args.format),
     };
+    if let Some(columns) = args.complete {
+        return complete::run(args, &shown, &grid, columns);
+    }
     let mode = if args.one {
         Mode::One
     } else if args.count {
@@ -357,7 +362,12 @@ fn file_name(shown: &str, file: &TblFile) -> String {
     }
 }
 
-fn grid_error(shown: &str, source: &str, error: &GridError, format: OutputFormat) -> Exit {
+pub(super) fn grid_error(
+    shown: &str,
+    source: &str,
+    error: &GridError,
+    format: OutputFormat,
+) -> Exit {
     let span = error.span();
     let message = error.to_string();
     match format {
@@ -372,7 +382,7 @@ fn grid_error(shown: &str, source: &str, error: &GridError, format: OutputFormat
     }
 }
 
-fn input_error(shown: &str, format: OutputFormat, message: &str) -> Exit {
+pub(super) fn input_error(shown: &str, format: OutputFormat, message: &str) -> Exit {
     match format {
         OutputFormat::Text => {
             eprintln!("error: {message}");
@@ -383,7 +393,7 @@ fn input_error(shown: &str, format: OutputFormat, message: &str) -> Exit {
 }
 
 /// The JSON object of a file that could not be read (exit status 2).
-fn error_json(shown: &str, message: &str, at: Option<(usize, usize)>) -> Exit {
+pub(super) fn error_json(shown: &str, message: &str, at: Option<(usize, usize)>) -> Exit {
     let report = json!({
         "schema": SCHEMA,
         "file": shown,

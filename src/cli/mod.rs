@@ -158,6 +158,43 @@ struct InferArgs {
     #[arg(long, value_name = "N", default_value_t = txverify::infer::MAX_STEPS,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_steps: u64,
+    /// Complete the printed prefix to tables of at most N columns: every letter of
+    /// the empty cells after each row's last letter and every segmentation, counted
+    /// (docs/infer.md, "Completing a printed prefix").
+    #[arg(long, value_name = "N", conflicts_with_all = ["one", "limit"],
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    complete: Option<u64>,
+    /// With --complete: stop after N fillings of the empty cells (each a boundary
+    /// search); the report says so and the exit status is 4.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, requires = "complete",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_fillings: u64,
+    /// With --complete: from every completion, derive a table by --delete and check
+    /// it against this file's group, network and `expect:` claims (its table is not read).
+    #[arg(long, value_name = "FILE", requires_all = ["complete", "delete"])]
+    derive: Option<PathBuf>,
+    /// The words --derive deletes: `row-ends` (the last word of every row),
+    /// `last:K` (the last K words in reading order) or `right-most:K` (the K words
+    /// that end furthest right).
+    #[arg(long, value_name = "WHICH", requires = "derive", value_parser = parse_deletion)]
+    delete: Option<txverify::infer::Deletion>,
+}
+
+/// Reads `--delete`: `row-ends`, `last:K` or `right-most:K`.
+fn parse_deletion(text: &str) -> Result<txverify::infer::Deletion, String> {
+    use txverify::infer::Deletion;
+    let count = |k: &str| {
+        k.parse::<usize>()
+            .ok()
+            .filter(|&k| k >= 1)
+            .ok_or_else(|| format!("`{k}` is not a count of words (1 or more)"))
+    };
+    match text.split_once(':') {
+        None if text == "row-ends" => Ok(Deletion::RowEnds),
+        Some(("last", k)) => Ok(Deletion::Last(count(k)?)),
+        Some(("right-most", k)) => Ok(Deletion::RightMost(count(k)?)),
+        _ => Err("expected `row-ends`, `last:K` or `right-most:K`".to_string()),
+    }
 }
 
 /// The product algorithms of `txverify compose`.

@@ -9,6 +9,7 @@
 use crate::format::syntax::{RowToken, Span};
 use crate::kernel::{LinkId, TableLetter};
 use crate::load::{LoadError, LoadOptions, Loaded, load};
+use std::sync::Arc;
 
 /// Why a grid file cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -71,8 +72,9 @@ pub struct Run {
 /// A loaded grid file: the file, its instance, and the letters with their runs.
 #[derive(Debug)]
 pub struct Grid {
-    /// The file as loaded (its table is the grid cut between every two letters).
-    pub loaded: Loaded,
+    /// The file as loaded (its table is the printed grid cut between every two
+    /// letters; a completed grid, [`Grid::filled`], shares it and adds letters).
+    pub loaded: Arc<Loaded>,
     /// Every letter, row by row, left to right.
     pub letters: Vec<GridLetter>,
     /// The runs, row by row, left to right.
@@ -88,6 +90,27 @@ impl Grid {
     /// The last column holding a letter (the time of every segmentation).
     pub fn columns(&self) -> usize {
         self.letters.iter().map(|l| l.column).max().unwrap_or(0)
+    }
+
+    /// The same file with more letters (cells the grid leaves empty, as a completion
+    /// fills them): the runs are recomputed; the header and instance are shared.
+    pub fn filled(&self, extra: &[GridLetter]) -> Grid {
+        let mut letters: Vec<GridLetter> = self.letters.iter().chain(extra).cloned().collect();
+        letters.sort_by_key(|l| (l.row, l.column));
+        let runs = runs_of(&letters);
+        Grid {
+            loaded: Arc::clone(&self.loaded),
+            letters,
+            runs,
+        }
+    }
+
+    /// The grid as a table: every letter a one-letter word.
+    pub(crate) fn letters_table(&self) -> crate::kernel::Table {
+        let words = (0..self.letters.len())
+            .map(|i| i..i + 1)
+            .collect::<Vec<_>>();
+        super::table_of(self, &words)
     }
 
     /// The links of a run's letters, or `None` when one of them is not a link.
@@ -140,6 +163,16 @@ pub fn load_grid(source: &str, options: &LoadOptions) -> Result<Grid, GridError>
             })
         })
         .collect();
+    let runs = runs_of(&letters);
+    Ok(Grid {
+        loaded: Arc::new(loaded),
+        letters,
+        runs,
+    })
+}
+
+/// The maximal runs of letters, row by row (letters in row order, left to right).
+fn runs_of(letters: &[GridLetter]) -> Vec<Run> {
     let mut runs: Vec<Run> = Vec::new();
     for (i, l) in letters.iter().enumerate() {
         match runs.last_mut() {
@@ -153,9 +186,5 @@ pub fn load_grid(source: &str, options: &LoadOptions) -> Result<Grid, GridError>
             }),
         }
     }
-    Ok(Grid {
-        loaded,
-        letters,
-        runs,
-    })
+    runs
 }

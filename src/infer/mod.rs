@@ -9,9 +9,11 @@
 //! count of letters or runs that cannot work, or the end of the exhaustive search with
 //! the furthest it got.
 
+mod complete;
 mod grid;
 mod walk;
 
+pub use complete::{CompleteOptions, Completions, Deletion, Derived, complete, relabel};
 pub use grid::{Grid, GridError, GridLetter, Run, load_grid};
 pub use walk::WordSpan;
 
@@ -425,7 +427,7 @@ fn ruled_out_by_counting(grid: &Grid, options: &InferOptions) -> Option<NoSegmen
     // The grid cut between every two letters has the grid's letters in the grid's
     // columns, so the kernel's findings on it that do not depend on words hold for
     // every segmentation.
-    let on_grid = kernel::check(instance, &loaded.table, &loaded.claims);
+    let on_grid = kernel::check(instance, &grid.letters_table(), &loaded.claims);
     let fixed: Vec<Violation> = on_grid
         .violations()
         .iter()

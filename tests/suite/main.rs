@@ -34,6 +34,7 @@ mod group;
 mod hypercube;
 mod import_circles;
 mod infer;
+mod infer_complete;
 mod kernel;
 mod kernel_props;
 mod lcc;
