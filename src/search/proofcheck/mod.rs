@@ -112,9 +112,9 @@ pub enum ProofError {
         clause: Vec<i64>,
     },
     /// A DRAT lemma the refutation uses is neither implied by unit
-    /// propagation nor RAT on its first literal.
+    /// propagation nor RAT on any of its literals.
     #[error(
-        "{position}: lemma {lemma} (step {step}) {clause:?} is not implied by unit propagation, nor RAT on its first literal"
+        "{position}: lemma {lemma} (step {step}) {clause:?} is not implied by unit propagation, nor RAT on any of its literals"
     )]
     LemmaNotImplied {
         /// 1-based step number, deletions counted.
