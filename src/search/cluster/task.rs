@@ -112,7 +112,7 @@ impl ChildSolver {
 /// The child's work: the DIMACS formula at `cnf_path` solved, its proof
 /// written to `proof_path` in the format its name says: `.lrat` by the
 /// bundled CaDiCaL (an error in a build without it), anything else DRAT by
-/// varisat. Workers name it after [`PROOF_AUTHOR`]; a job array chooses.
+/// varisat. Workers name it after the solver of [`PROOF_SOLVER`]; a job array chooses.
 pub fn solve_cube_file(cnf_path: &Path, proof_path: &Path) -> Result<SatAnswer, SearchError> {
     let file = std::fs::File::open(cnf_path).map_err(SearchError::io(cnf_path))?;
     let cnf =
