@@ -376,14 +376,7 @@ fn merge_cubes(
             }
             Exit::Limit
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            if e.is_input() {
-                Exit::Input
-            } else {
-                Exit::Internal
-            }
-        }
+        Err(e) => super::search_report::cube_run_failed(&e, e.is_input()),
     }
 }
 

@@ -72,14 +72,7 @@ pub(super) fn run(
                 }
             }
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            if e.is_input() {
-                Exit::Input
-            } else {
-                Exit::Internal
-            }
-        }
+        Err(e) => super::search_report::cube_run_failed(&e, e.is_input()),
     }
 }
 

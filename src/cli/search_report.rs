@@ -157,6 +157,17 @@ pub(super) fn search_failure(args: &SearchArgs, message: &str, exit: Exit) -> Ex
     exit
 }
 
+/// Reports a failed cube run (`--merge`, `--mpi`): exit status 2 when the
+/// input was at fault, 3 (internal) otherwise.
+pub(super) fn cube_run_failed(error: &dyn std::fmt::Display, input_at_fault: bool) -> Exit {
+    eprintln!("error: {error}");
+    if input_at_fault {
+        Exit::Input
+    } else {
+        Exit::Internal
+    }
+}
+
 /// Writes a table the search found (`--model`, `--merge`, `--cubes`) after
 /// the kernel's check: to `output` (`-o`) or else to standard output.
 pub(super) fn write_found(
