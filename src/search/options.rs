@@ -365,6 +365,14 @@ pub enum SearchError {
         /// What went wrong.
         source: std::io::Error,
     },
+    /// A file could not be read (an input error, like [`SearchError::Io`]).
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The path.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
     /// The link set is defective, so there is no lower bound to start from.
     #[error("the link set is defective; the kernel reports why")]
     NoBound,
@@ -372,10 +380,10 @@ pub enum SearchError {
 
 impl SearchError {
     /// Whether the failure is an input/output error ([`SearchError::Io`]: a file
-    /// or directory that could not be written) rather than a bad request or an
-    /// internal fault.
+    /// or directory that could not be written; [`SearchError::Read`]: a file
+    /// that could not be read) rather than a bad request or an internal fault.
     pub fn is_io(&self) -> bool {
-        matches!(self, SearchError::Io { .. })
+        matches!(self, SearchError::Io { .. } | SearchError::Read { .. })
     }
 
     /// An [`SearchError::Io`] for `path`.

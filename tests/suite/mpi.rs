@@ -51,6 +51,20 @@ fn a_budget_or_lease_that_is_not_positive_and_json_are_refused_before_any_mpi() 
     }
 }
 
+#[test]
+fn solve_cube_names_a_formula_it_cannot_read_and_exits_2() {
+    let garbage = common::cli::file("garbage.cnf", "p cnf x y\n\u{1}\u{2}");
+    let missing = garbage.with_file_name("no-such-formula.cnf");
+    for cnf in [&garbage, &missing] {
+        let proof = cnf.with_extension("drat");
+        let run = txverify(&["solve-cube", cnf.to_str().unwrap(), proof.to_str().unwrap()]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        let expected = format!("cannot read {}", cnf.display());
+        assert!(run.stderr.contains(&expected), "{}", run.stderr);
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+    }
+}
+
 #[cfg(feature = "mpi")]
 mod with_mpi {
     use super::{RING10, common, txverify};

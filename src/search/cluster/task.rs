@@ -114,9 +114,12 @@ impl ChildSolver {
 /// bundled CaDiCaL (an error in a build without it), anything else DRAT by
 /// varisat. Workers name it after the solver of [`PROOF_SOLVER`]; a job array chooses.
 pub fn solve_cube_file(cnf_path: &Path, proof_path: &Path) -> Result<SatAnswer, SearchError> {
-    let file = std::fs::File::open(cnf_path).map_err(SearchError::io(cnf_path))?;
-    let cnf =
-        Cnf::parse_dimacs(std::io::BufReader::new(file)).map_err(SearchError::io(cnf_path))?;
+    let unreadable = |source| SearchError::Read {
+        path: cnf_path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(cnf_path).map_err(unreadable)?;
+    let cnf = Cnf::parse_dimacs(std::io::BufReader::new(file)).map_err(unreadable)?;
     let lrat_named = proof_path.extension().is_some_and(|e| e == "lrat");
     let (solver, proof, lrat): (_, Option<Box<dyn std::io::Write>>, _) = if lrat_named {
         (SolverChoice::Cadical, None, Some(proof_path))
