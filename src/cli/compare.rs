@@ -3,7 +3,7 @@
 //! txverify knows — as text, JSON lines, CSV or an SVG bar chart
 //! (docs/networks.md).
 //!
-//! The bounds are `bounds --network`'s own figures ([`super::network_bounds`]),
+//! The bounds are `bounds --network`'s own report ([`txverify_clients::bounds`]),
 //! computed once for one port (which also gives the all-port ones); the best
 //! schedules are [`txverify_clients::product::best`]'s, each replayed and judged by the
 //! verdict. A best time below its bound would mean a bound or a verdict is
@@ -12,7 +12,7 @@
 mod chart;
 
 use super::exit::Exit;
-use super::network_bounds::{Figures, average_distance};
+use txverify_clients::bounds::network_report;
 use std::fmt::Write as _;
 use txverify_clients::product::best::{Known, best_known};
 use txverify_core::network::NetworkName;
@@ -121,18 +121,19 @@ fn outcome(words: &str) -> Outcome {
         Ok(graph) => graph,
         Err(e) => return failed(format!("`{words}`: {e}"), Exit::Input),
     };
-    let figures = match Figures::of(network.clone(), &graph, 1) {
+    // The bounds of `bounds --network NET --ports 1`, the very same report.
+    let figures = match network_report(words, 1) {
         Ok(figures) => figures,
-        Err(e) => return failed(format!("`{words}`: {e}"), Exit::Input),
+        Err(e) => return failed(e.to_string(), Exit::Input),
     };
-    if figures.statuses_agree() == Some(false) {
+    if figures.statuses_agree == Some(false) {
         let message = format!("{network}: the status by search and by the seed's formulas differ");
         return failed(message, Exit::Internal);
     }
     let mut best = [None, None];
     let models = [
-        (Ports::All, figures.all_port_bound()),
-        (Ports::Limit(1), figures.ports_bound()),
+        (Ports::All, figures.all_port_bound),
+        (Ports::Limit(1), figures.ports_bound),
     ];
     for (slot, (ports, bound)) in best.iter_mut().zip(models) {
         match best_known(&network, &graph, ports, bound) {
@@ -141,7 +142,7 @@ fn outcome(words: &str) -> Outcome {
         }
     }
     let [best_all_port, best_single_port] = best;
-    let g = &figures.general;
+    let g = &figures;
     let row = Row {
         network: network.to_string(),
         nodes: g.order,
@@ -149,9 +150,9 @@ fn outcome(words: &str) -> Outcome {
         degree_min: g.degree_min,
         degree_max: g.degree_max,
         diameter: g.diameter,
-        average_distance: average_distance(g),
-        all_port_bound: figures.all_port_bound(),
-        single_port_bound: figures.ports_bound(),
+        average_distance: g.average_distance,
+        all_port_bound: figures.all_port_bound,
+        single_port_bound: figures.ports_bound,
         best_all_port,
         best_single_port,
     };

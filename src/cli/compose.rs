@@ -6,6 +6,7 @@ use super::exit::Exit;
 use super::{ComposeArgs, OutputFormat};
 use std::fmt::Write as _;
 use std::io::Write as _;
+use txverify_clients::bounds::CutSummary;
 use txverify_clients::product::{self, Algorithm, ProductError, ProductRun};
 use txverify_core::bounds::Cut;
 use txverify_core::network::NetworkName;
@@ -79,18 +80,8 @@ fn fail(args: &ComposeArgs, network: &str, message: &str, exit: Exit) -> Exit {
     exit
 }
 
-pub(super) fn cut_json(cut: &Option<Cut>) -> serde_json::Value {
-    match cut {
-        None => serde_json::Value::Null,
-        Some(c) => serde_json::json!({
-            "value": c.ratio.value(),
-            "steps": c.ratio.ceil(),
-            "side": c.side,
-            "other_side": c.other_side,
-            "edges": c.edges,
-            "dimension": c.dimension,
-        }),
-    }
+fn cut_json(cut: &Option<Cut>) -> serde_json::Value {
+    serde_json::to_value(cut.as_ref().map(CutSummary::of)).unwrap_or_default()
 }
 
 fn json(run: &ProductRun) -> serde_json::Value {
@@ -109,8 +100,8 @@ fn json(run: &ProductRun) -> serde_json::Value {
                     "source": c.source,
                     "time": c.time,
                 })).collect::<Vec<_>>(),
-                "lower_bound": f.lower_bound.value,
-                "lower_bound_kind": f.lower_bound.kind,
+                "lower_bound": f.lower_bound.value(),
+                "lower_bound_kind": f.lower_bound.name(),
             })
         })
         .collect();
@@ -124,7 +115,7 @@ fn json(run: &ProductRun) -> serde_json::Value {
         "theorem": run.theorem.name,
         "theorem_time": run.theorem.time,
         "theorem_optimal": run.theorem.says_optimal,
-        "lower_bound": { "value": run.lower_bound.value, "kind": run.lower_bound.kind },
+        "lower_bound": { "value": run.lower_bound.value(), "kind": run.lower_bound.name() },
         "optimal": run.optimal(),
         "valid": run.verdict.valid(),
         "violations": run.verdict.violations(),
@@ -178,8 +169,8 @@ fn text(run: &ProductRun) -> String {
             f.part.factor.to_string(),
             f.part.method,
             f.part.exchange.time,
-            f.lower_bound.value,
-            f.lower_bound.kind,
+            f.lower_bound.value(),
+            f.lower_bound.name(),
             source_note(&f.part)
         );
     }
@@ -197,8 +188,8 @@ fn text(run: &ProductRun) -> String {
     let _ = writeln!(
         s,
         "  lower bound {} ({}, for any {}-port schedule on {}); average status {:.4}",
-        run.lower_bound.value,
-        run.lower_bound.kind,
+        run.lower_bound.value(),
+        run.lower_bound.name(),
         run.ports,
         run.network,
         run.average_status.value()

@@ -5,9 +5,9 @@
 //!
 //! The verdict is the trusted one of [`txverify_core::verdict`]: the replay (every
 //! send checked against the network, the port limit, and delivery of exactly
-//! the message set's packets) against a lower bound computed here from the
-//! network's distances alone (for one port, the status of the message set),
-//! not from the run. The algorithm's own checks (Lemma 2, no derouting) are
+//! the message set's packets) against the core's lower bound of the message
+//! set on the network ([`txverify_core::bounds::message_set`]; for one port,
+//! the status of the message set), not from the run. The algorithm's own checks (Lemma 2, no derouting) are
 //! reported beside it.
 
 use super::check::read_and_load;
@@ -16,7 +16,7 @@ use super::{OutputFormat, QueueOrder, SimulateArgs};
 use std::fmt::Write;
 use std::io::Write as _;
 use txverify_clients::fifo::{self, FifoError, FifoOptions, FifoRun, Order, Routing};
-use txverify_core::bounds::distance;
+use txverify_core::bounds;
 use txverify_core::group::Elem;
 use txverify_core::kernel::{Instance, MessageSpec};
 use txverify_core::network::{Graph, NetworkName};
@@ -24,7 +24,7 @@ use txverify_core::schedule::{
     Collective, Ports, ReplayOptions, ReplayReport, Schedule, TimedSend, replay_exchange,
     write_json, write_text,
 };
-use txverify_core::verdict::{Model, NamedBound, ScheduleVerdict, judge};
+use txverify_core::verdict::{ScheduleVerdict, judge};
 
 /// The JSON schema of the report.
 const SCHEMA: &str = "txverify-fifo/2";
@@ -84,7 +84,8 @@ pub fn run(args: &SimulateArgs) -> Exit {
             return fail(args, &message, Exit::Input);
         }
     };
-    let bound = message_set_bound(&graph, &destinations, ports);
+    // The bound of the message set (a total exchange's for every pair), from the core.
+    let bound = bounds::message_set(&graph, &destinations, ports).best().clone();
     let verdict = judge(&replayed, Some(bound), None);
     if let Some(path) = &args.output
         && let Err(message) = write_schedule(&schedule, instance, path)
@@ -191,35 +192,6 @@ fn destinations(instance: &Instance) -> Vec<Vec<u32>> {
             ds
         })
         .collect()
-}
-
-/// A lower bound on the time of any schedule that delivers every packet
-/// `(s, d)`, `d ∈ destinations[s]`, on `graph` under `ports`, from distances
-/// alone (`txverify_core::bounds::distance`): the packets need `H = Σ dist(s, d)`
-/// sends in all and a step makes at most `Σ_x min(k, deg x)` of them, so
-/// `T ≥ ⌈H / capacity⌉`; and `T ≥` the farthest destination. For one port on
-/// the Cayley graph numbered by the group this is `Σ_{w ∈ M} dist(w)`, the
-/// status of the message set (docs/single-port.md).
-fn message_set_bound(graph: &Graph, destinations: &[Vec<u32>], ports: Ports) -> NamedBound {
-    let (hops, farthest) = distance::packet_hops(graph, destinations);
-    let (port_limit, name) = match ports {
-        Ports::Limit(1) => (Some(1), "status of the message set".to_string()),
-        Ports::Limit(k) => (
-            Some(u64::from(k)),
-            format!("{k}-port counting bound (hops over sends per step)"),
-        ),
-        Ports::All => (
-            None,
-            "all-port counting bound (hops over directed links)".to_string(),
-        ),
-    };
-    let counting = distance::distance_bound(hops, distance::port_capacity(graph, port_limit));
-    let (value, name) = if farthest > counting {
-        (farthest, "farthest destination".to_string())
-    } else {
-        (counting, name)
-    };
-    NamedBound::new(value, name, Model::new(ports, false, true))
 }
 
 /// `-o FILE`: the schedule, as JSON when the name ends in `.json`, as text

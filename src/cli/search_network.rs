@@ -11,44 +11,18 @@ use super::exit::Exit;
 use super::search_config::{NetworkConfig, SearchFormat, network_config_of};
 use std::path::Path;
 use std::time::{Duration, Instant};
-use txverify_core::bounds::general::{GraphBounds, graph_bounds};
+use txverify_core::bounds::total_exchange;
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::{
     Ports, ReplayOptions, Schedule, TimedSend, replay, write_json, write_text,
 };
-use txverify_core::verdict::{Model, NamedBound, ScheduleVerdict, judge};
+use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
 use txverify_search::schedule::{
     self as sched, PathClass, ScheduleInfeasibility, ScheduleSearch, ScheduleSearchOptions,
 };
 
 /// The JSON schema of `search --network --format json`.
 pub(super) const SCHEDULE_SEARCH_SCHEMA: &str = "txverify-schedule-search/1";
-
-/// The lower bound of a network: the largest of the distance, intake and cut
-/// bounds (all-port) and the diameter, with the name of the one that gives it.
-fn lower_bound(bounds: &GraphBounds) -> NamedBound {
-    let cut = bounds.cut.as_ref();
-    let candidates = [
-        (
-            bounds.link_load_bound(),
-            "distance bound ⌈Σd / L⌉".to_string(),
-        ),
-        (
-            cut.map_or(0, |c| c.steps()),
-            cut.map_or_else(String::new, |c| format!("cut bound ({})", c.method)),
-        ),
-        (
-            bounds.intake_bound(None),
-            "intake bound ⌈(N − 1) / δ⌉".to_string(),
-        ),
-        (bounds.diameter, "diameter".to_string()),
-    ];
-    let (value, name) = candidates
-        .into_iter()
-        .reduce(|best, c| if c.0 > best.0 { c } else { best })
-        .unwrap_or((0, String::new()));
-    NamedBound::new(value, name, Model::new(Ports::All, false, true))
-}
 
 /// What a run found, judged.
 struct Judged {
@@ -96,7 +70,8 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         Ok(g) => g,
         Err(e) => return fail(&format!("`{words}`: {e}"), Exit::Input),
     };
-    let bound = lower_bound(&graph_bounds(&graph, u64::MAX));
+    // The all-port bound every command states for this graph.
+    let bound = total_exchange(&graph, Ports::All).best().clone();
     let heuristic = sched::heuristic::list_schedule(&graph);
     if config.heuristic {
         return match judged(&config.network, &graph, heuristic, &bound) {
