@@ -49,6 +49,7 @@ mod msccl;
 mod msccl_check;
 mod msccl_crosscheck;
 mod msccl_network;
+mod one_bound;
 mod no_panic;
 mod portfolio;
 mod products;
