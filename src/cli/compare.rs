@@ -12,8 +12,8 @@
 mod chart;
 
 use super::exit::Exit;
-use txverify_clients::bounds::network_report;
 use std::fmt::Write as _;
+use txverify_clients::bounds::network_report;
 use txverify_clients::product::best::{Known, best_known};
 use txverify_core::network::NetworkName;
 use txverify_core::schedule::Ports;

@@ -85,7 +85,9 @@ pub fn run(args: &SimulateArgs) -> Exit {
         }
     };
     // The bound of the message set (a total exchange's for every pair), from the core.
-    let bound = bounds::message_set(&graph, &destinations, ports).best().clone();
+    let bound = bounds::message_set(&graph, &destinations, ports)
+        .best()
+        .clone();
     let verdict = judge(&replayed, Some(bound), None);
     if let Some(path) = &args.output
         && let Err(message) = write_schedule(&schedule, instance, path)

@@ -13,13 +13,13 @@ use std::io::Write as _;
 use std::time::Instant;
 use txverify_clients::hypercube::baselines::{HalfDuplex, SinglePort, baselines};
 use txverify_clients::hypercube::bounds::{Bounds, all_port};
-use txverify_core::bounds::CollectiveBounds;
 use txverify_clients::hypercube::buffer::{BufferCount, peak_buffer};
 use txverify_clients::hypercube::table::{BufferFree, buffer_free};
 use txverify_clients::hypercube::{
     Built, HypercubeError, Problem, build, exchange, exchange_checks, memory_estimate, streams,
     validate,
 };
+use txverify_core::bounds::CollectiveBounds;
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::{
     Collective, Ports, ReplayOptions, ReplayReport, Schedule, StreamReplay, replay, write_json,

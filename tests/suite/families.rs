@@ -7,9 +7,9 @@ use crate::common;
 
 use common::cli::{Run, documented_fields, field_paths, txverify};
 use std::collections::{HashMap, VecDeque};
+use txverify_clients::bounds::instance_report;
 use txverify_core::families::Family;
 use txverify_core::load::load;
-use txverify_clients::bounds::instance_report;
 
 /// An explicit graph: a neighbour function over nodes numbered by a map.
 struct Explicit {

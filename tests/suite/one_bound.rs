@@ -123,7 +123,10 @@ fn a_file_and_the_fifo_algorithm_state_the_bound_of_their_network() {
         let single = json(&["simulate", "--algorithm", "fifo", path]);
         assert_eq!(single["status"], one, "fifo on {network}: {single}");
         let every = json(&["simulate", "--algorithm", "fifo", path, "--ports", "all"]);
-        assert_eq!(every["status"], all, "fifo --ports all on {network}: {every}");
+        assert_eq!(
+            every["status"], all,
+            "fifo --ports all on {network}: {every}"
+        );
     }
 }
 
@@ -134,7 +137,11 @@ fn compose_and_hypercube_state_the_same_bound() {
         let words: Vec<&str> = network.split(' ').collect();
         let mut a1 = vec!["compose", "a1"];
         a1.extend(&words);
-        assert_eq!(json(&a1)["lower_bound"]["value"], one, "compose a1 {network}");
+        assert_eq!(
+            json(&a1)["lower_bound"]["value"],
+            one,
+            "compose a1 {network}"
+        );
         let mut a2 = vec!["compose", "a2"];
         a2.extend(&words);
         let report = json(&a2);

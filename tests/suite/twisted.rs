@@ -8,9 +8,9 @@ use crate::common;
 
 use common::cli::{Run, file, txverify};
 use std::collections::VecDeque;
+use txverify_clients::bounds::instance_report;
 use txverify_core::families::Family;
 use txverify_core::load::load;
-use txverify_clients::bounds::instance_report;
 use txverify_core::network::NetworkName;
 
 /// The lattice of a shape, one vector per dimension with that dimension as

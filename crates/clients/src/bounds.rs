@@ -279,7 +279,9 @@ fn report(
         cut_bound: g.cut.as_ref().map(CutReport::of),
         ports_cut_bound: g.ports_cut.as_ref().map(CutReport::of),
         dimension_cut: p.and_then(|b| b.dimension_cut.as_ref()).map(CutSummary::of),
-        exhaustive_cut: p.and_then(|b| b.exhaustive_cut.as_ref()).map(CutSummary::of),
+        exhaustive_cut: p
+            .and_then(|b| b.exhaustive_cut.as_ref())
+            .map(CutSummary::of),
         all_port,
         ports_bounds,
     }
@@ -310,7 +312,11 @@ impl BoundsReport {
         if self.statuses_agree.is_some() {
             let _ = write!(out, " (Theorem 1: {})", by_theorem(self.status_by_theorem));
         }
-        let _ = write!(out, "\n  total status       {} (Σ over all pairs", self.total_status);
+        let _ = write!(
+            out,
+            "\n  total status       {} (Σ over all pairs",
+            self.total_status
+        );
         if self.statuses_agree.is_some() {
             let _ = write!(
                 out,
@@ -333,7 +339,11 @@ impl BoundsReport {
         } else {
             format!("{k}-port: ⌈Σ d / Σ min({k}, degree)⌉")
         };
-        let _ = writeln!(out, "  single-port bound  {} ({note})", self.single_port_bound);
+        let _ = writeln!(
+            out,
+            "  single-port bound  {} ({note})",
+            self.single_port_bound
+        );
         let dimension = match (self.statuses_agree, &self.dimension_cut) {
             (_, Some(c)) => format!(", one-dimension cut {}", c.steps),
             (Some(_), None) => ", one-dimension cut not computed".to_string(),
@@ -369,7 +379,10 @@ impl BoundsReport {
         }
         match self.table_bound {
             Some(b) if self.file.is_some() => {
-                let _ = writeln!(out, "  table bound        {b} (the kernel's bound for tables)");
+                let _ = writeln!(
+                    out,
+                    "  table bound        {b} (the kernel's bound for tables)"
+                );
             }
             None if self.file.is_some() => {
                 let _ = writeln!(out, "  table bound        none (the link set is defective)");

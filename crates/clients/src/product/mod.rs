@@ -18,12 +18,12 @@ pub mod header;
 pub use factor::{Candidate, Factor, FactorExchange, LocalExchange};
 
 use std::fmt;
+use txverify_core::bounds::total_exchange;
 use txverify_core::bounds::{Cut, Ratio};
 use txverify_core::network::NetworkName;
 use txverify_core::schedule::{
     Collective, Ports, ReplayError, ReplayOptions, ReplayReport, Schedule, replay,
 };
-use txverify_core::bounds::total_exchange;
 use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
 
 /// The most sends a composed schedule may have (20 bytes each).
@@ -413,4 +413,3 @@ fn total_exchange_unknown(ports: Ports) -> NamedBound {
     let one = NetworkName::Linear(1).build().expect("one node builds");
     total_exchange(&one, ports).best().clone()
 }
-

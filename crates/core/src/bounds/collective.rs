@@ -27,6 +27,9 @@ use super::set::{BoundSet, counting_model, port_limit};
 use crate::network::Graph;
 use crate::schedule::{Collective, Ports};
 
+/// Bounds as `(value, name)`, before the model is stated.
+type Named = Vec<(u64, String)>;
+
 /// The bounds on time and on sends of one collective.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CollectiveBounds {
@@ -46,12 +49,15 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
         k.map_or(d, |k| k.min(d)).max(1)
     };
     let sums = || graph.distance_sums();
-    let (time, sends): (Vec<(u64, String)>, Vec<(u64, String)>) = match collective {
+    let (time, sends): (Named, Named) = match collective {
         Collective::Broadcast(root) | Collective::Accumulate(root) => {
             let widest = (0..n as u32).map(degree).max().unwrap_or(1);
             (
                 vec![
-                    (reach(graph, root).eccentricity, "eccentricity of the root".into()),
+                    (
+                        reach(graph, root).eccentricity,
+                        "eccentricity of the root".into(),
+                    ),
                     (growth_steps(n, widest), "holders growth".into()),
                 ],
                 vec![(n.saturating_sub(1), "copies".into())],
@@ -62,7 +68,10 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
             (
                 vec![
                     (r.eccentricity, "eccentricity of the root".into()),
-                    (distance_bound(n.saturating_sub(1), degree(root)), "root links".into()),
+                    (
+                        distance_bound(n.saturating_sub(1), degree(root)),
+                        "root links".into(),
+                    ),
                 ],
                 vec![(r.status, "status of the root".into())],
             )
@@ -81,10 +90,7 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
             let time = super::total_exchange(graph, ports);
             return CollectiveBounds {
                 time,
-                transmissions: BoundSet::new(
-                    model,
-                    vec![(sums().total, "total status".into())],
-                ),
+                transmissions: BoundSet::new(model, vec![(sums().total, "total status".into())]),
             };
         }
     };
@@ -157,7 +163,10 @@ mod tests {
         // 4 away; every node of an mnb takes 7 packets one a step.
         let one = Ports::Limit(1);
         assert_eq!(collective(&g, Collective::Mnb, one).time.value(), 7);
-        assert_eq!(collective(&g, Collective::Broadcast(0), one).time.value(), 4);
+        assert_eq!(
+            collective(&g, Collective::Broadcast(0), one).time.value(),
+            4
+        );
         assert_eq!(half_duplex_time(&g, Collective::Mnb), 6);
     }
 

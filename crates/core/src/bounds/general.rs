@@ -163,7 +163,10 @@ pub fn graph_bounds(graph: &Graph, ports: u64) -> GraphBounds {
         let all_port_side = cut
             .as_ref()
             .and_then(|c| cut_of(graph, &c.side, Some(ports), c.method));
-        let searched = better(best_cut(graph, Some(ports)), structured_cut(graph, Some(ports)));
+        let searched = better(
+            best_cut(graph, Some(ports)),
+            structured_cut(graph, Some(ports)),
+        );
         better(searched, all_port_side)
     };
     GraphBounds {
@@ -226,7 +229,7 @@ fn factor_cut(
             graph
                 .neighbours((c * stride) as u32)
                 .iter()
-                .filter(|&&y| y as usize % stride == 0 && (y as usize) < side * stride)
+                .filter(|&&y| (y as usize).is_multiple_of(stride) && (y as usize) < side * stride)
                 .map(|&y| (y as usize / stride) as u32)
                 .collect()
         })
@@ -335,12 +338,22 @@ mod tests {
             assert_eq!(set.named("node-load").unwrap().value(), seed, "linear {m}");
             assert!(set.value() >= seed);
         }
-        assert!(total_exchange(&graph("ring 6"), Ports::Limit(1)).named("node-load").is_none());
+        assert!(
+            total_exchange(&graph("ring 6"), Ports::Limit(1))
+                .named("node-load")
+                .is_none()
+        );
     }
 
     #[test]
     fn the_best_is_the_largest_and_every_bound_states_its_model() {
-        for name in ["ring 8", "torus 4 4", "hypercube 3", "mesh 3 5", "ring 5 x linear 3"] {
+        for name in [
+            "ring 8",
+            "torus 4 4",
+            "hypercube 3",
+            "mesh 3 5",
+            "ring 5 x linear 3",
+        ] {
             let g = graph(name);
             for ports in [Ports::All, Ports::Limit(1), Ports::Limit(2)] {
                 let set = total_exchange(&g, ports);

@@ -37,6 +37,9 @@ pub fn message_set(graph: &Graph, destinations: &[Vec<u32>], ports: Ports) -> Bo
     let counting = distance_bound(hops, port_capacity(graph, port_limit(ports)));
     BoundSet::new(
         counting_model(ports),
-        vec![(counting, name), (farthest, "farthest destination".to_string())],
+        vec![
+            (counting, name),
+            (farthest, "farthest destination".to_string()),
+        ],
     )
 }
