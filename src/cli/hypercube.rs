@@ -3,7 +3,7 @@
 //! schedule simulator and compared with lower bounds computed from the network.
 //!
 //! The verdict rests on the replay (every send checked on `hypercube d`) and on
-//! the core's bounds of the collective ([`txverify_core::bounds::collective`]),
+//! the core's bounds of the collective ([`txverify_core::bounds::collective()`]),
 //! both independent of the constructions; the constructions' own checks are reported beside them.
 
 use super::exit::Exit;

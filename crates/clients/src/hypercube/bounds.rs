@@ -1,5 +1,5 @@
 //! The lower bounds of the hypercube collectives: asked of
-//! [`txverify_core::bounds::collective`] (where each counting argument and its
+//! [`txverify_core::bounds::collective()`] (where each counting argument and its
 //! model are stated), the problem named as the core's collective. Nothing is
 //! computed here.
 
