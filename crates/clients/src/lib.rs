@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod bounds;
+pub mod compare;
 pub mod catalogue;
 pub mod construct;
 pub mod export;
