@@ -51,7 +51,10 @@ pub fn run(args: &CompareArgs) -> Exit {
             worst = worst.max(exit_of(e));
         }
     }
-    let rows: Vec<&Row> = outcomes.iter().filter_map(|(_, o)| o.as_ref().ok()).collect();
+    let rows: Vec<&Row> = outcomes
+        .iter()
+        .filter_map(|(_, o)| o.as_ref().ok())
+        .collect();
     match args.format {
         CompareFormat::Text => out!("{}", compare::text(&rows)),
         CompareFormat::Csv => out!("{}", compare::csv(&rows)),

@@ -9,8 +9,8 @@
 #![deny(missing_docs)]
 
 pub mod bounds;
-pub mod compare;
 pub mod catalogue;
+pub mod compare;
 pub mod construct;
 pub mod export;
 pub mod fifo;

@@ -14,6 +14,7 @@ pub mod bounds;
 pub mod compose;
 pub mod factor;
 pub mod header;
+pub mod report;
 
 pub use factor::{Candidate, Factor, FactorExchange, LocalExchange};
 
