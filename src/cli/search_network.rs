@@ -13,6 +13,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use txverify::bounds::general::{GraphBounds, graph_bounds};
 use txverify::network::{Graph, NetworkName};
+use txverify::schedule::replay::MAX_PACKET_SLOTS;
 use txverify::schedule::{
     Ports, ReplayOptions, Schedule, TimedSend, replay, write_json, write_text,
 };
@@ -92,11 +93,58 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         Ok(c) => c,
         Err(message) => return fail(&message, Exit::Input),
     };
+    // Both the bound and any schedule are quadratic in the nodes: refused
+    // from the name, before the network is built.
+    if let Err(message) = super::network_bounds::refuse_all_pairs_over_limit(&config.network) {
+        return fail(&message, Exit::Input);
+    }
     let graph = match config.network.build() {
         Ok(g) => g,
         Err(e) => return fail(&format!("`{words}`: {e}"), Exit::Input),
     };
-    let bound = lower_bound(&graph_bounds(&graph, u64::MAX));
+    let packets = (graph.nodes() as u64).pow(2);
+    if packets > MAX_PACKET_SLOTS as u64 {
+        return fail(
+            &format!(
+                "`{words}`: a total exchange on {} nodes has {packets} packets, more than the {MAX_PACKET_SLOTS} a replay checks",
+                graph.nodes()
+            ),
+            Exit::Input,
+        );
+    }
+    let figures = graph_bounds(&graph, u64::MAX);
+    if !config.heuristic {
+        // The smallest formula tried is estimated first: refused before the
+        // heuristic schedule or any clause is made.
+        let time = args.time.unwrap_or(lower_bound(&figures).value() as usize);
+        if graph.nodes() > sched::encode::MAX_NODES {
+            let e = sched::ExchangeEncodeError::TooLarge {
+                nodes: graph.nodes(),
+            };
+            return fail(&format!("`{words}`: {e}"), Exit::Input);
+        }
+        let limit = args.max_variables;
+        let estimate = sched::encode::estimate_variables(&graph, time, config.paths, limit);
+        if estimate > limit {
+            let e = sched::ExchangeEncodeError::OverLimit {
+                time,
+                estimate,
+                limit,
+            };
+            return fail(&format!("`{words}`: {e}"), Exit::Input);
+        }
+    }
+    if figures.total_status > sched::heuristic::MAX_SENDS {
+        return fail(
+            &format!(
+                "`{words}`: a total exchange on shortest paths makes {} sends, more than the limit of {}",
+                figures.total_status,
+                sched::heuristic::MAX_SENDS
+            ),
+            Exit::Input,
+        );
+    }
+    let bound = lower_bound(&figures);
     let heuristic = sched::heuristic::list_schedule(&graph);
     if config.heuristic {
         return match judged(&config.network, &graph, heuristic, &bound) {
@@ -122,6 +170,7 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         solver: config.solver,
         certificate_dir: args.certificate.clone(),
         descending: args.descending,
+        max_variables: args.max_variables,
     };
     let quiet = super::global::quiet();
     let mut progress = |t: usize| {
@@ -131,7 +180,7 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
     };
     let searched = match sched::minimise(&graph, &options, &mut progress) {
         Ok(s) => s,
-        Err(e) if e.is_io() => return fail(&e.to_string(), Exit::Input),
+        Err(e) if e.is_io() || e.is_over_limit() => return fail(&e.to_string(), Exit::Input),
         Err(e) => return fail(&e.to_string(), Exit::Internal),
     };
     let by_heuristic = searched.found.is_none() && args.time.is_none() && args.max_time.is_none();
