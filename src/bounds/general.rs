@@ -78,9 +78,9 @@ impl GraphBounds {
 }
 
 /// The most work [`graph_bounds`] is given: its breadth-first search from
-/// every node visits N·(N + L) nodes and directed links (2^32 takes about ten
+/// every node visits N·(N + L) nodes and directed links (2^31 takes about five
 /// seconds of one core; the cut search is bounded on its own).
-pub const MAX_ALL_PAIRS_WORK: u64 = 1 << 32;
+pub const MAX_ALL_PAIRS_WORK: u64 = 1 << 31;
 
 /// A network too large for the all-pairs distances of [`graph_bounds`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -13,7 +13,6 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use txverify::bounds::general::{GraphBounds, graph_bounds};
 use txverify::network::{Graph, NetworkName};
-use txverify::schedule::replay::MAX_PACKET_SLOTS;
 use txverify::schedule::{
     Ports, ReplayOptions, Schedule, TimedSend, replay, write_json, write_text,
 };
@@ -102,12 +101,15 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         Ok(g) => g,
         Err(e) => return fail(&format!("`{words}`: {e}"), Exit::Input),
     };
-    let packets = (graph.nodes() as u64).pow(2);
-    if packets > MAX_PACKET_SLOTS as u64 {
+    // Every message makes at least one send: a first bound on the sends,
+    // before the distances are computed.
+    let nodes = graph.nodes() as u64;
+    if nodes * nodes.saturating_sub(1) > sched::heuristic::MAX_SENDS {
         return fail(
             &format!(
-                "`{words}`: a total exchange on {} nodes has {packets} packets, more than the {MAX_PACKET_SLOTS} a replay checks",
-                graph.nodes()
+                "`{words}`: a total exchange on {nodes} nodes makes at least {} sends, more than the limit of {}",
+                nodes * (nodes - 1),
+                sched::heuristic::MAX_SENDS
             ),
             Exit::Input,
         );
