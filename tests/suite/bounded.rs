@@ -53,7 +53,8 @@ fn an_msccl_offset_beyond_32_bits_is_unreadable() {
     refused(&["check", path.to_str().unwrap()], "outside the range");
     // A send's source offset, which the executor reads.
     let xml = std::fs::read_to_string("tests/golden/torus3x4.msccl.xml").unwrap();
-    let at = xml.find(r#"type="s" srcbuf="i" srcoff=""#).unwrap() + 27;
+    let send = r#"type="s" srcbuf="i" srcoff=""#;
+    let at = xml.find(send).unwrap() + send.len();
     let end = at + xml[at..].find('"').unwrap();
     let xml = format!("{}9223372036854775807{}", &xml[..at], &xml[end..]);
     let path = file("send-srcoff.xml", &xml);
@@ -198,7 +199,54 @@ fn a_heuristic_schedule_over_the_send_limit_is_refused_before_it_is_made() {
         "more than the limit of 33554432",
     );
     refused(
-        &["search", "--network", "hypercube 14", "--heuristic"],
+        &["search", "--network", "ring 6000", "--heuristic"],
         "at least",
     );
+}
+
+#[test]
+fn a_family_order_stops_counting_at_the_first_overflow() {
+    // The factorial was a loop of 2^31 steps; 2^32 as a shift was 1.
+    refused(&["net", "star 2147483647"], "more than the limit");
+    refused(&["net", "hypercube 4294967296"], "more than the limit");
+    refused(&["net", "ccc 4294967296"], "more than the limit");
+}
+
+/// Runs `verify-proof --cnf` on a DRAT proof under the memory cap: its
+/// status and standard error, after asserting it took less than [`SLOW`].
+fn verify_capped(cnf: &std::path::Path, proof: &str) -> (Option<i32>, String) {
+    let proof = file("proof.drat", proof);
+    let started = Instant::now();
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {MEMORY_CAP_KIB}; exec \"$@\""))
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_txverify"))
+        .args(["verify-proof", "-q", "--cnf"])
+        .args([cnf, &proof])
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < SLOW, "{:?}", started.elapsed());
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (output.status.code(), stderr)
+}
+
+#[test]
+fn a_drat_proof_naming_a_variable_far_above_the_formula_is_refused_before_its_memory() {
+    let cnf = file("f.cnf", "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n");
+    // Variable 2^24, once: the checker's memory per variable made it 1.7 GB.
+    let (code, stderr) = verify_capped(&cnf, "3 16777216 0\n0\n");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("above the formula's 2 variables"), "{stderr}");
+    // Deletions of clauses no formula has are ignored, whatever they name; RAT
+    // checks on lemmas of a large new variable cost the lemma, not the
+    // variables (each once allocated two bytes per variable).
+    let mut proof = String::new();
+    for _ in 0..300 {
+        proof += "d 1 16777216 0\n-1000000 1 0\n1000000 -1 0\n";
+    }
+    proof += "2 0\n0\n";
+    let (code, stderr) = verify_capped(&cnf, &proof);
+    assert!(matches!(code, Some(0 | 1)), "{stderr}");
 }
