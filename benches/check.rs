@@ -9,7 +9,7 @@ use std::hint::black_box;
 mod common;
 
 use common::groups::{cyclic, direct_product};
-use txverify::kernel::{Instance, MessageSpec, check};
+use txverify_core::kernel::{Instance, MessageSpec, check};
 
 fn large_table(c: &mut Criterion) {
     let group = direct_product(
@@ -31,8 +31,8 @@ fn large_table(c: &mut Criterion) {
 
 /// Parse, enumerate, check and simulate the published 5 × 5 torus table, from text.
 fn mesh5_end_to_end(c: &mut Criterion) {
-    use txverify::load::{LoadOptions, load};
-    use txverify::verify::{VerifyOptions, verify};
+    use txverify_clients::verify::{VerifyOptions, verify};
+    use txverify_core::load::{LoadOptions, load};
     let source = include_str!("../tables/mesh5.tbl");
     let mut group = c.benchmark_group("check");
     group.bench_function("mesh5_parse_check_simulate", |b| {

@@ -13,8 +13,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group};
-use txverify::fifo::{self, FifoOptions, Order, Routing};
-use txverify::load::{LoadOptions, load};
+use txverify_clients::fifo::{self, FifoOptions, Order, Routing};
+use txverify_core::load::{LoadOptions, load};
 
 fn star6(c: &mut Criterion) {
     let net = fifo_replay::star(6);

@@ -6,9 +6,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use txverify::construct::{Family, GenOptions, generate};
-use txverify::load::{LoadOptions, load};
-use txverify::verify::{Outcome, VerifyOptions, verify};
+use txverify_clients::construct::{Family, GenOptions, generate};
+use txverify_clients::verify::{Outcome, VerifyOptions, verify};
+use txverify_core::load::{LoadOptions, load};
 
 fn end_to_end(family: Family, size: usize, simulate: bool) -> Outcome {
     let text = generate(family, size, GenOptions::default()).unwrap();
@@ -52,7 +52,7 @@ fn constructions(c: &mut Criterion) {
 
 /// `gen twisted` end to end: build, load, check and simulate on the twisted torus.
 fn twisted_end_to_end(sides: &[usize]) -> Outcome {
-    let text = txverify::construct::twisted::generate(sides).unwrap();
+    let text = txverify_clients::construct::twisted::generate(sides).unwrap();
     let loaded = load(&text, &LoadOptions::default()).unwrap();
     let options = VerifyOptions {
         simulate: true,

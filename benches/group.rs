@@ -9,7 +9,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use presentations::{abelian, dihedral_product, symmetric};
 use std::hint::black_box;
 use std::time::Duration;
-use txverify::group::{EnumerationLimits, compute, enumerate};
+use txverify_core::group::{EnumerationLimits, compute, enumerate};
 
 fn enumeration(c: &mut Criterion) {
     let mut group = c.benchmark_group("enumerate");

@@ -12,11 +12,11 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group};
-use txverify::hypercube::{
+use txverify_clients::hypercube::{
     Problem, bounds::lower_bounds, buffer::peak_buffer, build, exchange, table,
 };
-use txverify::network::NetworkName;
-use txverify::schedule::{ReplayOptions, replay};
+use txverify_core::network::NetworkName;
+use txverify_core::schedule::{ReplayOptions, replay};
 
 fn build_and_replay(problem: Problem, d: u32) -> u32 {
     let graph = NetworkName::Hypercube(d).build().unwrap();
@@ -73,8 +73,8 @@ fn oneshot() {
 
 /// The exchange as `txverify hypercube exchange D` runs it without `-o`: each
 /// step's sends generated, replayed and dropped.
-fn streamed(d: u32, graph: &txverify::network::Graph) {
-    use txverify::schedule::{Collective, Ports, StreamReplay};
+fn streamed(d: u32, graph: &txverify_core::network::Graph) {
+    use txverify_core::schedule::{Collective, Ports, StreamReplay};
     let t = Instant::now();
     let hops = exchange::hops_by_step(d).unwrap();
     let options = ReplayOptions::default();

@@ -9,9 +9,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group};
-use txverify::lcc::Lcc;
-use txverify::lcc::map::{self, Objective};
-use txverify::lcc::spec::builtin;
+use txverify_clients::lcc::Lcc;
+use txverify_clients::lcc::map::{self, Objective};
+use txverify_clients::lcc::spec::builtin;
 
 fn three(n: usize) -> Vec<Lcc> {
     ["transpose", "bit-reverse", "perfect-shuffle"]

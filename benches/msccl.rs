@@ -7,7 +7,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::fmt::Write as _;
 use std::hint::black_box;
-use txverify::network::NetworkName;
+use txverify_core::network::NetworkName;
 
 /// A ring allreduce on `n` GPUs, in place, with one thread block per channel:
 /// channel r reduces chunks r·n … r·n + n − 1 around the ring g → g + 1 (a
@@ -55,19 +55,21 @@ fn allreduce_64_gpus(c: &mut Criterion) {
     // 64 GPUs × 13 channels × 127 steps = 105,664 steps.
     let source = ring_allreduce(64, 13);
     let steps = source.matches("<step ").count();
-    let checked = txverify::msccl::check(&source).unwrap();
+    let checked = txverify_clients::msccl::check(&source).unwrap();
     assert!(checked.valid(), "{:?}", checked.reason());
     let nvlink = NetworkName::Complete(64).build().unwrap();
     let mut group = c.benchmark_group("msccl");
     group.sample_size(10);
     group.bench_function(format!("ring_allreduce_64gpus_{steps}_steps"), |b| {
-        b.iter(|| black_box(txverify::msccl::check(black_box(&source)).unwrap()))
+        b.iter(|| black_box(txverify_clients::msccl::check(black_box(&source)).unwrap()))
     });
     group.bench_function(
         format!("ring_allreduce_64gpus_{steps}_steps_on_nvlink64"),
         |b| {
             b.iter(|| {
-                black_box(txverify::msccl::check_on(black_box(&source), Some(&nvlink)).unwrap())
+                black_box(
+                    txverify_clients::msccl::check_on(black_box(&source), Some(&nvlink)).unwrap(),
+                )
             })
         },
     );

@@ -3,7 +3,7 @@
 //! Shared by `benches/group.rs` and `examples/enumerate_timing.rs` so both time
 //! exactly the same inputs.
 
-use txverify::group::{GenLetter, Presentation};
+use txverify_core::group::{GenLetter, Presentation};
 
 fn power(g: u32, n: usize) -> Vec<GenLetter> {
     vec![

@@ -4,8 +4,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use txverify::network::NetworkName;
-use txverify::product::{Algorithm, run};
+use txverify_clients::product::{Algorithm, run};
+use txverify_core::network::NetworkName;
 
 fn compose_and_replay(c: &mut Criterion) {
     let mut group = c.benchmark_group("compose");

@@ -23,13 +23,13 @@ mod common;
 use common::groups::{cyclic, dihedral, direct_product};
 use common::pigeonhole;
 use std::time::{Duration, Instant};
-use txverify::group::{FiniteGroup, GenLetter};
-use txverify::kernel::{self, Instance, MessageSpec};
-use txverify::search::solver::{SatAnswer, SolveControl, solve_varisat};
-use txverify::search::{self, EncodingOptions, Outcome, SearchOptions, SolverChoice};
+use txverify_core::group::{FiniteGroup, GenLetter};
+use txverify_core::kernel::{self, Instance, MessageSpec};
+use txverify_search::solver::{SatAnswer, SolveControl, solve_varisat};
+use txverify_search::{self as search, EncodingOptions, Outcome, SearchOptions, SolverChoice};
 
 fn default_links(group: &FiniteGroup) -> Vec<(GenLetter, String)> {
-    txverify::load::default_links(group).0
+    txverify_core::load::default_links(group).0
 }
 
 /// A product of factors, generators named a, b, c, … (dihedral factors get two).

@@ -9,14 +9,16 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use txverify::group::Elem;
-use txverify::network::{Embedding, NetworkName, embed};
+use txverify_core::group::Elem;
+use txverify_core::network::{Embedding, NetworkName, embed};
 #[path = "../tests/suite/common/mod.rs"]
 mod common;
 
 use common::groups::linked::{GroupWithLinks, cyclic, product};
 use common::schedules::greedy_placed_words;
-use txverify::simulate::{MessageSet, PlacedWord, SimulationInput, SimulationOptions, simulate};
+use txverify_clients::simulate::{
+    MessageSet, PlacedWord, SimulationInput, SimulationOptions, simulate,
+};
 
 struct Case {
     g: GroupWithLinks,
@@ -41,7 +43,7 @@ fn case(side: usize) -> Case {
     }
 }
 
-fn run(c: &Case) -> txverify::simulate::SimulationReport {
+fn run(c: &Case) -> txverify_clients::simulate::SimulationReport {
     simulate(
         &SimulationInput {
             group: &c.g.group,

@@ -9,7 +9,7 @@ mod presentations;
 
 use presentations::{abelian, dihedral_product, symmetric};
 use std::time::Instant;
-use txverify::group::{EnumerationLimits, compute, enumerate};
+use txverify_core::group::{EnumerationLimits, compute, enumerate};
 
 fn main() {
     let cases = [

@@ -5,7 +5,7 @@
 //!
 //! The bounds are `bounds --network`'s own figures ([`super::network_bounds`]),
 //! computed once for one port (which also gives the all-port ones); the best
-//! schedules are [`txverify::product::best`]'s, each replayed and judged by the
+//! schedules are [`txverify_clients::product::best`]'s, each replayed and judged by the
 //! verdict. A best time below its bound would mean a bound or a verdict is
 //! wrong: that row is exit 3.
 
@@ -14,9 +14,9 @@ mod chart;
 use super::exit::Exit;
 use super::network_bounds::{Figures, average_distance};
 use std::fmt::Write as _;
-use txverify::network::NetworkName;
-use txverify::product::best::{Known, best_known};
-use txverify::schedule::Ports;
+use txverify_clients::product::best::{Known, best_known};
+use txverify_core::network::NetworkName;
+use txverify_core::schedule::Ports;
 
 /// `compare --help` examples.
 pub const EXAMPLES: &str = "\

@@ -6,10 +6,10 @@ use super::exit::Exit;
 use super::{ComposeArgs, OutputFormat};
 use std::fmt::Write as _;
 use std::io::Write as _;
-use txverify::bounds::Cut;
-use txverify::network::NetworkName;
-use txverify::product::{self, Algorithm, ProductError, ProductRun};
-use txverify::schedule::{write_json, write_text};
+use txverify_clients::product::{self, Algorithm, ProductError, ProductRun};
+use txverify_core::bounds::Cut;
+use txverify_core::network::NetworkName;
+use txverify_core::schedule::{write_json, write_text};
 
 /// The JSON schema of the report.
 const SCHEMA: &str = "txverify-compose/1";
@@ -141,7 +141,7 @@ fn json(run: &ProductRun) -> serde_json::Value {
 
 /// Where a factor's schedule comes from, when that is more than its method:
 /// an embedded table's path or the generator, and the slower ones tried.
-fn source_note(part: &txverify::product::FactorExchange) -> String {
+fn source_note(part: &txverify_clients::product::FactorExchange) -> String {
     let mut note = String::new();
     if part.source != part.method && part.method == "table" {
         let _ = write!(note, " from {}", part.source);

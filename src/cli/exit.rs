@@ -6,9 +6,9 @@
 //! returns typed outcomes and errors that the functions here map to one.
 
 use std::process::ExitCode;
-use txverify::search::SearchError;
-use txverify::search::certificate::CertificateError;
-use txverify::verify::Outcome;
+use txverify_clients::verify::Outcome;
+use txverify_search::SearchError;
+use txverify_search::certificate::CertificateError;
 
 /// Why `txverify` stops, one variant per documented exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -6,11 +6,11 @@ use super::check::read_and_load;
 use super::exit::Exit;
 use super::{ExportArgs, ExportFormat, OutputFormat};
 use std::io::Write;
-use txverify::export::msccl::{self, AllToAll};
-use txverify::export::{table_schedule, write_csv};
-use txverify::kernel::{self, MessageSpec, Verdict};
-use txverify::schedule::{ReplayOptions, Schedule, replay, write_json, write_text};
-use txverify::verify::{physical_network, simulation_words};
+use txverify_clients::export::msccl::{self, AllToAll};
+use txverify_clients::export::{table_schedule, write_csv};
+use txverify_clients::verify::{physical_network, simulation_words};
+use txverify_core::kernel::{self, MessageSpec, Verdict};
+use txverify_core::schedule::{ReplayOptions, Schedule, replay, write_json, write_text};
 
 pub fn run(args: &ExportArgs) -> Exit {
     let shown = args.file.display().to_string();
@@ -117,7 +117,7 @@ fn msccl_program(schedule: &Schedule, name: &str) -> Result<AllToAll, Exit> {
             replay(schedule, &graph, &ReplayOptions::default()).map_err(|e| e.to_string())
         });
     match replayed {
-        Ok(report) if txverify::verdict::judge(&report, None, None).valid() => {}
+        Ok(report) if txverify_core::verdict::judge(&report, None, None).valid() => {}
         Ok(report) => {
             eprintln!(
                 "error: the table's schedule fails its replay ({} violations); nothing exported (a bug: please report it)",

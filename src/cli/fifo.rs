@@ -3,7 +3,7 @@
 //! (`messages: total`, `odd`, `distance …`, `to …`), built as an explicit
 //! schedule and replayed by the schedule simulator.
 //!
-//! The verdict is the trusted one of [`txverify::verdict`]: the replay (every
+//! The verdict is the trusted one of [`txverify_core::verdict`]: the replay (every
 //! send checked against the network, the port limit, and delivery of exactly
 //! the message set's packets) against a lower bound computed here from the
 //! network's distances alone (for one port, the status of the message set),
@@ -15,16 +15,16 @@ use super::exit::Exit;
 use super::{OutputFormat, QueueOrder, SimulateArgs};
 use std::fmt::Write;
 use std::io::Write as _;
-use txverify::bounds::distance;
-use txverify::fifo::{self, FifoError, FifoOptions, FifoRun, Order, Routing};
-use txverify::group::Elem;
-use txverify::kernel::{Instance, MessageSpec};
-use txverify::network::{Graph, NetworkName};
-use txverify::schedule::{
+use txverify_clients::fifo::{self, FifoError, FifoOptions, FifoRun, Order, Routing};
+use txverify_core::bounds::distance;
+use txverify_core::group::Elem;
+use txverify_core::kernel::{Instance, MessageSpec};
+use txverify_core::network::{Graph, NetworkName};
+use txverify_core::schedule::{
     Collective, Ports, ReplayOptions, ReplayReport, Schedule, TimedSend, replay_exchange,
     write_json, write_text,
 };
-use txverify::verdict::{Model, NamedBound, ScheduleVerdict, judge};
+use txverify_core::verdict::{Model, NamedBound, ScheduleVerdict, judge};
 
 /// The JSON schema of the report.
 const SCHEMA: &str = "txverify-fifo/2";
@@ -195,7 +195,7 @@ fn destinations(instance: &Instance) -> Vec<Vec<u32>> {
 
 /// A lower bound on the time of any schedule that delivers every packet
 /// `(s, d)`, `d ∈ destinations[s]`, on `graph` under `ports`, from distances
-/// alone (`txverify::bounds::distance`): the packets need `H = Σ dist(s, d)`
+/// alone (`txverify_core::bounds::distance`): the packets need `H = Σ dist(s, d)`
 /// sends in all and a step makes at most `Σ_x min(k, deg x)` of them, so
 /// `T ≥ ⌈H / capacity⌉`; and `T ≥` the farthest destination. For one port on
 /// the Cayley graph numbered by the group this is `Σ_{w ∈ M} dist(w)`, the

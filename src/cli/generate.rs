@@ -4,11 +4,11 @@
 use super::exit::Exit;
 use super::{GenArgs, GroupArg, OutputFormat};
 use std::time::Instant;
-use txverify::construct::{Family, GenOptions, GroupChoice, generate};
-use txverify::kernel::Verdict;
-use txverify::load::{LoadOptions, load};
-use txverify::report::describe;
-use txverify::verify::{Outcome, SimulationOutcome, VerifyOptions, verify};
+use txverify_clients::construct::{Family, GenOptions, GroupChoice, generate};
+use txverify_clients::report::describe;
+use txverify_clients::verify::{Outcome, SimulationOutcome, VerifyOptions, verify};
+use txverify_core::kernel::Verdict;
+use txverify_core::load::{LoadOptions, load};
 
 /// The JSON schema of `gen --format json`.
 const SCHEMA: &str = "txverify-gen/1";
@@ -25,7 +25,7 @@ pub fn run(args: &GenArgs) -> Exit {
         let words: Vec<String> = sides.iter().map(usize::to_string).collect();
         (
             format!("twisted {}", words.join(" ")),
-            txverify::construct::twisted::generate(&sides),
+            txverify_clients::construct::twisted::generate(&sides),
         )
     } else {
         match published(args) {
@@ -47,8 +47,8 @@ pub fn run(args: &GenArgs) -> Exit {
 /// passes `fmt --check` as written; the canonical text is the one checked and
 /// printed. A text that does not parse is left alone for `load` to report.
 fn canonical(text: String) -> String {
-    match txverify::format::parse(&text) {
-        Ok(file) => txverify::format::print_keeping_comments(&text, &file),
+    match txverify_core::format::parse(&text) {
+        Ok(file) => txverify_core::format::print_keeping_comments(&text, &file),
         Err(_) => text,
     }
 }

@@ -3,7 +3,7 @@
 //! schedule simulator and compared with lower bounds computed from the network.
 //!
 //! The verdict rests on the replay (every send checked on `hypercube d`) and on
-//! the bounds of `txverify::hypercube::bounds`, both independent of the
+//! the bounds of `txverify_clients::hypercube::bounds`, both independent of the
 //! constructions; the constructions' own checks are reported beside them.
 
 use super::exit::Exit;
@@ -11,20 +11,20 @@ use super::{HypercubeArgs, OutputFormat};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::time::Instant;
-use txverify::hypercube::baselines::{HalfDuplex, SinglePort, baselines};
-use txverify::hypercube::bounds::{Bounds, lower_bounds};
-use txverify::hypercube::buffer::{BufferCount, peak_buffer};
-use txverify::hypercube::table::{BufferFree, buffer_free};
-use txverify::hypercube::{
+use txverify_clients::hypercube::baselines::{HalfDuplex, SinglePort, baselines};
+use txverify_clients::hypercube::bounds::{Bounds, lower_bounds};
+use txverify_clients::hypercube::buffer::{BufferCount, peak_buffer};
+use txverify_clients::hypercube::table::{BufferFree, buffer_free};
+use txverify_clients::hypercube::{
     Built, HypercubeError, Problem, build, exchange, exchange_checks, memory_estimate, streams,
     validate,
 };
-use txverify::network::{Graph, NetworkName};
-use txverify::schedule::{
+use txverify_core::network::{Graph, NetworkName};
+use txverify_core::schedule::{
     Collective, Ports, ReplayOptions, ReplayReport, Schedule, StreamReplay, replay, write_json,
     write_text,
 };
-use txverify::verdict::{Model, NamedBound, ScheduleVerdict, judge};
+use txverify_core::verdict::{Model, NamedBound, ScheduleVerdict, judge};
 
 /// The JSON schema of the report.
 const SCHEMA: &str = "txverify-hypercube/1";
@@ -234,7 +234,7 @@ fn replay_steps(
     graph: &Graph,
     d: u32,
     hops: &[Vec<exchange::RelativeHop>],
-) -> Result<(ReplayReport, u32), txverify::schedule::ReplayError> {
+) -> Result<(ReplayReport, u32), txverify_core::schedule::ReplayError> {
     let options = ReplayOptions { max_listed: 20 };
     let mut stream = StreamReplay::start(graph, Ports::All, Collective::TotalExchange, &options)?;
     let mut count = BufferCount::new(Collective::TotalExchange, graph.nodes())

@@ -8,14 +8,14 @@ use super::{InferArgs, OutputFormat};
 use serde_json::{Value, json};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
-use txverify::format::{self, render_diagnostic, syntax::TblFile};
-use txverify::group::EnumerationLimits;
-use txverify::infer::{
+use txverify_clients::infer::{
     Grid, GridError, InferOptions, InferProgress, Inference, NoSegmentation, infer_with_progress,
     load_grid,
 };
-use txverify::kernel::{Table, Verdict};
-use txverify::load::{LoadOptions, table_syntax};
+use txverify_core::format::{self, render_diagnostic, syntax::TblFile};
+use txverify_core::group::EnumerationLimits;
+use txverify_core::kernel::{Table, Verdict};
+use txverify_core::load::{LoadOptions, table_syntax};
 
 /// The JSON schema of `infer --format json`.
 const SCHEMA: &str = "txverify-infer/2";
@@ -188,7 +188,7 @@ fn text(shown: &str, grid: &Grid, inference: &Inference, mode: Mode) -> String {
         out.push_str(&format!("{shown}: no valid segmentation: {why}\n"));
         if let NoSegmentation::Grid { violations } = why {
             for v in violations {
-                out.push_str(&format!("  {}\n", txverify::report::describe(v)));
+                out.push_str(&format!("  {}\n", txverify_clients::report::describe(v)));
             }
         }
         return out;
@@ -275,9 +275,10 @@ fn reason_json(why: &NoSegmentation) -> Value {
         _ => "other",
     };
     let details: Vec<String> = match why {
-        NoSegmentation::Grid { violations } => {
-            violations.iter().map(txverify::report::describe).collect()
-        }
+        NoSegmentation::Grid { violations } => violations
+            .iter()
+            .map(txverify_clients::report::describe)
+            .collect(),
         _ => Vec::new(),
     };
     json!({ "kind": kind, "message": why.to_string(), "details": details })

@@ -10,14 +10,14 @@ use super::exit::Exit;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use txverify::lcc::contention::{self, Checked, ContentionError};
-use txverify::lcc::lex::{self, Lexicographic};
-use txverify::lcc::map::{self, MapError, Objective};
-use txverify::lcc::plot::{self, Curve};
-use txverify::lcc::reorder::{self, Reordering};
-use txverify::lcc::saturation::{self, Sustainable};
-use txverify::lcc::wormhole::{self, SimConfig};
-use txverify::lcc::{Lcc, Matrix, is_permutation, spec};
+use txverify_clients::lcc::contention::{self, Checked, ContentionError};
+use txverify_clients::lcc::lex::{self, Lexicographic};
+use txverify_clients::lcc::map::{self, MapError, Objective};
+use txverify_clients::lcc::plot::{self, Curve};
+use txverify_clients::lcc::reorder::{self, Reordering};
+use txverify_clients::lcc::saturation::{self, Sustainable};
+use txverify_clients::lcc::wormhole::{self, SimConfig};
+use txverify_clients::lcc::{Lcc, Matrix, is_permutation, spec};
 
 /// Linear-complement communication on wormhole hypercubes (seed 002).
 #[derive(clap::Args, Debug)]

@@ -155,7 +155,7 @@ struct InferArgs {
     max_order: usize,
     /// Stop the search after N steps (a word grown by a letter, or a word start
     /// left): the report says so and the exit status is 4.
-    #[arg(long, value_name = "N", default_value_t = txverify::infer::MAX_STEPS,
+    #[arg(long, value_name = "N", default_value_t = txverify_clients::infer::MAX_STEPS,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_steps: u64,
     /// Complete the printed prefix to tables of at most N columns: every letter of
@@ -177,12 +177,12 @@ struct InferArgs {
     /// `last:K` (the last K words in reading order) or `right-most:K` (the K words
     /// that end furthest right).
     #[arg(long, value_name = "WHICH", requires = "derive", value_parser = parse_deletion)]
-    delete: Option<txverify::infer::Deletion>,
+    delete: Option<txverify_clients::infer::Deletion>,
 }
 
 /// Reads `--delete`: `row-ends`, `last:K` or `right-most:K`.
-fn parse_deletion(text: &str) -> Result<txverify::infer::Deletion, String> {
-    use txverify::infer::Deletion;
+fn parse_deletion(text: &str) -> Result<txverify_clients::infer::Deletion, String> {
+    use txverify_clients::infer::Deletion;
     let count = |k: &str| {
         k.parse::<usize>()
             .ok()
@@ -293,7 +293,7 @@ struct SearchArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = txverify::search::schedule::encode::MAX_VARIABLES,
+        default_value_t = txverify_search::schedule::encode::MAX_VARIABLES,
         requires = "network"
     )]
     max_variables: u64,
@@ -354,7 +354,7 @@ struct SearchArgs {
     /// Write a certificate (provenance, formula, DRAT proof) for every infeasible T here.
     #[arg(long)]
     certificate: Option<PathBuf>,
-    /// Write the formula in DIMACS to this file (FILE.T<time> when minimising) and stop.
+    /// Write the formula in DIMACS to this file (`FILE.T<time>` when minimising) and stop.
     #[arg(long)]
     dimacs: Option<PathBuf>,
     /// The SAT solver.
@@ -607,7 +607,7 @@ struct CheckArgs {
     no_simulate: bool,
     /// Refuse a simulation of more message-steps than this (nodes × (letters of
     /// the table + messages per node)): the report says `not simulated`, exit 2.
-    #[arg(long, value_name = "N", default_value_t = txverify::simulate::MAX_WORK)]
+    #[arg(long, value_name = "N", default_value_t = txverify_clients::simulate::MAX_WORK)]
     max_simulation_steps: u64,
     /// The network MSCCL programs (`.xml`) run on, GPU i on node i (e.g. `ring 8`,
     /// `nvlink 8`): adds each link's load and the collective's lower bounds

@@ -4,8 +4,8 @@
 use super::OutputFormat;
 use super::exit::Exit;
 use std::path::Path;
-use txverify::msccl::{self, report};
-use txverify::network::Graph;
+use txverify_clients::msccl::{self, report};
+use txverify_core::network::Graph;
 
 /// What checking one file gives: its status, what goes to standard output,
 /// and what goes to standard error.

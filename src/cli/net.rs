@@ -7,10 +7,10 @@ use super::exit::Exit;
 use super::{BoundsArgs, NetArgs, OutputFormat};
 use std::fmt::Write;
 
-use txverify::families::Family;
-use txverify::metrics::metrics;
-use txverify::network::{NetworkName, infer};
-use txverify::product::header::{HeaderError, product_header};
+use txverify_clients::product::header::{HeaderError, product_header};
+use txverify_core::families::Family;
+use txverify_core::metrics::metrics;
+use txverify_core::network::{NetworkName, infer};
 
 pub fn run(args: &NetArgs) -> Exit {
     let header = match header_of(args) {

@@ -2,7 +2,7 @@
 //! network (an edge list, a mesh, a Cayley family, a product), and for a
 //! product of families its statuses by seed 000's formulas as well.
 //!
-//! Every network gets [`txverify::bounds::general`]'s figures: degrees,
+//! Every network gets [`txverify_core::bounds::general`]'s figures: degrees,
 //! diameter, the all-pairs distance bound, the intake bound and the best cut
 //! found (exhaustive or heuristic, said which, with its side named). A
 //! product of families also gets the statuses by Theorem 1 and Corollary 2,
@@ -12,12 +12,12 @@
 use super::exit::Exit;
 use super::{BoundsArgs, OutputFormat};
 use std::fmt::Write;
-use txverify::bounds::Cut;
-use txverify::bounds::cut_search::FoundCut;
-use txverify::bounds::general::{GraphBounds, graph_bounds};
-use txverify::network::NetworkName;
-use txverify::product::ProductError;
-use txverify::product::bounds::NetworkBounds;
+use txverify_clients::product::ProductError;
+use txverify_clients::product::bounds::NetworkBounds;
+use txverify_core::bounds::Cut;
+use txverify_core::bounds::cut_search::FoundCut;
+use txverify_core::bounds::general::{GraphBounds, graph_bounds};
+use txverify_core::network::NetworkName;
 
 /// The JSON schema of `bounds --network`.
 const NETWORK_BOUNDS_SCHEMA: &str = "txverify-network-bounds/3";
@@ -35,12 +35,12 @@ impl Figures {
     /// general ones, and the seed's for a product of families.
     pub(super) fn of(
         network: NetworkName,
-        graph: &txverify::network::Graph,
+        graph: &txverify_core::network::Graph,
         ports: u64,
     ) -> Result<Figures, ProductError> {
         // A network that is not a product of families (an edge list, a twisted
         // torus) has the general figures only: no factor statuses to check.
-        let product = match txverify::product::bounds::network_bounds(&network, ports) {
+        let product = match txverify_clients::product::bounds::network_bounds(&network, ports) {
             Ok(b) => Some(b),
             Err(ProductError::NotAProduct(_)) => None,
             Err(e) => return Err(e),
@@ -74,14 +74,14 @@ impl Figures {
 }
 
 /// Refuses a network whose all-pairs distances are over
-/// [`txverify::bounds::general::MAX_ALL_PAIRS_WORK`], from its name, before
+/// [`txverify_core::bounds::general::MAX_ALL_PAIRS_WORK`], from its name, before
 /// it is built (an edge list is read to count its links).
 pub(super) fn refuse_all_pairs_over_limit(network: &NetworkName) -> Result<(), String> {
     let nodes = network.nodes().map_err(|e| format!("`{network}`: {e}"))? as u64;
     let links = network
         .directed_links_bound()
         .map_err(|e| format!("`{network}`: {e}"))?;
-    txverify::bounds::general::check_all_pairs(nodes, links)
+    txverify_core::bounds::general::check_all_pairs(nodes, links)
         .map_err(|e| format!("`{network}`: {e}"))
 }
 
@@ -144,7 +144,7 @@ fn found_cut_json(cut: &Option<FoundCut>) -> serde_json::Value {
             "edges": c.edges,
             "capacity": c.capacity,
             "method": c.method.to_string(),
-            "exhaustive": c.method == txverify::bounds::cut_search::CutMethod::Exhaustive,
+            "exhaustive": c.method == txverify_core::bounds::cut_search::CutMethod::Exhaustive,
             "side": c.side,
         }),
     }

@@ -18,12 +18,12 @@ pub fn write(text: &str) {
     }
 }
 
-/// Like `print!`, through [`write`].
+/// Like `print!`, through [`write()`].
 macro_rules! out {
     ($($arg:tt)*) => { $crate::cli::output::write(&format!($($arg)*)) };
 }
 
-/// Like `println!`, through [`write`].
+/// Like `println!`, through [`write()`].
 macro_rules! outln {
     () => { $crate::cli::output::write("\n") };
     ($($arg:tt)*) => { $crate::cli::output::write(&format!("{}\n", format!($($arg)*))) };

@@ -6,17 +6,17 @@ use super::check::read_and_load_with_source;
 use super::exit::Exit;
 use clap::ValueEnum;
 use std::path::PathBuf;
-use txverify::group::EnumerationLimits;
-use txverify::kernel::{Verdict, check};
-use txverify::load::LoadOptions;
-use txverify::render::{
+use txverify_clients::render::{
     ColourBy, LINK_USE_SHAPE, ScheduleOptions, TableOptions, schedule_svg, table_svg,
     utilisation_svg,
 };
-use txverify::schedule::format::is_schedule;
-use txverify::schedule::{ReplayOptions, parse, replay};
-use txverify::verdict::judge;
-use txverify::verify::{SimulationOutcome, VerifyOptions, verify};
+use txverify_clients::verify::{SimulationOutcome, VerifyOptions, verify};
+use txverify_core::group::EnumerationLimits;
+use txverify_core::kernel::{Verdict, check};
+use txverify_core::load::LoadOptions;
+use txverify_core::schedule::format::is_schedule;
+use txverify_core::schedule::{ReplayOptions, parse, replay};
+use txverify_core::verdict::judge;
 
 #[derive(clap::Args, Debug)]
 pub struct RenderArgs {

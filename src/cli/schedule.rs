@@ -1,7 +1,7 @@
 //! `txverify simulate` on schedule files, and `txverify schedule convert`.
 //!
 //! A file given to `simulate` is a schedule when
-//! [`is_schedule`](txverify::schedule::format::is_schedule) says so (JSON
+//! [`txverify_core::schedule::format::is_schedule`] says so (JSON
 //! object, or a `sends:` line); `.tbl` files keep their own path.
 
 use super::exit::Exit;
@@ -9,11 +9,11 @@ use super::{OutputFormat, SimulateArgs};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
-use txverify::network::{Graph, NetworkName};
-use txverify::schedule::format::{is_schedule, write_json, write_text};
-use txverify::schedule::replay::ReplayReport;
-use txverify::schedule::{Ports, ReplayOptions, Schedule, parse, replay};
-use txverify::verdict::{ScheduleVerdict, judge};
+use txverify_core::network::{Graph, NetworkName};
+use txverify_core::schedule::format::{is_schedule, write_json, write_text};
+use txverify_core::schedule::replay::ReplayReport;
+use txverify_core::schedule::{Ports, ReplayOptions, Schedule, parse, replay};
+use txverify_core::verdict::{ScheduleVerdict, judge};
 
 /// The `schema` of `simulate --format json` on a schedule.
 const REPORT_SCHEMA: &str = "txverify-schedule-report/1";
@@ -335,14 +335,14 @@ pub(super) fn violation_lines(r: &ReplayReport, prefix: &str, out: &mut String) 
 pub(super) fn cayley_of_header(path: &str) -> Result<Graph, String> {
     let source =
         super::read_text(std::path::Path::new(path)).map_err(|e| format!("cannot read it: {e}"))?;
-    let loaded = txverify::load::load(&source, &Default::default())
+    let loaded = txverify_core::load::load(&source, &Default::default())
         .map_err(|_| "it does not load (`txverify check` says why)".to_string())?;
     let instance = &loaded.instance;
     Graph::cayley(instance.group(), instance.links()).map_err(|e| e.to_string())
 }
 
 /// One violation of a replay as JSON (`destination` is `"*"` for a broadcast packet).
-pub(super) fn violation_json(v: &txverify::schedule::Violation) -> serde_json::Value {
+pub(super) fn violation_json(v: &txverify_core::schedule::Violation) -> serde_json::Value {
     let destination = if v.packet.is_broadcast() {
         serde_json::json!("*")
     } else {

@@ -17,11 +17,12 @@ use super::search_report::{
     write_found, write_table,
 };
 use std::path::Path;
-use txverify::group::EnumerationLimits;
-use txverify::kernel::{self, Checked, Instance, Table};
-use txverify::load::{LoadOptions, Loaded};
-use txverify::search::{
-    self, EncodingOptions, FoundBy, Infeasibility, Outcome, Progress, SearchError, SearchOptions,
+use txverify_core::group::EnumerationLimits;
+use txverify_core::kernel::{self, Checked, Instance, Table};
+use txverify_core::load::{LoadOptions, Loaded};
+use txverify_search::{
+    self as search, EncodingOptions, FoundBy, Infeasibility, Outcome, Progress, SearchError,
+    SearchOptions,
 };
 
 pub(super) fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
@@ -86,7 +87,7 @@ pub fn run(args: &SearchArgs) -> Exit {
             budget,
             lease,
         } => {
-            let cluster = txverify::search::cluster::ClusterOptions {
+            let cluster = txverify_search::cluster::ClusterOptions {
                 cubes: count,
                 budget,
                 lease: lease.map(std::time::Duration::from_secs_f64),
@@ -268,7 +269,7 @@ fn cubes(
     source: &str,
     instance: &Instance,
 ) -> Exit {
-    use txverify::search::conquer;
+    use txverify_search::conquer;
     let written = match (&args.output, &options.dimacs_only) {
         (Some(dir), _) => Some(
             conquer::write_cubes(instance, time, &options.encoding, count, dir)
@@ -333,7 +334,7 @@ fn merge_cubes(
     instance: &Instance,
     output: Option<&Path>,
 ) -> Exit {
-    use txverify::search::conquer::{self, Merged};
+    use txverify_search::conquer::{self, Merged};
     match conquer::merge(instance, time, encoding, dir) {
         Ok(Merged::Found(table, cube)) => {
             eprintln!("found by cube {}", cube + 1);

@@ -6,9 +6,9 @@
 use super::{SearchArgs, SolverArg, SymmetryArg};
 use std::path::PathBuf;
 use std::time::Duration;
-use txverify::kernel::{self, Instance, LinkId};
-use txverify::load::Loaded;
-use txverify::search::{self, EncodingOptions, SearchOptions, SolverChoice, WordLengths};
+use txverify_core::kernel::{self, Instance, LinkId};
+use txverify_core::load::Loaded;
+use txverify_search::{self as search, EncodingOptions, SearchOptions, SolverChoice, WordLengths};
 
 /// Formats of `search`: the text and JSON reports, and the HTML page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -344,7 +344,7 @@ impl SearchArgs {
 /// What `search --network` does: the SAT search or the heuristic.
 pub(super) struct NetworkConfig {
     /// The network as named.
-    pub network: txverify::network::NetworkName,
+    pub network: txverify_core::network::NetworkName,
     /// The paths the messages may take (SAT only).
     pub paths: search::schedule::PathClass,
     /// The heuristic instead of SAT.
@@ -358,7 +358,7 @@ pub(super) struct NetworkConfig {
 pub(super) fn network_config_of(args: &SearchArgs, words: &str) -> Result<NetworkConfig, String> {
     use search::schedule::PathClass;
     let network = words
-        .parse::<txverify::network::NetworkName>()
+        .parse::<txverify_core::network::NetworkName>()
         .map_err(|e| format!("`{words}`: {e}"))?;
     let table_only = [
         (!args.symmetry.is_empty(), "--symmetry"),

@@ -5,9 +5,9 @@
 use super::exit::Exit;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use txverify::kernel::Instance;
-use txverify::search::SearchOptions;
-use txverify::search::cluster::{ClusterOptions, task};
+use txverify_core::kernel::Instance;
+use txverify_search::SearchOptions;
+use txverify_search::cluster::{ClusterOptions, task};
 
 /// `txverify solve-cube CNF PROOF`.
 #[derive(clap::Args, Debug)]
@@ -45,8 +45,8 @@ pub(super) fn run(
     output: Option<&Path>,
 ) -> Exit {
     use super::search_report::{describe, how_found, write_found};
-    use txverify::search::Outcome;
-    use txverify::search::cluster::transport;
+    use txverify_search::Outcome;
+    use txverify_search::cluster::transport;
     match transport::run(instance, time, options, cluster) {
         Ok(None) => Exit::Ok,
         Ok(Some((outcome, stats))) => {
@@ -88,7 +88,7 @@ pub(super) fn run(
 ) -> Exit {
     eprintln!(
         "error: {}",
-        txverify::search::cluster::ClusterError::NotBuilt
+        txverify_search::cluster::ClusterError::NotBuilt
     );
     Exit::Input
 }

@@ -1,7 +1,7 @@
 //! `txverify search --network NET`: a total-exchange schedule on any network,
 //! by SAT (the fewest steps, with certificates) or by the heuristic.
 //!
-//! Whatever is found is replayed and judged by [`txverify::verdict::judge`]
+//! Whatever is found is replayed and judged by [`txverify_core::verdict::judge`]
 //! against the lower bound before anything is printed or written; optimality
 //! beyond the bound is claimed only on certificates that the checker accepted
 //! and that cover every schedule (any paths).
@@ -11,15 +11,15 @@ use super::exit::Exit;
 use super::search_config::{NetworkConfig, SearchFormat, network_config_of};
 use std::path::Path;
 use std::time::{Duration, Instant};
-use txverify::bounds::general::{GraphBounds, graph_bounds};
-use txverify::network::{Graph, NetworkName};
-use txverify::schedule::{
+use txverify_core::bounds::general::{GraphBounds, graph_bounds};
+use txverify_core::network::{Graph, NetworkName};
+use txverify_core::schedule::{
     Ports, ReplayOptions, Schedule, TimedSend, replay, write_json, write_text,
 };
-use txverify::search::schedule::{
+use txverify_core::verdict::{Model, NamedBound, ScheduleVerdict, judge};
+use txverify_search::schedule::{
     self as sched, PathClass, ScheduleInfeasibility, ScheduleSearch, ScheduleSearchOptions,
 };
-use txverify::verdict::{Model, NamedBound, ScheduleVerdict, judge};
 
 /// The JSON schema of `search --network --format json`.
 pub(super) const SCHEDULE_SEARCH_SCHEMA: &str = "txverify-schedule-search/1";

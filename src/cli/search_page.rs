@@ -3,10 +3,10 @@
 use super::SearchArgs;
 use super::exit::Exit;
 use super::search_report::{Reporter, found_by_text, search_failure};
-use txverify::load::Loaded;
-use txverify::report::html::PageOptions;
-use txverify::report::search_html::{SearchLog, search_page};
-use txverify::search::{self, Outcome, SearchOptions};
+use txverify_clients::report::html::PageOptions;
+use txverify_clients::report::search_html::{SearchLog, search_page};
+use txverify_core::load::Loaded;
+use txverify_search::{self as search, Outcome, SearchOptions};
 
 /// Runs the search the arguments ask for and writes its page (to `-o` or
 /// standard output); the exit status is the one the text report would give.

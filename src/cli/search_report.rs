@@ -9,9 +9,9 @@ use super::search_config::SearchFormat;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
-use txverify::kernel::{self, Instance, Table, Verdict};
-use txverify::search::portfolio::HelperActivity;
-use txverify::search::{FoundBy, Infeasibility, Phase, Progress};
+use txverify_core::kernel::{self, Instance, Table, Verdict};
+use txverify_search::portfolio::HelperActivity;
+use txverify_search::{FoundBy, Infeasibility, Phase, Progress};
 
 /// Draws progress: a spinner on a terminal, plain lines otherwise.
 pub(super) struct Reporter {
@@ -221,8 +221,8 @@ pub(super) fn found_text(
         text.push_str("expect: optimal\n");
     }
     text.push_str("table:\n");
-    let rows = txverify::load::table_syntax(instance.group(), table);
-    text.push_str(&txverify::format::print_rows(&rows));
+    let rows = txverify_core::load::table_syntax(instance.group(), table);
+    text.push_str(&txverify_core::format::print_rows(&rows));
     text
 }
 

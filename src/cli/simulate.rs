@@ -4,10 +4,10 @@ use super::check::read_and_load;
 use super::exit::Exit;
 use super::{OutputFormat, SimulateArgs};
 use std::fmt::Write;
-use txverify::network::Embedding;
-use txverify::report::json;
-use txverify::simulate::{SimulationOptions, SimulationReport, simulate, trace};
-use txverify::verify::{NetworkCheck, embedding_name, physical_network, simulation_words};
+use txverify_clients::report::json;
+use txverify_clients::simulate::{SimulationOptions, SimulationReport, simulate, trace};
+use txverify_clients::verify::{NetworkCheck, embedding_name, physical_network, simulation_words};
+use txverify_core::network::Embedding;
 
 pub fn run(args: &SimulateArgs) -> Exit {
     if args.algorithm.is_some() {
@@ -42,7 +42,7 @@ pub fn run(args: &SimulateArgs) -> Exit {
     let input = prepared.input(instance, &embedding);
     let report = match simulate(&input, &SimulationOptions::default()) {
         Ok(report) => report,
-        Err(e @ txverify::simulate::SimulationError::OverLimit { .. }) => {
+        Err(e @ txverify_clients::simulate::SimulationError::OverLimit { .. }) => {
             eprintln!("{shown}: {e}");
             return Exit::Input;
         }
@@ -57,7 +57,7 @@ pub fn run(args: &SimulateArgs) -> Exit {
             None => {
                 eprintln!(
                     "{shown}: --trace lists at most {} hops; this table has more",
-                    txverify::simulate::MAX_TRACE_HOPS
+                    txverify_clients::simulate::MAX_TRACE_HOPS
                 );
                 return Exit::Input;
             }
@@ -161,8 +161,11 @@ fn text(path: &str, network: &NetworkCheck, embedding: &Embedding, r: &Simulatio
     out
 }
 
-fn describe(net: &txverify::network::Graph, f: &txverify::simulate::Failure) -> String {
-    use txverify::simulate::{Failure, MessageRef};
+fn describe(
+    net: &txverify_core::network::Graph,
+    f: &txverify_clients::simulate::Failure,
+) -> String {
+    use txverify_clients::simulate::{Failure, MessageRef};
     let m = |m: &MessageRef| {
         format!(
             "{} -> {} (word `{}`, row {}, column {})",

@@ -12,7 +12,7 @@ use super::{OutputFormat, ProofFormatArg, VerifyProofArgs};
 use std::io::{BufReader, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
-use txverify::search::proofcheck::{self, ProofError, ProofReport, dimacs};
+use txverify_proofcheck::{self as proofcheck, ProofError, ProofReport, dimacs};
 
 /// The JSON schema of `verify-proof --cnf --format json`.
 const SCHEMA: &str = "txverify-verify-proof-cnf/1";

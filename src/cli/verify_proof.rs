@@ -16,9 +16,9 @@ use super::VerifyProofArgs;
 use super::exit::Exit;
 use super::search::load_file;
 use std::path::{Path, PathBuf};
-use txverify::kernel::Instance;
-use txverify::search;
-use txverify::search::certificate::ReadProgress;
+use txverify_core::kernel::Instance;
+use txverify_search as search;
+use txverify_search::certificate::ReadProgress;
 
 /// The JSON schema of `verify-proof --format json`.
 const VERIFY_PROOF_SCHEMA: &str = "txverify-verify-proof/2";

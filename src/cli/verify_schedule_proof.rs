@@ -4,7 +4,7 @@
 //! The graph is built from NET, not read from the certificate; the formula is
 //! regenerated from it and the recorded T and path class and compared byte for
 //! byte with `formula.cnf`; the DRAT proof is checked by the proof checker
-//! (`txverify::search::schedule::certificate::verify`). Directories are taken
+//! (`txverify_search::schedule::certificate::verify`). Directories are taken
 //! as for table certificates: one certificate, or the `T<t>/` certificates a
 //! search wrote, in order of t; the exit status is the worst of theirs.
 
@@ -12,8 +12,8 @@ use super::exit::Exit;
 use super::verify_proof::certificates_in;
 use super::{OutputFormat, VerifyProofArgs};
 use std::path::{Path, PathBuf};
-use txverify::network::{Graph, NetworkName};
-use txverify::search::schedule::certificate::{self, ScheduleCertificateError, VerifiedSchedule};
+use txverify_core::network::{Graph, NetworkName};
+use txverify_search::schedule::certificate::{self, ScheduleCertificateError, VerifiedSchedule};
 
 /// The JSON schema of `verify-proof --network --format json`.
 const VERIFY_SCHEDULE_PROOF_SCHEMA: &str = "txverify-verify-schedule-proof/1";

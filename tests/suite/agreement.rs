@@ -6,8 +6,10 @@ use crate::common;
 
 use common::{build, default_links, greedy_table, small_group};
 use proptest::prelude::*;
-use txverify::kernel::{Instance, MessageSpec, PlacedWord, Table, TableLetter};
-use txverify::verify::{Agreement, SimulationOutcome, VerifyOptions, kernel_kinds, verify_table};
+use txverify_clients::verify::{
+    Agreement, SimulationOutcome, VerifyOptions, kernel_kinds, verify_table,
+};
+use txverify_core::kernel::{Instance, MessageSpec, PlacedWord, Table, TableLetter};
 
 #[derive(Clone, Debug)]
 enum Mutation {

@@ -1,10 +1,10 @@
-//! The lower bounds of `txverify::bounds` against the tables of `tables/` and
+//! The lower bounds of `txverify_core::bounds` against the tables of `tables/` and
 //! `tables/found/`: no bound may exceed the time of a valid table (each is a
 //! schedule of its network), and on the tables at their optimum the cut bound
 //! is reached — the best check that the cut counted is the cut meant.
 
-use txverify::bounds::{Cut, cut, distance};
-use txverify::network::{Graph, NetworkName};
+use txverify_core::bounds::{Cut, cut, distance};
+use txverify_core::network::{Graph, NetworkName};
 
 /// The `expect: time T` of a table file.
 fn expected_time(path: &str) -> u64 {

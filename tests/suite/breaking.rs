@@ -8,14 +8,14 @@ use crate::common;
 use common::groups::{cyclic, dihedral, direct_product};
 use common::{Factor, build, default_links};
 use std::collections::{BTreeSet, HashSet, VecDeque};
-use txverify::group::FiniteGroup;
-use txverify::kernel::{self, Instance, MessageSpec, Table, TableLetter, Verdict};
-use txverify::search::certificate::{self, CertificateError};
-use txverify::search::cnf::{Cnf, Lit};
-use txverify::search::solver::{SatAnswer, SolveControl, solve_varisat};
-use txverify::search::{
-    self, BreakingMap, EncodeError, EncodingOptions, Outcome, SearchOptions, SymmetryBreaking,
-    WordLengths, breaking, encode,
+use txverify_core::group::FiniteGroup;
+use txverify_core::kernel::{self, Instance, MessageSpec, Table, TableLetter, Verdict};
+use txverify_search::certificate::{self, CertificateError};
+use txverify_search::cnf::{Cnf, Lit};
+use txverify_search::solver::{SatAnswer, SolveControl, solve_varisat};
+use txverify_search::{
+    self as search, BreakingMap, EncodeError, EncodingOptions, Outcome, SearchOptions,
+    SymmetryBreaking, WordLengths, breaking, encode,
 };
 
 fn instance(group: FiniteGroup) -> Instance {

@@ -167,9 +167,9 @@ fn a_proof_check_reports_how_much_of_the_proof_it_has_read() {
     ]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let source = std::fs::read_to_string(RING6).unwrap();
-    let loaded = txverify::load::load(&source, &Default::default()).unwrap();
+    let loaded = txverify_core::load::load(&source, &Default::default()).unwrap();
     let mut seen = Vec::new();
-    let verified = txverify::search::certificate::verify_reporting(
+    let verified = txverify_search::certificate::verify_reporting(
         &loaded.instance,
         &dir.join("T5"),
         &mut |p| seen.push((p.read, p.total)),

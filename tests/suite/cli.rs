@@ -612,7 +612,7 @@ fn search_below_the_optimum_exits_1_with_a_certificate_that_verifies() {
                 .collect()
         })
         .collect();
-    assert!(txverify::search::proofcheck::check_lrat(&clauses, text.as_bytes()).is_ok());
+    assert!(txverify_proofcheck::check_lrat(&clauses, text.as_bytes()).is_ok());
     // The certificate does not apply to another network.
     let other = file("c8.tbl", "group: <a | a^8>\ntable:\n");
     let rejected = txverify(&[

@@ -3,9 +3,9 @@
 //! and printed back by `fmt`; an invalid table passes only when the file expects it.
 
 use crate::common::cli::{file, txverify};
-use txverify::kernel::{Verdict, check};
-use txverify::load::{LoadOptions, load};
-use txverify::verify::{Outcome, VerifyOptions, verify};
+use txverify_clients::verify::{Outcome, VerifyOptions, verify};
+use txverify_core::kernel::{Verdict, check};
+use txverify_core::load::{LoadOptions, load};
 
 const HEADER: &str = "group: <b, B | b^2 = B^2 = (bB)^3 = 1>\n";
 /// Optimal in 5.

@@ -5,12 +5,12 @@
 use crate::common;
 
 use common::cli::{Run, file, txverify};
-use txverify::export::table_schedule;
-use txverify::kernel::{self, MessageSpec, Verdict};
-use txverify::load::load;
-use txverify::schedule::format::to_json;
-use txverify::schedule::{ReplayOptions, parse, replay};
-use txverify::verify::{physical_network, simulation_words};
+use txverify_clients::export::table_schedule;
+use txverify_clients::verify::{physical_network, simulation_words};
+use txverify_core::kernel::{self, MessageSpec, Verdict};
+use txverify_core::load::load;
+use txverify_core::schedule::format::to_json;
+use txverify_core::schedule::{ReplayOptions, parse, replay};
 
 #[test]
 fn every_published_table_with_a_named_network_replays_with_its_time() {

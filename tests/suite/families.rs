@@ -7,9 +7,9 @@ use crate::common;
 
 use common::cli::{Run, documented_fields, field_paths, txverify};
 use std::collections::{HashMap, VecDeque};
-use txverify::families::Family;
-use txverify::load::load;
-use txverify::metrics::metrics;
+use txverify_core::families::Family;
+use txverify_core::load::load;
+use txverify_core::metrics::metrics;
 
 /// An explicit graph: a neighbour function over nodes numbered by a map.
 struct Explicit {
@@ -269,7 +269,7 @@ fn bad_families_and_sizes_are_input_errors() {
 /// Status from node 0 of a schedule network, by its own distances.
 fn schedule_status(name: &str) -> (usize, u64) {
     let graph = name
-        .parse::<txverify::network::NetworkName>()
+        .parse::<txverify_core::network::NetworkName>()
         .unwrap()
         .build()
         .unwrap();

@@ -6,10 +6,10 @@
 use crate::fifo_replay;
 
 use fifo_replay::{Net, bfs, butterfly, ccc, hypercube, pancake, replay, ring, star, torus};
-use txverify::fifo::{self, FifoError, FifoOptions, Order, Routing};
-use txverify::group::Elem;
-use txverify::kernel::{Instance, LinkId};
-use txverify::load::{LoadOptions, load};
+use txverify_clients::fifo::{self, FifoError, FifoOptions, Order, Routing};
+use txverify_core::group::Elem;
+use txverify_core::kernel::{Instance, LinkId};
+use txverify_core::load::{LoadOptions, load};
 
 fn instance(net: &Net) -> Instance {
     let loaded = load(

@@ -9,7 +9,7 @@ use common::cli::{documented_fields, field_paths};
 
 use fifo_replay::{Net, ccc, pancake, star};
 use std::process::Command;
-use txverify::load::load;
+use txverify_core::load::load;
 
 fn run_fifo(net: &Net, order: &str) -> (i32, serde_json::Value) {
     let dir = std::env::temp_dir().join(format!("txverify-fifo-cli-{}", std::process::id()));

@@ -10,7 +10,7 @@ use crate::fifo_replay;
 
 use common::cli::{Run, file, txverify};
 use fifo_replay::{Net, bfs, hypercube, ring, star, torus};
-use txverify::load::load;
+use txverify_core::load::load;
 
 /// The networks, each with two words for a `messages: to` line.
 fn networks() -> Vec<(Net, &'static str)> {

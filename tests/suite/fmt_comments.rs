@@ -5,7 +5,7 @@
 
 use crate::common::cli::{file, txverify};
 use std::path::{Path, PathBuf};
-use txverify::format::{self, parse, print_keeping_comments, without_spans};
+use txverify_core::format::{self, parse, print_keeping_comments, without_spans};
 
 /// Every `*.tbl` file under `dir`, recursively, sorted.
 fn tables(dir: &Path) -> Vec<PathBuf> {

@@ -9,9 +9,9 @@
 
 use proptest::prelude::*;
 use std::time::Duration;
-use txverify::group::EnumerationLimits;
-use txverify::kernel::check;
-use txverify::load::{LoadOptions, load};
+use txverify_core::group::EnumerationLimits;
+use txverify_core::kernel::check;
+use txverify_core::load::{LoadOptions, load};
 
 fn small() -> LoadOptions {
     LoadOptions {
@@ -26,11 +26,11 @@ fn small() -> LoadOptions {
 /// Parses, loads and checks `text`; any outcome but a panic is fine. A loaded
 /// table's time is at most the number of characters (each letter is one).
 fn run_pipeline(text: &str) {
-    let _ = txverify::format::parse(text);
+    let _ = txverify_core::format::parse(text);
     if let Ok(loaded) = load(text, &small()) {
         let checked = check(&loaded.instance, &loaded.table, &loaded.claims);
         assert!(checked.time() <= text.len());
-        let _ = txverify::kernel::lower_bound(&loaded.instance);
+        let _ = txverify_core::kernel::lower_bound(&loaded.instance);
     }
 }
 

@@ -6,9 +6,9 @@ use crate::common;
 use common::groups::{cyclic, dihedral, direct_product};
 use proptest::prelude::*;
 use std::time::Duration;
-use txverify::group::abelian::abelianise;
-use txverify::group::check::{check_abelianisation, check_relators};
-use txverify::group::{
+use txverify_core::group::abelian::abelianise;
+use txverify_core::group::check::{check_abelianisation, check_relators};
+use txverify_core::group::{
     Elem, EnumerationLimits, FiniteGroup, GenLetter, GroupError, Presentation, compute, enumerate,
     recognise,
 };
@@ -653,8 +653,8 @@ fn a_group_whose_abelianisation_is_over_the_limit_is_refused_before_enumeration(
         .map(|i| format!("<{{g{i}}} | {{g{i}}}^2>"))
         .collect();
     let text = format!("group: {}\ntable:\n", factors.join(" x "));
-    match txverify::load::load(&text, &Default::default()) {
-        Err(txverify::load::LoadError::Group {
+    match txverify_core::load::load(&text, &Default::default()) {
+        Err(txverify_core::load::LoadError::Group {
             error: GroupError::AbelianisationTooLarge { at_least, limit },
             ..
         }) => {

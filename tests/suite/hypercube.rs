@@ -1,4 +1,4 @@
-//! The all-port hypercube collectives of `txverify::hypercube` (Bertsekas,
+//! The all-port hypercube collectives of `txverify_clients::hypercube` (Bertsekas,
 //! Özveren, Stamoulis, Tseng and Tsitsiklis): every problem for d = 1 … 8 is
 //! replayed by the schedule simulator and meets both lower bounds, which are
 //! compared with the closed forms of the paper's Table 1, computed here again;
@@ -9,10 +9,10 @@ use crate::common;
 
 use common::cli::{documented_fields, field_paths, txverify};
 use std::collections::HashSet;
-use txverify::hypercube::buffer::peak_buffer;
-use txverify::hypercube::{Problem, bounds::lower_bounds, build, mnb};
-use txverify::network::NetworkName;
-use txverify::schedule::{
+use txverify_clients::hypercube::buffer::peak_buffer;
+use txverify_clients::hypercube::{Problem, bounds::lower_bounds, build, mnb};
+use txverify_core::network::NetworkName;
+use txverify_core::schedule::{
     BROADCAST, Packet, ReplayOptions, ReplayReport, Schedule, TimedSend, ViolationKind, replay,
 };
 
@@ -155,7 +155,7 @@ fn section_5_two_to_the_d_minus_1_is_not_divisible_by_d() {
 }
 
 /// The first violation of `kind` in a replay.
-fn first(report: &ReplayReport, kind: ViolationKind) -> &txverify::schedule::Violation {
+fn first(report: &ReplayReport, kind: ViolationKind) -> &txverify_core::schedule::Violation {
     report
         .violations
         .iter()
@@ -460,8 +460,8 @@ fn deroutes_are_counted_alike_below_and_above_the_all_pairs_limit() {
         }
         let schedule = Schedule {
             network: Some(NetworkName::Ring(n)),
-            ports: Some(txverify::schedule::Ports::All),
-            collective: txverify::schedule::Collective::Scatter(0),
+            ports: Some(txverify_core::schedule::Ports::All),
+            collective: txverify_core::schedule::Collective::Scatter(0),
             sends,
         };
         let graph = NetworkName::Ring(n).build().unwrap();
@@ -524,8 +524,8 @@ fn baseline_bounds(problem: Problem, d: u32) -> (u64, u64) {
 
 #[test]
 fn single_port_schedules_replay_with_one_port_and_meet_the_single_port_bound() {
-    use txverify::hypercube::{bounds, single_port};
-    use txverify::schedule::Ports;
+    use txverify_clients::hypercube::{bounds, single_port};
+    use txverify_core::schedule::Ports;
     for d in 1..=7u32 {
         let graph = NetworkName::Hypercube(d).build().unwrap();
         for problem in Problem::ALL {

@@ -8,14 +8,14 @@ use crate::common;
 
 use common::cli::{documented_fields, file, nested_field_paths, txverify};
 use std::collections::BTreeSet;
-use txverify::format::syntax::RowToken;
-use txverify::kernel::{self, Verdict};
-use txverify::load::{LoadOptions, load};
+use txverify_core::format::syntax::RowToken;
+use txverify_core::kernel::{self, Verdict};
+use txverify_core::load::{LoadOptions, load};
 
 /// A table's file with its word boundaries stripped: the header as written, then
 /// every row as its letters one per token, `.` per blank column.
 fn grid_of(table_source: &str) -> String {
-    let parsed = txverify::format::parse(table_source).expect("the table parses");
+    let parsed = txverify_core::format::parse(table_source).expect("the table parses");
     let header_end = table_source
         .lines()
         .position(|l| l.trim().eq_ignore_ascii_case("table:"))
@@ -64,15 +64,19 @@ fn json_of(args: &[&str]) -> (i32, serde_json::Value) {
 
 /// The rows of a table file, one string per row, tokens separated by one space.
 fn rows_of(table_source: &str) -> Vec<String> {
-    read_rows(&txverify::format::parse(table_source).expect("parses").rows)
+    read_rows(
+        &txverify_core::format::parse(table_source)
+            .expect("parses")
+            .rows,
+    )
 }
 
-fn read_rows(rows: &[txverify::format::syntax::Row]) -> Vec<String> {
+fn read_rows(rows: &[txverify_core::format::syntax::Row]) -> Vec<String> {
     rows.iter()
         .map(|row| {
             row.tokens
                 .iter()
-                .map(|t| txverify::format::print_row_token(&t.value))
+                .map(|t| txverify_core::format::print_row_token(&t.value))
                 .collect::<Vec<_>>()
                 .join(" ")
         })
@@ -143,7 +147,7 @@ fn the_seed_4_cube_tables_have_104_and_644_segmentations() {
 /// of its inner cut points), each loaded as a table and checked by the kernel: the
 /// rows of the valid ones, and of those with only shortest words.
 fn brute_force(grid_source: &str) -> (BTreeSet<Vec<String>>, BTreeSet<Vec<String>>) {
-    let parsed = txverify::format::parse(grid_source).unwrap();
+    let parsed = txverify_core::format::parse(grid_source).unwrap();
     let header: String = grid_source
         .split_inclusive('\n')
         .take_while(|l| !l.trim().eq_ignore_ascii_case("table:"))

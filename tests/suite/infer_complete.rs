@@ -6,8 +6,8 @@
 use crate::common;
 use common::cli::{documented_fields, file, nested_field_paths, txverify};
 use std::collections::BTreeSet;
-use txverify::kernel::{self, Verdict};
-use txverify::load::{LoadOptions, load};
+use txverify_core::kernel::{self, Verdict};
+use txverify_core::load::{LoadOptions, load};
 
 const D6: &str = "group: <b, B | b^2 = B^2 = (bB)^3 = 1>\nnetwork: ring 6\n";
 const D4: &str = "group: <b, B | b^2 = B^2 = (bB)^2 = 1>\nnetwork: ring 4\n";

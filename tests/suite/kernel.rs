@@ -5,8 +5,8 @@ use crate::common;
 
 use common::default_links;
 use common::groups::{cyclic, dihedral, direct_product};
-use txverify::group::{FiniteGroup, GenLetter};
-use txverify::kernel::{
+use txverify_core::group::{FiniteGroup, GenLetter};
+use txverify_core::kernel::{
     Expectation, Instance, InstanceError, MessageSpec, PlacedWord, Table, TableLetter, Verdict,
     Violation, check,
 };
@@ -163,7 +163,7 @@ fn empty_message_set_gives_valid_empty_table() {
     assert!(checked.passed());
 }
 
-fn only_violation(checked: &txverify::kernel::Checked) -> &Violation {
+fn only_violation(checked: &txverify_core::kernel::Checked) -> &Violation {
     assert_eq!(checked.verdict(), Verdict::Invalid);
     assert_eq!(checked.violations().len(), 1, "{:#?}", checked.violations());
     &checked.violations()[0]

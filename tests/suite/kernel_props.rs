@@ -5,7 +5,9 @@ use crate::common;
 
 use common::{build, default_links, greedy_table, small_group};
 use proptest::prelude::*;
-use txverify::kernel::{Instance, MessageSpec, PlacedWord, TableLetter, Verdict, Violation, check};
+use txverify_core::kernel::{
+    Instance, MessageSpec, PlacedWord, TableLetter, Verdict, Violation, check,
+};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]

@@ -5,12 +5,12 @@
 //! format's errors and the simulation's timing (the CLI: tests/lcc_cli.rs).
 
 use proptest::prelude::*;
-use txverify::lcc::contention::{self, by_enumeration, by_rank};
-use txverify::lcc::map::{self, Objective};
-use txverify::lcc::reorder::{self, Method};
-use txverify::lcc::spec::{self, Fault};
-use txverify::lcc::wormhole::{self, SimConfig};
-use txverify::lcc::{Class, Direction, Lcc, Matrix};
+use txverify_clients::lcc::contention::{self, by_enumeration, by_rank};
+use txverify_clients::lcc::map::{self, Objective};
+use txverify_clients::lcc::reorder::{self, Method};
+use txverify_clients::lcc::spec::{self, Fault};
+use txverify_clients::lcc::wormhole::{self, SimConfig};
+use txverify_clients::lcc::{Class, Direction, Lcc, Matrix};
 
 /// A matrix from rows of 0/1 digits written as printed (a_{i,0} first).
 fn printed(rows: &[&str]) -> Matrix {

@@ -6,8 +6,8 @@ use crate::common;
 
 use common::cli::{documented_fields, file, nested_field_paths, txverify};
 use std::collections::BTreeSet;
-use txverify::lcc::contention::{self, by_enumeration};
-use txverify::lcc::spec;
+use txverify_clients::lcc::contention::{self, by_enumeration};
+use txverify_clients::lcc::spec;
 
 fn json_of(args: &[&str]) -> (i32, serde_json::Value) {
     let mut all = vec!["lcc"];

@@ -6,9 +6,9 @@
 
 use crate::common::cli::txverify;
 use proptest::prelude::*;
-use txverify::lcc::contention::{by_rank, degree};
-use txverify::lcc::lex::{self, Lexicographic};
-use txverify::lcc::{Direction, Lcc, Matrix, spec};
+use txverify_clients::lcc::contention::{by_rank, degree};
+use txverify_clients::lcc::lex::{self, Lexicographic};
+use txverify_clients::lcc::{Direction, Lcc, Matrix, spec};
 
 /// Every order of 0 … n−1, by inserting n−1 into every order of 0 … n−2.
 fn every_order(n: usize) -> Vec<Vec<usize>> {

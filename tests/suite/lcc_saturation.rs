@@ -4,9 +4,9 @@
 //! overload growth are known in closed form, and on the transpose.
 
 use crate::common::cli::txverify;
-use txverify::lcc::saturation::{self, RESOLUTION};
-use txverify::lcc::wormhole::{self, SimConfig};
-use txverify::lcc::{Direction, Lcc, Matrix, spec};
+use txverify_clients::lcc::saturation::{self, RESOLUTION};
+use txverify_clients::lcc::wormhole::{self, SimConfig};
+use txverify_clients::lcc::{Direction, Lcc, Matrix, spec};
 
 /// n = 1, y = x ⊕ 1 restricted to one stream: node 0 sends to node 1.
 fn lone_stream() -> Lcc {

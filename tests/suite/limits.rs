@@ -6,10 +6,10 @@
 use crate::common;
 
 use common::cli::{file, txverify};
-use txverify::network::{self, NetworkError, NetworkName};
-use txverify::product::{self, Algorithm, ProductError};
-use txverify::schedule::replay::{MAX_PACKET_SLOTS, ReplayError};
-use txverify::schedule::{Collective, Ports, ReplayOptions, Schedule, replay};
+use txverify_clients::product::{self, Algorithm, ProductError};
+use txverify_core::network::{self, NetworkError, NetworkName};
+use txverify_core::schedule::replay::{MAX_PACKET_SLOTS, ReplayError};
+use txverify_core::schedule::{Collective, Ports, ReplayOptions, Schedule, replay};
 
 #[test]
 fn a_schedule_network_over_the_node_limit_is_refused_by_its_name() {

@@ -6,7 +6,7 @@
 use crate::common::cli::{documented_fields, export_msccl, file, txverify};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
-use txverify::msccl::check;
+use txverify_clients::msccl::check;
 
 /// A program of `n` GPUs: `gpus[g]` is the list of thread blocks
 /// `(send, recv, chan, steps)`, each step `(type, srcbuf, srcoff, dstbuf,

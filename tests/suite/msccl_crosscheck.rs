@@ -5,11 +5,11 @@
 //! valid) must be caught.
 
 use crate::common::cli::export_msccl as export;
-use txverify::export::table_schedule;
-use txverify::load::load;
-use txverify::msccl::crosscheck::{Disagreement, against_schedule, carried};
-use txverify::schedule::Schedule;
-use txverify::verify::{physical_network, simulation_words};
+use txverify_clients::export::table_schedule;
+use txverify_clients::msccl::crosscheck::{Disagreement, against_schedule, carried};
+use txverify_clients::verify::{physical_network, simulation_words};
+use txverify_core::load::load;
+use txverify_core::schedule::Schedule;
 
 /// The library's schedule of a table.
 fn schedule_of(table: &str) -> Schedule {
@@ -39,7 +39,7 @@ const TABLES: [&str; 7] = [
 fn exported_programs_carry_their_schedules_messages_in_order() {
     for table in TABLES {
         let xml = export(table);
-        let check = txverify::msccl::check(&xml).unwrap();
+        let check = txverify_clients::msccl::check(&xml).unwrap();
         assert!(check.valid(), "{table}: {:?}", check.reason());
         let schedule = schedule_of(table);
         assert_eq!(against_schedule(&xml, &schedule), Ok(()), "{table}");
@@ -121,7 +121,7 @@ fn a_program_with_reordered_sends_is_valid_but_disagrees_with_its_schedule() {
     for table in ["tables/ring6-dihedral-total.tbl", "tables/hypercube4-a.tbl"] {
         let schedule = schedule_of(table);
         for xml in swapped_links(&export(table)) {
-            let check = txverify::msccl::check(&xml).unwrap();
+            let check = txverify_clients::msccl::check(&xml).unwrap();
             if !check.valid() {
                 continue;
             }

@@ -6,7 +6,7 @@
 use crate::common::cli::{file, txverify};
 use crate::msccl_check::{TbSpec, ring_allreduce, st, xml};
 use std::collections::BTreeMap;
-use txverify::network::NetworkName;
+use txverify_core::network::NetworkName;
 
 /// An all-pairs allgather on `n` GPUs, out of place: GPU g copies its input
 /// chunk to `o[g]`, and for every other GPU p sends it to p and receives p's
@@ -239,7 +239,7 @@ fn nvlink_is_the_complete_graph() {
 
 #[test]
 fn without_network_the_depth_counts_messages() {
-    let c = txverify::msccl::check(&ring_allreduce(5, 1)).unwrap();
+    let c = txverify_clients::msccl::check(&ring_allreduce(5, 1)).unwrap();
     assert_eq!(c.figures.unwrap().depth, 8);
     assert!(c.network.is_none());
 }

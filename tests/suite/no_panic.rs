@@ -4,9 +4,9 @@
 
 use proptest::prelude::*;
 use std::time::Duration;
-use txverify::group::EnumerationLimits;
-use txverify::kernel::check;
-use txverify::load::{LoadOptions, load};
+use txverify_core::group::EnumerationLimits;
+use txverify_core::kernel::check;
+use txverify_core::load::{LoadOptions, load};
 
 const SEEDS: &[&str] = &[
     include_str!("../../tables/ring6-dihedral-total.tbl"),

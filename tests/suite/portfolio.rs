@@ -7,11 +7,13 @@ use common::groups::cyclic;
 use common::{Factor, build, default_links, solve_cnf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use txverify::group::FiniteGroup;
-use txverify::kernel::{self, Instance, LinkId, MessageSpec, Verdict};
-use txverify::search::solver::SatAnswer;
-use txverify::search::symmetry::{self, extend_to_automorphism};
-use txverify::search::{self, EncodingOptions, FoundBy, Outcome, SearchOptions, certificate};
+use txverify_core::group::FiniteGroup;
+use txverify_core::kernel::{self, Instance, LinkId, MessageSpec, Verdict};
+use txverify_search::solver::SatAnswer;
+use txverify_search::symmetry::{self, extend_to_automorphism};
+use txverify_search::{
+    self as search, EncodingOptions, FoundBy, Outcome, SearchOptions, certificate,
+};
 
 fn instance(group: FiniteGroup) -> Instance {
     let links = default_links(&group);

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::cli::{documented_fields, field_paths, txverify};
-use txverify::network::NetworkName;
+use txverify_core::network::NetworkName;
 
 fn compose(algorithm: &str, network: &str) -> (i32, serde_json::Value) {
     let mut args = vec!["compose", algorithm];
@@ -543,7 +543,7 @@ fn net_writes_product_headers_whose_cayley_graph_is_the_product_graph() {
         assert_eq!(network_line, torus, "{network}");
         // Its Cayley graph, computed from the presentation, against the
         // product graph of the network layer.
-        let loaded = txverify::load::load(&header, &Default::default()).unwrap();
+        let loaded = txverify_core::load::load(&header, &Default::default()).unwrap();
         let (group, links) = (loaded.instance.group(), loaded.instance.links());
         let cayley: Vec<Vec<u32>> = group
             .elements()

@@ -7,7 +7,7 @@
 use crate::common;
 use common::cli::{file, txverify};
 use proptest::prelude::*;
-use txverify::search::proofcheck::{self, ProofError, ProofFormat};
+use txverify_proofcheck::{self as proofcheck, ProofError, ProofFormat};
 
 /// Pigeonhole: `n + 1` pigeons, `n` holes.
 fn pigeonhole(n: usize) -> (usize, Vec<Vec<i32>>) {

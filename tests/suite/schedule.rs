@@ -7,9 +7,9 @@ use crate::common;
 use common::cli::txverify;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, VecDeque};
-use txverify::network::{Graph, NetworkName};
-use txverify::schedule::format::{to_json, to_text};
-use txverify::schedule::{
+use txverify_core::network::{Graph, NetworkName};
+use txverify_core::schedule::format::{to_json, to_text};
+use txverify_core::schedule::{
     BROADCAST, Collective, Ports, ReplayOptions, ReplayReport, Schedule, TimedSend, ViolationKind,
     parse, replay,
 };

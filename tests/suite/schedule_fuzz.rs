@@ -11,7 +11,7 @@ use crate::common;
 
 use common::cli::txverify;
 use proptest::prelude::*;
-use txverify::schedule::{ReplayOptions, parse, replay};
+use txverify_core::schedule::{ReplayOptions, parse, replay};
 
 /// The example schedules the mutations start from.
 const SEEDS: &[&str] = &[

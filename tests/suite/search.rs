@@ -6,13 +6,13 @@ use crate::common;
 use common::groups::{cyclic, dihedral, direct_product};
 use common::{Factor, build, default_links, greedy_table};
 use proptest::prelude::*;
-use txverify::group::FiniteGroup;
-use txverify::kernel::{self, Instance, MessageSpec, Table, Verdict};
-use txverify::search::certificate::CertificateError;
-use txverify::search::cnf::Cnf;
-use txverify::search::proofcheck::ProofError;
-use txverify::search::{
-    self, EncodingOptions, Outcome, SearchOptions, WordLengths, certificate, encode,
+use txverify_core::group::FiniteGroup;
+use txverify_core::kernel::{self, Instance, MessageSpec, Table, Verdict};
+use txverify_proofcheck::ProofError;
+use txverify_search::certificate::CertificateError;
+use txverify_search::cnf::Cnf;
+use txverify_search::{
+    self as search, EncodingOptions, Outcome, SearchOptions, WordLengths, certificate, encode,
 };
 
 fn instance(group: FiniteGroup) -> Instance {
@@ -92,11 +92,11 @@ fn cyclic_six_ring_needs_six_and_the_certificate_checks() {
     // A proof checked against a weakened formula (one clause less) fails.
     std::fs::write(dir.join("proof.drat"), &proof).unwrap();
     let cnf = encode(&inst, 5, &EncodingOptions::default()).unwrap().cnf;
-    let checked = txverify::search::proofcheck::check(
+    let checked = txverify_proofcheck::check(
         cnf.vars(),
         cnf.clauses(),
         &proof,
-        txverify::search::proofcheck::ProofFormat::Binary,
+        txverify_proofcheck::ProofFormat::Binary,
     );
     assert!(checked.is_ok());
     let weakened: Vec<Vec<i32>> = cnf
@@ -106,11 +106,11 @@ fn cyclic_six_ring_needs_six_and_the_certificate_checks() {
         .cloned()
         .collect();
     assert!(matches!(
-        txverify::search::proofcheck::check(
+        txverify_proofcheck::check(
             cnf.vars(),
             &weakened,
             &proof,
-            txverify::search::proofcheck::ProofFormat::Binary,
+            txverify_proofcheck::ProofFormat::Binary,
         ),
         Err(ProofError::LemmaNotImplied { .. })
     ));
@@ -359,7 +359,7 @@ proptest! {
 
 #[test]
 fn optimality_by_certificates_needs_certificates_the_checker_accepts() {
-    use txverify::search::{EncodingOptions, WordLengths};
+    use txverify_search::{EncodingOptions, WordLengths};
     let inst = instance(cyclic(6));
     let dir = tempdir("c6-optimal-by");
     let options = SearchOptions {

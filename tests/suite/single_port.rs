@@ -10,10 +10,10 @@ use crate::fifo_replay;
 use common::cli::{Run, file, txverify};
 
 use fifo_replay::{Net, bfs, butterfly, ccc, hypercube, pancake, ring, star, torus};
-use txverify::fifo::{self, FifoOptions, Order, Routing};
-use txverify::kernel::{Verdict, check};
-use txverify::load::{LoadOptions, load};
-use txverify::verify::{Agreement, Outcome, SimulationOutcome, VerifyOptions, verify};
+use txverify_clients::fifo::{self, FifoOptions, Order, Routing};
+use txverify_clients::verify::{Agreement, Outcome, SimulationOutcome, VerifyOptions, verify};
+use txverify_core::kernel::{Verdict, check};
+use txverify_core::load::{LoadOptions, load};
 
 /// The single-port table text for a network, with its status (by the test's own
 /// breadth-first search); `furthest` puts the longest words first.

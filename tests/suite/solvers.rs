@@ -11,14 +11,14 @@ use common::{Factor, build, default_links, pigeonhole};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use txverify::group::FiniteGroup;
-use txverify::kernel::{self, Instance, MessageSpec, Verdict};
-use txverify::load::{LoadOptions, load};
-use txverify::search::SolverError;
-use txverify::search::cnf::Cnf;
-use txverify::search::solver::{SatAnswer, SolveControl, solve_varisat};
-use txverify::search::{
-    self, EncodingOptions, Outcome, SearchOptions, SolverChoice, certificate, encode,
+use txverify_core::group::FiniteGroup;
+use txverify_core::kernel::{self, Instance, MessageSpec, Verdict};
+use txverify_core::load::{LoadOptions, load};
+use txverify_search::SolverError;
+use txverify_search::cnf::Cnf;
+use txverify_search::solver::{SatAnswer, SolveControl, solve_varisat};
+use txverify_search::{
+    self as search, EncodingOptions, Outcome, SearchOptions, SolverChoice, certificate, encode,
 };
 
 /// A backend's entry point, as `solver::solve_z3` and `solver::solve_cadical`.
@@ -292,11 +292,11 @@ backend!(
     z3,
     "z3",
     SolverChoice::Z3,
-    txverify::search::solver::solve_z3
+    txverify_search::solver::solve_z3
 );
 backend!(
     cadical,
     "cadical",
     SolverChoice::Cadical,
-    txverify::search::solver::solve_cadical
+    txverify_search::solver::solve_cadical
 );

@@ -5,10 +5,10 @@ use crate::common;
 
 use common::{Factor, accepts, build, default_links, sample_table, solve_cnf, word_links};
 use std::collections::{BTreeMap, BTreeSet};
-use txverify::group::{Elem, FiniteGroup};
-use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, Verdict};
-use txverify::search::solver::SatAnswer;
-use txverify::search::{self, EncodingOptions, split};
+use txverify_core::group::{Elem, FiniteGroup};
+use txverify_core::kernel::{self, Instance, LinkId, MessageSpec, Table, Verdict};
+use txverify_search::solver::SatAnswer;
+use txverify_search::{self as search, EncodingOptions, split};
 
 fn instance(group: FiniteGroup) -> Instance {
     let links = default_links(&group);

@@ -2,10 +2,10 @@
 //! loads, is valid with every claim holding, simulates clean on its network, and the
 //! kernel and the simulator agree.
 
-use txverify::load::{LoadOptions, load};
-use txverify::verify::{
+use txverify_clients::verify::{
     Agreement, NetworkCheck, Outcome, SimulationOutcome, VerifyOptions, verify,
 };
+use txverify_core::load::{LoadOptions, load};
 
 fn table_files() -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();

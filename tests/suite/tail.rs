@@ -4,11 +4,11 @@
 use crate::common;
 
 use common::{Factor, accepts, build, default_links, sample_table, solve_cnf, word_links};
-use txverify::construct::{self, Family, GenOptions};
-use txverify::group::{Elem, FiniteGroup};
-use txverify::kernel::{self, Instance, LinkId, MessageSpec, Table, Verdict};
-use txverify::search::solver::SatAnswer;
-use txverify::search::{self, EncodingOptions, symmetry};
+use txverify_clients::construct::{self, Family, GenOptions};
+use txverify_core::group::{Elem, FiniteGroup};
+use txverify_core::kernel::{self, Instance, LinkId, MessageSpec, Table, Verdict};
+use txverify_search::solver::SatAnswer;
+use txverify_search::{self as search, EncodingOptions, symmetry};
 
 fn instance(group: FiniteGroup) -> Instance {
     let links = default_links(&group);
@@ -176,7 +176,7 @@ fn the_published_torus_tables_have_a_free_tail() {
     // The widths docs/search.md quotes; the 10 x 10 table's is only read off here.
     for (n, published) in [(6, 9), (8, 12), (10, 15)] {
         let text = construct::generate(Family::Torus2d, n, GenOptions::default()).unwrap();
-        let loaded = txverify::load::load(&text, &Default::default()).unwrap();
+        let loaded = txverify_core::load::load(&text, &Default::default()).unwrap();
         let inst = &loaded.instance;
         let time = bound(inst);
         let names = inst.link_names();
@@ -237,10 +237,10 @@ fn a_tail_needs_an_automorphism_and_room() {
 fn below_a_full_table_every_symmetry_that_leaves_a_message_free_gets_a_tail() {
     // The 4-star S_4 on (1 2), (1 3), (1 4): 62 letters in 21 columns of 3, one cell
     // spare, so counting keeps every symmetry; with a tail, the largest order first.
-    let header = txverify::families::Family::new("star", &[4])
+    let header = txverify_core::families::Family::new("star", &[4])
         .unwrap()
         .header();
-    let loaded = txverify::load::load(&header, &Default::default()).unwrap();
+    let loaded = txverify_core::load::load(&header, &Default::default()).unwrap();
     let inst = &loaded.instance;
     let time = bound(inst);
     assert_eq!(time, 21);

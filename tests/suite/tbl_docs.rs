@@ -4,8 +4,8 @@
 //! `tbl-rows` holds table rows (a `group:` line is supplied), and `ebnf` / `text` are not
 //! examples. An untagged block is an error, so no example escapes the test.
 
-use txverify::format::syntax::{Atom, Factor, RowToken, Spanned, TblFile};
-use txverify::format::{
+use txverify_core::format::syntax::{Atom, Factor, RowToken, Spanned, TblFile};
+use txverify_core::format::{
     lower_group, lower_word, parse, print, print_rows, render_error, without_spans,
 };
 

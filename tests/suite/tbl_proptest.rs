@@ -3,11 +3,11 @@
 //! or the error renderer panic.
 
 use proptest::prelude::*;
-use txverify::format::syntax::*;
-use txverify::format::{
+use txverify_core::format::syntax::*;
+use txverify_core::format::{
     lower_group, lower_word, parse, print, print_rows, render_error, without_spans,
 };
-use txverify::network::NetworkName;
+use txverify_core::network::NetworkName;
 
 fn name() -> impl Strategy<Value = String> {
     prop_oneof![

@@ -6,15 +6,17 @@ use std::path::Path;
 
 const TRUST: &str = include_str!("../../docs/trust.md");
 
-/// Every back-quoted repository path in the document (`src/…`, `tests/…`, `docs/…`).
+/// Every back-quoted repository path in the document (`crates/…`, `src/…`, `tests/…`, `docs/…`).
 fn named_paths(text: &str) -> Vec<String> {
     text.split('`')
         .skip(1)
         .step_by(2)
         .filter(|quoted| {
-            ["src/", "tests/", "docs/", "benches/", "proofs/", "tables/"]
-                .iter()
-                .any(|root| quoted.starts_with(root))
+            [
+                "crates/", "src/", "tests/", "docs/", "benches/", "proofs/", "tables/",
+            ]
+            .iter()
+            .any(|root| quoted.starts_with(root))
         })
         .map(|quoted| {
             // `src/verify.rs (Verification::outcome)` or `path: test_name` name a path and more.
@@ -42,26 +44,45 @@ fn every_path_the_trust_document_names_exists() {
     );
 }
 
+/// The source folders whose modules the document must place: each crate's and
+/// the binary's.
+fn source_roots(root: &Path) -> Vec<String> {
+    let mut roots = vec!["src".to_string()];
+    for entry in std::fs::read_dir(root.join("crates")).expect("crates/ is readable") {
+        let name = entry.expect("a directory entry").file_name();
+        roots.push(format!("crates/{}/src", name.to_string_lossy()));
+    }
+    roots.sort();
+    roots
+}
+
 #[test]
 fn every_library_module_is_placed_in_the_trust_document() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let named = named_paths(TRUST);
     let mut unplaced = Vec::new();
-    for entry in std::fs::read_dir(&src).expect("src/ is readable") {
-        let name = entry.expect("a directory entry").file_name();
-        let name = name.to_string_lossy();
-        if name == "lib.rs" || name == "main.rs" {
-            continue;
-        }
-        let module = format!("src/{}", name.trim_end_matches(".rs"));
-        // A module is placed when the document names it or a file inside it.
-        let placed = named.iter().any(|p| {
-            p.trim_end_matches('/') == module
-                || p.starts_with(&format!("{module}/"))
-                || p.trim_end_matches(".rs") == module
-        });
-        if !placed {
-            unplaced.push(module);
+    for source in source_roots(root) {
+        for entry in std::fs::read_dir(root.join(&source)).expect("a source folder is readable") {
+            let name = entry.expect("a directory entry").file_name();
+            let name = name.to_string_lossy();
+            if name == "main.rs" {
+                continue;
+            }
+            let module = format!("{source}/{}", name.trim_end_matches(".rs"));
+            // A module is placed when the document names it, a file inside it,
+            // or its whole crate.
+            let crate_dir = source.trim_end_matches("/src");
+            let placed = named.iter().any(|p| {
+                let p = p.trim_end_matches('/');
+                p == module
+                    || p.starts_with(&format!("{module}/"))
+                    || p.trim_end_matches(".rs") == module
+                    || p == source
+                    || p == crate_dir
+            });
+            if !placed {
+                unplaced.push(module);
+            }
         }
     }
     unplaced.sort();

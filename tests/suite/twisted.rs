@@ -8,10 +8,10 @@ use crate::common;
 
 use common::cli::{Run, file, txverify};
 use std::collections::VecDeque;
-use txverify::families::Family;
-use txverify::load::load;
-use txverify::metrics::metrics;
-use txverify::network::NetworkName;
+use txverify_core::families::Family;
+use txverify_core::load::load;
+use txverify_core::metrics::metrics;
+use txverify_core::network::NetworkName;
 
 /// The lattice of a shape, one vector per dimension with that dimension as
 /// pivot, read off the presentation `net twisted` writes: `b^k = a^k` is

@@ -14,12 +14,12 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
-use txverify::format::line_col;
-use txverify::format::syntax::{RowToken, TblFile};
-use txverify::kernel::{Expectation, Verdict};
-use txverify::load::{LoadOptions, Loaded, load};
-use txverify::report::{CheckReport, describe, json};
-use txverify::verify::{NetworkCheck, Outcome, VerifyOptions, spec_text, verify};
+use txverify_clients::report::{CheckReport, describe, json};
+use txverify_clients::verify::{NetworkCheck, Outcome, VerifyOptions, spec_text, verify};
+use txverify_core::format::line_col;
+use txverify_core::format::syntax::{RowToken, TblFile};
+use txverify_core::kernel::{Expectation, Verdict};
+use txverify_core::load::{LoadOptions, Loaded, load};
 
 /// At most this many violations of one file become problems (the rest are counted).
 const PROBLEMS_PER_FILE: usize = 20;
@@ -33,7 +33,7 @@ pub struct BatchOptions {
     /// Whether each result needs its JSON document (`--format json`).
     pub json: bool,
     /// The network MSCCL programs run on (`--network`).
-    pub network: Option<txverify::network::Graph>,
+    pub network: Option<txverify_core::network::Graph>,
 }
 
 /// One thing wrong with a file, placed in it when it can be.
@@ -249,7 +249,7 @@ fn unwritable(e: &serde_json::Error) -> String {
 /// Why a file that did not pass failed, each reason placed in the file.
 fn problems(report: &CheckReport, loaded: &Loaded, source: &str) -> Vec<Problem> {
     let file = &loaded.file;
-    let at = |span: txverify::format::syntax::Span| Some(line_col(source, span.start));
+    let at = |span: txverify_core::format::syntax::Span| Some(line_col(source, span.start));
     let mut problems = Vec::new();
     if report.outcome == Outcome::Disagreement {
         problems.push(Problem {
@@ -347,7 +347,7 @@ pub fn letter_position(
 /// An MSCCL XML program's check (docs/msccl.md) as a collection result: the
 /// program's verdict in one line, and the place its reason points at.
 fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResult {
-    use txverify::msccl;
+    use txverify_clients::msccl;
     let check = match msccl::check_on(source, options.network.as_ref()) {
         Ok(check) => check,
         Err(e) => {

@@ -11,7 +11,7 @@
 use super::batch::{FileResult, Status};
 use super::walk::plural;
 use std::fmt::Write;
-use txverify::report::json::CheckSummary;
+use txverify_clients::report::json::CheckSummary;
 
 /// Adds one result to the counts.
 pub fn count(summary: &mut CheckSummary, result: &FileResult) {
@@ -130,7 +130,7 @@ pub fn xml(text: &str) -> String {
     // The markup and the characters XML cannot hold as the SVG pictures escape them;
     // white space as character references too, which attribute values would
     // otherwise fold into spaces.
-    txverify::render::escape(text)
+    txverify_clients::render::escape(text)
         .replace('\n', "&#10;")
         .replace('\r', "&#13;")
         .replace('\t', "&#9;")

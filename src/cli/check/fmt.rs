@@ -35,12 +35,12 @@ fn formatted(path: &Path) -> Result<(String, String), String> {
     let shown = path.display().to_string();
     let source =
         super::super::read_text(path).map_err(|e| format!("error: cannot read {shown}: {e}\n"))?;
-    match txverify::format::parse(&source) {
+    match txverify_core::format::parse(&source) {
         Ok(file) => {
-            let printed = txverify::format::print_keeping_comments(&source, &file);
+            let printed = txverify_core::format::print_keeping_comments(&source, &file);
             Ok((source, printed))
         }
-        Err(e) => Err(txverify::format::render_error(&shown, &source, &e)),
+        Err(e) => Err(txverify_core::format::render_error(&shown, &source, &e)),
     }
 }
 

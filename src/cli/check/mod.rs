@@ -15,13 +15,13 @@ use super::exit::Exit;
 use super::{CheckArgs, OutputFormat};
 use std::path::Path;
 use std::time::Instant;
-use txverify::format::render_diagnostic;
-use txverify::group::EnumerationLimits;
-use txverify::load::{LoadError, LoadOptions, Loaded, load};
-use txverify::network::{Graph, NetworkName};
-use txverify::report::json::CheckSummary;
-use txverify::report::{CheckReport, html, json};
-use txverify::verify::{VerifyOptions, verify};
+use txverify_clients::report::json::CheckSummary;
+use txverify_clients::report::{CheckReport, html, json};
+use txverify_clients::verify::{VerifyOptions, verify};
+use txverify_core::format::render_diagnostic;
+use txverify_core::group::EnumerationLimits;
+use txverify_core::load::{LoadError, LoadOptions, Loaded, load};
+use txverify_core::network::{Graph, NetworkName};
 
 /// Formats of `check`: the shared text and JSON reports, the HTML page, and the CI
 /// reports.
@@ -366,7 +366,7 @@ fn load_error_emit(path: &str, source: &str, error: &LoadError, format: OutputFo
             path,
             format,
             &message,
-            Some(txverify::format::line_col(source, span.start)),
+            Some(txverify_core::format::line_col(source, span.start)),
         ),
     }
 }

@@ -6,10 +6,12 @@
 use super::super::exit::Exit;
 use super::super::{InferArgs, OutputFormat};
 use serde_json::{Value, json};
-use txverify::format::{self, render_diagnostic, syntax::TblFile};
-use txverify::group::EnumerationLimits;
-use txverify::infer::{CompleteOptions, Completions, Deletion, Grid, InferOptions, complete};
-use txverify::load::{LoadOptions, Loaded, load, table_syntax};
+use txverify_clients::infer::{
+    CompleteOptions, Completions, Deletion, Grid, InferOptions, complete,
+};
+use txverify_core::format::{self, render_diagnostic, syntax::TblFile};
+use txverify_core::group::EnumerationLimits;
+use txverify_core::load::{LoadOptions, Loaded, load, table_syntax};
 
 /// The JSON schema of `infer --complete N --format json`.
 const SCHEMA: &str = "txverify-infer-complete/1";
@@ -141,7 +143,7 @@ fn text(
     out
 }
 
-fn with_rows(file: &TblFile, loaded: &Loaded, table: &txverify::kernel::Table) -> TblFile {
+fn with_rows(file: &TblFile, loaded: &Loaded, table: &txverify_core::kernel::Table) -> TblFile {
     TblFile {
         rows: table_syntax(loaded.instance.group(), table),
         ..file.clone()

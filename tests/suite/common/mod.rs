@@ -11,9 +11,9 @@ pub mod schedules;
 use groups::{cyclic, dihedral, direct_product};
 use proptest::prelude::*;
 use std::collections::VecDeque;
-use txverify::group::{Elem, FiniteGroup, GenLetter};
-use txverify::kernel::{LinkId, Table};
-use txverify::simulate::PlacedWord;
+use txverify_clients::simulate::PlacedWord;
+use txverify_core::group::{Elem, FiniteGroup, GenLetter};
+use txverify_core::kernel::{LinkId, Table};
 
 /// A small group family, before it is built.
 #[derive(Clone, Debug)]
@@ -63,7 +63,7 @@ pub fn small_group() -> impl Strategy<Value = Vec<Factor>> {
 
 /// The loader's default link set: every generator and its inverse, one per element.
 pub fn default_links(group: &FiniteGroup) -> Vec<(GenLetter, String)> {
-    txverify::load::default_links(group).0
+    txverify_core::load::default_links(group).0
 }
 
 /// A valid total-exchange table: a shortest word per element (BFS over the links,
@@ -122,15 +122,15 @@ pub fn greedy_table(group: &FiniteGroup, links: &[GenLetter], seed: usize) -> Ta
 }
 
 /// Solves a formula with varisat, without limits or proof.
-pub fn solve_cnf(cnf: &txverify::search::cnf::Cnf) -> txverify::search::solver::SatAnswer {
-    let control = txverify::search::solver::SolveControl {
+pub fn solve_cnf(cnf: &txverify_search::cnf::Cnf) -> txverify_search::solver::SatAnswer {
+    let control = txverify_search::solver::SolveControl {
         deadline: None,
         stop: Vec::new(),
         proof: None,
         lrat: None,
         on_progress: Box::new(|_| {}),
     };
-    txverify::search::solver::solve_varisat(cnf, control)
+    txverify_search::solver::solve_varisat(cnf, control)
         .unwrap()
         .0
 }
@@ -138,12 +138,12 @@ pub fn solve_cnf(cnf: &txverify::search::cnf::Cnf) -> txverify::search::solver::
 /// A table of `encoding`'s formula: the model of a copy shuffled by `seed`
 /// (different seeds give different tables), decoded.
 pub fn sample_table(
-    inst: &txverify::kernel::Instance,
-    encoding: &txverify::search::Encoding,
+    inst: &txverify_core::kernel::Instance,
+    encoding: &txverify_search::Encoding,
     seed: u64,
 ) -> Table {
     let shuffled = encoding.cnf.shuffled(seed);
-    let txverify::search::solver::SatAnswer::Sat(model) = solve_cnf(&shuffled.cnf) else {
+    let txverify_search::solver::SatAnswer::Sat(model) = solve_cnf(&shuffled.cnf) else {
         panic!("seed {seed}: no table to sample");
     };
     encoding
@@ -154,23 +154,23 @@ pub fn sample_table(
 /// Whether `encoding`'s formula accepts `table`: satisfiable with the table's
 /// literals added as unit clauses.
 pub fn accepts(
-    inst: &txverify::kernel::Instance,
-    encoding: &txverify::search::Encoding,
+    inst: &txverify_core::kernel::Instance,
+    encoding: &txverify_search::Encoding,
     table: &Table,
 ) -> bool {
     let mut cnf = encoding.cnf.clone();
     for l in encoding.literals_for(inst, table).unwrap() {
         cnf.add(&[l]);
     }
-    matches!(solve_cnf(&cnf), txverify::search::solver::SatAnswer::Sat(_))
+    matches!(solve_cnf(&cnf), txverify_search::solver::SatAnswer::Sat(_))
 }
 
 /// The pigeonhole formula: `holes + 1` pigeons in `holes` holes. Unsatisfiable,
 /// and with pairwise exclusions only (no auxiliary variables, which would let a
 /// solver count) every refutation by resolution is exponential: from about 12
 /// holes on, far too hard for a solver to finish in a test or a benchmark.
-pub fn pigeonhole(holes: usize) -> txverify::search::cnf::Cnf {
-    let mut cnf = txverify::search::cnf::Cnf::new();
+pub fn pigeonhole(holes: usize) -> txverify_search::cnf::Cnf {
+    let mut cnf = txverify_search::cnf::Cnf::new();
     let sits: Vec<Vec<i32>> = (0..=holes)
         .map(|_| (0..holes).map(|_| cnf.fresh()).collect())
         .collect();
@@ -189,16 +189,16 @@ pub fn pigeonhole(holes: usize) -> txverify::search::cnf::Cnf {
 
 /// The links a table word's letters name (test tables have no unknown letters).
 pub fn word_links(
-    inst: &txverify::kernel::Instance,
-    letters: &[txverify::kernel::TableLetter],
+    inst: &txverify_core::kernel::Instance,
+    letters: &[txverify_core::kernel::TableLetter],
 ) -> Vec<LinkId> {
     letters
         .iter()
         .map(|l| match l {
-            txverify::kernel::TableLetter::Gen(g) => {
+            txverify_core::kernel::TableLetter::Gen(g) => {
                 inst.link_of(inst.group().eval(&[*g])).unwrap()
             }
-            txverify::kernel::TableLetter::UnknownName(n) => panic!("unknown letter {n}"),
+            txverify_core::kernel::TableLetter::UnknownName(n) => panic!("unknown letter {n}"),
         })
         .collect()
 }

@@ -7,7 +7,7 @@
 //! step, every hop along a link, every packet delivered exactly once.
 #![allow(dead_code)]
 
-use txverify::group::{Elem, FiniteGroup, GenLetter};
+use txverify_core::group::{Elem, FiniteGroup, GenLetter};
 
 /// What a replay found when every rule held.
 #[derive(Debug, PartialEq, Eq)]

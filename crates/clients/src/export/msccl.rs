@@ -1,0 +1,669 @@
+//! A total-exchange schedule as an MSCCL all-to-all algorithm (the XML the
+//! MSCCL runtime loads; docs/export.md, "MSCCL XML").
+//!
+//! MSCCL runs one program per GPU as a set of threadblocks; each threadblock
+//! executes its steps in order, may send to one peer and receive from one peer,
+//! and waits for a step of another threadblock of its GPU when a step names it
+//! (`depid`, `deps`). A send and a receive meet over the connection (peer,
+//! channel) in first-in first-out order. The mapping here is the plainest one
+//! that keeps every timed send of the schedule:
+//!
+//! - one threadblock per (peer, direction) the schedule uses: a *send*
+//!   threadblock per out-neighbour, a *receive* threadblock per in-neighbour,
+//!   plus one threadblock for the local copy of a GPU's own chunk;
+//! - each direction of the network (on a torus: dimension and sign) is a
+//!   channel, so that a channel is a set of parallel links, as an NCCL ring is,
+//!   and each GPU has at most one send and one receive threadblock per channel;
+//! - each threadblock's steps are its sends (or receives) in schedule step
+//!   order; a link carries at most one message per step, so the k-th send on
+//!   a → b meets the k-th receive at b from a, and both are the same send of the
+//!   schedule;
+//! - a message starts in input chunk `i[d]` of its source, ends in output chunk
+//!   `o[s]` of its destination (MSCCL's all-to-all layout), and in between lives
+//!   in a scratch chunk of its own at every node it passes (`s[k]`, never
+//!   reused, so no step can overwrite a chunk another still needs);
+//! - a forward depends on the receive that brought the message (`depid`/`deps`,
+//!   and `hasdep` on that receive).
+//!
+//! Every send and receive of step t waits only for steps before t, so by
+//! induction on t the program cannot deadlock, even if each send waits for its
+//! receive. [`AllToAll::execute`] checks this by running the program under that
+//! strictest rule, with the data it moves, and [`AllToAll::check_against`]
+//! compares what it moved, link by link and in order, with the schedule: the
+//! CLI refuses to write a program that fails either.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+use txverify_core::network::NetworkName;
+use txverify_core::schedule::{Collective, Schedule, TimedSend};
+
+mod run;
+
+/// At most this many sends are written as MSCCL steps (two steps each; the
+/// XML takes about 300 bytes per send). A runtime loads far fewer per GPU
+/// (docs/export.md).
+pub const MAX_MSCCL_SENDS: usize = 1 << 20;
+
+/// Runtime limits of msccl-executor-nccl's XML reader in its default build, the
+/// figures [`RuntimeFit`] is compared with.
+pub mod runtime_limits {
+    /// Steps per threadblock (`MSCCL_MAX_NUM_STEPS`, a build option).
+    pub const STEPS_PER_THREADBLOCK: usize = 64;
+    /// Elements the reader keeps for one rank: `<algo>`, every `<gpu>`, and the
+    /// rank's own `<tb>` and `<step>` elements.
+    pub const ELEMENTS_PER_RANK: usize = 4096;
+    /// Children of one element (`MAX_SUBS`).
+    pub const CHILDREN_PER_ELEMENT: usize = 1024;
+}
+
+/// Why a schedule cannot be written as an MSCCL all-to-all, or why a program
+/// fails its own checks.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MscclError {
+    /// Only total exchanges are MSCCL all-to-alls.
+    #[error("MSCCL export writes total exchanges only, not {0}")]
+    NotTotalExchange(String),
+    /// The schedule names no network, so its node count is unknown.
+    #[error("the schedule names no network")]
+    NoNetwork,
+    /// More sends than [`MAX_MSCCL_SENDS`].
+    #[error(
+        "the schedule has {sends} sends, more than the MSCCL export limit of {MAX_MSCCL_SENDS}"
+    )]
+    TooLarge {
+        /// Sends in the schedule.
+        sends: usize,
+    },
+    /// A send the schedule cannot make (the schedule was not replayed valid).
+    #[error("step {}: {} -> {} carrying {} -> {}: {reason}", .send.step, .send.from, .send.to, .send.source, .send.destination)]
+    BadSend {
+        /// The send.
+        send: TimedSend,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A message the schedule leaves away from its destination.
+    #[error("message {from_node} -> {destination} never reaches its destination")]
+    NotDelivered {
+        /// Its source.
+        from_node: u32,
+        /// Its destination.
+        destination: u32,
+    },
+    /// Running the program went wrong (a bug of this module).
+    #[error("the MSCCL program fails when run: {0}")]
+    Execution(String),
+    /// The program moves other messages than the schedule (a bug of this module).
+    #[error("the MSCCL program differs from the schedule on link {from} -> {to}: {detail}")]
+    Mismatch {
+        /// The link's sender.
+        from: u32,
+        /// The link's receiver.
+        to: u32,
+        /// How.
+        detail: String,
+    },
+}
+
+/// An MSCCL buffer: `i`, `o` or `s`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Buffer {
+    /// The input buffer: chunk `d` is the message for GPU `d`.
+    Input,
+    /// The output buffer: chunk `s` is the message from GPU `s`.
+    Output,
+    /// Scratch space for messages in transit.
+    Scratch,
+}
+
+impl Buffer {
+    /// The letter the XML writes.
+    pub fn letter(self) -> char {
+        match self {
+            Buffer::Input => 'i',
+            Buffer::Output => 'o',
+            Buffer::Scratch => 's',
+        }
+    }
+}
+
+/// A chunk of one GPU's buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Chunk {
+    /// Which buffer.
+    pub buffer: Buffer,
+    /// Its index in the buffer.
+    pub index: u32,
+}
+
+/// What a step does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// `s`: send `src` of this GPU to the threadblock's send peer, into its `dst`.
+    Send,
+    /// `r`: receive into `dst` of this GPU from the threadblock's receive peer
+    /// (which sent its `src`).
+    Recv,
+    /// `cpy`: copy `src` to `dst` on this GPU.
+    Copy,
+}
+
+impl StepKind {
+    /// The `type` the XML writes.
+    pub fn code(self) -> &'static str {
+        match self {
+            StepKind::Send => "s",
+            StepKind::Recv => "r",
+            StepKind::Copy => "cpy",
+        }
+    }
+}
+
+/// One step of a threadblock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// What it does.
+    pub kind: StepKind,
+    /// The chunk read (on the sender, for a send or a receive).
+    pub src: Chunk,
+    /// The chunk written (on the receiver, for a send or a receive).
+    pub dst: Chunk,
+    /// `(threadblock, step)` of this GPU that must be done first.
+    pub depends_on: Option<(u32, u32)>,
+    /// Whether a step of another threadblock waits for this one (`hasdep`).
+    pub has_dependent: bool,
+}
+
+/// A threadblock: at most one send peer and one receive peer, on one channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threadblock {
+    /// The GPU it sends to.
+    pub send: Option<u32>,
+    /// The GPU it receives from.
+    pub recv: Option<u32>,
+    /// Its channel.
+    pub channel: u32,
+    /// Its steps, run in order.
+    pub steps: Vec<Step>,
+}
+
+/// One GPU's program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gpu {
+    /// Its rank (the schedule's node number).
+    pub rank: u32,
+    /// Scratch chunks it needs.
+    pub scratch_chunks: u32,
+    /// Its threadblocks; a threadblock's id is its index here.
+    pub threadblocks: Vec<Threadblock>,
+}
+
+/// An MSCCL all-to-all program for `gpus.len()` GPUs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AllToAll {
+    /// The algorithm's name (letters, digits, `_` and `.` only).
+    pub name: String,
+    /// What the schedule was, for the XML's opening comment.
+    pub origin: String,
+    /// One program per GPU, by rank.
+    pub gpus: Vec<Gpu>,
+}
+
+/// A transfer as the program makes it: over `from → to`, the message `source`
+/// wrote for `destination`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Transfer {
+    /// Sending GPU.
+    pub from: u32,
+    /// Receiving GPU.
+    pub to: u32,
+    /// The message's source.
+    pub source: u32,
+    /// The message's destination.
+    pub destination: u32,
+}
+
+/// How large the program is against a runtime's limits ([`runtime_limits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuntimeFit {
+    /// Most steps in one threadblock.
+    pub max_steps_per_threadblock: usize,
+    /// Most threadblocks on one GPU.
+    pub max_threadblocks: usize,
+    /// Most XML elements the reader keeps for one rank.
+    pub max_elements_per_rank: usize,
+}
+
+impl RuntimeFit {
+    /// The limits of [`runtime_limits`] this program exceeds, as sentences.
+    pub fn exceeded(&self) -> Vec<String> {
+        use runtime_limits::*;
+        let mut out = Vec::new();
+        if self.max_steps_per_threadblock > STEPS_PER_THREADBLOCK {
+            out.push(format!(
+                "a threadblock has {} steps; the runtime's default build takes {STEPS_PER_THREADBLOCK} (MSCCL_MAX_NUM_STEPS)",
+                self.max_steps_per_threadblock
+            ));
+        }
+        if self.max_elements_per_rank > ELEMENTS_PER_RANK {
+            out.push(format!(
+                "a rank needs {} XML elements; the runtime's reader keeps {ELEMENTS_PER_RANK}",
+                self.max_elements_per_rank
+            ));
+        }
+        if self.max_threadblocks.max(self.max_steps_per_threadblock) > CHILDREN_PER_ELEMENT {
+            out.push(format!(
+                "an element has more than {CHILDREN_PER_ELEMENT} children, the runtime reader's limit"
+            ));
+        }
+        out
+    }
+}
+
+/// Keeps letters, digits, `_` and `.` (the runtime's reader takes attribute
+/// values as raw bytes up to 255 of them), at most 64 characters.
+fn sanitize(name: &str) -> String {
+    let kept: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect();
+    if kept.is_empty() {
+        "txverify".to_string()
+    } else {
+        kept
+    }
+}
+
+/// The MSCCL all-to-all program of a total-exchange schedule (which the caller
+/// has replayed valid). `name` is sanitised into the algorithm's name.
+pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError> {
+    if schedule.collective != Collective::TotalExchange {
+        return Err(MscclError::NotTotalExchange(
+            schedule.collective.to_string(),
+        ));
+    }
+    let network = schedule.network.as_ref().ok_or(MscclError::NoNetwork)?;
+    let n = network.nodes().map_err(|_| MscclError::NoNetwork)? as u32;
+    let sends = sends_in_order(schedule, n)?;
+    let links: BTreeSet<(u32, u32)> = sends.iter().map(|s| (s.from, s.to)).collect();
+    let mut program = Layout::new(n, network, &links);
+    let mut held: HashMap<(u32, u32), Held> = HashMap::new();
+    for s in &sends {
+        program.place(s, &mut held)?;
+    }
+    all_delivered(n, &held)?;
+    let time = sends.last().map_or(0, |s| s.step);
+    Ok(AllToAll {
+        name: sanitize(name),
+        origin: format!(
+            "all-to-all on {network} ({n} GPUs), {} sends in {time} steps",
+            sends.len()
+        ),
+        gpus: program.gpus,
+    })
+}
+
+/// The schedule's sends in (step, from, to) order, each checked to name nodes
+/// of the network and to move between two different ones; at most
+/// [`MAX_MSCCL_SENDS`] of them.
+fn sends_in_order(schedule: &Schedule, n: u32) -> Result<Vec<TimedSend>, MscclError> {
+    if schedule.sends.len() > MAX_MSCCL_SENDS {
+        return Err(MscclError::TooLarge {
+            sends: schedule.sends.len(),
+        });
+    }
+    let mut sends = schedule.sends.clone();
+    sends.sort_by_key(|s| (s.step, s.from, s.to));
+    for s in &sends {
+        let reason = if [s.from, s.to, s.source, s.destination]
+            .iter()
+            .any(|&x| x >= n)
+        {
+            Some("a node number out of range")
+        } else if s.source == s.destination || s.from == s.to {
+            Some("a node sends to itself")
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            return Err(MscclError::BadSend { send: *s, reason });
+        }
+    }
+    Ok(sends)
+}
+
+/// Where a message that has moved is.
+struct Held {
+    node: u32,
+    chunk: Chunk,
+    /// (threadblock, step) of the receive that wrote it.
+    writer: (u32, u32),
+    arrived: u32,
+}
+
+/// The GPUs' threadblocks, and which threadblock sends or receives on each
+/// link, while the sends are placed as steps.
+struct Layout {
+    gpus: Vec<Gpu>,
+    /// (from, to) → the send threadblock of `from` towards `to`.
+    send_tb: HashMap<(u32, u32), u32>,
+    /// (to, from) → the receive threadblock of `to` from `from`.
+    recv_tb: HashMap<(u32, u32), u32>,
+}
+
+impl Layout {
+    /// Every GPU's threadblocks without the sends' steps, with ids sorted as
+    /// MSCCL's tools sort them (send peer, receive peer; -1 first): the copy
+    /// of the GPU's own chunk, the receives by peer, the sends by peer.
+    fn new(n: u32, network: &NetworkName, links: &BTreeSet<(u32, u32)>) -> Layout {
+        let mut gpus: Vec<Gpu> = (0..n).map(Layout::copying_gpu).collect();
+        let channel = link_channels(network, links);
+        let mut recv_tb = HashMap::new();
+        let incoming: BTreeSet<(u32, u32)> = links.iter().map(|&(from, to)| (to, from)).collect();
+        for &(to, from) in &incoming {
+            let gpu = &mut gpus[to as usize];
+            recv_tb.insert((to, from), gpu.threadblocks.len() as u32);
+            gpu.threadblocks.push(Threadblock {
+                send: None,
+                recv: Some(from),
+                channel: channel[&(from, to)],
+                steps: Vec::new(),
+            });
+        }
+        let mut send_tb = HashMap::new();
+        for &(from, to) in links {
+            let gpu = &mut gpus[from as usize];
+            send_tb.insert((from, to), gpu.threadblocks.len() as u32);
+            gpu.threadblocks.push(Threadblock {
+                send: Some(to),
+                recv: None,
+                channel: channel[&(from, to)],
+                steps: Vec::new(),
+            });
+        }
+        Layout {
+            gpus,
+            send_tb,
+            recv_tb,
+        }
+    }
+
+    /// A GPU with its one threadblock that copies its own chunk from input
+    /// to output.
+    fn copying_gpu(rank: u32) -> Gpu {
+        Gpu {
+            rank,
+            scratch_chunks: 0,
+            threadblocks: vec![Threadblock {
+                send: None,
+                recv: None,
+                channel: 0,
+                steps: vec![Step {
+                    kind: StepKind::Copy,
+                    src: Chunk {
+                        buffer: Buffer::Input,
+                        index: rank,
+                    },
+                    dst: Chunk {
+                        buffer: Buffer::Output,
+                        index: rank,
+                    },
+                    depends_on: None,
+                    has_dependent: false,
+                }],
+            }],
+        }
+    }
+
+    /// Appends send `s` (the next in step order) as a send step on its link's
+    /// send threadblock and a receive step on the receive threadblock of its
+    /// peer, and records in `held` where the message now is. Refuses a send
+    /// whose sender does not hold the message, or that sends it on from its
+    /// destination.
+    fn place(
+        &mut self,
+        s: &TimedSend,
+        held: &mut HashMap<(u32, u32), Held>,
+    ) -> Result<(), MscclError> {
+        let key = (s.source, s.destination);
+        let (node, src, writer, arrived) = match held.get(&key) {
+            Some(h) => (h.node, h.chunk, Some(h.writer), h.arrived),
+            None => (
+                s.source,
+                Chunk {
+                    buffer: Buffer::Input,
+                    index: s.destination,
+                },
+                None,
+                0,
+            ),
+        };
+        if node != s.from || arrived >= s.step {
+            return Err(MscclError::BadSend {
+                send: *s,
+                reason: "the sender does not hold the message at the start of the step",
+            });
+        }
+        if node == s.destination {
+            return Err(MscclError::BadSend {
+                send: *s,
+                reason: "the message is sent on from its destination",
+            });
+        }
+        let dst = self.destination_chunk(s);
+        let gpus = &mut self.gpus;
+        if let Some((tb, step)) = writer {
+            gpus[s.from as usize].threadblocks[tb as usize].steps[step as usize].has_dependent =
+                true;
+        }
+        let tb = &mut gpus[s.from as usize].threadblocks[self.send_tb[&(s.from, s.to)] as usize];
+        tb.steps.push(Step {
+            kind: StepKind::Send,
+            src,
+            dst,
+            depends_on: writer,
+            has_dependent: false,
+        });
+        let recv_id = self.recv_tb[&(s.to, s.from)];
+        let tb = &mut gpus[s.to as usize].threadblocks[recv_id as usize];
+        tb.steps.push(Step {
+            kind: StepKind::Recv,
+            src,
+            dst,
+            depends_on: None,
+            has_dependent: false,
+        });
+        held.insert(
+            key,
+            Held {
+                node: s.to,
+                chunk: dst,
+                writer: (recv_id, tb.steps.len() as u32 - 1),
+                arrived: s.step,
+            },
+        );
+        Ok(())
+    }
+
+    /// The chunk that send `s` writes at its receiver: the output chunk of
+    /// the source at the destination, or else a new scratch chunk.
+    fn destination_chunk(&mut self, s: &TimedSend) -> Chunk {
+        if s.to == s.destination {
+            Chunk {
+                buffer: Buffer::Output,
+                index: s.source,
+            }
+        } else {
+            let gpu = &mut self.gpus[s.to as usize];
+            gpu.scratch_chunks += 1;
+            Chunk {
+                buffer: Buffer::Scratch,
+                index: gpu.scratch_chunks - 1,
+            }
+        }
+    }
+}
+
+/// Refuses a program after which some message is not at its destination.
+fn all_delivered(n: u32, held: &HashMap<(u32, u32), Held>) -> Result<(), MscclError> {
+    for source in 0..n {
+        for destination in (0..n).filter(|&d| d != source) {
+            if held
+                .get(&(source, destination))
+                .is_none_or(|h| h.node != destination)
+            {
+                return Err(MscclError::NotDelivered {
+                    from_node: source,
+                    destination,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The channel of every directed link: on a ring, torus, mesh or hypercube,
+/// one channel per direction of the network (dimension and sign; on a side of
+/// 2 the two directions are one), numbered in order of the directions used, so
+/// that each channel is a set of parallel links, as an NCCL ring is; on any
+/// other network, channel 0 for every link.
+fn link_channels(network: &NetworkName, links: &BTreeSet<(u32, u32)>) -> HashMap<(u32, u32), u32> {
+    let sides: Vec<u32> = match network {
+        NetworkName::Ring(n) | NetworkName::Linear(n) => vec![*n],
+        NetworkName::Torus(sides) | NetworkName::Mesh(sides) => sides.clone(),
+        NetworkName::Hypercube(d) => vec![2; *d as usize],
+        _ => Vec::new(),
+    };
+    // (dimension, +1 or -1) of a link, when it moves one coordinate by one.
+    let direction = |from: u32, to: u32| -> Option<(usize, bool)> {
+        let (mut a, mut b) = (from, to);
+        let mut found = None;
+        for (i, &side) in sides.iter().enumerate() {
+            let (x, y) = (a % side, b % side);
+            (a, b) = (a / side, b / side);
+            if x != y {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some((i, side == 2 || y == (x + 1) % side));
+            }
+        }
+        found
+    };
+    let directions: Option<BTreeMap<(u32, u32), (usize, bool)>> = links
+        .iter()
+        .map(|&(from, to)| direction(from, to).map(|d| ((from, to), d)))
+        .collect();
+    let Some(directions) = directions else {
+        return links.iter().map(|&link| (link, 0)).collect();
+    };
+    // Plus before minus within a dimension.
+    let numbers: BTreeMap<(usize, bool), u32> = directions
+        .values()
+        .map(|&(i, plus)| (i, !plus))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .enumerate()
+        .map(|(k, (i, minus))| ((i, !minus), k as u32))
+        .collect();
+    directions
+        .into_iter()
+        .map(|(link, d)| (link, numbers[&d]))
+        .collect()
+}
+
+impl AllToAll {
+    /// The number of channels (one more than the largest channel used).
+    pub fn channels(&self) -> u32 {
+        self.gpus
+            .iter()
+            .flat_map(|g| &g.threadblocks)
+            .map(|tb| tb.channel + 1)
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// The program's size against a runtime's limits.
+    pub fn runtime_fit(&self) -> RuntimeFit {
+        let gpus = self.gpus.len();
+        let mut fit = RuntimeFit {
+            max_steps_per_threadblock: 0,
+            max_threadblocks: 0,
+            max_elements_per_rank: 0,
+        };
+        for gpu in &self.gpus {
+            let steps: usize = gpu.threadblocks.iter().map(|tb| tb.steps.len()).sum();
+            let longest = gpu.threadblocks.iter().map(|tb| tb.steps.len()).max();
+            fit.max_steps_per_threadblock = fit.max_steps_per_threadblock.max(longest.unwrap_or(0));
+            fit.max_threadblocks = fit.max_threadblocks.max(gpu.threadblocks.len());
+            fit.max_elements_per_rank = fit
+                .max_elements_per_rank
+                .max(1 + gpus + gpu.threadblocks.len() + steps);
+        }
+        fit
+    }
+
+    /// Writes the XML: one element per line, attributes separated by one
+    /// blank, no XML declaration (the runtime's reader takes nothing else).
+    pub fn write_xml(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        let n = self.gpus.len();
+        writeln!(
+            out,
+            "<!-- txverify export: {}, {}. Layout and conventions: txverify docs/export.md -->",
+            self.name, self.origin
+        )?;
+        writeln!(
+            out,
+            "<algo name=\"{}\" proto=\"Simple\" nchannels=\"{}\" nchunksperloop=\"{n}\" ngpus=\"{n}\" coll=\"alltoall\" inplace=\"0\" outofplace=\"1\" minBytes=\"0\" maxBytes=\"0\">",
+            self.name,
+            self.channels()
+        )?;
+        let peer = |p: Option<u32>| p.map_or(-1, i64::from);
+        let mut line = String::new();
+        for gpu in &self.gpus {
+            writeln!(
+                out,
+                "  <gpu id=\"{}\" i_chunks=\"{n}\" o_chunks=\"{n}\" s_chunks=\"{}\">",
+                gpu.rank, gpu.scratch_chunks
+            )?;
+            for (id, tb) in gpu.threadblocks.iter().enumerate() {
+                writeln!(
+                    out,
+                    "    <tb id=\"{id}\" send=\"{}\" recv=\"{}\" chan=\"{}\">",
+                    peer(tb.send),
+                    peer(tb.recv),
+                    tb.channel
+                )?;
+                for (s, step) in tb.steps.iter().enumerate() {
+                    let (depid, deps) = step
+                        .depends_on
+                        .map_or((-1, -1), |(t, s)| (i64::from(t), i64::from(s)));
+                    line.clear();
+                    // Writing to a String cannot fail.
+                    let _ = write!(
+                        line,
+                        "      <step s=\"{s}\" type=\"{}\" srcbuf=\"{}\" srcoff=\"{}\" dstbuf=\"{}\" dstoff=\"{}\" cnt=\"1\" depid=\"{depid}\" deps=\"{deps}\" hasdep=\"{}\"/>",
+                        step.kind.code(),
+                        step.src.buffer.letter(),
+                        step.src.index,
+                        step.dst.buffer.letter(),
+                        step.dst.index,
+                        u8::from(step.has_dependent)
+                    );
+                    writeln!(out, "{line}")?;
+                }
+                writeln!(out, "    </tb>")?;
+            }
+            writeln!(out, "  </gpu>")?;
+        }
+        writeln!(out, "</algo>")
+    }
+}

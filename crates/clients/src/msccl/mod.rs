@@ -1,0 +1,277 @@
+//! MSCCL XML in, and its symbolic executor: the verdict for MSCCL programs
+//! that others write (docs/msccl.md).
+//!
+//! `check` reads a program ([`parse`], [`program`]), lowers each thread block
+//! to what msccl-executor-nccl's reader makes of it ([`lower`]), and runs it
+//! symbolically ([`execute`]) in each way the runtime may call it (in place,
+//! out of place), checking the collective's postcondition ([`collective`]).
+//! [`execute`] and [`collective`] are the trusted part: they share no code
+//! with the exporter (src/export/msccl*), which writes programs.
+//! [`report`] words the result as text and JSON. Given a network
+//! ([`check_on`]), [`links`] routes the connections on it and counts the
+//! chunks each link carries, and [`bounds`] says how few any program of the
+//! collective could make do with.
+
+pub mod bounds;
+pub mod collective;
+pub mod crosscheck;
+pub mod execute;
+pub mod links;
+pub mod lower;
+pub mod parse;
+pub mod program;
+pub mod report;
+pub mod routes;
+
+use collective::{CollKind, Collective, Shape};
+use execute::{Figures, Finding, Options};
+use links::{OnNetwork, Routes};
+pub use parse::{ReadError, looks_like_msccl};
+use program::Problem;
+use txverify_core::network::Graph;
+
+/// At most this many chunks of memory, all GPUs together, are simulated.
+pub const MAX_SLOTS: i64 = 1 << 28;
+
+/// The result of checking one program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// `name`.
+    pub name: String,
+    /// `coll` as written.
+    pub coll: String,
+    /// The collective checked, when the executor accepts `coll` and txverify
+    /// knows its postcondition.
+    pub collective: Option<Collective>,
+    /// `ngpus`.
+    pub ngpus: i64,
+    /// `proto`.
+    pub proto: String,
+    /// What the executor's reader refuses.
+    pub problems: Vec<Problem>,
+    /// The ways it was run: `out-of-place`, `in-place`.
+    pub modes: Vec<&'static str>,
+    /// The first fault of a run, and the way it was run.
+    pub finding: Option<(&'static str, Finding)>,
+    /// Figures of the first run that passed.
+    pub figures: Option<Figures>,
+    /// `nchunksperloop`.
+    pub chunks: i64,
+    /// Most transmissions in one thread block.
+    pub longest_threadblock: usize,
+    /// Thread blocks, all GPUs.
+    pub threadblocks: usize,
+    /// Why nothing could be decided (exit 2), if so.
+    pub undecided: Option<String>,
+    /// The program on the network asked for, when its run passed.
+    pub network: Option<OnNetwork>,
+}
+
+impl Check {
+    /// Whether the program is valid: read without problems, and every run
+    /// passed.
+    pub fn valid(&self) -> bool {
+        self.undecided.is_none()
+            && self.problems.is_empty()
+            && self.finding.is_none()
+            && !self.modes.is_empty()
+    }
+
+    /// The reason it is not valid, in one sentence.
+    pub fn reason(&self) -> Option<String> {
+        if let Some(u) = &self.undecided {
+            return Some(u.clone());
+        }
+        if let Some(p) = self.problems.first() {
+            return Some(format!("{}: {}", p.pos, p.message));
+        }
+        self.finding
+            .as_ref()
+            .map(|(mode, f)| report::finding_sentence(mode, f))
+    }
+}
+
+/// Checks the MSCCL program `source`.
+pub fn check(source: &str) -> Result<Check, ReadError> {
+    check_on(source, None)
+}
+
+/// Checks the MSCCL program `source`, and measures it on `network` (GPU i on
+/// node i) when one is given. A network of another order than the program's
+/// GPUs is refused as a [`ReadError`] at the `<algo>` element.
+pub fn check_on(source: &str, network: Option<&Graph>) -> Result<Check, ReadError> {
+    check_with(source, network, false)
+}
+
+/// [`check`], keeping every message each connection carried in the figures
+/// ([`Figures::carried`]) for [`crosscheck`].
+pub fn check_recorded(source: &str) -> Result<Check, ReadError> {
+    check_with(source, None, true)
+}
+
+fn check_with(source: &str, network: Option<&Graph>, record: bool) -> Result<Check, ReadError> {
+    let root = parse::parse(source)?;
+    let program = program::read(&root)?;
+    let routes = match network {
+        Some(graph) => Some(routes_for(&program, graph)?),
+        None => None,
+    };
+    let mut problems = program.problems.clone();
+    let collective = match Collective::from_name(&program.coll) {
+        CollKind::Checked(c) => Some(c),
+        CollKind::Unchecked => None,
+        CollKind::Refused => {
+            if root.attribute("coll").is_some() {
+                problems.push(Problem {
+                    pos: program.pos,
+                    message: format!(
+                        "coll = \"{}\" is not a collective the executor accepts (allreduce, allgather, reducescatter, alltoall, broadcast, reduce, gather, scatter, send, recv, alltoallv)",
+                        program.coll
+                    ),
+                });
+            }
+            None
+        }
+    };
+    if program.ngpus < 1 {
+        problems.push(Problem {
+            pos: program.pos,
+            message: format!("ngpus = {} is not a number of GPUs", program.ngpus),
+        });
+    }
+    let has = |a: &str| root.attribute(a).is_some();
+    if has("inplace") && has("outofplace") && !program.inplace && !program.outofplace {
+        problems.push(Problem {
+            pos: program.pos,
+            message: "inplace and outofplace are both 0: the runtime never selects this program"
+                .into(),
+        });
+    }
+    let ranks = lower::lower(&program, &mut problems);
+    let mut check = Check {
+        name: program.name.clone(),
+        coll: program.coll.clone(),
+        collective,
+        ngpus: program.ngpus,
+        proto: program.proto.clone(),
+        problems,
+        modes: Vec::new(),
+        finding: None,
+        figures: None,
+        chunks: program.nchunksperloop,
+        longest_threadblock: ranks
+            .iter()
+            .flat_map(|r| &r.tbs)
+            .map(|t| t.txs.len())
+            .max()
+            .unwrap_or(0),
+        threadblocks: ranks.iter().map(|r| r.tbs.len()).sum(),
+        undecided: None,
+        network: None,
+    };
+    let Some(coll) = collective else {
+        if matches!(Collective::from_name(&program.coll), CollKind::Unchecked) {
+            check.undecided = Some(format!(
+                "txverify does not know the postcondition of coll = \"{}\"",
+                program.coll
+            ));
+        }
+        return Ok(check);
+    };
+    if program.ngpus < 1 {
+        return Ok(check);
+    }
+    let options = RunOptions {
+        routes: routes.as_ref(),
+        record,
+    };
+    run_modes(&program, &ranks, coll, options, &mut check);
+    Ok(check)
+}
+
+/// The routes of `graph`, when it has one node per GPU of `program`.
+fn routes_for<'g>(program: &program::Program, graph: &'g Graph) -> Result<Routes<'g>, ReadError> {
+    let refuse = |message: String| ReadError {
+        pos: program.pos,
+        message,
+    };
+    if usize::try_from(program.ngpus).ok() != Some(graph.nodes()) {
+        return Err(refuse(format!(
+            "the program has ngpus = {} and the network `{}` has {} nodes: GPU i runs on node i, so they must be as many",
+            program.ngpus,
+            graph.label(),
+            graph.nodes()
+        )));
+    }
+    Routes::new(graph).map_err(|e| refuse(format!("network `{}`: {e}", graph.label())))
+}
+
+/// What a check runs with besides the program.
+#[derive(Clone, Copy)]
+struct RunOptions<'r, 'g> {
+    /// The network's routes (`--network`).
+    routes: Option<&'r Routes<'g>>,
+    /// Keep every message.
+    record: bool,
+}
+
+/// Runs the program in each way the runtime may call it.
+fn run_modes(
+    program: &program::Program,
+    ranks: &[lower::Rank],
+    coll: Collective,
+    run: RunOptions,
+    check: &mut Check,
+) {
+    let routes = run.routes;
+    let hops = |x: u32, y: u32| routes.map_or(1, |r| r.hops(x, y));
+    let options = Options {
+        hops: Some(&hops),
+        record: run.record,
+    };
+    let n = program.ngpus as u32;
+    let mut modes = Vec::new();
+    if program.outofplace || !program.inplace {
+        modes.push(("out-of-place", false));
+    }
+    if program.inplace {
+        modes.push(("in-place", true));
+    }
+    for (name, in_place) in modes {
+        let shape = match Shape::new(coll, n, program.nchunksperloop, in_place) {
+            Ok(s) => s,
+            Err(e) => {
+                check.problems.push(Problem {
+                    pos: program.pos,
+                    message: e,
+                });
+                return;
+            }
+        };
+        let scratch: i64 = ranks.iter().map(|r| r.scratch.max(0)).sum();
+        let user = shape.input.saturating_add(shape.output);
+        if shape.input < 0
+            || shape.output < 0
+            || user.saturating_mul(i64::from(n)).saturating_add(scratch) > MAX_SLOTS
+            || shape.input.saturating_mul(i64::from(n)) > i64::from(u32::MAX)
+        {
+            check.undecided = Some(format!(
+                "the program's buffers exceed the {MAX_SLOTS} chunks txverify simulates"
+            ));
+            return;
+        }
+        check.modes.push(name);
+        match execute::run_with(ranks, &shape, options) {
+            Ok(f) => {
+                if check.figures.is_none() {
+                    check.network = routes.map(|r| links::measure(r, &f, &shape));
+                    check.figures = Some(f);
+                }
+            }
+            Err(f) => {
+                check.finding = Some((name, f));
+                return;
+            }
+        }
+    }
+}

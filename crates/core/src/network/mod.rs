@@ -1,0 +1,141 @@
+//! The one network layer: names, graphs, builders and the isomorphism check.
+//!
+//! Every network txverify uses is named, built and compared here, and nowhere
+//! else:
+//!
+//! - [`NetworkName`] (`name.rs`) is every spelling a `network:` line or a
+//!   `--network` flag takes (`ring 8`, `mesh 4 4`, `star 5`, `A x B`), with
+//!   typed errors and a printed form that parses back to itself;
+//! - `edges.rs` reads any connected simple graph from an edge list, named
+//!   `edges FILE` (machines are not all rings, tori and Cayley graphs);
+//! - [`Graph`] (`graph.rs`) is the one graph type: nodes, directed links with
+//!   dense ids and ports, sorted neighbours for fast link lookup, distances;
+//! - `build.rs` has one builder per family (grids, complete graphs and their
+//!   products, cartesian products of any graphs, the Cayley graph of any
+//!   computed group on a link list) and `cayley.rs` the Cayley families
+//!   (star, pancake, CCC, butterfly) from presentations made in code, so no
+//!   graph is built by printing and re-parsing text;
+//! - [`embed`] and [`infer`] (`embed.rs`) are the one isomorphism check: a
+//!   table is written over a Cayley graph, but the machine it runs on is a
+//!   physical network with its own numbering and ports, and a `network:`
+//!   claim holds only with an explicit bijection checked edge by edge.
+//!
+//! A `.tbl` table's `network:` names a ring, a hypercube, a torus (the
+//! networks the embedding search and the table simulator handle; see
+//! [`NetworkName::torus_sides`]) or a twisted torus (`twisted.rs`: embedded
+//! by a map of links to its translations); schedules may run on any network
+//! here.
+
+mod build;
+mod cayley;
+mod edges;
+mod embed;
+mod graph;
+mod name;
+mod twisted;
+
+pub use cayley::{CayleyFamily, CayleyGroup};
+pub use edges::{EdgesError, EdgesErrorKind, parse_edges, read_edges};
+pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
+pub use graph::{Graph, Topology, UNREACHABLE};
+pub use name::{NetworkError, NetworkName};
+pub use twisted::SHAPES as TWISTED_SHAPES;
+pub use twisted::next_permutation;
+
+/// The largest number of nodes a network may have.
+///
+/// Node and directed-link ids are `u32`; this bound keeps both far from overflow
+/// and keeps per-node tables of the simulator and the replay within memory.
+pub const MAX_NODES: usize = 1 << 24;
+
+/// A node or element not mapped yet, in the maps the embeddings build.
+const NONE: u32 = u32::MAX;
+
+/// The largest number of directed links a network may have.
+pub const MAX_DIRECTED_LINKS: usize = 1 << 30;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_print_as_they_parse() {
+        for text in [
+            "ring 4",
+            "linear 7",
+            "torus 4 5",
+            "mesh 2 3 4",
+            "hypercube 3",
+            "complete 6",
+            "genhypercube 2 3",
+            "star 4",
+            "pancake 5",
+            "ccc 3",
+            "butterfly 4",
+            "ring 4 x ring 3",
+            "star 3 x linear 2 x complete 3",
+        ] {
+            let name: NetworkName = text.parse().unwrap();
+            assert_eq!(name.to_string(), text);
+            assert_eq!(name.to_string().parse::<NetworkName>(), Ok(name));
+        }
+        assert_eq!(
+            "  mesh  2   2 ".parse::<NetworkName>().unwrap().to_string(),
+            "mesh 2 2"
+        );
+        assert_eq!(
+            "kary 3 2".parse::<NetworkName>().unwrap(),
+            NetworkName::Torus(vec![3, 3])
+        );
+    }
+
+    #[test]
+    fn bad_names_are_typed_errors() {
+        let err = |s: &str| s.parse::<NetworkName>().unwrap_err();
+        assert_eq!(err(""), NetworkError::Empty);
+        assert!(matches!(err("moebius 4"), NetworkError::UnknownFamily(_)));
+        assert!(matches!(err("ring x"), NetworkError::BadSize(_)));
+        assert!(matches!(err("ring 1"), NetworkError::TooSmall { .. }));
+        assert!(matches!(err("ring 3 3"), NetworkError::WrongArity { .. }));
+        assert!(matches!(err("torus"), NetworkError::WrongArity { .. }));
+        assert!(matches!(err("kary 1 3"), NetworkError::TooSmall { .. }));
+        assert!(matches!(err("ccc 2"), NetworkError::TooSmall { .. }));
+        assert!(matches!(err("star 12"), NetworkError::TooLarge));
+        assert!(matches!(err("hypercube 40"), NetworkError::TooLarge));
+        assert!(matches!(err("mesh 65536 65536"), NetworkError::TooLarge));
+        assert!(matches!(err("complete 100000"), NetworkError::TooLarge));
+        assert!("ring 4 x".parse::<NetworkName>().is_err());
+        assert!("x ring 4".parse::<NetworkName>().is_err());
+    }
+
+    #[test]
+    fn table_networks_are_tori() {
+        for (name, sides) in [
+            ("ring 6", vec![6]),
+            ("hypercube 3", vec![2, 2, 2]),
+            ("hypercube 0", vec![]),
+            ("torus 3 4", vec![3, 4]),
+        ] {
+            let name: NetworkName = name.parse().unwrap();
+            assert_eq!(name.torus_sides(), Ok(sides));
+            let graph = name.build().unwrap();
+            assert_eq!(graph.label(), name.to_string());
+            assert!(matches!(graph.topology(), Topology::Torus { .. }));
+        }
+        for name in [
+            NetworkName::Ring(0),
+            NetworkName::Ring(1),
+            NetworkName::Torus(vec![]),
+            NetworkName::Torus(vec![4, 1]),
+            NetworkName::Hypercube(64),
+            NetworkName::Torus(vec![1 << 13, 1 << 13]),
+            NetworkName::Mesh(vec![3, 3]),
+        ] {
+            assert!(name.torus_sides().is_err(), "{name}");
+        }
+        assert_eq!(
+            NetworkName::Mesh(vec![3, 3]).torus_sides(),
+            Err(NetworkError::NotATorus("mesh 3 3".into()))
+        );
+    }
+}
