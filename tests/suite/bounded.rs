@@ -124,7 +124,10 @@ fn proof_variables_and_clause_ids_out_of_range_are_refused() {
     let cases: [(&str, &[u8]); 6] = [
         ("text.drat", b"-9223372036854775808 0\n"),
         ("text-wide.drat", b"99999999999999999999 0\n"),
-        ("binary.drat", b"a\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f\x00"),
+        (
+            "binary.drat",
+            b"a\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f\x00",
+        ),
         ("text.lrat", b"3 -9223372036854775808 0 1 2 0\n"),
         ("ids.lrat", b"9223372036854775808 2 0 1 2 0\n"),
         ("hint.lrat", b"3 2 0 -9223372036854775808 0\n"),
@@ -168,7 +171,10 @@ fn a_net_product_over_the_order_limit_is_refused_before_its_factors_are_built() 
 #[test]
 fn bounds_of_a_network_too_large_for_all_pairs_distances_are_refused_at_once() {
     let network = vec!["complete 5"; 8].join(" x ");
-    refused(&["bounds", "--network", &network], "all pairs of 390625 nodes");
+    refused(
+        &["bounds", "--network", &network],
+        "all pairs of 390625 nodes",
+    );
 }
 
 /// A path of `n` nodes as an edge list.
@@ -238,7 +244,10 @@ fn a_drat_proof_naming_a_variable_far_above_the_formula_is_refused_before_its_me
     // Variable 2^24, once: the checker's memory per variable made it 1.7 GB.
     let (code, stderr) = verify_capped(&cnf, "3 16777216 0\n0\n");
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("above the formula's 2 variables"), "{stderr}");
+    assert!(
+        stderr.contains("above the formula's 2 variables"),
+        "{stderr}"
+    );
     // Deletions of clauses no formula has are ignored, whatever they name; RAT
     // checks on lemmas of a large new variable cost the lemma, not the
     // variables (each once allocated two bytes per variable).

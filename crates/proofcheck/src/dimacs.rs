@@ -155,7 +155,12 @@ mod tests {
             ("1 2 0\n", 1, 1, "a clause before"),
             ("p cnf 2 1\n1 x 0\n", 2, 3, "expected a literal"),
             ("p cnf 2 1\n1 3 0\n", 2, 3, "above the header"),
-            ("p cnf 2 1\n1 -9223372036854775808 0\n", 2, 3, "above the header"),
+            (
+                "p cnf 2 1\n1 -9223372036854775808 0\n",
+                2,
+                3,
+                "above the header",
+            ),
             ("p cnf 2 1\n1 2\n", 2, 3, "not ended"),
             ("p cnf 2 2\n1 2 0\n", 2, 5, "announces 2"),
             ("p dnf 2 2\n", 1, 1, "expected `p cnf"),

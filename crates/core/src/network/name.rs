@@ -371,7 +371,8 @@ impl NetworkName {
     /// refused before it is built.
     pub fn directed_links_bound(&self) -> Result<u64, NetworkError> {
         let n = self.nodes()? as u64;
-        let clique_degrees = |sides: &[u32]| sides.iter().map(|&m| u64::from(m.max(1) - 1)).sum::<u64>();
+        let clique_degrees =
+            |sides: &[u32]| sides.iter().map(|&m| u64::from(m.max(1) - 1)).sum::<u64>();
         Ok(match self {
             NetworkName::Complete(m) => n * clique_degrees(&[*m]),
             NetworkName::GenHypercube(sides) => n * clique_degrees(sides),
@@ -460,7 +461,11 @@ impl NetworkName {
 
 /// The degree of a ring of `m` nodes (a ring of 2 is one link).
 fn ring_degree(m: u32) -> u64 {
-    if m <= 2 { u64::from(m.saturating_sub(1)) } else { 2 }
+    if m <= 2 {
+        u64::from(m.saturating_sub(1))
+    } else {
+        2
+    }
 }
 
 fn widen(sides: &[u32]) -> Vec<usize> {

@@ -274,12 +274,8 @@ pub fn verify_within(
             digest: provenance.graph_digest.clone(),
         });
     }
-    let estimate = super::encode::estimate_variables(
-        graph,
-        provenance.time,
-        provenance.paths,
-        max_variables,
-    );
+    let estimate =
+        super::encode::estimate_variables(graph, provenance.time, provenance.paths, max_variables);
     if estimate > max_variables {
         return Err(ExchangeEncodeError::OverLimit {
             time: provenance.time,
