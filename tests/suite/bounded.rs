@@ -170,7 +170,7 @@ fn a_net_product_over_the_order_limit_is_refused_before_its_factors_are_built() 
 
 #[test]
 fn bounds_of_a_network_too_large_for_all_pairs_distances_are_refused_at_once() {
-    let network = vec!["complete 5"; 8].join(" x ");
+    let network = ["complete 5"; 8].join(" x ");
     refused(
         &["bounds", "--network", &network],
         "all pairs of 390625 nodes",
