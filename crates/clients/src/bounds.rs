@@ -37,6 +37,25 @@ pub enum BoundsError {
     /// A product whose factors give no figures.
     #[error(transparent)]
     Product(#[from] ProductError),
+    /// A network too large for the distances between all pairs, refused from
+    /// its name before it is built.
+    #[error("`{0}`: {1}")]
+    TooLarge(String, txverify_core::bounds::general::TooLargeForAllPairs),
+}
+
+/// Refuses a network whose all-pairs distances are over
+/// [`txverify_core::bounds::general::MAX_ALL_PAIRS_WORK`], from its name,
+/// before it is built (an edge list is read to count its links).
+pub fn check_size(network: &NetworkName) -> Result<(), BoundsError> {
+    let shown = network.to_string();
+    let nodes = network
+        .nodes()
+        .map_err(|e| BoundsError::Network(shown.clone(), e))? as u64;
+    let links = network
+        .directed_links_bound()
+        .map_err(|e| BoundsError::Network(shown.clone(), e))?;
+    txverify_core::bounds::general::check_all_pairs(nodes, links)
+        .map_err(|e| BoundsError::TooLarge(shown, e))
 }
 
 /// A cut found, as the report states it.
@@ -197,6 +216,7 @@ pub fn network_report(words: &str, ports: u64) -> Result<BoundsReport, BoundsErr
     let network = words
         .parse::<NetworkName>()
         .map_err(|e| BoundsError::Network(words.to_string(), e))?;
+    check_size(&network)?;
     let graph = network
         .build()
         .map_err(|e| BoundsError::Network(words.to_string(), e))?;

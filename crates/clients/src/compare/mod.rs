@@ -71,6 +71,7 @@ pub fn row(words: &str) -> Result<Row, CompareError> {
     let network = words
         .parse::<NetworkName>()
         .map_err(|e| input(format!("`{words}`: {e}")))?;
+    crate::bounds::check_size(&network).map_err(|e| input(e.to_string()))?;
     let graph = network
         .build()
         .map_err(|e| input(format!("`{words}`: {e}")))?;
