@@ -37,7 +37,9 @@ mod twisted;
 pub use cayley::{CayleyFamily, CayleyGroup};
 pub use edges::{EdgesError, EdgesErrorKind, parse_edges, read_edges};
 pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
-pub use graph::{Graph, Topology, UNREACHABLE};
+pub use graph::{
+    DistanceTable, Graph, Topology, UNREACHABLE, torus_distance, torus_distances_from,
+};
 pub use name::{NetworkError, NetworkName};
 pub use twisted::SHAPES as TWISTED_SHAPES;
 pub use twisted::next_permutation;

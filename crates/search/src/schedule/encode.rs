@@ -20,7 +20,7 @@
 use crate::cnf::{Cnf, Lit};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use txverify_core::network::Graph;
+use txverify_core::network::{DistanceTable, Graph};
 use txverify_core::schedule::TimedSend;
 
 /// The version of this encoding; a certificate names it, and a change to the
@@ -117,13 +117,6 @@ impl ExchangeEncoding {
     }
 }
 
-/// The all-pairs distances of `graph`, row by source.
-pub(crate) fn distances(graph: &Graph) -> Vec<Vec<u32>> {
-    (0..graph.nodes() as u32)
-        .map(|d| graph.distances_to(d))
-        .collect()
-}
-
 /// Builds the formula for `time` steps on `graph` with messages limited to `paths`.
 pub fn encode_exchange(
     graph: &Graph,
@@ -134,8 +127,10 @@ pub fn encode_exchange(
     if n > MAX_NODES {
         return Err(ExchangeEncodeError::TooLarge { nodes: n });
     }
-    // `to_dest[d][v]` = d(v, d) (the graph is undirected: also d(d, v)).
-    let dist = distances(graph);
+    // `dist.row(d)[v]` = d(v, d) (the graph is undirected: also d(d, v)).
+    let dist = graph
+        .distance_table(MAX_NODES)
+        .map_err(|_| ExchangeEncodeError::TooLarge { nodes: n })?;
     let mut encoder = Encoder {
         graph,
         time,
@@ -181,10 +176,10 @@ impl Encoder<'_> {
         &mut self,
         s: u32,
         d: u32,
-        dist: &[Vec<u32>],
+        dist: &DistanceTable,
         paths: PathClass,
     ) -> Result<(), ExchangeEncodeError> {
-        let (from_s, to_d) = (&dist[s as usize], &dist[d as usize]);
+        let (from_s, to_d) = (dist.row(s), dist.row(d));
         let total = to_d[s as usize];
         let nodes: Vec<u32> = (0..self.graph.nodes() as u32)
             .filter(|&v| paths.allows(from_s[v as usize], to_d[v as usize], total))
