@@ -11,6 +11,9 @@ use crate::group::{self, EnumerationLimits, FiniteGroup, GenLetter, GroupError, 
 use crate::kernel::{Expectation, Instance, MessageSpec, PlacedWord, Table, TableLetter};
 use crate::network::NetworkName;
 
+mod kind;
+pub use kind::{FileKind, Reader, detect};
+
 /// Why a file could not be loaded, with the span to point at.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
