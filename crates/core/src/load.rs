@@ -12,7 +12,9 @@ use crate::kernel::{Expectation, Instance, MessageSpec, PlacedWord, Table, Table
 use crate::network::NetworkName;
 
 mod kind;
+mod spec;
 pub use kind::{FileKind, Reader, detect};
+pub use spec::{NetworkSpec, SpecError};
 
 /// Why a file could not be loaded, with the span to point at.
 #[derive(Debug, thiserror::Error)]
