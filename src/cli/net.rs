@@ -73,7 +73,14 @@ pub fn bounds(args: &BoundsArgs) -> Exit {
         worst = worst.max(bounds_of(path, args));
     }
     for network in &args.network {
-        worst = worst.max(super::network_bounds::network_bounds_of(network, args));
+        let exit = match network.name() {
+            Ok(name) => super::network_bounds::network_bounds_of(&name.to_string(), args),
+            Err(e) => {
+                eprintln!("error: --network {e}");
+                Exit::Input
+            }
+        };
+        worst = worst.max(exit);
     }
     worst
 }

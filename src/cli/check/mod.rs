@@ -21,7 +21,7 @@ use txverify_clients::verify::{VerifyOptions, verify};
 use txverify_core::format::render_diagnostic;
 use txverify_core::group::EnumerationLimits;
 use txverify_core::load::{FileKind, LoadError, LoadOptions, Loaded, Reader, detect, load};
-use txverify_core::network::{Graph, NetworkName};
+use txverify_core::network::Graph;
 
 /// Formats of `check`: the shared text and JSON reports, the HTML page, and the CI
 /// reports.
@@ -77,12 +77,11 @@ pub fn run(args: &CheckArgs) -> Exit {
 /// `--network`, built, for MSCCL programs; a bad name, or `--network` with one
 /// table, is refused (exit 2).
 fn program_network(args: &CheckArgs) -> Result<Option<Graph>, Exit> {
-    let Some(text) = &args.network else {
+    let Some(spec) = &args.network else {
         return Ok(None);
     };
-    let built = text.parse::<NetworkName>().and_then(|name| name.build());
-    let graph = built.map_err(|e| {
-        eprintln!("error: --network `{text}`: {e}");
+    let graph = spec.graph(&LoadOptions::default()).map_err(|e| {
+        eprintln!("error: --network {e}");
         Exit::Input
     })?;
     if let [one] = args.files.as_slice()
