@@ -369,7 +369,7 @@ impl NetworkName {
 
     /// The network of family `family` (lower case) with `sizes`, checked
     /// against the family's minimums and the node limit.
-    fn of_family(family: &str, sizes: &[u32]) -> Result<NetworkName, NetworkError> {
+    pub(crate) fn of_family(family: &str, sizes: &[u32]) -> Result<NetworkName, NetworkError> {
         let sizes = Sizes(sizes);
         let name = match family {
             "ring" => NetworkName::Ring(sizes.one("ring", 2)?),
