@@ -143,7 +143,7 @@ pub fn detect(source: &str) -> FileKind {
 fn is_dimacs(text: &str) -> bool {
     text.lines()
         .map(str::trim)
-        .find(|l| !l.is_empty() && !(l == &"c" || l.starts_with("c ") || l.starts_with("c\t")))
+        .find(|l| !(l.is_empty() || *l == "c" || l.starts_with("c ") || l.starts_with("c\t")))
         .is_some_and(|l| {
             let mut words = l.split_whitespace();
             words.next() == Some("p") && words.next() == Some("cnf")
