@@ -16,6 +16,7 @@ use std::io::Write as _;
 use txverify_clients::fifo::report::{FIFO_SCHEMA, FifoReport, judge_run, messages_name};
 use txverify_clients::fifo::{self, FifoError, FifoOptions, Order, Routing};
 use txverify_core::kernel::{Instance, MessageSpec};
+use txverify_core::load::NetworkSpec;
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::{Ports, Schedule, write_json, write_text};
 
@@ -115,7 +116,7 @@ fn network_of(
     args: &SimulateArgs,
     instance: &Instance,
 ) -> Result<(Option<NetworkName>, Graph), (String, Exit)> {
-    let (name, graph) = match args.network.as_deref() {
+    let (name, graph) = match &args.network {
         None => {
             let graph = Graph::cayley(instance.group(), instance.links()).map_err(|e| {
                 let message = format!("the Cayley graph is not a network: {e}");
@@ -123,19 +124,15 @@ fn network_of(
             })?;
             (None, graph)
         }
-        Some(path) if path.ends_with(".tbl") => {
-            let graph = super::schedule::cayley_of_header(path)
-                .map_err(|m| (format!("--network {path}: {m}"), Exit::Input))?;
-            (None, graph)
-        }
-        Some(text) => {
-            let name = text
-                .parse::<NetworkName>()
-                .map_err(|e| (format!("--network {text}: {e}"), Exit::Input))?;
-            let graph = name
-                .build()
-                .map_err(|e| (format!("--network {text}: {e}"), Exit::Input))?;
-            (Some(name), graph)
+        Some(spec) => {
+            let graph = spec
+                .graph(&Default::default())
+                .map_err(|e| (format!("--network {e}"), Exit::Input))?;
+            let name = match spec {
+                NetworkSpec::Named(name) => Some(name.clone()),
+                NetworkSpec::File(_) => None,
+            };
+            (name, graph)
         }
     };
     let order = instance.group().order();

@@ -40,6 +40,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use exit::Exit;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use txverify_core::load::NetworkSpec;
 
 /// `--version`: the package version and the SAT solvers compiled in.
 const VERSION: &str = match (cfg!(feature = "cadical"), cfg!(feature = "z3")) {
@@ -272,7 +273,7 @@ struct SearchArgs {
     /// on this network, any spelling of docs/networks.md, e.g. `edges FILE` or
     /// `mesh 4 6` (docs/schedules-any.md).
     #[arg(long, value_name = "NET", conflicts_with = "file")]
-    network: Option<String>,
+    network: Option<NetworkSpec>,
     /// With --network: no SAT, a fast schedule (balanced shortest paths, list
     /// scheduling) reported against the lower bound.
     #[arg(long, requires = "network")]
@@ -434,7 +435,7 @@ struct VerifyProofArgs {
     /// The network a `search --network` certificate was made for (its graph is
     /// built and the formula regenerated from it; docs/schedules-any.md).
     #[arg(long, value_name = "NET", conflicts_with = "lrat")]
-    network: Option<String>,
+    network: Option<NetworkSpec>,
     /// Also write the refutation as a text LRAT proof to this file (clauses
     /// numbered as in the formula `search --dimacs` writes; checked again after
     /// writing; for LRAT checkers such as cake_lpr).
@@ -518,7 +519,7 @@ struct BoundsArgs {
     /// repeatable): statuses, distance bounds and the best cut found (by seed 000's
     /// formulas too for a product of families).
     #[arg(long, value_name = "NET")]
-    network: Vec<String>,
+    network: Vec<NetworkSpec>,
     /// The K of the K-port bounds (a node uses no more ports than it has links).
     #[arg(long, default_value_t = 1)]
     ports: u64,
@@ -613,7 +614,7 @@ struct CheckArgs {
     /// `nvlink 8`): adds each link's load and the collective's lower bounds
     /// (docs/msccl.md). Tables name their own network.
     #[arg(long, value_name = "NET")]
-    network: Option<String>,
+    network: Option<NetworkSpec>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -626,9 +627,10 @@ struct SimulateArgs {
     /// List every hop, step by step (small networks only; tables and `--algorithm`).
     #[arg(long)]
     trace: bool,
-    /// The network of a schedule, supplying or overriding its header (e.g. `mesh 4 4`).
-    #[arg(long)]
-    network: Option<String>,
+    /// The network of a schedule, supplying or overriding its header (e.g. `mesh 4 4`,
+    /// or a file: a `.tbl` header's Cayley graph, an edge list; docs/networks.md).
+    #[arg(long, value_name = "NET")]
+    network: Option<NetworkSpec>,
     /// The ports of a schedule (`all` or K), supplying or overriding its header.
     #[arg(long)]
     ports: Option<String>,

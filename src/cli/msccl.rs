@@ -1,9 +1,8 @@
-//! `txverify check PROGRAM.xml`: MSCCL XML programs (docs/msccl.md), reached
-//! from `check` through one dispatch hook.
+//! `txverify check PROGRAM`: MSCCL XML programs (docs/msccl.md), reached
+//! from `check` when the file's text is XML, whatever its name.
 
 use super::OutputFormat;
 use super::exit::Exit;
-use std::path::Path;
 use txverify_clients::msccl::{self, report};
 use txverify_core::network::Graph;
 
@@ -16,26 +15,6 @@ pub struct Checked {
     pub out: String,
     /// Standard error.
     pub err: String,
-}
-
-/// Checks `path` as an MSCCL program if it is a `.xml` file (its root must be
-/// `<algo>`). `None` leaves the file to the table checker.
-pub fn check_path(path: &Path, format: OutputFormat, network: Option<&Graph>) -> Option<Checked> {
-    let is_xml = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("xml"));
-    if !is_xml {
-        return None;
-    }
-    // Tables are never `.xml`: any XML file is read as an MSCCL program, so
-    // that another root element gets a message about XML, not about tables.
-    let source = super::read_text(path).ok()?;
-    Some(check_source(
-        &path.display().to_string(),
-        &source,
-        format,
-        network,
-    ))
 }
 
 /// A program's exit status: 0 valid, 2 when nothing could be decided, 1 invalid.

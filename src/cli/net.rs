@@ -6,7 +6,7 @@
 use super::exit::Exit;
 use super::{BoundsArgs, NetArgs};
 
-use txverify_clients::product::header::{HeaderError, product_header};
+use txverify_clients::product::header::product_header;
 use txverify_core::families::Family;
 use txverify_core::network::NetworkName;
 
@@ -34,31 +34,20 @@ pub fn run(args: &NetArgs) -> Exit {
 }
 
 /// The header of a family, or of a product of families when the words hold
-/// an `x` (`net 'star 3 x ring 4'`, `net star 3 x ring 4`).
+/// an `x` (`net 'star 3 x ring 4'`, `net star 3 x ring 4`): the words are one
+/// network name (docs/networks.md).
 fn header_of(args: &NetArgs) -> Result<String, String> {
-    let words: Vec<&str> = std::iter::once(args.family.as_str())
+    let text = std::iter::once(args.family.as_str())
         .chain(args.sizes.iter().map(String::as_str))
-        .flat_map(str::split_whitespace)
-        .collect();
-    let text = words.join(" ");
-    if words.contains(&"x") {
-        // An edge list is refused before its file is read.
-        if let Some(part) = text.split(" x ").find(|p| p.starts_with("edges")) {
-            return Err(HeaderError::NotCayley(part.to_string()).to_string());
-        }
-        let network = text
-            .parse::<NetworkName>()
-            .map_err(|e| format!("`{text}`: {e}"))?;
-        return product_header(&network).map_err(|e| e.to_string());
+        .collect::<Vec<_>>()
+        .join(" ");
+    let network = NetworkName::parse_spanned(&text).map_err(|e| format!("`{text}`: {e}"))?;
+    match network {
+        NetworkName::Product(_) => product_header(&network).map_err(|e| e.to_string()),
+        _ => Family::of_network(&network)
+            .map(|f| f.header())
+            .map_err(|e| e.to_string()),
     }
-    let (family, sizes) = words.split_first().ok_or("no family named")?;
-    let sizes = sizes
-        .iter()
-        .map(|w| w.parse::<u64>().map_err(|_| format!("`{w}` is not a size")))
-        .collect::<Result<Vec<u64>, _>>()?;
-    Family::new(family, &sizes)
-        .map(|f| f.header())
-        .map_err(|e| e.to_string())
 }
 
 /// `txverify bounds FILE… [--network NET…] [--ports K]`.

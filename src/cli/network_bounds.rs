@@ -16,7 +16,11 @@ pub fn bounds(args: &BoundsArgs) -> Exit {
         worst = worst.max(file_bounds(path, args));
     }
     for network in &args.network {
-        worst = worst.max(network_bounds_of(network, args));
+        let shown = network.to_string();
+        let report = network.name().map_err(|e| e.to_string()).and_then(|name| {
+            network_report(&name.to_string(), args.ports).map_err(|e| e.to_string())
+        });
+        worst = worst.max(print(report, &shown, args));
     }
     worst
 }
@@ -38,15 +42,6 @@ fn file_bounds(path: &std::path::Path, args: &BoundsArgs) -> Exit {
     });
     let report = instance_report(&shown, instance, network.as_ref(), args.ports);
     print(report.map_err(|e| e.to_string()), &shown, args)
-}
-
-/// `bounds --network NET`.
-pub fn network_bounds_of(words: &str, args: &BoundsArgs) -> Exit {
-    print(
-        network_report(words, args.ports).map_err(|e| e.to_string()),
-        words,
-        args,
-    )
 }
 
 fn print(report: Result<BoundsReport, String>, shown: &str, args: &BoundsArgs) -> Exit {

@@ -9,7 +9,8 @@ use super::{OutputFormat, SimulateArgs};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
-use txverify_core::network::{Graph, NetworkName};
+use txverify_core::load::NetworkSpec;
+use txverify_core::network::Graph;
 use txverify_core::schedule::format::{is_schedule, write_json, write_text};
 use txverify_core::schedule::replay::ReplayReport;
 use txverify_core::schedule::{Ports, ReplayOptions, Schedule, parse, replay};
@@ -151,26 +152,22 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
     // A schedule's `edges FILE` is relative to the schedule (docs/networks.md).
     let here = args.file.parent().unwrap_or(std::path::Path::new(""));
     schedule.network = schedule.network.map(|name| name.relative_to(here));
-    // `--network FILE.tbl`: the Cayley graph of a `.tbl` header (docs/schedule.md).
-    let cayley = match args.network.as_deref().filter(|t| t.ends_with(".tbl")) {
-        Some(path) => match cayley_of_header(path) {
-            Ok(graph) => Some((path.to_string(), graph)),
-            Err(message) => {
-                eprintln!("error: --network {path}: {message}");
-                return fail(format!("--network: {message}"), None);
-            }
-        },
-        None => None,
-    };
-    if let Some(text) = args.network.as_ref().filter(|_| cayley.is_none()) {
-        match text.parse::<NetworkName>() {
-            Ok(name) => schedule.network = Some(name),
+    // `--network FILE`: a `.tbl` header's Cayley graph or an edge list, told
+    // by content; a name replaces the schedule's own (docs/schedule.md).
+    let cayley = match &args.network {
+        Some(spec @ NetworkSpec::File(_)) => match spec.graph(&Default::default()) {
+            Ok(graph) => Some((spec.to_string(), graph)),
             Err(e) => {
-                eprintln!("error: --network {text}: {e}");
+                eprintln!("error: --network {e}");
                 return fail(format!("--network: {e}"), None);
             }
+        },
+        Some(NetworkSpec::Named(name)) => {
+            schedule.network = Some(name.clone());
+            None
         }
-    }
+        None => None,
+    };
     if let Some(text) = &args.ports {
         match text.parse::<Ports>() {
             Ok(p) => schedule.ports = Some(p),
@@ -328,17 +325,6 @@ pub(super) fn violation_lines(r: &ReplayReport, prefix: &str, out: &mut String) 
     if more > 0 {
         let _ = writeln!(out, "{prefix}… and {more} more");
     }
-}
-
-/// The Cayley graph of the `.tbl` file at `path` (its header: group and links),
-/// numbered as the group's elements, or what went wrong, in words.
-pub(super) fn cayley_of_header(path: &str) -> Result<Graph, String> {
-    let source =
-        super::read_text(std::path::Path::new(path)).map_err(|e| format!("cannot read it: {e}"))?;
-    let loaded = txverify_core::load::load(&source, &Default::default())
-        .map_err(|_| "it does not load (`txverify check` says why)".to_string())?;
-    let instance = &loaded.instance;
-    Graph::cayley(instance.group(), instance.links()).map_err(|e| e.to_string())
 }
 
 /// One violation of a replay as JSON (`destination` is `"*"` for a broadcast packet).

@@ -39,7 +39,12 @@ pub(super) fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded
 /// they ask for.
 pub fn run(args: &SearchArgs) -> Exit {
     let file = match (&args.network, &args.file) {
-        (Some(network), _) => return super::search_network::run(args, network),
+        (Some(network), _) => {
+            return match network.name() {
+                Ok(name) => super::search_network::run(args, &name.to_string()),
+                Err(e) => search_failure(args, &e.to_string(), Exit::Input),
+            };
+        }
         (None, _) if args.heuristic || args.descending => {
             return search_failure(
                 args,

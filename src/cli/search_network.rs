@@ -253,7 +253,7 @@ fn report(
     searched: Option<&ScheduleSearch>,
     started: Instant,
 ) -> Exit {
-    let words = args.network.as_deref().unwrap_or("");
+    let words = &config.network.to_string();
     if let (Some(path), Some(found)) = (&args.output, &found)
         && let Err(message) = write_output(path, &found.schedule)
     {
@@ -352,7 +352,7 @@ fn report_json(
     let time = found.as_ref().map(|f| f.verdict.time());
     serde_json::json!({
         "schema": SCHEDULE_SEARCH_SCHEMA,
-        "network": args.network.as_deref().unwrap_or("").trim(),
+        "network": config.network.to_string(),
         "nodes": graph.nodes(),
         "directed_links": graph.directed_links(),
         "ports": "all",

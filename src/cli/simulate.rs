@@ -7,9 +7,18 @@ use std::fmt::Write;
 use txverify_clients::report::json;
 use txverify_clients::simulate::{SimulationOptions, SimulationReport, simulate, trace};
 use txverify_clients::verify::{NetworkCheck, embedding_name, physical_network, simulation_words};
+use txverify_core::load::{Reader, detect};
 use txverify_core::network::Embedding;
 
 pub fn run(args: &SimulateArgs) -> Exit {
+    // A file that is not a table or a schedule is pointed to its command.
+    if let Ok(source) = super::read_text(&args.file)
+        && let Some(line) =
+            detect(&source).refusal(Reader::Simulate, &args.file.display().to_string())
+    {
+        eprintln!("error: {line}");
+        return Exit::Input;
+    }
     if args.algorithm.is_some() {
         return super::fifo::run(args);
     }

@@ -29,7 +29,13 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
         return super::verify_cnf::verify(args, cnf);
     }
     if let Some(network) = &args.network {
-        return super::verify_schedule_proof::verify(args, network);
+        return match network.name() {
+            Ok(name) => super::verify_schedule_proof::verify(args, &name.to_string()),
+            Err(e) => {
+                eprintln!("error: --network {e}");
+                Exit::Input
+            }
+        };
     }
     let (_, loaded) = match load_file(&args.file, args.max_order) {
         Ok(l) => l,

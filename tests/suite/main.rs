@@ -29,6 +29,7 @@ mod families;
 mod fifo;
 mod fifo_cli;
 mod fifo_messages;
+mod file_kinds;
 mod fuzz;
 mod gen_sweep;
 mod group;

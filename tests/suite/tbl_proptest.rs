@@ -81,7 +81,8 @@ fn messages() -> impl Strategy<Value = MessagesSyntax> {
 fn network() -> impl Strategy<Value = NetworkName> {
     prop_oneof![
         (3u32..1000).prop_map(NetworkName::Ring),
-        (1u32..=32).prop_map(NetworkName::Hypercube),
+        // Sizes are checked while parsing: at most 2^24 nodes (docs/networks.md).
+        (1u32..=24).prop_map(NetworkName::Hypercube),
         prop::collection::vec(2u32..20, 1..4).prop_map(NetworkName::Torus),
     ]
 }

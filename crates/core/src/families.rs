@@ -14,8 +14,25 @@
 
 use std::fmt::Write;
 
+use crate::network::{CayleyFamily, NetworkError, NetworkName};
+
 /// The largest group a family may ask for (coset enumeration's default limit).
 pub const MAX_ORDER: u64 = 2_000_000;
+
+/// The names [`Family::new`] takes (and `kary`, read as a torus).
+const FAMILY_NAMES: [&str; 11] = [
+    "ring",
+    "hypercube",
+    "torus",
+    "kary",
+    "complete",
+    "genhypercube",
+    "twisted",
+    "star",
+    "pancake",
+    "ccc",
+    "butterfly",
+];
 
 /// A family and its sizes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +90,11 @@ pub enum FamilyError {
         /// The least size.
         least: u64,
     },
+    /// A network that is not a Cayley graph txverify writes a header for.
+    #[error(
+        "`{0}` has no header: `net` writes ring, hypercube, torus, kary, complete, genhypercube, twisted, star, pancake, ccc and butterfly networks with links, and their products"
+    )]
+    NoHeader(String),
     /// More nodes than a group may have.
     #[error(
         "`{family}` of these sizes has {} nodes, more than the limit of {MAX_ORDER}",
@@ -86,6 +108,34 @@ pub enum FamilyError {
     },
 }
 
+impl FamilyError {
+    /// The grammar's error as a family error (`order`: the product of the
+    /// sizes, for a network too large).
+    fn of_network(error: NetworkError, name: &str, order: u64) -> FamilyError {
+        match error {
+            NetworkError::UnknownFamily(name) => FamilyError::Unknown(name),
+            NetworkError::WrongArity {
+                family, expected, ..
+            } => FamilyError::Arguments { family, expected },
+            NetworkError::TooSmall {
+                family, minimum, ..
+            } => FamilyError::TooSmall {
+                family,
+                least: u64::from(minimum),
+            },
+            NetworkError::TooLarge => FamilyError::TooLarge {
+                family: FAMILY_NAMES
+                    .iter()
+                    .find(|&&n| n == name)
+                    .copied()
+                    .unwrap_or("network"),
+                order,
+            },
+            other => FamilyError::Shape(other.to_string()),
+        }
+    }
+}
+
 /// A node count as words: the number, or "at least 2^64" when it saturated.
 fn count(order: u64) -> String {
     if order == u64::MAX {
@@ -96,71 +146,60 @@ fn count(order: u64) -> String {
 }
 
 impl Family {
-    /// The family `name` with sizes `args`, checked against the family's least
-    /// sizes and [`MAX_ORDER`].
+    /// The family `name` with sizes `args`, read by the one grammar of
+    /// network names ([`NetworkName`], so the same names and least sizes as
+    /// `network:` and `--network`), then [`Family::of_network`].
     pub fn new(name: &str, args: &[u64]) -> Result<Family, FamilyError> {
-        let one = |family: &'static str, least: u64| -> Result<u64, FamilyError> {
-            match args {
-                [n] if *n >= least => Ok(*n),
-                [_] => Err(FamilyError::TooSmall { family, least }),
-                _ => Err(FamilyError::Arguments {
-                    family,
-                    expected: "one size",
-                }),
-            }
-        };
-        let many = |family: &'static str, least: u64| -> Result<Vec<u64>, FamilyError> {
-            if args.is_empty() {
-                return Err(FamilyError::Arguments {
-                    family,
-                    expected: "one size per dimension",
-                });
-            }
-            if args.iter().any(|&n| n < least) {
-                return Err(FamilyError::TooSmall { family, least });
-            }
-            Ok(args.to_vec())
-        };
-        let family = match name {
-            "ring" => Family::Ring(one("ring", 3)?),
-            "hypercube" => Family::Hypercube(one("hypercube", 1)?),
-            "torus" => Family::Torus(many("torus", 2)?),
-            "kary" => match args {
-                [k, n] if *k >= 2 && *n >= 1 => Family::Torus(vec![*k; (*n).min(64) as usize]),
-                [_, _] => {
-                    return Err(FamilyError::TooSmall {
-                        family: "kary",
-                        least: 2,
-                    });
-                }
-                _ => {
-                    return Err(FamilyError::Arguments {
-                        family: "kary",
-                        expected: "K (the side) and N (the dimensions)",
-                    });
-                }
-            },
-            "complete" => Family::Complete(one("complete", 2)?),
-            "genhypercube" => Family::GenHypercube(many("genhypercube", 2)?),
-            "star" => Family::Star(one("star", 2)?),
-            "pancake" => Family::Pancake(one("pancake", 2)?),
-            "ccc" => Family::Ccc(one("ccc", 3)?),
-            "butterfly" => Family::Butterfly(one("butterfly", 3)?),
-            "twisted" => {
-                let words: Vec<String> = args.iter().map(u64::to_string).collect();
-                let text = format!("twisted {}", words.join(" "));
-                match text.parse::<crate::network::NetworkName>() {
-                    Ok(_) => Family::Twisted(args.to_vec()),
-                    Err(crate::network::NetworkError::TooLarge) => {
-                        return Err(FamilyError::TooLarge {
-                            family: "twisted",
-                            order: args.iter().fold(1u64, |p, &n| p.saturating_mul(n)),
-                        });
-                    }
-                    Err(e) => return Err(FamilyError::Shape(e.to_string())),
+        let sizes = args
+            .iter()
+            .map(|&n| u32::try_from(n))
+            .collect::<Result<Vec<u32>, _>>()
+            .map_err(|_| FamilyError::TooLarge {
+                family: FAMILY_NAMES
+                    .iter()
+                    .find(|&&n| n == name)
+                    .copied()
+                    .unwrap_or("network"),
+                order: u64::MAX,
+            })?;
+        let network = NetworkName::of_family(&name.to_ascii_lowercase(), &sizes).map_err(|e| {
+            let order = args.iter().fold(1u64, |p, &n| p.saturating_mul(n));
+            FamilyError::of_network(e, name, order)
+        })?;
+        Family::of_network(&network)
+    }
+
+    /// The family of a network name, checked against [`MAX_ORDER`]: the
+    /// networks that are Cayley graphs txverify writes a header for (`ring 2`,
+    /// one link, is the 1-cube). Paths, meshes, edge lists and products have
+    /// none ([`FamilyError::NoHeader`]; `net` writes products itself), nor do
+    /// networks without links (`hypercube 0`, `complete 1`).
+    pub fn of_network(network: &NetworkName) -> Result<Family, FamilyError> {
+        let wide = |sides: &[u32]| sides.iter().map(|&n| u64::from(n)).collect::<Vec<u64>>();
+        let no_header = || FamilyError::NoHeader(network.to_string());
+        let family = match network {
+            NetworkName::Ring(2) => Family::Hypercube(1),
+            NetworkName::Ring(n) => Family::Ring(u64::from(*n)),
+            NetworkName::Hypercube(0) | NetworkName::Complete(0..=1) => return Err(no_header()),
+            NetworkName::GenHypercube(s) if s.contains(&1) => return Err(no_header()),
+            NetworkName::Hypercube(d) => Family::Hypercube(u64::from(*d)),
+            NetworkName::Torus(s) => Family::Torus(wide(s)),
+            NetworkName::Complete(n) => Family::Complete(u64::from(*n)),
+            NetworkName::GenHypercube(s) => Family::GenHypercube(wide(s)),
+            NetworkName::Twisted(s) => Family::Twisted(wide(s)),
+            NetworkName::Cayley { family, size } => {
+                let size = u64::from(*size);
+                match family {
+                    CayleyFamily::Star => Family::Star(size),
+                    CayleyFamily::Pancake => Family::Pancake(size),
+                    CayleyFamily::Ccc => Family::Ccc(size),
+                    CayleyFamily::Butterfly => Family::Butterfly(size),
                 }
             }
-            other => return Err(FamilyError::Unknown(other.to_string())),
+            NetworkName::Linear(_)
+            | NetworkName::Mesh(_)
+            | NetworkName::Product(_)
+            | NetworkName::Edges(_) => return Err(no_header()),
         };
         let order = family.order();
         if order > MAX_ORDER {
@@ -170,6 +209,27 @@ impl Family {
             });
         }
         Ok(family)
+    }
+
+    /// The network this family's header describes.
+    pub fn network(&self) -> NetworkName {
+        let narrow = |sides: &[u64]| sides.iter().map(|&n| n as u32).collect::<Vec<u32>>();
+        let cayley = |family, size: u64| NetworkName::Cayley {
+            family,
+            size: size as u32,
+        };
+        match self {
+            Family::Ring(n) => NetworkName::Ring(*n as u32),
+            Family::Hypercube(d) => NetworkName::Hypercube(*d as u32),
+            Family::Torus(s) => NetworkName::Torus(narrow(s)),
+            Family::Complete(n) => NetworkName::Complete(*n as u32),
+            Family::GenHypercube(s) => NetworkName::GenHypercube(narrow(s)),
+            Family::Star(n) => cayley(CayleyFamily::Star, *n),
+            Family::Pancake(n) => cayley(CayleyFamily::Pancake, *n),
+            Family::Ccc(d) => cayley(CayleyFamily::Ccc, *d),
+            Family::Butterfly(d) => cayley(CayleyFamily::Butterfly, *d),
+            Family::Twisted(s) => NetworkName::Twisted(narrow(s)),
+        }
     }
 
     /// The family's name as `txverify net` takes it.

@@ -11,6 +11,11 @@ use crate::group::{self, EnumerationLimits, FiniteGroup, GenLetter, GroupError, 
 use crate::kernel::{Expectation, Instance, MessageSpec, PlacedWord, Table, TableLetter};
 use crate::network::NetworkName;
 
+mod kind;
+mod spec;
+pub use kind::{FileKind, Reader, detect};
+pub use spec::{NetworkSpec, SpecError};
+
 /// Why a file could not be loaded, with the span to point at.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

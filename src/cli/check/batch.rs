@@ -19,7 +19,7 @@ use txverify_clients::verify::{NetworkCheck, Outcome, VerifyOptions, spec_text, 
 use txverify_core::format::line_col;
 use txverify_core::format::syntax::{RowToken, TblFile};
 use txverify_core::kernel::{Expectation, Verdict};
-use txverify_core::load::{LoadOptions, Loaded, load};
+use txverify_core::load::{FileKind, LoadOptions, Loaded, Reader, detect, load};
 
 /// At most this many violations of one file become problems (the rest are counted).
 const PROBLEMS_PER_FILE: usize = 20;
@@ -199,11 +199,13 @@ fn check_path(path: &Path, options: &BatchOptions) -> FileResult {
             return FileResult::error(&shown, Exit::Input, message, None);
         }
     };
-    if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("xml"))
-    {
+    // What the file is comes from its text, not its name.
+    let kind = detect(&source);
+    if kind == FileKind::Msccl {
         return msccl_result(shown, &source, options);
+    }
+    if let Some(line) = kind.refusal(Reader::Check, &shown) {
+        return FileResult::error(&shown, Exit::Input, line, None);
     }
     let loaded = match load(&source, &options.load) {
         Ok(loaded) => loaded,

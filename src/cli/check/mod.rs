@@ -20,8 +20,8 @@ use txverify_clients::report::{CheckReport, html, json};
 use txverify_clients::verify::{VerifyOptions, verify};
 use txverify_core::format::render_diagnostic;
 use txverify_core::group::EnumerationLimits;
-use txverify_core::load::{LoadError, LoadOptions, Loaded, load};
-use txverify_core::network::{Graph, NetworkName};
+use txverify_core::load::{FileKind, LoadError, LoadOptions, Loaded, Reader, detect, load};
+use txverify_core::network::Graph;
 
 /// Formats of `check`: the shared text and JSON reports, the HTML page, and the CI
 /// reports.
@@ -77,23 +77,22 @@ pub fn run(args: &CheckArgs) -> Exit {
 /// `--network`, built, for MSCCL programs; a bad name, or `--network` with one
 /// table, is refused (exit 2).
 fn program_network(args: &CheckArgs) -> Result<Option<Graph>, Exit> {
-    let Some(text) = &args.network else {
+    let Some(spec) = &args.network else {
         return Ok(None);
     };
-    let built = text.parse::<NetworkName>().and_then(|name| name.build());
-    let graph = built.map_err(|e| {
-        eprintln!("error: --network `{text}`: {e}");
+    let graph = spec.graph(&LoadOptions::default()).map_err(|e| {
+        eprintln!("error: --network {e}");
         Exit::Input
     })?;
     if let [one] = args.files.as_slice()
         && !one.is_dir()
-        && !one
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("xml"))
+        && let Ok(source) = super::read_text(one)
+        && detect(&source) != FileKind::Msccl
     {
         eprintln!(
-            "error: --network is for MSCCL programs (.xml); {} is a table, which names its network itself",
-            one.display()
+            "error: --network is for MSCCL programs; {} is {}, which names its network itself",
+            one.display(),
+            detect(&source)
         );
         return Err(Exit::Input);
     }
@@ -305,15 +304,30 @@ fn load_collecting(
     format: OutputFormat,
     emits: &mut Vec<Emit>,
 ) -> Option<(String, Loaded)> {
-    let shown = path.display().to_string();
-    let source = match super::read_text(path) {
-        Ok(s) => s,
-        Err(e) => {
+    let source = read_collecting(path, format, emits)?;
+    load_source_collecting(path, source, options, format, emits)
+}
+
+/// Reads a file's text, with a read error kept in `emits`.
+fn read_collecting(path: &Path, format: OutputFormat, emits: &mut Vec<Emit>) -> Option<String> {
+    super::read_text(path)
+        .map_err(|e| {
+            let shown = path.display().to_string();
             let message = format!("cannot read {shown}: {e}");
             emits.push(error_emit(&shown, format, &message, None));
-            return None;
-        }
-    };
+        })
+        .ok()
+}
+
+/// Loads text read from `path`, with a load error kept in `emits`.
+fn load_source_collecting(
+    path: &Path,
+    source: String,
+    options: &LoadOptions,
+    format: OutputFormat,
+    emits: &mut Vec<Emit>,
+) -> Option<(String, Loaded)> {
+    let shown = path.display().to_string();
     match load(&source, options) {
         Ok(loaded) => Some((source, loaded)),
         Err(e) => {
@@ -330,13 +344,23 @@ fn check_file(
     format: OutputFormat,
     network: Option<&Graph>,
 ) -> (Exit, Vec<Emit>) {
-    // MSCCL XML programs have a checker of their own (docs/msccl.md).
-    if let Some(c) = super::msccl::check_path(path, format, network) {
-        return (c.exit, vec![Emit::Out(c.out), Emit::Err(c.err)]);
-    }
     let shown = path.display().to_string();
     let mut emits = Vec::new();
-    let Some((source, loaded)) = load_collecting(path, load, format, &mut emits) else {
+    let Some(source) = read_collecting(path, format, &mut emits) else {
+        return (Exit::Input, emits);
+    };
+    // The file's kind is told from its text, whatever its name (docs/cli.md).
+    let kind = detect(&source);
+    if kind == FileKind::Msccl {
+        // MSCCL programs have a checker of their own (docs/msccl.md).
+        let c = super::msccl::check_source(&shown, &source, format, network);
+        return (c.exit, vec![Emit::Out(c.out), Emit::Err(c.err)]);
+    }
+    if let Some(line) = kind.refusal(Reader::Check, &shown) {
+        return (Exit::Input, vec![error_emit(&shown, format, &line, None)]);
+    }
+    let Some((source, loaded)) = load_source_collecting(path, source, load, format, &mut emits)
+    else {
         return (Exit::Input, emits);
     };
     let verification = verify(&loaded, options);

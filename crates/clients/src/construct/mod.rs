@@ -29,6 +29,7 @@ mod torus;
 pub mod twisted;
 
 use std::fmt;
+use txverify_core::network::NetworkName;
 
 /// A family of networks with a published construction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,6 +56,19 @@ impl Family {
             Family::Hypercube => "hypercube",
             Family::Torus2d => "torus2d",
             Family::Torus3d => "torus3d",
+        }
+    }
+
+    /// The network the construction's table runs on at `size`, named by the
+    /// core's one list of families (`txverify_core::network::NetworkName`):
+    /// what the family is called and how small it may be is decided there.
+    pub fn network(self, size: usize) -> NetworkName {
+        let side = u32::try_from(size).unwrap_or(u32::MAX);
+        match self {
+            Family::Ring | Family::RingCyclic => NetworkName::Ring(side),
+            Family::Hypercube => NetworkName::Hypercube(side),
+            Family::Torus2d => NetworkName::Torus(vec![side; 2]),
+            Family::Torus3d => NetworkName::Torus(vec![side; 3]),
         }
     }
 

@@ -186,3 +186,24 @@ fn dihedral_groups_need_even_sizes() {
     let err = generate(Family::Ring, 7, options).unwrap_err();
     assert!(matches!(err, ConstructError::BadGroupChoice { .. }));
 }
+
+#[test]
+fn every_construction_runs_on_a_network_of_the_core_families() {
+    for family in [
+        Family::Ring,
+        Family::RingCyclic,
+        Family::Hypercube,
+        Family::Torus2d,
+        Family::Torus3d,
+    ] {
+        let (min, _) = family.size_range();
+        // The smallest construction is a network the one grammar accepts …
+        let name = family.network(min);
+        assert_eq!(name.to_string().parse(), Ok(name.clone()), "{family}");
+        // … and the construction's table names that network.
+        if let Ok(text) = generate(family, min, GenOptions::default()) {
+            let line = format!("network: {name}");
+            assert!(text.lines().any(|l| l == line), "{family}: {text}");
+        }
+    }
+}

@@ -72,22 +72,12 @@ fn count(order: u64) -> String {
 
 /// The family `net` writes for one factor of a product.
 fn family_of(part: &NetworkName) -> Result<Family, HeaderError> {
-    let refused = || HeaderError::NotCayley(part.to_string());
-    let (name, sizes): (&str, Vec<u64>) = match part {
-        // The ring of two nodes is one link: the 1-cube.
-        NetworkName::Ring(2) => ("hypercube", vec![1]),
-        NetworkName::Ring(n) => ("ring", vec![u64::from(*n)]),
-        NetworkName::Torus(s) => ("torus", s.iter().map(|&n| u64::from(n)).collect()),
-        NetworkName::Hypercube(d) => ("hypercube", vec![u64::from(*d)]),
-        NetworkName::Complete(n) => ("complete", vec![u64::from(*n)]),
-        NetworkName::GenHypercube(s) => ("genhypercube", s.iter().map(|&n| u64::from(n)).collect()),
-        NetworkName::Twisted(s) => ("twisted", s.iter().map(|&n| u64::from(n)).collect()),
-        NetworkName::Cayley { family, size } => (family.name(), vec![u64::from(*size)]),
-        _ => return Err(refused()),
-    };
-    Family::new(name, &sizes).map_err(|error| HeaderError::Family {
-        network: part.to_string(),
-        error,
+    Family::of_network(part).map_err(|error| match error {
+        FamilyError::NoHeader(_) => HeaderError::NotCayley(part.to_string()),
+        error => HeaderError::Family {
+            network: part.to_string(),
+            error,
+        },
     })
 }
 

@@ -135,11 +135,14 @@ pub enum ParseErrorKind {
         "unknown message set `{0}`: expected `total`, `odd`, `distance d1 d2 …` or `to w1 w2 …`"
     )]
     UnknownMessages(String),
-    /// A `network:` value that is not one of the forms.
+    /// A `network:` value naming a network a table cannot run on.
     #[error(
-        "unknown network `{0}`: expected `ring N`, `hypercube D`, `torus N1 N2 …` or `twisted N1 N2 [N3]`"
+        "a table does not run on a `{0}` network: expected `ring N`, `hypercube D`, `torus N1 N2 …` or `twisted N1 N2 [N3]`"
     )]
     UnknownNetwork(String),
+    /// A `network:` value that is not a network name (docs/networks.md).
+    #[error("{0}")]
+    Network(crate::network::NetworkError),
     /// A `network: twisted …` whose sides are not a twisted-torus shape.
     #[error("{0}")]
     TwistedShape(String),

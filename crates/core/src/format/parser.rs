@@ -358,67 +358,37 @@ fn messages(cursor: &mut Cursor<'_>) -> Result<MessagesSyntax, ParseError> {
     Ok(messages)
 }
 
-/// A `network:` value: a ring, a hypercube, a torus or a twisted torus (the
-/// networks a table's Cayley graph can be embedded in and simulated on), as a
-/// [`NetworkName`].
+/// A `network:` value, read by the one grammar of network names
+/// ([`NetworkName::parse_spanned`], docs/networks.md), then held to the
+/// networks a table's Cayley graph can be embedded in and simulated on: a
+/// ring, a hypercube, a torus or a twisted torus.
 fn network(cursor: &mut Cursor<'_>) -> Result<NetworkName, ParseError> {
-    let Some(keyword) = cursor.item() else {
+    cursor.skip_ws();
+    let start = cursor.pos();
+    let text = cursor.rest();
+    if text.trim().is_empty() {
         return Err(cursor.expected("a network"));
-    };
-    let network = match keyword.value.to_ascii_lowercase().as_str() {
-        "ring" => NetworkName::Ring(size(number_item(
-            cursor,
-            "the number of nodes",
-            "a ring's number of nodes",
-            3,
-            u64::MAX,
-        )?)?),
-        "hypercube" => NetworkName::Hypercube(
-            number_item(
-                cursor,
-                "the dimension",
-                "a hypercube's dimension",
-                1,
-                MAX_HYPERCUBE_DIMENSION,
-            )?
-            .value as u32,
-        ),
-        "torus" => {
-            let mut sides = Vec::new();
-            while let Some(item) = cursor.item() {
-                sides.push(size(number(item, "a torus side", 2, u64::MAX)?)?);
-            }
-            if sides.is_empty() {
-                return Err(cursor.expected("the side lengths"));
-            }
-            NetworkName::Torus(sides)
-        }
-        "twisted" => {
-            let mut sides = Vec::new();
-            while let Some(item) = cursor.item() {
-                sides.push(size(number(item, "a twisted torus side", 2, u64::MAX)?)?);
-            }
-            NetworkName::twisted(sides).map_err(|e| {
-                ParseError::new(ParseErrorKind::TwistedShape(e.to_string()), keyword.span)
-            })?
-        }
+    }
+    let name = NetworkName::parse_spanned(text).map_err(|e| {
+        let span = Span::new(start + e.span.start, start + e.span.end);
+        ParseError::new(ParseErrorKind::Network(e.error), span)
+    })?;
+    let first = cursor.item().expect("the value is not blank");
+    match name {
+        NetworkName::Ring(_)
+        | NetworkName::Hypercube(_)
+        | NetworkName::Torus(_)
+        | NetworkName::Twisted(_) => {}
         _ => {
             return Err(ParseError::new(
-                ParseErrorKind::UnknownNetwork(keyword.value.to_string()),
-                keyword.span,
+                ParseErrorKind::UnknownNetwork(first.value.to_string()),
+                first.span,
             ));
         }
-    };
+    }
+    while cursor.item().is_some() {}
     end_of_value(cursor)?;
-    Ok(network)
-}
-
-/// A network size as a [`NetworkName`] holds it (32 bits). A larger one is
-/// refused where it is written, never stored as another number; one that fits
-/// but is still too large for a network is refused when the network is built.
-fn size(n: Spanned<usize>) -> Result<u32, ParseError> {
-    u32::try_from(n.value)
-        .map_err(|_| ParseError::new(ParseErrorKind::NumberTooLarge(n.value.to_string()), n.span))
+    Ok(name)
 }
 
 fn expectation(cursor: &mut Cursor<'_>) -> Result<Expectation, ParseError> {

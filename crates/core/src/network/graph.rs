@@ -17,6 +17,7 @@
 //! A graph is only made by [`Graph::from_ports`] (or the builders on top of
 //! it), which validates it, so holding one means the checks passed.
 
+use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::ops::Range;
 
@@ -355,6 +356,37 @@ impl Graph {
         dist
     }
 
+    /// Hop distances of every node from `source`: the closed form on a torus
+    /// (coordinates walked as an odometer, O(1) a node), breadth-first search
+    /// otherwise. The same numbers as [`Graph::distances_to`].
+    pub fn distances_from(&self, source: u32) -> Vec<u32> {
+        match &self.topology {
+            Topology::Torus { sides } if (source as usize) < self.nodes() => {
+                torus_distances_from(sides, source as usize)
+            }
+            _ => self.distances_to(source),
+        }
+    }
+
+    /// All pairs' distances, one row per node, or [`NetworkError::TooLarge`]
+    /// when the network has more than `max_nodes` nodes (the table takes
+    /// 4·N² bytes: callers say how much they can afford). Rows are computed
+    /// in parallel, each by [`Graph::distances_from`].
+    pub fn distance_table(&self, max_nodes: usize) -> Result<DistanceTable, NetworkError> {
+        let n = self.nodes();
+        if n > max_nodes || n.checked_mul(n).is_none() {
+            return Err(NetworkError::TooLarge);
+        }
+        let rows: Vec<Vec<u32>> = (0..n as u32)
+            .into_par_iter()
+            .map(|x| self.distances_from(x))
+            .collect();
+        Ok(DistanceTable {
+            nodes: n,
+            table: rows.into_iter().flatten().collect(),
+        })
+    }
+
     /// All pairs' distances as a row-major `N × N` table (`table[x·N + y]`), or
     /// `None` when that would take more than `max_bytes` (four bytes per pair).
     pub fn all_distances(&self, max_bytes: usize) -> Option<Vec<u32>> {
@@ -363,11 +395,7 @@ impl Graph {
         if bytes > max_bytes {
             return None;
         }
-        let mut table = Vec::with_capacity(n * n);
-        for x in 0..n as u32 {
-            table.extend(self.distances_to(x));
-        }
-        Some(table)
+        self.distance_table(n).ok().map(DistanceTable::into_vec)
     }
 
     /// Distance between two nodes: closed form on a torus (sum over dimensions
@@ -435,7 +463,83 @@ fn sorted_rows(offsets: &[u32], targets: &[u32]) -> Result<Rows, NetworkError> {
     Ok((sorted, by_head, sources))
 }
 
-fn torus_distance(sides: &[usize], mut x: usize, mut y: usize) -> u32 {
+/// All pairs' hop distances of a graph ([`Graph::distance_table`]): row `x`
+/// holds the distances from `x` (links are undirected, so also to `x`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DistanceTable {
+    nodes: usize,
+    /// `table[x·N + y]`.
+    table: Vec<u32>,
+}
+
+impl DistanceTable {
+    /// Number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.nodes
+    }
+
+    /// The distances from `x` to every node.
+    pub fn row(&self, x: u32) -> &[u32] {
+        &self.table[x as usize * self.nodes..][..self.nodes]
+    }
+
+    /// The distance between `x` and `y`.
+    pub fn get(&self, x: u32, y: u32) -> u32 {
+        self.table[x as usize * self.nodes + y as usize]
+    }
+
+    /// The largest distance.
+    pub fn diameter(&self) -> u32 {
+        self.table.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The row-major table, `table[x·N + y]`.
+    pub fn into_vec(self) -> Vec<u32> {
+        self.table
+    }
+}
+
+/// The distances on a torus with `sides` from node `x` to every node, walking
+/// the coordinates as an odometer so each node costs O(1).
+pub fn torus_distances_from(sides: &[usize], x: usize) -> Vec<u32> {
+    let mut rest = x;
+    let tables: Vec<Vec<u32>> = sides
+        .iter()
+        .map(|&s| {
+            let c = rest % s;
+            rest /= s;
+            (0..s)
+                .map(|v| {
+                    let d = c.abs_diff(v);
+                    d.min(s - d) as u32
+                })
+                .collect()
+        })
+        .collect();
+    let n: usize = sides.iter().product();
+    let mut out = Vec::with_capacity(n);
+    let mut coords = vec![0usize; sides.len()];
+    let mut sum: u32 = tables.iter().map(|t| t[0]).sum();
+    for _ in 0..n {
+        out.push(sum);
+        for (i, t) in tables.iter().enumerate() {
+            sum -= t[coords[i]];
+            coords[i] += 1;
+            if coords[i] == sides[i] {
+                coords[i] = 0;
+                sum += t[0];
+            } else {
+                sum += t[coords[i]];
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The distance between nodes `x` and `y` of a torus with `sides`: the sum
+/// over dimensions of the shorter way round.
+pub fn torus_distance(sides: &[usize], mut x: usize, mut y: usize) -> u32 {
     let mut d = 0;
     for &s in sides {
         let (a, b) = (x % s, y % s);
@@ -481,6 +585,35 @@ mod tests {
         assert_eq!(ok.link(1, 2), None);
         assert_eq!(ok.link(7, 2), None);
         assert!(ok.neighbours(7).is_empty());
+    }
+
+    #[test]
+    fn distance_tables_agree_with_searches_and_refuse_large_networks() {
+        for name in ["torus 3 4", "ring 5", "mesh 3 2", "star 4", "hypercube 3"] {
+            let g: Graph = name
+                .parse::<super::super::NetworkName>()
+                .unwrap()
+                .build()
+                .unwrap();
+            let table = g.distance_table(1 << 10).unwrap();
+            for x in 0..g.nodes() as u32 {
+                assert_eq!(
+                    table.row(x),
+                    g.distances_to(x).as_slice(),
+                    "{name} from {x}"
+                );
+                assert_eq!(g.distances_from(x), g.distances_to(x), "{name} from {x}");
+            }
+            assert_eq!(table.get(0, 0), 0);
+            assert_eq!(g.distance_table(g.nodes() - 1), Err(NetworkError::TooLarge));
+        }
+        let torus: Graph = "torus 4 5"
+            .parse::<super::super::NetworkName>()
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(torus.distance_table(64).unwrap().diameter(), 4);
+        assert_eq!(torus_distance(&[4, 5], 0, 19), 2);
     }
 
     #[test]

@@ -37,8 +37,10 @@ mod twisted;
 pub use cayley::{CayleyFamily, CayleyGroup};
 pub use edges::{EdgesError, EdgesErrorKind, parse_edges, read_edges};
 pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
-pub use graph::{DistanceSums, Graph, Topology, UNREACHABLE};
-pub use name::{NetworkError, NetworkName};
+pub use graph::{
+    DistanceSums, DistanceTable, Graph, Topology, UNREACHABLE, torus_distance, torus_distances_from,
+};
+pub use name::{NameError, NetworkError, NetworkName};
 pub use twisted::SHAPES as TWISTED_SHAPES;
 pub use twisted::next_permutation;
 
@@ -106,6 +108,43 @@ mod tests {
         assert!(matches!(err("complete 100000"), NetworkError::TooLarge));
         assert!("ring 4 x".parse::<NetworkName>().is_err());
         assert!("x ring 4".parse::<NetworkName>().is_err());
+    }
+
+    #[test]
+    fn errors_point_at_the_word_at_fault() {
+        let at = |s: &str| {
+            let e = NetworkName::parse_spanned(s).unwrap_err();
+            (s[e.span.clone()].to_string(), e.error)
+        };
+        assert_eq!(
+            at("ring four"),
+            ("four".into(), NetworkError::BadSize("four".into()))
+        );
+        assert_eq!(at("moebius 4").0, "moebius");
+        assert_eq!(at("torus 4 1").0, "1");
+        assert_eq!(at("ring 4 x torus 3 1").0, "1");
+        assert_eq!(at("ring 4 x star three").0, "three");
+        assert_eq!(at("ring 3 3").0, "3 3");
+        assert_eq!(at("ring 4 x ring 3 x").0, "x");
+        assert_eq!(at("star 12").0, "star 12");
+        let e = NetworkName::parse_spanned("  ring 1").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`ring` needs sizes of at least 2, not 1 (at column 8)"
+        );
+    }
+
+    #[test]
+    fn family_names_are_read_in_any_case() {
+        assert_eq!("Ring 5".parse(), Ok(NetworkName::Ring(5)));
+        assert_eq!("TORUS 3 4".parse(), Ok(NetworkName::Torus(vec![3, 4])));
+        assert_eq!(
+            "ring 3 X Star 3"
+                .parse::<NetworkName>()
+                .unwrap()
+                .to_string(),
+            "ring 3 x star 3"
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! numbering and port order of each family).
 
 use std::fmt;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -241,40 +242,135 @@ impl Sizes<'_> {
     }
 }
 
+/// A network name that does not parse, with the byte range (in the text
+/// given to [`NetworkName::parse_spanned`]) of the word at fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{error} (at column {})", .span.start + 1)]
+pub struct NameError {
+    /// The bytes of the word at fault (the whole name for a size limit).
+    pub span: Range<usize>,
+    /// What is wrong.
+    pub error: NetworkError,
+}
+
 impl FromStr for NetworkName {
     type Err = NetworkError;
 
-    /// Reads `family size…` (whitespace between words) or a product
-    /// `A x B x …`, checking the sizes' minimums and the number of nodes.
+    /// [`NetworkName::parse_spanned`] without the position.
     fn from_str(text: &str) -> Result<NetworkName, NetworkError> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let inner_x = words.len() > 2 && words[1..words.len() - 1].contains(&"x");
-        if inner_x && words.first() != Some(&"x") && words.last() != Some(&"x") {
-            let parts = words
-                .split(|&w| w == "x")
-                .map(|words| words.join(" ").parse::<NetworkName>())
-                .collect::<Result<Vec<_>, _>>()?;
+        NetworkName::parse_spanned(text).map_err(|e| e.error)
+    }
+}
+
+/// The words of a name with their byte offsets.
+fn words_of(text: &str) -> Vec<(usize, &str)> {
+    let mut words = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                words.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        words.push((s, &text[s..]));
+    }
+    words
+}
+
+impl NetworkName {
+    /// The one grammar of network names, for every reader (`network:` lines,
+    /// `--network`, `net`, `compare`, `compose`): `family size…` with the
+    /// family's name in any case, a product `A x B x …`, or `edges FILE`.
+    /// Sizes are checked against the family's minimums and the number of
+    /// nodes against [`MAX_NODES`] while parsing; an error carries the byte
+    /// range of the word at fault.
+    pub fn parse_spanned(text: &str) -> Result<NetworkName, NameError> {
+        let words = words_of(text);
+        let whole = |error| NameError {
+            span: 0..text.len(),
+            error,
+        };
+        let is_x = |w: &str| w == "x" || w == "X" || w == "×";
+        let inner_x = words.len() > 2 && words[1..words.len() - 1].iter().any(|(_, w)| is_x(w));
+        if inner_x {
+            let mut parts = Vec::new();
+            let mut from = 0;
+            for (i, &(at, w)) in words.iter().enumerate() {
+                let last = i + 1 == words.len();
+                if is_x(w) || last {
+                    let end = if last && !is_x(w) { text.len() } else { at };
+                    let part = &text[from..end];
+                    if part.trim().is_empty() || (last && is_x(w)) {
+                        return Err(NameError {
+                            span: at..at + w.len(),
+                            error: NetworkError::Empty,
+                        });
+                    }
+                    let name = NetworkName::parse_spanned(part).map_err(|e| NameError {
+                        span: e.span.start + from..e.span.end + from,
+                        error: e.error,
+                    })?;
+                    parts.push(name);
+                    from = at + w.len();
+                }
+            }
             let name = NetworkName::Product(parts);
-            name.check_size()?;
+            name.check_size().map_err(whole)?;
             return Ok(name);
         }
-        let (&family, sizes) = words.split_first().ok_or(NetworkError::Empty)?;
+        let Some(&(at, family)) = words.first() else {
+            return Err(whole(NetworkError::Empty));
+        };
+        let family_span = at..at + family.len();
+        let family = family.to_ascii_lowercase();
         if family == "edges" {
             // The path is the rest of the text, inner spaces kept.
-            let path = text.trim_start()["edges".len()..].trim();
+            let path = text[family_span.end..].trim();
             return match path {
-                "" => Err(NetworkError::EdgesName),
+                "" => Err(NameError {
+                    span: family_span,
+                    error: NetworkError::EdgesName,
+                }),
                 path => Ok(NetworkName::Edges(PathBuf::from(path))),
             };
         }
-        let sizes = sizes
-            .iter()
-            .map(|w| {
-                w.parse::<u32>()
-                    .map_err(|_| NetworkError::BadSize(w.to_string()))
-            })
-            .collect::<Result<Vec<u32>, _>>()?;
-        let sizes = Sizes(&sizes);
+        let size_words = &words[1..];
+        let mut sizes = Vec::with_capacity(size_words.len());
+        for &(at, w) in size_words {
+            let size = w.parse::<u32>().map_err(|_| NameError {
+                span: at..at + w.len(),
+                error: NetworkError::BadSize(w.to_string()),
+            })?;
+            sizes.push(size);
+        }
+        let at_fault = |error: NetworkError| {
+            let span = match &error {
+                NetworkError::UnknownFamily(_) => family_span.clone(),
+                NetworkError::TooSmall { size, .. } => sizes
+                    .iter()
+                    .position(|s| s == size)
+                    .map(|i| size_words[i].0..size_words[i].0 + size_words[i].1.len())
+                    .unwrap_or(0..text.len()),
+                NetworkError::WrongArity { .. } => match (size_words.first(), size_words.last()) {
+                    (Some(first), Some(last)) => first.0..last.0 + last.1.len(),
+                    _ => text.len()..text.len(),
+                },
+                _ => 0..text.len(),
+            };
+            NameError { span, error }
+        };
+        NetworkName::of_family(&family, &sizes).map_err(at_fault)
+    }
+
+    /// The network of family `family` (lower case) with `sizes`, checked
+    /// against the family's minimums and the node limit.
+    pub(crate) fn of_family(family: &str, sizes: &[u32]) -> Result<NetworkName, NetworkError> {
+        let sizes = Sizes(sizes);
         let name = match family {
             "ring" => NetworkName::Ring(sizes.one("ring", 2)?),
             "linear" => NetworkName::Linear(sizes.one("linear", 1)?),
@@ -296,6 +392,24 @@ impl FromStr for NetworkName {
         };
         name.check_size()?;
         Ok(name)
+    }
+
+    /// The family's name as the grammar spells it (`product` and `edges`
+    /// for the two that are not families of sizes).
+    pub fn family(&self) -> &'static str {
+        match self {
+            NetworkName::Ring(_) => "ring",
+            NetworkName::Linear(_) => "linear",
+            NetworkName::Torus(_) => "torus",
+            NetworkName::Mesh(_) => "mesh",
+            NetworkName::Hypercube(_) => "hypercube",
+            NetworkName::Complete(_) => "complete",
+            NetworkName::GenHypercube(_) => "genhypercube",
+            NetworkName::Cayley { family, .. } => family.name(),
+            NetworkName::Twisted(_) => "twisted",
+            NetworkName::Product(_) => "product",
+            NetworkName::Edges(_) => "edges",
+        }
     }
 }
 

@@ -35,23 +35,17 @@ pub(super) enum Distances {
 impl Distances {
     /// The cheapest lookup `graph` allows.
     pub(super) fn new(graph: &Graph) -> Distances {
-        let n = graph.nodes() as u32;
         if xor_translations_preserve_links(graph) {
             return Distances::Xor(graph.distances_to(0));
         }
-        if graph.nodes() > ALL_PAIRS_MAX_NODES {
+        let Ok(table) = graph.distance_table(ALL_PAIRS_MAX_NODES) else {
             return Distances::PerDestination;
-        }
-        let rows: Vec<Vec<u32>> = (0..n)
-            .into_par_iter()
-            .map(|d| graph.distances_to(d))
-            .collect();
-        let diameter = rows.iter().flatten().copied().max().unwrap_or(0);
-        if diameter < u32::from(u8::MAX) {
+        };
+        if table.diameter() < u32::from(u8::MAX) {
             // One byte per pair: a 12-cube's table (16 MiB) stays in cache.
-            Distances::Narrow(rows.into_iter().flatten().map(|x| x as u8).collect())
+            Distances::Narrow(table.into_vec().into_iter().map(|x| x as u8).collect())
         } else {
-            Distances::Wide(rows.into_iter().flatten().collect())
+            Distances::Wide(table.into_vec())
         }
     }
 

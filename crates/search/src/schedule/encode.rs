@@ -20,7 +20,7 @@
 use crate::cnf::{Cnf, Lit};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use txverify_core::network::Graph;
+use txverify_core::network::{DistanceTable, Graph};
 use txverify_core::schedule::TimedSend;
 
 /// The version of this encoding; a certificate names it, and a change to the
@@ -134,13 +134,6 @@ impl ExchangeEncoding {
     }
 }
 
-/// The all-pairs distances of `graph`, row by source.
-pub(crate) fn distances(graph: &Graph) -> Vec<Vec<u32>> {
-    (0..graph.nodes() as u32)
-        .map(|d| graph.distances_to(d))
-        .collect()
-}
-
 /// An estimate of the variables of the formula for `time` steps, from the
 /// distances alone, before anything is built: exact for the `at` variables,
 /// and for the moves, every link out of a node the message may be at (at
@@ -154,10 +147,16 @@ pub fn estimate_variables(graph: &Graph, time: usize, paths: PathClass, limit: u
     if n > MAX_NODES {
         return u64::MAX;
     }
-    let dist = distances(graph);
-    let reachable: u64 = dist
-        .iter()
-        .map(|row| row.iter().filter(|&&d| u64::from(d) <= time as u64).count() as u64)
+    let Ok(dist) = graph.distance_table(MAX_NODES) else {
+        return u64::MAX;
+    };
+    let reachable: u64 = (0..n as u32)
+        .map(|s| {
+            dist.row(s)
+                .iter()
+                .filter(|&&d| u64::from(d) <= time as u64)
+                .count() as u64
+        })
         .sum::<u64>()
         .saturating_sub(n as u64);
     let lower = reachable.saturating_mul(horizon);
@@ -171,7 +170,7 @@ pub fn estimate_variables(graph: &Graph, time: usize, paths: PathClass, limit: u
             if s == d {
                 continue;
             }
-            let (from_s, to_d) = (&dist[s], &dist[d]);
+            let (from_s, to_d) = (dist.row(s as u32), dist.row(d as u32));
             let total = to_d[s];
             for v in 0..n {
                 let (a, b) = (from_s[v], to_d[v]);
@@ -199,8 +198,10 @@ pub fn encode_exchange(
     if n > MAX_NODES {
         return Err(ExchangeEncodeError::TooLarge { nodes: n });
     }
-    // `to_dest[d][v]` = d(v, d) (the graph is undirected: also d(d, v)).
-    let dist = distances(graph);
+    // `dist.row(d)[v]` = d(v, d) (the graph is undirected: also d(d, v)).
+    let dist = graph
+        .distance_table(MAX_NODES)
+        .map_err(|_| ExchangeEncodeError::TooLarge { nodes: n })?;
     let mut encoder = Encoder {
         graph,
         time,
@@ -246,10 +247,10 @@ impl Encoder<'_> {
         &mut self,
         s: u32,
         d: u32,
-        dist: &[Vec<u32>],
+        dist: &DistanceTable,
         paths: PathClass,
     ) -> Result<(), ExchangeEncodeError> {
-        let (from_s, to_d) = (&dist[s as usize], &dist[d as usize]);
+        let (from_s, to_d) = (dist.row(s), dist.row(d));
         let total = to_d[s as usize];
         let nodes: Vec<u32> = (0..self.graph.nodes() as u32)
             .filter(|&v| paths.allows(from_s[v as usize], to_d[v as usize], total))

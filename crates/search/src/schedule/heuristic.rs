@@ -205,10 +205,13 @@ fn convex_reroute(graph: &Graph, routes: &mut Routes, seed: u64) {
     let n = graph.nodes() as u32;
     let mut load = vec![0u32; graph.directed_links()];
     routes.links.iter().for_each(|&l| load[l as usize] += 1);
-    let to: Vec<Vec<u32>> = (0..n).map(|d| graph.distances_to(d)).collect();
-    let by_distance: Vec<Vec<u32>> = to
-        .iter()
-        .map(|to_d| {
+    // Only called on small networks; a larger one keeps its first routing.
+    let Ok(to) = graph.distance_table(CONVEX_NODES) else {
+        return;
+    };
+    let by_distance: Vec<Vec<u32>> = (0..n)
+        .map(|d| {
+            let to_d = to.row(d);
             let mut nodes: Vec<u32> = (0..n).collect();
             nodes.sort_by_key(|&v| to_d[v as usize]);
             nodes
@@ -220,7 +223,7 @@ fn convex_reroute(graph: &Graph, routes: &mut Routes, seed: u64) {
             let (s, d) = routes.messages[m];
             let path = &mut routes.links[routes.starts[m]..routes.starts[m + 1]];
             path.iter().for_each(|&l| load[l as usize] -= 1);
-            let to_d = &to[d as usize];
+            let to_d = to.row(d);
             // Cheapest cost from every node to d, nearest nodes first.
             for &v in &by_distance[d as usize] {
                 cost[v as usize] = if v == d {

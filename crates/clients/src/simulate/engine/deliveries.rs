@@ -1,8 +1,6 @@
 //! What each source should have received, against what it did: the message
 //! set turned into one expected row of the delivery bitmap per source.
 
-use txverify_core::network::Topology;
-
 use super::super::{MessageSet, SimulationInput};
 use super::chunk::Chunk;
 
@@ -49,59 +47,19 @@ fn expected_row(input: &SimulationInput<'_>, expected: &Expected, x: u32, row: &
             }
             row[x as usize / 64] &= !(1 << (x % 64));
         }
-        Expected::ByDistance(wanted) => match net.topology() {
-            Topology::Torus { sides } => torus_row(sides, x as usize, wanted, row),
-            Topology::General => {
-                for (y, d) in net.distances_to(x).into_iter().enumerate() {
-                    if d != u32::MAX && wanted[d as usize] {
-                        set(row, y);
-                    }
+        Expected::ByDistance(wanted) => {
+            // Closed form on a torus, breadth-first search otherwise.
+            for (y, d) in net.distances_from(x).into_iter().enumerate() {
+                if wanted.get(d as usize).copied().unwrap_or(false) {
+                    set(row, y);
                 }
             }
-        },
+        }
         Expected::To(words) => {
             let h = input.embedding.elem(x);
             for w in words {
                 let y = input.embedding.node(input.group.apply_word(h, w));
                 set(row, y as usize);
-            }
-        }
-    }
-}
-
-/// Marks the nodes of a torus whose distance from `x` is wanted, walking the
-/// coordinates as an odometer so each node costs O(1).
-fn torus_row(sides: &[usize], x: usize, wanted: &[bool], row: &mut [u64]) {
-    let mut rest = x;
-    let tables: Vec<Vec<u32>> = sides
-        .iter()
-        .map(|&s| {
-            let c = rest % s;
-            rest /= s;
-            (0..s)
-                .map(|v| {
-                    let d = c.abs_diff(v);
-                    d.min(s - d) as u32
-                })
-                .collect()
-        })
-        .collect();
-    let n: usize = sides.iter().product();
-    let mut coords = vec![0usize; sides.len()];
-    let mut sum: u32 = tables.iter().map(|t| t[0]).sum();
-    for y in 0..n {
-        if wanted[sum as usize] {
-            row[y / 64] |= 1 << (y % 64);
-        }
-        for (i, t) in tables.iter().enumerate() {
-            sum -= t[coords[i]];
-            coords[i] += 1;
-            if coords[i] == sides[i] {
-                coords[i] = 0;
-                sum += t[0];
-            } else {
-                sum += t[coords[i]];
-                break;
             }
         }
     }
