@@ -6,11 +6,13 @@
 //! kernel's and the simulator's results, so that the kernel's types can change
 //! without changing the interface. The text form is for reading and may change.
 
+pub mod failure;
 pub mod html;
 pub mod json;
+pub mod schedule;
 pub mod search_html;
 
-use crate::simulate::{Failure, FailureCounts, MessageRef};
+use crate::simulate::{Failure as SimulationFailure, FailureCounts, MessageRef};
 use crate::verify::{
     Agreement, NetworkCheck, Outcome, SimulationOutcome, Verification, VerificationParts, spec_text,
 };
@@ -19,6 +21,7 @@ use std::fmt::Write;
 use txverify_core::kernel::{Checked, Verdict, Violation};
 use txverify_core::load::Loaded;
 
+pub use failure::{ErrorReport, Failure, Status, json_line, read_text};
 pub use json::{CHECK_SCHEMA, SIMULATE_SCHEMA};
 
 /// Summary of the group a table runs on.
@@ -99,7 +102,7 @@ pub enum SimulationSummary {
         /// Failures by kind.
         counts: FailureCounts,
         /// The earliest link conflict, if any.
-        first_conflict: Option<Box<Failure>>,
+        first_conflict: Option<Box<SimulationFailure>>,
     },
     /// It did not run.
     Skipped {
@@ -536,7 +539,7 @@ pub fn describe_simulation(simulation: &SimulationSummary) -> String {
                     counts.missing
                 );
             }
-            if let Some(Failure::LinkConflict {
+            if let Some(SimulationFailure::LinkConflict {
                 step,
                 from,
                 to,
