@@ -13,16 +13,17 @@ use super::exit::Exit;
 pub use super::search_config::SearchFormat;
 use super::search_config::{Mode, config_of};
 use super::search_report::{
-    Reporter, SEARCH_SCHEMA, describe, found_by_text, found_text, how_found, search_failure,
-    write_found, write_table,
+    Reporter, describe, how_found, search_failure, write_found, write_table,
 };
 use std::path::Path;
+use txverify_clients::report::search::{
+    Found, SearchReport, Tried, at_time, run_search, solver_name,
+};
 use txverify_core::group::EnumerationLimits;
-use txverify_core::kernel::{self, Checked, Instance, Table};
+use txverify_core::kernel::Instance;
 use txverify_core::load::{LoadOptions, Loaded};
 use txverify_search::{
-    self as search, EncodingOptions, FoundBy, Infeasibility, Outcome, Progress, SearchError,
-    SearchOptions,
+    self as search, EncodingOptions, FoundBy, Outcome, Progress, SearchError, SearchOptions,
 };
 
 pub(super) fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
@@ -99,13 +100,9 @@ pub fn run(args: &SearchArgs) -> Exit {
     }
 }
 
-/// What a search tried: the table found and which run found it, the numbers
-/// of columns shown infeasible, and those where a limit ran out.
-type Tried = (Option<(Table, FoundBy)>, Vec<Infeasibility>, Vec<usize>);
-
 /// The search of `--time T`, or the minimisation, with its progress shown on
 /// `reporter` (finished when the search ends).
-fn search_here(
+pub(super) fn search_here(
     args: &SearchArgs,
     options: &SearchOptions,
     instance: &Instance,
@@ -120,29 +117,10 @@ fn search_here(
         }
         reporter.show(p)
     };
-    let result = match args.time {
-        Some(time) => {
-            let options = &at_time(options, time);
-            search::solve_reporting(instance, time, options, &mut show).map(|outcome| match outcome
-            {
-                Outcome::Found(table, by) => (Some((table, by)), vec![], vec![]),
-                Outcome::Infeasible(i) => (None, vec![i], vec![]),
-                Outcome::Unknown => (None, vec![], vec![time]),
-            })
-        }
-        // Whatever is found, the times shown infeasible and those where a limit ran
-        // out are reported: a search that finds nothing up to `--max-time` says why.
-        None => search::minimise_tried(instance, options, args.max_time, &mut show).map(|tried| {
-            let found = tried.found.map(|(table, _, by)| (table, by));
-            (found, tried.infeasible, tried.unknown)
-        }),
-    };
+    let result = run_search(instance, options, args.time, args.max_time, &mut show);
     reporter.finish();
     result
 }
-
-/// A table found, as a `.tbl` file, with the kernel's check and the run that found it.
-type Found = (String, Checked, FoundBy);
 
 /// The search, reported in text or JSON; a table found is written to `-o`
 /// when it is given.
@@ -153,111 +131,45 @@ fn search_and_report(
     instance: &Instance,
 ) -> Exit {
     let mut reporter = Reporter::new(super::global::quiet());
-    let (table, infeasible, unknown) = match search_here(args, options, instance, &mut reporter) {
+    let tried = match search_here(args, options, instance, &mut reporter) {
         Ok(r) => r,
         Err(e) => return search_failure(args, &e.to_string(), Exit::of_search_error(&e)),
     };
-    let exit = match (&table, options.dimacs_only.is_some()) {
-        (Some(_), _) | (None, true) => Exit::Ok,
-        (None, false) if unknown.is_empty() => Exit::Rejected,
-        (None, false) => Exit::Limit,
-    };
-    let found: Option<Found> = table.map(|(table, by)| {
-        let checked = kernel::check(instance, &table, &[]);
-        let text = found_text(
-            source,
-            instance,
-            &table,
-            &checked,
-            &how_found(&solver_name(options)),
-        );
-        (text, checked, by)
-    });
-    if let (Some(path), Some((text, ..))) = (&args.output, &found)
-        && let Err(message) = write_table(text, Some(path))
+    let exit = Exit::from(tried.status(options.dimacs_only.is_some()));
+    let how = how_found(&solver_name(options));
+    let found =
+        (tried.found.as_ref()).map(|(t, by)| Found::new(source, instance, t, by.clone(), &how));
+    if let (Some(path), Some(found)) = (&args.output, &found)
+        && let Err(message) = write_table(&found.text, Some(path))
     {
         return search_failure(args, &message, Exit::Input);
     }
     if args.format == SearchFormat::Json {
-        let value = search_json(args, options, instance, &found, &infeasible, &unknown, exit);
-        outln!("{value}");
+        let output = args.output.as_ref().map(|p| p.display().to_string());
+        let shown = args.shown_file();
+        let report = SearchReport::new(&shown, options, instance, &tried, found.as_ref(), output);
+        super::output::json(&report);
         return exit;
     }
-    for i in &infeasible {
+    for i in &tried.infeasible {
         reporter.say(&format!("infeasible {}", describe(i)));
     }
     if options.dimacs_only.is_some() {
         reporter.say("formulas written; nothing solved");
         return exit;
     }
-    for t in &unknown {
+    for t in &tried.unknown {
         reporter.say(&format!("unknown T={t}: the limit ran out"));
     }
-    if let Some((text, _, by)) = found {
-        if let FoundBy::Helper(how) = &by {
+    if let Some(found) = found {
+        if let FoundBy::Helper(how) = &found.by {
             reporter.say(&format!("found by the helper solver, on {how}"));
         }
         if args.output.is_none() {
-            out!("{text}");
+            out!("{}", found.text);
         }
     }
     exit
-}
-
-/// The report of `search --format json` (schema txverify-search/2).
-fn search_json(
-    args: &SearchArgs,
-    options: &SearchOptions,
-    instance: &Instance,
-    found: &Option<Found>,
-    infeasible: &[Infeasibility],
-    unknown: &[usize],
-    exit: Exit,
-) -> serde_json::Value {
-    let optimal_by = found
-        .as_ref()
-        .map(|(_, checked, _)| search::certificate::optimal_by(instance, checked, infeasible));
-    let infeasible: Vec<serde_json::Value> = infeasible
-        .iter()
-        .map(|i| {
-            serde_json::json!({
-                "time": i.time,
-                "claim": i.claim,
-                "covers_all_tables": i.covers_all_tables,
-                "symmetry_restricted": !i.unrestricted,
-                "certificate": i.certificate.as_ref().map(|p| p.display().to_string()),
-            })
-        })
-        .collect();
-    let (table, time, found_by) = match found {
-        Some((text, checked, by)) => (
-            Some(text.as_str()),
-            Some(checked.time()),
-            Some(found_by_text(by)),
-        ),
-        None => (None, None, None),
-    };
-    let optimal = optimal_by.map(|by| by.is_some());
-    let optimal_by = optimal_by.flatten();
-    let mut value = serde_json::json!({
-        "schema": SEARCH_SCHEMA,
-        "file": args.shown_file(),
-        "found": found.is_some(),
-        "time": time,
-        "optimal": optimal,
-        "optimal_by": optimal_by,
-        "found_by": found_by,
-        "solver": options.solver,
-        "table": table,
-        "infeasible": infeasible,
-        "unknown": unknown,
-        "formulas_only": options.dimacs_only.is_some(),
-        "exit_code": exit.code(),
-    });
-    if let (Some(path), Some(_)) = (&args.output, found) {
-        value["output"] = serde_json::Value::from(path.display().to_string());
-    }
-    value
 }
 
 /// `--cubes K`: the cubes written for jobs elsewhere, or solved here.
@@ -414,23 +326,5 @@ fn decode_model_file(
             eprintln!("error: {e}");
             Exit::of_search_error(&e)
         }
-    }
-}
-
-/// The options of a search at one `time`: its certificate goes to
-/// `DIR/T<time>/`, the layout a minimising search writes.
-fn at_time(options: &SearchOptions, time: usize) -> SearchOptions {
-    let mut options = options.clone();
-    if let Some(dir) = &options.certificate_dir {
-        options.certificate_dir = Some(search::certificate_dir_for(dir, time));
-    }
-    options
-}
-
-/// The main solver's name, as JSON's `solver` gives it.
-fn solver_name(options: &SearchOptions) -> String {
-    match serde_json::to_value(options.solver) {
-        Ok(serde_json::Value::String(name)) => name,
-        _ => "a SAT solver".to_string(),
     }
 }

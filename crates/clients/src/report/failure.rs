@@ -54,6 +54,18 @@ impl Status {
     }
 }
 
+/// The status of a verified file: passed (0), failed (1), or the kernel and
+/// the simulator disagree (3, a bug).
+impl From<crate::verify::Outcome> for Status {
+    fn from(outcome: crate::verify::Outcome) -> Status {
+        match outcome {
+            crate::verify::Outcome::Passed => Status::Ok,
+            crate::verify::Outcome::Failed => Status::Rejected,
+            crate::verify::Outcome::Disagreement => Status::Internal,
+        }
+    }
+}
+
 /// Reads a text file, dropping a leading byte-order mark (editors on some
 /// systems write one; it is not part of the text, and columns count from after it).
 pub fn read_text(path: &std::path::Path) -> std::io::Result<String> {

@@ -9,7 +9,9 @@
 pub mod failure;
 pub mod html;
 pub mod json;
+pub mod proof;
 pub mod schedule;
+pub mod search;
 pub mod search_html;
 
 use crate::simulate::{Failure as SimulationFailure, FailureCounts, MessageRef};
@@ -77,6 +79,20 @@ pub struct CheckReport {
     pub outcome: Outcome,
     /// The simulation was refused for its size (exit status 2 with the report).
     pub simulation_over_limit: bool,
+}
+
+impl CheckReport {
+    /// The file's status: the verification's outcome (0 passed, 1 failed, 3
+    /// the kernel and the simulator disagree), and at least 2 when the
+    /// simulation was refused for its size.
+    pub fn status(&self) -> Status {
+        let status = Status::from(self.outcome);
+        if self.simulation_over_limit {
+            status.max(Status::Input)
+        } else {
+            status
+        }
+    }
 }
 
 /// The simulation part of a check report (the full report is `txverify simulate`'s).
