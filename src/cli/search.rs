@@ -19,12 +19,11 @@ use std::path::Path;
 use txverify_clients::report::search::{
     Found, SearchReport, Tried, at_time, run_search, solver_name,
 };
+use txverify_clients::report::{Failure, Status, cubes};
 use txverify_core::group::EnumerationLimits;
 use txverify_core::kernel::Instance;
 use txverify_core::load::{LoadOptions, Loaded};
-use txverify_search::{
-    self as search, EncodingOptions, FoundBy, Outcome, Progress, SearchError, SearchOptions,
-};
+use txverify_search::{self as search, FoundBy, Progress, SearchError, SearchOptions};
 
 pub(super) fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
     let options = LoadOptions {
@@ -75,13 +74,25 @@ pub fn run(args: &SearchArgs) -> Exit {
     let output = args.output.as_deref();
     match config.mode {
         Mode::Model { path, time } => {
-            decode_model_file(&path, time, &options.encoding, &source, instance, output)
+            let decoded = cubes::decode_model(instance, time, &options.encoding, &path);
+            let run = decoded.map(|table| cubes::Run {
+                log: Vec::new(),
+                found: Some(table),
+                status: Status::Ok,
+            });
+            show_run(run, &source, instance, output, "a model read from a file")
         }
         Mode::Page => super::search_page::run(args, &source, &loaded, options),
         Mode::Merge { dir, time } => {
-            merge_cubes(&dir, time, &options.encoding, &source, instance, output)
+            let run = cubes::merge(instance, time, &options.encoding, &dir);
+            show_run(run, &source, instance, output, "cube jobs merged")
         }
-        Mode::Cubes { count, time } => cubes(args, count, time, options, &source, instance),
+        Mode::Cubes { count, time } => {
+            let run = cubes::cubes(instance, time, count, options, output);
+            // `-o` names the cubes' directory here: a table goes to standard output.
+            let how = solver_name(options);
+            show_run(run, &source, instance, None, &how)
+        }
         Mode::Mpi {
             count,
             time,
@@ -172,159 +183,24 @@ fn search_and_report(
     exit
 }
 
-/// `--cubes K`: the cubes written for jobs elsewhere, or solved here.
-fn cubes(
-    args: &SearchArgs,
-    count: usize,
-    time: usize,
-    options: &SearchOptions,
-    source: &str,
-    instance: &Instance,
-) -> Exit {
-    use txverify_search::conquer;
-    let written = match (&args.output, &options.dimacs_only) {
-        (Some(dir), _) => Some(
-            conquer::write_cubes(instance, time, &options.encoding, count, dir)
-                .map(|n| format!("{n} cubes for T={time} written to {}", dir.display())),
-        ),
-        (None, Some(path)) => Some(
-            conquer::write_icnf_file(instance, time, &options.encoding, count, path).map(|n| {
-                format!(
-                    "{n} cubes for T={time} written to {} (iCNF)",
-                    path.display()
-                )
-            }),
-        ),
-        (None, None) => None,
-    };
-    if let Some(written) = written {
-        return match written {
-            Ok(message) => {
-                eprintln!("{message}");
-                Exit::Ok
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                Exit::of_search_error(&e)
-            }
-        };
-    }
-    match conquer::solve_cubes(instance, time, &at_time(options, time), count) {
-        Ok((Outcome::Found(table, _), n)) => {
-            eprintln!("found in one of {n} cubes");
-            // `-o` names the cubes' directory here: the table goes to standard output.
-            write_found(
-                source,
-                instance,
-                &table,
-                None,
-                &how_found(&solver_name(options)),
-            )
-        }
-        Ok((Outcome::Infeasible(i), n)) => {
-            eprintln!("infeasible {} (all {n} cubes refuted)", describe(&i));
-            Exit::Rejected
-        }
-        Ok((Outcome::Unknown, n)) => {
-            eprintln!("unknown T={time}: the limit ran out before all {n} cubes were solved");
-            Exit::Limit
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            Exit::of_search_error(&e)
-        }
-    }
-}
-
-/// `--merge DIR --time T`: what the cube jobs' answers add up to; a table
-/// found is written to `output` (`-o`) or standard output.
-fn merge_cubes(
-    dir: &Path,
-    time: usize,
-    encoding: &EncodingOptions,
+/// Shows a cube run (or a decoded model): its lines on standard error, the
+/// table found written to `output` or standard output (`how` found it).
+fn show_run(
+    run: Result<cubes::Run, Failure>,
     source: &str,
     instance: &Instance,
     output: Option<&Path>,
+    how: &str,
 ) -> Exit {
-    use txverify_search::conquer::{self, Merged};
-    match conquer::merge(instance, time, encoding, dir) {
-        Ok(Merged::Found(table, cube)) => {
-            eprintln!("found by cube {}", cube + 1);
-            write_found(
-                source,
-                instance,
-                &table,
-                output,
-                &how_found("cube jobs merged"),
-            )
-        }
-        Ok(Merged::Infeasible(i)) => {
-            eprintln!(
-                "infeasible {} (every cube refuted with a checked proof; the cubes cover)",
-                describe(&i)
-            );
-            Exit::Rejected
-        }
-        Ok(Merged::Open {
-            missing,
-            unproved,
-            proved,
-        }) => {
-            let list = |cubes: &[usize]| {
-                cubes
-                    .iter()
-                    .map(|c| (c + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            eprintln!("open T={time}: {proved} cubes refuted with a checked proof");
-            if !missing.is_empty() {
-                eprintln!("  no answer from cubes {}", list(&missing));
-            }
-            if !unproved.is_empty() {
-                eprintln!(
-                    "  unsatisfiable without a proof (the solver's word, not counted): cubes {}",
-                    list(&unproved)
-                );
-            }
-            Exit::Limit
-        }
-        Err(e) => super::search_report::cube_run_failed(&e, e.is_input()),
-    }
-}
-
-/// `--model FILE --time T`: the table a model found elsewhere describes,
-/// written to `output` (`-o`) or standard output.
-fn decode_model_file(
-    path: &Path,
-    time: usize,
-    encoding: &EncodingOptions,
-    source: &str,
-    instance: &Instance,
-    output: Option<&Path>,
-) -> Exit {
-    let text = match super::read_text(path) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", path.display());
-            return Exit::Input;
-        }
+    let run = match run {
+        Ok(run) => run,
+        Err(failure) => return super::output::failure(&failure, None),
     };
-    match search::decode_model(instance, time, encoding, &text) {
-        Ok(table) => write_found(
-            source,
-            instance,
-            &table,
-            output,
-            &how_found("a model read from a file"),
-        ),
-        Err(e @ search::SearchError::Solver(_)) => {
-            eprintln!("error: {}: {e}", path.display());
-            Exit::Input
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            Exit::of_search_error(&e)
-        }
+    for line in &run.log {
+        eprintln!("{line}");
+    }
+    match &run.found {
+        Some(table) => write_found(source, instance, table, output, &how_found(how)),
+        None => Exit::from(run.status),
     }
 }

@@ -127,6 +127,7 @@ pub(super) fn search_failure(args: &SearchArgs, message: &str, exit: Exit) -> Ex
 
 /// Reports a failed cube run (`--merge`, `--mpi`): exit status 2 when the
 /// input was at fault, 3 (internal) otherwise.
+#[cfg(feature = "mpi")]
 pub(super) fn cube_run_failed(error: &dyn std::fmt::Display, input_at_fault: bool) -> Exit {
     eprintln!("error: {error}");
     if input_at_fault {
