@@ -130,7 +130,7 @@ pub struct ReorderReport {
     pub class: &'static str,
     /// `LCP_Optimizer` or Theorem 4.
     pub method: &'static str,
-    /// R: Q[i][R[i]] = 1.
+    /// R: `Q[i][R[i]] = 1`.
     pub order: Vec<usize>,
     /// Q.
     pub q: Vec<Vec<u8>>,
