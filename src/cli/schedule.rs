@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use txverify_clients::report::ErrorReport;
 pub(super) use txverify_clients::report::schedule::{
     REPORT_SCHEMA, ScheduleRequest, ViolationEntry, cayley_of_header, replay_summary,
-    simulate_schedule, violation_lines,
+    simulate_schedule,
 };
 use txverify_core::schedule::format::{is_schedule, write_json, write_text};
 use txverify_core::schedule::{Schedule, parse};

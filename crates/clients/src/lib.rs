@@ -9,7 +9,9 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+pub mod bounds;
 pub mod catalogue;
+pub mod compare;
 pub mod construct;
 pub mod export;
 pub mod fifo;
