@@ -6,6 +6,7 @@
 //! returns typed outcomes and errors that the functions here map to one.
 
 use std::process::ExitCode;
+use txverify_clients::report::Status;
 use txverify_clients::verify::Outcome;
 use txverify_search::SearchError;
 use txverify_search::certificate::CertificateError;
@@ -118,6 +119,20 @@ impl Exit {
     }
 }
 
+/// The exit status of a library command's status: the same number (a test
+/// holds the two tables together).
+impl From<Status> for Exit {
+    fn from(status: Status) -> Exit {
+        match status {
+            Status::Ok => Exit::Ok,
+            Status::Rejected => Exit::Rejected,
+            Status::Input => Exit::Input,
+            Status::Internal => Exit::Internal,
+            Status::Limit => Exit::Limit,
+        }
+    }
+}
+
 impl From<Exit> for ExitCode {
     fn from(exit: Exit) -> ExitCode {
         ExitCode::from(exit.code())
@@ -148,6 +163,19 @@ mod tests {
         let codes: Vec<u8> = Exit::ALL.iter().map(|e| e.code()).collect();
         assert_eq!(codes, [0, 1, 2, 3, 4, 141]);
         assert!(Exit::ALL.iter().all(|e| !e.meaning().is_empty()));
+    }
+
+    #[test]
+    fn library_statuses_keep_their_numbers() {
+        for status in [
+            Status::Ok,
+            Status::Rejected,
+            Status::Input,
+            Status::Internal,
+            Status::Limit,
+        ] {
+            assert_eq!(Exit::from(status).code(), status.code(), "{status:?}");
+        }
     }
 
     #[test]

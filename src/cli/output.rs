@@ -28,3 +28,22 @@ macro_rules! outln {
     () => { $crate::cli::output::write("\n") };
     ($($arg:tt)*) => { $crate::cli::output::write(&format!("{}\n", format!($($arg)*))) };
 }
+
+/// Writes a typed report as one JSON line (keys in alphabetical order).
+pub fn json<T: serde::Serialize + ?Sized>(report: &T) {
+    write(&txverify_clients::report::json_line(report));
+}
+
+/// Reports a failure: its diagnostic on standard error and, when `json` is
+/// given (`--format json`), its error object on standard output; returns its
+/// exit status.
+pub fn failure(
+    failure: &txverify_clients::report::Failure,
+    json: Option<txverify_clients::report::ErrorReport>,
+) -> Exit {
+    eprint!("{}", failure.stderr_text());
+    if let Some(report) = json {
+        self::json(&report);
+    }
+    Exit::from(failure.status)
+}

@@ -1,22 +1,18 @@
 //! `txverify render`: a table, or its link utilisation, or a schedule of timed
-//! sends (replayed first; docs/render.md), as an SVG picture.
+//! sends (replayed first; docs/render.md), as an SVG picture drawn by
+//! [`txverify_clients::render::picture`].
 
 use super::OutputFormat;
 use super::check::read_and_load_with_source;
 use super::exit::Exit;
 use clap::ValueEnum;
 use std::path::PathBuf;
-use txverify_clients::render::{
-    ColourBy, LINK_USE_SHAPE, ScheduleOptions, TableOptions, schedule_svg, table_svg,
-    utilisation_svg,
-};
-use txverify_clients::verify::{SimulationOutcome, VerifyOptions, verify};
+use txverify_clients::render::ColourBy;
+use txverify_clients::render::picture::{Picture, TableView, render_schedule, render_table};
+use txverify_clients::report::Failure;
 use txverify_core::group::EnumerationLimits;
-use txverify_core::kernel::{Verdict, check};
 use txverify_core::load::LoadOptions;
 use txverify_core::schedule::format::is_schedule;
-use txverify_core::schedule::{ReplayOptions, parse, replay};
-use txverify_core::verdict::judge;
 
 #[derive(clap::Args, Debug)]
 pub struct RenderArgs {
@@ -74,140 +70,60 @@ pub fn run(args: &RenderArgs) -> Exit {
                 .file_stem()
                 .map_or_else(|| shown.clone(), |s| s.to_string_lossy().into_owned())
         });
-    let (svg, exit) = if args.utilisation {
-        let mut options = VerifyOptions::default();
-        options.simulation.link_use = Some(LINK_USE_SHAPE);
-        let verification = verify(&loaded, &options);
-        let exit = Exit::of_outcome(verification.outcome());
-        let report = match verification.simulation() {
-            SimulationOutcome::Ran { report, .. } => report,
-            SimulationOutcome::Skipped { reason } => {
-                eprintln!(
-                    "error: {shown}: no utilisation to draw: the simulation did not run ({reason})"
-                );
-                return exit.max(Exit::Rejected);
-            }
-            refused @ SimulationOutcome::OverLimit { .. } => {
-                let reason = refused.not_run_reason().unwrap_or_default();
-                eprintln!("error: {shown}: no utilisation to draw: {reason}");
-                return exit.max(Exit::Input);
-            }
-        };
-        match utilisation_svg(report, &format!("link utilisation — {name} ({shown})")) {
-            Ok(svg) => (svg, exit),
-            Err(e) => {
-                eprintln!("error: {shown}: {e}");
-                return exit.max(Exit::Rejected);
-            }
-        }
-    } else {
-        let checked = check(&loaded.instance, &loaded.table, &loaded.claims);
-        let options = TableOptions {
-            colour_by: match args.by {
-                ByArg::Length => ColourBy::Length,
-                ByArg::Link => ColourBy::Link,
-            },
-            max_columns: args.max_columns as usize,
-            title: format!("{name} — {shown}"),
-            ..TableOptions::default()
-        };
-        let exit = if checked.verdict() == Verdict::Invalid {
-            Exit::Rejected
-        } else {
-            Exit::Ok
-        };
-        (
-            table_svg(&loaded.instance, &loaded.table, &checked, &options),
-            exit,
-        )
+    let view = match (args.utilisation, args.by) {
+        (true, _) => TableView::Utilisation,
+        (false, ByArg::Length) => TableView::Table(ColourBy::Length),
+        (false, ByArg::Link) => TableView::Table(ColourBy::Link),
     };
-    write_svg(args, &svg).max(exit)
+    let max_columns = args.max_columns as usize;
+    write_picture(
+        args,
+        render_table(&shown, &name, &loaded, view, max_columns),
+    )
 }
 
-/// Writes the picture to `-o` or standard output.
-fn write_svg(args: &RenderArgs, svg: &str) -> Exit {
-    match &args.output {
+/// Writes the picture to `-o` or standard output; the file's status, or the
+/// failure's.
+fn write_picture(args: &RenderArgs, picture: Result<Picture, Failure>) -> Exit {
+    let picture = match picture {
+        Ok(picture) => picture,
+        Err(failure) => return super::output::failure(&failure, None),
+    };
+    let svg = &picture.svg;
+    let written = match &args.output {
         Some(path) => {
             if let Err(e) = std::fs::write(path, svg) {
                 eprintln!("error: cannot write {}: {e}", path.display());
-                return Exit::Input;
+                return Exit::Input.max(Exit::from(picture.status));
             }
             if !super::global::quiet() {
                 eprintln!("wrote {} ({} bytes)", path.display(), svg.len());
             }
+            Exit::Ok
         }
-        None => out!("{svg}"),
-    }
-    Exit::Ok
+        None => {
+            out!("{svg}");
+            Exit::Ok
+        }
+    };
+    written.max(Exit::from(picture.status))
 }
 
-/// When `args.file` is a schedule: reads it, replays it on its `network:`, and
-/// draws it if the verdict is valid (exit 1 with the violations otherwise);
+/// When `args.file` is a schedule, draws it (see [`render_schedule`]);
 /// `None` hands the file on to the `.tbl` path.
 fn schedule_if_schedule(args: &RenderArgs) -> Option<Exit> {
-    let shown = args.file.display().to_string();
     // An unreadable file is reported by the `.tbl` path, as `simulate` does.
     let source = super::read_text(&args.file).ok()?;
     if !is_schedule(&source) {
         return None;
     }
     if args.utilisation {
+        let shown = args.file.display();
         eprintln!(
             "error: {shown}: --utilisation is for tables; a schedule's picture shows its link use"
         );
         return Some(Exit::Input);
     }
-    let mut schedule = match parse(&source) {
-        Ok(s) => s,
-        Err(e) => {
-            eprint!("{}", e.render(&shown, &source));
-            return Some(Exit::Input);
-        }
-    };
-    // A schedule's `edges FILE` is relative to the schedule (docs/networks.md).
-    let here = args.file.parent().unwrap_or(std::path::Path::new(""));
-    let Some(name) = schedule.network.take().map(|n| n.relative_to(here)) else {
-        eprintln!(
-            "error: {shown}: the schedule says no `network:` (`simulate --network` can supply one; `render` draws only what the file says)"
-        );
-        return Some(Exit::Input);
-    };
-    let graph = match name.build() {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {shown}: network {name}: {e}");
-            return Some(Exit::Input);
-        }
-    };
-    let report = match replay(&schedule, &graph, &ReplayOptions::default()) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {shown}: {e}");
-            return Some(Exit::Input);
-        }
-    };
-    let verdict = judge(&report, None, None);
-    if !verdict.valid() {
-        let mut reasons = String::new();
-        super::schedule::violation_lines(&report, "  error: ", &mut reasons);
-        eprint!(
-            "error: {shown}: the schedule is INVALID ({} violations), so it is not drawn\n{reasons}",
-            verdict.violations()
-        );
-        return Some(Exit::Rejected);
-    }
-    let options = ScheduleOptions {
-        max_columns: args.max_columns as usize,
-        title: format!("schedule on {name} — {shown}"),
-        ..ScheduleOptions::default()
-    };
-    Some(
-        match schedule_svg(&schedule, &graph, &report, &verdict, &options) {
-            Ok(svg) => write_svg(args, &svg),
-            Err(e) => {
-                eprintln!("error: {shown}: {e}");
-                Exit::Input
-            }
-        },
-    )
+    let picture = render_schedule(&args.file, &source, args.max_columns as usize);
+    Some(write_picture(args, picture))
 }

@@ -13,17 +13,17 @@ use super::exit::Exit;
 pub use super::search_config::SearchFormat;
 use super::search_config::{Mode, config_of};
 use super::search_report::{
-    Reporter, SEARCH_SCHEMA, describe, found_by_text, found_text, how_found, search_failure,
-    write_found, write_table,
+    Reporter, describe, how_found, search_failure, write_found, write_table,
 };
 use std::path::Path;
-use txverify_core::group::EnumerationLimits;
-use txverify_core::kernel::{self, Checked, Instance, Table};
-use txverify_core::load::{LoadOptions, Loaded};
-use txverify_search::{
-    self as search, EncodingOptions, FoundBy, Infeasibility, Outcome, Progress, SearchError,
-    SearchOptions,
+use txverify_clients::report::search::{
+    Found, SearchReport, Tried, at_time, run_search, solver_name,
 };
+use txverify_clients::report::{Failure, Status, cubes};
+use txverify_core::group::EnumerationLimits;
+use txverify_core::kernel::Instance;
+use txverify_core::load::{LoadOptions, Loaded};
+use txverify_search::{self as search, FoundBy, Progress, SearchError, SearchOptions};
 
 pub(super) fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
     let options = LoadOptions {
@@ -79,13 +79,25 @@ pub fn run(args: &SearchArgs) -> Exit {
     let output = args.output.as_deref();
     match config.mode {
         Mode::Model { path, time } => {
-            decode_model_file(&path, time, &options.encoding, &source, instance, output)
+            let decoded = cubes::decode_model(instance, time, &options.encoding, &path);
+            let run = decoded.map(|table| cubes::Run {
+                log: Vec::new(),
+                found: Some(table),
+                status: Status::Ok,
+            });
+            show_run(run, &source, instance, output, "a model read from a file")
         }
         Mode::Page => super::search_page::run(args, &source, &loaded, options),
         Mode::Merge { dir, time } => {
-            merge_cubes(&dir, time, &options.encoding, &source, instance, output)
+            let run = cubes::merge(instance, time, &options.encoding, &dir);
+            show_run(run, &source, instance, output, "cube jobs merged")
         }
-        Mode::Cubes { count, time } => cubes(args, count, time, options, &source, instance),
+        Mode::Cubes { count, time } => {
+            let run = cubes::cubes(instance, time, count, options, output);
+            // `-o` names the cubes' directory here: a table goes to standard output.
+            let how = solver_name(options);
+            show_run(run, &source, instance, None, &how)
+        }
         Mode::Mpi {
             count,
             time,
@@ -104,13 +116,9 @@ pub fn run(args: &SearchArgs) -> Exit {
     }
 }
 
-/// What a search tried: the table found and which run found it, the numbers
-/// of columns shown infeasible, and those where a limit ran out.
-type Tried = (Option<(Table, FoundBy)>, Vec<Infeasibility>, Vec<usize>);
-
 /// The search of `--time T`, or the minimisation, with its progress shown on
 /// `reporter` (finished when the search ends).
-fn search_here(
+pub(super) fn search_here(
     args: &SearchArgs,
     options: &SearchOptions,
     instance: &Instance,
@@ -125,29 +133,10 @@ fn search_here(
         }
         reporter.show(p)
     };
-    let result = match args.time {
-        Some(time) => {
-            let options = &at_time(options, time);
-            search::solve_reporting(instance, time, options, &mut show).map(|outcome| match outcome
-            {
-                Outcome::Found(table, by) => (Some((table, by)), vec![], vec![]),
-                Outcome::Infeasible(i) => (None, vec![i], vec![]),
-                Outcome::Unknown => (None, vec![], vec![time]),
-            })
-        }
-        // Whatever is found, the times shown infeasible and those where a limit ran
-        // out are reported: a search that finds nothing up to `--max-time` says why.
-        None => search::minimise_tried(instance, options, args.max_time, &mut show).map(|tried| {
-            let found = tried.found.map(|(table, _, by)| (table, by));
-            (found, tried.infeasible, tried.unknown)
-        }),
-    };
+    let result = run_search(instance, options, args.time, args.max_time, &mut show);
     reporter.finish();
     result
 }
-
-/// A table found, as a `.tbl` file, with the kernel's check and the run that found it.
-type Found = (String, Checked, FoundBy);
 
 /// The search, reported in text or JSON; a table found is written to `-o`
 /// when it is given.
@@ -158,284 +147,65 @@ fn search_and_report(
     instance: &Instance,
 ) -> Exit {
     let mut reporter = Reporter::new(super::global::quiet());
-    let (table, infeasible, unknown) = match search_here(args, options, instance, &mut reporter) {
+    let tried = match search_here(args, options, instance, &mut reporter) {
         Ok(r) => r,
         Err(e) => return search_failure(args, &e.to_string(), Exit::of_search_error(&e)),
     };
-    let exit = match (&table, options.dimacs_only.is_some()) {
-        (Some(_), _) | (None, true) => Exit::Ok,
-        (None, false) if unknown.is_empty() => Exit::Rejected,
-        (None, false) => Exit::Limit,
-    };
-    let found: Option<Found> = table.map(|(table, by)| {
-        let checked = kernel::check(instance, &table, &[]);
-        let text = found_text(
-            source,
-            instance,
-            &table,
-            &checked,
-            &how_found(&solver_name(options)),
-        );
-        (text, checked, by)
-    });
-    if let (Some(path), Some((text, ..))) = (&args.output, &found)
-        && let Err(message) = write_table(text, Some(path))
+    let exit = Exit::from(tried.status(options.dimacs_only.is_some()));
+    let how = how_found(&solver_name(options));
+    let found =
+        (tried.found.as_ref()).map(|(t, by)| Found::new(source, instance, t, by.clone(), &how));
+    if let (Some(path), Some(found)) = (&args.output, &found)
+        && let Err(message) = write_table(&found.text, Some(path))
     {
         return search_failure(args, &message, Exit::Input);
     }
     if args.format == SearchFormat::Json {
-        let value = search_json(args, options, instance, &found, &infeasible, &unknown, exit);
-        outln!("{value}");
+        let output = args.output.as_ref().map(|p| p.display().to_string());
+        let shown = args.shown_file();
+        let report = SearchReport::new(&shown, options, instance, &tried, found.as_ref(), output);
+        super::output::json(&report);
         return exit;
     }
-    for i in &infeasible {
+    for i in &tried.infeasible {
         reporter.say(&format!("infeasible {}", describe(i)));
     }
     if options.dimacs_only.is_some() {
         reporter.say("formulas written; nothing solved");
         return exit;
     }
-    for t in &unknown {
+    for t in &tried.unknown {
         reporter.say(&format!("unknown T={t}: the limit ran out"));
     }
-    if let Some((text, _, by)) = found {
-        if let FoundBy::Helper(how) = &by {
+    if let Some(found) = found {
+        if let FoundBy::Helper(how) = &found.by {
             reporter.say(&format!("found by the helper solver, on {how}"));
         }
         if args.output.is_none() {
-            out!("{text}");
+            out!("{}", found.text);
         }
     }
     exit
 }
 
-/// The report of `search --format json` (schema txverify-search/2).
-fn search_json(
-    args: &SearchArgs,
-    options: &SearchOptions,
-    instance: &Instance,
-    found: &Option<Found>,
-    infeasible: &[Infeasibility],
-    unknown: &[usize],
-    exit: Exit,
-) -> serde_json::Value {
-    let optimal_by = found
-        .as_ref()
-        .map(|(_, checked, _)| search::certificate::optimal_by(instance, checked, infeasible));
-    let infeasible: Vec<serde_json::Value> = infeasible
-        .iter()
-        .map(|i| {
-            serde_json::json!({
-                "time": i.time,
-                "claim": i.claim,
-                "covers_all_tables": i.covers_all_tables,
-                "symmetry_restricted": !i.unrestricted,
-                "certificate": i.certificate.as_ref().map(|p| p.display().to_string()),
-            })
-        })
-        .collect();
-    let (table, time, found_by) = match found {
-        Some((text, checked, by)) => (
-            Some(text.as_str()),
-            Some(checked.time()),
-            Some(found_by_text(by)),
-        ),
-        None => (None, None, None),
-    };
-    let optimal = optimal_by.map(|by| by.is_some());
-    let optimal_by = optimal_by.flatten();
-    let mut value = serde_json::json!({
-        "schema": SEARCH_SCHEMA,
-        "file": args.shown_file(),
-        "found": found.is_some(),
-        "time": time,
-        "optimal": optimal,
-        "optimal_by": optimal_by,
-        "found_by": found_by,
-        "solver": options.solver,
-        "table": table,
-        "infeasible": infeasible,
-        "unknown": unknown,
-        "formulas_only": options.dimacs_only.is_some(),
-        "exit_code": exit.code(),
-    });
-    if let (Some(path), Some(_)) = (&args.output, found) {
-        value["output"] = serde_json::Value::from(path.display().to_string());
-    }
-    value
-}
-
-/// `--cubes K`: the cubes written for jobs elsewhere, or solved here.
-fn cubes(
-    args: &SearchArgs,
-    count: usize,
-    time: usize,
-    options: &SearchOptions,
-    source: &str,
-    instance: &Instance,
-) -> Exit {
-    use txverify_search::conquer;
-    let written = match (&args.output, &options.dimacs_only) {
-        (Some(dir), _) => Some(
-            conquer::write_cubes(instance, time, &options.encoding, count, dir)
-                .map(|n| format!("{n} cubes for T={time} written to {}", dir.display())),
-        ),
-        (None, Some(path)) => Some(
-            conquer::write_icnf_file(instance, time, &options.encoding, count, path).map(|n| {
-                format!(
-                    "{n} cubes for T={time} written to {} (iCNF)",
-                    path.display()
-                )
-            }),
-        ),
-        (None, None) => None,
-    };
-    if let Some(written) = written {
-        return match written {
-            Ok(message) => {
-                eprintln!("{message}");
-                Exit::Ok
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                Exit::of_search_error(&e)
-            }
-        };
-    }
-    match conquer::solve_cubes(instance, time, &at_time(options, time), count) {
-        Ok((Outcome::Found(table, _), n)) => {
-            eprintln!("found in one of {n} cubes");
-            // `-o` names the cubes' directory here: the table goes to standard output.
-            write_found(
-                source,
-                instance,
-                &table,
-                None,
-                &how_found(&solver_name(options)),
-            )
-        }
-        Ok((Outcome::Infeasible(i), n)) => {
-            eprintln!("infeasible {} (all {n} cubes refuted)", describe(&i));
-            Exit::Rejected
-        }
-        Ok((Outcome::Unknown, n)) => {
-            eprintln!("unknown T={time}: the limit ran out before all {n} cubes were solved");
-            Exit::Limit
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            Exit::of_search_error(&e)
-        }
-    }
-}
-
-/// `--merge DIR --time T`: what the cube jobs' answers add up to; a table
-/// found is written to `output` (`-o`) or standard output.
-fn merge_cubes(
-    dir: &Path,
-    time: usize,
-    encoding: &EncodingOptions,
+/// Shows a cube run (or a decoded model): its lines on standard error, the
+/// table found written to `output` or standard output (`how` found it).
+fn show_run(
+    run: Result<cubes::Run, Failure>,
     source: &str,
     instance: &Instance,
     output: Option<&Path>,
+    how: &str,
 ) -> Exit {
-    use txverify_search::conquer::{self, Merged};
-    match conquer::merge(instance, time, encoding, dir) {
-        Ok(Merged::Found(table, cube)) => {
-            eprintln!("found by cube {}", cube + 1);
-            write_found(
-                source,
-                instance,
-                &table,
-                output,
-                &how_found("cube jobs merged"),
-            )
-        }
-        Ok(Merged::Infeasible(i)) => {
-            eprintln!(
-                "infeasible {} (every cube refuted with a checked proof; the cubes cover)",
-                describe(&i)
-            );
-            Exit::Rejected
-        }
-        Ok(Merged::Open {
-            missing,
-            unproved,
-            proved,
-        }) => {
-            let list = |cubes: &[usize]| {
-                cubes
-                    .iter()
-                    .map(|c| (c + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            eprintln!("open T={time}: {proved} cubes refuted with a checked proof");
-            if !missing.is_empty() {
-                eprintln!("  no answer from cubes {}", list(&missing));
-            }
-            if !unproved.is_empty() {
-                eprintln!(
-                    "  unsatisfiable without a proof (the solver's word, not counted): cubes {}",
-                    list(&unproved)
-                );
-            }
-            Exit::Limit
-        }
-        Err(e) => super::search_report::cube_run_failed(&e, e.is_input()),
-    }
-}
-
-/// `--model FILE --time T`: the table a model found elsewhere describes,
-/// written to `output` (`-o`) or standard output.
-fn decode_model_file(
-    path: &Path,
-    time: usize,
-    encoding: &EncodingOptions,
-    source: &str,
-    instance: &Instance,
-    output: Option<&Path>,
-) -> Exit {
-    let text = match super::read_text(path) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", path.display());
-            return Exit::Input;
-        }
+    let run = match run {
+        Ok(run) => run,
+        Err(failure) => return super::output::failure(&failure, None),
     };
-    match search::decode_model(instance, time, encoding, &text) {
-        Ok(table) => write_found(
-            source,
-            instance,
-            &table,
-            output,
-            &how_found("a model read from a file"),
-        ),
-        Err(e @ search::SearchError::Solver(_)) => {
-            eprintln!("error: {}: {e}", path.display());
-            Exit::Input
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            Exit::of_search_error(&e)
-        }
+    for line in &run.log {
+        eprintln!("{line}");
     }
-}
-
-/// The options of a search at one `time`: its certificate goes to
-/// `DIR/T<time>/`, the layout a minimising search writes.
-fn at_time(options: &SearchOptions, time: usize) -> SearchOptions {
-    let mut options = options.clone();
-    if let Some(dir) = &options.certificate_dir {
-        options.certificate_dir = Some(search::certificate_dir_for(dir, time));
-    }
-    options
-}
-
-/// The main solver's name, as JSON's `solver` gives it.
-fn solver_name(options: &SearchOptions) -> String {
-    match serde_json::to_value(options.solver) {
-        Ok(serde_json::Value::String(name)) => name,
-        _ => "a SAT solver".to_string(),
+    match &run.found {
+        Some(table) => write_found(source, instance, table, output, &how_found(how)),
+        None => Exit::from(run.status),
     }
 }

@@ -6,7 +6,7 @@ use super::search_report::{Reporter, found_by_text, search_failure};
 use txverify_clients::report::html::PageOptions;
 use txverify_clients::report::search_html::{SearchLog, search_page};
 use txverify_core::load::Loaded;
-use txverify_search::{self as search, Outcome, SearchOptions};
+use txverify_search::SearchOptions;
 
 /// Runs the search the arguments ask for and writes its page (to `-o` or
 /// standard output); the exit status is the one the text report would give.
@@ -16,41 +16,17 @@ pub(super) fn run(
     loaded: &Loaded,
     options: &SearchOptions,
 ) -> Exit {
-    let instance = &loaded.instance;
     let mut reporter = Reporter::new(super::global::quiet());
-    let result = match args.time {
-        Some(time) => search::solve_reporting(instance, time, options, &mut |p| reporter.show(p))
-            .map(|outcome| {
-                let mut log = SearchLog {
-                    fixed_time: true,
-                    ..SearchLog::default()
-                };
-                match outcome {
-                    Outcome::Found(table, by) => log.found = Some((table, found_by_text(&by))),
-                    Outcome::Infeasible(i) => log.infeasible.push(i),
-                    Outcome::Unknown => log.unknown.push(time),
-                }
-                log
-            }),
-        None => search::minimise_tried(instance, options, args.max_time, &mut |p| reporter.show(p))
-            .map(|tried| SearchLog {
-                infeasible: tried.infeasible,
-                unknown: tried.unknown,
-                found: tried
-                    .found
-                    .map(|(table, _, by)| (table, found_by_text(&by))),
-                fixed_time: false,
-            }),
-    };
-    reporter.finish();
-    let log = match result {
-        Ok(log) => log,
+    let tried = match super::search::search_here(args, options, &loaded.instance, &mut reporter) {
+        Ok(tried) => tried,
         Err(e) => return search_failure(args, &e.to_string(), Exit::of_search_error(&e)),
     };
-    let exit = match (&log.found, log.unknown.is_empty()) {
-        (Some(_), _) => Exit::Ok,
-        (None, true) => Exit::Rejected,
-        (None, false) => Exit::Limit,
+    let exit = Exit::from(tried.status(false));
+    let log = SearchLog {
+        found: (tried.found).map(|(table, by)| (table, found_by_text(&by))),
+        infeasible: tried.infeasible,
+        unknown: tried.unknown,
+        fixed_time: args.time.is_some(),
     };
     let shown = args.shown_file();
     let page = search_page(&shown, source, loaded, &log, &PageOptions::default());

@@ -21,6 +21,7 @@ mod cli_polish;
 mod compare;
 mod cubes;
 mod edges;
+mod error_object;
 mod expect;
 mod export;
 mod export_replay;

@@ -11,6 +11,7 @@
 //! as an MSCCL all-to-all program for GPUs.
 
 pub mod msccl;
+pub mod table;
 
 use crate::simulate::SimulationInput;
 use txverify_core::schedule::{Collective, Ports, Schedule, TimedSend};

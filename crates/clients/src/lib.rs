@@ -8,6 +8,7 @@
 //! the core's kernel, replay and `judge` before it is reported.
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod bounds;
 pub mod catalogue;
 pub mod compare;

@@ -6,15 +6,13 @@
 //! them as one line per file and a summary, JSON lines, JUnit XML or GitHub
 //! annotations. The exit status is the worst (largest) of the files' statuses.
 
-mod batch;
-mod ci;
 pub mod fmt;
-mod walk;
 
 use super::exit::Exit;
 use super::{CheckArgs, OutputFormat};
 use std::path::Path;
 use std::time::Instant;
+use txverify_clients::batch::{self, ci, walk};
 use txverify_clients::report::json::CheckSummary;
 use txverify_clients::report::{CheckReport, html, json};
 use txverify_clients::verify::{VerifyOptions, verify};
@@ -130,7 +128,7 @@ fn collection(
     let streaming = args.output.is_none();
     let ran = batch::run(&collected.entries, &options, jobs, |result| {
         ci::count(&mut summary, &result);
-        worst = worst.max(result.exit);
+        worst = worst.max(Exit::from(result.status));
         let text = match args.format {
             CheckFormat::Json => result.json.clone().map(|j| j + "\n").unwrap_or_default(),
             CheckFormat::Github => ci::github(&result),
@@ -191,12 +189,7 @@ fn verify_options(args: &CheckArgs) -> VerifyOptions {
 /// when the simulation was refused for its size — the kernel's verdict is
 /// reported all the same.
 pub(super) fn exit_of(report: &CheckReport) -> Exit {
-    let exit = Exit::of_outcome(report.outcome);
-    if report.simulation_over_limit {
-        exit.max(Exit::Input)
-    } else {
-        exit
-    }
+    Exit::from(report.status())
 }
 
 /// Writes a report file; [`Exit::Input`] when it cannot be written.

@@ -11,6 +11,7 @@
 
 mod complete;
 mod grid;
+pub mod report;
 mod walk;
 
 pub use complete::{CompleteOptions, Completions, Deletion, Derived, complete, relabel};

@@ -23,6 +23,7 @@ pub mod lex;
 pub mod map;
 pub mod plot;
 pub mod reorder;
+pub mod report;
 pub mod saturation;
 pub mod spec;
 pub mod wormhole;

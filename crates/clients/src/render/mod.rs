@@ -9,6 +9,7 @@
 //! options, not by the table (the 32×32×32 torus has 131,072 steps).
 
 mod heat;
+pub mod picture;
 mod schedule;
 mod svg;
 mod table;

@@ -6,11 +6,16 @@
 //! kernel's and the simulator's results, so that the kernel's types can change
 //! without changing the interface. The text form is for reading and may change.
 
+pub mod cubes;
+pub mod failure;
 pub mod html;
 pub mod json;
+pub mod proof;
+pub mod schedule;
+pub mod search;
 pub mod search_html;
 
-use crate::simulate::{Failure, FailureCounts, MessageRef};
+use crate::simulate::{Failure as SimulationFailure, FailureCounts, MessageRef};
 use crate::verify::{
     Agreement, NetworkCheck, Outcome, SimulationOutcome, Verification, VerificationParts, spec_text,
 };
@@ -19,6 +24,7 @@ use std::fmt::Write;
 use txverify_core::kernel::{Checked, Verdict, Violation};
 use txverify_core::load::Loaded;
 
+pub use failure::{ErrorReport, Failure, Status, json_line, read_text};
 pub use json::{CHECK_SCHEMA, SIMULATE_SCHEMA};
 
 /// Summary of the group a table runs on.
@@ -76,6 +82,20 @@ pub struct CheckReport {
     pub simulation_over_limit: bool,
 }
 
+impl CheckReport {
+    /// The file's status: the verification's outcome (0 passed, 1 failed, 3
+    /// the kernel and the simulator disagree), and at least 2 when the
+    /// simulation was refused for its size.
+    pub fn status(&self) -> Status {
+        let status = Status::from(self.outcome);
+        if self.simulation_over_limit {
+            status.max(Status::Input)
+        } else {
+            status
+        }
+    }
+}
+
 /// The simulation part of a check report (the full report is `txverify simulate`'s).
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
@@ -99,7 +119,7 @@ pub enum SimulationSummary {
         /// Failures by kind.
         counts: FailureCounts,
         /// The earliest link conflict, if any.
-        first_conflict: Option<Box<Failure>>,
+        first_conflict: Option<Box<SimulationFailure>>,
     },
     /// It did not run.
     Skipped {
@@ -536,7 +556,7 @@ pub fn describe_simulation(simulation: &SimulationSummary) -> String {
                     counts.missing
                 );
             }
-            if let Some(Failure::LinkConflict {
+            if let Some(SimulationFailure::LinkConflict {
                 step,
                 from,
                 to,

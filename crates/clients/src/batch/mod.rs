@@ -1,25 +1,29 @@
-//! `check` over a collection: every file checked on a pool of `--jobs` threads,
-//! each reduced to a [`FileResult`] (its status, a one-line summary and the
-//! problems a CI report points at), handed back in the order the paths named them.
+//! `check` over a collection: the files the paths name ([`walk`]), every file
+//! checked on a pool of `--jobs` threads, each reduced to a [`FileResult`] (its
+//! status, a one-line summary and the problems a CI report points at), handed
+//! back in the order the paths named them, and the reports for a CI ([`ci`]).
 //!
 //! The verdict and every `expect:` claim are the kernel's (through
 //! [`CheckReport`]); this module only places them in the file: a violation at the
 //! line and character of the letter its report names, a failed claim at its
 //! `expect:` line, so that CI annotations land where the error is.
 
-use super::super::exit::Exit;
-use super::walk::Entry;
+pub mod ci;
+pub mod walk;
+
+use crate::report::{CheckReport, describe, json};
+use crate::report::{ErrorReport, Failure, Status, json_line, read_text};
+use crate::verify::{NetworkCheck, Outcome, VerifyOptions, spec_text, verify};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
-use txverify_clients::report::{CheckReport, describe, json};
-use txverify_clients::verify::{NetworkCheck, Outcome, VerifyOptions, spec_text, verify};
 use txverify_core::format::line_col;
 use txverify_core::format::syntax::{RowToken, TblFile};
 use txverify_core::kernel::{Expectation, Verdict};
 use txverify_core::load::{FileKind, LoadOptions, Loaded, Reader, detect, load};
+use walk::Entry;
 
 /// At most this many violations of one file become problems (the rest are counted).
 const PROBLEMS_PER_FILE: usize = 20;
@@ -46,7 +50,7 @@ pub struct Problem {
 
 /// How a file ended: the three outcomes a CI report counts.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub enum Ending {
     /// Every expectation holds (exit status 0).
     Passed,
     /// The table is rejected: invalid unexpectedly, a claim fails, or its network does
@@ -60,8 +64,8 @@ pub enum Status {
 pub struct FileResult {
     /// The path as named.
     pub path: String,
-    /// The file's exit status.
-    pub exit: Exit,
+    /// The file's status.
+    pub status: Status,
     /// The verdict, or the reason the file could not be checked, in one line.
     pub summary: String,
     /// What is wrong (empty when the file passed).
@@ -74,18 +78,18 @@ pub struct FileResult {
 
 impl FileResult {
     /// The outcome a CI report counts.
-    pub fn status(&self) -> Status {
-        match self.exit {
-            Exit::Ok => Status::Passed,
-            Exit::Rejected => Status::Failed,
-            _ => Status::Error,
+    pub fn ending(&self) -> Ending {
+        match self.status {
+            Status::Ok => Ending::Passed,
+            Status::Rejected => Ending::Failed,
+            _ => Ending::Error,
         }
     }
 
-    fn error(path: &str, exit: Exit, message: String, at: Option<(usize, usize)>) -> Self {
+    fn error(path: &str, status: Status, message: String, at: Option<(usize, usize)>) -> Self {
         FileResult {
             path: path.to_string(),
-            exit,
+            status,
             summary: message.clone(),
             problems: vec![Problem { at, message }],
             json: None,
@@ -172,7 +176,7 @@ fn check_entry(entry: &Entry, options: &BatchOptions) -> FileResult {
     let mut result = match entry {
         Entry::Error { path, message } => FileResult::error(
             &path.display().to_string(),
-            Exit::Input,
+            Status::Input,
             message.clone(),
             None,
         ),
@@ -181,7 +185,7 @@ fn check_entry(entry: &Entry, options: &BatchOptions) -> FileResult {
     result.seconds = started.elapsed().as_secs_f64();
     if options.json && result.json.is_none() {
         let at = result.problems.first().and_then(|p| p.at);
-        let code = result.exit.code();
+        let code = result.status.code();
         result.json = Some(
             json::check_error(&result.path, &result.summary, at, code)
                 .unwrap_or_else(|e| unwritable(&e)),
@@ -192,11 +196,11 @@ fn check_entry(entry: &Entry, options: &BatchOptions) -> FileResult {
 
 fn check_path(path: &Path, options: &BatchOptions) -> FileResult {
     let shown = path.display().to_string();
-    let source = match super::super::read_text(path) {
+    let source = match read_text(path) {
         Ok(s) => s,
         Err(e) => {
             let message = format!("cannot read {shown}: {e}");
-            return FileResult::error(&shown, Exit::Input, message, None);
+            return FileResult::error(&shown, Status::Input, message, None);
         }
     };
     // What the file is comes from its text, not its name.
@@ -205,35 +209,35 @@ fn check_path(path: &Path, options: &BatchOptions) -> FileResult {
         return msccl_result(shown, &source, options);
     }
     if let Some(line) = kind.refusal(Reader::Check, &shown) {
-        return FileResult::error(&shown, Exit::Input, line, None);
+        return FileResult::error(&shown, Status::Input, line, None);
     }
     let loaded = match load(&source, &options.load) {
         Ok(loaded) => loaded,
         Err(e) => {
             let at = line_col(&source, e.span().start);
-            return FileResult::error(&shown, Exit::Input, e.to_string(), Some(at));
+            return FileResult::error(&shown, Status::Input, e.to_string(), Some(at));
         }
     };
     let verification = verify(&loaded, &options.verify);
     let report = CheckReport::new(&shown, &source, &loaded, verification);
-    let exit = super::exit_of(&report);
-    let problems = if exit == Exit::Ok {
+    let status = report.status();
+    let problems = if status == Status::Ok {
         Vec::new()
     } else {
         problems(&report, &loaded, &source)
     };
     let mut summary = report.verdict_text();
-    if report.checked.verdict() == Verdict::Invalid && exit == Exit::Ok {
+    if report.checked.verdict() == Verdict::Invalid && status == Status::Ok {
         summary.push_str(", as expected");
     }
     let json = options.json.then(|| {
         report
-            .to_json(exit.code())
+            .to_json(status.code())
             .unwrap_or_else(|e| unwritable(&e))
     });
     FileResult {
         path: shown,
-        exit,
+        status,
         summary,
         problems,
         json,
@@ -243,9 +247,9 @@ fn check_path(path: &Path, options: &BatchOptions) -> FileResult {
 
 /// The JSON line standing for a document that could not be written (a bug).
 fn unwritable(e: &serde_json::Error) -> String {
-    let message = format!("cannot write the JSON report (a bug): {e}");
-    serde_json::json!({ "error": { "message": message }, "exit_code": Exit::Internal.code() })
-        .to_string()
+    let failure = Failure::internal(format!("cannot write the JSON report (a bug): {e}"));
+    let line = json_line(&ErrorReport::new(None, &failure));
+    line.trim_end().to_string()
 }
 
 /// Why a file that did not pass failed, each reason placed in the file.
@@ -349,15 +353,15 @@ pub fn letter_position(
 /// An MSCCL XML program's check (docs/msccl.md) as a collection result: the
 /// program's verdict in one line, and the place its reason points at.
 fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResult {
-    use txverify_clients::msccl;
+    use crate::msccl;
     let check = match msccl::check_on(source, options.network.as_ref()) {
         Ok(check) => check,
         Err(e) => {
             let at = Some((e.pos.line as usize, e.pos.col as usize));
-            return FileResult::error(&shown, Exit::Input, e.message, at);
+            return FileResult::error(&shown, Status::Input, e.message, at);
         }
     };
-    let exit = super::super::msccl::exit_of(&check);
+    let status = msccl_status(&check);
     let at = check
         .problems
         .first()
@@ -376,14 +380,26 @@ fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResu
     };
     let json = options
         .json
-        .then(|| msccl::report::json(&shown, &check, exit.code()).to_string());
+        .then(|| msccl::report::json(&shown, &check, status.code()).to_string());
     FileResult {
         path: shown,
-        exit,
+        status,
         summary,
         problems,
         json,
         seconds: 0.0,
+    }
+}
+
+/// The status of an MSCCL program's check: 0 only when nothing was refused
+/// and every run passed, 2 when it could not be decided, else 1.
+pub fn msccl_status(check: &crate::msccl::Check) -> Status {
+    if check.valid() {
+        Status::Ok
+    } else if check.undecided.is_some() {
+        Status::Input
+    } else {
+        Status::Rejected
     }
 }
 

@@ -8,30 +8,30 @@
 //! GitHub's workflow commands (`%`, CR and LF in a message; also `:` and `,` in a
 //! property).
 
-use super::batch::{FileResult, Status};
 use super::walk::plural;
+use super::{Ending, FileResult};
+use crate::report::json::CheckSummary;
 use std::fmt::Write;
-use txverify_clients::report::json::CheckSummary;
 
 /// Adds one result to the counts.
 pub fn count(summary: &mut CheckSummary, result: &FileResult) {
     summary.files += 1;
-    match result.status() {
-        Status::Passed => summary.passed += 1,
-        Status::Failed => summary.failed += 1,
-        Status::Error => summary.errors += 1,
+    match result.ending() {
+        Ending::Passed => summary.passed += 1,
+        Ending::Failed => summary.failed += 1,
+        Ending::Error => summary.errors += 1,
     }
 }
 
 /// One file as a text line, then its problems indented, each at `file:line:col`.
 pub fn text_line(result: &FileResult) -> String {
-    let label = match result.status() {
-        Status::Passed => "ok   ",
-        Status::Failed => "FAIL ",
-        Status::Error => "ERROR",
+    let label = match result.ending() {
+        Ending::Passed => "ok   ",
+        Ending::Failed => "FAIL ",
+        Ending::Error => "ERROR",
     };
     let mut out = format!("{label} {}: {}\n", result.path, result.summary);
-    if result.status() != Status::Passed {
+    if result.ending() != Ending::Passed {
         for p in &result.problems {
             if p.at.is_none() && p.message == result.summary {
                 continue;
@@ -93,13 +93,13 @@ pub fn junit(results: &[FileResult], summary: &CheckSummary, skipped: Option<&st
             xml(&r.path),
             r.seconds
         );
-        let element = match r.status() {
-            Status::Passed => {
+        let element = match r.ending() {
+            Ending::Passed => {
                 out.push_str("/>\n");
                 continue;
             }
-            Status::Failed => "failure",
-            Status::Error => "error",
+            Ending::Failed => "failure",
+            Ending::Error => "error",
         };
         let details: Vec<String> = r
             .problems
@@ -117,7 +117,7 @@ pub fn junit(results: &[FileResult], summary: &CheckSummary, skipped: Option<&st
             out,
             ">\n      <{element} message=\"{}\" type=\"exit {}\">{}</{element}>\n    </testcase>",
             xml(&message),
-            r.exit.code(),
+            r.status.code(),
             xml(&details.join("\n"))
         );
     }
@@ -130,7 +130,7 @@ pub fn xml(text: &str) -> String {
     // The markup and the characters XML cannot hold as the SVG pictures escape them;
     // white space as character references too, which attribute values would
     // otherwise fold into spaces.
-    txverify_clients::render::escape(text)
+    crate::render::escape(text)
         .replace('\n', "&#10;")
         .replace('\r', "&#13;")
         .replace('\t', "&#9;")
@@ -140,7 +140,7 @@ pub fn xml(text: &str) -> String {
 /// not pass, nothing for one that did.
 pub fn github(result: &FileResult) -> String {
     let mut out = String::new();
-    if result.status() == Status::Passed {
+    if result.ending() == Ending::Passed {
         return out;
     }
     for p in &result.problems {
@@ -148,8 +148,8 @@ pub fn github(result: &FileResult) -> String {
         if let Some((line, col)) = p.at {
             let _ = write!(properties, ",line={line},col={col}");
         }
-        let title = match result.status() {
-            Status::Failed => "txverify check: rejected",
+        let title = match result.ending() {
+            Ending::Failed => "txverify check: rejected",
             _ => "txverify check: error",
         };
         let _ = writeln!(
