@@ -119,8 +119,8 @@ fn json(run: &ProductRun) -> serde_json::Value {
         "algorithm": run.algorithm.to_string(),
         "network": run.network.to_string(),
         "ports": run.ports.to_string(),
-        "nodes": r.nodes,
-        "time": r.time,
+        "nodes": r.nodes(),
+        "time": r.time(),
         "theorem": run.theorem.name,
         "theorem_time": run.theorem.time,
         "theorem_optimal": run.theorem.says_optimal,
@@ -128,9 +128,9 @@ fn json(run: &ProductRun) -> serde_json::Value {
         "optimal": run.optimal(),
         "valid": run.verdict.valid(),
         "violations": run.verdict.violations(),
-        "transmissions": r.transmissions,
-        "derouted": r.derouted,
-        "peak_queue": r.peak_queue,
+        "transmissions": r.transmissions(),
+        "derouted": r.derouted(),
+        "peak_queue": r.peak_queue(),
         "average_status": run.average_status.value(),
         "status_by_theorem_agrees": run.status_by_theorem_agrees,
         "dimension_cut": cut_json(&run.dimension_cut),
@@ -166,9 +166,9 @@ fn text(run: &ProductRun) -> String {
         "{} on {} ({} nodes, {}-port): time {} (theorem: {})",
         run.algorithm.to_string().to_uppercase(),
         run.network,
-        r.nodes,
+        r.nodes(),
         run.ports,
-        r.time,
+        r.time(),
         run.theorem.time
     );
     for f in &run.factors {
@@ -188,7 +188,7 @@ fn text(run: &ProductRun) -> String {
         "  {}: time {} — {}",
         run.theorem.name,
         run.theorem.time,
-        if u64::from(r.time) == run.theorem.time {
+        if u64::from(r.time()) == run.theorem.time {
             "met"
         } else {
             "NOT met"
@@ -222,11 +222,11 @@ fn text(run: &ProductRun) -> String {
         } else {
             "INVALID"
         },
-        r.transmissions,
+        r.transmissions(),
         run.verdict.violations(),
-        r.peak_queue
+        r.peak_queue()
     );
-    for v in &r.violations {
+    for v in r.violations() {
         let _ = writeln!(s, "    {v}");
     }
     let verdict = match (run.optimal(), run.theorem.says_optimal) {

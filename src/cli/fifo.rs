@@ -315,7 +315,7 @@ impl Report<'_> {
     fn json(&self) -> serde_json::Value {
         let r = self.replayed;
         let (value, name) = self.bound();
-        let ports = match r.ports {
+        let ports = match r.ports() {
             Ports::All => serde_json::json!("all"),
             Ports::Limit(k) => serde_json::json!(k),
         };
@@ -326,14 +326,14 @@ impl Report<'_> {
             "order": self.order.to_string(),
             "messages": self.messages,
             "ports": ports,
-            "nodes": r.nodes,
-            "completion_time": r.time,
+            "nodes": r.nodes(),
+            "completion_time": r.time(),
             "status": value,
             "bound": name,
             "optimal": self.verdict.optimal(),
-            "transmissions": r.transmissions,
-            "derouted": r.derouted,
-            "peak_queue": r.peak_queue,
+            "transmissions": r.transmissions(),
+            "derouted": r.derouted(),
+            "peak_queue": r.peak_queue(),
             "valid": self.verdict.valid(),
             "violations": self.verdict.violations(),
             "lemma2": {
@@ -363,14 +363,16 @@ impl Report<'_> {
         } else {
             format!("exchange of `messages: {}`", self.messages)
         };
-        let ports = match r.ports {
+        let ports = match r.ports() {
             Ports::Limit(1) => "single-port".to_string(),
             p => format!("replayed with ports {p}"),
         };
         let _ = writeln!(
             out,
             "{}: FIFO node-invariant {what} ({} first), {ports}, {} nodes",
-            self.shown, self.order, r.nodes
+            self.shown,
+            self.order,
+            r.nodes()
         );
         let summary = super::schedule::replay_summary(r, self.verdict);
         let _ = writeln!(out, "  replay       {summary}");

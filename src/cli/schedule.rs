@@ -215,27 +215,27 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
 }
 
 fn reversal_note(r: &ReplayReport) -> Option<String> {
-    (r.checked_as != r.collective).then(|| {
+    (r.checked_as() != r.collective()).then(|| {
         format!(
             "checked as the time-and-direction reversal of {}",
-            r.checked_as
+            r.checked_as()
         )
     })
 }
 
 fn json(shown: &str, network: &str, r: &ReplayReport, v: &ScheduleVerdict) -> serde_json::Value {
-    let ports = match r.ports {
+    let ports = match r.ports() {
         Ports::All => serde_json::json!("all"),
         Ports::Limit(k) => serde_json::json!(k),
     };
     let counts: serde_json::Map<String, serde_json::Value> = r
-        .counts
+        .counts()
         .iter()
         .map(|(k, &c)| (k.name().to_string(), c.into()))
         .collect();
-    let violations: Vec<serde_json::Value> = r.violations.iter().map(violation_json).collect();
+    let violations: Vec<serde_json::Value> = r.violations().iter().map(violation_json).collect();
     let link_use: Vec<serde_json::Value> = r
-        .link_use
+        .link_use()
         .iter()
         .map(|u| serde_json::json!({ "step": u.step, "busy_links": u.busy_links }))
         .collect();
@@ -243,20 +243,20 @@ fn json(shown: &str, network: &str, r: &ReplayReport, v: &ScheduleVerdict) -> se
         "schema": REPORT_SCHEMA,
         "file": shown,
         "network": network.to_string(),
-        "nodes": r.nodes,
-        "directed_links": r.directed_links,
+        "nodes": r.nodes(),
+        "directed_links": r.directed_links(),
         "ports": ports,
-        "collective": r.collective.to_string(),
-        "checked_as": r.checked_as.to_string(),
+        "collective": r.collective().to_string(),
+        "checked_as": r.checked_as().to_string(),
         "note": reversal_note(r),
         "valid": v.valid(),
-        "time": r.time,
-        "transmissions": r.transmissions,
-        "derouted": r.derouted,
-        "peak_queue": r.peak_queue,
+        "time": r.time(),
+        "transmissions": r.transmissions(),
+        "derouted": r.derouted(),
+        "peak_queue": r.peak_queue(),
         "link_use": link_use,
         "violation_counts": counts,
-        "violations_listed": r.violations.len(),
+        "violations_listed": r.violations().len(),
         "violations": violations,
         "bytes_per_send": Schedule::BYTES_PER_SEND,
         "exit_code": if v.valid() { 0 } else { 1 },
@@ -271,7 +271,10 @@ fn text(shown: &str, network: &str, r: &ReplayReport, v: &ScheduleVerdict) -> St
     let _ = writeln!(
         out,
         "{shown}: schedule of {} on {network} ({} nodes, {} directed links), ports {}",
-        r.collective, r.nodes, r.directed_links, r.ports
+        r.collective(),
+        r.nodes(),
+        r.directed_links(),
+        r.ports()
     );
     if let Some(note) = reversal_note(r) {
         let _ = writeln!(out, "  note         {note}");
@@ -279,17 +282,20 @@ fn text(shown: &str, network: &str, r: &ReplayReport, v: &ScheduleVerdict) -> St
     let _ = writeln!(
         out,
         "  sends        {} transmissions, time {}, derouted {}, peak queue {}",
-        r.transmissions, r.time, r.derouted, r.peak_queue
+        r.transmissions(),
+        r.time(),
+        r.derouted(),
+        r.peak_queue()
     );
-    let busiest = r.link_use.iter().map(|u| u.busy_links).max().unwrap_or(0);
+    let busiest = r.link_use().iter().map(|u| u.busy_links).max().unwrap_or(0);
     let _ = write!(
         out,
         "  link use     busiest step uses {busiest} of {} directed links",
-        r.directed_links
+        r.directed_links()
     );
-    if r.link_use.len() <= LISTED_STEPS {
+    if r.link_use().len() <= LISTED_STEPS {
         let steps: Vec<String> = r
-            .link_use
+            .link_use()
             .iter()
             .map(|u| format!("{}:{}", u.step, u.busy_links))
             .collect();
@@ -304,7 +310,7 @@ fn text(shown: &str, network: &str, r: &ReplayReport, v: &ScheduleVerdict) -> St
     if v.valid() {
         let _ = writeln!(out, "  verdict      {v}");
     } else {
-        let counts: Vec<String> = r.counts.iter().map(|(k, c)| format!("{c} {k}")).collect();
+        let counts: Vec<String> = r.counts().iter().map(|(k, c)| format!("{c} {k}")).collect();
         let _ = writeln!(
             out,
             "  verdict      INVALID ({} violations: {})",
@@ -319,12 +325,12 @@ fn text(shown: &str, network: &str, r: &ReplayReport, v: &ScheduleVerdict) -> St
 /// The violations the replay listed, one a line after `prefix`, and how many
 /// more it counted.
 pub(super) fn violation_lines(r: &ReplayReport, prefix: &str, out: &mut String) {
-    for v in &r.violations {
+    for v in r.violations() {
         let _ = writeln!(out, "{prefix}{v}");
     }
     let more = r
         .violation_count()
-        .saturating_sub(r.violations.len() as u64);
+        .saturating_sub(r.violations().len() as u64);
     if more > 0 {
         let _ = writeln!(out, "{prefix}… and {more} more");
     }
@@ -364,9 +370,9 @@ pub(super) fn replay_summary(r: &ReplayReport, v: &ScheduleVerdict) -> String {
     format!(
         "{}: time {}, {} transmissions, derouted {}, peak queue {}",
         if v.valid() { "valid" } else { "INVALID" },
-        r.time,
-        r.transmissions,
-        r.derouted,
-        r.peak_queue
+        r.time(),
+        r.transmissions(),
+        r.derouted(),
+        r.peak_queue()
     )
 }

@@ -83,12 +83,12 @@ impl Model {
     /// buffers (it always may), and a collective that copies packets needs a
     /// proof that allows copies.
     fn covers(&self, report: &ReplayReport) -> bool {
-        let ports = match (report.ports, self.ports) {
+        let ports = match (report.ports(), self.ports) {
             (_, Ports::All) => true,
             (Ports::All, Ports::Limit(_)) => false,
             (Ports::Limit(replayed), Ports::Limit(proved)) => replayed <= proved,
         };
-        let copies = !copies_packets(report.checked_as) || self.copies;
+        let copies = !copies_packets(report.checked_as()) || self.copies;
         ports && copies && self.buffering
     }
 }
@@ -194,11 +194,11 @@ pub fn judge(
     ScheduleVerdict {
         valid: violations == 0,
         violations,
-        time: report.time,
-        transmissions: report.transmissions,
-        time_bound: time_bound.map(|b| Compared::new(b, u64::from(report.time), report)),
+        time: report.time(),
+        transmissions: report.transmissions(),
+        time_bound: time_bound.map(|b| Compared::new(b, u64::from(report.time()), report)),
         transmissions_bound: transmissions_bound
-            .map(|b| Compared::new(b, report.transmissions, report)),
+            .map(|b| Compared::new(b, report.transmissions(), report)),
     }
 }
 

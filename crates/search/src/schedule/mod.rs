@@ -299,7 +299,7 @@ fn check_model(graph: &Graph, time: usize, sends: &[TimedSend]) -> Result<(), Sc
     let report =
         replay(&schedule, graph, &ReplayOptions { max_listed: 0 }).map_err(|_| invalid(0))?;
     let violations = report.violation_count();
-    if violations > 0 || report.time as usize > time {
+    if violations > 0 || report.time() as usize > time {
         return Err(invalid(violations));
     }
     Ok(())
