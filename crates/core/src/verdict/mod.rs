@@ -31,16 +31,31 @@
 //! };
 //! ```
 //!
-//! Nor can the replay's report it judges (`non_exhaustive`: only the replay makes one):
+//! Nor changed once [`judge`] made it (no public field):
 //!
-//! ```compile_fail,E0639
+//! ```compile_fail,E0616
+//! fn promote(v: &mut txverify_core::verdict::ScheduleVerdict) {
+//!     v.valid = true;
+//! }
+//! ```
+//!
+//! Nor can the replay's report it judges be written down or changed outside
+//! the replay (private fields, read through getters):
+//!
+//! ```compile_fail,E0451
 //! fn forge(r: txverify_core::schedule::ReplayReport) -> txverify_core::schedule::ReplayReport {
 //!     txverify_core::schedule::ReplayReport { valid: true, ..r }
 //! }
 //! ```
+//!
+//! Optimality beyond the bound has one rule too, for tables and schedules
+//! ([`optimality`]): [`schedule_optimal_by`] and [`table_optimal_by`].
 
 use crate::schedule::{Collective, Ports, ReplayReport};
 use std::fmt;
+
+pub mod optimality;
+pub use optimality::{OptimalBy, Refutation, schedule_optimal_by, table_optimal_by};
 
 /// The model a lower bound is proved under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
