@@ -38,15 +38,9 @@ pub fn check_path(path: &Path, format: OutputFormat, network: Option<&Graph>) ->
     ))
 }
 
-/// A program's exit status: 0 valid, 2 when nothing could be decided, 1 invalid.
+/// A program's exit status ([`Exit::of_msccl`]).
 pub fn exit_of(check: &msccl::Check) -> Exit {
-    if check.valid() {
-        Exit::Ok
-    } else if check.undecided.is_some() {
-        Exit::Input
-    } else {
-        Exit::Rejected
-    }
+    Exit::of_msccl(check.verdict())
 }
 
 /// Checks the MSCCL program `source`, shown as `shown`, on `network` if given.

@@ -216,7 +216,7 @@ fn search_json(
 ) -> serde_json::Value {
     let optimal_by = found
         .as_ref()
-        .map(|(_, checked, _)| search::certificate::optimal_by(instance, checked, infeasible));
+        .map(|(_, checked, _)| search::refutation::table_optimal_by(instance, checked, infeasible));
     let infeasible: Vec<serde_json::Value> = infeasible
         .iter()
         .map(|i| {

@@ -31,6 +31,7 @@ pub mod encode;
 pub mod external;
 pub mod options;
 pub mod portfolio;
+pub mod refutation;
 pub mod routes;
 pub mod schedule;
 pub mod solver;
@@ -71,6 +72,19 @@ pub struct Infeasibility {
     /// The lemmas of the external solver's proof, when its proof (`{proof}`
     /// or `{lrat}` in the command) was checked against the formula.
     pub checked_proof: Option<usize>,
+    /// The refutation, when a proof was checked during the search and the
+    /// class covers every table (only this crate makes one).
+    #[serde(skip)]
+    refutation: Option<refutation::CheckedRefutation>,
+}
+
+impl Infeasibility {
+    /// The checked refutation made during the search, if any (a certificate
+    /// written for a later check has none yet:
+    /// [`certificate::table_refutations`] checks it).
+    pub fn refutation(&self) -> Option<&refutation::CheckedRefutation> {
+        self.refutation.as_ref()
+    }
 }
 
 /// What one search for a table with `T` columns found.
@@ -479,6 +493,12 @@ impl Run<'_> {
             unrestricted: encoding_options.unrestricted(),
             certificate,
             checked_proof: self.checked_lemmas.get().copied(),
+            refutation: self.checked_lemmas.get().and_then(|_| {
+                refutation::CheckedRefutation::of_checked_table_proof(
+                    self.time,
+                    encoding_options.covers_all_tables(),
+                )
+            }),
         }))
     }
 }

@@ -357,10 +357,10 @@ fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResu
     };
     let exit = super::super::msccl::exit_of(&check);
     let at = check
-        .problems
+        .problems()
         .first()
         .map(|p| p.pos)
-        .or_else(|| check.finding.as_ref().and_then(|(_, f)| f.pos))
+        .or_else(|| check.finding().and_then(|(_, f)| f.pos))
         .map(|pos| (pos.line as usize, pos.col as usize));
     let (summary, problems) = match check.reason() {
         None => ("MSCCL program: valid".to_string(), Vec::new()),

@@ -30,13 +30,7 @@ pub fn finding_sentence(mode: &str, f: &Finding) -> String {
 /// The text report of `check` on file `path`.
 pub fn text(path: &str, check: &Check) -> String {
     let mut out = String::new();
-    let verdict = if check.valid() {
-        "VALID"
-    } else if check.undecided.is_some() {
-        "NOT CHECKED"
-    } else {
-        "INVALID"
-    };
+    let verdict = check.verdict().word();
     let coll = check.collective.map_or(check.coll.as_str(), |c| c.name());
     out.push_str(&format!(
         "{path}: {verdict} MSCCL {coll} on {} GPUs (\"{}\", {})\n",

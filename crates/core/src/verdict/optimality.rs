@@ -143,7 +143,10 @@ mod tests {
     #[test]
     fn the_bound_settles_its_own_time() {
         let none: [Refuted; 0] = [];
-        assert_eq!(optimal_by(true, Some(3), 3, &none), Some(OptimalBy::LowerBound));
+        assert_eq!(
+            optimal_by(true, Some(3), 3, &none),
+            Some(OptimalBy::LowerBound)
+        );
         assert_eq!(optimal_by(false, Some(3), 3, &none), None);
         assert_eq!(optimal_by(true, None, 3, &none), None);
         assert_eq!(optimal_by(true, Some(3), 4, &none), None);
