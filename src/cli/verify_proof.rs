@@ -38,7 +38,7 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
     let dirs: Vec<PathBuf> = args
         .certificates
         .iter()
-        .flat_map(|d| certificates_in(d))
+        .flat_map(|d| search::certificate_dirs_in(d))
         .collect();
     if args.lrat.is_some() && dirs.len() > 1 {
         eprintln!(
@@ -55,31 +55,6 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
         }
     }
     worst
-}
-
-/// The certificates `dir` names: itself when it holds `provenance.json` (or
-/// is not a directory of certificates, so that checking it reports why), else
-/// its `T<t>/` subdirectories that hold one, in order of t.
-pub(super) fn certificates_in(dir: &Path) -> Vec<PathBuf> {
-    if dir.join("provenance.json").is_file() {
-        return vec![dir.to_path_buf()];
-    }
-    let mut found: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name();
-            let t = name.to_str()?.strip_prefix('T')?.parse().ok()?;
-            let path = entry.path();
-            path.join("provenance.json").is_file().then_some((t, path))
-        })
-        .collect();
-    found.sort();
-    if found.is_empty() {
-        return vec![dir.to_path_buf()];
-    }
-    found.into_iter().map(|(_, path)| path).collect()
 }
 
 /// Checks one certificate directory and reports it.

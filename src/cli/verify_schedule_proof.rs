@@ -9,7 +9,6 @@
 //! search wrote, in order of t; the exit status is the worst of theirs.
 
 use super::exit::Exit;
-use super::verify_proof::certificates_in;
 use super::{OutputFormat, VerifyProofArgs};
 use std::path::{Path, PathBuf};
 use txverify_core::network::{Graph, NetworkName};
@@ -39,7 +38,10 @@ pub(super) fn verify(args: &VerifyProofArgs, words: &str) -> Exit {
     let given: Vec<&PathBuf> = std::iter::once(&args.file)
         .chain(&args.certificates)
         .collect();
-    let dirs: Vec<PathBuf> = given.iter().flat_map(|d| certificates_in(d)).collect();
+    let dirs: Vec<PathBuf> = given
+        .iter()
+        .flat_map(|d| txverify_search::certificate_dirs_in(d))
+        .collect();
     let several = dirs.len() > 1;
     let mut worst = Exit::Ok;
     for dir in &dirs {

@@ -21,3 +21,4 @@ pub mod render;
 pub mod report;
 pub mod simulate;
 pub mod verify;
+pub mod wording;

@@ -651,6 +651,32 @@ pub fn certificate_dir_for(dir: &Path, time: usize) -> PathBuf {
     dir.join(format!("T{time}"))
 }
 
+/// The certificates `dir` names: itself when it holds `provenance.json` (or
+/// is not a directory of certificates, so that checking it reports why), else
+/// its `T<t>/` subdirectories that hold one ([`certificate_dir_for`]), in
+/// order of t: what `verify-proof` checks for each directory it is given.
+pub fn certificate_dirs_in(dir: &Path) -> Vec<PathBuf> {
+    if dir.join("provenance.json").is_file() {
+        return vec![dir.to_path_buf()];
+    }
+    let mut found: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name();
+            let t = name.to_str()?.strip_prefix('T')?.parse().ok()?;
+            let path = entry.path();
+            path.join("provenance.json").is_file().then_some((t, path))
+        })
+        .collect();
+    found.sort();
+    if found.is_empty() {
+        return vec![dir.to_path_buf()];
+    }
+    found.into_iter().map(|(_, path)| path).collect()
+}
+
 /// The options of [`minimise`]'s step `time`: certificates into `T<time>/`,
 /// the formula into `<file>.T<time>`.
 fn step_options(options: &SearchOptions, time: usize) -> SearchOptions {
