@@ -10,6 +10,7 @@ use txverify_clients::msccl::MscclVerdict;
 use txverify_clients::verify::Outcome;
 use txverify_search::SearchError;
 use txverify_search::certificate::CertificateError;
+use txverify_search::schedule::certificate::ScheduleCertificateError;
 use txverify_search::solver::SatAnswer;
 
 /// Why `txverify` stops, one variant per documented exit status.
@@ -117,6 +118,17 @@ impl Exit {
     /// certificate is rejected (1).
     pub fn of_certificate_error(error: &CertificateError) -> Exit {
         // The one place certificate errors become statuses: keep new variants here.
+        if error.is_io() {
+            Exit::Input
+        } else {
+            Exit::Rejected
+        }
+    }
+
+    /// The status of a schedule certificate `verify-proof --network` did not
+    /// accept: 2 for a file that cannot be read, 1 for a certificate that
+    /// does not hold.
+    pub fn of_schedule_certificate_error(error: &ScheduleCertificateError) -> Exit {
         if error.is_io() {
             Exit::Input
         } else {

@@ -31,6 +31,7 @@ pub mod encode;
 pub mod external;
 pub mod options;
 pub mod portfolio;
+pub mod proof_report;
 pub mod refutation;
 pub mod routes;
 pub mod schedule;
