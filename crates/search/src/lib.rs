@@ -82,7 +82,7 @@ pub struct Infeasibility {
 impl Infeasibility {
     /// The checked refutation made during the search, if any (a certificate
     /// written for a later check has none yet:
-    /// [`certificate::table_refutations`] checks it).
+    /// [`refutation::table_refutations`] checks it).
     pub fn refutation(&self) -> Option<&refutation::CheckedRefutation> {
         self.refutation.as_ref()
     }

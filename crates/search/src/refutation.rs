@@ -119,7 +119,7 @@ pub fn table_optimal_by(
 
 /// The checked refutations among `infeasible`, each covering every table (any
 /// word length, no symmetry restriction): proved by an external proof the
-/// checker accepted during the search, or by a certificate that [`verify`](crate::certificate::verify)
+/// checker accepted during the search, or by a certificate that [`verify`]
 /// accepts now (its regenerated provenance, not the infeasibility's fields,
 /// says what it covers).
 pub fn table_refutations(
