@@ -3,6 +3,7 @@
 //! simulator, which must find it valid with the table's time.
 
 use crate::common;
+use crate::common::judged::Judged;
 
 use common::cli::{Run, file, txverify};
 use txverify_clients::export::table_schedule;

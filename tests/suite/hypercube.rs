@@ -6,6 +6,7 @@
 //! `txverify hypercube` reports what docs/json.md says.
 
 use crate::common;
+use crate::common::judged::Judged;
 
 use common::cli::{documented_fields, field_paths, txverify};
 use std::collections::HashSet;

@@ -3,6 +3,7 @@
 //! command line (exit codes and diagnostics).
 
 use crate::common;
+use crate::common::judged::Judged;
 
 use common::cli::txverify;
 use proptest::prelude::*;

@@ -8,6 +8,7 @@
 //! time is bounded (`PROPTEST_CASES` raises it).
 
 use crate::common;
+use crate::common::judged::Judged;
 
 use common::cli::txverify;
 use proptest::prelude::*;

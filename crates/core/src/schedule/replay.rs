@@ -209,8 +209,8 @@ pub struct StepUse {
 
 /// What a replay found. Only the replay makes one, and nothing changes it
 /// afterwards: its fields are private to the replay and read through
-/// getters, so a report is always what a replay counted; the verdict on it is
-/// [`crate::verdict::judge`]'s.
+/// getters, so a report is always what a replay counted. Whether that makes
+/// the schedule valid is [`crate::verdict::judge`]'s word, not the report's.
 ///
 /// Outside the replay a report can be neither written down nor changed:
 ///
@@ -266,8 +266,6 @@ pub struct ReplayReport {
     counts: BTreeMap<ViolationKind, u64>,
     /// The first violations (at most [`ReplayOptions::max_listed`]), in replay order.
     violations: Vec<Violation>,
-    /// No violations.
-    valid: bool,
 }
 
 impl ReplayReport {
@@ -334,11 +332,6 @@ impl ReplayReport {
     /// The first violations (at most [`ReplayOptions::max_listed`]), in replay order.
     pub fn violations(&self) -> &[Violation] {
         &self.violations
-    }
-
-    /// No violations.
-    pub fn valid(&self) -> bool {
-        self.valid
     }
 
     /// Total number of violations.
@@ -746,7 +739,6 @@ fn replay_among(
         derouted,
         peak_queue,
         link_use,
-        valid: counts.is_empty(),
         counts,
         violations,
     })

@@ -44,7 +44,7 @@
 //!
 //! ```compile_fail,E0451
 //! fn forge(r: txverify_core::schedule::ReplayReport) -> txverify_core::schedule::ReplayReport {
-//!     txverify_core::schedule::ReplayReport { valid: true, ..r }
+//!     txverify_core::schedule::ReplayReport { counts: Default::default(), ..r }
 //! }
 //! ```
 //!
