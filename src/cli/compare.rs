@@ -117,6 +117,9 @@ fn outcome(words: &str) -> Outcome {
         Ok(network) => network,
         Err(e) => return failed(format!("`{words}`: {e}"), Exit::Input),
     };
+    if let Err(message) = super::network_bounds::refuse_all_pairs_over_limit(&network) {
+        return failed(message, Exit::Input);
+    }
     let graph = match network.build() {
         Ok(graph) => graph,
         Err(e) => return failed(format!("`{words}`: {e}"), Exit::Input),

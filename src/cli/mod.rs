@@ -288,6 +288,15 @@ struct SearchArgs {
     /// When minimising, give up above this number of columns.
     #[arg(long)]
     max_time: Option<usize>,
+    /// With --network: refuse a formula estimated to have more variables than
+    /// this, before it is built (docs/limits.md).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = txverify_search::schedule::encode::MAX_VARIABLES,
+        requires = "network"
+    )]
+    max_variables: u64,
     /// Allow words up to this many letters longer than shortest paths.
     #[arg(long, default_value_t = 0)]
     slack: usize,

@@ -73,6 +73,18 @@ impl Figures {
     }
 }
 
+/// Refuses a network whose all-pairs distances are over
+/// [`txverify_core::bounds::general::MAX_ALL_PAIRS_WORK`], from its name, before
+/// it is built (an edge list is read to count its links).
+pub(super) fn refuse_all_pairs_over_limit(network: &NetworkName) -> Result<(), String> {
+    let nodes = network.nodes().map_err(|e| format!("`{network}`: {e}"))? as u64;
+    let links = network
+        .directed_links_bound()
+        .map_err(|e| format!("`{network}`: {e}"))?;
+    txverify_core::bounds::general::check_all_pairs(nodes, links)
+        .map_err(|e| format!("`{network}`: {e}"))
+}
+
 /// `bounds --network NET`: exit 0, 2 for a name or file that gives no network,
 /// 3 when the statuses by search and by formula differ.
 pub fn network_bounds_of(words: &str, args: &BoundsArgs) -> Exit {
@@ -96,6 +108,9 @@ pub fn network_bounds_of(words: &str, args: &BoundsArgs) -> Exit {
         Ok(network) => network,
         Err(e) => return fail(format!("`{words}`: {e}")),
     };
+    if let Err(message) = refuse_all_pairs_over_limit(&network) {
+        return fail(message);
+    }
     let graph = match network.build() {
         Ok(graph) => graph,
         Err(e) => return fail(format!("`{words}`: {e}")),

@@ -92,11 +92,61 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         Ok(c) => c,
         Err(message) => return fail(&message, Exit::Input),
     };
+    // Both the bound and any schedule are quadratic in the nodes: refused
+    // from the name, before the network is built.
+    if let Err(message) = super::network_bounds::refuse_all_pairs_over_limit(&config.network) {
+        return fail(&message, Exit::Input);
+    }
     let graph = match config.network.build() {
         Ok(g) => g,
         Err(e) => return fail(&format!("`{words}`: {e}"), Exit::Input),
     };
-    let bound = lower_bound(&graph_bounds(&graph, u64::MAX));
+    // Every message makes at least one send: a first bound on the sends,
+    // before the distances are computed.
+    let nodes = graph.nodes() as u64;
+    if nodes * nodes.saturating_sub(1) > sched::heuristic::MAX_SENDS {
+        return fail(
+            &format!(
+                "`{words}`: a total exchange on {nodes} nodes makes at least {} sends, more than the limit of {}",
+                nodes * (nodes - 1),
+                sched::heuristic::MAX_SENDS
+            ),
+            Exit::Input,
+        );
+    }
+    let figures = graph_bounds(&graph, u64::MAX);
+    if !config.heuristic {
+        // The smallest formula tried is estimated first: refused before the
+        // heuristic schedule or any clause is made.
+        let time = args.time.unwrap_or(lower_bound(&figures).value() as usize);
+        if graph.nodes() > sched::encode::MAX_NODES {
+            let e = sched::ExchangeEncodeError::TooLarge {
+                nodes: graph.nodes(),
+            };
+            return fail(&format!("`{words}`: {e}"), Exit::Input);
+        }
+        let limit = args.max_variables;
+        let estimate = sched::encode::estimate_variables(&graph, time, config.paths, limit);
+        if estimate > limit {
+            let e = sched::ExchangeEncodeError::OverLimit {
+                time,
+                estimate,
+                limit,
+            };
+            return fail(&format!("`{words}`: {e}"), Exit::Input);
+        }
+    }
+    if figures.total_status > sched::heuristic::MAX_SENDS {
+        return fail(
+            &format!(
+                "`{words}`: a total exchange on shortest paths makes {} sends, more than the limit of {}",
+                figures.total_status,
+                sched::heuristic::MAX_SENDS
+            ),
+            Exit::Input,
+        );
+    }
+    let bound = lower_bound(&figures);
     let heuristic = sched::heuristic::list_schedule(&graph);
     if config.heuristic {
         return match judged(&config.network, &graph, heuristic, &bound) {
@@ -122,6 +172,7 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         solver: config.solver,
         certificate_dir: args.certificate.clone(),
         descending: args.descending,
+        max_variables: args.max_variables,
     };
     let quiet = super::global::quiet();
     let mut progress = |t: usize| {
@@ -131,7 +182,7 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
     };
     let searched = match sched::minimise(&graph, &options, &mut progress) {
         Ok(s) => s,
-        Err(e) if e.is_io() => return fail(&e.to_string(), Exit::Input),
+        Err(e) if e.is_io() || e.is_over_limit() => return fail(&e.to_string(), Exit::Input),
         Err(e) => return fail(&e.to_string(), Exit::Internal),
     };
     let by_heuristic = searched.found.is_none() && args.time.is_none() && args.max_time.is_none();

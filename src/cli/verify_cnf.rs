@@ -184,7 +184,10 @@ fn check_lrat(formula: &dimacs::Formula, path: &Path) -> Outcome {
 fn classify(error: ProofError, path: &Path) -> Failure {
     use proofcheck::LratMalformation as M;
     match &error {
-        ProofError::Read(_) | ProofError::Write(_) | ProofError::VariableTooLarge { .. } => {
+        ProofError::Read(_)
+        | ProofError::Write(_)
+        | ProofError::VariableTooLarge { .. }
+        | ProofError::NewVariableTooLarge { .. } => {
             Failure::Unreadable(format!("{}: {error}", path.display()))
         }
         ProofError::Malformed { offset, problem } => {

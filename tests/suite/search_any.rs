@@ -418,6 +418,7 @@ fn only_a_checked_refutation_of_any_paths_is_evidence() {
             solver: Default::default(),
             certificate_dir: certificate.map(|c| path.with_file_name(c)),
             descending: false,
+            max_variables: sched::encode::MAX_VARIABLES,
         };
         sched::minimise(&graph, &options, &mut |_| {}).unwrap()
     };

@@ -191,17 +191,27 @@ impl Family {
     /// The number of nodes by its closed form (saturating).
     pub fn order(&self) -> u64 {
         let product = |sides: &[u64]| sides.iter().fold(1u64, |p, &n| p.saturating_mul(n));
-        let factorial = |n: u64| (1..=n).fold(1u64, |p, k| p.saturating_mul(k));
+        // Stops at the first overflow (by 21!), not after n steps.
+        let factorial = |n: u64| {
+            (1..=n)
+                .try_fold(1u64, |p, k| p.checked_mul(k))
+                .unwrap_or(u64::MAX)
+        };
+        // 2^d, saturated (a d of 2^32 is not the shift by 0 it truncates to).
+        let power = |d: u64| {
+            u32::try_from(d)
+                .ok()
+                .and_then(|d| 1u64.checked_shl(d))
+                .unwrap_or(u64::MAX)
+        };
         match self {
             Family::Ring(n) | Family::Complete(n) => *n,
-            Family::Hypercube(d) => 1u64.checked_shl(*d as u32).unwrap_or(u64::MAX),
+            Family::Hypercube(d) => power(*d),
             Family::Torus(sides) | Family::GenHypercube(sides) | Family::Twisted(sides) => {
                 product(sides)
             }
             Family::Star(n) | Family::Pancake(n) => factorial(*n),
-            Family::Ccc(d) | Family::Butterfly(d) => 1u64
-                .checked_shl(*d as u32)
-                .map_or(u64::MAX, |p| p.saturating_mul(*d)),
+            Family::Ccc(d) | Family::Butterfly(d) => power(*d).saturating_mul(*d),
         }
     }
 

@@ -328,38 +328,37 @@ fn rat_any(
 /// RAT pivots), built at the first RAT check in one pass over the clauses, so
 /// that a RAT check does not scan every clause.
 struct Occurrences {
-    /// Per literal code: whether it is indexed.
-    indexed: Vec<bool>,
-    /// Per literal code: the clauses containing it, in increasing order.
-    lists: Vec<Vec<u32>>,
+    /// Per indexed literal code: the clauses containing it, in increasing
+    /// order (a map: a list per code of every variable would cost 48 bytes a
+    /// variable, and a proof may name variable 2^24 once).
+    lists: std::collections::HashMap<u32, Vec<u32>>,
 }
 
 impl Occurrences {
     fn of(store: &Store) -> Occurrences {
         let mut indexed = vec![false; 2 * (store.vars + 1)];
+        let mut lists = std::collections::HashMap::new();
         for &p in store.pivot.iter().filter(|&&p| p != 0) {
             indexed[(p ^ 1) as usize] = true;
+            lists.insert(p ^ 1, Vec::new());
         }
-        let mut lists = vec![Vec::new(); indexed.len()];
         for id in 0..store.len() as u32 {
             for &l in store.clause(id) {
-                if indexed[l as usize] {
-                    lists[l as usize].push(id);
+                if indexed[l as usize]
+                    && let Some(list) = lists.get_mut(&l)
+                {
+                    list.push(id);
                 }
             }
         }
-        Occurrences { indexed, lists }
+        Occurrences { lists }
     }
 
     /// The clauses present before lemma `id` that contain `lit`.
     fn candidates(&self, store: &Store, engine: &Engine, id: u32, lit: u32) -> Vec<u32> {
         let present = |c: &u32| *c < id && engine.active[*c as usize];
-        if self.indexed[lit as usize] {
-            return self.lists[lit as usize]
-                .iter()
-                .copied()
-                .filter(present)
-                .collect();
+        if let Some(list) = self.lists.get(&lit) {
+            return list.iter().copied().filter(present).collect();
         }
         (0..id)
             .filter(present)
@@ -382,19 +381,20 @@ fn rat(
 ) -> bool {
     let lits = store.clause(id).to_vec();
     let mut resolvent = Vec::new();
-    let mut mark = vec![false; 2 * (store.vars + 1)];
-    for &l in &lits {
-        mark[l as usize] = true;
-    }
+    // The lemma's literals, sorted to look up: one RAT check costs the
+    // lemma's and the candidates' lengths, not the number of variables.
+    let mut sorted = lits.clone();
+    sorted.sort_unstable();
+    let mark = |l: u32| sorted.binary_search(&l).is_ok();
     for &candidate in candidates {
         resolvent.clear();
         resolvent.extend_from_slice(&lits);
         let mut tautology = false;
         for &l in store.clause(candidate) {
-            if l == pivot ^ 1 || mark[l as usize] {
+            if l == pivot ^ 1 || mark(l) {
                 continue;
             }
-            tautology |= mark[(l ^ 1) as usize];
+            tautology |= mark(l ^ 1);
             resolvent.push(l);
         }
         // Every candidate is core and gets a hint group, an empty one when the

@@ -75,7 +75,9 @@ pub fn read(input: impl BufRead) -> Result<Formula, DimacsError> {
             let literal: i64 = word
                 .parse()
                 .map_err(|_| bad(column, format!("expected a literal, found {word:?}")))?;
-            if literal.abs() > MAX_VARIABLE || literal.unsigned_abs() as usize > vars {
+            if literal.unsigned_abs() > MAX_VARIABLE.unsigned_abs()
+                || literal.unsigned_abs() > vars as u64
+            {
                 return Err(bad(
                     column,
                     format!("literal {literal} names a variable above the header's {vars}"),
@@ -153,6 +155,12 @@ mod tests {
             ("1 2 0\n", 1, 1, "a clause before"),
             ("p cnf 2 1\n1 x 0\n", 2, 3, "expected a literal"),
             ("p cnf 2 1\n1 3 0\n", 2, 3, "above the header"),
+            (
+                "p cnf 2 1\n1 -9223372036854775808 0\n",
+                2,
+                3,
+                "above the header",
+            ),
             ("p cnf 2 1\n1 2\n", 2, 3, "not ended"),
             ("p cnf 2 2\n1 2 0\n", 2, 5, "announces 2"),
             ("p dnf 2 2\n", 1, 1, "expected `p cnf"),

@@ -38,6 +38,10 @@ use std::io::{BufRead, Read, Write};
 /// on demand, and this keeps one malformed literal from allocating gigabytes.
 const MAX_VARIABLE: usize = 1 << 24;
 
+/// How far above the formula's variables a DRAT lemma may name new ones
+/// (extended resolution introduces some; the checker's memory is per variable).
+pub const EXTENSION_VARIABLES: usize = 1 << 20;
+
 /// How the proof is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProofFormat {
@@ -91,6 +95,20 @@ pub enum ProofError {
         step: usize,
         /// The variable.
         variable: u64,
+    },
+    /// A lemma names a variable far above the formula's: the checker's
+    /// memory grows with the largest variable (about 100 bytes each), so a
+    /// proof of a few bytes could ask for gigabytes.
+    #[error(
+        "step {step}: variable {variable} is more than {EXTENSION_VARIABLES} above the formula's {formula} variables"
+    )]
+    NewVariableTooLarge {
+        /// 1-based step number.
+        step: usize,
+        /// The variable.
+        variable: u64,
+        /// The formula's largest variable (or its header's count).
+        formula: usize,
     },
     /// The proof could not be read.
     #[error("cannot read the proof: {0}")]

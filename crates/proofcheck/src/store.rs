@@ -12,7 +12,7 @@
 
 use super::lex::{self, Position};
 use super::parse::Step;
-use super::{ProofError, ProofFormat};
+use super::{EXTENSION_VARIABLES, ProofError, ProofFormat};
 use std::collections::HashMap;
 use std::io::BufRead;
 
@@ -226,13 +226,23 @@ impl Store {
         let mut proof = proof;
         proof.read_to_end(&mut bytes).map_err(ProofError::Read)?;
         let mut scratch: Vec<u32> = Vec::new();
-        let mut top = 0;
+        let formula_vars = store.vars;
+        let mut top = formula_vars as u32;
         lex::steps(&bytes, format, &mut |step| {
-            for &l in step.lits {
-                top = top.max(l >> 1);
-            }
             match step.kind {
                 Step::Add => {
+                    // Only lemmas count: a deletion names a clause present or
+                    // is ignored, so its variables would only cost memory.
+                    for &l in step.lits {
+                        top = top.max(l >> 1);
+                    }
+                    if top as usize > formula_vars.saturating_add(EXTENSION_VARIABLES) {
+                        return Err(ProofError::NewVariableTooLarge {
+                            step: step.number,
+                            variable: u64::from(top),
+                            formula: formula_vars,
+                        });
+                    }
                     let (id, hash) = store.push(step.lits.iter().copied(), &mut marks);
                     if id >= (1 << 31) {
                         return Err(ProofError::TooManyClauses);
@@ -244,6 +254,10 @@ impl Store {
                         .push(u32::try_from(step.number).unwrap_or(u32::MAX));
                     store.pivot.push(step.lits.first().copied().unwrap_or(0));
                     store.steps.push(id << 1);
+                }
+                // A variable no clause has yet: no clause present matches.
+                Step::Delete if step.lits.iter().any(|&l| l >> 1 > top) => {
+                    store.ignored_deletions += 1;
                 }
                 Step::Delete => {
                     scratch.clear();

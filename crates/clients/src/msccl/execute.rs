@@ -578,14 +578,15 @@ impl<'a> Machine<'a> {
             Buf::Output => (output, self.shape.output),
             Buf::Scratch => (user, self.ranks[g as usize].scratch.max(0)),
         };
-        if off < 0 || off + count > size {
+        // The reader keeps values to 32 bits; saturating keeps this total anyway.
+        let end = off.saturating_add(count);
+        if off < 0 || count < 0 || end > size {
             return Err(self.at(
                 t,
                 Fault::Range,
                 Some((buf, off)),
                 format!(
-                    "chunks {off}..{} of buffer {} are outside its {size} chunks",
-                    off + count,
+                    "chunks {off}..{end} of buffer {} are outside its {size} chunks",
                     buf.letter()
                 ),
             ));

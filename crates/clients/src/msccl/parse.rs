@@ -94,6 +94,11 @@ pub fn looks_like_msccl(source: &str) -> bool {
     }
 }
 
+/// Elements nested deeper than this make the file unreadable. A program is four
+/// levels deep (`<algo>`, `<gpu>`, `<tb>`, `<step>`); the copy into
+/// [`Element`]s recurses, so an unbounded depth would overflow the stack.
+pub const MAX_DEPTH: usize = 32;
+
 /// Parses `source` into its root element.
 pub fn parse(source: &str) -> Result<Element, ReadError> {
     let options = roxmltree::ParsingOptions {
@@ -111,7 +116,33 @@ pub fn parse(source: &str) -> Result<Element, ReadError> {
         }
     })?;
     let lines = Lines::new(source);
+    check_depth(&lines, source, &doc)?;
     Ok(element(&lines, source, doc.root_element()))
+}
+
+/// Refuses a document whose elements nest deeper than [`MAX_DEPTH`], at the
+/// first element too deep. Nodes come in document order, each after its
+/// parent, so each depth is its parent's plus one (no recursion).
+fn check_depth(lines: &Lines, source: &str, doc: &roxmltree::Document) -> Result<(), ReadError> {
+    let mut depth: Vec<u32> = Vec::new();
+    for node in doc.root().descendants() {
+        let id = node.id().get_usize();
+        let parent = node.parent().map_or(0, |p| depth[p.id().get_usize()]);
+        let here = parent + u32::from(node.is_element());
+        if here as usize > MAX_DEPTH {
+            return Err(ReadError {
+                pos: lines.pos(source, node.range().start),
+                message: format!(
+                    "elements are nested more than {MAX_DEPTH} deep (an MSCCL program is 4 deep)"
+                ),
+            });
+        }
+        if depth.len() <= id {
+            depth.resize(id + 1, 0);
+        }
+        depth[id] = here;
+    }
+    Ok(())
 }
 
 /// Where each line starts, to turn byte offsets into places in O(log n)
@@ -145,8 +176,8 @@ impl Lines {
     }
 }
 
-/// Copies one element and its descendants (recursively: roxmltree bounds the
-/// nesting depth of what it accepts).
+/// Copies one element and its descendants (recursively: [`check_depth`] has
+/// bounded the nesting).
 fn element(lines: &Lines, source: &str, node: roxmltree::Node) -> Element {
     let attributes = node
         .attributes()

@@ -10,6 +10,15 @@
 
 use super::parse::{Element, Pos, ReadError};
 
+/// The most GPUs (`ngpus`) a program may have: more is unreadable, refused
+/// before a rank is laid out for each.
+pub const MAX_GPUS: i64 = 65_536;
+
+/// The most thread blocks of all GPUs together, each GPU counted up to its
+/// largest id (the reader lays out every id below it): the executor keeps a
+/// vector clock of every thread block for every other, 4·t² bytes (256 MiB here).
+pub const MAX_THREADBLOCKS: i64 = 8192;
+
 /// A buffer a step names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Buf {
@@ -250,13 +259,25 @@ impl Attrs<'_> {
             .element
             .attribute(name)
             .map_or(self.element.pos, |a| a.pos);
-        text.trim().parse::<i64>().map_err(|_| ReadError {
+        let value = text.trim().parse::<i64>().map_err(|_| ReadError {
             pos,
             message: format!(
                 "`{name}` of <{}> is `{text}`, not an integer",
                 self.element.name
             ),
-        })
+        })?;
+        // The executor's reader keeps every integer in a C `int`; checked here,
+        // every sum of two values read fits an i64.
+        if i32::try_from(value).is_err() {
+            return Err(ReadError {
+                pos,
+                message: format!(
+                    "`{name}` of <{}> is {value}, outside the range of the 32-bit integer the executor's reader keeps it in",
+                    self.element.name
+                ),
+            });
+        }
+        Ok(value)
     }
 }
 
@@ -277,6 +298,12 @@ pub fn read(root: &Element) -> Result<Program, ReadError> {
     let proto = a.text("proto").unwrap_or_default();
     let coll = a.text("coll").unwrap_or_default();
     let ngpus = a.int("ngpus", 0)?;
+    if ngpus > MAX_GPUS {
+        return Err(ReadError {
+            pos: root.attribute("ngpus").map_or(root.pos, |a| a.pos),
+            message: format!("ngpus = {ngpus} is more than the {MAX_GPUS} GPUs txverify checks"),
+        });
+    }
     let nchannels = a.int("nchannels", 0)?;
     let nchunksperloop = a.int("nchunksperloop", 0)?;
     let inplace = a.int("inplace", 0)? != 0;
@@ -296,6 +323,24 @@ pub fn read(root: &Element) -> Result<Program, ReadError> {
         if child.name == "gpu" {
             gpus.push(read_gpu(child, &mut problems)?);
         }
+    }
+    let threadblocks: i64 = gpus
+        .iter()
+        .map(|g| {
+            g.threadblocks
+                .iter()
+                .map(|t| t.id.clamp(-1, 4096) + 1)
+                .max()
+                .unwrap_or(0)
+        })
+        .sum();
+    if threadblocks > MAX_THREADBLOCKS {
+        return Err(ReadError {
+            pos: root.pos,
+            message: format!(
+                "the GPUs have {threadblocks} thread blocks (each counted up to its largest id), more than the {MAX_THREADBLOCKS} txverify checks"
+            ),
+        });
     }
     Ok(Program {
         pos: root.pos,

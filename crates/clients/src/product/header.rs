@@ -35,6 +35,18 @@ pub enum HeaderError {
         /// Why.
         error: FamilyError,
     },
+    /// The product has more nodes than a group `net` writes may have.
+    #[error(
+        "`{network}` has {order} nodes, more than the limit of {max}",
+        order = count(*.order),
+        max = txverify_core::families::MAX_ORDER
+    )]
+    TooLarge {
+        /// The product.
+        network: String,
+        /// Its order (`u64::MAX` when over the network layer's own limit).
+        order: u64,
+    },
     /// The network is not a product.
     #[error("`{0}` is not a product (`NET x NET`)")]
     NotAProduct(String),
@@ -46,6 +58,16 @@ pub enum HeaderError {
         /// The loader's message.
         message: String,
     },
+}
+
+/// A node count as words: the number, or "more than 2^24" when the network
+/// layer refused to count it.
+fn count(order: u64) -> String {
+    if order == u64::MAX {
+        format!("more than {}", txverify_core::network::MAX_NODES)
+    } else {
+        order.to_string()
+    }
 }
 
 /// The family `net` writes for one factor of a product.
@@ -152,6 +174,15 @@ pub fn product_header(network: &NetworkName) -> Result<String, HeaderError> {
     let NetworkName::Product(parts) = network else {
         return Err(HeaderError::NotAProduct(network.to_string()));
     };
+    // The order is known from the name: checked before any factor's group is
+    // computed (a factor of 2,000,000 elements alone takes seconds).
+    let order = network.nodes().map_or(u64::MAX, |n| n as u64);
+    if order > txverify_core::families::MAX_ORDER {
+        return Err(HeaderError::TooLarge {
+            network: network.to_string(),
+            order,
+        });
+    }
     let mut names = Vec::new();
     for part in parts {
         names.extend(generator_names(part)?);

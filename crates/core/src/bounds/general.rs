@@ -77,6 +77,36 @@ impl GraphBounds {
     }
 }
 
+/// The most work [`graph_bounds`] is given: its breadth-first search from
+/// every node visits N·(N + L) nodes and directed links (2^31 takes about five
+/// seconds of one core; the cut search is bounded on its own).
+pub const MAX_ALL_PAIRS_WORK: u64 = 1 << 31;
+
+/// A network too large for the all-pairs distances of [`graph_bounds`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the distances between all pairs of {nodes} nodes over {links} directed links take {work} steps (nodes × (nodes + links)), more than the limit of {MAX_ALL_PAIRS_WORK}"
+)]
+pub struct TooLargeForAllPairs {
+    /// Nodes.
+    pub nodes: u64,
+    /// Directed links (or a bound on them, when estimated from a name).
+    pub links: u64,
+    /// Their work, N·(N + L).
+    pub work: u64,
+}
+
+/// Whether a network of `nodes` nodes and `links` directed links is within
+/// [`MAX_ALL_PAIRS_WORK`]; checked before the network is built when its name
+/// gives the two.
+pub fn check_all_pairs(nodes: u64, links: u64) -> Result<(), TooLargeForAllPairs> {
+    let work = nodes.saturating_mul(nodes.saturating_add(links));
+    if work > MAX_ALL_PAIRS_WORK {
+        return Err(TooLargeForAllPairs { nodes, links, work });
+    }
+    Ok(())
+}
+
 /// Computes [`GraphBounds`] of a connected `graph` under `ports` ports (K ≥ 1).
 pub fn graph_bounds(graph: &Graph, ports: u64) -> GraphBounds {
     let n = graph.nodes() as u32;

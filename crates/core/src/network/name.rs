@@ -358,13 +358,48 @@ impl NetworkName {
             NetworkName::Product(parts) if parts.iter().any(edges) => return Ok(()),
             _ => {}
         }
-        let n = self.nodes()?;
-        if let NetworkName::Complete(_) = self
-            && n.saturating_mul(n.saturating_sub(1)) > MAX_DIRECTED_LINKS
-        {
+        self.nodes()?;
+        if self.directed_links_bound()? > MAX_DIRECTED_LINKS as u64 {
             return Err(NetworkError::TooLarge);
         }
         Ok(())
+    }
+
+    /// At least as many directed links as the network has, from its name
+    /// alone (for `edges FILE`: the file is read): the node count times the
+    /// largest degree of the family, so that the cost of what is built can be
+    /// refused before it is built.
+    pub fn directed_links_bound(&self) -> Result<u64, NetworkError> {
+        let n = self.nodes()? as u64;
+        let clique_degrees =
+            |sides: &[u32]| sides.iter().map(|&m| u64::from(m.max(1) - 1)).sum::<u64>();
+        Ok(match self {
+            NetworkName::Complete(m) => n * clique_degrees(&[*m]),
+            NetworkName::GenHypercube(sides) => n * clique_degrees(sides),
+            NetworkName::Edges(path) => read_edges(path)
+                .map(|g| g.directed_links() as u64)
+                .map_err(NetworkError::Edges)?,
+            NetworkName::Product(parts) => {
+                // Each factor's links, once per node of the other factors.
+                let mut links = 0u64;
+                for part in parts {
+                    let per_copy = part.directed_links_bound()?;
+                    let copies = n / (part.nodes()? as u64).max(1);
+                    links = links.saturating_add(per_copy.saturating_mul(copies));
+                }
+                links
+            }
+            NetworkName::Hypercube(d) => n * u64::from(*d),
+            // A side of 2 is one link per node and direction pair; a longer
+            // side two (a mesh's ends have fewer).
+            NetworkName::Ring(m) => n * ring_degree(*m),
+            NetworkName::Linear(_) => 2 * n,
+            NetworkName::Torus(sides) | NetworkName::Mesh(sides) | NetworkName::Twisted(sides) => {
+                n * sides.iter().map(|&m| ring_degree(m)).sum::<u64>()
+            }
+            // Degrees: star and pancake n − 1, ccc 3, butterfly 4.
+            NetworkName::Cayley { size, .. } => n * u64::from((*size).max(4)),
+        })
     }
 
     /// The torus sides of a ring, a hypercube or a torus (`ring N` is
@@ -421,6 +456,15 @@ impl NetworkName {
             }
             other => other.clone(),
         }
+    }
+}
+
+/// The degree of a ring of `m` nodes (a ring of 2 is one link).
+fn ring_degree(m: u32) -> u64 {
+    if m <= 2 {
+        u64::from(m.saturating_sub(1))
+    } else {
+        2
     }
 }
 

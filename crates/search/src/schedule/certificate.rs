@@ -11,7 +11,9 @@
 //! the proof checker ([`txverify_proofcheck`], no code shared with the
 //! solver) on it.
 
-use super::encode::{EXCHANGE_ENCODING_VERSION, ExchangeEncoding, PathClass, encode_exchange};
+use super::encode::{
+    EXCHANGE_ENCODING_VERSION, ExchangeEncodeError, ExchangeEncoding, PathClass, encode_exchange,
+};
 use crate::certificate::{CertificateError, ProofKind, check_proof_file};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -238,6 +240,17 @@ pub fn is_schedule_certificate(dir: &Path) -> bool {
 
 /// Checks the certificate in `dir` against `graph` (see the module notes).
 pub fn verify(graph: &Graph, dir: &Path) -> Result<VerifiedSchedule, ScheduleCertificateError> {
+    verify_within(graph, dir, super::encode::MAX_VARIABLES)
+}
+
+/// [`verify`], refusing a formula estimated to have more than `max_variables`
+/// variables before it is regenerated (the time a certificate states is read
+/// from a file).
+pub fn verify_within(
+    graph: &Graph,
+    dir: &Path,
+    max_variables: u64,
+) -> Result<VerifiedSchedule, ScheduleCertificateError> {
     let read = |name: &str| {
         let path = dir.join(name);
         std::fs::read(&path).map_err(|source| ScheduleCertificateError::Read { path, source })
@@ -260,6 +273,16 @@ pub fn verify(graph: &Graph, dir: &Path) -> Result<VerifiedSchedule, ScheduleCer
             links: provenance.directed_links,
             digest: provenance.graph_digest.clone(),
         });
+    }
+    let estimate =
+        super::encode::estimate_variables(graph, provenance.time, provenance.paths, max_variables);
+    if estimate > max_variables {
+        return Err(ExchangeEncodeError::OverLimit {
+            time: provenance.time,
+            estimate,
+            limit: max_variables,
+        }
+        .into());
     }
     let encoding = encode_exchange(graph, provenance.time, provenance.paths)?;
     // Everything the provenance states must be what the encoder gives.

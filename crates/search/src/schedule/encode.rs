@@ -31,6 +31,11 @@ pub const EXCHANGE_ENCODING_VERSION: &str = "txverify-exchange-encoding-1";
 /// fit in memory anyway; use the heuristic there).
 pub const MAX_NODES: usize = 4096;
 
+/// The most variables a formula may be estimated to have before it is built
+/// (`search --max-variables`): the clauses take about 150 bytes per variable,
+/// so the default keeps a formula near a gigabyte and a half.
+pub const MAX_VARIABLES: u64 = 1 << 23;
+
 /// Which paths the messages may take.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "extra")]
@@ -83,6 +88,18 @@ pub enum ExchangeEncodeError {
         /// The nodes of the network.
         nodes: usize,
     },
+    /// The estimate of the formula's variables is over the limit.
+    #[error(
+        "the formula for T={time} would have about {estimate} variables, more than the limit of {limit}: raise it with --max-variables N, or use --heuristic"
+    )]
+    OverLimit {
+        /// The number of steps.
+        time: usize,
+        /// The variables estimated (counting stops a little above the limit).
+        estimate: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// The formula would have more variables than a literal can name.
     #[error("the formula for T={time} has too many variables; try --heuristic")]
     TooManyVariables {
@@ -122,6 +139,54 @@ pub(crate) fn distances(graph: &Graph) -> Vec<Vec<u32>> {
     (0..graph.nodes() as u32)
         .map(|d| graph.distances_to(d))
         .collect()
+}
+
+/// An estimate of the variables of the formula for `time` steps, from the
+/// distances alone, before anything is built: exact for the `at` variables,
+/// and for the moves, every link out of a node the message may be at (at
+/// least as many as the encoder makes). Counting stops once over `limit`,
+/// first by a lower bound (every message within `time` hops of its
+/// destination has at least `time + 1` of them), so the estimate of a
+/// formula far over the limit costs little.
+pub fn estimate_variables(graph: &Graph, time: usize, paths: PathClass, limit: u64) -> u64 {
+    let n = graph.nodes();
+    let horizon = time as u64 + 1;
+    if n > MAX_NODES {
+        return u64::MAX;
+    }
+    let dist = distances(graph);
+    let reachable: u64 = dist
+        .iter()
+        .map(|row| row.iter().filter(|&&d| u64::from(d) <= time as u64).count() as u64)
+        .sum::<u64>()
+        .saturating_sub(n as u64);
+    let lower = reachable.saturating_mul(horizon);
+    if lower > limit {
+        return lower;
+    }
+    let degree: Vec<u64> = (0..n as u32).map(|v| graph.degree(v) as u64).collect();
+    let mut count = 0u64;
+    for s in 0..n {
+        for d in 0..n {
+            if s == d {
+                continue;
+            }
+            let (from_s, to_d) = (&dist[s], &dist[d]);
+            let total = to_d[s];
+            for v in 0..n {
+                let (a, b) = (from_s[v], to_d[v]);
+                if !paths.allows(a, b, total) {
+                    continue;
+                }
+                let window = horizon.saturating_sub(u64::from(a) + u64::from(b));
+                count = count.saturating_add(window.saturating_mul(1 + degree[v]));
+            }
+            if count > limit {
+                return count;
+            }
+        }
+    }
+    count
 }
 
 /// Builds the formula for `time` steps on `graph` with messages limited to `paths`.

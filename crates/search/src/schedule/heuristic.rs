@@ -23,6 +23,11 @@ use txverify_core::schedule::TimedSend;
 /// many, a large one only the first).
 const RESTART_HOPS: usize = 5_000_000;
 
+/// The most hops (sends) a schedule of [`list_schedule`] may have: it routes on
+/// shortest paths, so a network's total status Σ d(x, y) is its count, known
+/// before it runs; the sends take 20 bytes each and more again to route.
+pub const MAX_SENDS: u64 = 1 << 25;
+
 /// The most attempts.
 const MAX_ATTEMPTS: usize = 256;
 

@@ -45,6 +45,9 @@ pub struct ScheduleSearchOptions {
     pub certificate_dir: Option<PathBuf>,
     /// Try `to`, `to − 1`, … instead (see [`minimise`]).
     pub descending: bool,
+    /// Refuse a formula estimated to have more variables than this
+    /// ([`encode::estimate_variables`]) before building it.
+    pub max_variables: u64,
 }
 
 /// Why a schedule search failed (as opposed to finding nothing).
@@ -79,6 +82,12 @@ impl ScheduleSearchError {
     /// Whether the failure is an input/output error.
     pub fn is_io(&self) -> bool {
         matches!(self, ScheduleSearchError::Write { .. })
+    }
+
+    /// Whether the input is over a limit of the encoder (too many nodes or
+    /// variables): a refusal, not a failure.
+    pub fn is_over_limit(&self) -> bool {
+        matches!(self, ScheduleSearchError::Encode(_))
     }
 }
 
@@ -233,6 +242,15 @@ fn solve_at(
     options: &ScheduleSearchOptions,
 ) -> Result<AtTime, ScheduleSearchError> {
     let started = Instant::now();
+    let estimate = encode::estimate_variables(graph, time, options.paths, options.max_variables);
+    if estimate > options.max_variables {
+        return Err(ExchangeEncodeError::OverLimit {
+            time,
+            estimate,
+            limit: options.max_variables,
+        }
+        .into());
+    }
     let encoding = encode_exchange(graph, time, options.paths)?;
     let control = |proof: Option<Box<dyn std::io::Write>>| SolveControl {
         deadline: options.time_limit.map(|limit| started + limit),
@@ -316,7 +334,7 @@ fn write_certificate(
             source,
         }
     })?;
-    Ok(certificate::verify(graph, dir).ok())
+    Ok(certificate::verify_within(graph, dir, options.max_variables).ok())
 }
 
 /// Replays decoded sends: a model that is not a valid schedule finishing by
@@ -353,6 +371,7 @@ mod tests {
             solver: SolverChoice::Varisat,
             certificate_dir: None,
             descending: false,
+            max_variables: encode::MAX_VARIABLES,
         }
     }
 

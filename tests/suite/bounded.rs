@@ -1,0 +1,261 @@
+//! Every reader bounded (docs/limits.md): the inputs a mutation campaign
+//! found, each refused where it is read or before what it asks for is
+//! allocated, with one line on standard error and exit 2, under a memory cap.
+//! Speed is guarded loosely here (a debug build on a shared machine); the
+//! release timings are in docs/limits.md.
+
+use crate::common::cli::file;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Address space the binary may use, in KiB: a refusal that came after the
+/// allocation it guards would need far more.
+const MEMORY_CAP_KIB: u64 = 1_000_000;
+
+/// Past this a refusal came too late.
+const SLOW: Duration = Duration::from_secs(5);
+
+/// Runs `txverify ARGS…` under the memory cap and asserts it refused the input:
+/// exit 2, one line on standard error holding `says`, no panic, in time.
+fn refused(args: &[&str], says: &str) {
+    let started = Instant::now();
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {MEMORY_CAP_KIB}; exec \"$@\""))
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_txverify"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let elapsed = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(says), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(elapsed < SLOW, "{args:?}: {elapsed:?}");
+}
+
+/// The 9-GPU program the exporter writes, with `from` replaced by `to` once.
+fn golden_with(from: &str, to: &str) -> String {
+    let golden = std::fs::read_to_string("tests/golden/ring9-cyclic.msccl.xml").unwrap();
+    assert!(golden.contains(from), "{from}");
+    golden.replacen(from, to, 1)
+}
+
+#[test]
+fn an_msccl_offset_beyond_32_bits_is_unreadable() {
+    let xml = golden_with(
+        r#"type="r" srcbuf="i" srcoff="8""#,
+        r#"type="r" srcbuf="i" srcoff="9223372036854775807""#,
+    );
+    let path = file("srcoff.xml", &xml);
+    refused(&["check", path.to_str().unwrap()], "outside the range");
+    // A send's source offset, which the executor reads.
+    let xml = std::fs::read_to_string("tests/golden/torus3x4.msccl.xml").unwrap();
+    let send = r#"type="s" srcbuf="i" srcoff=""#;
+    let at = xml.find(send).unwrap() + send.len();
+    let end = at + xml[at..].find('"').unwrap();
+    let xml = format!("{}9223372036854775807{}", &xml[..at], &xml[end..]);
+    let path = file("send-srcoff.xml", &xml);
+    refused(&["check", path.to_str().unwrap()], "outside the range");
+}
+
+#[test]
+fn an_msccl_scratch_size_beyond_32_bits_is_unreadable() {
+    let xml = golden_with(r#"s_chunks="12""#, r#"s_chunks="9223372036854775807""#);
+    let path = file("s_chunks.xml", &xml);
+    refused(&["check", path.to_str().unwrap()], "outside the range");
+}
+
+#[test]
+fn an_msccl_gpu_count_over_the_limit_is_refused_before_the_ranks_are_laid_out() {
+    let xml = golden_with(r#"ngpus="9""#, r#"ngpus="2147483647""#);
+    let path = file("ngpus.xml", &xml);
+    refused(&["check", path.to_str().unwrap()], "65536 GPUs");
+}
+
+#[test]
+fn msccl_thread_blocks_over_the_limit_are_refused_before_their_clocks() {
+    // Three GPUs, each with one thread block of the largest id the reader
+    // takes: 3 · 4097 thread blocks laid out, more than the limit.
+    let mut xml = String::from(
+        "<algo name=\"t\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"2\" ngpus=\"2\" coll=\"allgather\" inplace=\"0\" outofplace=\"1\">\n",
+    );
+    for g in 0..3 {
+        xml += &format!(
+            "<gpu id=\"{g}\" i_chunks=\"1\" o_chunks=\"2\" s_chunks=\"0\"><tb id=\"4096\" send=\"-1\" recv=\"-1\" chan=\"0\"/></gpu>\n"
+        );
+    }
+    xml += "</algo>\n";
+    let path = file("tbs.xml", &xml);
+    refused(&["check", path.to_str().unwrap()], "thread blocks");
+}
+
+#[test]
+fn msccl_elements_nested_too_deep_are_refused_without_recursing() {
+    let xml = format!(
+        "<algo name=\"x\" ngpus=\"2\">{}{}</algo>",
+        "<a>".repeat(20_000),
+        "</a>".repeat(20_000)
+    );
+    let path = file("deep.xml", &xml);
+    refused(&["check", path.to_str().unwrap()], "nested more than");
+}
+
+#[test]
+fn a_dimacs_literal_of_the_least_i64_is_refused_not_negated() {
+    let cnf = file("min.cnf", "p cnf 2 1\n1 -9223372036854775808 0\n");
+    let proof = file("p.drat", "1 0\n");
+    refused(
+        &[
+            "verify-proof",
+            "--cnf",
+            cnf.to_str().unwrap(),
+            proof.to_str().unwrap(),
+        ],
+        "2:3",
+    );
+}
+
+#[test]
+fn proof_variables_and_clause_ids_out_of_range_are_refused() {
+    let cnf = file("f.cnf", "p cnf 2 2\n1 2 0\n-1 0\n");
+    let cases: [(&str, &[u8]); 6] = [
+        ("text.drat", b"-9223372036854775808 0\n"),
+        ("text-wide.drat", b"99999999999999999999 0\n"),
+        (
+            "binary.drat",
+            b"a\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f\x00",
+        ),
+        ("text.lrat", b"3 -9223372036854775808 0 1 2 0\n"),
+        ("ids.lrat", b"9223372036854775808 2 0 1 2 0\n"),
+        ("hint.lrat", b"3 2 0 -9223372036854775808 0\n"),
+    ];
+    for (name, bytes) in cases {
+        let dir = cnf.parent().unwrap().join(name);
+        std::fs::write(&dir, bytes).unwrap();
+        let started = Instant::now();
+        let output = Command::new(env!("CARGO_BIN_EXE_txverify"))
+            .args(["verify-proof", "--cnf", cnf.to_str().unwrap()])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // Rejected (1) or unreadable (2), never a panic.
+        assert!(
+            matches!(output.status.code(), Some(1 | 2)),
+            "{name}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        assert!(started.elapsed() < SLOW, "{name}");
+    }
+}
+
+#[test]
+fn a_complete_factor_over_the_link_limit_is_refused_by_its_name() {
+    refused(
+        &["search", "--network", "genhypercube 65535", "--heuristic"],
+        "too large",
+    );
+}
+
+#[test]
+fn a_net_product_over_the_order_limit_is_refused_before_its_factors_are_built() {
+    refused(
+        &["net", "twisted 2000 1000 x ring 3"],
+        "6000000 nodes, more than the limit of 2000000",
+    );
+}
+
+#[test]
+fn bounds_of_a_network_too_large_for_all_pairs_distances_are_refused_at_once() {
+    let network = ["complete 5"; 8].join(" x ");
+    refused(
+        &["bounds", "--network", &network],
+        "all pairs of 390625 nodes",
+    );
+}
+
+/// A path of `n` nodes as an edge list.
+fn path_edges(n: u32) -> std::path::PathBuf {
+    let text: String = (0..n - 1).map(|i| format!("{i} {}\n", i + 1)).collect();
+    file("path.edges", &text)
+}
+
+#[test]
+fn a_search_formula_over_the_variable_limit_is_refused_with_its_estimate() {
+    let network = format!("edges {}", path_edges(600).display());
+    refused(
+        &["search", "--network", &network],
+        "more than the limit of 8388608: raise it with --max-variables N, or use --heuristic",
+    );
+    // Under a smaller limit, a small network is refused the same way.
+    refused(
+        &["search", "--network", "ring 8", "--max-variables", "100"],
+        "--max-variables",
+    );
+}
+
+#[test]
+fn a_heuristic_schedule_over_the_send_limit_is_refused_before_it_is_made() {
+    let network = format!("edges {}", path_edges(600).display());
+    refused(
+        &["search", "--network", &network, "--heuristic"],
+        "more than the limit of 33554432",
+    );
+    refused(
+        &["search", "--network", "ring 6000", "--heuristic"],
+        "at least",
+    );
+}
+
+#[test]
+fn a_family_order_stops_counting_at_the_first_overflow() {
+    // The factorial was a loop of 2^31 steps; 2^32 as a shift was 1.
+    refused(&["net", "star 2147483647"], "more than the limit");
+    refused(&["net", "hypercube 4294967296"], "more than the limit");
+    refused(&["net", "ccc 4294967296"], "more than the limit");
+}
+
+/// Runs `verify-proof --cnf` on a DRAT proof under the memory cap: its
+/// status and standard error, after asserting it took less than [`SLOW`].
+fn verify_capped(cnf: &std::path::Path, proof: &str) -> (Option<i32>, String) {
+    let proof = file("proof.drat", proof);
+    let started = Instant::now();
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {MEMORY_CAP_KIB}; exec \"$@\""))
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_txverify"))
+        .args(["verify-proof", "-q", "--cnf"])
+        .args([cnf, &proof])
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < SLOW, "{:?}", started.elapsed());
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (output.status.code(), stderr)
+}
+
+#[test]
+fn a_drat_proof_naming_a_variable_far_above_the_formula_is_refused_before_its_memory() {
+    let cnf = file("f.cnf", "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n");
+    // Variable 2^24, once: the checker's memory per variable made it 1.7 GB.
+    let (code, stderr) = verify_capped(&cnf, "3 16777216 0\n0\n");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("above the formula's 2 variables"),
+        "{stderr}"
+    );
+    // Deletions of clauses no formula has are ignored, whatever they name; RAT
+    // checks on lemmas of a large new variable cost the lemma, not the
+    // variables (each once allocated two bytes per variable).
+    let mut proof = String::new();
+    for _ in 0..300 {
+        proof += "d 1 16777216 0\n-1000000 1 0\n1000000 -1 0\n";
+    }
+    proof += "2 0\n0\n";
+    let (code, stderr) = verify_capped(&cnf, &proof);
+    assert!(matches!(code, Some(0 | 1)), "{stderr}");
+}
