@@ -3,8 +3,8 @@
 //! schedule simulator and compared with lower bounds computed from the network.
 //!
 //! The verdict rests on the replay (every send checked on `hypercube d`) and on
-//! the bounds of `txverify_clients::hypercube::bounds`, both independent of the
-//! constructions; the constructions' own checks are reported beside them.
+//! the core's bounds of the collective ([`txverify_core::bounds::collective()`]),
+//! both independent of the constructions; the constructions' own checks are reported beside them.
 
 use super::exit::Exit;
 use super::{HypercubeArgs, OutputFormat};
@@ -12,19 +12,20 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::time::Instant;
 use txverify_clients::hypercube::baselines::{HalfDuplex, SinglePort, baselines};
-use txverify_clients::hypercube::bounds::{Bounds, lower_bounds};
+use txverify_clients::hypercube::bounds::{Bounds, all_port};
 use txverify_clients::hypercube::buffer::{BufferCount, peak_buffer};
 use txverify_clients::hypercube::table::{BufferFree, buffer_free};
 use txverify_clients::hypercube::{
     Built, HypercubeError, Problem, build, exchange, exchange_checks, memory_estimate, streams,
     validate,
 };
+use txverify_core::bounds::CollectiveBounds;
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::{
     Collective, Ports, ReplayOptions, ReplayReport, Schedule, StreamReplay, replay, write_json,
     write_text,
 };
-use txverify_core::verdict::{Model, NamedBound, ScheduleVerdict, judge};
+use txverify_core::verdict::{ScheduleVerdict, judge};
 
 /// The JSON schema of the report.
 const SCHEMA: &str = "txverify-hypercube/1";
@@ -55,7 +56,7 @@ impl From<&Built> for About {
 
 /// What the side thread computes beside the replay.
 struct Side {
-    bounds: Bounds,
+    bounds: CollectiveBounds,
     peak_buffer: Option<u32>,
     table: Option<Result<BufferFree, String>>,
 }
@@ -259,7 +260,7 @@ fn cube(d: u32) -> Result<Graph, (String, Exit)> {
 /// the caller's, from the sends).
 fn side_findings(problem: Problem, graph: &Graph, d: u32, root: Option<u32>) -> Side {
     Side {
-        bounds: lower_bounds(problem, graph, root.unwrap_or(0)),
+        bounds: all_port(problem, graph, root.unwrap_or(0)),
         peak_buffer: None,
         table: (problem == Problem::Exchange).then(|| buffer_free(d).map_err(|e| e.to_string())),
     }
@@ -287,19 +288,17 @@ fn conclude(
         Some(Ok(t)) => Some(t),
         None => None,
     };
-    let bounds = side.bounds;
-    // The bounds count hops, link and port capacity of the all-port d-cube;
-    // they hold whether packets are copied or buffered.
-    let model = Model::new(Ports::All, true, true);
+    // The core's all-port bounds of the collective on the d-cube, each with
+    // the model it is proved under.
     let verdict = judge(
         &replayed,
-        Some(NamedBound::new(bounds.time, "lower bound on time", model)),
-        Some(NamedBound::new(
-            bounds.transmissions,
-            "lower bound on transmissions",
-            model,
-        )),
+        Some(side.bounds.time.best().clone()),
+        Some(side.bounds.transmissions.best().clone()),
     );
+    let bounds = Bounds {
+        time: side.bounds.time.value(),
+        transmissions: side.bounds.transmissions.value(),
+    };
     Ok(Findings {
         verdict,
         problem,

@@ -519,10 +519,10 @@ struct BoundsArgs {
     /// formulas too for a product of families).
     #[arg(long, value_name = "NET")]
     network: Vec<String>,
-    /// The K-port bound: ⌈status / min(K, degree)⌉ (a node has no more ports than links).
+    /// The K of the K-port bounds (a node uses no more ports than it has links).
     #[arg(long, default_value_t = 1)]
     ports: u64,
-    /// Report format (JSON: one object per file, schema txverify-bounds/2).
+    /// Report format (JSON: one object per file or network, schema txverify-bounds/3).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }

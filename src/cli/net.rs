@@ -4,13 +4,11 @@
 //! `bounds`.
 
 use super::exit::Exit;
-use super::{BoundsArgs, NetArgs, OutputFormat};
-use std::fmt::Write;
+use super::{BoundsArgs, NetArgs};
 
 use txverify_clients::product::header::{HeaderError, product_header};
 use txverify_core::families::Family;
-use txverify_core::metrics::metrics;
-use txverify_core::network::{NetworkName, infer};
+use txverify_core::network::NetworkName;
 
 pub fn run(args: &NetArgs) -> Exit {
     let header = match header_of(args) {
@@ -63,124 +61,7 @@ fn header_of(args: &NetArgs) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The JSON schema of `bounds`.
-const BOUNDS_SCHEMA: &str = "txverify-bounds/2";
-
-/// `txverify bounds FILE… [--ports K]`: the metrics of each file's Cayley graph.
+/// `txverify bounds FILE… [--network NET…] [--ports K]`.
 pub fn bounds(args: &BoundsArgs) -> Exit {
-    let mut worst = Exit::Ok;
-    for path in &args.files {
-        worst = worst.max(bounds_of(path, args));
-    }
-    for network in &args.network {
-        worst = worst.max(super::network_bounds::network_bounds_of(network, args));
-    }
-    worst
-}
-
-fn bounds_of(path: &std::path::Path, args: &BoundsArgs) -> Exit {
-    let shown = path.display().to_string();
-    let Some(loaded) = super::check::read_and_load(path, &Default::default(), args.format) else {
-        return Exit::Input;
-    };
-    let instance = &loaded.instance;
-    let network = loaded.network.clone().or_else(|| {
-        instance
-            .defects()
-            .is_empty()
-            .then(|| infer(instance.group(), instance.links()).map(|(kind, _)| kind))
-            .flatten()
-    });
-    let m = match metrics(instance, network.as_ref(), args.ports) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: {shown}: {e}");
-            return Exit::Input;
-        }
-    };
-    match args.format {
-        OutputFormat::Json => {
-            let cut = m.cut_bound.as_ref().map(|c| {
-                serde_json::json!({
-                    "value": c.steps(),
-                    "dimension": c.dimension,
-                    "smaller_side": c.side,
-                    "larger_side": c.other_side,
-                    "crossing_links": c.edges,
-                })
-            });
-            let value = serde_json::json!({
-                "schema": BOUNDS_SCHEMA,
-                "file": shown,
-                "network": network.as_ref().map(ToString::to_string),
-                "order": m.order,
-                "degree": m.degree,
-                "diameter": m.diameter,
-                "status": m.status,
-                "average_distance": m.average_distance,
-                "ports": m.ports,
-                "single_port_bound": m.single_port_bound,
-                "all_port_bound": m.all_port_bound,
-                "cut_bound": cut,
-            });
-            outln!("{value}");
-        }
-        OutputFormat::Text => {
-            let mut out = String::new();
-            let _ = writeln!(out, "{shown}");
-            if let Some(kind) = &network {
-                let _ = writeln!(out, "  network            {kind}");
-            }
-            let _ = writeln!(
-                out,
-                "  order {}, degree {}, diameter {}",
-                m.order, m.degree, m.diameter
-            );
-            let _ = writeln!(
-                out,
-                "  status             {} (average distance {:.4})",
-                m.status, m.average_distance
-            );
-            let used = m.ports.min(m.degree as u64);
-            let port_note = if m.ports == 1 {
-                "single-port: the status".to_string()
-            } else if used < m.ports {
-                format!(
-                    "{}-port, no more ports than the degree: ⌈status / {used}⌉",
-                    m.ports
-                )
-            } else {
-                format!("{}-port: ⌈status / {}⌉", m.ports, m.ports)
-            };
-            let _ = writeln!(
-                out,
-                "  single-port bound  {} ({port_note})",
-                m.single_port_bound
-            );
-            match m.all_port_bound {
-                Some(b) => {
-                    let _ = writeln!(
-                        out,
-                        "  all-port bound     {b} (the kernel's bound for tables)"
-                    );
-                }
-                None => {
-                    let _ = writeln!(out, "  all-port bound     none (the link set is defective)");
-                }
-            }
-            if let Some(c) = &m.cut_bound {
-                let _ = writeln!(
-                    out,
-                    "  cut bound          {} (dimension {}: {} × {} / {} links)",
-                    c.steps(),
-                    c.dimension.unwrap_or(0),
-                    c.side,
-                    c.other_side,
-                    c.edges
-                );
-            }
-            out!("{out}");
-        }
-    }
-    Exit::Ok
+    super::network_bounds::bounds(args)
 }

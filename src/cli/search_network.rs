@@ -11,44 +11,18 @@ use super::exit::Exit;
 use super::search_config::{NetworkConfig, SearchFormat, network_config_of};
 use std::path::Path;
 use std::time::{Duration, Instant};
-use txverify_core::bounds::general::{GraphBounds, graph_bounds};
+use txverify_core::bounds::general::graph_bounds;
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::{
     Ports, ReplayOptions, Schedule, TimedSend, replay, write_json, write_text,
 };
-use txverify_core::verdict::{Model, NamedBound, ScheduleVerdict, judge};
+use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
 use txverify_search::schedule::{
     self as sched, PathClass, ScheduleInfeasibility, ScheduleSearch, ScheduleSearchOptions,
 };
 
 /// The JSON schema of `search --network --format json`.
 pub(super) const SCHEDULE_SEARCH_SCHEMA: &str = "txverify-schedule-search/1";
-
-/// The lower bound of a network: the largest of the distance, intake and cut
-/// bounds (all-port) and the diameter, with the name of the one that gives it.
-fn lower_bound(bounds: &GraphBounds) -> NamedBound {
-    let cut = bounds.cut.as_ref();
-    let candidates = [
-        (
-            bounds.link_load_bound(),
-            "distance bound ⌈Σd / L⌉".to_string(),
-        ),
-        (
-            cut.map_or(0, |c| c.steps()),
-            cut.map_or_else(String::new, |c| format!("cut bound ({})", c.method)),
-        ),
-        (
-            bounds.intake_bound(None),
-            "intake bound ⌈(N − 1) / δ⌉".to_string(),
-        ),
-        (bounds.diameter, "diameter".to_string()),
-    ];
-    let (value, name) = candidates
-        .into_iter()
-        .reduce(|best, c| if c.0 > best.0 { c } else { best })
-        .unwrap_or((0, String::new()));
-    NamedBound::new(value, name, Model::new(Ports::All, false, true))
-}
 
 /// What a run found, judged.
 struct Judged {
@@ -94,8 +68,8 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
     };
     // Both the bound and any schedule are quadratic in the nodes: refused
     // from the name, before the network is built.
-    if let Err(message) = super::network_bounds::refuse_all_pairs_over_limit(&config.network) {
-        return fail(&message, Exit::Input);
+    if let Err(e) = txverify_clients::bounds::check_size(&config.network) {
+        return fail(&e.to_string(), Exit::Input);
     }
     let graph = match config.network.build() {
         Ok(g) => g,
@@ -115,10 +89,12 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         );
     }
     let figures = graph_bounds(&graph, u64::MAX);
+    // The all-port bound every command states for this graph (`total_exchange`'s).
+    let bound = figures.bound_set(Ports::All).best().clone();
     if !config.heuristic {
         // The smallest formula tried is estimated first: refused before the
         // heuristic schedule or any clause is made.
-        let time = args.time.unwrap_or(lower_bound(&figures).value() as usize);
+        let time = args.time.unwrap_or(bound.value() as usize);
         if graph.nodes() > sched::encode::MAX_NODES {
             let e = sched::ExchangeEncodeError::TooLarge {
                 nodes: graph.nodes(),
@@ -146,7 +122,6 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
             Exit::Input,
         );
     }
-    let bound = lower_bound(&figures);
     let heuristic = sched::heuristic::list_schedule(&graph);
     if config.heuristic {
         return match judged(&config.network, &graph, heuristic, &bound) {

@@ -7,9 +7,9 @@ use crate::common;
 
 use common::cli::{Run, documented_fields, field_paths, txverify};
 use std::collections::{HashMap, VecDeque};
+use txverify_clients::bounds::instance_report;
 use txverify_core::families::Family;
 use txverify_core::load::load;
-use txverify_core::metrics::metrics;
 
 /// An explicit graph: a neighbour function over nodes numbered by a map.
 struct Explicit {
@@ -127,11 +127,11 @@ fn check_family(name: &str, sizes: &[u64], explicit: Explicit) {
         explicit.nodes as u64,
         "{name} {sizes:?}: closed-form order"
     );
-    let m = metrics(&loaded.instance, loaded.network.as_ref(), 1).unwrap();
+    let m = instance_report("family", &loaded.instance, loaded.network.as_ref(), 1).unwrap();
     let what = format!("{name} {sizes:?}");
-    assert_eq!(m.order, explicit.nodes, "{what}: order");
-    assert_eq!(m.degree, explicit.degree, "{what}: degree");
-    assert_eq!(m.diameter, explicit.diameter, "{what}: diameter");
+    assert_eq!(m.order, explicit.nodes as u64, "{what}: order");
+    assert_eq!(m.degree, explicit.degree as u64, "{what}: degree");
+    assert_eq!(m.diameter, u64::from(explicit.diameter), "{what}: diameter");
     assert_eq!(m.status, explicit.status, "{what}: status");
     assert_eq!(
         m.single_port_bound, explicit.status,
@@ -220,7 +220,7 @@ fn net_writes_headers_that_check_and_bounds_accept() {
     } = txverify(&["bounds", "--format", "json", path]);
     assert_eq!(code, 0);
     let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(report["schema"], "txverify-bounds/2");
+    assert_eq!(report["schema"], "txverify-bounds/3");
     // The 4 × 4 torus: 16 nodes, degree 4, diameter 4, status 32 (= 2 · 16), the
     // kernel's all-port bound 8, the cut bound 8 · 8 / 8 = 8.
     for (field, value) in [
@@ -234,10 +234,13 @@ fn net_writes_headers_that_check_and_bounds_accept() {
         assert_eq!(report[field], value, "{field}");
     }
     assert_eq!(report["cut_bound"]["value"], 8);
-    assert_eq!(
-        field_paths(&report),
-        documented_fields("## Schema `txverify-bounds/2`")
-    );
+    // A file's report is the schema's (its product fields null).
+    let documented = documented_fields("## Schema `txverify-bounds/3`");
+    let fields = field_paths(&report);
+    assert!(fields.is_subset(&documented), "{fields:?}");
+    assert_eq!(report["file"], path);
+    assert_eq!(report["table_bound"], 8, "the kernel's bound for tables");
+    assert_eq!(report["all_port"]["best"]["value"], 8);
     assert_eq!(report["average_distance"], 32.0 / 15.0);
     let Run {
         code, stdout: out, ..

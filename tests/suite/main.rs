@@ -51,6 +51,7 @@ mod msccl_check;
 mod msccl_crosscheck;
 mod msccl_network;
 mod no_panic;
+mod one_bound;
 mod portfolio;
 mod products;
 mod proofcheck_cnf;

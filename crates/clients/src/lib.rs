@@ -8,7 +8,9 @@
 //! the core's kernel, replay and `judge` before it is reported.
 #![deny(missing_docs)]
 
+pub mod bounds;
 pub mod catalogue;
+pub mod compare;
 pub mod construct;
 pub mod export;
 pub mod fifo;

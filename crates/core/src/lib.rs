@@ -17,7 +17,6 @@ pub mod format;
 pub mod group;
 pub mod kernel;
 pub mod load;
-pub mod metrics;
 pub mod network;
 pub mod schedule;
 pub mod verdict;

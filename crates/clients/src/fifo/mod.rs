@@ -562,5 +562,6 @@ fn ensure_sound(instance: &Instance) -> Result<(), FifoError> {
 
 mod arith;
 mod lemma2;
+pub mod report;
 #[cfg(test)]
 mod tests;

@@ -19,8 +19,8 @@
 
 use super::{Problem, bounds, single_port};
 use txverify_core::network::Graph;
-use txverify_core::schedule::{Ports, ReplayError, ReplayOptions, replay};
-use txverify_core::verdict::{self, Model, NamedBound, ScheduleVerdict};
+use txverify_core::schedule::{ReplayError, ReplayOptions, replay};
+use txverify_core::verdict::{self, ScheduleVerdict};
 
 /// The largest single-port schedule replayed (335 MiB of sends): mnb up to
 /// d = 12, exchange up to d = 10, every other problem up to d = 16.
@@ -56,16 +56,12 @@ pub fn baselines(
     graph: &Graph,
     all_port_time: u64,
 ) -> Result<(SinglePort, HalfDuplex), ReplayError> {
-    let time_bound = bounds::single_port_time(problem, graph, root);
+    let single = bounds::single_port(problem, graph, root);
+    let time_bound = single.time.value();
     let checked = if problem.sends(d) <= REPLAY_MAX_SENDS {
         let schedule = single_port::build(problem, d, root);
         let report = replay(&schedule, graph, &ReplayOptions { max_listed: 0 })?;
-        let copies = matches!(
-            problem,
-            Problem::Broadcast | Problem::Accumulate | Problem::Mnb
-        );
-        let model = Model::new(Ports::Limit(1), copies, true);
-        let bound = NamedBound::new(time_bound, "single-port lower bound on time", model);
+        let bound = single.time.best().clone();
         Some(verdict::judge(&report, Some(bound), None))
     } else {
         None

@@ -19,12 +19,8 @@
 
 use super::collective::{Collective, Shape};
 use super::routes::Routes;
-use txverify_core::bounds::cut_search::best_cut;
+use txverify_core::bounds::cut_search::{best_cut, every_side};
 use txverify_core::bounds::distance::distance_bound;
-
-/// Up to this many nodes every cut is tried; above, the cuts of single nodes
-/// and the best cut `txverify_core::bounds` finds.
-pub const EXHAUSTIVE_CUT_NODES: usize = 16;
 
 /// The bounds of one collective on one network.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,8 +158,8 @@ fn cut(routes: &Routes, shape: &Shape, roots: &[u32], in_a: &[bool]) -> Option<C
     })
 }
 
-/// The best of the cuts tried: every cut up to [`EXHAUSTIVE_CUT_NODES`]
-/// nodes; above, every single node and `txverify_core::bounds`' best cut.
+/// The best of the cuts tried: every cut up to
+/// [`txverify_core::bounds::cut_search::EXHAUSTIVE_NODES`] nodes; above, every single node and `txverify_core::bounds`' best cut.
 fn best_demand_cut(routes: &Routes, shape: &Shape, roots: &[u32]) -> Option<CutBound> {
     let n = shape.n as usize;
     if n < 2 || routes.nodes() != n {
@@ -177,10 +173,11 @@ fn best_demand_cut(routes: &Routes, shape: &Shape, roots: &[u32]) -> Option<CutB
             best = Some(f);
         }
     };
-    if n <= EXHAUSTIVE_CUT_NODES {
-        // Every A holding node 0 (B holds it otherwise: the same cut).
-        for mask in (1u32..1 << n).step_by(2) {
-            let in_a: Vec<bool> = (0..n).map(|x| mask >> x & 1 == 1).collect();
+    if let Some(sides) = every_side(n) {
+        // Every A holding node 0 (B holds it otherwise: the same cut), by the
+        // core's one enumeration of cuts.
+        for (_, set) in sides {
+            let in_a: Vec<bool> = (0..n).map(|x| set >> x & 1 == 1).collect();
             keep(cut(routes, shape, roots, &in_a));
         }
         return best;

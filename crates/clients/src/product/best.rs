@@ -20,7 +20,7 @@ use txverify_core::verdict::judge;
 pub const GREEDY_NETWORK_NODES: usize = 128;
 
 /// A replayed, valid total exchange and where it comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Known {
     /// Its time, as the replay found it.
     pub time: u32,

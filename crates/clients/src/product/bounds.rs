@@ -6,23 +6,15 @@
 //! its single-port case, ⌈AS(G)⌉) and the cut bound (eq. 4).
 
 use super::factor::Factor;
+use txverify_core::bounds::cut_search::{EXHAUSTIVE_NODES, best_cut};
 use txverify_core::bounds::{Cut, cut, distance};
 use txverify_core::network::Graph;
 
-/// Sum over all nodes of their status, S_G = Σ_v s(v), by breadth-first search
-/// from every node, and the status of node 0.
+/// Sum over all nodes of their status, S_G = Σ_v s(v), and the status of
+/// node 0, by search ([`Graph::distance_sums`], the one sum of distances).
 pub fn total_status_by_search(graph: &Graph) -> (u64, u64) {
-    let n = graph.nodes() as u32;
-    let mut total = 0;
-    let mut first = 0;
-    for v in 0..n {
-        let s = distance::reach(graph, v).status;
-        if v == 0 {
-            first = s;
-        }
-        total += s;
-    }
-    (total, first)
+    let sums = graph.distance_sums();
+    (sums.total, sums.status)
 }
 
 /// S_{G_i} = Σ_v s_i(v) for one factor, by breadth-first search of the factor.
@@ -63,31 +55,31 @@ pub fn genhypercube_average_distance(sides: &[u32]) -> f64 {
     n / (n - 1.0) * (k - inverse)
 }
 
-/// Largest factor for which every subset of nodes is tried as a side.
-pub const EXHAUSTIVE_FACTOR_NODES: u32 = 20;
-
-/// The best cut found of one factor: over every subset of its nodes
-/// containing node 0 (factors up to [`EXHAUSTIVE_FACTOR_NODES`]); beyond, the
-/// two arcs of a ring, the two segments of a path, any halving of a complete
-/// graph, and the splits between neighbours ([`cut::neighbour_split`]) of a
-/// Cayley factor.
+/// The best cut found of one factor: the one cut search of the core
+/// ([`txverify_core::bounds::cut_search::best_cut`]: every cut of a small
+/// factor, a heuristic beyond), and for a larger ring, path or complete graph
+/// its known best cut (two arcs, two segments, any halving).
 pub fn factor_cut(factor: &Factor) -> Option<Cut> {
     let m = factor.nodes();
     if m < 2 {
         return None;
     }
-    if m <= EXHAUSTIVE_FACTOR_NODES {
-        let graph = factor.network().build().ok()?;
-        return cut::best_bisection(&graph);
+    let graph = factor.network().build().ok()?;
+    let searched = best_cut(&graph, None).and_then(|c| c.summary());
+    if m as usize <= EXHAUSTIVE_NODES {
+        return searched;
     }
     let (half, rest) = (u64::from(m / 2), u64::from(m - m / 2));
-    match factor {
+    let known = match factor {
         Factor::Ring(_) => cut::ring_cut(u64::from(m)),
         Factor::Linear(_) => Cut::new(half, rest, 1, None),
         Factor::Complete(_) => Cut::new(half, rest, half * rest, None),
-        Factor::Cayley { .. } | Factor::Edges { .. } => {
-            cut::neighbour_split(&factor.network().build().ok()?)
-        }
+        Factor::Cayley { .. } | Factor::Edges { .. } => None,
+    };
+    match (known, searched) {
+        (Some(k), Some(s)) if s.ratio.exceeds(k.ratio) => Some(s),
+        (Some(k), _) => Some(k),
+        (None, s) => s,
     }
 }
 
@@ -146,18 +138,8 @@ pub fn network_bounds(
     let factors = super::factors_of(network)?;
     let graph = network.build().map_err(super::ProductError::Network)?;
     let n = graph.nodes() as u64;
-    let mut total = 0u64;
-    let mut status = 0u64;
-    let mut diameter = 0u32;
-    for v in 0..n as u32 {
-        let dist = graph.distances_to(v);
-        let s: u64 = dist.iter().map(|&d| u64::from(d)).sum();
-        if v == 0 {
-            status = s;
-        }
-        total += s;
-        diameter = diameter.max(dist.iter().copied().max().unwrap_or(0));
-    }
+    let sums = graph.distance_sums();
+    let (total, status, diameter) = (sums.total, sums.status, sums.diameter as u32);
     let degree = (0..n as u32)
         .map(|v| graph.neighbours(v).len() as u64)
         .max()

@@ -123,7 +123,7 @@ pub struct FactorExchange {
 }
 
 /// One schedule tried for a factor.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Candidate {
     /// The algorithm (as [`FactorExchange::method`]).
     pub method: &'static str,

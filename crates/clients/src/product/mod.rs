@@ -14,16 +14,18 @@ pub mod bounds;
 pub mod compose;
 pub mod factor;
 pub mod header;
+pub mod report;
 
 pub use factor::{Candidate, Factor, FactorExchange, LocalExchange};
 
 use std::fmt;
-use txverify_core::bounds::{Cut, Ratio, distance};
+use txverify_core::bounds::total_exchange;
+use txverify_core::bounds::{Cut, Ratio};
 use txverify_core::network::NetworkName;
 use txverify_core::schedule::{
     Collective, Ports, ReplayError, ReplayOptions, ReplayReport, Schedule, replay,
 };
-use txverify_core::verdict::{Model, NamedBound, ScheduleVerdict, judge};
+use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
 
 /// The most sends a composed schedule may have (20 bytes each).
 pub const MAX_SENDS: u64 = 1 << 27;
@@ -226,24 +228,14 @@ pub struct Theorem {
     pub says_optimal: bool,
 }
 
-/// The lower bound a composed time is compared with.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LowerBound {
-    /// Steps.
-    pub value: u64,
-    /// `average-status` (eq. 3), `cut` (eq. 4) or `link-load` (all-port:
-    /// Σ distances / directed links).
-    pub kind: &'static str,
-}
-
 /// One factor's part in a composition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FactorReport {
     /// The factor and its schedule.
     pub part: FactorExchange,
-    /// The factor's own lower bound under the model (average status
-    /// single-port; the larger of cut and link-load all-port).
-    pub lower_bound: LowerBound,
+    /// The factor's own lower bound under the model
+    /// ([`txverify_core::bounds::total_exchange`] of the factor graph).
+    pub lower_bound: NamedBound,
 }
 
 /// A composed schedule, replayed, with its theorem and bounds.
@@ -263,9 +255,10 @@ pub struct ProductRun {
     pub replay: ReplayReport,
     /// What the seed's theorem gives.
     pub theorem: Theorem,
-    /// The bound the time is compared with (the largest of those below that
-    /// apply to the port model).
-    pub lower_bound: LowerBound,
+    /// The bound the time is compared with: the best of
+    /// [`txverify_core::bounds::total_exchange`] on the product graph under
+    /// the port model, as every command states it.
+    pub lower_bound: NamedBound,
     /// The trusted verdict on the replay against `lower_bound`.
     pub verdict: ScheduleVerdict,
     /// Average status AS(G) = S_G / n, exact.
@@ -359,14 +352,8 @@ pub fn run(algorithm: Algorithm, network: &NetworkName) -> Result<ProductRun, Pr
     };
     let (total_status, _) = bounds::total_status_by_search(&graph);
     let n = graph.nodes() as u64;
-    let lower_bound = model_bound(&factors, ports);
-    // The bounds of the port model hold for personalised packets, buffered.
-    let named = NamedBound::new(
-        lower_bound.value,
-        lower_bound.kind,
-        Model::new(ports, false, true),
-    );
-    let verdict = judge(&replayed, Some(named), None);
+    let lower_bound = total_exchange(&graph, ports).best().clone();
+    let verdict = judge(&replayed, Some(lower_bound.clone()), None);
     Ok(ProductRun {
         algorithm,
         network: network.clone(),
@@ -411,74 +398,19 @@ fn says_optimal(algorithm: Algorithm, factors: &[Factor], reports: &[FactorRepor
     }
 }
 
-/// The lower bound for total exchange on the product of `factors` under
-/// `ports` ([`txverify_core::bounds`] derives each): single-port (compose runs no other
-/// K-port model), the larger of the distance bound ⌈S_G / n⌉ = ⌈AS(G)⌉ and the
-/// cut bound (a single port is less than all ports); all-port, the larger of
-/// the cut bound and the distance bound ⌈S_G / directed links⌉. A cut that was
-/// not found counts for nothing.
-pub fn model_bound(factors: &[Factor], ports: Ports) -> LowerBound {
-    let n: u64 = factors.iter().map(|f| u64::from(f.nodes())).product();
-    let total = bounds::total_status_by_theorem(factors).unwrap_or(0);
-    let cut = bounds::dimension_cut(factors).map(|c| c.steps());
-    let other = match ports {
-        Ports::Limit(_) => LowerBound {
-            value: distance::distance_bound(total, n),
-            kind: "average-status",
-        },
-        Ports::All => {
-            let links: u64 = factors
-                .iter()
-                .map(|f| directed_links(f) * (n / u64::from(f.nodes())))
-                .sum();
-            LowerBound {
-                value: distance::distance_bound(total, links),
-                kind: "link-load",
-            }
-        }
-    };
-    // On a tie the seed's own bound is named: the cut for all-port, the
-    // average status for single-port.
-    match (cut, ports) {
-        (Some(cut), Ports::All) if cut >= other.value => LowerBound {
-            value: cut,
-            kind: "cut",
-        },
-        (Some(cut), Ports::Limit(_)) if cut > other.value => LowerBound {
-            value: cut,
-            kind: "cut",
-        },
-        _ => other,
-    }
+/// A factor's own bound: [`total_exchange`] of the factor graph under the
+/// port model (for a linear array under one port, its node load).
+fn factor_bound(factor: &Factor, ports: Ports) -> NamedBound {
+    let graph = factor.network().build();
+    // A factor was built once already to compose its schedule.
+    graph.map_or_else(
+        |_| total_exchange_unknown(ports),
+        |g| total_exchange(&g, ports).best().clone(),
+    )
 }
 
-/// A factor's own bound: [`model_bound`], and for a linear array under one
-/// port the node-load bound (routes on a path are unique).
-fn factor_bound(factor: &Factor, ports: Ports) -> LowerBound {
-    let bound = model_bound(std::slice::from_ref(factor), ports);
-    match (factor, ports) {
-        (Factor::Linear(m), Ports::Limit(1))
-            if factor::linear_single_port_bound(*m) > bound.value =>
-        {
-            LowerBound {
-                value: factor::linear_single_port_bound(*m),
-                kind: "node-load",
-            }
-        }
-        _ => bound,
-    }
-}
-
-fn directed_links(f: &Factor) -> u64 {
-    let m = u64::from(f.nodes());
-    match f {
-        Factor::Cayley { .. } | Factor::Edges { .. } => {
-            f.network().build().map_or(0, |g| g.directed_links() as u64)
-        }
-        _ if m < 2 => 0,
-        _ if m == 2 => 2,
-        Factor::Ring(_) => 2 * m,
-        Factor::Linear(_) => 2 * (m - 1),
-        Factor::Complete(_) => m * (m - 1),
-    }
+/// The bound of a factor that does not build: the one-node graph's, 0.
+fn total_exchange_unknown(ports: Ports) -> NamedBound {
+    let one = NetworkName::Linear(1).build().expect("one node builds");
+    total_exchange(&one, ports).best().clone()
 }

@@ -7,7 +7,7 @@
 //!
 //! Links come in inverse pairs, so c(A) is also the number of edges joining A
 //! to the rest. The bound is as strong as the cut tried: every cut of a small
-//! graph ([`best_bisection`]), the halving of one dimension of a product
+//! graph ([`best_bisection`], by [`super::cut_search`]'s one enumeration), the halving of one dimension of a product
 //! ([`product_cut`], [`torus_cut`]), or, on larger graphs, the splits between
 //! two neighbours ([`neighbour_split`]).
 
@@ -155,9 +155,6 @@ pub fn coordinate_halvings(graph: &Graph, sides: &[usize]) -> Option<Cut> {
     best
 }
 
-/// Largest whole graph for which every bisection is tried.
-pub const EXHAUSTIVE_GRAPH_NODES: usize = 22;
-
 /// The edges of `graph`, each once (`x < y`).
 fn edges(graph: &Graph) -> Vec<(u32, u32)> {
     (0..graph.nodes() as u32)
@@ -171,27 +168,15 @@ fn edges(graph: &Graph) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// The best cut over every partition of the nodes into two non-empty sets
-/// (graphs up to [`EXHAUSTIVE_GRAPH_NODES`] nodes; `None` beyond): each
-/// partition is tried once, as the set containing node 0.
+/// The best cut over every partition of the nodes into two non-empty sets,
+/// by the one enumeration of cuts ([`super::cut_search::every_side`], graphs
+/// up to [`super::cut_search::EXHAUSTIVE_NODES`] nodes; `None` beyond).
 pub fn best_bisection(graph: &Graph) -> Option<Cut> {
-    let n = graph.nodes();
-    if !(2..=EXHAUSTIVE_GRAPH_NODES).contains(&n) {
+    if graph.nodes() > super::cut_search::EXHAUSTIVE_NODES {
         return None;
     }
-    let edges = edges(graph);
-    let mut best: Option<Cut> = None;
-    // Sets containing node 0: bit 0 always set, the others free; the full set excluded.
-    for rest in 0..(1u64 << (n - 1)) - 1 {
-        let set = rest << 1 | 1;
-        let side = u64::from(set.count_ones());
-        let crossing = edges
-            .iter()
-            .filter(|&&(x, y)| (set >> x & 1) != (set >> y & 1))
-            .count() as u64;
-        best = better(best, Cut::new(side, n as u64 - side, crossing, None));
-    }
-    best
+    let found = super::cut_search::best_cut(graph, None)?;
+    Cut::new(found.side.len() as u64, found.other_side, found.edges, None)
 }
 
 /// Largest graph for which [`neighbour_split`] tries the links from every

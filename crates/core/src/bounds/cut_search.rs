@@ -53,6 +53,19 @@ pub enum CutMethod {
         /// Whether the passes ran (at most [`REFINE_NODES`] nodes).
         refined: bool,
     },
+    /// A cut of one factor of a product (or one side of a torus), found by
+    /// the search there, times every other factor: A = A_i × the rest.
+    Dimension {
+        /// The factor, 1-based.
+        dimension: usize,
+        /// Whether the factor's cut was found by trying every cut of it.
+        factor_exhaustive: bool,
+    },
+    /// The halving of one coordinate of a grid numbered in mixed radix.
+    Halving {
+        /// The coordinate, 1-based.
+        dimension: usize,
+    },
 }
 
 impl std::fmt::Display for CutMethod {
@@ -66,6 +79,18 @@ impl std::fmt::Display for CutMethod {
             CutMethod::Heuristic { starts, .. } => {
                 write!(f, "heuristic (BFS sweeps, {starts} starts)")
             }
+            CutMethod::Dimension {
+                dimension,
+                factor_exhaustive,
+            } => {
+                let how = if *factor_exhaustive {
+                    "exhaustive"
+                } else {
+                    "heuristic"
+                };
+                write!(f, "dimension {dimension} ({how} cut of the factor)")
+            }
+            CutMethod::Halving { dimension } => write!(f, "halving of coordinate {dimension}"),
         }
     }
 }
@@ -91,6 +116,12 @@ impl FoundCut {
     /// The bound in steps: ⌈|A|·|V∖A| / cap_K(A)⌉.
     pub fn steps(&self) -> u64 {
         self.ratio.ceil()
+    }
+
+    /// The cut in brief (sizes and crossing links), as [`super::cut::Cut`]
+    /// states it; `None` when no link crosses.
+    pub fn summary(&self) -> Option<super::cut::Cut> {
+        super::cut::Cut::new(self.side.len() as u64, self.other_side, self.edges, None)
     }
 }
 
@@ -237,35 +268,50 @@ pub fn cut_of(
     state.found(method)
 }
 
-/// Every set containing node 0, in Gray code order (at most
-/// [`EXHAUSTIVE_NODES`] nodes); ties keep the first found.
-fn exhaustive(graph: &Graph, ports: u64) -> Option<FoundCut> {
-    let n = graph.nodes();
-    if !(2..=EXHAUSTIVE_NODES).contains(&n) {
+/// The one enumeration of cuts: every set of nodes holding node 0 of a graph
+/// of 2 to [`EXHAUSTIVE_NODES`] nodes, each once, in Gray code order so that
+/// each differs from the one before by one node. Yields `(moved node, set)`,
+/// the set as a bit mask over the nodes, starting from A = {0} (moved node 0);
+/// the whole node set comes once too (callers skip it). `None` outside the
+/// size range. Every exhaustive cut search (the bounds here, the MSCCL link
+/// loads) walks it.
+pub fn every_side(nodes: usize) -> Option<impl Iterator<Item = (u32, u64)>> {
+    if !(2..=EXHAUSTIVE_NODES).contains(&nodes) {
         return None;
     }
-    let gray = if ports == u64::MAX {
-        all_port_gray(graph)
+    let first = std::iter::once((0u32, 1u64));
+    let rest = (1..(1u64 << (nodes - 1))).scan(1u64, |set, i| {
+        let moved = i.trailing_zeros() + 1;
+        *set ^= 1 << moved;
+        Some((moved, *set))
+    });
+    Some(first.chain(rest))
+}
+
+/// Every set containing node 0 ([`every_side`]); ties keep the first found.
+fn exhaustive(graph: &Graph, ports: u64) -> Option<FoundCut> {
+    let n = graph.nodes();
+    let sides = every_side(n)?;
+    let best_set = if ports == u64::MAX {
+        all_port_gray(graph, sides)
     } else {
         let mut state = CutState::new(graph, ports);
-        // A = {0} first, then every other set, one node moved at a time.
-        let mut best: Option<(Ratio, u64)> = state.ratio().map(|r| (r, 0));
-        let mut gray = 0u64;
-        for i in 1..(1u64 << (n - 1)) {
-            let bit = i.trailing_zeros();
-            state.flip(bit + 1);
-            gray ^= 1 << bit;
+        let mut best: Option<(Ratio, u64)> = None;
+        for (moved, set) in sides {
+            if moved != 0 {
+                state.flip(moved);
+            }
             if let Some(r) = state.ratio()
                 && best.is_none_or(|(b, _)| r.exceeds(b))
             {
-                best = Some((r, gray));
+                best = Some((r, set));
             }
         }
         best?.1
     };
     let mut state = CutState::new(graph, ports);
     for x in 1..n as u32 {
-        if gray >> (x - 1) & 1 == 1 {
+        if best_set >> x & 1 == 1 {
             state.flip(x);
         }
     }
@@ -274,38 +320,39 @@ fn exhaustive(graph: &Graph, ports: u64) -> Option<FoundCut> {
 
 /// The all-port case of [`exhaustive`] with node sets as bit masks: moving
 /// v changes c(A) by 2·|N(v) on v's side| − deg v, one popcount. Returns the
-/// best set (bit x − 1 for node x ≥ 1; node 0 always in A).
-fn all_port_gray(graph: &Graph) -> u64 {
+/// best set (node 0 always in A).
+fn all_port_gray(graph: &Graph, sides: impl Iterator<Item = (u32, u64)>) -> u64 {
     let n = graph.nodes();
     let masks: Vec<u64> = (0..n as u32)
         .map(|x| graph.neighbours(x).iter().fold(0, |m, &y| m | 1 << y))
         .collect();
     let degrees: Vec<u64> = masks.iter().map(|m| u64::from(m.count_ones())).collect();
     let full = (1u64 << n) - 1;
-    let (mut set, mut edges) = (1u64, degrees[0]);
-    let mut best = Ratio {
-        numerator: n as u64 - 1,
-        denominator: edges,
-    };
-    let mut best_set = 1u64;
-    for i in 1..(1u64 << (n - 1)) {
-        let v = i.trailing_zeros() as usize + 1;
-        let same_side = if set >> v & 1 == 1 { set } else { full & !set };
+    let mut edges = 0u64;
+    let mut before = 0u64;
+    let mut best: Option<(Ratio, u64)> = None;
+    for (moved, set) in sides {
+        let v = moved as usize;
+        // `before` is the set the move started from (empty before A = {0}).
+        let same_side = if before >> v & 1 == 1 {
+            before
+        } else {
+            full & !before
+        };
         edges = edges + 2 * u64::from((masks[v] & same_side).count_ones()) - degrees[v];
-        set ^= 1 << v;
+        before = set;
         let size = u64::from(set.count_ones());
         if size < n as u64 {
             let r = Ratio {
                 numerator: size * (n as u64 - size),
                 denominator: edges,
             };
-            if r.exceeds(best) {
-                best = r;
-                best_set = set;
+            if best.is_none_or(|(b, _)| r.exceeds(b)) {
+                best = Some((r, set));
             }
         }
     }
-    best_set >> 1
+    best.map_or(1, |(_, set)| set)
 }
 
 /// The better of two found cuts (the first on a tie).

@@ -1,20 +1,32 @@
-//! Lower bounds on any connected graph, vertex-transitive or not (an edge
-//! list, a mesh, a product): the figures `bounds --network` reports.
+//! The lower bounds of a total exchange on any connected graph,
+//! vertex-transitive or not (an edge list, a mesh, a product, a Cayley graph):
+//! the one function every command takes them from ([`total_exchange`]).
 //!
-//! A graph that is not vertex-transitive has no single status, so the
-//! distance bound sums over all pairs: the N(N − 1) messages need
-//! H = Σ_{x≠y} d(x, y) hops in all (one breadth-first search per node), and
-//! in one step node x sends at most min(K, deg x) messages one hop each, so
-//! no total exchange takes fewer than ⌈H / Σ_x min(K, deg x)⌉ steps (all-port:
-//! ⌈H / L⌉, L the directed links). Node x receives N − 1 distinct messages, at
-//! most min(K, deg x) a step: ⌈(N − 1) / min(K, δ)⌉, δ the least degree. The
-//! cut bounds are [`super::cut_search`]'s, all-port and K-port. Every K-port
-//! schedule is an all-port schedule too, so each all-port bound is also a
-//! K-port bound. The model is the one of [`crate::bounds`].
+//! The N(N − 1) messages need H = Σ_{x≠y} d(x, y) hops in all
+//! ([`Graph::distance_sums`]), and in one step node x sends at most
+//! min(K, deg x) messages one hop each, so no total exchange takes fewer than
+//! ⌈H / Σ_x min(K, deg x)⌉ steps (single-port: ⌈H / N⌉, the average status
+//! of seed 000; all-port: ⌈H / L⌉, the link load). Node x receives N − 1
+//! distinct messages, at most min(K, deg x) a step: ⌈(N − 1) / min(K, δ)⌉,
+//! δ the least degree (the intake bound). A message moves one hop a step: the
+//! diameter. The cut bounds are [`super::cut_search`]'s, all-port and K-port,
+//! over every cut of a small graph and, on a larger one, the cuts its search
+//! finds, the cuts of each factor of a product times the other factors, and
+//! the halvings of a grid's coordinates. On a tree every route is unique, so
+//! node x forwards every message between two of the parts it separates,
+//! besides its own N − 1: at least ⌈(N − 1 + through(x)) / min(K, deg x)⌉
+//! steps (the node load; a path of m nodes gives m − 1 + ⌊(m − 1)²/2⌋
+//! single-port, seed 000's linear-array bound). Every K-port schedule is an
+//! all-port one, so each all-port bound is also a K-port bound and the K-port
+//! figures are at least the all-port ones. The model is the one of
+//! [`crate::bounds`]: any routing, any buffering; copies of a packet serve no
+//! other destination, so they change none of these counts.
 
-use super::cut_search::{FoundCut, best_cut, better, cut_of};
+use super::cut_search::{CutMethod, FoundCut, best_cut, better, cut_of};
 use super::distance;
+use super::set::{BoundSet, counting_model, port_limit};
 use crate::network::Graph;
+use crate::schedule::Ports;
 
 /// The figures and lower bounds of one graph under K ports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +45,7 @@ pub struct GraphBounds {
     pub total_status: u64,
     /// Directed links (L).
     pub directed_links: u64,
-    /// The K of K-port (the ports asked for).
+    /// The K of K-port (the ports asked for; `u64::MAX`: all ports).
     pub ports: u64,
     /// Σ_x min(K, deg x).
     pub port_capacity: u64,
@@ -41,6 +53,9 @@ pub struct GraphBounds {
     pub cut: Option<FoundCut>,
     /// The best K-port cut found (the all-port one when K ≥ every degree).
     pub ports_cut: Option<FoundCut>,
+    /// On a tree, the node load: max_x (N − 1 + messages through x) and the
+    /// degree of that x (`None` on a graph with a cycle).
+    node_load: Option<Vec<(u64, u64)>>,
 }
 
 impl GraphBounds {
@@ -60,21 +75,76 @@ impl GraphBounds {
         distance::distance_bound(self.order.saturating_sub(1), k)
     }
 
-    /// The largest all-port bound: link load, intake and the cut.
-    pub fn all_port_bound(&self) -> u64 {
-        let cut = self.cut.as_ref().map_or(0, FoundCut::steps);
-        self.link_load_bound().max(self.intake_bound(None)).max(cut)
+    /// The node load of a tree under K ports (`None`: all-port); 0 on a graph
+    /// with a cycle.
+    pub fn node_load_bound(&self, ports: Option<u64>) -> u64 {
+        self.node_load.as_ref().map_or(0, |loads| {
+            loads
+                .iter()
+                .map(|&(sends, degree)| {
+                    distance::distance_bound(sends, ports.map_or(degree, |k| k.min(degree)))
+                })
+                .max()
+                .unwrap_or(0)
+        })
     }
 
-    /// The largest K-port bound: the K-port distance, intake and cut bounds,
-    /// and every all-port bound.
-    pub fn ports_bound(&self) -> u64 {
-        let cut = self.ports_cut.as_ref().map_or(0, FoundCut::steps);
-        self.ports_distance_bound()
-            .max(self.intake_bound(Some(self.ports)))
-            .max(cut)
-            .max(self.all_port_bound())
+    /// The largest all-port bound.
+    pub fn all_port_bound(&self) -> u64 {
+        self.bound_set(Ports::All).value()
     }
+
+    /// The largest K-port bound (K = `ports`), every all-port bound included.
+    pub fn ports_bound(&self) -> u64 {
+        self.bound_set(self.ports_model()).value()
+    }
+
+    /// The port model of `ports`.
+    fn ports_model(&self) -> Ports {
+        match u32::try_from(self.ports) {
+            Ok(k) if self.ports < self.degree_max => Ports::Limit(k),
+            _ => Ports::All,
+        }
+    }
+
+    /// The named bounds of a total exchange under `ports`: the all-port ones,
+    /// or the K-port ones when `ports` is `Ports::Limit(K)` with K the ports
+    /// these figures were computed for (any other K: its distance, intake and
+    /// node-load bounds and the all-port cut, which holds for every K).
+    pub fn bound_set(&self, ports: Ports) -> BoundSet {
+        let asked = port_limit(ports).filter(|&k| k < self.degree_max);
+        // The K-port distance and cut need figures for that K; for another K
+        // the all-port ones stand (they hold under every K).
+        let limit = asked.filter(|&k| k == self.ports);
+        let (distance, distance_name) = match limit {
+            None => (self.link_load_bound(), "link-load".to_string()),
+            Some(1) => (self.ports_distance_bound(), "average-status".to_string()),
+            Some(k) => (self.ports_distance_bound(), format!("{k}-port distance")),
+        };
+        let cut = match limit {
+            Some(_) => self.ports_cut.as_ref(),
+            None => self.cut.as_ref(),
+        };
+        let mut bounds = vec![
+            (distance, distance_name),
+            (self.intake_bound(asked), "intake".to_string()),
+            (self.diameter, "diameter".to_string()),
+        ];
+        if let Some(c) = cut {
+            bounds.push((c.steps(), format!("cut ({})", c.method)));
+        }
+        if self.node_load.is_some() {
+            bounds.push((self.node_load_bound(asked), "node-load".to_string()));
+        }
+        BoundSet::new(counting_model(ports), bounds)
+    }
+}
+
+/// The lower bounds of a total exchange on `graph` under `ports`: the one
+/// function every command takes them from.
+pub fn total_exchange(graph: &Graph, ports: Ports) -> BoundSet {
+    let k = port_limit(ports).unwrap_or(u64::MAX);
+    graph_bounds(graph, k).bound_set(ports)
 }
 
 /// The most work [`graph_bounds`] is given: its breadth-first search from
@@ -107,22 +177,15 @@ pub fn check_all_pairs(nodes: u64, links: u64) -> Result<(), TooLargeForAllPairs
     Ok(())
 }
 
-/// Computes [`GraphBounds`] of a connected `graph` under `ports` ports (K ≥ 1).
+/// Computes [`GraphBounds`] of a connected `graph` under `ports` ports (K ≥ 1;
+/// `u64::MAX`: all ports).
 pub fn graph_bounds(graph: &Graph, ports: u64) -> GraphBounds {
     let n = graph.nodes() as u32;
-    let (mut total, mut status, mut diameter) = (0u64, 0u64, 0u64);
-    for x in 0..n {
-        let reach = distance::reach(graph, x);
-        if x == 0 {
-            status = reach.status;
-        }
-        total += reach.status;
-        diameter = diameter.max(reach.eccentricity);
-    }
+    let sums = graph.distance_sums();
     let degrees = (0..n).map(|x| graph.degree(x) as u64);
     let degree_min = degrees.clone().min().unwrap_or(0);
     let degree_max = degrees.max().unwrap_or(0);
-    let cut = best_cut(graph, None);
+    let cut = better(best_cut(graph, None), structured_cut(graph, None));
     let ports_cut = if ports >= degree_max {
         cut.clone()
     } else {
@@ -130,21 +193,140 @@ pub fn graph_bounds(graph: &Graph, ports: u64) -> GraphBounds {
         let all_port_side = cut
             .as_ref()
             .and_then(|c| cut_of(graph, &c.side, Some(ports), c.method));
-        better(best_cut(graph, Some(ports)), all_port_side)
+        let searched = better(
+            best_cut(graph, Some(ports)),
+            structured_cut(graph, Some(ports)),
+        );
+        better(searched, all_port_side)
     };
     GraphBounds {
         order: u64::from(n),
         degree_min,
         degree_max,
-        diameter,
-        status,
-        total_status: total,
+        diameter: sums.diameter,
+        status: sums.status,
+        total_status: sums.total,
         directed_links: graph.directed_links() as u64,
         ports,
-        port_capacity: distance::port_capacity(graph, Some(ports)),
+        port_capacity: distance::port_capacity(graph, (ports < u64::MAX).then_some(ports)),
         cut,
         ports_cut,
+        node_load: node_load(graph),
     }
+}
+
+/// The cuts a graph's structure offers beyond the search: on a graph too
+/// large for every cut to be tried, each factor's best cut times the other
+/// factors (a product, a torus), and the halving of each coordinate of a grid.
+fn structured_cut(graph: &Graph, ports: Option<u64>) -> Option<FoundCut> {
+    if graph.nodes() <= super::cut_search::EXHAUSTIVE_NODES {
+        return None;
+    }
+    let mut best = None;
+    let mut stride = 1usize;
+    for (i, &side) in graph.factor_sizes().iter().enumerate() {
+        best = better(best, factor_cut(graph, stride, side, i + 1, ports));
+        stride *= side;
+    }
+    let mut stride = 1usize;
+    for (i, &side) in graph.radix().iter().enumerate() {
+        let in_a: Vec<u32> = (0..graph.nodes() as u32)
+            .filter(|&x| (x as usize / stride) % side < side / 2)
+            .collect();
+        let method = CutMethod::Halving { dimension: i + 1 };
+        best = better(best, cut_of(graph, &in_a, ports, method));
+        stride *= side;
+    }
+    best
+}
+
+/// The best cut of the factor of `side` nodes at `stride` (the nodes whose
+/// other coordinates are 0), times every other factor: A = A_i × the rest.
+/// Every copy of the factor adds its own crossing links, so the cut of the
+/// product is evaluated link by link on the product itself.
+fn factor_cut(
+    graph: &Graph,
+    stride: usize,
+    side: usize,
+    dimension: usize,
+    ports: Option<u64>,
+) -> Option<FoundCut> {
+    if side < 2 {
+        return None;
+    }
+    let lists: Vec<Vec<u32>> = (0..side)
+        .map(|c| {
+            graph
+                .neighbours((c * stride) as u32)
+                .iter()
+                .filter(|&&y| (y as usize).is_multiple_of(stride) && (y as usize) < side * stride)
+                .map(|&y| (y as usize / stride) as u32)
+                .collect()
+        })
+        .collect();
+    let factor = Graph::from_adjacency(lists).ok()?;
+    let found = best_cut(&factor, ports)?;
+    let in_side: Vec<bool> = {
+        let mut v = vec![false; side];
+        found.side.iter().for_each(|&c| v[c as usize] = true);
+        v
+    };
+    let a: Vec<u32> = (0..graph.nodes() as u32)
+        .filter(|&x| in_side[(x as usize / stride) % side])
+        .collect();
+    let method = CutMethod::Dimension {
+        dimension,
+        factor_exhaustive: found.method == CutMethod::Exhaustive,
+    };
+    cut_of(graph, &a, ports, method)
+}
+
+/// On a tree (N − 1 edges), for every node x: the messages x must send,
+/// its own N − 1 and every message between two parts of the tree without x
+/// (routes are unique), with x's degree. `None` on a graph with a cycle.
+fn node_load(graph: &Graph) -> Option<Vec<(u64, u64)>> {
+    let n = graph.nodes();
+    if n < 2 || graph.directed_links() != 2 * (n - 1) {
+        return None;
+    }
+    // Breadth-first order from node 0, each node's parent, then subtree sizes.
+    let mut order = vec![0u32];
+    let mut parent = vec![u32::MAX; n];
+    parent[0] = 0;
+    let mut i = 0;
+    while let Some(&x) = order.get(i) {
+        for &y in graph.neighbours(x) {
+            if parent[y as usize] == u32::MAX {
+                parent[y as usize] = x;
+                order.push(y);
+            }
+        }
+        i += 1;
+    }
+    let mut size = vec![1u64; n];
+    for &x in order.iter().skip(1).rev() {
+        size[parent[x as usize] as usize] += size[x as usize];
+    }
+    let total = n as u64 - 1;
+    let loads = (0..n as u32)
+        .map(|x| {
+            let mut parts: Vec<u64> = graph
+                .neighbours(x)
+                .iter()
+                .filter(|&&y| y != parent[x as usize] || x == 0)
+                .filter(|&&y| parent[y as usize] == x)
+                .map(|&y| size[y as usize])
+                .collect();
+            let below: u64 = parts.iter().sum();
+            if x != 0 {
+                parts.push(total - below);
+            }
+            let squares: u64 = parts.iter().map(|p| p * p).sum();
+            let through = total * total - squares;
+            (total + through, graph.degree(x) as u64)
+        })
+        .collect();
+    Some(loads)
 }
 
 #[cfg(test)]
@@ -152,11 +334,15 @@ mod tests {
     use super::*;
     use crate::network::NetworkName;
 
+    fn graph(name: &str) -> Graph {
+        name.parse::<NetworkName>().unwrap().build().unwrap()
+    }
+
     #[test]
     fn a_path_of_four() {
         // 0-1-2-3: H = 2·(1+2+3+1+2+1) = 20, L = 6, ⌈20/6⌉ = 4; the middle
         // cut is 2·2 / 1 = 4; node 0 receives 3 messages on one link: 3.
-        let g = NetworkName::Linear(4).build().unwrap();
+        let g = graph("linear 4");
         let b = graph_bounds(&g, 1);
         assert_eq!(
             (b.order, b.degree_min, b.degree_max, b.diameter),
@@ -168,6 +354,58 @@ mod tests {
         assert_eq!(b.all_port_bound(), 4);
         // Single-port: Σ min(1, deg) = 4, ⌈20 / 4⌉ = 5.
         assert_eq!(b.ports_distance_bound(), 5);
-        assert_eq!(b.ports_bound(), 5);
+        // The node load: node 1 sends its own 3 and forwards 1·2 each way: 7.
+        assert_eq!(b.node_load_bound(Some(1)), 7);
+        assert_eq!(b.ports_bound(), 7);
+    }
+
+    #[test]
+    fn the_node_load_of_a_path_is_the_seed_s_linear_array_bound() {
+        for m in 2..=9u64 {
+            let g = graph(&format!("linear {m}"));
+            let set = total_exchange(&g, Ports::Limit(1));
+            let seed = m - 1 + (m - 1) * (m - 1) / 2;
+            assert_eq!(set.named("node-load").unwrap().value(), seed, "linear {m}");
+            assert!(set.value() >= seed);
+        }
+        assert!(
+            total_exchange(&graph("ring 6"), Ports::Limit(1))
+                .named("node-load")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn the_best_is_the_largest_and_every_bound_states_its_model() {
+        for name in [
+            "ring 8",
+            "torus 4 4",
+            "hypercube 3",
+            "mesh 3 5",
+            "ring 5 x linear 3",
+        ] {
+            let g = graph(name);
+            for ports in [Ports::All, Ports::Limit(1), Ports::Limit(2)] {
+                let set = total_exchange(&g, ports);
+                let largest = set.bounds().iter().map(|b| b.value()).max().unwrap();
+                assert_eq!(set.value(), largest, "{name}");
+                assert!(set.bounds().iter().all(|b| b.model().ports() == ports));
+            }
+            // Fewer ports can only slow a schedule down.
+            let all = total_exchange(&g, Ports::All).value();
+            assert!(total_exchange(&g, Ports::Limit(1)).value() >= all, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_large_product_gets_its_factor_cut() {
+        // 5 × 5 × 2 = 50 nodes: too many for every cut; the ring 5 factor's
+        // cut (2 · 3 / 2) times 10 copies: 60 · 10 / 20 → 30.
+        let g = graph("ring 5 x ring 5 x linear 2");
+        let b = graph_bounds(&g, u64::MAX);
+        let cut = b.cut.unwrap();
+        assert!(cut.steps() >= 30, "{cut:?}");
+        // Ring 8: exhaustively 16 / 2 = 8, with the all-port distance bound 8.
+        assert_eq!(total_exchange(&graph("ring 8"), Ports::All).value(), 8);
     }
 }

@@ -38,9 +38,16 @@
 //! start from; the FIFO algorithm's optimality check computes it by its own
 //! search of the Cayley graph, on purpose apart.
 
+pub mod collective;
 pub mod cut;
 pub mod cut_search;
 pub mod distance;
 pub mod general;
+pub mod messages;
+mod set;
 
+pub use collective::{CollectiveBounds, collective, half_duplex_time};
 pub use cut::{Cut, Ratio};
+pub use general::total_exchange;
+pub use messages::message_set;
+pub use set::BoundSet;

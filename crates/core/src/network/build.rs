@@ -82,7 +82,7 @@ pub fn mesh(sides: &[usize]) -> Result<Graph, NetworkError> {
     for s in sides {
         label.push_str(&format!(" {s}"));
     }
-    Graph::from_ports(label, Topology::General, grid(sides, false))
+    Ok(Graph::from_ports(label, Topology::General, grid(sides, false))?.with_radix(sides.to_vec()))
 }
 
 /// K_M1 × K_M2 × …, mixed radix, first coordinate fastest.
@@ -105,7 +105,12 @@ pub fn gen_hypercube(sides: &[usize]) -> Result<Graph, NetworkError> {
             list
         })
         .collect();
-    Graph::from_ports("genhypercube", Topology::General, lists)
+    // K_M1 × K_M2 × … is the Cayley graph of Z_M1 × Z_M2 × … on every
+    // non-zero element of one coordinate.
+    Ok(Graph::from_ports("genhypercube", Topology::General, lists)?
+        .vertex_transitive()
+        .with_radix(sides.to_vec())
+        .with_factor_sizes(sides.to_vec()))
 }
 
 /// G1 × G2 × …: nodes mixed radix with the first factor fastest, joined when
@@ -141,7 +146,23 @@ pub fn product(graphs: &[Graph]) -> Result<Graph, NetworkError> {
         match graph.topology() {
             Topology::Torus { sides: s } => sides.extend_from_slice(s),
             Topology::General => {
-                return Graph::from_ports("product", Topology::General, lists);
+                // A product of vertex-transitive graphs is vertex-transitive
+                // (translate each coordinate by its factor's automorphism).
+                let transitive = graphs.iter().all(Graph::is_vertex_transitive);
+                let factor_sizes = graphs
+                    .iter()
+                    .flat_map(|g| match g.factor_sizes() {
+                        [] => vec![g.nodes()],
+                        sizes => sizes.to_vec(),
+                    })
+                    .collect();
+                let graph = Graph::from_ports("product", Topology::General, lists)?
+                    .with_factor_sizes(factor_sizes);
+                return Ok(if transitive {
+                    graph.vertex_transitive()
+                } else {
+                    graph
+                });
             }
         }
     }
@@ -169,7 +190,8 @@ impl Graph {
                 ports
             })
             .collect();
-        Graph::from_ports("cayley graph", Topology::General, lists)
+        // Left multiplication by g·h⁻¹ maps h to g and keeps every link.
+        Ok(Graph::from_ports("cayley graph", Topology::General, lists)?.vertex_transitive())
     }
 }
 

@@ -56,6 +56,28 @@ pub struct Graph {
     sorted: Vec<u32>,
     /// `by_head[i]` is the id of the link from `x` to `sorted[i]`.
     by_head: Vec<u32>,
+    /// Set by the builders of Cayley graphs, tori and their products, which
+    /// are vertex-transitive by construction: every node then has node 0's
+    /// distances, and [`Graph::distance_sums`] searches from node 0 alone.
+    vertex_transitive: bool,
+    /// The node counts of the factors of a product (a torus's sides), first
+    /// factor fastest; empty for a graph built as no product.
+    factor_sizes: Vec<usize>,
+    /// The sides of the mixed-radix numbering of a grid (torus, mesh, twisted
+    /// torus), first coordinate fastest; empty for any other graph.
+    radix: Vec<usize>,
+}
+
+/// The sums of a graph's distances, from one function ([`Graph::distance_sums`]),
+/// which every bound and report takes them from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DistanceSums {
+    /// Σ_{x,y} d(x, y) over all ordered pairs: the hops of a total exchange.
+    pub total: u64,
+    /// The status of node 0: Σ_y d(0, y).
+    pub status: u64,
+    /// The largest distance.
+    pub diameter: u64,
 }
 
 impl PartialEq for Graph {
@@ -107,8 +129,15 @@ impl Graph {
         }
         offsets.push(targets.len() as u32);
         let (sorted, by_head, sources) = sorted_rows(&offsets, &targets)?;
+        let factor_sizes = match &topology {
+            Topology::Torus { sides } => sides.clone(),
+            Topology::General => Vec::new(),
+        };
         let graph = Graph {
             label: label.into(),
+            radix: factor_sizes.clone(),
+            vertex_transitive: matches!(topology, Topology::Torus { .. }),
+            factor_sizes,
             topology,
             offsets,
             targets,
@@ -144,6 +173,79 @@ impl Graph {
     pub fn with_label(mut self, label: impl Into<String>) -> Graph {
         self.label = label.into();
         self
+    }
+
+    /// The same graph, known to be vertex-transitive (a Cayley graph, a
+    /// product of vertex-transitive graphs): only the builders that prove it say so.
+    pub(crate) fn vertex_transitive(mut self) -> Graph {
+        self.vertex_transitive = true;
+        self
+    }
+
+    /// The same graph as a product of factors of these node counts (first
+    /// factor fastest); ignored unless they multiply to the node count.
+    pub(crate) fn with_factor_sizes(mut self, sizes: Vec<usize>) -> Graph {
+        if sizes.iter().product::<usize>() == self.nodes() {
+            self.factor_sizes = sizes;
+        }
+        self
+    }
+
+    /// The same graph, its nodes numbered in mixed radix with these sides
+    /// (first coordinate fastest); ignored unless they multiply to the node count.
+    pub(crate) fn with_radix(mut self, sides: Vec<usize>) -> Graph {
+        if sides.iter().product::<usize>() == self.nodes() {
+            self.radix = sides;
+        }
+        self
+    }
+
+    /// The sides of the mixed-radix numbering of a grid (torus, mesh,
+    /// twisted torus), first coordinate fastest; empty for any other graph.
+    pub fn radix(&self) -> &[usize] {
+        &self.radix
+    }
+
+    /// Whether a builder proved the graph vertex-transitive.
+    pub fn is_vertex_transitive(&self) -> bool {
+        self.vertex_transitive
+    }
+
+    /// The node counts of the factors of a product, first factor fastest
+    /// (a torus's sides); empty for a graph built as no product.
+    pub fn factor_sizes(&self) -> &[usize] {
+        &self.factor_sizes
+    }
+
+    /// The sums of the distances: Σ over all ordered pairs, node 0's status and
+    /// the diameter. One breadth-first search on a vertex-transitive graph
+    /// (every node's status and eccentricity are node 0's), one per node otherwise.
+    pub fn distance_sums(&self) -> DistanceSums {
+        use rayon::prelude::*;
+        let n = self.nodes() as u32;
+        let reach = |x: u32| {
+            let dist = self.distances_to(x);
+            let status: u64 = dist.iter().map(|&d| u64::from(d)).sum();
+            let eccentricity = dist.iter().copied().max().map_or(0, u64::from);
+            (status, eccentricity)
+        };
+        let (status, eccentricity) = reach(0);
+        if self.vertex_transitive {
+            return DistanceSums {
+                total: status * u64::from(n),
+                status,
+                diameter: eccentricity,
+            };
+        }
+        let (total, diameter) = (1..n)
+            .into_par_iter()
+            .map(reach)
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
+        DistanceSums {
+            total: total + status,
+            status,
+            diameter: diameter.max(eccentricity),
+        }
     }
 
     /// A short name: `ring 6`, `torus 4 4`, `star 4`, `cayley graph`.

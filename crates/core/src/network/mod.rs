@@ -37,7 +37,7 @@ mod twisted;
 pub use cayley::{CayleyFamily, CayleyGroup};
 pub use edges::{EdgesError, EdgesErrorKind, parse_edges, read_edges};
 pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
-pub use graph::{Graph, Topology, UNREACHABLE};
+pub use graph::{DistanceSums, Graph, Topology, UNREACHABLE};
 pub use name::{NetworkError, NetworkName};
 pub use twisted::SHAPES as TWISTED_SHAPES;
 pub use twisted::next_permutation;

@@ -121,7 +121,11 @@ pub fn build(sides: &[u32]) -> Result<Graph, NetworkError> {
                 .collect()
         })
         .collect();
-    Graph::from_ports("twisted", Topology::General, lists)
+    // A twisted torus is the Cayley graph of Z^k modulo its twisted lattice:
+    // translations keep every link.
+    Ok(Graph::from_ports("twisted", Topology::General, lists)?
+        .vertex_transitive()
+        .with_radix(sides))
 }
 
 /// A map from the elements of `group` to the nodes of `net` (a graph whose

@@ -57,7 +57,17 @@ use std::fmt;
 pub mod optimality;
 pub use optimality::{OptimalBy, Refutation, schedule_optimal_by, table_optimal_by};
 
-/// The model a lower bound is proved under.
+/// The model a lower bound is proved under: the ports of a node, whether the
+/// proof lets packets be copied, whether it lets nodes buffer packets. Its
+/// fields are private, so no model is written down outside the core:
+///
+/// ```compile_fail,E0451
+/// let claimed = txverify_core::verdict::Model {
+///     ports: txverify_core::schedule::Ports::All,
+///     copies: true,
+///     buffering: true,
+/// };
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Model {
     ports: Ports,
@@ -69,8 +79,14 @@ impl Model {
     /// A bound proved for every schedule whose nodes make at most `ports` sends
     /// and receives per step (`Ports::All`: any number), allowing packets to be
     /// copied when `copies`, and nodes to hold packets in queues when
-    /// `buffering`.
-    pub fn new(ports: Ports, copies: bool, buffering: bool) -> Model {
+    /// `buffering`. Only [`crate::bounds`] states a model, beside the
+    /// argument that proves the bound under it:
+    ///
+    /// ```compile_fail,E0624
+    /// use txverify_core::{schedule::Ports, verdict::Model};
+    /// let claimed = Model::new(Ports::All, true, true);
+    /// ```
+    pub(crate) fn new(ports: Ports, copies: bool, buffering: bool) -> Model {
         Model {
             ports,
             copies,
@@ -108,6 +124,21 @@ impl Model {
     }
 }
 
+impl serde::Serialize for Model {
+    /// `{"ports": "all" or K, "copies": bool, "buffering": bool}`.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("Model", 3)?;
+        match self.ports {
+            Ports::All => s.serialize_field("ports", "all")?,
+            Ports::Limit(k) => s.serialize_field("ports", &k)?,
+        }
+        s.serialize_field("copies", &self.copies)?;
+        s.serialize_field("buffering", &self.buffering)?;
+        s.end()
+    }
+}
+
 impl fmt::Display for Model {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.ports {
@@ -132,7 +163,7 @@ fn copies_packets(c: Collective) -> bool {
 }
 
 /// A lower bound with its name and the model it is proved under.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct NamedBound {
     value: u64,
     name: String,
@@ -141,8 +172,25 @@ pub struct NamedBound {
 
 impl NamedBound {
     /// No schedule of the model does better than `value`, by the argument
-    /// `name` ("the status of the message set", "bisection cut", …).
-    pub fn new(value: u64, name: impl Into<String>, model: Model) -> NamedBound {
+    /// `name` ("the status of the message set", "bisection cut", …). Only
+    /// [`crate::bounds`] makes one, so a caller cannot pick a bound's value or
+    /// model; it asks `bounds` for the bounds of its graph:
+    ///
+    /// ```compile_fail,E0624
+    /// use txverify_core::verdict::NamedBound;
+    /// fn forge(model: txverify_core::verdict::Model) -> NamedBound {
+    ///     NamedBound::new(1, "wished for", model)
+    /// }
+    /// ```
+    ///
+    /// Nor written down field by field:
+    ///
+    /// ```compile_fail,E0451
+    /// fn forge(model: txverify_core::verdict::Model) -> txverify_core::verdict::NamedBound {
+    ///     txverify_core::verdict::NamedBound { value: 1, name: String::new(), model }
+    /// }
+    /// ```
+    pub(crate) fn new(value: u64, name: impl Into<String>, model: Model) -> NamedBound {
         NamedBound {
             value,
             name: name.into(),

@@ -3,13 +3,13 @@
 //! in the lower one (each panel scaled to its own largest value, since the
 //! single-port times are many times the all-port ones).
 //!
-//! Written by hand like the pictures of [`txverify_clients::render`]; every bar carries
+//! Written by hand like the pictures of [`crate::render`]; every bar carries
 //! `class` (`bound` or `best`), `data-network`, `data-ports` and `data-value`
 //! so that a test, or a reader's script, can take the numbers back out.
 
 use super::{Known, Row};
+use crate::render::escape;
 use std::fmt::Write as _;
-use txverify_clients::render::escape;
 
 const LEFT: f64 = 70.0;
 const TOP: f64 = 50.0;

@@ -1,0 +1,429 @@
+//! The report of `txverify bounds`, for a `.tbl` file and for a named network
+//! alike (schema `txverify-bounds/3`, docs/json.md): the figures of the graph
+//! and its total-exchange bounds, all-port and K-port, every one of them from
+//! [`txverify_core::bounds::total_exchange`]'s computation, so that `bounds`
+//! states the bound every other command compares with. A product of
+//! families also gets its statuses by seed 000's formulas (which must agree
+//! with the search) and its one-dimension cut; a file gets the kernel's bound
+//! for tables beside.
+
+use crate::product::ProductError;
+use crate::product::bounds::NetworkBounds;
+use serde::Serialize;
+use std::fmt::Write;
+use txverify_core::bounds::cut_search::{CutMethod, FoundCut};
+use txverify_core::bounds::general::{GraphBounds, graph_bounds};
+use txverify_core::bounds::{BoundSet, Cut};
+use txverify_core::kernel::{self, Instance};
+use txverify_core::network::{Graph, NetworkName};
+use txverify_core::schedule::Ports;
+
+/// The JSON schema of `bounds` (a file or `--network`).
+pub const BOUNDS_SCHEMA: &str = "txverify-bounds/3";
+
+/// Why no report can be made.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoundsError {
+    /// `--ports 0`.
+    #[error("--ports must be at least 1")]
+    NoPorts,
+    /// The name or file gives no network.
+    #[error("`{0}`: {1}")]
+    Network(String, txverify_core::network::NetworkError),
+    /// The header's links do not make a network.
+    #[error("the Cayley graph is not a network: {0}")]
+    Cayley(txverify_core::network::NetworkError),
+    /// A product whose factors give no figures.
+    #[error(transparent)]
+    Product(#[from] ProductError),
+    /// A network too large for the distances between all pairs, refused from
+    /// its name before it is built.
+    #[error("`{0}`: {1}")]
+    TooLarge(String, txverify_core::bounds::general::TooLargeForAllPairs),
+}
+
+/// Refuses a network whose all-pairs distances are over
+/// [`txverify_core::bounds::general::MAX_ALL_PAIRS_WORK`], from its name,
+/// before it is built (an edge list is read to count its links).
+pub fn check_size(network: &NetworkName) -> Result<(), BoundsError> {
+    let shown = network.to_string();
+    let nodes = network
+        .nodes()
+        .map_err(|e| BoundsError::Network(shown.clone(), e))? as u64;
+    let links = network
+        .directed_links_bound()
+        .map_err(|e| BoundsError::Network(shown.clone(), e))?;
+    txverify_core::bounds::general::check_all_pairs(nodes, links)
+        .map_err(|e| BoundsError::TooLarge(shown, e))
+}
+
+/// A cut found, as the report states it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CutReport {
+    /// ⌈|A|·|V∖A| / capacity⌉.
+    pub value: u64,
+    /// |A|·|V∖A| / capacity.
+    pub ratio: f64,
+    /// |A|.
+    pub side_size: usize,
+    /// |V∖A|.
+    pub other_side: u64,
+    /// Links joining the sides.
+    pub edges: u64,
+    /// The crossings a step (the links all-port; K-port fewer).
+    pub capacity: u64,
+    /// How it was found.
+    pub method: String,
+    /// Whether every cut was tried.
+    pub exhaustive: bool,
+    /// The factor or coordinate (1-based) whose cut this is, if one.
+    pub dimension: Option<usize>,
+    /// The nodes of A (the side of node 0).
+    pub side: Vec<u32>,
+}
+
+impl CutReport {
+    fn of(c: &FoundCut) -> CutReport {
+        let dimension = match c.method {
+            CutMethod::Dimension { dimension, .. } | CutMethod::Halving { dimension } => {
+                Some(dimension)
+            }
+            _ => None,
+        };
+        CutReport {
+            value: c.steps(),
+            ratio: c.ratio.value(),
+            side_size: c.side.len(),
+            other_side: c.other_side,
+            edges: c.edges,
+            capacity: c.capacity,
+            method: c.method.to_string(),
+            exhaustive: c.method == CutMethod::Exhaustive,
+            dimension,
+            side: c.side.clone(),
+        }
+    }
+}
+
+/// A cut in brief (a product's one-dimension cut, a factor's), as
+/// `compose` reports it too.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CutSummary {
+    /// |A|·|V∖A| / c(A).
+    pub value: f64,
+    /// ⌈|A|·|V∖A| / c(A)⌉.
+    pub steps: u64,
+    /// |A|.
+    pub side: u64,
+    /// |V∖A|.
+    pub other_side: u64,
+    /// c(A).
+    pub edges: u64,
+    /// The dimension it halves, if one.
+    pub dimension: Option<usize>,
+}
+
+impl CutSummary {
+    /// The summary of `cut`.
+    pub fn of(c: &Cut) -> CutSummary {
+        CutSummary {
+            value: c.ratio.value(),
+            steps: c.ratio.ceil(),
+            side: c.side,
+            other_side: c.other_side,
+            edges: c.edges,
+            dimension: c.dimension,
+        }
+    }
+}
+
+/// What `bounds` reports about one network (schema [`BOUNDS_SCHEMA`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoundsReport {
+    /// [`BOUNDS_SCHEMA`].
+    pub schema: &'static str,
+    /// The file, for `bounds FILE`.
+    pub file: Option<String>,
+    /// The network's name (declared or recognised for a file).
+    pub network: Option<String>,
+    /// Nodes.
+    pub order: u64,
+    /// The largest degree.
+    pub degree: u64,
+    /// The least degree.
+    pub degree_min: u64,
+    /// The largest degree.
+    pub degree_max: u64,
+    /// The largest distance.
+    pub diameter: u64,
+    /// Directed links (twice the links).
+    pub directed_links: u64,
+    /// The status of node 0.
+    pub status: u64,
+    /// The status of node 0 by Theorem 1 (a product of families).
+    pub status_by_theorem: Option<u64>,
+    /// Σ over all ordered pairs of their distance.
+    pub total_status: u64,
+    /// The same by Corollary 2 (a product of families).
+    pub total_status_by_theorem: Option<u64>,
+    /// Whether search and formulas agree (a product of families).
+    pub statuses_agree: Option<bool>,
+    /// total_status / order.
+    pub average_status: f64,
+    /// total_status / (order·(order − 1)).
+    pub average_distance: f64,
+    /// Section 3.1's closed form (generalised hypercubes).
+    pub average_distance_closed_form: Option<f64>,
+    /// The K of the K-port figures.
+    pub ports: u64,
+    /// The K-port distance bound ⌈Σ d / Σ min(K, deg)⌉.
+    pub single_port_bound: u64,
+    /// The all-port distance bound ⌈Σ d / L⌉.
+    pub link_load_bound: u64,
+    /// ⌈(N − 1) / δ⌉.
+    pub intake_bound: u64,
+    /// The best all-port bound (`all_port.best`).
+    pub all_port_bound: u64,
+    /// The best K-port bound (`ports_bounds.best`).
+    pub ports_bound: u64,
+    /// The kernel's bound for tables under the file's `ports:` (files only).
+    pub table_bound: Option<u64>,
+    /// The best all-port cut found.
+    pub cut_bound: Option<CutReport>,
+    /// The best K-port cut found.
+    pub ports_cut_bound: Option<CutReport>,
+    /// A product's best one-dimension cut from its factors.
+    pub dimension_cut: Option<CutSummary>,
+    /// The best cut over every bisection (small graphs).
+    pub exhaustive_cut: Option<CutSummary>,
+    /// Every all-port bound, with its model.
+    pub all_port: BoundSet,
+    /// Every K-port bound, with its model.
+    pub ports_bounds: BoundSet,
+}
+
+/// The K-port model of `ports` (K ≥ 1).
+fn ports_model(ports: u64) -> Ports {
+    u32::try_from(ports).map_or(Ports::All, Ports::Limit)
+}
+
+/// The report of the named network `words` under `ports` ports.
+pub fn network_report(words: &str, ports: u64) -> Result<BoundsReport, BoundsError> {
+    if ports == 0 {
+        return Err(BoundsError::NoPorts);
+    }
+    let network = words
+        .parse::<NetworkName>()
+        .map_err(|e| BoundsError::Network(words.to_string(), e))?;
+    check_size(&network)?;
+    let graph = network
+        .build()
+        .map_err(|e| BoundsError::Network(words.to_string(), e))?;
+    // A network that is not a product of families (an edge list, a twisted
+    // torus) has the general figures only: no factor statuses to check.
+    let product = match crate::product::bounds::network_bounds(&network, ports) {
+        Ok(b) => Some(b),
+        Err(ProductError::NotAProduct(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    Ok(report(None, Some(&network), &graph, ports, product, None))
+}
+
+/// The report of a loaded file's network: the declared or recognised
+/// network when there is one (its graph is the Cayley graph's, checked by the
+/// loader), else the Cayley graph of the header; with the kernel's bound for tables.
+pub fn instance_report(
+    file: &str,
+    instance: &Instance,
+    network: Option<&NetworkName>,
+    ports: u64,
+) -> Result<BoundsReport, BoundsError> {
+    if ports == 0 {
+        return Err(BoundsError::NoPorts);
+    }
+    let graph = match network.map(NetworkName::build) {
+        Some(Ok(graph)) => graph,
+        _ => Graph::cayley(instance.group(), instance.links()).map_err(BoundsError::Cayley)?,
+    };
+    let table_bound = kernel::lower_bound(instance).map(|b| b.value);
+    let shown = network.filter(|n| n.build().is_ok());
+    Ok(report(Some(file), shown, &graph, ports, None, table_bound))
+}
+
+fn report(
+    file: Option<&str>,
+    network: Option<&NetworkName>,
+    graph: &Graph,
+    ports: u64,
+    product: Option<NetworkBounds>,
+    table_bound: Option<u64>,
+) -> BoundsReport {
+    let g: GraphBounds = graph_bounds(graph, ports);
+    let all_port = g.bound_set(Ports::All);
+    let ports_bounds = g.bound_set(ports_model(ports));
+    let p = product.as_ref();
+    let n = g.order;
+    BoundsReport {
+        schema: BOUNDS_SCHEMA,
+        file: file.map(str::to_string),
+        network: network.map(ToString::to_string),
+        order: n,
+        degree: g.degree_max,
+        degree_min: g.degree_min,
+        degree_max: g.degree_max,
+        diameter: g.diameter,
+        directed_links: g.directed_links,
+        status: g.status,
+        status_by_theorem: p.and_then(|b| b.status_by_theorem),
+        total_status: g.total_status,
+        total_status_by_theorem: p.and_then(|b| b.total_status_by_theorem),
+        statuses_agree: p.map(|b| {
+            b.status_by_theorem == Some(b.status)
+                && b.total_status_by_theorem == Some(b.total_status)
+        }),
+        average_status: g.total_status as f64 / n.max(1) as f64,
+        average_distance: if n > 1 {
+            g.total_status as f64 / (n * (n - 1)) as f64
+        } else {
+            0.0
+        },
+        average_distance_closed_form: p.and_then(|b| b.average_distance_closed_form),
+        ports,
+        single_port_bound: g.ports_distance_bound(),
+        link_load_bound: g.link_load_bound(),
+        intake_bound: g.intake_bound(None),
+        all_port_bound: all_port.value(),
+        ports_bound: ports_bounds.value(),
+        table_bound,
+        cut_bound: g.cut.as_ref().map(CutReport::of),
+        ports_cut_bound: g.ports_cut.as_ref().map(CutReport::of),
+        dimension_cut: p.and_then(|b| b.dimension_cut.as_ref()).map(CutSummary::of),
+        exhaustive_cut: p
+            .and_then(|b| b.exhaustive_cut.as_ref())
+            .map(CutSummary::of),
+        all_port,
+        ports_bounds,
+    }
+}
+
+impl BoundsReport {
+    /// The report in words.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{}",
+            self.file
+                .clone()
+                .or_else(|| self.network.clone())
+                .unwrap_or_default()
+        );
+        if let (Some(_), Some(network)) = (&self.file, &self.network) {
+            let _ = writeln!(out, "  network            {network}");
+        }
+        let _ = writeln!(
+            out,
+            "  order {}, degree {} … {}, diameter {}",
+            self.order, self.degree_min, self.degree_max, self.diameter
+        );
+        let by_theorem = |x: Option<u64>| x.map_or("-".to_string(), |v| v.to_string());
+        let _ = write!(out, "  status of node 0   {}", self.status);
+        if self.statuses_agree.is_some() {
+            let _ = write!(out, " (Theorem 1: {})", by_theorem(self.status_by_theorem));
+        }
+        let _ = write!(
+            out,
+            "\n  total status       {} (Σ over all pairs",
+            self.total_status
+        );
+        if self.statuses_agree.is_some() {
+            let _ = write!(
+                out,
+                "; Corollary 2: {}",
+                by_theorem(self.total_status_by_theorem)
+            );
+        }
+        let _ = writeln!(out, ")");
+        let _ = write!(out, "  average distance   {:.4}", self.average_distance);
+        if let Some(closed) = self.average_distance_closed_form {
+            let _ = write!(out, " (closed form, section 3.1: {closed:.4})");
+        }
+        let _ = writeln!(out);
+        let k = self.ports;
+        let used = k.min(self.degree_min.max(1));
+        let note = if k == 1 {
+            "single-port: ⌈Σ d / N⌉".to_string()
+        } else if used < k && self.degree_min == self.degree_max {
+            format!("{k}-port, no more ports than the degree: ⌈Σ d / Σ min({k}, degree)⌉")
+        } else {
+            format!("{k}-port: ⌈Σ d / Σ min({k}, degree)⌉")
+        };
+        let _ = writeln!(
+            out,
+            "  single-port bound  {} ({note})",
+            self.single_port_bound
+        );
+        let dimension = match (self.statuses_agree, &self.dimension_cut) {
+            (_, Some(c)) => format!(", one-dimension cut {}", c.steps),
+            (Some(_), None) => ", one-dimension cut not computed".to_string(),
+            (None, None) => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "  all-port bound     {} ({}; link load {}, intake {}{dimension})",
+            self.all_port_bound,
+            self.all_port.best().name(),
+            self.link_load_bound,
+            self.intake_bound
+        );
+        if let Some(c) = &self.cut_bound {
+            let _ = writeln!(out, "  cut bound          {}", cut_line(c, "links"));
+        }
+        let _ = writeln!(
+            out,
+            "  {:<19}{} ({})",
+            format!("{k}-port bound"),
+            self.ports_bound,
+            self.ports_bounds.best().name()
+        );
+        if k < self.degree_max
+            && let Some(c) = &self.ports_cut_bound
+        {
+            let _ = writeln!(
+                out,
+                "  {:<19}{}",
+                format!("{k}-port cut bound"),
+                cut_line(c, &format!("{k}-port crossings"))
+            );
+        }
+        match self.table_bound {
+            Some(b) if self.file.is_some() => {
+                let _ = writeln!(
+                    out,
+                    "  table bound        {b} (the kernel's bound for tables)"
+                );
+            }
+            None if self.file.is_some() => {
+                let _ = writeln!(out, "  table bound        none (the link set is defective)");
+            }
+            _ => {}
+        }
+        out
+    }
+}
+
+/// One line about a cut: its bound, how it was found, its sides and the side
+/// holding node 0 (listed up to 32 nodes).
+fn cut_line(c: &CutReport, divisor: &str) -> String {
+    let side = if c.side.len() <= 32 {
+        let nodes: Vec<String> = c.side.iter().map(u32::to_string).collect();
+        format!("A = {{{}}}", nodes.join(" "))
+    } else {
+        "A listed in the JSON report".to_string()
+    };
+    format!(
+        "{} ({}: {} · {} / {} {divisor}; {side})",
+        c.value, c.method, c.side_size, c.other_side, c.capacity
+    )
+}
