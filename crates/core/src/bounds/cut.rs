@@ -168,17 +168,6 @@ fn edges(graph: &Graph) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// The best cut over every partition of the nodes into two non-empty sets,
-/// by the one enumeration of cuts ([`super::cut_search::every_side`], graphs
-/// up to [`super::cut_search::EXHAUSTIVE_NODES`] nodes; `None` beyond).
-pub fn best_bisection(graph: &Graph) -> Option<Cut> {
-    if graph.nodes() > super::cut_search::EXHAUSTIVE_NODES {
-        return None;
-    }
-    let found = super::cut_search::best_cut(graph, None)?;
-    Cut::new(found.side.len() as u64, found.other_side, found.edges, None)
-}
-
 /// Largest graph for which [`neighbour_split`] tries the links from every
 /// node (one breadth-first search per node); beyond, the links from node 0
 /// alone, which is the same on a vertex-transitive graph.
