@@ -6,10 +6,13 @@
 //! returns typed outcomes and errors that the functions here map to one.
 
 use std::process::ExitCode;
+use txverify_clients::msccl::MscclVerdict;
 use txverify_clients::report::Status;
 use txverify_clients::verify::Outcome;
 use txverify_search::SearchError;
 use txverify_search::certificate::CertificateError;
+use txverify_search::schedule::certificate::ScheduleCertificateError;
+use txverify_search::solver::SatAnswer;
 
 /// Why `txverify` stops, one variant per documented exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -89,6 +92,16 @@ impl Exit {
         }
     }
 
+    /// The status of a checked MSCCL program: 0 valid, 1 invalid, 2 when
+    /// nothing could be decided.
+    pub fn of_msccl(verdict: MscclVerdict) -> Exit {
+        match verdict {
+            MscclVerdict::Valid => Exit::Ok,
+            MscclVerdict::Invalid => Exit::Rejected,
+            MscclVerdict::NotChecked => Exit::Input,
+        }
+    }
+
     /// The status of a failed search: an output file that cannot be written is an
     /// input/output error (2); everything else the search library reports is a bug
     /// of the search (3).
@@ -113,6 +126,17 @@ impl Exit {
         }
     }
 
+    /// The status of a schedule certificate `verify-proof --network` did not
+    /// accept: 2 for a file that cannot be read, 1 for a certificate that
+    /// does not hold.
+    pub fn of_schedule_certificate_error(error: &ScheduleCertificateError) -> Exit {
+        if error.is_io() {
+            Exit::Input
+        } else {
+            Exit::Rejected
+        }
+    }
+
     /// Ends the process now with this status (for output errors deep in a command).
     pub fn exit_now(self) -> ! {
         std::process::exit(i32::from(self.code()))
@@ -130,6 +154,23 @@ impl From<Status> for Exit {
             Status::Internal => Exit::Internal,
             Status::Limit => Exit::Limit,
         }
+    }
+}
+
+/// The statuses of the hidden `solve-cube` command, which answers as a SAT
+/// solver does for the cluster worker that runs it (not for a user): 10
+/// satisfiable, 20 unsatisfiable, 0 no answer; a formula it cannot read is
+/// [`Exit::Input`] (2).
+pub fn of_solver_answer(answer: &SatAnswer) -> ExitCode {
+    ExitCode::from(solver_answer_code(answer))
+}
+
+/// The number [`of_solver_answer`] exits with.
+fn solver_answer_code(answer: &SatAnswer) -> u8 {
+    match answer {
+        SatAnswer::Sat(_) => 10,
+        SatAnswer::Unsat => 20,
+        SatAnswer::Unknown => 0,
     }
 }
 
@@ -176,6 +217,27 @@ mod tests {
         ] {
             assert_eq!(Exit::from(status).code(), status.code(), "{status:?}");
         }
+    }
+
+    #[test]
+    fn solve_cube_exits_as_the_workers_read_a_solver() {
+        use txverify_search::cluster::task::solver_output;
+        for answer in [
+            SatAnswer::Sat(vec![true]),
+            SatAnswer::Unsat,
+            SatAnswer::Unknown,
+        ] {
+            let (_, expected) = solver_output(&answer);
+            assert_eq!(i32::from(solver_answer_code(&answer)), expected);
+        }
+        assert_ne!(solver_answer_code(&SatAnswer::Unsat), Exit::Input.code());
+    }
+
+    #[test]
+    fn an_msccl_program_exits_by_its_verdict() {
+        assert_eq!(Exit::of_msccl(MscclVerdict::Valid), Exit::Ok);
+        assert_eq!(Exit::of_msccl(MscclVerdict::Invalid), Exit::Rejected);
+        assert_eq!(Exit::of_msccl(MscclVerdict::NotChecked), Exit::Input);
     }
 
     #[test]

@@ -88,11 +88,11 @@ impl Findings {
     /// Sends over time × directed links: 1 when every link carries a packet in
     /// every direction at every step.
     fn utilisation(&self) -> f64 {
-        let slots = f64::from(self.replayed.time) * self.replayed.directed_links as f64;
+        let slots = f64::from(self.replayed.time()) * self.replayed.directed_links() as f64;
         if slots == 0.0 {
             0.0
         } else {
-            self.replayed.transmissions as f64 / slots
+            self.replayed.transmissions() as f64 / slots
         }
     }
     fn passed(&self) -> bool {
@@ -318,7 +318,7 @@ fn conclude(
 /// schedule is dropped (the single-port replay holds its own sends).
 fn add_baselines(f: &mut Findings) -> Result<(), (String, Exit)> {
     let graph = cube(f.d)?;
-    let time = u64::from(f.replayed.time);
+    let time = u64::from(f.replayed.time());
     let found = baselines(f.problem, f.d, f.root.unwrap_or(0), &graph, time).map_err(|e| {
         let message = format!("cannot replay the single-port schedule: {e}");
         (message, Exit::Internal)
@@ -351,12 +351,12 @@ fn baselines_json(f: &Findings) -> serde_json::Value {
             "time_bound": single.time_bound,
             "replayed": checked.is_some(),
             "optimal_time": checked.map(ScheduleVerdict::optimal),
-            "all_port_gain": gain(single.time, f.replayed.time),
+            "all_port_gain": gain(single.time, f.replayed.time()),
         },
         "half_duplex": {
             "time": half.time,
             "time_bound": half.time_bound,
-            "all_port_gain": gain(half.time, f.replayed.time),
+            "all_port_gain": gain(half.time, f.replayed.time()),
         },
     })
 }
@@ -375,14 +375,14 @@ fn baselines_text(f: &Findings, out: &mut String) {
         "  single port   time {}, lower bound {} ({checked}): all ports {:.2}x faster",
         single.time,
         single.time_bound,
-        gain(single.time, f.replayed.time)
+        gain(single.time, f.replayed.time())
     );
     let _ = writeln!(
         out,
         "  half duplex   time {}, lower bound {} (derived from this schedule, not replayed): all ports {:.2}x faster",
         half.time,
         half.time_bound,
-        gain(half.time, f.replayed.time)
+        gain(half.time, f.replayed.time())
     );
 }
 
@@ -482,24 +482,24 @@ fn json(args: &HypercubeArgs, f: &Findings, exit: Exit) -> serde_json::Value {
         "schema": SCHEMA,
         "problem": f.problem.name(),
         "dimension": f.d,
-        "nodes": r.nodes,
-        "directed_links": r.directed_links,
+        "nodes": r.nodes(),
+        "directed_links": r.directed_links(),
         "network": NetworkName::Hypercube(f.d).to_string(),
         "ports": "all",
         "root": f.root,
-        "collective": r.collective.to_string(),
-        "checked_as": r.checked_as.to_string(),
-        "time": r.time,
+        "collective": r.collective().to_string(),
+        "checked_as": r.checked_as().to_string(),
+        "time": r.time(),
         "time_bound": f.bounds.time,
-        "transmissions": r.transmissions,
+        "transmissions": r.transmissions(),
         "transmissions_bound": f.bounds.transmissions,
         "optimal_time": f.optimal_time(),
         "optimal_transmissions": f.optimal_transmissions(),
         "valid": f.verdict.valid(),
         "violations": f.verdict.violations(),
-        "violations_listed": r.violations.iter().map(super::schedule::violation_json).collect::<Vec<_>>(),
-        "derouted": r.derouted,
-        "peak_queue": r.peak_queue,
+        "violations_listed": r.violations().iter().map(super::schedule::violation_json).collect::<Vec<_>>(),
+        "derouted": r.derouted(),
+        "peak_queue": r.peak_queue(),
         "peak_buffer": f.peak_buffer,
         "utilisation": f.utilisation(),
         "subtree_sizes": f.built.subtree_sizes,
@@ -523,13 +523,18 @@ fn text(f: &Findings) -> String {
     let _ = writeln!(
         out,
         "hypercube {} {}: {} on hypercube {} ({} nodes, {} directed links), all ports",
-        f.problem, f.d, r.collective, f.d, r.nodes, r.directed_links
+        f.problem,
+        f.d,
+        r.collective(),
+        f.d,
+        r.nodes(),
+        r.directed_links()
     );
-    if r.checked_as != r.collective {
+    if r.checked_as() != r.collective() {
         let _ = writeln!(
             out,
             "  note          replayed as the reversal, {}",
-            r.checked_as
+            r.checked_as()
         );
     }
     let _ = write!(
@@ -541,20 +546,20 @@ fn text(f: &Findings) -> String {
         let _ = write!(out, ", peak buffer {b}");
     }
     let _ = writeln!(out, ", link use {:.1}%", 100.0 * f.utilisation());
-    for v in &r.violations {
+    for v in r.violations() {
         let _ = writeln!(out, "  error: {v}");
     }
     let _ = writeln!(
         out,
         "  time          {}, lower bound {}: {}",
-        r.time,
+        r.time(),
         f.bounds.time,
         verdict(f.optimal_time())
     );
     let _ = writeln!(
         out,
         "  transmissions {}, lower bound {}: {}",
-        r.transmissions,
+        r.transmissions(),
         f.bounds.transmissions,
         verdict(f.optimal_transmissions())
     );

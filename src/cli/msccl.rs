@@ -17,15 +17,9 @@ pub struct Checked {
     pub err: String,
 }
 
-/// A program's exit status: 0 valid, 2 when nothing could be decided, 1 invalid.
+/// A program's exit status ([`Exit::of_msccl`]).
 pub fn exit_of(check: &msccl::Check) -> Exit {
-    if check.valid() {
-        Exit::Ok
-    } else if check.undecided.is_some() {
-        Exit::Input
-    } else {
-        Exit::Rejected
-    }
+    Exit::of_msccl(check.verdict())
 }
 
 /// Checks the MSCCL program `source`, shown as `shown`, on `network` if given.

@@ -19,13 +19,14 @@ pub struct SolveCubeArgs {
     proof: PathBuf,
 }
 
-/// Solves the formula and prints the answer as a SAT solver does (exit 10, 20, or 2 on an error).
+/// Solves the formula and prints the answer as a SAT solver does (the
+/// statuses of [`super::exit::of_solver_answer`], or 2 on an error).
 pub fn solve_cube(args: &SolveCubeArgs) -> ExitCode {
     match task::solve_cube_file(&args.cnf, &args.proof) {
         Ok(answer) => {
-            let (text, code) = task::solver_output(&answer);
+            let (text, _) = task::solver_output(&answer);
             print!("{text}");
-            ExitCode::from(code as u8)
+            super::exit::of_solver_answer(&answer)
         }
         Err(e) => {
             eprintln!("error: {e}");

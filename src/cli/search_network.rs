@@ -185,25 +185,10 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
     )
 }
 
-/// Why the schedule found is optimal, if it is: it meets the bound, or every
-/// `T` from the bound up to its time minus one is refuted by a checked
-/// certificate that covers every schedule.
-fn optimal_by(
-    found: &Judged,
-    bound: &NamedBound,
-    infeasible: &[ScheduleInfeasibility],
-) -> Option<&'static str> {
-    if found.verdict.optimal() {
-        return Some("lower_bound");
-    }
-    let time = u64::from(found.verdict.time());
-    // No schedule within T steps means none within fewer.
-    let proved = |t: u64| {
-        infeasible
-            .iter()
-            .any(|i| i.time as u64 >= t && i.covers_all_schedules && i.certificate_checked)
-    };
-    (bound.value()..time).all(proved).then_some("certificates")
+/// Why the schedule found is optimal, if it is: the library's one rule
+/// ([`sched::optimal_by`]) on its verdict and the checked refutations.
+fn optimal_by(found: &Judged, infeasible: &[ScheduleInfeasibility]) -> Option<&'static str> {
+    sched::optimal_by(&found.verdict, infeasible)
 }
 
 /// The exit status: 0 with a schedule, 4 when a limit ran out first, 1 when
@@ -261,7 +246,7 @@ fn report(
     }
     let exit = exit_of(found.is_some(), searched);
     let infeasible = searched.map_or(&[][..], |s| &s.infeasible[..]);
-    let optimal = found.as_ref().map(|f| optimal_by(f, bound, infeasible));
+    let optimal = found.as_ref().map(|f| optimal_by(f, infeasible));
     let seconds = started.elapsed().as_secs_f64();
     if args.format == SearchFormat::Json {
         let value = report_json(

@@ -19,9 +19,7 @@ use std::path::{Path, PathBuf};
 use txverify_core::kernel::Instance;
 use txverify_search as search;
 use txverify_search::certificate::ReadProgress;
-
-/// The JSON schema of `verify-proof --format json`.
-const VERIFY_PROOF_SCHEMA: &str = "txverify-verify-proof/2";
+use txverify_search::proof_report::{TableProofReport, check_table_certificate, table_proof_text};
 
 /// `txverify verify-proof FILE DIR…`.
 pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
@@ -44,7 +42,7 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
     let dirs: Vec<PathBuf> = args
         .certificates
         .iter()
-        .flat_map(|d| certificates_in(d))
+        .flat_map(|d| search::certificate_dirs_in(d))
         .collect();
     if args.lrat.is_some() && dirs.len() > 1 {
         eprintln!(
@@ -63,31 +61,6 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
     worst
 }
 
-/// The certificates `dir` names: itself when it holds `provenance.json` (or
-/// is not a directory of certificates, so that checking it reports why), else
-/// its `T<t>/` subdirectories that hold one, in order of t.
-pub(super) fn certificates_in(dir: &Path) -> Vec<PathBuf> {
-    if dir.join("provenance.json").is_file() {
-        return vec![dir.to_path_buf()];
-    }
-    let mut found: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name();
-            let t = name.to_str()?.strip_prefix('T')?.parse().ok()?;
-            let path = entry.path();
-            path.join("provenance.json").is_file().then_some((t, path))
-        })
-        .collect();
-    found.sort();
-    if found.is_empty() {
-        return vec![dir.to_path_buf()];
-    }
-    found.into_iter().map(|(_, path)| path).collect()
-}
-
 /// Checks one certificate directory and reports it.
 fn verify_one(args: &VerifyProofArgs, instance: &Instance, dir: &Path) -> Exit {
     if search::schedule::certificate::is_schedule_certificate(dir) {
@@ -98,124 +71,36 @@ fn verify_one(args: &VerifyProofArgs, instance: &Instance, dir: &Path) -> Exit {
         );
         return Exit::Input;
     }
-    let checked = match &args.lrat {
-        Some(path) => search::certificate::verify_writing_lrat(instance, dir, path)
-            .map(|(v, steps)| (v, Some((path, steps)))),
-        None => search::certificate::verify_reporting(instance, dir, &mut progress(dir))
-            .map(|v| (v, None)),
+    let lrat = args.lrat.as_deref();
+    let checked = check_table_certificate(instance, dir, lrat, &mut progress(dir));
+    let exit = match &checked {
+        Ok(_) => Exit::Ok,
+        Err(e) => Exit::of_certificate_error(e),
     };
+    if let Err(e) = &checked
+        && exit != Exit::Rejected
+    {
+        // A file that cannot be read or written: a problem with a path, not a
+        // verdict on the certificate.
+        eprintln!("error: {e}");
+    }
     if args.format == OutputFormat::Json {
-        return verify_proof_json(args, dir, checked);
+        let report = TableProofReport::new(&args.file, dir, &checked, exit.code());
+        outln!("{}", serde_json::to_string(&report).unwrap_or_default());
+        return exit;
     }
     if args.certificates.len() > 1 || dir != args.certificates[0] {
         outln!("{}:", dir.display());
     }
-    match checked {
-        Ok((v, lrat)) => {
-            outln!("verified: {}", v.provenance.claim);
-            let proof = match v.provenance.cubes {
-                Some(k) => format!(
-                    "{k} cubes that cover every assignment, each refuted by its proof: {} lemmas checked",
-                    v.report.lemmas
-                ),
-                None => format!(
-                    "proof: {} lemmas, the {} of them the refutation uses checked",
-                    v.report.lemmas, v.report.core_lemmas
-                ),
-            };
-            outln!(
-                "formula: {} variables, {} clauses ({}); {proof}",
-                v.provenance.variables,
-                v.provenance.clauses,
-                v.provenance.encoding,
-            );
-            if let Some((path, steps)) = lrat {
-                outln!(
-                    "LRAT: {} ({steps} clauses added, checked by the LRAT checker)",
-                    path.display()
-                );
+    match &checked {
+        Ok((verified, lrat)) => {
+            for line in table_proof_text(verified, *lrat) {
+                outln!("{line}");
             }
-            if let Some(breaking) = &v.provenance.options.break_symmetry {
-                outln!(
-                    "symmetry breaking: {} maps, each re-derived from the instance and checked to be a symmetry of the tables (an automorphism of the group permuting the links and fixing the messages, with or without the time reversal)",
-                    breaking.maps.len()
-                );
-            }
-            if !v.provenance.options.unrestricted() {
-                outln!("note: the class is restricted by a symmetry; other tables are not covered");
-            } else if !v.provenance.options.covers_all_tables() {
-                outln!(
-                    "note: the class is limited in word length (not --any-length); tables with longer words are not covered"
-                );
-            }
-            Exit::Ok
         }
-        Err(e) => {
-            let exit = Exit::of_certificate_error(&e);
-            if exit == Exit::Rejected {
-                outln!("rejected: {e}");
-            } else {
-                // A file that cannot be read or written: a problem with a path, not a
-                // verdict on the certificate.
-                eprintln!("error: {e}");
-            }
-            exit
-        }
+        Err(e) if exit == Exit::Rejected => outln!("rejected: {e}"),
+        Err(_) => {}
     }
-}
-
-/// What `verify-proof` found, and the LRAT file it wrote with its added clauses.
-type ProofCheck<'a> = Result<
-    (
-        search::certificate::Verified,
-        Option<(&'a std::path::PathBuf, usize)>,
-    ),
-    search::certificate::CertificateError,
->;
-
-/// `verify-proof --format json`: one object per certificate, accepted or not.
-fn verify_proof_json(args: &VerifyProofArgs, dir: &Path, checked: ProofCheck<'_>) -> Exit {
-    let file = args.file.display().to_string();
-    let certificate = dir.display().to_string();
-    let (value, exit) = match checked {
-        Ok((v, lrat)) => {
-            let p = &v.provenance;
-            let value = serde_json::json!({
-                "schema": VERIFY_PROOF_SCHEMA,
-                "file": file,
-                "certificate": certificate,
-                "verified": true,
-                "claim": p.claim,
-                "covers_all_tables": p.options.covers_all_tables(),
-                "variables": p.variables,
-                "clauses": p.clauses,
-                "encoding": p.encoding,
-                "lemmas": v.report.lemmas,
-                "lrat": lrat.map(|(path, steps)| serde_json::json!({
-                    "path": path.display().to_string(),
-                    "clauses_added": steps,
-                })),
-                "exit_code": Exit::Ok.code(),
-            });
-            (value, Exit::Ok)
-        }
-        Err(e) => {
-            let exit = Exit::of_certificate_error(&e);
-            if exit != Exit::Rejected {
-                eprintln!("error: {e}");
-            }
-            let value = serde_json::json!({
-                "schema": VERIFY_PROOF_SCHEMA,
-                "file": file,
-                "certificate": certificate,
-                "verified": false,
-                "error": { "message": e.to_string() },
-                "exit_code": exit.code(),
-            });
-            (value, exit)
-        }
-    };
-    outln!("{value}");
     exit
 }
 

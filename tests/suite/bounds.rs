@@ -24,7 +24,7 @@ fn bounds(graph: &Graph, sides: Option<&[usize]>) -> (u64, Cut) {
         .sum();
     let load = distance::distance_bound(total, distance::port_capacity(graph, None));
     let cuts = [
-        cut::best_bisection(graph),
+        txverify_core::bounds::cut_search::best_bisection(graph),
         cut::neighbour_split(graph),
         sides.and_then(cut::torus_cut),
     ];

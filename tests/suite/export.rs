@@ -3,6 +3,7 @@
 //! simulator, which must find it valid with the table's time.
 
 use crate::common;
+use crate::common::judged::Judged;
 
 use common::cli::{Run, file, txverify};
 use txverify_clients::export::table_schedule;
@@ -46,11 +47,11 @@ fn every_published_table_with_a_named_network_replays_with_its_time() {
             let graph = read_back.network.as_ref().unwrap().build().unwrap();
             let report = replay(&read_back, &graph, &ReplayOptions::default()).unwrap();
             let what = path.display();
-            assert!(report.valid, "{what}: {:?}", report.violations);
-            assert_eq!(report.time as usize, checked.time(), "{what}");
+            assert!(report.valid(), "{what}: {:?}", report.violations());
+            assert_eq!(report.time() as usize, checked.time(), "{what}");
             let letters: usize = loaded.table.words.iter().map(|w| w.letters.len()).sum();
             assert_eq!(
-                report.transmissions,
+                report.transmissions(),
                 (letters * instance.group().order()) as u64,
                 "{what}"
             );

@@ -6,6 +6,7 @@
 //! `txverify hypercube` reports what docs/json.md says.
 
 use crate::common;
+use crate::common::judged::Judged;
 
 use common::cli::{documented_fields, field_paths, txverify};
 use std::collections::HashSet;
@@ -52,7 +53,7 @@ fn every_problem_up_to_d_8_is_valid_and_meets_both_bounds() {
                 let built = build(problem, d, root).unwrap();
                 let report = replay(&built.schedule, &graph, &ReplayOptions::default()).unwrap();
                 let what = format!("{problem} {d} root {root:?}");
-                assert!(report.valid, "{what}: {:?}", report.violations);
+                assert!(report.valid(), "{what}: {:?}", report.violations());
                 let bounds = lower_bounds(problem, &graph, root.unwrap_or(0));
                 let (time, sends) = table_1(problem, d);
                 assert_eq!(
@@ -60,10 +61,10 @@ fn every_problem_up_to_d_8_is_valid_and_meets_both_bounds() {
                     (time, sends),
                     "{what}: bounds"
                 );
-                assert_eq!(u64::from(report.time), time, "{what}: time");
-                assert_eq!(report.transmissions, sends, "{what}: transmissions");
-                assert_eq!(report.derouted, 0, "{what}");
-                assert_eq!(report.collective, problem.collective(root.unwrap_or(0)));
+                assert_eq!(u64::from(report.time()), time, "{what}: time");
+                assert_eq!(report.transmissions(), sends, "{what}: transmissions");
+                assert_eq!(report.derouted(), 0, "{what}");
+                assert_eq!(report.collective(), problem.collective(root.unwrap_or(0)));
             }
         }
     }
@@ -83,10 +84,10 @@ proptest::proptest! {
         let root = seed % (1 << d);
         let built = build(problem, d, Some(root)).unwrap();
         let report = replayed(&built.schedule, d);
-        proptest::prop_assert!(report.valid, "{:?}", report.violations);
+        proptest::prop_assert!(report.valid(), "{:?}", report.violations());
         let (time, sends) = table_1(problem, d);
-        proptest::prop_assert_eq!((u64::from(report.time), report.transmissions), (time, sends));
-        proptest::prop_assert_eq!(report.collective, problem.collective(root));
+        proptest::prop_assert_eq!((u64::from(report.time()), report.transmissions()), (time, sends));
+        proptest::prop_assert_eq!(report.collective(), problem.collective(root));
     }
 }
 
@@ -157,10 +158,10 @@ fn section_5_two_to_the_d_minus_1_is_not_divisible_by_d() {
 /// The first violation of `kind` in a replay.
 fn first(report: &ReplayReport, kind: ViolationKind) -> &txverify_core::schedule::Violation {
     report
-        .violations
+        .violations()
         .iter()
         .find(|v| v.kind == kind)
-        .unwrap_or_else(|| panic!("no {kind}: {:?}", report.violations))
+        .unwrap_or_else(|| panic!("no {kind}: {:?}", report.violations()))
 }
 
 #[test]
@@ -181,7 +182,7 @@ fn a_packet_forwarded_before_it_arrives_is_not_held_at_that_step_node_and_link()
     schedule.sends[hops[1]].step = first_step;
     let moved = schedule.sends[hops[1]];
     let report = replayed(&schedule, d);
-    assert!(!report.valid);
+    assert!(!report.valid());
     let v = first(&report, ViolationKind::NotHeld);
     assert_eq!(v.step, Some(first_step));
     assert_eq!(v.node, moved.from);
@@ -230,7 +231,7 @@ fn a_missing_delivery_is_reported_where_the_packet_stopped() {
     let dropped = schedule.sends.remove(last);
     assert_eq!(dropped.to, dropped.destination);
     let report = replayed(&schedule, d);
-    assert_eq!(report.violation_count(), 1, "{:?}", report.violations);
+    assert_eq!(report.violation_count(), 1, "{:?}", report.violations());
     let v = first(&report, ViolationKind::NeverDelivered);
     assert_eq!((v.step, v.link), (None, None));
     assert_eq!(v.node, dropped.from);
@@ -466,7 +467,7 @@ fn deroutes_are_counted_alike_below_and_above_the_all_pairs_limit() {
         };
         let graph = NetworkName::Ring(n).build().unwrap();
         let report = replay(&schedule, &graph, &ReplayOptions::default()).unwrap();
-        assert_eq!(report.derouted, 10, "ring {n}");
+        assert_eq!(report.derouted(), 10, "ring {n}");
     }
 }
 
@@ -534,7 +535,7 @@ fn single_port_schedules_replay_with_one_port_and_meet_the_single_port_bound() {
             assert_eq!(schedule.ports, Some(Ports::Limit(1)));
             let report = replay(&schedule, &graph, &ReplayOptions::default()).unwrap();
             let what = format!("{problem} {d}");
-            assert!(report.valid, "{what}: {:?}", report.violations);
+            assert!(report.valid(), "{what}: {:?}", report.violations());
             let (single, half) = baseline_bounds(problem, d);
             assert_eq!(
                 bounds::single_port_time(problem, &graph, root),
@@ -546,8 +547,8 @@ fn single_port_schedules_replay_with_one_port_and_meet_the_single_port_bound() {
                 half,
                 "{what}"
             );
-            assert_eq!(u64::from(report.time), single, "{what}");
-            assert_eq!(report.derouted, 0, "{what}");
+            assert_eq!(u64::from(report.time()), single, "{what}");
+            assert_eq!(report.derouted(), 0, "{what}");
             // The same sends under all ports are valid too, and an all-port
             // schedule replayed with one port is not (d ≥ 2 sends on two links).
             let all_port = build(problem, d, problem.has_root().then_some(root)).unwrap();
@@ -555,7 +556,7 @@ fn single_port_schedules_replay_with_one_port_and_meet_the_single_port_bound() {
             squeezed.ports = Some(Ports::Limit(1));
             let squeezed = replay(&squeezed, &graph, &ReplayOptions::default()).unwrap();
             let one_port_already = matches!(problem, Problem::Broadcast | Problem::Accumulate);
-            assert_eq!(squeezed.valid, d == 1 || one_port_already, "{what}");
+            assert_eq!(squeezed.valid(), d == 1 || one_port_already, "{what}");
         }
     }
 }

@@ -1,43 +1,58 @@
-//! Import circles between the source files under `src/`: two files whose
-//! modules name each other, directly or through others, through `crate::…`,
-//! `super::…` or `self::…` paths (in `use` or inline; comments and strings
-//! left out). A parent and its own descendants do not count (the parent
-//! declares them). Circles make a module impossible to read or test on its
-//! own; the crate keeps at most two, and this test lists them when there
-//! are more.
+//! Import circles between the source files of every crate of the workspace
+//! (the binary's `src/` and each `crates/*/src/`, each crate on its own): two
+//! files whose modules name each other, directly or through others, through
+//! `crate::…` (resolved within the file's own crate), `super::…` or
+//! `self::…` paths (in `use` or inline; comments and strings left out). A
+//! parent and its own descendants do not count (the parent declares them).
+//! Circles make a module impossible to read or test on its own; the workspace
+//! keeps none, and this test lists them when there are.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The circles the crate may keep.
-const MAX_CIRCLES: usize = 2;
-
-/// A module: its path from the crate root, the binary's under `#bin`.
+/// A module: its crate (`#bin` for the binary, else the directory under
+/// `crates/`), then its path from that crate's root.
 type Module = Vec<String>;
 
-/// Every `.rs` file under `dir`, by module.
-fn modules(root: &Path, dir: &Path, found: &mut BTreeMap<Module, PathBuf>) {
+/// Every crate's source directory, by the name its modules start with.
+fn crate_sources() -> Vec<(String, PathBuf)> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut sources = vec![("#bin".to_string(), workspace.join("src"))];
+    let mut members: Vec<PathBuf> = std::fs::read_dir(workspace.join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("src"))
+        .filter(|src| src.is_dir())
+        .collect();
+    members.sort();
+    for src in members {
+        let name = src.parent().unwrap().file_name().unwrap();
+        sources.push((name.to_string_lossy().into_owned(), src));
+    }
+    sources
+}
+
+/// Every `.rs` file under `dir` of the crate `name` rooted at `root`, by module.
+fn modules(name: &str, root: &Path, dir: &Path, found: &mut BTreeMap<Module, PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
-            modules(root, &path, found);
+            modules(name, root, &path, found);
             continue;
         }
         if path.extension().is_none_or(|e| e != "rs") {
             continue;
         }
         let rel = path.strip_prefix(root).unwrap().with_extension("");
-        let mut module: Module = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        if module.last().is_some_and(|m| m == "mod" || m == "lib") {
+        let mut module: Module = vec![name.to_string()];
+        module.extend(
+            rel.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+        );
+        if module
+            .last()
+            .is_some_and(|m| m == "mod" || m == "lib" || m == "main")
+        {
             module.pop();
-        }
-        if module == ["main"] {
-            module = vec!["#bin".to_string()];
-        } else if module.first().is_some_and(|m| m == "cli") {
-            module.insert(0, "#bin".to_string());
         }
         found.insert(module, path);
     }
@@ -194,11 +209,7 @@ fn tree(
 /// The modules of `files` that the file of `module` names.
 fn named_by(module: &Module, src: &str, files: &BTreeMap<Module, PathBuf>) -> BTreeSet<Module> {
     let toks = tokens(src);
-    let crate_root: Module = if module.first().is_some_and(|m| m == "#bin") {
-        vec!["#bin".to_string()]
-    } else {
-        vec![]
-    };
+    let crate_root: Module = module[..1].to_vec();
     let mut named = BTreeSet::new();
     let mut braces: Vec<bool> = Vec::new(); // true: the brace opens an inline module
     let mut i = 0;
@@ -285,9 +296,10 @@ fn is_ancestor(a: &Module, b: &Module) -> bool {
 
 /// The circles: sets of two or more files each reachable from every other.
 fn circles() -> Vec<BTreeSet<Module>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = BTreeMap::new();
-    modules(&root, &root, &mut files);
+    for (name, root) in crate_sources() {
+        modules(&name, &root, &root, &mut files);
+    }
     let edges: BTreeMap<Module, BTreeSet<Module>> = files
         .iter()
         .map(|(m, path)| {
@@ -329,7 +341,7 @@ fn circles() -> Vec<BTreeSet<Module>> {
 }
 
 #[test]
-fn the_crate_keeps_at_most_two_import_circles() {
+fn the_workspace_keeps_no_import_circle() {
     let circles = circles();
     let shown: Vec<String> = circles
         .iter()
@@ -341,8 +353,8 @@ fn the_crate_keeps_at_most_two_import_circles() {
         })
         .collect();
     assert!(
-        circles.len() <= MAX_CIRCLES,
-        "{} import circles (at most {MAX_CIRCLES}):\n{}",
+        circles.is_empty(),
+        "{} import circles:\n{}",
         circles.len(),
         shown.join("\n")
     );
@@ -350,17 +362,44 @@ fn the_crate_keeps_at_most_two_import_circles() {
 
 #[test]
 fn a_circle_is_found_when_two_files_name_each_other() {
-    let files: BTreeMap<Module, PathBuf> = [vec![], vec!["a".to_string()], vec!["b".to_string()]]
-        .into_iter()
-        .map(|m| (m, PathBuf::new()))
-        .collect();
-    let a = vec!["a".to_string()];
-    let b = vec!["b".to_string()];
+    let module = |path: &[&str]| -> Module { path.iter().map(|p| p.to_string()).collect() };
+    let files: BTreeMap<Module, PathBuf> = [
+        module(&["k"]),
+        module(&["k", "a"]),
+        module(&["k", "b"]),
+        module(&["other"]),
+        module(&["other", "b"]),
+    ]
+    .into_iter()
+    .map(|m| (m, PathBuf::new()))
+    .collect();
+    let a = module(&["k", "a"]);
+    let b = module(&["k", "b"]);
     let src = "use super::b::{X, y::Z};\n// crate::c\nfn f() { let s = \"crate::c\"; }\n";
     assert_eq!(named_by(&a, src, &files), BTreeSet::from([b.clone()]));
     // `super` inside an inline module of the file names the file itself.
     let src = "mod tests { use super::*; fn g() { crate::b::f(); } }";
     assert_eq!(named_by(&a, src, &files), BTreeSet::from([b.clone()]));
     let src = "fn g() -> char { '{' } fn h() { super::b::f() }";
+    assert_eq!(named_by(&a, src, &files), BTreeSet::from([b.clone()]));
+    // `crate::` is the file's own crate, never another one's.
+    let src = "use crate::b::f;";
     assert_eq!(named_by(&a, src, &files), BTreeSet::from([b]));
+    let theirs = module(&["other", "b"]);
+    assert!(!named_by(&a, src, &files).contains(&theirs));
+}
+
+#[test]
+fn every_crate_of_the_workspace_is_scanned() {
+    let names: Vec<String> = crate_sources().into_iter().map(|(n, _)| n).collect();
+    for name in ["#bin", "core", "proofcheck", "search", "clients"] {
+        assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+    }
+    let mut files = BTreeMap::new();
+    for (name, root) in crate_sources() {
+        modules(&name, &root, &root, &mut files);
+    }
+    let replay: Module = ["core", "schedule", "replay"].map(String::from).to_vec();
+    assert!(files.contains_key(&replay));
+    assert!(files.contains_key(&vec!["#bin".to_string(), "cli".to_string()]));
 }

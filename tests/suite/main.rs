@@ -61,6 +61,7 @@ mod proofs;
 mod render;
 mod schedule;
 mod schedule_fuzz;
+mod seals;
 mod search;
 mod search_any;
 mod search_html;

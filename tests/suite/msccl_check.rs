@@ -276,7 +276,7 @@ fn every_msccl_export_reads_back_valid() {
         let text = export_msccl(table);
         let c = check(&text).unwrap();
         assert!(c.valid(), "{table}: {:?}", c.reason());
-        assert_eq!(c.collective.map(|c| c.name()), Some("alltoall"));
+        assert_eq!(c.collective().map(|c| c.name()), Some("alltoall"));
         // Link by link, the program moves as many chunks as the replayed
         // schedule sends on that link.
         let schedule = txverify(&["export", table, "--format", "csv"]);
@@ -286,7 +286,7 @@ fn every_msccl_export_reads_back_valid() {
             *per_link.entry((f[1], f[2])).or_default() += 1;
         }
         let mut moved: std::collections::BTreeMap<(u32, u32), u64> = Default::default();
-        for (&(_, from, to), &chunks) in &c.figures.unwrap().connections {
+        for (&(_, from, to), &chunks) in &c.figures().unwrap().connections {
             *moved.entry((from, to)).or_default() += chunks;
         }
         assert_eq!(moved, per_link, "{table}");
@@ -321,7 +321,7 @@ pub fn ring_allreduce(n: i64, channels: i64) -> String {
 fn a_ring_allreduce_is_valid_in_place() {
     let c = check(&ring_allreduce(8, 2)).unwrap();
     assert!(c.valid(), "{:?}", c.reason());
-    assert_eq!(c.modes, ["in-place"]);
+    assert_eq!(c.modes(), ["in-place"]);
 }
 
 /// This file's own interpreter for programs of `s`, `r`, `rrc`, `cpy` steps
@@ -461,7 +461,7 @@ fn broadcast_finds_its_root_and_allgather_aliases_in_place() {
     ];
     let c = check(&xml("broadcast", 2, 1, false, 0, &gpus)).unwrap();
     assert!(c.valid(), "{:?}", c.reason());
-    assert_eq!(c.figures.unwrap().roots, [0]);
+    assert_eq!(c.figures().unwrap().roots, [0]);
     // In place, GPU g's input chunk is its output chunk g: sending it and
     // receiving the other's is an allgather.
     let gpus: Vec<Vec<TbSpec>> = (0..2)

@@ -240,8 +240,8 @@ fn nvlink_is_the_complete_graph() {
 #[test]
 fn without_network_the_depth_counts_messages() {
     let c = txverify_clients::msccl::check(&ring_allreduce(5, 1)).unwrap();
-    assert_eq!(c.figures.unwrap().depth, 8);
-    assert!(c.network.is_none());
+    assert_eq!(c.figures().unwrap().depth, 8);
+    assert!(c.network().is_none());
 }
 
 #[test]

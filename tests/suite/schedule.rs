@@ -3,6 +3,7 @@
 //! command line (exit codes and diagnostics).
 
 use crate::common;
+use crate::common::judged::Judged;
 
 use common::cli::txverify;
 use proptest::prelude::*;
@@ -51,40 +52,46 @@ fn replay_file(text: &str) -> ReplayReport {
 /// Asserts that the report has exactly `n` violations, all of `kind`.
 fn only(report: &ReplayReport, kind: ViolationKind, n: u64) {
     let expected: BTreeMap<ViolationKind, u64> = [(kind, n)].into_iter().collect();
-    assert_eq!(report.counts, expected, "{:#?}", report.violations);
-    assert!(!report.valid);
-    assert!(report.violations.iter().all(|v| v.kind == kind));
+    assert_eq!(report.counts(), &expected, "{:#?}", report.violations());
+    assert!(!report.valid());
+    assert!(report.violations().iter().all(|v| v.kind == kind));
 }
 
 #[test]
 fn hand_made_total_exchanges_are_valid() {
     let ring = replay_file(include_str!("../../examples/schedules/ring4-total.sched"));
-    assert!(ring.valid, "{:?}", ring.violations);
-    assert_eq!((ring.time, ring.transmissions, ring.derouted), (2, 16, 0));
+    assert!(ring.valid(), "{:?}", ring.violations());
+    assert_eq!(
+        (ring.time(), ring.transmissions(), ring.derouted()),
+        (2, 16, 0)
+    );
     // Every directed link of the ring is busy at both steps.
     assert_eq!(
-        ring.link_use
+        ring.link_use()
             .iter()
             .map(|u| (u.step, u.busy_links))
             .collect::<Vec<_>>(),
         vec![(1, 8), (2, 8)]
     );
     let line = replay_file(include_str!("../../examples/schedules/linear3-total.sched"));
-    assert!(line.valid, "{:?}", line.violations);
-    assert_eq!((line.time, line.transmissions, line.peak_queue), (4, 8, 1));
+    assert!(line.valid(), "{:?}", line.violations());
+    assert_eq!(
+        (line.time(), line.transmissions(), line.peak_queue()),
+        (4, 8, 1)
+    );
     let mesh = replay_file(include_str!("../../examples/schedules/mesh2x2-total.json"));
-    assert!(mesh.valid, "{:?}", mesh.violations);
-    assert_eq!((mesh.time, mesh.transmissions), (2, 16));
+    assert!(mesh.valid(), "{:?}", mesh.violations());
+    assert_eq!((mesh.time(), mesh.transmissions()), (2, 16));
     let cube = replay_file(include_str!(
         "../../examples/schedules/hypercube3-broadcast.sched"
     ));
-    assert!(cube.valid, "{:?}", cube.violations);
-    assert_eq!(cube.time, 3);
+    assert!(cube.valid(), "{:?}", cube.violations());
+    assert_eq!(cube.time(), 3);
     let gather = replay_file(include_str!(
         "../../examples/schedules/linear3-gather.sched"
     ));
-    assert!(gather.valid, "{:?}", gather.violations);
-    assert_eq!(gather.checked_as, Collective::Scatter(0));
+    assert!(gather.valid(), "{:?}", gather.violations());
+    assert_eq!(gather.checked_as(), Collective::Scatter(0));
 }
 
 #[test]
@@ -103,9 +110,13 @@ fn queues_deroutes_and_link_use_are_counted() {
             send(5, 0, 1, 0, 1),
         ],
     );
-    assert!(r.valid, "{:?}", r.violations);
-    assert_eq!((r.time, r.peak_queue, r.derouted), (5, 2, 0));
-    let uses: Vec<(u32, u32)> = r.link_use.iter().map(|u| (u.step, u.busy_links)).collect();
+    assert!(r.valid(), "{:?}", r.violations());
+    assert_eq!((r.time(), r.peak_queue(), r.derouted()), (5, 2, 0));
+    let uses: Vec<(u32, u32)> = r
+        .link_use()
+        .iter()
+        .map(|u| (u.step, u.busy_links))
+        .collect();
     assert_eq!(uses, vec![(1, 1), (2, 1), (3, 1), (4, 2), (5, 1)]);
     // scatter 0 on ring 4 with (0, 1) sent the long way round: one deroute (0 → 3).
     let r = run_on(
@@ -121,8 +132,8 @@ fn queues_deroutes_and_link_use_are_counted() {
             send(3, 2, 1, 0, 1),
         ],
     );
-    assert!(r.valid, "{:?}", r.violations);
-    assert_eq!((r.time, r.derouted, r.transmissions), (3, 1, 6));
+    assert!(r.valid(), "{:?}", r.violations());
+    assert_eq!((r.time(), r.derouted(), r.transmissions()), (3, 1, 6));
 }
 
 #[test]
@@ -134,7 +145,7 @@ fn step_zero() {
         vec![send(1, 0, 1, 0, 1), send(0, 0, 1, 0, 1)],
     );
     only(&r, ViolationKind::StepZero, 1);
-    assert_eq!(r.violations[0].step, Some(0));
+    assert_eq!(r.violations()[0].step, Some(0));
 }
 
 #[test]
@@ -146,7 +157,7 @@ fn bad_node() {
         vec![send(1, 0, 1, 0, 1), send(2, 5, 1, 0, 1)],
     );
     only(&r, ViolationKind::BadNode, 1);
-    assert_eq!(r.violations[0].node, 5);
+    assert_eq!(r.violations()[0].node, 5);
 }
 
 #[test]
@@ -169,8 +180,8 @@ fn not_a_link() {
         vec![send(1, 0, 1, 0, 1), send(1, 0, 2, 0, 2)],
     );
     only(&r, ViolationKind::NotALink, 1);
-    assert_eq!(r.violations[0].link, Some((0, 2)));
-    assert_eq!(r.violations[0].step, Some(1));
+    assert_eq!(r.violations()[0].link, Some((0, 2)));
+    assert_eq!(r.violations()[0].step, Some(1));
 }
 
 #[test]
@@ -187,8 +198,8 @@ fn not_held() {
         ],
     );
     only(&r, ViolationKind::NotHeld, 1);
-    assert_eq!(r.violations[0].node, 1);
-    assert_eq!(r.violations[0].link, Some((1, 2)));
+    assert_eq!(r.violations()[0].node, 1);
+    assert_eq!(r.violations()[0].link, Some((1, 2)));
 }
 
 #[test]
@@ -215,7 +226,7 @@ fn send_ports() {
         vec![send(1, 0, 1, 0, 1), send(1, 0, 2, 0, 2)],
     );
     only(&r, ViolationKind::SendPorts, 1);
-    assert_eq!(r.violations[0].node, 0);
+    assert_eq!(r.violations()[0].node, 0);
     // The same schedule is fine with two ports.
     let r = run_on(
         "ring 3",
@@ -223,7 +234,7 @@ fn send_ports() {
         Collective::Scatter(0),
         vec![send(1, 0, 1, 0, 1), send(1, 0, 2, 0, 2)],
     );
-    assert!(r.valid);
+    assert!(r.valid());
 }
 
 #[test]
@@ -242,7 +253,7 @@ fn receive_ports() {
         ],
     );
     only(&r, ViolationKind::ReceivePorts, 1);
-    assert_eq!(r.violations[0].node, 1);
+    assert_eq!(r.violations()[0].node, 1);
 }
 
 #[test]
@@ -254,7 +265,7 @@ fn delivered_twice() {
         vec![send(1, 0, 1, 0, B), send(2, 1, 0, 0, B)],
     );
     only(&copy, ViolationKind::DeliveredTwice, 1);
-    assert_eq!(copy.violations[0].node, 0);
+    assert_eq!(copy.violations()[0].node, 0);
     let moved_on = run_on(
         "linear 2",
         Ports::Limit(1),
@@ -273,8 +284,8 @@ fn never_delivered() {
         vec![send(1, 0, 1, 0, 1)],
     );
     only(&r, ViolationKind::NeverDelivered, 1);
-    assert_eq!(r.violations[0].node, 0);
-    assert_eq!(r.violations[0].step, None);
+    assert_eq!(r.violations()[0].node, 0);
+    assert_eq!(r.violations()[0].step, None);
     let r = run_on("hypercube 2", Ports::All, Collective::Mnb, vec![]);
     only(&r, ViolationKind::NeverDelivered, 12);
 }
@@ -287,8 +298,8 @@ fn gather_and_accumulate_are_checked_reversed() {
         Collective::Accumulate(0),
         vec![send(1, 2, 1, 0, B), send(2, 1, 0, 0, B)],
     );
-    assert!(ok.valid, "{:?}", ok.violations);
-    assert_eq!(ok.checked_as, Collective::Broadcast(0));
+    assert!(ok.valid(), "{:?}", ok.violations());
+    assert_eq!(ok.checked_as(), Collective::Broadcast(0));
     // Node 1 passes its sum on before node 2's contribution arrives.
     let early = run_on(
         "linear 3",
@@ -296,7 +307,7 @@ fn gather_and_accumulate_are_checked_reversed() {
         Collective::Accumulate(0),
         vec![send(1, 2, 1, 0, B), send(1, 1, 0, 0, B)],
     );
-    assert!(!early.valid);
+    assert!(!early.valid());
     // Node 0 receives two packets in one step: receive-ports, in the file's terms.
     let r = run_on(
         "ring 3",
@@ -305,8 +316,8 @@ fn gather_and_accumulate_are_checked_reversed() {
         vec![send(1, 1, 0, 1, 0), send(1, 2, 0, 2, 0)],
     );
     only(&r, ViolationKind::ReceivePorts, 1);
-    assert_eq!(r.violations[0].node, 0);
-    assert_eq!(r.violations[0].step, Some(1));
+    assert_eq!(r.violations()[0].node, 0);
+    assert_eq!(r.violations()[0].step, Some(1));
     // A packet forwarded at the step it arrives: reported on the file's send and packet.
     let r = run_on(
         "linear 3",
@@ -319,12 +330,12 @@ fn gather_and_accumulate_are_checked_reversed() {
         ],
     );
     assert!(
-        r.counts.contains_key(&ViolationKind::NotHeld),
+        r.counts().contains_key(&ViolationKind::NotHeld),
         "{:?}",
-        r.violations
+        r.violations()
     );
     let v = r
-        .violations
+        .violations()
         .iter()
         .find(|v| v.kind == ViolationKind::NotHeld)
         .unwrap();
@@ -589,18 +600,18 @@ proptest! {
     ) {
         let (schedule, graph) = build(&network, ports, kind, root, seed);
         let r = replay(&schedule, &graph, &ReplayOptions::default()).unwrap();
-        prop_assert!(r.valid, "{:?}", r.violations);
-        prop_assert_eq!(r.derouted, 0);
-        prop_assert_eq!(r.transmissions, schedule.sends.len() as u64);
+        prop_assert!(r.valid(), "{:?}", r.violations());
+        prop_assert_eq!(r.derouted(), 0);
+        prop_assert_eq!(r.transmissions(), schedule.sends.len() as u64);
         let time = schedule.sends.iter().map(|s| s.step).max().unwrap_or(0);
-        prop_assert_eq!(r.time, time);
-        let busy: u64 = r.link_use.iter().map(|u| u64::from(u.busy_links)).sum();
+        prop_assert_eq!(r.time(), time);
+        let busy: u64 = r.link_use().iter().map(|u| u64::from(u.busy_links)).sum();
         prop_assert_eq!(busy, schedule.sends.len() as u64);
         // Personalised packets travel shortest paths: sends = sum of distances.
         if let Collective::TotalExchange = schedule.collective {
             let n = graph.nodes() as u32;
             let hops: u64 = (0..n).map(|d| bfs(&graph, d).iter().map(|&x| u64::from(x)).sum::<u64>()).sum();
-            prop_assert_eq!(r.transmissions, hops);
+            prop_assert_eq!(r.transmissions(), hops);
         }
     }
 
@@ -655,7 +666,7 @@ proptest! {
             }
         }
         let r = replay(&schedule, &graph, &ReplayOptions::default()).unwrap();
-        prop_assert!(!r.valid, "{:?} of send {} went unnoticed", mutation, i);
+        prop_assert!(!r.valid(), "{:?} of send {} went unnoticed", mutation, i);
     }
 
     #[test]
@@ -731,8 +742,8 @@ proptest! {
             sends: raw.into_iter().map(|(a, b, c, d, e)| send(a, b, c, d, e)).collect(),
         };
         if let Ok(r) = replay(&schedule, &graph, &ReplayOptions { max_listed: 5 }) {
-            prop_assert_eq!(r.valid, r.violation_count() == 0);
-            prop_assert!(r.violations.len() <= 5);
+            prop_assert_eq!(r.valid(), r.violation_count() == 0);
+            prop_assert!(r.violations().len() <= 5);
         } else {
             prop_assert!(collective.root().is_some_and(|root| root as usize >= graph.nodes()));
         }

@@ -8,6 +8,7 @@
 //! time is bounded (`PROPTEST_CASES` raises it).
 
 use crate::common;
+use crate::common::judged::Judged;
 
 use common::cli::txverify;
 use proptest::prelude::*;
@@ -162,7 +163,7 @@ fn run_library(text: &str) {
         return;
     };
     if let Ok(report) = replay(&schedule, &graph, &ReplayOptions { max_listed: 5 }) {
-        assert_eq!(report.valid, report.violation_count() == 0);
+        assert_eq!(report.valid(), report.violation_count() == 0);
     }
 }
 
@@ -234,8 +235,8 @@ fn the_largest_step_in_a_gather_is_replayed() {
     let schedule = parse(text).unwrap();
     let graph = schedule.network.as_ref().unwrap().build().unwrap();
     let report = replay(&schedule, &graph, &ReplayOptions::default()).unwrap();
-    assert!(report.valid, "{:?}", report.violations);
-    assert_eq!(report.time, u32::MAX);
+    assert!(report.valid(), "{:?}", report.violations());
+    assert_eq!(report.time(), u32::MAX);
     let path = common::cli::file("largest-step.sched", text);
     let r = txverify(&["simulate", path.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);

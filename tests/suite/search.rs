@@ -376,14 +376,14 @@ fn optimality_by_certificates_needs_certificates_the_checker_accepts() {
     let checked = kernel::check(&inst, &table, &[]);
     assert_eq!(checked.verdict(), Verdict::Valid);
     assert_eq!(
-        certificate::optimal_by(&inst, &checked, &tried.infeasible),
+        txverify_search::refutation::table_optimal_by(&inst, &checked, &tried.infeasible),
         Some("certificates")
     );
     // A certificate whose proof the checker rejects proves nothing.
     let proof = search::certificate_dir_for(&dir, 5).join("proof.drat");
     std::fs::write(&proof, b"").unwrap();
     assert_eq!(
-        certificate::optimal_by(&inst, &checked, &tried.infeasible),
+        txverify_search::refutation::table_optimal_by(&inst, &checked, &tried.infeasible),
         None
     );
 }

@@ -383,3 +383,52 @@ fn the_heuristic_is_within_ten_percent_on_random_cubic_graphs_of_20_nodes() {
         assert_eq!(replay_here(&adj, &out), Ok(time), "seed {seed}");
     }
 }
+
+#[test]
+fn a_checked_refutation_of_shortest_paths_settles_no_optimality() {
+    let edges = k33_plus_link();
+    let graph = file("k33e-shortest.edges", &edge_list(&edges));
+    let dir = graph.with_file_name("cert-shortest");
+    let net = format!("edges {}", graph.display());
+    let r = search_json(&["--network", &net, "--certificate", dir.to_str().unwrap()]);
+    assert_eq!(r["time"], 3);
+    assert_eq!(r["infeasible"][0]["time"], 2);
+    assert_eq!(r["infeasible"][0]["covers_all_schedules"], false);
+    // Checked, yet about shortest paths only: no evidence about every schedule.
+    assert_eq!(r["infeasible"][0]["certificate_checked"], true);
+    assert_eq!(r["optimal_by"], serde_json::Value::Null);
+    assert_eq!(r["optimal"], false);
+}
+
+#[test]
+fn only_a_checked_refutation_of_any_paths_is_evidence() {
+    use txverify_search::schedule::{self as sched, PathClass, ScheduleSearchOptions};
+    let edges = k33_plus_link();
+    let path = file("k33e-lib.edges", &edge_list(&edges));
+    let words = format!("edges {}", path.display());
+    let name: txverify_core::network::NetworkName = words.parse().unwrap();
+    let graph = name.build().unwrap();
+    let search = |paths: PathClass, certificate: Option<&str>| {
+        let options = ScheduleSearchOptions {
+            network: words.clone(),
+            paths,
+            from: 2,
+            to: 2,
+            time_limit: None,
+            solver: Default::default(),
+            certificate_dir: certificate.map(|c| path.with_file_name(c)),
+            descending: false,
+            max_variables: sched::encode::MAX_VARIABLES,
+        };
+        sched::minimise(&graph, &options, &mut |_| {}).unwrap()
+    };
+    let evidence = |s: &sched::ScheduleSearch| s.infeasible[0].refutation().is_some();
+    assert!(evidence(&search(PathClass::Any, Some("lib-any"))));
+    assert!(!evidence(&search(
+        PathClass::Shortest,
+        Some("lib-shortest")
+    )));
+    // Without a certificate nothing was checked: the solver's word alone.
+    let unchecked = search(PathClass::Any, None);
+    assert!(!unchecked.infeasible[0].certificate_checked && !evidence(&unchecked));
+}

@@ -24,3 +24,4 @@ pub mod render;
 pub mod report;
 pub mod simulate;
 pub mod verify;
+pub mod wording;

@@ -13,7 +13,6 @@
 //! the cubes cover every assignment and each proof (the conquer side writes
 //! such certificates and uses this module, never the reverse).
 
-use super::Infeasibility;
 use super::cubes::{self, ICNF_FILE};
 use super::encode::{ENCODING_VERSION, Encoding, encode};
 use super::options::{
@@ -22,7 +21,7 @@ use super::options::{
 use serde::{Deserialize, Serialize};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use txverify_core::kernel::{Checked, Instance, Verdict};
+use txverify_core::kernel::Instance;
 use txverify_proofcheck::{self as proofcheck, ProofError, ProofReport};
 
 /// Version of the certificate layout.
@@ -437,42 +436,6 @@ pub(crate) fn write_provenance(
             .cnf
             .to_dimacs(&provenance_comments(instance, time, options)),
     )
-}
-
-/// Why a table `checked` found for `instance` is optimal among all tables, if it
-/// is: `lower_bound` when the kernel's verdict is OPTIMAL; `certificates` when
-/// every number of columns from the kernel's lower bound up to the table's time
-/// minus one is infeasible for a class that covers every table (any word
-/// length, no symmetry restriction), each proved either by an external proof
-/// the checker accepted during the search or by a certificate that [`verify`]
-/// accepts now. An infeasibility of shortest-path tables alone, a certificate
-/// the checker rejects, or a solver's word proves nothing about all tables and
-/// does not count.
-pub fn optimal_by(
-    instance: &Instance,
-    checked: &Checked,
-    infeasible: &[Infeasibility],
-) -> Option<&'static str> {
-    if checked.verdict() == Verdict::Optimal {
-        return Some("lower_bound");
-    }
-    let bound = usize::try_from(checked.bound()?.value).ok()?;
-    if checked.time() <= bound {
-        return None;
-    }
-    let proved = |t: usize| {
-        infeasible.iter().any(|i| {
-            i.time == t
-                && i.covers_all_tables
-                && (i.checked_proof.is_some()
-                    || i.certificate
-                        .as_deref()
-                        .is_some_and(|dir| verify(instance, dir).is_ok()))
-        })
-    };
-    (bound..checked.time())
-        .all(proved)
-        .then_some("certificates")
 }
 
 /// Regenerates the formula for `instance` and checks the certificate's proof against it.

@@ -191,6 +191,7 @@ pub fn solve_cubes(
         unrestricted: options.encoding.unrestricted(),
         certificate,
         checked_proof: None,
+        refutation: None,
     };
     Ok((Outcome::Infeasible(infeasibility), cubes.len()))
 }
@@ -475,6 +476,7 @@ pub fn merge(
         unrestricted: options.unrestricted(),
         certificate: Some(dir.to_path_buf()),
         checked_proof: None,
+        refutation: None,
     }))
 }
 

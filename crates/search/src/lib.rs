@@ -31,6 +31,8 @@ pub mod encode;
 pub mod external;
 pub mod options;
 pub mod portfolio;
+pub mod proof_report;
+pub mod refutation;
 pub mod routes;
 pub mod schedule;
 pub mod solver;
@@ -71,6 +73,19 @@ pub struct Infeasibility {
     /// The lemmas of the external solver's proof, when its proof (`{proof}`
     /// or `{lrat}` in the command) was checked against the formula.
     pub checked_proof: Option<usize>,
+    /// The refutation, when a proof was checked during the search and the
+    /// class covers every table (only this crate makes one).
+    #[serde(skip)]
+    refutation: Option<refutation::CheckedRefutation>,
+}
+
+impl Infeasibility {
+    /// The checked refutation made during the search, if any (a certificate
+    /// written for a later check has none yet:
+    /// [`refutation::table_refutations`] checks it).
+    pub fn refutation(&self) -> Option<&refutation::CheckedRefutation> {
+        self.refutation.as_ref()
+    }
 }
 
 /// What one search for a table with `T` columns found.
@@ -479,6 +494,12 @@ impl Run<'_> {
             unrestricted: encoding_options.unrestricted(),
             certificate,
             checked_proof: self.checked_lemmas.get().copied(),
+            refutation: self.checked_lemmas.get().and_then(|_| {
+                refutation::CheckedRefutation::of_checked_table_proof(
+                    self.time,
+                    encoding_options.covers_all_tables(),
+                )
+            }),
         }))
     }
 }
@@ -629,6 +650,32 @@ pub fn minimise_tried(
 /// serves both (and `proofs/NAME/T<time>` in the repository).
 pub fn certificate_dir_for(dir: &Path, time: usize) -> PathBuf {
     dir.join(format!("T{time}"))
+}
+
+/// The certificates `dir` names: itself when it holds `provenance.json` (or
+/// is not a directory of certificates, so that checking it reports why), else
+/// its `T<t>/` subdirectories that hold one ([`certificate_dir_for`]), in
+/// order of t: what `verify-proof` checks for each directory it is given.
+pub fn certificate_dirs_in(dir: &Path) -> Vec<PathBuf> {
+    if dir.join("provenance.json").is_file() {
+        return vec![dir.to_path_buf()];
+    }
+    let mut found: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name();
+            let t = name.to_str()?.strip_prefix('T')?.parse().ok()?;
+            let path = entry.path();
+            path.join("provenance.json").is_file().then_some((t, path))
+        })
+        .collect();
+    found.sort();
+    if found.is_empty() {
+        return vec![dir.to_path_buf()];
+    }
+    found.into_iter().map(|(_, path)| path).collect()
 }
 
 /// The options of [`minimise`]'s step `time`: certificates into `T<time>/`,

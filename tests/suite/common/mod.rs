@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod graphs;
 pub mod groups;
+pub mod judged;
 pub mod schedules;
 
 use groups::{cyclic, dihedral, direct_product};

@@ -363,10 +363,10 @@ fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResu
     };
     let status = msccl_status(&check);
     let at = check
-        .problems
+        .problems()
         .first()
         .map(|p| p.pos)
-        .or_else(|| check.finding.as_ref().and_then(|(_, f)| f.pos))
+        .or_else(|| check.finding().and_then(|(_, f)| f.pos))
         .map(|pos| (pos.line as usize, pos.col as usize));
     let (summary, problems) = match check.reason() {
         None => ("MSCCL program: valid".to_string(), Vec::new()),
@@ -396,7 +396,7 @@ fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResu
 pub fn msccl_status(check: &crate::msccl::Check) -> Status {
     if check.valid() {
         Status::Ok
-    } else if check.undecided.is_some() {
+    } else if check.undecided().is_some() {
         Status::Input
     } else {
         Status::Rejected

@@ -202,18 +202,18 @@ impl FifoReport {
             algorithm: "fifo",
             order: order.to_string(),
             messages: messages_name(instance.message_spec()),
-            ports: match r.ports {
+            ports: match r.ports() {
                 Ports::All => PortsReport::All("all"),
                 Ports::Limit(k) => PortsReport::Limit(k),
             },
-            nodes: r.nodes,
-            completion_time: r.time,
+            nodes: r.nodes(),
+            completion_time: r.time(),
             status,
             bound,
             optimal: judged.verdict.optimal(),
-            transmissions: r.transmissions,
-            derouted: r.derouted,
-            peak_queue: r.peak_queue,
+            transmissions: r.transmissions(),
+            derouted: r.derouted(),
+            peak_queue: r.peak_queue(),
             valid: judged.verdict.valid(),
             violations: judged.verdict.violations(),
             lemma2: Lemma2 {
@@ -234,25 +234,27 @@ impl FifoReport {
         } else {
             format!("exchange of `messages: {}`", self.messages)
         };
-        let ports = match r.ports {
+        let ports = match r.ports() {
             Ports::Limit(1) => "single-port".to_string(),
             p => format!("replayed with ports {p}"),
         };
         let _ = writeln!(
             out,
             "{}: FIFO node-invariant {what} ({} first), {ports}, {} nodes",
-            self.file, self.order, r.nodes
+            self.file,
+            self.order,
+            r.nodes()
         );
         let _ = writeln!(
             out,
             "  replay       {}: time {}, {} transmissions, derouted {}, peak queue {}",
             if self.valid { "valid" } else { "INVALID" },
-            r.time,
-            r.transmissions,
-            r.derouted,
-            r.peak_queue
+            r.time(),
+            r.transmissions(),
+            r.derouted(),
+            r.peak_queue()
         );
-        for v in &r.violations {
+        for v in r.violations() {
             let _ = writeln!(out, "  error: {v}");
         }
         let _ = writeln!(

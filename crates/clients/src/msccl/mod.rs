@@ -33,48 +33,175 @@ use txverify_core::network::Graph;
 /// At most this many chunks of memory, all GPUs together, are simulated.
 pub const MAX_SLOTS: i64 = 1 << 28;
 
-/// The result of checking one program.
+/// The verdict on one MSCCL program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MscclVerdict {
+    /// Read without problems, and every run passed.
+    Valid,
+    /// The executor's reader refuses it, or a run faulted or missed the
+    /// collective's postcondition.
+    Invalid,
+    /// Nothing could be decided (an unknown collective, buffers beyond what
+    /// is simulated).
+    NotChecked,
+}
+
+impl MscclVerdict {
+    /// The word of the text report: `VALID`, `INVALID`, `NOT CHECKED`.
+    pub fn word(self) -> &'static str {
+        match self {
+            MscclVerdict::Valid => "VALID",
+            MscclVerdict::Invalid => "INVALID",
+            MscclVerdict::NotChecked => "NOT CHECKED",
+        }
+    }
+}
+
+/// The result of checking one program. Only [`check`] and its siblings make
+/// one, and its verdict is decided in one place, after the runs; the fields
+/// are private and read through getters, so nothing outside this module can
+/// write down or change a check:
+///
+/// ```compile_fail,E0451
+/// fn forge(c: &txverify_clients::msccl::Check) -> txverify_clients::msccl::Check {
+///     txverify_clients::msccl::Check { problems: Vec::new(), ..c.clone() }
+/// }
+/// ```
+///
+/// ```compile_fail,E0616
+/// fn launder(c: &mut txverify_clients::msccl::Check) {
+///     c.finding = None;
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
     /// `name`.
-    pub name: String,
+    name: String,
     /// `coll` as written.
-    pub coll: String,
+    coll: String,
     /// The collective checked, when the executor accepts `coll` and txverify
     /// knows its postcondition.
-    pub collective: Option<Collective>,
+    collective: Option<Collective>,
     /// `ngpus`.
-    pub ngpus: i64,
+    ngpus: i64,
     /// `proto`.
-    pub proto: String,
+    proto: String,
     /// What the executor's reader refuses.
-    pub problems: Vec<Problem>,
+    problems: Vec<Problem>,
     /// The ways it was run: `out-of-place`, `in-place`.
-    pub modes: Vec<&'static str>,
+    modes: Vec<&'static str>,
     /// The first fault of a run, and the way it was run.
-    pub finding: Option<(&'static str, Finding)>,
+    finding: Option<(&'static str, Finding)>,
     /// Figures of the first run that passed.
-    pub figures: Option<Figures>,
+    figures: Option<Figures>,
     /// `nchunksperloop`.
-    pub chunks: i64,
+    chunks: i64,
     /// Most transmissions in one thread block.
-    pub longest_threadblock: usize,
+    longest_threadblock: usize,
     /// Thread blocks, all GPUs.
-    pub threadblocks: usize,
+    threadblocks: usize,
     /// Why nothing could be decided (exit 2), if so.
-    pub undecided: Option<String>,
+    undecided: Option<String>,
     /// The program on the network asked for, when its run passed.
-    pub network: Option<OnNetwork>,
+    network: Option<OnNetwork>,
+    /// Decided by [`Check::decided`], once everything above is known.
+    verdict: MscclVerdict,
 }
 
 impl Check {
+    /// `name`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// `coll` as written.
+    pub fn coll(&self) -> &str {
+        &self.coll
+    }
+
+    /// The collective checked, when the executor accepts `coll` and txverify
+    /// knows its postcondition.
+    pub fn collective(&self) -> Option<Collective> {
+        self.collective
+    }
+
+    /// `ngpus`.
+    pub fn ngpus(&self) -> i64 {
+        self.ngpus
+    }
+
+    /// `proto`.
+    pub fn proto(&self) -> &str {
+        &self.proto
+    }
+
+    /// What the executor's reader refuses.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// The ways it was run: `out-of-place`, `in-place`.
+    pub fn modes(&self) -> &[&'static str] {
+        &self.modes
+    }
+
+    /// The first fault of a run, and the way it was run.
+    pub fn finding(&self) -> Option<&(&'static str, Finding)> {
+        self.finding.as_ref()
+    }
+
+    /// Figures of the first run that passed.
+    pub fn figures(&self) -> Option<&Figures> {
+        self.figures.as_ref()
+    }
+
+    /// `nchunksperloop`.
+    pub fn chunks(&self) -> i64 {
+        self.chunks
+    }
+
+    /// Most transmissions in one thread block.
+    pub fn longest_threadblock(&self) -> usize {
+        self.longest_threadblock
+    }
+
+    /// Thread blocks, all GPUs.
+    pub fn threadblocks(&self) -> usize {
+        self.threadblocks
+    }
+
+    /// Why nothing could be decided (exit 2), if so.
+    pub fn undecided(&self) -> Option<&str> {
+        self.undecided.as_deref()
+    }
+
+    /// The program on the network asked for, when its run passed.
+    pub fn network(&self) -> Option<&OnNetwork> {
+        self.network.as_ref()
+    }
+
+    /// The verdict.
+    pub fn verdict(&self) -> MscclVerdict {
+        self.verdict
+    }
+
     /// Whether the program is valid: read without problems, and every run
     /// passed.
     pub fn valid(&self) -> bool {
-        self.undecided.is_none()
-            && self.problems.is_empty()
-            && self.finding.is_none()
-            && !self.modes.is_empty()
+        self.verdict == MscclVerdict::Valid
+    }
+
+    /// The one place the verdict is decided: nothing undecided, no problem of
+    /// the reader, no fault, and at least one run.
+    fn decided(mut self) -> Check {
+        self.verdict = if self.undecided.is_some() {
+            MscclVerdict::NotChecked
+        } else if self.problems.is_empty() && self.finding.is_none() && !self.modes.is_empty() {
+            MscclVerdict::Valid
+        } else {
+            MscclVerdict::Invalid
+        };
+        self
     }
 
     /// The reason it is not valid, in one sentence.
@@ -110,6 +237,11 @@ pub fn check_recorded(source: &str) -> Result<Check, ReadError> {
 }
 
 fn check_with(source: &str, network: Option<&Graph>, record: bool) -> Result<Check, ReadError> {
+    run(source, network, record).map(Check::decided)
+}
+
+/// Reads, lowers and runs the program; the verdict is left to [`Check::decided`].
+fn run(source: &str, network: Option<&Graph>, record: bool) -> Result<Check, ReadError> {
     let root = parse::parse(source)?;
     let program = program::read(&root)?;
     let routes = match network {
@@ -168,6 +300,7 @@ fn check_with(source: &str, network: Option<&Graph>, record: bool) -> Result<Che
         threadblocks: ranks.iter().map(|r| r.tbs.len()).sum(),
         undecided: None,
         network: None,
+        verdict: MscclVerdict::NotChecked,
     };
     let Some(coll) = collective else {
         if matches!(Collective::from_name(&program.coll), CollKind::Unchecked) {

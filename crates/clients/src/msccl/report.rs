@@ -2,8 +2,10 @@
 //! `txverify-msccl/1`, docs/json.md).
 
 use super::Check;
+use super::execute::Figures;
 use super::execute::Finding;
 use super::links::OnNetwork;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 /// The JSON schema name.
@@ -30,13 +32,7 @@ pub fn finding_sentence(mode: &str, f: &Finding) -> String {
 /// The text report of `check` on file `path`.
 pub fn text(path: &str, check: &Check) -> String {
     let mut out = String::new();
-    let verdict = if check.valid() {
-        "VALID"
-    } else if check.undecided.is_some() {
-        "NOT CHECKED"
-    } else {
-        "INVALID"
-    };
+    let verdict = check.verdict().word();
     let coll = check.collective.map_or(check.coll.as_str(), |c| c.name());
     out.push_str(&format!(
         "{path}: {verdict} MSCCL {coll} on {} GPUs (\"{}\", {})\n",
@@ -104,62 +100,187 @@ pub fn text(path: &str, check: &Check) -> String {
 
 /// The JSON report of `check` on file `path`, ending with exit status `exit`.
 pub fn json(path: &str, check: &Check, exit: u8) -> Value {
-    let problems: Vec<Value> = check
-        .problems
-        .iter()
-        .map(|p| json!({"line": p.pos.line, "column": p.pos.col, "message": p.message}))
-        .collect();
-    let finding = check.finding.as_ref().map(|(mode, f)| {
-        json!({
-            "fault": f.fault.name(),
-            "mode": mode,
-            "gpu": f.gpu,
-            "threadblock": f.tb,
-            "step": f.step,
-            "line": f.pos.map(|p| p.line),
-            "column": f.pos.map(|p| p.col),
-            "buffer": f.slot.map(|(b, _)| b.letter().to_string()),
-            "chunk": f.slot.map(|(_, i)| i),
-            "message": f.message,
-        })
-    });
-    let figures = check.figures.as_ref().map(|f| {
-        let connections: Vec<Value> = f
-            .connections
-            .iter()
-            .map(|(&(channel, from, to), &chunks)| {
-                json!({"channel": channel, "from": from, "to": to, "chunks": chunks})
-            })
-            .collect();
-        json!({
-            "critical_path": f.critical_path,
-            "transmissions": f.transmissions,
-            "chunks_sent": f.connections.values().sum::<u64>(),
-            "connections": connections,
-            "most_buffered": f.most_buffered,
-            "depth": f.depth,
-            "roots": f.roots,
-        })
-    });
-    json!({
-        "schema": SCHEMA,
-        "file": path,
-        "valid": check.valid(),
-        "exit": exit,
-        "collective": check.collective.map(|c| c.name()),
-        "coll": check.coll,
-        "name": check.name,
-        "proto": check.proto,
-        "ngpus": check.ngpus,
-        "modes": check.modes,
-        "reason": check.reason(),
-        "problems": problems,
-        "finding": finding,
-        "figures": figures,
-        "threadblocks": check.threadblocks,
-        "longest_threadblock": check.longest_threadblock,
-        "network": check.network.as_ref().map(network_json),
-    })
+    serde_json::to_value(ProgramReport::new(path, check, exit)).unwrap_or(Value::Null)
+}
+
+/// One object of `txverify-msccl/1` for a program that was read.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProgramReport<'a> {
+    /// [`SCHEMA`].
+    pub schema: &'static str,
+    /// The file as given.
+    pub file: &'a str,
+    /// The verdict is valid.
+    pub valid: bool,
+    /// The exit status.
+    pub exit: u8,
+    /// The collective checked, by name.
+    pub collective: Option<&'static str>,
+    /// `coll` as written.
+    pub coll: &'a str,
+    /// `name`.
+    pub name: &'a str,
+    /// `proto`.
+    pub proto: &'a str,
+    /// `ngpus`.
+    pub ngpus: i64,
+    /// The ways it was run.
+    pub modes: &'a [&'static str],
+    /// Why it is not valid, in one sentence.
+    pub reason: Option<String>,
+    /// What the executor's reader refuses.
+    pub problems: Vec<ProblemJson<'a>>,
+    /// The first fault of a run.
+    pub finding: Option<FindingJson<'a>>,
+    /// Figures of the first run that passed.
+    pub figures: Option<FiguresJson<'a>>,
+    /// Thread blocks, all GPUs.
+    pub threadblocks: usize,
+    /// Most transmissions in one thread block.
+    pub longest_threadblock: usize,
+    /// The program on the network asked for.
+    pub network: Option<Value>,
+}
+
+impl<'a> ProgramReport<'a> {
+    /// The report of `check` on `path`, with exit status `exit`.
+    pub fn new(path: &'a str, check: &'a Check, exit: u8) -> Self {
+        ProgramReport {
+            schema: SCHEMA,
+            file: path,
+            valid: check.valid(),
+            exit,
+            collective: check.collective().map(|c| c.name()),
+            coll: check.coll(),
+            name: check.name(),
+            proto: check.proto(),
+            ngpus: check.ngpus(),
+            modes: check.modes(),
+            reason: check.reason(),
+            problems: check
+                .problems()
+                .iter()
+                .map(|p| ProblemJson {
+                    line: p.pos.line,
+                    column: p.pos.col,
+                    message: &p.message,
+                })
+                .collect(),
+            finding: check.finding().map(|(mode, f)| FindingJson::new(mode, f)),
+            figures: check.figures().map(FiguresJson::new),
+            threadblocks: check.threadblocks(),
+            longest_threadblock: check.longest_threadblock(),
+            network: check.network().map(network_json),
+        }
+    }
+}
+
+/// A problem of the reader, where it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProblemJson<'a> {
+    /// Its line.
+    pub line: u32,
+    /// Its column.
+    pub column: u32,
+    /// What is wrong.
+    pub message: &'a str,
+}
+
+/// The first fault of a run, where it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FindingJson<'a> {
+    /// The kind of fault.
+    pub fault: &'static str,
+    /// The way the program was run.
+    pub mode: &'static str,
+    /// The GPU.
+    pub gpu: u32,
+    /// The thread block.
+    pub threadblock: Option<u32>,
+    /// The step.
+    pub step: Option<usize>,
+    /// The line of the element.
+    pub line: Option<u32>,
+    /// Its column.
+    pub column: Option<u32>,
+    /// The buffer of the chunk concerned.
+    pub buffer: Option<String>,
+    /// The chunk.
+    pub chunk: Option<i64>,
+    /// What is wrong.
+    pub message: &'a str,
+}
+
+impl<'a> FindingJson<'a> {
+    fn new(mode: &'static str, f: &'a Finding) -> Self {
+        FindingJson {
+            fault: f.fault.name(),
+            mode,
+            gpu: f.gpu,
+            threadblock: f.tb,
+            step: f.step,
+            line: f.pos.map(|p| p.line),
+            column: f.pos.map(|p| p.col),
+            buffer: f.slot.map(|(b, _)| b.letter().to_string()),
+            chunk: f.slot.map(|(_, i)| i),
+            message: &f.message,
+        }
+    }
+}
+
+/// What one connection carried.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConnectionJson {
+    /// The channel.
+    pub channel: u32,
+    /// The sending GPU.
+    pub from: u32,
+    /// The receiving GPU.
+    pub to: u32,
+    /// Chunks sent.
+    pub chunks: u64,
+}
+
+/// The figures of the first run that passed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FiguresJson<'a> {
+    /// Transmissions on the critical path.
+    pub critical_path: u64,
+    /// Transmissions in all.
+    pub transmissions: u64,
+    /// Chunks sent on every connection together.
+    pub chunks_sent: u64,
+    /// Each connection that carried something.
+    pub connections: Vec<ConnectionJson>,
+    /// Most chunks sent and not yet received on one connection.
+    pub most_buffered: u64,
+    /// The longest chain of messages.
+    pub depth: u64,
+    /// The roots the result is right for.
+    pub roots: &'a [u32],
+}
+
+impl<'a> FiguresJson<'a> {
+    fn new(f: &'a Figures) -> Self {
+        FiguresJson {
+            critical_path: f.critical_path,
+            transmissions: f.transmissions,
+            chunks_sent: f.connections.values().sum(),
+            connections: f
+                .connections
+                .iter()
+                .map(|(&(channel, from, to), &chunks)| ConnectionJson {
+                    channel,
+                    from,
+                    to,
+                    chunks,
+                })
+                .collect(),
+            most_buffered: f.most_buffered,
+            depth: f.depth,
+            roots: &f.roots,
+        }
+    }
 }
 
 /// Links listed one by one in the text report; JSON lists them all.
@@ -281,15 +402,39 @@ fn network_json(on: &OnNetwork) -> Value {
 
 /// The JSON report of a file that cannot be read.
 pub fn json_unreadable(path: &str, line: u32, column: u32, message: &str, exit: u8) -> Value {
-    json!({
-        "schema": SCHEMA,
-        "file": path,
-        "valid": false,
-        "exit": exit,
-        "collective": null,
-        "ngpus": null,
-        "reason": message,
-        "line": line,
-        "column": column,
-    })
+    let report = UnreadableReport {
+        schema: SCHEMA,
+        file: path,
+        valid: false,
+        exit,
+        collective: None,
+        ngpus: None,
+        reason: message,
+        line,
+        column,
+    };
+    serde_json::to_value(report).unwrap_or(Value::Null)
+}
+
+/// One object of `txverify-msccl/1` for a file that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnreadableReport<'a> {
+    /// [`SCHEMA`].
+    pub schema: &'static str,
+    /// The file as given.
+    pub file: &'a str,
+    /// Always false.
+    pub valid: bool,
+    /// The exit status.
+    pub exit: u8,
+    /// Always null: nothing was read.
+    pub collective: Option<&'static str>,
+    /// Always null.
+    pub ngpus: Option<i64>,
+    /// Why it cannot be read.
+    pub reason: &'a str,
+    /// Where: the line.
+    pub line: u32,
+    /// And the column.
+    pub column: u32,
 }

@@ -171,7 +171,7 @@ pub fn network_bounds(
         directed_links: graph.directed_links() as u64,
         port_capacity: distance::port_capacity(&graph, Some(ports)),
         dimension_cut: dimension_cut(&factors),
-        exhaustive_cut: cut::best_bisection(&graph),
+        exhaustive_cut: txverify_core::bounds::cut_search::best_bisection(&graph),
     })
 }
 

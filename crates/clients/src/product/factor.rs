@@ -215,7 +215,7 @@ fn check_factor(
     };
     let report = replay(&schedule, &graph, &ReplayOptions { max_listed: 1 })
         .map_err(|e| ProductError::Factor(factor.clone(), e.to_string()))?;
-    match report.violations.first() {
+    match report.violations().first() {
         None if txverify_core::verdict::judge(&report, None, None).valid() => Ok(()),
         first => Err(ProductError::Factor(
             factor.clone(),

@@ -370,7 +370,7 @@ pub fn run(algorithm: Algorithm, network: &NetworkName) -> Result<ProductRun, Pr
         },
         status_by_theorem_agrees: bounds::total_status_by_theorem(&factors) == Some(total_status),
         dimension_cut: bounds::dimension_cut(&factors),
-        exhaustive_cut: txverify_core::bounds::cut::best_bisection(&graph),
+        exhaustive_cut: txverify_core::bounds::cut_search::best_bisection(&graph),
     })
 }
 

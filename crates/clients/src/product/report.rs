@@ -95,8 +95,8 @@ impl ComposeReport {
             algorithm: run.algorithm.to_string(),
             network: run.network.to_string(),
             ports: run.ports.to_string(),
-            nodes: r.nodes,
-            time: r.time,
+            nodes: r.nodes(),
+            time: r.time(),
             theorem: run.theorem.name,
             theorem_time: run.theorem.time,
             theorem_optimal: run.theorem.says_optimal,
@@ -107,9 +107,9 @@ impl ComposeReport {
             optimal: run.optimal(),
             valid: run.verdict.valid(),
             violations: run.verdict.violations(),
-            transmissions: r.transmissions,
-            derouted: r.derouted,
-            peak_queue: r.peak_queue as u64,
+            transmissions: r.transmissions(),
+            derouted: r.derouted(),
+            peak_queue: r.peak_queue() as u64,
             average_status: run.average_status.value(),
             status_by_theorem_agrees: run.status_by_theorem_agrees,
             dimension_cut: run.dimension_cut.as_ref().map(CutSummary::of),
@@ -159,9 +159,9 @@ pub fn text(run: &ProductRun) -> String {
         "{} on {} ({} nodes, {}-port): time {} (theorem: {})",
         run.algorithm.to_string().to_uppercase(),
         run.network,
-        r.nodes,
+        r.nodes(),
         run.ports,
-        r.time,
+        r.time(),
         run.theorem.time
     );
     for f in &run.factors {
@@ -181,7 +181,7 @@ pub fn text(run: &ProductRun) -> String {
         "  {}: time {} — {}",
         run.theorem.name,
         run.theorem.time,
-        if u64::from(r.time) == run.theorem.time {
+        if u64::from(r.time()) == run.theorem.time {
             "met"
         } else {
             "NOT met"
@@ -215,11 +215,11 @@ pub fn text(run: &ProductRun) -> String {
         } else {
             "INVALID"
         },
-        r.transmissions,
+        r.transmissions(),
         run.verdict.violations(),
-        r.peak_queue
+        r.peak_queue()
     );
-    for v in &r.violations {
+    for v in r.violations() {
         let _ = writeln!(s, "    {v}");
     }
     let verdict = match (run.optimal(), run.theorem.says_optimal) {

@@ -132,10 +132,10 @@ pub fn schedule_svg(
     if !verdict.valid() {
         return Err(RenderError::InvalidSchedule(verdict.violations()));
     }
-    if report.time == 0 || schedule.sends.is_empty() {
+    if report.time() == 0 || schedule.sends.is_empty() {
         return Err(RenderError::NoSends);
     }
-    let layout = Layout::new(schedule, graph, report.time as usize, options);
+    let layout = Layout::new(schedule, graph, report.time() as usize, options);
     let grid_w = layout.cell_w * layout.columns as f64;
     let grid_h = layout.cell_h * layout.rows as f64;
     let lines = header_lines(report, &layout, schedule.sends.len());
@@ -174,13 +174,13 @@ pub fn schedule_svg(
 fn header_lines(r: &ReplayReport, layout: &Layout, sends: usize) -> [String; 2] {
     let summary = format!(
         "{} on {} nodes, ports {}: time {}, {} sends on {} of {} directed links — VALID (replayed)",
-        r.collective,
-        grouped(r.nodes as u64),
-        r.ports,
-        r.time,
+        r.collective(),
+        grouped(r.nodes() as u64),
+        r.ports(),
+        r.time(),
         grouped(sends as u64),
         grouped(layout.links.len() as u64),
-        grouped(r.directed_links as u64)
+        grouped(r.directed_links() as u64)
     );
     let note = if layout.aggregated() {
         format!(

@@ -24,6 +24,7 @@ use std::fmt::Write;
 use txverify_core::kernel::{Checked, Verdict, Violation};
 use txverify_core::load::Loaded;
 
+pub use crate::wording::describe;
 pub use failure::{ErrorReport, Failure, Status, json_line, read_text};
 pub use json::{CHECK_SCHEMA, SIMULATE_SCHEMA};
 
@@ -432,66 +433,6 @@ fn kind_name(v: &Violation) -> &'static str {
         Violation::DuplicateMessage { .. } => "duplicate message",
         Violation::UnexpectedMessage { .. } => "unexpected message",
         Violation::MissingMessage { .. } => "missing message",
-    }
-}
-
-/// One line describing a violation: row, column and word first.
-pub fn describe(v: &Violation) -> String {
-    match v {
-        Violation::LinkSet { defect } => format!("link set: {defect}"),
-        Violation::UnknownLetter {
-            word,
-            column,
-            letter,
-        } => format!(
-            "row {}, column {column}: word `{}`: letter `{letter}` is not a generator",
-            word.row, word.word
-        ),
-        Violation::NotALink {
-            word,
-            column,
-            letter,
-        } => format!(
-            "row {}, column {column}: word `{}`: letter `{letter}` is not a link",
-            word.row, word.word
-        ),
-        Violation::ColumnConflict {
-            column,
-            link,
-            first,
-            second,
-        } => format!(
-            "column {column}: link `{link}` used twice: row {} word `{}` (from column {}) and row {} word `{}` (from column {})",
-            first.row, first.word, first.column, second.row, second.word, second.column
-        ),
-        Violation::PortsExceeded {
-            column,
-            letters,
-            ports,
-        } => format!("column {column}: {letters} letters but a node has only {ports} ports"),
-        Violation::IdentityWord { word } => format!(
-            "row {}, column {}: word `{}` spells the identity",
-            word.row, word.column, word.word
-        ),
-        Violation::DuplicateMessage {
-            word,
-            first,
-            element,
-        } => format!(
-            "row {}, column {}: word `{}` spells {element}, already sent by row {}, column {} word `{}` (duplicate)",
-            word.row, word.column, word.word, first.row, first.column, first.word
-        ),
-        Violation::UnexpectedMessage {
-            word,
-            element,
-            distance,
-        } => format!(
-            "row {}, column {}: word `{}` spells {element} (distance {distance}), which is not in the message set",
-            word.row, word.column, word.word
-        ),
-        Violation::MissingMessage { element, distance } => {
-            format!("missing message: no word spells {element} (distance {distance})")
-        }
     }
 }
 

@@ -233,31 +233,31 @@ impl ScheduleReport {
             schema: REPORT_SCHEMA,
             file: shown.to_string(),
             network: network.to_string(),
-            nodes: r.nodes,
-            directed_links: r.directed_links,
-            ports: match r.ports {
+            nodes: r.nodes(),
+            directed_links: r.directed_links(),
+            ports: match r.ports() {
                 Ports::All => PortsField::All("all"),
                 Ports::Limit(k) => PortsField::Limit(k),
             },
-            collective: r.collective.to_string(),
-            checked_as: r.checked_as.to_string(),
+            collective: r.collective().to_string(),
+            checked_as: r.checked_as().to_string(),
             note: reversal_note(r),
             valid: verdict.valid(),
-            time: r.time,
-            transmissions: r.transmissions,
-            derouted: r.derouted,
-            peak_queue: r.peak_queue,
+            time: r.time(),
+            transmissions: r.transmissions(),
+            derouted: r.derouted(),
+            peak_queue: r.peak_queue(),
             link_use: r
-                .link_use
+                .link_use()
                 .iter()
                 .map(|u| LinkUse {
                     step: u.step,
                     busy_links: u.busy_links,
                 })
                 .collect(),
-            violation_counts: r.counts.iter().map(|(k, &c)| (k.name(), c)).collect(),
-            violations_listed: r.violations.len(),
-            violations: r.violations.iter().map(ViolationEntry::from).collect(),
+            violation_counts: r.counts().iter().map(|(k, &c)| (k.name(), c)).collect(),
+            violations_listed: r.violations().len(),
+            violations: r.violations().iter().map(ViolationEntry::from).collect(),
             bytes_per_send: Schedule::BYTES_PER_SEND,
             exit_code: Status::of_validity(verdict.valid()).code(),
             replay,
@@ -277,7 +277,12 @@ impl ScheduleReport {
         let _ = writeln!(
             out,
             "{}: schedule of {} on {} ({} nodes, {} directed links), ports {}",
-            self.file, r.collective, self.network, r.nodes, r.directed_links, r.ports
+            self.file,
+            r.collective(),
+            self.network,
+            r.nodes(),
+            r.directed_links(),
+            r.ports()
         );
         if let Some(note) = &self.note {
             let _ = writeln!(out, "  note         {note}");
@@ -285,17 +290,20 @@ impl ScheduleReport {
         let _ = writeln!(
             out,
             "  sends        {} transmissions, time {}, derouted {}, peak queue {}",
-            r.transmissions, r.time, r.derouted, r.peak_queue
+            r.transmissions(),
+            r.time(),
+            r.derouted(),
+            r.peak_queue()
         );
-        let busiest = r.link_use.iter().map(|u| u.busy_links).max().unwrap_or(0);
+        let busiest = r.link_use().iter().map(|u| u.busy_links).max().unwrap_or(0);
         let _ = write!(
             out,
             "  link use     busiest step uses {busiest} of {} directed links",
-            r.directed_links
+            r.directed_links()
         );
-        if r.link_use.len() <= LISTED_STEPS {
+        if r.link_use().len() <= LISTED_STEPS {
             let steps: Vec<String> = r
-                .link_use
+                .link_use()
                 .iter()
                 .map(|u| format!("{}:{}", u.step, u.busy_links))
                 .collect();
@@ -310,7 +318,7 @@ impl ScheduleReport {
         if v.valid() {
             let _ = writeln!(out, "  verdict      {v}");
         } else {
-            let counts: Vec<String> = r.counts.iter().map(|(k, c)| format!("{c} {k}")).collect();
+            let counts: Vec<String> = r.counts().iter().map(|(k, c)| format!("{c} {k}")).collect();
             let _ = writeln!(
                 out,
                 "  verdict      INVALID ({} violations: {})",
@@ -324,10 +332,10 @@ impl ScheduleReport {
 }
 
 fn reversal_note(r: &ReplayReport) -> Option<String> {
-    (r.checked_as != r.collective).then(|| {
+    (r.checked_as() != r.collective()).then(|| {
         format!(
             "checked as the time-and-direction reversal of {}",
-            r.checked_as
+            r.checked_as()
         )
     })
 }
@@ -335,12 +343,12 @@ fn reversal_note(r: &ReplayReport) -> Option<String> {
 /// The violations the replay listed, one a line after `prefix`, and how many
 /// more it counted.
 pub fn violation_lines(r: &ReplayReport, prefix: &str, out: &mut String) {
-    for v in &r.violations {
+    for v in r.violations() {
         let _ = writeln!(out, "{prefix}{v}");
     }
     let more = r
         .violation_count()
-        .saturating_sub(r.violations.len() as u64);
+        .saturating_sub(r.violations().len() as u64);
     if more > 0 {
         let _ = writeln!(out, "{prefix}… and {more} more");
     }
@@ -353,10 +361,10 @@ pub fn replay_summary(r: &ReplayReport, v: &ScheduleVerdict) -> String {
     format!(
         "{}: time {}, {} transmissions, derouted {}, peak queue {}",
         if v.valid() { "valid" } else { "INVALID" },
-        r.time,
-        r.transmissions,
-        r.derouted,
-        r.peak_queue
+        r.time(),
+        r.transmissions(),
+        r.derouted(),
+        r.peak_queue()
     )
 }
 

@@ -184,8 +184,8 @@ impl SearchReport {
         output: Option<String>,
     ) -> SearchReport {
         let formulas_only = options.dimacs_only.is_some();
-        let optimal_by =
-            found.map(|f| search::certificate::optimal_by(instance, &f.checked, &tried.infeasible));
+        let optimal_by = found
+            .map(|f| search::refutation::table_optimal_by(instance, &f.checked, &tried.infeasible));
         SearchReport {
             schema: SEARCH_SCHEMA,
             file: shown.to_string(),

@@ -7,7 +7,7 @@
 //!
 //! Links come in inverse pairs, so c(A) is also the number of edges joining A
 //! to the rest. The bound is as strong as the cut tried: every cut of a small
-//! graph ([`best_bisection`], by [`super::cut_search`]'s one enumeration), the halving of one dimension of a product
+//! graph ([`best_bisection`](super::cut_search::best_bisection), by [`super::cut_search`]'s one enumeration), the halving of one dimension of a product
 //! ([`product_cut`], [`torus_cut`]), or, on larger graphs, the splits between
 //! two neighbours ([`neighbour_split`]).
 
@@ -46,7 +46,7 @@ impl Ratio {
 pub struct Cut {
     /// |A|·|V∖A| / c(A), exact.
     pub ratio: Ratio,
-    /// |A| (the side containing node 0 for [`best_bisection`], the smaller
+    /// |A| (the side containing node 0 for [`best_bisection`](super::cut_search::best_bisection), the smaller
     /// side for a dimension's halving).
     pub side: u64,
     /// |V∖A|.
@@ -166,17 +166,6 @@ fn edges(graph: &Graph) -> Vec<(u32, u32)> {
                 .map(move |&y| (x, y))
         })
         .collect()
-}
-
-/// The best cut over every partition of the nodes into two non-empty sets,
-/// by the one enumeration of cuts ([`super::cut_search::every_side`], graphs
-/// up to [`super::cut_search::EXHAUSTIVE_NODES`] nodes; `None` beyond).
-pub fn best_bisection(graph: &Graph) -> Option<Cut> {
-    if graph.nodes() > super::cut_search::EXHAUSTIVE_NODES {
-        return None;
-    }
-    let found = super::cut_search::best_cut(graph, None)?;
-    Cut::new(found.side.len() as u64, found.other_side, found.edges, None)
 }
 
 /// Largest graph for which [`neighbour_split`] tries the links from every

@@ -492,3 +492,14 @@ fn best_move(state: &CutState<'_>, locked: &[bool]) -> Option<u32> {
 
 #[cfg(test)]
 mod tests;
+
+/// The best cut over every partition of the nodes into two non-empty sets,
+/// by the one enumeration of cuts ([`every_side`], graphs
+/// up to [`EXHAUSTIVE_NODES`] nodes; `None` beyond).
+pub fn best_bisection(graph: &Graph) -> Option<super::cut::Cut> {
+    if graph.nodes() > EXHAUSTIVE_NODES {
+        return None;
+    }
+    let found = best_cut(graph, None)?;
+    super::cut::Cut::new(found.side.len() as u64, found.other_side, found.edges, None)
+}

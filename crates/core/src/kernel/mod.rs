@@ -11,6 +11,24 @@
 //! to generator letters), and returns a [`Checked`] report whose verdict can only
 //! be constructed by this module.
 //!
+//! A [`Checked`] cannot be written down outside the kernel (private fields):
+//!
+//! ```compile_fail,E0451
+//! use txverify_core::kernel::{Checked, Verdict};
+//! fn forge(c: &Checked) -> Checked {
+//!     Checked { verdict: Verdict::Optimal, ..c.clone() }
+//! }
+//! ```
+//!
+//! nor its verdict changed:
+//!
+//! ```compile_fail,E0616
+//! use txverify_core::kernel::{Checked, Verdict};
+//! fn promote(c: &mut Checked) {
+//!     c.verdict = Verdict::Optimal;
+//! }
+//! ```
+//!
 //! The semantics follow Theorem 1 of Coolsaet, Fack and De Meyer: a locally
 //! defined, buffer-free algorithm on the Cayley network (G, S) is valid exactly
 //! when no column repeats a link and the words spell the message set.

@@ -4,10 +4,14 @@
 //! is an automorphism of the network (hypercubes), else an all-pairs table up
 //! to [`ALL_PAIRS_MAX_NODES`] nodes, else one search per destination.
 
-use super::replay::ALL_PAIRS_MAX_NODES;
 use super::{BROADCAST, TimedSend};
 use crate::network::Graph;
 use rayon::prelude::*;
+
+/// The largest network whose all-pairs distance table the replay keeps to count
+/// deroutes (1 byte per pair when the diameter is below 255, else 4: 64 MiB or
+/// 256 MiB at this size).
+pub const ALL_PAIRS_MAX_NODES: usize = 8192;
 
 /// Counts the sends of personalised packets over links of the network that do
 /// not bring the packet closer to its destination.

@@ -30,10 +30,7 @@ mod stream;
 use reverse::{reverse, unreverse_findings};
 pub use stream::StreamReplay;
 
-/// The largest network whose all-pairs distance table the replay keeps to count
-/// deroutes (1 byte per pair when the diameter is below 255, else 4: 64 MiB or
-/// 256 MiB at this size).
-pub const ALL_PAIRS_MAX_NODES: usize = 8192;
+pub use super::deroute::ALL_PAIRS_MAX_NODES;
 
 /// The largest number of personalised packet slots (N² for a total exchange;
 /// 8 bytes each).
@@ -210,46 +207,133 @@ pub struct StepUse {
     pub busy_links: u32,
 }
 
-/// What a replay found. Only the replay makes one (`non_exhaustive`), so a
-/// report outside the crate is always a replay's; the verdict on it is
-/// [`crate::verdict::judge`]'s.
+/// What a replay found. Only the replay makes one, and nothing changes it
+/// afterwards: its fields are private to the replay and read through
+/// getters, so a report is always what a replay counted. Whether that makes
+/// the schedule valid is [`crate::verdict::judge`]'s word, not the report's.
+///
+/// Outside the replay a report can be neither written down nor changed:
+///
+/// ```compile_fail,E0451
+/// # use std::collections::BTreeMap;
+/// // Private fields: no struct literal.
+/// fn forge(r: &txverify_core::schedule::ReplayReport) -> txverify_core::schedule::ReplayReport {
+///     txverify_core::schedule::ReplayReport { counts: BTreeMap::new(), ..r.clone() }
+/// }
+/// ```
+///
+/// ```compile_fail,E0616
+/// // Private fields: no clearing the violations of an invalid schedule.
+/// fn launder(r: &mut txverify_core::schedule::ReplayReport) {
+///     r.counts.clear();
+/// }
+/// ```
+///
+/// ```compile_fail,E0596
+/// // The getters lend, and only to read.
+/// fn launder(r: &mut txverify_core::schedule::ReplayReport) {
+///     r.counts().clear();
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct ReplayReport {
     /// Number of nodes.
-    pub nodes: usize,
+    nodes: usize,
     /// Number of directed links.
-    pub directed_links: usize,
+    directed_links: usize,
     /// The port model replayed.
-    pub ports: Ports,
+    ports: Ports,
     /// The collective.
-    pub collective: Collective,
+    collective: Collective,
     /// The collective actually replayed: `scatter R` for `gather R`,
     /// `broadcast R` for `accumulate R` (time and direction reversed), else the
     /// collective itself.
-    pub checked_as: Collective,
+    checked_as: Collective,
     /// Last step with a send (0 for no sends).
-    pub time: u32,
+    time: u32,
     /// Number of sends.
-    pub transmissions: u64,
+    transmissions: u64,
     /// Sends of a personalised packet that do not bring it closer to its
     /// destination (over a link of the network).
-    pub derouted: u64,
+    derouted: u64,
     /// Most personalised packets in transit (received, not at their destination)
     /// held by one node at a step boundary.
-    pub peak_queue: u32,
+    peak_queue: u32,
     /// Busy directed links per step, for the steps with at least one send on a
     /// link, in increasing step order.
-    pub link_use: Vec<StepUse>,
+    link_use: Vec<StepUse>,
     /// Number of violations of each kind (kinds with none left out).
-    pub counts: BTreeMap<ViolationKind, u64>,
+    counts: BTreeMap<ViolationKind, u64>,
     /// The first violations (at most [`ReplayOptions::max_listed`]), in replay order.
-    pub violations: Vec<Violation>,
-    /// No violations.
-    pub valid: bool,
+    violations: Vec<Violation>,
 }
 
 impl ReplayReport {
+    /// Number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.nodes
+    }
+
+    /// Number of directed links.
+    pub fn directed_links(&self) -> usize {
+        self.directed_links
+    }
+
+    /// The port model replayed.
+    pub fn ports(&self) -> Ports {
+        self.ports
+    }
+
+    /// The collective.
+    pub fn collective(&self) -> Collective {
+        self.collective
+    }
+
+    /// The collective actually replayed: `scatter R` for `gather R`,
+    /// `broadcast R` for `accumulate R` (time and direction reversed), else the
+    /// collective itself.
+    pub fn checked_as(&self) -> Collective {
+        self.checked_as
+    }
+
+    /// Last step with a send (0 for no sends).
+    pub fn time(&self) -> u32 {
+        self.time
+    }
+
+    /// Number of sends.
+    pub fn transmissions(&self) -> u64 {
+        self.transmissions
+    }
+
+    /// Sends of a personalised packet that do not bring it closer to its
+    /// destination (over a link of the network).
+    pub fn derouted(&self) -> u64 {
+        self.derouted
+    }
+
+    /// Most personalised packets in transit (received, not at their destination)
+    /// held by one node at a step boundary.
+    pub fn peak_queue(&self) -> u32 {
+        self.peak_queue
+    }
+
+    /// Busy directed links per step, for the steps with at least one send on a
+    /// link, in increasing step order.
+    pub fn link_use(&self) -> &[StepUse] {
+        &self.link_use
+    }
+
+    /// Number of violations of each kind (kinds with none left out).
+    pub fn counts(&self) -> &BTreeMap<ViolationKind, u64> {
+        &self.counts
+    }
+
+    /// The first violations (at most [`ReplayOptions::max_listed`]), in replay order.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
     /// Total number of violations.
     pub fn violation_count(&self) -> u64 {
         self.counts.values().sum()
@@ -655,7 +739,6 @@ fn replay_among(
         derouted,
         peak_queue,
         link_use,
-        valid: counts.is_empty(),
         counts,
         violations,
     })

@@ -31,16 +31,31 @@
 //! };
 //! ```
 //!
-//! Nor can the replay's report it judges (`non_exhaustive`: only the replay makes one):
+//! Nor changed once [`judge`] made it (no public field):
 //!
-//! ```compile_fail,E0639
-//! fn forge(r: txverify_core::schedule::ReplayReport) -> txverify_core::schedule::ReplayReport {
-//!     txverify_core::schedule::ReplayReport { valid: true, ..r }
+//! ```compile_fail,E0616
+//! fn promote(v: &mut txverify_core::verdict::ScheduleVerdict) {
+//!     v.valid = true;
 //! }
 //! ```
+//!
+//! Nor can the replay's report it judges be written down or changed outside
+//! the replay (private fields, read through getters):
+//!
+//! ```compile_fail,E0451
+//! fn forge(r: txverify_core::schedule::ReplayReport) -> txverify_core::schedule::ReplayReport {
+//!     txverify_core::schedule::ReplayReport { counts: Default::default(), ..r }
+//! }
+//! ```
+//!
+//! Optimality beyond the bound has one rule too, for tables and schedules
+//! ([`optimality`]): [`schedule_optimal_by`] and [`table_optimal_by`].
 
 use crate::schedule::{Collective, Ports, ReplayReport};
 use std::fmt;
+
+pub mod optimality;
+pub use optimality::{OptimalBy, Refutation, schedule_optimal_by, table_optimal_by};
 
 /// The model a lower bound is proved under: the ports of a node, whether the
 /// proof lets packets be copied, whether it lets nodes buffer packets. Its
@@ -99,12 +114,12 @@ impl Model {
     /// buffers (it always may), and a collective that copies packets needs a
     /// proof that allows copies.
     fn covers(&self, report: &ReplayReport) -> bool {
-        let ports = match (report.ports, self.ports) {
+        let ports = match (report.ports(), self.ports) {
             (_, Ports::All) => true,
             (Ports::All, Ports::Limit(_)) => false,
             (Ports::Limit(replayed), Ports::Limit(proved)) => replayed <= proved,
         };
-        let copies = !copies_packets(report.checked_as) || self.copies;
+        let copies = !copies_packets(report.checked_as()) || self.copies;
         ports && copies && self.buffering
     }
 }
@@ -242,11 +257,11 @@ pub fn judge(
     ScheduleVerdict {
         valid: violations == 0,
         violations,
-        time: report.time,
-        transmissions: report.transmissions,
-        time_bound: time_bound.map(|b| Compared::new(b, u64::from(report.time), report)),
+        time: report.time(),
+        transmissions: report.transmissions(),
+        time_bound: time_bound.map(|b| Compared::new(b, u64::from(report.time()), report)),
         transmissions_bound: transmissions_bound
-            .map(|b| Compared::new(b, report.transmissions, report)),
+            .map(|b| Compared::new(b, report.transmissions(), report)),
     }
 }
 

@@ -353,6 +353,10 @@ impl<'a> Conductor<'a> {
             unrestricted: self.options.encoding.unrestricted(),
             certificate,
             checked_proof: Some(self.lemmas),
+            refutation: crate::refutation::CheckedRefutation::of_checked_table_proof(
+                self.time,
+                self.options.encoding.covers_all_tables(),
+            ),
         }))
     }
 

@@ -18,11 +18,13 @@ pub mod heuristic;
 pub use encode::{ExchangeEncodeError, ExchangeEncoding, PathClass, encode_exchange};
 
 use crate::options::{SolverChoice, SolverError};
+use crate::refutation::CheckedRefutation;
 use crate::solver::{SatAnswer, SolveControl, solve_varisat};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Ports, ReplayOptions, Schedule, TimedSend, replay};
+use txverify_core::verdict::{OptimalBy, ScheduleVerdict, schedule_optimal_by};
 
 /// What a schedule search is asked to do.
 #[derive(Clone, Debug)]
@@ -104,6 +106,33 @@ pub struct ScheduleInfeasibility {
     pub certificate: Option<PathBuf>,
     /// Whether that certificate passed [`certificate::verify`] after it was written.
     pub certificate_checked: bool,
+    /// The refutation, when the certificate passed and covers every schedule
+    /// (only this crate makes one).
+    refutation: Option<CheckedRefutation>,
+}
+
+impl ScheduleInfeasibility {
+    /// The checked refutation, when the certificate passed the checker and its
+    /// class covers every schedule of the model.
+    pub fn refutation(&self) -> Option<&CheckedRefutation> {
+        self.refutation.as_ref()
+    }
+}
+
+/// Why the judged schedule is optimal, if it is (`lower_bound`,
+/// `certificates`): the core's one rule
+/// ([`txverify_core::verdict::schedule_optimal_by`]) on the checked
+/// refutations among `infeasible`. An infeasibility of shortest paths, or one
+/// whose certificate was not written or not accepted, does not count.
+pub fn optimal_by(
+    verdict: &ScheduleVerdict,
+    infeasible: &[ScheduleInfeasibility],
+) -> Option<&'static str> {
+    let refutations: Vec<CheckedRefutation> = infeasible
+        .iter()
+        .filter_map(|i| i.refutation().cloned())
+        .collect();
+    schedule_optimal_by(verdict, &refutations).map(OptimalBy::name)
 }
 
 /// What a minimisation found.
@@ -257,9 +286,9 @@ fn solve_at(
             Ok(AtTime::Unknown)
         }
         SatAnswer::Unsat => {
-            let checked = match &dir {
+            let verified = match &dir {
                 Some(dir) => write_certificate(graph, time, options, &encoding, dir)?,
-                None => false,
+                None => None,
             };
             Ok(AtTime::Infeasible(ScheduleInfeasibility {
                 time,
@@ -267,7 +296,10 @@ fn solve_at(
                 covers_all_schedules: options.paths.covers_all_schedules(),
                 restrictions: certificate::restrictions(options.paths),
                 certificate: dir,
-                certificate_checked: checked,
+                certificate_checked: verified.is_some(),
+                refutation: verified
+                    .as_ref()
+                    .and_then(CheckedRefutation::of_schedule_certificate),
             }))
         }
     }
@@ -285,14 +317,15 @@ fn create_proof(dir: &Path) -> Result<std::io::BufWriter<std::fs::File>, Schedul
 }
 
 /// Writes the provenance and formula next to the proof, then checks the
-/// certificate as `verify-proof` would; returns whether it passed.
+/// certificate as `verify-schedule-proof` would; returns what the check
+/// found when it passed.
 fn write_certificate(
     graph: &Graph,
     time: usize,
     options: &ScheduleSearchOptions,
     encoding: &ExchangeEncoding,
     dir: &Path,
-) -> Result<bool, ScheduleSearchError> {
+) -> Result<Option<certificate::VerifiedSchedule>, ScheduleSearchError> {
     let provenance =
         certificate::provenance_of(&options.network, graph, time, options.paths, encoding);
     certificate::write(dir, &provenance, encoding).map_err(|source| {
@@ -301,7 +334,7 @@ fn write_certificate(
             source,
         }
     })?;
-    Ok(certificate::verify_within(graph, dir, options.max_variables).is_ok())
+    Ok(certificate::verify_within(graph, dir, options.max_variables).ok())
 }
 
 /// Replays decoded sends: a model that is not a valid schedule finishing by
@@ -317,7 +350,7 @@ fn check_model(graph: &Graph, time: usize, sends: &[TimedSend]) -> Result<(), Sc
     let report =
         replay(&schedule, graph, &ReplayOptions { max_listed: 0 }).map_err(|_| invalid(0))?;
     let violations = report.violation_count();
-    if violations > 0 || report.time as usize > time {
+    if violations > 0 || report.time() as usize > time {
         return Err(invalid(violations));
     }
     Ok(())

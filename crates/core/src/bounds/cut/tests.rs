@@ -40,7 +40,7 @@ const SMALL: [&str; 7] = [
 fn every_bisection_matches_a_brute_force_over_all_subsets() {
     for name in SMALL {
         let g = graph(name);
-        let best = best_bisection(&g).unwrap();
+        let best = crate::bounds::cut_search::best_bisection(&g).unwrap();
         assert_eq!(best.steps(), brute_force_steps(&g), "{name}");
     }
 }
@@ -64,10 +64,15 @@ fn the_ccc_of_dimension_3_is_cut_along_a_cube_dimension() {
     // over the 4 links of one cube dimension, which the splits between
     // neighbours find too. One node more and no bisection is enumerated.
     let g = graph("ccc 3");
-    assert_eq!(best_bisection(&g).unwrap().steps(), 36);
+    assert_eq!(
+        crate::bounds::cut_search::best_bisection(&g)
+            .unwrap()
+            .steps(),
+        36
+    );
     let cut = neighbour_split(&g).unwrap();
     assert_eq!(cut.steps(), 36);
-    assert!(best_bisection(&graph("ring 25")).is_none());
+    assert!(crate::bounds::cut_search::best_bisection(&graph("ring 25")).is_none());
 }
 
 #[test]
