@@ -11,7 +11,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use txverify_clients::report::ErrorReport;
 pub(super) use txverify_clients::report::schedule::{
-    REPORT_SCHEMA, ScheduleRequest, ViolationEntry, replay_summary, simulate_schedule,
+    REPORT_SCHEMA, ScheduleRequest, simulate_schedule,
 };
 use txverify_core::schedule::format::{is_schedule, write_json, write_text};
 use txverify_core::schedule::{Schedule, parse};
@@ -144,9 +144,4 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
             super::output::failure(&failure, json)
         }
     })
-}
-
-/// One violation of a replay as JSON (`destination` is `"*"` for a broadcast packet).
-pub(super) fn violation_json(v: &txverify_core::schedule::Violation) -> serde_json::Value {
-    serde_json::to_value(ViolationEntry::from(v)).unwrap_or_default()
 }

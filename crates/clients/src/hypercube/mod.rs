@@ -19,6 +19,7 @@ pub mod buffer;
 pub mod exchange;
 pub mod mnb;
 mod necklace;
+pub mod report;
 pub mod scatter;
 pub mod single_port;
 pub mod table;
