@@ -87,7 +87,13 @@ pub fn run(args: &SearchArgs) -> Exit {
             });
             show_run(run, &source, instance, output, "a model read from a file")
         }
-        Mode::Page => super::search_page::run(args, &source, &loaded, options),
+        Mode::Page => {
+            let mut reporter = Reporter::new(super::global::quiet());
+            match search_here(args, options, &loaded.instance, &mut reporter) {
+                Ok(tried) => super::search_page::write(args, &source, &loaded, tried),
+                Err(e) => search_failure(args, &e.to_string(), Exit::of_search_error(&e)),
+            }
+        }
         Mode::Merge { dir, time } => {
             let run = cubes::merge(instance, time, &options.encoding, &dir);
             show_run(run, &source, instance, output, "cube jobs merged")

@@ -2,25 +2,15 @@
 
 use super::SearchArgs;
 use super::exit::Exit;
-use super::search_report::{Reporter, found_by_text, search_failure};
+use super::search_report::found_by_text;
 use txverify_clients::report::html::PageOptions;
+use txverify_clients::report::search::Tried;
 use txverify_clients::report::search_html::{SearchLog, search_page};
 use txverify_core::load::Loaded;
-use txverify_search::SearchOptions;
 
-/// Runs the search the arguments ask for and writes its page (to `-o` or
-/// standard output); the exit status is the one the text report would give.
-pub(super) fn run(
-    args: &SearchArgs,
-    source: &str,
-    loaded: &Loaded,
-    options: &SearchOptions,
-) -> Exit {
-    let mut reporter = Reporter::new(super::global::quiet());
-    let tried = match super::search::search_here(args, options, &loaded.instance, &mut reporter) {
-        Ok(tried) => tried,
-        Err(e) => return search_failure(args, &e.to_string(), Exit::of_search_error(&e)),
-    };
+/// Writes the page of a search the arguments asked for (to `-o` or standard
+/// output); the exit status is the one the text report would give.
+pub(super) fn write(args: &SearchArgs, source: &str, loaded: &Loaded, tried: Tried) -> Exit {
     let exit = Exit::from(tried.status(false));
     let log = SearchLog {
         found: (tried.found).map(|(table, by)| (table, found_by_text(&by))),

@@ -19,6 +19,7 @@ mod claims;
 mod cli;
 mod cli_polish;
 mod compare;
+mod crate_layout;
 mod cubes;
 mod edges;
 mod error_object;

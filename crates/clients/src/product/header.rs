@@ -164,6 +164,11 @@ pub fn product_header(network: &NetworkName) -> Result<String, HeaderError> {
     let NetworkName::Product(parts) = network else {
         return Err(HeaderError::NotAProduct(network.to_string()));
     };
+    // Every factor must be a family with a header, which the name tells
+    // (an edge list is none, and its node count may not even be readable).
+    for part in parts {
+        family_of(part)?;
+    }
     // The order is known from the name: checked before any factor's group is
     // computed (a factor of 2,000,000 elements alone takes seconds).
     let order = network.nodes().map_or(u64::MAX, |n| n as u64);
