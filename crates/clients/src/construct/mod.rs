@@ -23,6 +23,7 @@
 //! instead; `docs/published-errata.md` lists those places.
 
 mod hypercube;
+pub mod report;
 mod ring;
 mod table;
 mod torus;

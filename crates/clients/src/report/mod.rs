@@ -10,6 +10,7 @@ pub mod cubes;
 pub mod failure;
 pub mod html;
 pub mod json;
+pub mod network_search;
 pub mod proof;
 pub mod schedule;
 pub mod search;
