@@ -9,6 +9,7 @@
 //! `expect:` line, so that CI annotations land where the error is.
 
 pub mod ci;
+pub mod collection;
 pub mod walk;
 
 use crate::report::{CheckReport, describe, json};

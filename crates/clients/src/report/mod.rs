@@ -15,6 +15,7 @@ pub mod proof;
 pub mod schedule;
 pub mod search;
 pub mod search_html;
+pub mod single;
 
 use crate::simulate::{Failure as SimulationFailure, FailureCounts, MessageRef};
 use crate::verify::{
