@@ -73,8 +73,16 @@ fn the_binary_makes_no_bound_model_or_verdict() {
     let mut offenders = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("a source file is readable");
-        for word in ["NamedBound", "Model", "judge", "optimal_by"] {
-            if names(&text, word) {
+        // Code only: comments may speak of verdicts.
+        let code: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        // `Mode::Model` is the search's decoding of a solver's model, not a
+        // bound's model: the verdict's is named by its path.
+        for word in ["NamedBound", "verdict::Model", "judge", "optimal_by"] {
+            if names(&code, word) {
                 offenders.push(format!("{}: {word}", file.display()));
             }
         }
