@@ -456,22 +456,9 @@ pub struct Cycles {
 pub struct CurvePoint {
     /// `before` or `after`.
     pub curve: &'static str,
-    /// Offered load.
-    pub offered: f64,
-    /// Accepted throughput.
-    pub accepted: f64,
-    /// Average latency.
-    pub latency: f64,
-    /// Messages measured.
-    pub measured: u64,
-    /// Of them, delivered.
-    pub delivered: u64,
-    /// Backlog over the first half of the window.
-    pub backlog_first: f64,
-    /// Backlog over the second half.
-    pub backlog_second: f64,
-    /// Whether the load was not sustained.
-    pub saturated: bool,
+    /// The point, its fields beside `curve` in the JSON.
+    #[serde(flatten)]
+    pub point: Point,
 }
 
 /// One curve's sustainable rate, in JSON.
@@ -700,14 +687,7 @@ pub fn simulate(request: &SimRequest, lcc: &Lcc) -> Result<SimReport, Failure> {
 fn curve_point(curve: &'static str, p: &Point) -> CurvePoint {
     CurvePoint {
         curve,
-        offered: p.offered,
-        accepted: p.accepted,
-        latency: p.latency,
-        measured: p.measured,
-        delivered: p.delivered,
-        backlog_first: p.backlog_first,
-        backlog_second: p.backlog_second,
-        saturated: p.saturated,
+        point: p.clone(),
     }
 }
 
@@ -734,7 +714,8 @@ impl SimReport {
         for (name, label) in ["before", "after"].iter().zip(&self.labels) {
             let _ = writeln!(o, "  {name}: {label}");
             let _ = writeln!(o, "    offered  accepted  latency");
-            for p in self.points.iter().filter(|p| p.curve == *name) {
+            let curve = self.points.iter().filter(|c| c.curve == *name);
+            for p in curve.map(|c| &c.point) {
                 let mark = if p.saturated { "  (saturated)" } else { "" };
                 let _ = writeln!(
                     o,

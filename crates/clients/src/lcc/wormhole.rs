@@ -84,7 +84,7 @@ impl Default for SimConfig {
 }
 
 /// One point of a latency–throughput curve.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Point {
     /// Offered load: flits generated per cycle per stream.
     pub offered: f64,
