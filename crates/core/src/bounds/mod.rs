@@ -43,11 +43,12 @@ pub mod cut;
 pub mod cut_search;
 pub mod distance;
 pub mod general;
+pub mod lp;
 pub mod messages;
 mod set;
 
 pub use collective::{CollectiveBounds, collective, half_duplex_time};
 pub use cut::{Cut, Ratio};
-pub use general::total_exchange;
+pub use general::{total_exchange, total_exchange_with_lp};
 pub use messages::message_set;
 pub use set::BoundSet;
