@@ -1,12 +1,17 @@
 //! `txverify bounds FILE…` and `txverify bounds --network NET`: one report
-//! for both ([`txverify_clients::bounds`], schema txverify-bounds/3), printed
-//! as text or JSON. Exit 0, 2 for a file, name or port count that gives no
+//! for both ([`txverify_clients::bounds`], schema txverify-bounds/4), printed
+//! as text or JSON; a network's report has the LP bound, whose certificate
+//! `--lp-certificate FILE` writes. Exit 0, 2 for a file, name or port count that gives no
 //! network, 3 when a product's statuses by search and by the seed's formulas
 //! differ.
 
 use super::exit::Exit;
 use super::{BoundsArgs, OutputFormat};
-use txverify_clients::bounds::{BOUNDS_SCHEMA, BoundsReport, instance_report, network_report};
+use txverify_clients::bounds::{
+    BOUNDS_SCHEMA, BoundsReport, instance_report, network_report_with_lp,
+};
+use txverify_clients::lp_bound::LpCertificate;
+use txverify_core::bounds::lp::LpOptions;
 use txverify_core::network::infer;
 
 /// `bounds FILE… --network NET…`: every report, the worst exit.
@@ -15,14 +20,54 @@ pub fn bounds(args: &BoundsArgs) -> Exit {
     for path in &args.files {
         worst = worst.max(file_bounds(path, args));
     }
+    if args.lp_certificate.is_some() && args.network.len() != 1 {
+        eprintln!("error: --lp-certificate needs exactly one --network");
+        return Exit::Input;
+    }
     for network in &args.network {
         let shown = network.to_string();
-        let report = network.name().map_err(|e| e.to_string()).and_then(|name| {
-            network_report(&name.to_string(), args.ports).map_err(|e| e.to_string())
+        let computed = network.name().map_err(|e| e.to_string()).and_then(|name| {
+            network_report_with_lp(&name.to_string(), args.ports, &LpOptions::default())
+                .map_err(|e| e.to_string())
         });
+        let (report, certificate) = match computed {
+            Ok((report, graph, solution)) => {
+                let certificate = solution.map(|s| LpCertificate::of(&shown, &graph, &s));
+                (Ok(report), certificate)
+            }
+            Err(e) => (Err(e), None),
+        };
         worst = worst.max(print(report, &shown, args));
+        if let Some(path) = &args.lp_certificate {
+            worst = worst.max(write_certificate(path, certificate.as_ref(), &shown));
+        }
     }
     worst
+}
+
+/// Writes the LP certificate (none: a network of one node has no links).
+fn write_certificate(
+    path: &std::path::Path,
+    certificate: Option<&LpCertificate>,
+    shown: &str,
+) -> Exit {
+    let Some(certificate) = certificate else {
+        eprintln!("error: {shown}: no LP bound (no links), no certificate written");
+        return Exit::Input;
+    };
+    let written = serde_json::to_string(certificate)
+        .map_err(|e| e.to_string())
+        .and_then(|json| std::fs::write(path, json + "\n").map_err(|e| e.to_string()));
+    match written {
+        Ok(()) => Exit::Ok,
+        Err(e) => {
+            eprintln!(
+                "error: {}: cannot write the certificate: {e}",
+                path.display()
+            );
+            Exit::Input
+        }
+    }
 }
 
 /// `bounds FILE`: the network the file declares (or is recognised as), else

@@ -43,7 +43,7 @@ impl Default for LpOptions {
         LpOptions {
             tolerance: 0.005,
             max_iterations: 3000,
-            max_work: 1 << 30,
+            max_work: 1 << 28,
         }
     }
 }
