@@ -5,7 +5,7 @@
 //! and below the time of a valid schedule); each way a certificate can be
 //! malformed is refused with a message and exit 2.
 
-use super::common::cli::{file, txverify};
+use super::common::cli::{documented_fields, field_paths, file, txverify};
 use super::common::graphs::{edge_list, kneser_petersen, random_cubic};
 use std::collections::{BTreeMap, BinaryHeap};
 
@@ -145,6 +145,10 @@ fn certificates_are_checked_by_an_independent_dijkstra() {
         assert_eq!(v["schema"], "txverify-verify-bound/1");
         assert_eq!(v["bound"], by_hand, "{name}");
         assert_eq!(v["accepted"], true);
+        let documented = documented_fields("## Schema `txverify-verify-bound/1`");
+        assert!(field_paths(&v).is_subset(&documented), "{v}");
+        let documented = documented_fields("## Schema `txverify-bounds/4`");
+        assert!(field_paths(&report).is_subset(&documented), "{report}");
     }
 }
 
