@@ -395,7 +395,7 @@ fn msccl_programs_in_a_directory_are_checked_with_the_tables() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(docs.len(), 5, "{}", run.stdout);
-    assert_eq!(docs[1]["schema"], "txverify-msccl/1");
+    assert_eq!(docs[1]["schema"], "txverify-msccl/2");
     assert_eq!(docs[1]["valid"], true);
     assert_eq!(docs[2]["valid"], false);
     assert_eq!(docs[4]["files"], 4);
