@@ -13,6 +13,16 @@ pub const SCHEMA: &str = "txverify-msccl/2";
 
 /// One finding as a sentence: where, then why.
 pub fn finding_sentence(mode: &str, f: &Finding) -> String {
+    sentence(mode, f, true)
+}
+
+/// [`finding_sentence`] without the line and column, for reports that put the
+/// place in front (`file:line:col: …`).
+pub fn finding_sentence_unplaced(mode: &str, f: &Finding) -> String {
+    sentence(mode, f, false)
+}
+
+fn sentence(mode: &str, f: &Finding, placed: bool) -> String {
     let mut at = format!("GPU {}", f.gpu);
     if let Some(tb) = f.tb {
         at.push_str(&format!(", thread block {tb}"));
@@ -20,7 +30,7 @@ pub fn finding_sentence(mode: &str, f: &Finding) -> String {
     if let Some(step) = f.step {
         at.push_str(&format!(", step {step}"));
     }
-    if let Some(pos) = f.pos {
+    if let Some(pos) = f.pos.filter(|_| placed) {
         at.push_str(&format!(" (line {}, column {})", pos.line, pos.col));
     }
     if let Some((buf, i)) = f.slot {
