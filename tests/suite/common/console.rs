@@ -1,0 +1,254 @@
+//! The command examples of the docs, as tests: every ```` ```console ```` block
+//! of README.md and docs/*.md is run and its output compared, so a document
+//! cannot drift from the program it describes.
+//!
+//! A block holds commands (`$ txverify …`, continued on `> ` lines), each
+//! optionally followed by `? N` (its exit status; 0 when absent) and then the
+//! output it prints, standard error included. In the expected output a line
+//! `...` stands for any number of lines and `[..]` for any text within a line:
+//! the marks for what depends on the machine (seconds, memory) or is too long
+//! to print. Commands run in a scratch directory per document, where
+//! `tables/`, `examples/`, `tests/`, `proofs/`, `campaign/` and `docs/` point
+//! at the repository's: the paths of the docs work, and what an example writes
+//! (`-o FILE`) lands in the scratch directory, where the next example of the
+//! same document may read it.
+//!
+//! With `TXVERIFY_DOCS=overwrite` the outputs found are written into the
+//! documents instead (review the diff: the `[..]` marks are kept only where
+//! the line still matches).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The repository's folders an example may name.
+const LINKED: [&str; 7] = [
+    "tables", "examples", "tests", "proofs", "campaign", "docs", "scripts",
+];
+
+/// The longest one example may run (a debug build, on a loaded machine).
+const TIMEOUT: Duration = Duration::from_secs(300);
+
+/// One command of a console block and what it must print.
+#[derive(Clone, Debug)]
+pub struct Example {
+    /// The line of the `$`, from 1.
+    pub line: usize,
+    /// The command's words (the first is `txverify`).
+    pub words: Vec<String>,
+    /// The exit status expected.
+    pub status: i32,
+    /// The lines of output expected (0-based line range in the document).
+    pub output: std::ops::Range<usize>,
+}
+
+/// A mistake in how a document writes its examples.
+#[derive(Debug)]
+pub struct Malformed {
+    pub line: usize,
+    pub message: String,
+}
+
+/// The examples of `text`, or what is malformed in it: a `$ ` line outside a
+/// console block (an example nobody runs), a command that is not txverify's,
+/// an unreadable `? N`, an unclosed block.
+pub fn examples(text: &str) -> Result<Vec<Example>, Malformed> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let Some(info) = line.trim_start().strip_prefix("```") else {
+            if line.starts_with("$ ") {
+                return Err(malformed(i, "a `$` example outside a ```console block"));
+            }
+            i += 1;
+            continue;
+        };
+        let console = info.trim() == "console";
+        let close = (i + 1..lines.len())
+            .find(|&j| lines[j].trim_start().starts_with("```"))
+            .ok_or_else(|| malformed(i, "a code block that is never closed"))?;
+        if console {
+            block(&lines, i + 1, close, &mut found)?;
+        } else if let Some(j) = (i + 1..close).find(|&j| lines[j].starts_with("$ ")) {
+            return Err(malformed(
+                j,
+                "a `$` example outside a ```console block (make the block ```console)",
+            ));
+        }
+        i = close + 1;
+    }
+    Ok(found)
+}
+
+fn malformed(index: usize, message: &str) -> Malformed {
+    Malformed {
+        line: index + 1,
+        message: message.to_string(),
+    }
+}
+
+/// The examples of the console block of lines `start..end`.
+fn block(
+    lines: &[&str],
+    start: usize,
+    end: usize,
+    found: &mut Vec<Example>,
+) -> Result<(), Malformed> {
+    let mut i = start;
+    while i < end {
+        let Some(command) = lines[i].strip_prefix("$ ") else {
+            return Err(malformed(
+                i,
+                "a console block must start with `$ txverify …`",
+            ));
+        };
+        let dollar = i;
+        let mut text = command.to_string();
+        i += 1;
+        while i < end && lines[i].starts_with("> ") {
+            text.push(' ');
+            text.push_str(&lines[i][2..]);
+            i += 1;
+        }
+        let mut status = 0;
+        if i < end
+            && let Some(code) = lines[i].strip_prefix("? ")
+        {
+            status = code
+                .trim()
+                .parse()
+                .map_err(|_| malformed(i, "`? N` takes an exit status"))?;
+            i += 1;
+        }
+        let output_start = i;
+        while i < end && !lines[i].starts_with("$ ") {
+            i += 1;
+        }
+        let words = shlex::split(&text).ok_or_else(|| malformed(dollar, "unbalanced quotes"))?;
+        if words.first().map(String::as_str) != Some("txverify") {
+            return Err(malformed(dollar, "a console example runs `txverify`"));
+        }
+        found.push(Example {
+            line: dollar + 1,
+            words,
+            status,
+            output: output_start..i,
+        });
+    }
+    Ok(())
+}
+
+/// Whether `actual` matches `expected`, line by line: `...` matches any run
+/// of lines, `[..]` any text within a line. Trailing blanks are ignored.
+pub fn matches(expected: &[&str], actual: &[&str]) -> bool {
+    match expected.split_first() {
+        None => actual.is_empty(),
+        Some((&"...", rest)) => (0..=actual.len()).any(|k| matches(rest, &actual[k..])),
+        Some((first, rest)) => {
+            !actual.is_empty() && line_matches(first, actual[0]) && matches(rest, &actual[1..])
+        }
+    }
+}
+
+/// One line against its pattern, `[..]` matching any text.
+pub fn line_matches(pattern: &str, line: &str) -> bool {
+    let (pattern, line) = (pattern.trim_end(), line.trim_end());
+    let mut parts = pattern.split("[..]");
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = line.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (k, part) in parts.iter().enumerate() {
+        if k + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// A scratch directory for one document, with the repository's folders linked.
+pub fn scratch(root: &Path, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("txverify-docs-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    for folder in LINKED {
+        std::os::unix::fs::symlink(root.join(folder), dir.join(folder)).expect("link");
+    }
+    dir
+}
+
+/// What one run printed (standard output, then standard error) and its status.
+pub struct Ran {
+    pub status: i32,
+    pub output: String,
+}
+
+/// Runs `example` with the binary `exe` in `dir`.
+pub fn run(exe: &Path, dir: &Path, example: &Example) -> Ran {
+    let mut child = Command::new(exe)
+        .args(&example.words[1..])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("TXVERIFY_DOCS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let started = Instant::now();
+    while child.try_wait().ok().flatten().is_none() {
+        if started.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("its output");
+    let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
+    output.push_str(&String::from_utf8_lossy(&out.stderr));
+    Ran {
+        status: out.status.code().unwrap_or(-1),
+        output,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcards_match_what_they_say_and_nothing_else() {
+        assert!(line_matches("in [..] s", "in 0.02 s"));
+        assert!(!line_matches("in [..] s", "in 0.02 ms"));
+        assert!(line_matches("[..]", "anything"));
+        assert!(line_matches("a [..] b [..] c", "a 1 b 2 c"));
+        assert!(!line_matches("a [..] b", "a 1 c"));
+        assert!(matches(&["x", "...", "z"], &["x", "1", "2", "z"]));
+        assert!(matches(&["x", "...", "z"], &["x", "z"]));
+        assert!(!matches(&["x", "z"], &["x", "y", "z"]));
+        assert!(!matches(&["x"], &["x", "y"]));
+    }
+
+    #[test]
+    fn examples_outside_console_blocks_are_refused() {
+        let text = "```sh\n$ txverify check x\n```\n";
+        assert!(examples(text).is_err());
+        let text = "$ txverify check x\n";
+        assert!(examples(text).is_err());
+        let text = "```console\n$ ls\n```\n";
+        assert!(examples(text).is_err());
+        let text = "```console\n$ txverify check 'a b'\n? 2\nerror\n$ txverify x\n```\n";
+        let found = examples(text).unwrap();
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].words, ["txverify", "check", "a b"]);
+        assert_eq!((found[0].status, found[0].output.clone()), (2, 3..4));
+        assert_eq!(found[1].output, 5..5);
+    }
+}
