@@ -65,7 +65,8 @@ pub fn examples(text: &str) -> Result<Vec<Example>, Malformed> {
             i += 1;
             continue;
         };
-        let console = info.trim() == "console";
+        let info = info.trim();
+        let console = info == "console";
         let close = (i + 1..lines.len())
             .find(|&j| lines[j].trim_start().starts_with("```"))
             .ok_or_else(|| malformed(i, "a code block that is never closed"))?;
@@ -76,10 +77,37 @@ pub fn examples(text: &str) -> Result<Vec<Example>, Malformed> {
                 j,
                 "a `$` example outside a ```console block (make the block ```console)",
             ));
+        } else if !info.contains("ignore")
+            && let Some(j) = (i + 1..close).find(|&j| is_concrete_command(lines[j]))
+        {
+            return Err(malformed(
+                j,
+                "a txverify command without placeholders outside a ```console block: an example nobody runs (make it a `$` example, or mark the block `sh,ignore` and say why it cannot run)",
+            ));
         }
         i = close + 1;
     }
     Ok(found)
+}
+
+/// A line that runs txverify on named things only (no `FILE`, `NET`, `T` …
+/// placeholder): an example, which must be run.
+fn is_concrete_command(line: &str) -> bool {
+    let line = line.trim_start();
+    let Some(command) = line.strip_prefix("txverify ") else {
+        return false;
+    };
+    let command = command.split(" #").next().unwrap_or("");
+    let placeholder = |word: &str| {
+        let stem = word.trim_end_matches('…').split('.').next().unwrap_or("");
+        stem.chars().any(|c| c.is_ascii_uppercase())
+            && stem
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    };
+    !command
+        .split(|c: char| c.is_whitespace() || "'\"=,|[]<>/".contains(c))
+        .any(placeholder)
 }
 
 fn malformed(index: usize, message: &str) -> Malformed {
@@ -242,6 +270,12 @@ mod tests {
         assert!(examples(text).is_err());
         let text = "$ txverify check x\n";
         assert!(examples(text).is_err());
+        let text = "```sh\ntxverify check tables/mesh5.tbl\n```\n";
+        assert!(examples(text).is_err());
+        let text = "```sh\ntxverify check FILE  # a synopsis\n```\n";
+        assert!(examples(text).is_ok());
+        let text = "```sh,ignore\ntxverify search big.tbl\n```\n";
+        assert!(examples(text).is_ok());
         let text = "```console\n$ ls\n```\n";
         assert!(examples(text).is_err());
         let text = "```console\n$ txverify check 'a b'\n? 2\nerror\n$ txverify x\n```\n";
