@@ -70,16 +70,17 @@ pub fn examples(text: &str) -> Result<Vec<Example>, Malformed> {
         let close = (i + 1..lines.len())
             .find(|&j| lines[j].trim_start().starts_with("```"))
             .ok_or_else(|| malformed(i, "a code block that is never closed"))?;
-        if console {
+        if info.contains("ignore") {
+            // A block the docs say cannot run here (hours of search, an MPI
+            // job, data that is not in the repository): its prose says why.
+        } else if console {
             block(&lines, i + 1, close, &mut found)?;
         } else if let Some(j) = (i + 1..close).find(|&j| lines[j].starts_with("$ ")) {
             return Err(malformed(
                 j,
                 "a `$` example outside a ```console block (make the block ```console)",
             ));
-        } else if !info.contains("ignore")
-            && let Some(j) = (i + 1..close).find(|&j| is_concrete_command(lines[j]))
-        {
+        } else if let Some(j) = (i + 1..close).find(|&j| is_concrete_command(lines[j])) {
             return Err(malformed(
                 j,
                 "a txverify command without placeholders outside a ```console block: an example nobody runs (make it a `$` example, or mark the block `sh,ignore` and say why it cannot run)",
@@ -230,21 +231,34 @@ pub fn run(exe: &Path, dir: &Path, example: &Example) -> Ran {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
+    // Read both pipes while the command runs: a long output would otherwise
+    // fill a pipe and stop the command until the time-out.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
     let started = Instant::now();
-    while child.try_wait().ok().flatten().is_none() {
+    let status = loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            break status.code().unwrap_or(-1);
+        }
         if started.elapsed() > TIMEOUT {
             let _ = child.kill();
-            break;
+            let _ = child.wait();
+            break -1;
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().expect("its output");
-    let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
-    output.push_str(&String::from_utf8_lossy(&out.stderr));
-    Ran {
-        status: out.status.code().unwrap_or(-1),
-        output,
-    }
+    };
+    let mut output = String::from_utf8_lossy(&stdout.join().unwrap_or_default()).into_owned();
+    output.push_str(&String::from_utf8_lossy(&stderr.join().unwrap_or_default()));
+    Ran { status, output }
 }
 
 #[cfg(test)]
