@@ -24,8 +24,9 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         Ok(c) => c,
         Err(message) => return failure(args, words, &message, Exit::Input),
     };
-    let interrupt = match install_interrupt() {
-        Ok(flag) => Some(flag),
+    // The heuristic alone is not interrupted: there a signal ends it at once.
+    let interrupt = match (!config.heuristic).then(install_interrupt).transpose() {
+        Ok(flag) => flag,
         Err(e) => {
             eprintln!("warning: SIGINT and SIGTERM will end the search at once: {e}");
             None
