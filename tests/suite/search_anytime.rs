@@ -173,8 +173,18 @@ fn wait_for(path: &Path, child: &mut std::process::Child) {
 
 #[cfg(unix)]
 #[test]
-fn sigint_ends_the_run_with_the_best_schedule_on_disk() {
-    let out: PathBuf = file("dragonfly-signal.json", "");
+fn sigint_and_sigterm_end_the_run_with_the_best_schedule_on_disk() {
+    for signal in ["INT", "TERM"] {
+        stopped_by(signal);
+    }
+}
+
+/// Starts a search, sends `kill -SIGNAL` once the heuristic's schedule is on
+/// disk and a second has passed, and checks what the run left.
+#[cfg(unix)]
+fn stopped_by(signal: &str) {
+    let name = format!("dragonfly-{signal}.json");
+    let out: PathBuf = file(&name, "");
     std::fs::remove_file(&out).unwrap();
     let mut child = start(&out);
     wait_for(&out, &mut child);
@@ -182,27 +192,29 @@ fn sigint_ends_the_run_with_the_best_schedule_on_disk() {
     let written = simulated_time(&out);
     std::thread::sleep(Duration::from_millis(1000));
     let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([format!("-{signal}"), child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "SIG{signal}: {stderr}");
     let report: serde_json::Value =
         serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
     assert_stopped_with_a_schedule(&report, &out, "signal");
     assert!(report["time"].as_u64().unwrap() <= written);
-    // Progress went to standard error: the schedule kept, the T being tried.
-    assert!(stderr.contains("found by heuristic"), "{stderr}");
-    assert!(stderr.contains("stopped by a signal"), "{stderr}");
+    // Progress went to standard error: the schedule kept.
+    assert!(
+        stderr.contains("best: 17 steps (found by heuristic)"),
+        "{stderr}"
+    );
     // Nothing but the schedule is left beside it.
     let names: Vec<_> = std::fs::read_dir(out.parent().unwrap())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains("dragonfly-signal"))
+        .filter(|n| n.contains(&format!("dragonfly-{signal}")))
         .collect();
-    assert_eq!(names, ["dragonfly-signal.json"]);
+    assert_eq!(names, [name]);
 }
 
 #[test]
