@@ -651,6 +651,10 @@ struct SimulateArgs {
     /// The ports of a schedule (`all` or K), supplying or overriding its header.
     #[arg(long)]
     ports: Option<String>,
+    /// List every violation of an invalid schedule (the text shows the counts
+    /// per kind and the first few; JSON lists up to 1,000 without it).
+    #[arg(long)]
+    all: bool,
     /// Instead of the file's table, build the schedule of an algorithm on the
     /// Cayley graph of its header and replay it (`fifo`: the node-invariant FIFO
     /// queue algorithm, single-port; docs/single-port.md).
