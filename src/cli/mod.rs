@@ -396,7 +396,8 @@ struct SearchArgs {
     /// Write the table found (the `.tbl` text, after the kernel's check) to this
     /// file instead of standard output; nothing is written when no table is
     /// found. With `--format html`: write the page here instead. With `--cubes K`:
-    /// write `cubes.icnf` and one DIMACS file per cube to this directory.
+    /// write `cubes.icnf` and one DIMACS file per cube to this directory. With
+    /// --network: the schedule, rewritten whole with each faster one found.
     #[arg(short = 'o', long, value_name = "PATH")]
     output: Option<PathBuf>,
     /// With `--time T`: merge the answers of the cube jobs in this directory (a
