@@ -135,3 +135,40 @@ fn the_examples_are_found_and_each_document_is_read() {
     // would make the test above pass on nothing.
     assert!(total >= 10, "only {total} examples found");
 }
+
+// ---- the harness itself ----
+
+#[test]
+fn wildcards_match_what_they_say_and_nothing_else() {
+    assert!(console::line_matches("in [..] s", "in 0.02 s"));
+    assert!(!console::line_matches("in [..] s", "in 0.02 ms"));
+    assert!(console::line_matches("[..]", "anything"));
+    assert!(console::line_matches("a [..] b [..] c", "a 1 b 2 c"));
+    assert!(!console::line_matches("a [..] b", "a 1 c"));
+    assert!(console::matches(&["x", "...", "z"], &["x", "1", "2", "z"]));
+    assert!(console::matches(&["x", "...", "z"], &["x", "z"]));
+    assert!(!console::matches(&["x", "z"], &["x", "y", "z"]));
+    assert!(!console::matches(&["x"], &["x", "y"]));
+}
+
+#[test]
+fn examples_outside_console_blocks_are_refused() {
+    let text = "```sh\n$ txverify check x\n```\n";
+    assert!(console::examples(text).is_err());
+    let text = "$ txverify check x\n";
+    assert!(console::examples(text).is_err());
+    let text = "```sh\ntxverify check tables/mesh5.tbl\n```\n";
+    assert!(console::examples(text).is_err());
+    let text = "```sh\ntxverify check FILE  # a synopsis\n```\n";
+    assert!(console::examples(text).is_ok());
+    let text = "```sh,ignore\ntxverify search big.tbl\n```\n";
+    assert!(console::examples(text).is_ok());
+    let text = "```console\n$ ls\n```\n";
+    assert!(console::examples(text).is_err());
+    let text = "```console\n$ txverify check 'a b'\n? 2\nerror\n$ txverify x\n```\n";
+    let found = console::examples(text).unwrap();
+    assert_eq!(found.len(), 2);
+    assert_eq!(found[0].words, ["txverify", "check", "a b"]);
+    assert_eq!((found[0].status, found[0].output.clone()), (2, 3..4));
+    assert_eq!(found[1].output, 5..5);
+}
