@@ -449,12 +449,8 @@ impl BoundsReport {
         if let Some(lp) = &self.lp_bound {
             let _ = writeln!(
                 out,
-                "  LP bound           {} (lp: all-port, any routing, any buffering; {} weights, ratio {:.3}; the LP optimum lies in [{:.3}, {:.3}])",
-                lp.value,
-                lp.weights,
-                lp.ratio,
-                lp.dual.max(lp.ratio),
-                lp.primal
+                "  LP bound           {} (lp: all-port, any routing, any buffering; {} weights, ratio {:.3})",
+                lp.value, lp.weights, lp.ratio
             );
         }
         let _ = writeln!(
