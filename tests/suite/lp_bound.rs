@@ -63,6 +63,9 @@ fn certificate_weights(
     map
 }
 
+/// Undirected links, each once.
+type Edges = Vec<(usize, usize)>;
+
 fn ring(n: usize) -> Vec<(usize, usize)> {
     (0..n)
         .map(|i| (i.min((i + 1) % n), i.max((i + 1) % n)))
@@ -86,7 +89,7 @@ fn torus(a: usize, b: usize) -> Vec<(usize, usize)> {
 fn certificates_are_checked_by_an_independent_dijkstra() {
     let mut failed = torus(4, 4);
     failed.retain(|&e| e != (0, 1) && e != (5, 9));
-    let graphs: Vec<(&str, usize, Vec<(usize, usize)>)> = vec![
+    let graphs: Vec<(&str, usize, Edges)> = vec![
         ("petersen", 10, kneser_petersen()),
         ("ring9", 9, ring(9)),
         ("torus44", 16, torus(4, 4)),

@@ -35,7 +35,7 @@ mod optimise;
 #[cfg(test)]
 mod tests;
 
-pub use optimise::{LpOptions, LpSolution, WeightsFound, optimise};
+pub use optimise::{LpOptions, LpSolution, PER_SOURCE_ENTRIES, WeightsFound, optimise};
 
 use crate::network::Graph;
 use rayon::prelude::*;

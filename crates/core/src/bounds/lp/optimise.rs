@@ -88,6 +88,11 @@ pub struct LpSolution {
     pub primal: f64,
     /// That routing's load per directed link (by link id).
     pub link_loads: Vec<f64>,
+    /// The same routing source by source (`per_source[s][link]`: the messages
+    /// from s that cross the link, a flow of N − 1 units out of s and one into
+    /// every other node), when the descent kept the sources apart (N × L at
+    /// most [`PER_SOURCE_ENTRIES`]); `None` otherwise.
+    pub per_source: Option<Vec<Vec<f64>>>,
     /// Descent steps made.
     pub iterations: usize,
 }
@@ -133,6 +138,7 @@ pub fn optimise(
         dual: descent.dual,
         primal: descent.primal,
         link_loads: descent.loads,
+        per_source: descent.per_source,
         iterations: descent.iterations,
     })
 }
@@ -161,6 +167,7 @@ struct Descent {
     dual: f64,
     primal: f64,
     loads: Vec<f64>,
+    per_source: Option<Vec<Vec<f64>>>,
     iterations: usize,
 }
 
@@ -181,6 +188,7 @@ fn descend(graph: &Graph, options: &LpOptions, floor: f64) -> Descent {
         weights: ones.clone(),
         primal: f64::INFINITY,
         loads: Vec::new(),
+        per_source: None,
         iterations: 0,
     };
     if m == 0 {
@@ -217,6 +225,7 @@ fn descend(graph: &Graph, options: &LpOptions, floor: f64) -> Descent {
         if c < best.primal {
             best.primal = c;
             best.loads = x.clone();
+            best.per_source.clone_from(&sources);
         }
         // Done when within the tolerance, or when no weights can prove a
         // larger whole number of steps (the optimum is at most the primal).

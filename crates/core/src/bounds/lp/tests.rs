@@ -142,3 +142,30 @@ fn the_descent_beats_every_cut_on_a_cubic_graph() {
     assert!(s.iterations > 0);
     assert!(s.real_weights.iter().all(|&w| (0.0..=1.0).contains(&w)));
 }
+
+#[test]
+fn the_routing_found_is_a_flow_of_every_message() {
+    let g = random_cubic(20, 99);
+    let (_, s) = total_exchange_with_lp(&g, Ports::All, &LpOptions::default());
+    let s = s.unwrap();
+    let per_source = s.per_source.unwrap();
+    let n = g.nodes();
+    for l in 0..g.directed_links() {
+        let sum: f64 = per_source.iter().map(|f| f[l]).sum();
+        assert!((sum - s.link_loads[l]).abs() < 1e-6, "link {l}");
+    }
+    for (src, flow) in per_source.iter().enumerate() {
+        let mut net = vec![0.0; n];
+        for l in 0..g.directed_links() as u32 {
+            let (x, y) = g.endpoints(l);
+            net[x as usize] -= flow[l as usize];
+            net[y as usize] += flow[l as usize];
+        }
+        for (v, &b) in net.iter().enumerate() {
+            let want = if v == src { -(n as f64 - 1.0) } else { 1.0 };
+            assert!((b - want).abs() < 1e-6, "source {src}, node {v}: {b}");
+        }
+    }
+    let largest = s.link_loads.iter().copied().fold(0.0, f64::max);
+    assert!((largest - s.primal).abs() < 1e-9);
+}
