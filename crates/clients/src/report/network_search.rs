@@ -10,6 +10,8 @@ use super::{Failure, Status};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use txverify_core::bounds::general::graph_bounds;
 use txverify_core::network::{Graph, NetworkName};
@@ -75,6 +77,7 @@ pub struct NetworkSearchReport {
     text: String,
     json: Value,
     status: Status,
+    schedule: Option<Schedule>,
 }
 
 impl NetworkSearchReport {
@@ -92,6 +95,11 @@ impl NetworkSearchReport {
     /// tried is infeasible.
     pub fn status(&self) -> Status {
         self.status
+    }
+
+    /// The schedule found (replayed and judged valid), if any.
+    pub fn schedule(&self) -> Option<&Schedule> {
+        self.schedule.as_ref()
     }
 }
 
@@ -132,6 +140,16 @@ fn judged(
 
 /// Runs `search --network`; `progress` hears each time `T` tried.
 pub fn search_network(request: &NetworkSearchRequest, progress: &mut dyn FnMut(usize)) -> Outcome {
+    search_network_until(request, &[], progress)
+}
+
+/// [`search_network`], given up when any of `stop` is set (the Python
+/// binding's Ctrl-C): the `T` being solved is then reported unknown.
+pub fn search_network_until(
+    request: &NetworkSearchRequest,
+    stop: &[Arc<AtomicBool>],
+    progress: &mut dyn FnMut(usize),
+) -> Outcome {
     let started = Instant::now();
     let words = request.words.as_str();
     let fail = |message: String, status: Status| Err(failure(words, status, message));
@@ -218,7 +236,7 @@ pub fn search_network(request: &NetworkSearchRequest, progress: &mut dyn FnMut(u
         descending: request.descending,
         max_variables: request.max_variables,
     };
-    let searched = match sched::minimise(&graph, &options, progress) {
+    let searched = match sched::minimise_until(&graph, &options, stop, progress) {
         Ok(s) => s,
         Err(e) if e.is_io() || e.is_over_limit() => return fail(e.to_string(), Status::Input),
         Err(e) => return fail(e.to_string(), Status::Internal),
@@ -311,6 +329,7 @@ fn report(
         text: facts.text(),
         json: facts.json(status, seconds),
         status,
+        schedule: found.map(|f| f.schedule),
     })
 }
 

@@ -21,6 +21,8 @@ use crate::options::{SolverChoice, SolverError};
 use crate::refutation::CheckedRefutation;
 use crate::solver::{SatAnswer, SolveControl, solve_varisat};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Ports, ReplayOptions, Schedule, TimedSend, replay};
@@ -174,13 +176,27 @@ pub fn minimise(
     options: &ScheduleSearchOptions,
     progress: &mut dyn FnMut(usize),
 ) -> Result<ScheduleSearch, ScheduleSearchError> {
+    minimise_until(graph, options, &[], progress)
+}
+
+/// [`minimise`], given up as soon as any of `stop` is set (an interrupt): the
+/// `T` being solved then counts as unknown, and no larger `T` is tried.
+pub fn minimise_until(
+    graph: &Graph,
+    options: &ScheduleSearchOptions,
+    stop: &[Arc<AtomicBool>],
+    progress: &mut dyn FnMut(usize),
+) -> Result<ScheduleSearch, ScheduleSearchError> {
     if options.descending {
-        return descend(graph, options, progress);
+        return descend(graph, options, stop, progress);
     }
     let mut result = ScheduleSearch::default();
     for time in options.from..=options.to {
+        if stopped(stop) {
+            break;
+        }
         progress(time);
-        match solve_at(graph, time, options)? {
+        match solve_at(graph, time, options, stop)? {
             AtTime::Found(mut sends) => {
                 sends.sort_by_key(|s| s.step);
                 result.found = Some(sends);
@@ -194,17 +210,23 @@ pub fn minimise(
     Ok(result)
 }
 
+/// Whether a stop was asked for.
+fn stopped(stop: &[Arc<AtomicBool>]) -> bool {
+    stop.iter().any(|flag| flag.load(Ordering::Relaxed))
+}
+
 /// [`minimise`], descending.
 fn descend(
     graph: &Graph,
     options: &ScheduleSearchOptions,
+    stop: &[Arc<AtomicBool>],
     progress: &mut dyn FnMut(usize),
 ) -> Result<ScheduleSearch, ScheduleSearchError> {
     let mut result = ScheduleSearch::default();
     let mut time = options.to;
-    while time >= options.from {
+    while time >= options.from && !stopped(stop) {
         progress(time);
-        match solve_at(graph, time, options)? {
+        match solve_at(graph, time, options, stop)? {
             AtTime::Found(mut sends) => {
                 sends.sort_by_key(|s| s.step);
                 let finished = sends.last().map_or(0, |s| s.step as usize);
@@ -240,6 +262,7 @@ fn solve_at(
     graph: &Graph,
     time: usize,
     options: &ScheduleSearchOptions,
+    stop: &[Arc<AtomicBool>],
 ) -> Result<AtTime, ScheduleSearchError> {
     let started = Instant::now();
     let estimate = encode::estimate_variables(graph, time, options.paths, options.max_variables);
@@ -254,7 +277,7 @@ fn solve_at(
     let encoding = encode_exchange(graph, time, options.paths)?;
     let control = |proof: Option<Box<dyn std::io::Write>>| SolveControl {
         deadline: options.time_limit.map(|limit| started + limit),
-        stop: vec![],
+        stop: stop.to_vec(),
         proof,
         lrat: None,
         on_progress: Box::new(|_| {}),
