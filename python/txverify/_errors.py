@@ -25,13 +25,10 @@ class Error(Exception):
         self.column = column
 
     def __str__(self) -> str:
-        place = ""
-        if self.file is not None:
-            place = self.file
-            if self.line is not None:
-                place += f":{self.line}:{self.column}"
-            place += ": "
-        return place + self.message
+        # Placed as the command line places it: FILE:LINE:COLUMN: MESSAGE.
+        if self.file is not None and self.line is not None:
+            return f"{self.file}:{self.line}:{self.column}: {self.message}"
+        return self.message
 
 
 class InputError(Error):
