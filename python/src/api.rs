@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-use txverify_clients::msccl::{self, MscclVerdict};
+use txverify_clients::msccl;
 use txverify_clients::report::network_search::{NetworkSearchRequest, search_network_until};
 use txverify_clients::report::schedule::{ScheduleRequest, simulate_schedule};
 use txverify_clients::report::single::{self, Emit, SourceCheck, check_source, simulate_table};
@@ -93,13 +93,8 @@ pub fn check_table(
 fn msccl_report(shown: &str, source: &str, network: Option<&Graph>) -> Result<Reported, Fail> {
     match msccl::check_on(source, network) {
         Ok(check) => {
-            // As the command line's exit statuses (docs/msccl.md).
-            let status = match check.verdict() {
-                MscclVerdict::Valid => Status::Ok,
-                MscclVerdict::Invalid => Status::Rejected,
-                MscclVerdict::NotChecked => Status::Input,
-            }
-            .code();
+            // The status `check` gives a program in a collection (docs/msccl.md).
+            let status = txverify_clients::batch::msccl_status(&check).code();
             let json = msccl::report::json(shown, &check, status).to_string();
             Ok((json, msccl::report::text(shown, &check), status))
         }

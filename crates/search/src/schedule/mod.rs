@@ -416,4 +416,23 @@ mod tests {
         let sends = found.found.unwrap();
         assert_eq!(sends.iter().map(|s| s.step).max(), Some(3));
     }
+
+    #[test]
+    fn a_stop_already_set_tries_nothing_and_a_clear_one_changes_nothing() {
+        let g = "ring 5".parse::<NetworkName>().unwrap().build().unwrap();
+        let mut tried = Vec::new();
+        let stop = [Arc::new(AtomicBool::new(true))];
+        for descending in [false, true] {
+            let mut o = options("ring 5", 2, 4, PathClass::Any);
+            o.descending = descending;
+            let found = minimise_until(&g, &o, &stop, &mut |t| tried.push(t)).unwrap();
+            assert!(found.found.is_none() && found.infeasible.is_empty());
+        }
+        assert!(tried.is_empty(), "tried {tried:?}");
+        stop[0].store(false, Ordering::Relaxed);
+        let o = options("ring 5", 2, 4, PathClass::Any);
+        let found = minimise_until(&g, &o, &stop, &mut |_| {}).unwrap();
+        let steps = found.found.map(|s| s.iter().map(|s| s.step).max());
+        assert_eq!(steps, Some(Some(3)));
+    }
 }
