@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use txverify_clients::msccl;
-use txverify_clients::report::network_search::{NetworkSearchRequest, search_network_until};
+use txverify_clients::report::network_search::{NetworkSearchRequest, search_network};
 use txverify_clients::report::schedule::{ScheduleRequest, simulate_schedule};
 use txverify_clients::report::single::{self, Emit, SourceCheck, check_source, simulate_table};
 use txverify_clients::report::{Status, read_text};
@@ -156,17 +156,19 @@ pub fn bounds(py: Python<'_>, network: String, ports: u64) -> PyResult<Reported>
 /// when there is one.
 type Searched = (String, String, u8, Option<String>);
 
-/// `search --network NET`, stopped by Ctrl-C.
+/// `search --network NET`, stopped by Ctrl-C (the flag the binary's SIGINT
+/// handler sets).
 #[pyfunction]
-#[pyo3(signature = (network, time_limit=None, heuristic=false, slack=0, any_length=false,
-                    time=None, max_time=None,
+#[pyo3(signature = (network, time_limit=None, deadline=None, heuristic=false, slack=0,
+                    any_length=false, time=None, max_time=None,
                     max_variables=txverify_search::schedule::encode::MAX_VARIABLES,
-                    certificate=None, descending=false, solver="cadical"))]
+                    certificate=None, ascending=false, solver="cadical"))]
 #[allow(clippy::too_many_arguments)]
 pub fn search(
     py: Python<'_>,
     network: String,
     time_limit: Option<f64>,
+    deadline: Option<f64>,
     heuristic: bool,
     slack: u32,
     any_length: bool,
@@ -174,10 +176,11 @@ pub fn search(
     max_time: Option<usize>,
     max_variables: u64,
     certificate: Option<PathBuf>,
-    descending: bool,
+    ascending: bool,
     solver: &str,
 ) -> PyResult<Searched> {
     let bad = |message: String| Fail::input(message, None, None);
+    let stop = Arc::new(AtomicBool::new(false));
     let request = (|| {
         let name = network
             .parse::<NetworkName>()
@@ -189,6 +192,8 @@ pub fn search(
             (any_length, "any_length"),
             (slack > 0, "slack"),
             (time_limit.is_some(), "time_limit"),
+            (deadline.is_some(), "deadline"),
+            (ascending, "ascending"),
         ];
         if heuristic && let Some((_, arg)) = sat_only.iter().find(|(given, _)| *given) {
             return Err(bad(format!(
@@ -203,12 +208,14 @@ pub fn search(
             "varisat" => SolverChoice::Varisat,
             other => return Err(bad(format!("solver `{other}`: cadical or varisat"))),
         };
-        let time_limit = match time_limit {
+        let seconds = |name: &str, given: Option<f64>| match given {
             Some(s) if !(s.is_finite() && s > 0.0) => {
-                return Err(bad(format!("time_limit {s}: a positive number of seconds")));
+                Err(bad(format!("{name} {s}: a positive number of seconds")))
             }
-            limit => limit.map(Duration::from_secs_f64),
+            limit => Ok(limit.map(Duration::from_secs_f64)),
         };
+        let time_limit = seconds("time_limit", time_limit)?;
+        let deadline = seconds("deadline", deadline)?;
         Ok(NetworkSearchRequest {
             network: name,
             words: network.clone(),
@@ -223,16 +230,16 @@ pub fn search(
             max_time,
             max_variables,
             time_limit,
+            deadline,
+            interrupt: Some(Arc::clone(&stop)),
             certificate,
-            descending,
+            descending: !ascending,
             output: None,
         })
     })()
     .map_err(|fail| fail.into_py(py))?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
     run(py, Some(&stop), move || {
-        let report = search_network_until(&request, &[flag], &mut |_| {})
+        let report = search_network(&request, &mut |_| {})
             .map_err(|e| Fail::of(&e.failure, Some(&e.network)))?;
         let schedule = match report.schedule() {
             Some(schedule) => {
@@ -255,13 +262,14 @@ pub fn search(
 /// `simulate FILE [--network NET] [--ports K]`: a schedule replayed, or a
 /// table played out on its network.
 #[pyfunction]
-#[pyo3(signature = (text=None, path=None, network=None, ports=None))]
+#[pyo3(signature = (text=None, path=None, network=None, ports=None, all=false))]
 pub fn simulate(
     py: Python<'_>,
     text: Option<String>,
     path: Option<PathBuf>,
     network: Option<String>,
     ports: Option<String>,
+    all: bool,
 ) -> PyResult<Reported> {
     run(py, None, move || {
         let (shown, source) = source(text, path)?;
@@ -280,6 +288,7 @@ pub fn simulate(
             network: spec.as_ref(),
             ports: ports.as_deref(),
             trace: false,
+            all,
         };
         match simulate_schedule(Path::new(&shown), &source, &request) {
             Ok(report) => Ok((

@@ -286,6 +286,7 @@ def search(
     network: str,
     time_limit: Optional[float] = None,
     *,
+    deadline: Optional[float] = None,
     heuristic: bool = False,
     slack: int = 0,
     any_length: bool = False,
@@ -293,25 +294,28 @@ def search(
     max_time: Optional[int] = None,
     max_variables: Optional[int] = None,
     certificate: Optional[Union[str, "_os.PathLike[str]"]] = None,
-    descending: bool = False,
+    ascending: bool = False,
     solver: str = "cadical",
 ) -> Schedule:
     """Searches a total-exchange schedule on ``network``, as ``txverify search
-    --network NET``: by SAT the fewest steps from the lower bound up (each
-    ``T`` given ``time_limit`` seconds), or by the heuristic. The schedule
-    found is replayed and judged before it is returned. Raises
-    ``LimitError`` (with ``report``) when a limit ran out before any
-    schedule; Ctrl-C stops the search and raises ``KeyboardInterrupt``.
+    --network NET``: the heuristic's schedule first, then by SAT ever fewer
+    steps down to the lower bound (``ascending``: from the bound up), each
+    ``T`` given ``time_limit`` seconds and the whole run ``deadline``
+    seconds; or the heuristic alone. Every schedule is replayed and judged
+    before it is kept; the best is returned. Raises ``LimitError`` (with
+    ``report``) when a limit ran out before any schedule; Ctrl-C stops the
+    search and raises ``KeyboardInterrupt``.
     """
     options: Dict[str, Any] = dict(
         time_limit=time_limit,
+        deadline=deadline,
         heuristic=heuristic,
         slack=slack,
         any_length=any_length,
         time=time,
         max_time=max_time,
         certificate=None if certificate is None else _os.fspath(certificate),
-        descending=descending,
+        ascending=ascending,
         solver=solver,
     )
     if max_variables is not None:
@@ -329,10 +333,15 @@ def simulate(
     schedule_json_or_path: Source,
     network: Optional[str] = None,
     ports: Optional[str] = None,
+    *,
+    all: bool = False,
 ) -> SimulationReport:
     """Replays a schedule (JSON or text, or a file) on its network, or on
     ``network`` (with ``ports``: ``"all"`` or K), as ``txverify simulate``;
-    a ``.tbl`` table is played out on its physical network.
+    a ``.tbl`` table is played out on its physical network. ``all`` lists
+    every violation of an invalid schedule (``--all``).
     """
-    reported = _txverify.simulate(**_source(schedule_json_or_path), network=network, ports=ports)
+    reported = _txverify.simulate(
+        **_source(schedule_json_or_path), network=network, ports=ports, all=all
+    )
     return _report(SimulationReport, reported)

@@ -113,6 +113,7 @@ def search(
     network: str,
     time_limit: Optional[float] = ...,
     *,
+    deadline: Optional[float] = ...,
     heuristic: bool = ...,
     slack: int = ...,
     any_length: bool = ...,
@@ -120,10 +121,12 @@ def search(
     max_time: Optional[int] = ...,
     max_variables: Optional[int] = ...,
     certificate: Optional[Union[str, os.PathLike[str]]] = ...,
-    descending: bool = ...,
+    ascending: bool = ...,
     solver: str = ...,
 ) -> Schedule:
-    """A total-exchange schedule on ``network``, as ``txverify search --network NET``.
+    """A total-exchange schedule on ``network``, as ``txverify search --network NET``:
+    the heuristic's first, then by SAT ever fewer steps (``ascending``: from the
+    bound up), ``time_limit`` seconds per ``T``, ``deadline`` for the whole run.
 
     Raises ``LimitError`` (with ``report``) when a limit ran out before any
     schedule; Ctrl-C stops the search with ``KeyboardInterrupt``.
@@ -133,5 +136,7 @@ def simulate(
     schedule_json_or_path: Source,
     network: Optional[str] = ...,
     ports: Optional[str] = ...,
+    *,
+    all: bool = ...,
 ) -> SimulationReport:
     """Replays a schedule (or plays a table out), as ``txverify simulate``."""

@@ -20,6 +20,7 @@ def bounds(network: str, ports: int = ...) -> Reported: ...
 def search(
     network: str,
     time_limit: Optional[float] = ...,
+    deadline: Optional[float] = ...,
     heuristic: bool = ...,
     slack: int = ...,
     any_length: bool = ...,
@@ -27,7 +28,7 @@ def search(
     max_time: Optional[int] = ...,
     max_variables: int = ...,
     certificate: Optional[str] = ...,
-    descending: bool = ...,
+    ascending: bool = ...,
     solver: str = ...,
 ) -> Tuple[str, str, int, Optional[str]]: ...
 def simulate(
@@ -35,6 +36,7 @@ def simulate(
     path: Optional[str] = ...,
     network: Optional[str] = ...,
     ports: Optional[str] = ...,
+    all: bool = ...,
 ) -> Reported: ...
 def schedule_msccl_xml(schedule: str, name: str) -> str: ...
 def schedule_text(schedule: str) -> str: ...

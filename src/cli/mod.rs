@@ -181,6 +181,14 @@ struct InferArgs {
     delete: Option<txverify_clients::infer::Deletion>,
 }
 
+/// Reads a number of seconds: positive and finite.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
+}
+
 /// Reads `--delete`: `row-ends`, `last:K` or `right-most:K`.
 fn parse_deletion(text: &str) -> Result<txverify_clients::infer::Deletion, String> {
     use txverify_clients::infer::Deletion;
@@ -278,11 +286,20 @@ struct SearchArgs {
     /// scheduling) reported against the lower bound.
     #[arg(long, requires = "network")]
     heuristic: bool,
-    /// With --network: try T from the heuristic's time minus one downward and
-    /// stop at the first T refuted or out of time (the same smallest T when no
-    /// limit runs out; easier formulas first).
+    /// With --network (the default there): try T from the heuristic's time
+    /// minus one downward, one below each schedule found, and stop at the first
+    /// T refuted or out of time; each schedule found is written to -o at once.
     #[arg(long, requires = "network", conflicts_with = "heuristic")]
     descending: bool,
+    /// With --network: try T from the lower bound upward instead, and stop at
+    /// the first T satisfiable (each T refuted on the way is a proved bound).
+    #[arg(long, requires = "network", conflicts_with_all = ["heuristic", "descending"])]
+    ascending: bool,
+    /// With --network: stop the whole run after this many seconds and report
+    /// the best schedule found (already written to -o), exit 0; SIGINT and
+    /// SIGTERM do the same at any time (docs/schedules-any.md).
+    #[arg(long, value_name = "SECONDS", requires = "network", value_parser = parse_seconds)]
+    deadline: Option<f64>,
     /// Try this number of columns only, instead of minimising from the lower bound.
     #[arg(long)]
     time: Option<usize>,
@@ -379,7 +396,8 @@ struct SearchArgs {
     /// Write the table found (the `.tbl` text, after the kernel's check) to this
     /// file instead of standard output; nothing is written when no table is
     /// found. With `--format html`: write the page here instead. With `--cubes K`:
-    /// write `cubes.icnf` and one DIMACS file per cube to this directory.
+    /// write `cubes.icnf` and one DIMACS file per cube to this directory. With
+    /// --network: the schedule, rewritten whole with each faster one found.
     #[arg(short = 'o', long, value_name = "PATH")]
     output: Option<PathBuf>,
     /// With `--time T`: merge the answers of the cube jobs in this directory (a
@@ -634,6 +652,10 @@ struct SimulateArgs {
     /// The ports of a schedule (`all` or K), supplying or overriding its header.
     #[arg(long)]
     ports: Option<String>,
+    /// List every violation of an invalid schedule (the text shows the counts
+    /// per kind and the first few; JSON lists up to 1,000 without it).
+    #[arg(long)]
+    all: bool,
     /// Instead of the file's table, build the schedule of an algorithm on the
     /// Cayley graph of its header and replay it (`fifo`: the node-invariant FIFO
     /// queue algorithm, single-port; docs/single-port.md).

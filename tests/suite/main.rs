@@ -65,6 +65,7 @@ mod schedule_fuzz;
 mod seals;
 mod search;
 mod search_any;
+mod search_anytime;
 mod search_html;
 mod single_port;
 mod solvers;

@@ -183,6 +183,37 @@ fn what_the_reader_refuses_is_invalid() {
 }
 
 #[test]
+fn the_json_says_what_the_data_would_be_when_only_the_reader_objects() {
+    let json = |text: &str| -> serde_json::Value {
+        let path = file("semantics.xml", text);
+        let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+        serde_json::from_str(run.stdout.trim()).unwrap()
+    };
+    // A right program without `outofplace`: refused by the reader, data right.
+    let right =
+        xml("allreduce", 2, 2, false, 0, &allreduce2()).replacen(" outofplace=\"1\"", "", 1);
+    let v = json(&right);
+    assert_eq!(v["valid"], false, "{v}");
+    assert!(!v["problems"].as_array().unwrap().is_empty(), "{v}");
+    assert_eq!(v["semantics"]["valid"], true, "{v}");
+    assert!(v["semantics"]["finding"].is_null(), "{v}");
+    // The same objection on a program that receives into the wrong chunk.
+    let mut g = allreduce2();
+    g[0][1].3[3].4 = 1;
+    let wrong = xml("allreduce", 2, 2, false, 0, &g).replacen(" outofplace=\"1\"", "", 1);
+    let v = json(&wrong);
+    assert_eq!(v["semantics"]["valid"], false, "{v}");
+    let finding = v["semantics"]["finding"].as_str().unwrap();
+    assert!(finding.starts_with("GPU "), "{finding}");
+    // A valid program: the data is right too.
+    let v = json(&xml("allreduce", 2, 2, false, 0, &allreduce2()));
+    assert_eq!(
+        (v["valid"].clone(), v["semantics"]["valid"].clone()),
+        (true.into(), true.into())
+    );
+}
+
+#[test]
 fn an_unreadable_file_has_its_line_and_column() {
     let path = file(
         "broken.xml",
@@ -194,7 +225,7 @@ fn an_unreadable_file_has_its_line_and_column() {
     let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
     assert_eq!(run.code, 2);
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
-    assert_eq!(v["schema"], "txverify-msccl/1");
+    assert_eq!(v["schema"], "txverify-msccl/2");
     assert_eq!(v["line"], 3);
     let path = file(
         "num.xml",

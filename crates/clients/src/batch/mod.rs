@@ -369,7 +369,15 @@ fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResu
         .map(|p| p.pos)
         .or_else(|| check.finding().and_then(|(_, f)| f.pos))
         .map(|pos| (pos.line as usize, pos.col as usize));
-    let (summary, problems) = match check.reason() {
+    // The place goes before the message once (`file:line:col: why`), so the
+    // message is the reason without its own position.
+    let unplaced = match (check.problems().first(), check.finding()) {
+        _ if check.undecided().is_some() => check.reason(),
+        (Some(p), _) => Some(p.message.clone()),
+        (None, Some((mode, f))) => Some(msccl::report::finding_sentence_unplaced(mode, f)),
+        (None, None) => check.reason(),
+    };
+    let (summary, problems) = match unplaced {
         None => ("MSCCL program: valid".to_string(), Vec::new()),
         Some(reason) => (
             format!("MSCCL program: {reason}"),
