@@ -87,3 +87,12 @@ def test_python_m_txverify_gives_the_api_report_and_status(tmp_path):
         text=True,
     )
     assert invalid.returncode == 1 and "INVALID" in invalid.stdout
+
+
+def test_reports_copy_and_pickle():
+    import copy
+    import pickle
+
+    report = txverify.bounds("ring 4")
+    assert copy.deepcopy(report) == report
+    assert pickle.loads(pickle.dumps(report)) == report

@@ -64,7 +64,9 @@ class Report(_Mapping):
         return _wrap(self._data[key])
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
+        # No field starts with `_`: such names (and `_data` before it is set,
+        # as in copy and pickle) are not looked up, which would recurse.
+        if name.startswith("_"):
             raise AttributeError(name)
         try:
             return self[name]
