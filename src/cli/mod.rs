@@ -53,7 +53,8 @@ const VERSION: &str = match (cfg!(feature = "cadical"), cfg!(feature = "z3")) {
     ),
 };
 
-/// Verify, simulate and search for data exchange tables on Cayley networks.
+/// Verify, simulate and search for communication schedules on any network: tables on
+/// Cayley networks, schedules on named networks and edge lists, MSCCL GPU programs.
 #[derive(Parser, Debug)]
 #[command(name = "txverify", version = VERSION, about, long_about = None)]
 #[command(after_help = examples::TOP)]
@@ -68,7 +69,7 @@ pub struct Cli {
 #[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Check tables: validity, time, lower bound, optimality and `expect:` claims.
+    /// Check tables (`.tbl`: validity, time, bound, optimality, `expect:` claims) and MSCCL programs (`.xml`), files or directories.
     #[command(after_help = examples::CHECK)]
     Check(CheckArgs),
     /// Play a table or a schedule out on its physical network, every node, message, step and link.
@@ -80,10 +81,13 @@ enum Command {
     /// Print a table file back in canonical form with its columns aligned.
     #[command(after_help = examples::FMT)]
     Fmt(FmtArgs),
-    /// Search for a fastest table for the network of a `.tbl` file (see docs/search.md).
-    #[command(after_help = examples::SEARCH)]
+    /// Search for a fastest table for a `.tbl` file's network, or with `--network NET` a fastest schedule on any network (docs/search.md, docs/schedules-any.md).
+    #[command(
+        after_help = examples::SEARCH,
+        override_usage = "txverify search FILE.tbl [OPTIONS]\n       txverify search --network NET [OPTIONS]"
+    )]
     Search(SearchArgs),
-    /// Check an infeasibility certificate written by `search --certificate`.
+    /// Check an infeasibility certificate written by `search --certificate` (tables, or schedules with `--network`), or any DRAT/LRAT proof with `--cnf`.
     #[command(after_help = examples::VERIFY_PROOF)]
     VerifyProof(VerifyProofArgs),
     /// Work on schedule files: lists of timed sends (see docs/schedule.md).
@@ -95,7 +99,7 @@ enum Command {
     /// Print a network family as a `.tbl` header (e.g. `net star 5`, `net torus 4 4`).
     #[command(after_help = examples::NET)]
     Net(NetArgs),
-    /// Order, degree, diameter, status and the lower bounds of each file's network.
+    /// Order, degree, diameter, status and the lower bounds of each file's network, or of any network with `--network NET`.
     #[command(after_help = examples::BOUNDS)]
     Bounds(BoundsArgs),
     /// An optimal all-port collective on the d-cube, built, replayed and bounded (docs/hypercube.md).

@@ -21,6 +21,7 @@ mod cli_polish;
 mod compare;
 mod crate_layout;
 mod cubes;
+mod doc_examples;
 mod edges;
 mod error_object;
 mod expect;

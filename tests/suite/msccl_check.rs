@@ -516,3 +516,40 @@ fn broadcast_finds_its_root_and_allgather_aliases_in_place() {
         c.reason()
     );
 }
+
+#[test]
+fn the_shipped_samples_are_valid_or_wrong_as_their_names_say() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/msccl");
+    let mut faults = BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+        let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        match name.strip_prefix("bad_") {
+            None => assert_eq!((run.code, v["valid"].clone()), (0, true.into()), "{name}"),
+            Some("reader") => {
+                assert_eq!(run.code, 1, "{name}");
+                assert!(!v["problems"].as_array().unwrap().is_empty(), "{v}");
+                assert_eq!(v["semantics"]["valid"], true, "{v}");
+            }
+            Some(kind) => {
+                assert_eq!(run.code, 1, "{name}");
+                assert_eq!(v["finding"]["fault"], kind.replace('_', "-"), "{v}");
+                faults.insert(kind.replace('_', "-"));
+            }
+        }
+    }
+    // One sample of every fault kind the checker names (docs/json.md).
+    let kinds = [
+        "range",
+        "unwritten",
+        "race",
+        "duplicate",
+        "deadlock",
+        "count",
+        "dependency",
+        "wrong-data",
+    ];
+    assert_eq!(faults, kinds.iter().map(|k| k.to_string()).collect());
+}

@@ -377,10 +377,23 @@ fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResu
         (None, Some((mode, f))) => Some(msccl::report::finding_sentence_unplaced(mode, f)),
         (None, None) => check.reason(),
     };
+    // The file's line says what kind of fault; the problem's line says which.
+    let what = format!(
+        "MSCCL {} on {} GPUs",
+        check.collective().map_or(check.coll(), |c| c.name()),
+        check.ngpus()
+    );
+    let fault = check.finding().map(|(_, f)| f.fault.name());
+    let kind = match (check.undecided(), check.problems().is_empty(), fault) {
+        (Some(_), _, _) => "not decided".to_string(),
+        (None, false, Some(fault)) => format!("{fault} (the executor's reader refuses it)"),
+        (None, false, None) => "the executor's reader refuses it".to_string(),
+        (None, true, fault) => fault.unwrap_or_default().to_string(),
+    };
     let (summary, problems) = match unplaced {
-        None => ("MSCCL program: valid".to_string(), Vec::new()),
+        None => (format!("VALID {what}"), Vec::new()),
         Some(reason) => (
-            format!("MSCCL program: {reason}"),
+            format!("INVALID {what}: {kind}"),
             vec![Problem {
                 at,
                 message: reason,
