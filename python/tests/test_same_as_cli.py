@@ -20,12 +20,12 @@ PROGRAMS = [
     ("tests/golden/torus3x4.msccl.xml", "torus 3 4"),
     ("tests/golden/ring9-cyclic.msccl.xml", "ring 9"),
     ("tests/golden/ring6-dihedral-total.msccl.xml", None),
-]
+] + [(path, None) for path in _files("examples/msccl/*.xml")]
 NETWORKS = ["torus 4 4", "mesh 3 3", "edges examples/networks/petersen.edges"]
 
 
 def test_there_is_something_to_compare():
-    assert len(TABLES) >= 10 and INVALID
+    assert len(TABLES) >= 10 and INVALID and len(PROGRAMS) >= 4
 
 
 @pytest.mark.parametrize("path", TABLES + INVALID)
