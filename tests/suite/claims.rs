@@ -198,7 +198,11 @@ fn the_campaign_script_prints_the_table_of_the_results_page() {
         .current_dir(root)
         .output()
         .expect("bash runs the script");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let printed: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(str::to_string)
@@ -207,7 +211,10 @@ fn the_campaign_script_prints_the_table_of_the_results_page() {
     let table = results_table(&doc, &printed[0]);
     assert!(printed.len() > 10, "{printed:?}");
     for (k, (a, b)) in printed.iter().zip(&table).enumerate() {
-        assert_eq!(a, b, "row {k} of docs/results.md differs from campaign/results.tsv");
+        assert_eq!(
+            a, b,
+            "row {k} of docs/results.md differs from campaign/results.tsv"
+        );
     }
     assert_eq!(printed.len(), table.len());
 }
@@ -234,5 +241,8 @@ fn every_optimality_among_all_tables_has_its_certificates_in_the_repository() {
             );
         }
     }
-    assert!(claims >= 5, "only {claims} claims found: is the file read right?");
+    assert!(
+        claims >= 5,
+        "only {claims} claims found: is the file read right?"
+    );
 }
