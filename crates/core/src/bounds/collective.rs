@@ -263,6 +263,123 @@ mod tests {
         assert_eq!(half_duplex_time(&g, Collective::ALLGATHER), 6);
     }
 
+    /// The cut bound of every collective against a brute force written
+    /// here: every node set, what must enter it, and what can enter it a step
+    /// counted link by link.
+    #[test]
+    fn cut_bounds_are_the_best_over_every_node_set() {
+        for name in [
+            "ring 5",
+            "linear 4",
+            "mesh 2 3",
+            "complete 4",
+            "hypercube 3",
+        ] {
+            let g = graph(name);
+            let n = g.nodes() as u32;
+            for ports in [Ports::All, Ports::Limit(1), Ports::Limit(2)] {
+                for chunks in [1u32, 3] {
+                    let cases = [
+                        Collective::Allgather { chunks },
+                        Collective::ReduceScatter { chunks },
+                        Collective::Allreduce { chunks },
+                        Collective::Broadcast { root: 1, chunks },
+                        Collective::Reduce {
+                            root: n - 1,
+                            chunks,
+                        },
+                    ];
+                    for c in cases {
+                        let mut best = 0u64;
+                        for mask in 1u32..(1 << n) - 1 {
+                            let inside = |x: u32| mask >> x & 1 == 1;
+                            let size = u64::from(mask.count_ones());
+                            let cu = u64::from(chunks);
+                            let need = match c {
+                                Collective::Allgather { .. } => cu * (u64::from(n) - size),
+                                Collective::ReduceScatter { .. } => cu * size,
+                                Collective::Allreduce { .. } => cu * u64::from(n),
+                                Collective::Broadcast { root, .. } if !inside(root) => cu,
+                                Collective::Reduce { root, .. } if inside(root) => cu,
+                                _ => 0,
+                            };
+                            // Links y → x entering the set, limited per receiver and
+                            // per sender by the ports.
+                            let limit = |e: u64| match ports {
+                                Ports::All => e,
+                                Ports::Limit(k) => e.min(u64::from(k)),
+                            };
+                            let crossing = |x: u32| {
+                                (0..n)
+                                    .filter(|&y| inside(y) != inside(x) && g.adjacent(x, y))
+                                    .count() as u64
+                            };
+                            let receive: u64 = (0..n)
+                                .filter(|&x| inside(x))
+                                .map(|x| limit(crossing(x)))
+                                .sum();
+                            let send: u64 = (0..n)
+                                .filter(|&y| !inside(y))
+                                .map(|y| limit(crossing(y)))
+                                .sum();
+                            let cap = receive.min(send);
+                            if need > 0 {
+                                best = best.max(need.div_ceil(cap));
+                            }
+                        }
+                        let b = collective(&g, c, ports);
+                        assert_eq!(
+                            b.time.named("cut").unwrap().value(),
+                            best,
+                            "{name}, {c} in {chunks} chunks, ports {ports}"
+                        );
+                        assert!(b.time.value() >= best);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_collectives_bounds_on_small_networks() {
+        // Allgather on an 8-ring: 7 items in over 2 links; a half (4 nodes)
+        // takes 4 items over 2 links: 2; the diameter 4 is the best.
+        let ring = graph("ring 8");
+        let ag = collective(&ring, Collective::ALLGATHER, Ports::All);
+        assert_eq!(ag.time.value(), 4);
+        assert_eq!(ag.transmissions.value(), 56);
+        // Reduce-scatter has the same figures by the time-reversed arguments.
+        let rs = collective(&ring, Collective::ReduceScatter { chunks: 1 }, Ports::All);
+        assert_eq!(rs.time.value(), 4);
+        // Allreduce on the 8-ring: the gossip count 2·8·7 over 16 sends a
+        // step is 7; the cut of one node, 8 items over 2 links, 4.
+        let ar = collective(&ring, Collective::Allreduce { chunks: 1 }, Ports::All);
+        assert_eq!(ar.time.named("gossip").unwrap().value(), 7);
+        assert_eq!(ar.time.value(), 7);
+        assert!(ar.time.model().combining());
+        assert!(!ag.time.model().combining());
+        // Hypercubes: the allgather intake ⌈(2^d − 1)/d⌉ (4-cube 4, 5-cube 7,
+        // 6-cube 11).
+        for (d, t) in [(4, 4), (5, 7), (6, 11)] {
+            let g = graph(&format!("hypercube {d}"));
+            assert_eq!(
+                collective(&g, Collective::ALLGATHER, Ports::All)
+                    .time
+                    .value(),
+                t
+            );
+        }
+        // One node: nothing to send, whatever the chunks.
+        let one = graph("linear 1");
+        for c in [
+            Collective::Broadcast { root: 0, chunks: 4 },
+            Collective::Reduce { root: 0, chunks: 4 },
+            Collective::Allreduce { chunks: 4 },
+        ] {
+            assert_eq!(collective(&one, c, Ports::Limit(1)).time.value(), 0);
+        }
+    }
+
     #[test]
     fn the_hypercube_figures_of_the_seed_paper() {
         // All-port d-cube: broadcast d, scatter ⌈(N − 1) / d⌉ or d, mnb and
