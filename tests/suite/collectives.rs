@@ -529,3 +529,130 @@ proptest! {
         prop_assert_eq!(r.valid(), valid_by_sets(&s, &g), "{:?}", r.counts());
     }
 }
+
+// ---- command line ----
+
+#[test]
+fn search_finds_an_optimal_allgather_and_the_file_replays_valid() {
+    use crate::common::cli::{file, txverify};
+    let out = file("ring6-allgather.sched", "");
+    let out = out.to_str().unwrap();
+    let r = txverify(&[
+        "search",
+        "--network",
+        "ring 6",
+        "--collective",
+        "allgather",
+        "--ports",
+        "1",
+        "--format",
+        "json",
+        "-o",
+        out,
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["schema"], "txverify-collective-search/1");
+    assert_eq!(
+        (v["time"].as_u64(), v["bound"]["value"].as_u64()),
+        (Some(5), Some(5))
+    );
+    assert_eq!(v["optimal"], true);
+    let r = txverify(&["simulate", out, "--format", "json"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        (v["collective"].as_str(), v["valid"].as_bool()),
+        (Some("allgather"), Some(true))
+    );
+    // Chunks, and a broadcast.
+    let r = txverify(&[
+        "search",
+        "--network",
+        "linear 4",
+        "--collective",
+        "broadcast 0",
+        "--chunks",
+        "3",
+        "--ports",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("OPTIMAL"), "{}", r.stdout);
+    assert!(r.stdout.contains("chunks: 3"), "{}", r.stdout);
+    // Not searched yet, and bad values: exit 2 with a message.
+    for (args, says) in [
+        (vec!["--collective", "allreduce"], "not searched yet"),
+        (vec!["--collective", "gossip"], "unknown collective"),
+        (vec!["--collective", "allgather", "--chunks", "0"], "chunks"),
+        (vec!["--collective", "allgather", "--ports", "0"], "ports"),
+        (vec!["--collective", "broadcast 9"], "not a node"),
+        (
+            vec!["--collective", "allgather", "--heuristic"],
+            "--heuristic",
+        ),
+    ] {
+        let mut all = vec!["search", "--network", "ring 4", "--quiet"];
+        all.extend(args);
+        let r = txverify(&all);
+        assert_eq!(r.code, 2, "{all:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(says), "{all:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn refuted_times_are_certified_and_verify_proof_checks_them() {
+    use crate::common::cli::{file, txverify};
+    let dir = file("certs/keep", "");
+    let dir = dir.parent().unwrap().to_str().unwrap().to_string();
+    let r = txverify(&[
+        "search",
+        "--network",
+        "ring 6",
+        "--collective",
+        "allgather",
+        "--ports",
+        "1",
+        "--time",
+        "4",
+        "--certificate",
+        &dir,
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    // The bound is 5: T = 4 alone is tried, and refuted (status 1).
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["infeasible"][0]["time"], 4);
+    assert_eq!(v["infeasible"][0]["certificate_checked"], true);
+    let t4 = format!("{dir}/T4");
+    let r = txverify(&[
+        "verify-proof",
+        "--network",
+        "ring 6",
+        "--collective",
+        "allgather",
+        &t4,
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("verified: no schedule of allgather"),
+        "{}",
+        r.stdout
+    );
+    // Another collective, another network: rejected.
+    let r = txverify(&[
+        "verify-proof",
+        "--network",
+        "ring 6",
+        "--collective",
+        "broadcast 0",
+        &t4,
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let r = txverify(&["verify-proof", "--network", "ring 7", &t4]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+}

@@ -12,6 +12,8 @@
 //! [`txverify_core::verdict::judge`].
 
 pub mod certificate;
+pub mod collective;
+pub mod collective_certificate;
 pub mod encode;
 pub mod heuristic;
 
