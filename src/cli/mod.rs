@@ -277,8 +277,9 @@ struct SearchArgs {
     #[arg(long, value_name = "NET", conflicts_with = "file")]
     network: Option<NetworkSpec>,
     /// With --network: search a schedule of this collective instead of a total
-    /// exchange: `broadcast R` or `allgather` (formerly `mnb`), by SAT from the
-    /// lower bound upward (docs/collectives.md).
+    /// exchange: `broadcast R`, `allgather` (formerly `mnb`), `reduce R`,
+    /// `reduce-scatter` or `allreduce`, by SAT from the lower bound upward
+    /// (docs/collectives.md).
     #[arg(long, value_name = "COLLECTIVE", requires = "network")]
     collective: Option<String>,
     /// With --collective: chunks per block (default 1).
@@ -450,7 +451,7 @@ struct VerifyProofArgs {
     #[arg(long, value_name = "NET", conflicts_with = "lrat")]
     network: Option<NetworkSpec>,
     /// With --network: the certificates are of `search --collective` and must
-    /// be about this collective (`broadcast R` or `allgather`; docs/collectives.md).
+    /// be about this collective (docs/collectives.md).
     #[arg(long, value_name = "COLLECTIVE", requires = "network")]
     collective: Option<String>,
     /// With --collective: its chunks (default 1).

@@ -1,5 +1,5 @@
 //! `txverify search --network NET --collective X [--chunks C] [--ports K]`:
-//! the fastest schedule of a collective that copies, by SAT. The search, the
+//! the fastest schedule of a collective that copies or combines, by SAT. The search, the
 //! check of what it found and the report are the library's
 //! ([`txverify_clients::report::collective_search`]); this file maps the
 //! arguments to a request and prints the report.

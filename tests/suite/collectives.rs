@@ -584,7 +584,7 @@ fn search_finds_an_optimal_allgather_and_the_file_replays_valid() {
     assert!(r.stdout.contains("chunks: 3"), "{}", r.stdout);
     // Not searched yet, and bad values: exit 2 with a message.
     for (args, says) in [
-        (vec!["--collective", "allreduce"], "not searched yet"),
+        (vec!["--collective", "total-exchange"], "not searched here"),
         (vec!["--collective", "gossip"], "unknown collective"),
         (vec!["--collective", "allgather", "--chunks", "0"], "chunks"),
         (vec!["--collective", "allgather", "--ports", "0"], "ports"),

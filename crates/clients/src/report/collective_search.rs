@@ -1,6 +1,7 @@
 //! `search --network NET --collective X [--chunks C] [--ports K]`: the
-//! fastest schedule of a collective that copies (broadcast, allgather) by SAT
-//! from the core's lower bound upward, and its report.
+//! fastest schedule of a collective that copies (broadcast, allgather) or
+//! combines (reduce, reduce-scatter, allreduce) by SAT from the core's lower
+//! bound upward, and its report.
 //!
 //! What is found is replayed and judged by [`txverify_core::verdict::judge`]
 //! against the core's bound ([`txverify_core::bounds::collective()`]) before
@@ -22,7 +23,7 @@ use txverify_core::schedule::{
 use txverify_core::verdict::judge;
 use txverify_search::SolverChoice;
 use txverify_search::schedule::collective::{
-    COPIES_ENCODING_VERSION, CollectiveSearchOptions, collective_optimal_by, minimise_collective,
+    CollectiveSearchOptions, collective_optimal_by, encoding_version, minimise_collective,
 };
 
 /// The JSON schema of `search --network --collective --format json`.
@@ -240,7 +241,7 @@ pub fn search_collective(
         "collective": request.collective.to_string(),
         "chunks": chunks,
         "ports": match request.ports { Ports::All => json!("all"), Ports::Limit(k) => json!(k) },
-        "encoding": COPIES_ENCODING_VERSION,
+        "encoding": encoding_version(request.collective),
         "bound": bound,
         "infeasible": searched.infeasible.iter().map(|i| json!({
             "time": i.time,

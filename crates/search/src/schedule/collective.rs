@@ -1,6 +1,7 @@
-//! Schedules of the collectives that copy (broadcast, allgather), with C
-//! chunks, under K ports or all: the fewest steps by SAT, from the lower bound
-//! upward.
+//! Schedules of the collectives that copy (broadcast, allgather) or combine
+//! (reduce, reduce-scatter, allreduce: the formula of
+//! [`super::collective_sums`]), with C chunks, under K ports or all: the
+//! fewest steps by SAT, from the lower bound upward. The copies formula:
 //!
 //! The formula "the collective finishes in T steps", in the model of
 //! docs/schedule.md: per item i (chunk c of block b) and time t = 0 … T a
@@ -39,9 +40,9 @@ pub const COPIES_ENCODING_VERSION: &str = "txverify-copies-encoding-1";
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CollectiveSearchError {
-    /// The collective is not one the SAT search handles yet.
+    /// The collective is not one this search handles.
     #[error(
-        "the SAT search handles broadcast and allgather (items that are copied); {0} is not searched yet"
+        "{0} is not searched here: --collective takes broadcast R, allgather, reduce R, reduce-scatter and allreduce (a total exchange: search --network without --collective)"
     )]
     Unsupported(Collective),
     /// The formula would be too large.
@@ -78,13 +79,17 @@ pub enum CollectiveSearchError {
 }
 
 /// The formula and what its send variables mean.
-pub struct CopiesEncoding {
+pub struct CollectiveEncoding {
     /// The formula.
     pub cnf: Cnf,
     sends: Vec<(Lit, TimedSend)>,
 }
 
-impl CopiesEncoding {
+impl CollectiveEncoding {
+    pub(crate) fn new(cnf: Cnf, sends: Vec<(Lit, TimedSend)>) -> CollectiveEncoding {
+        CollectiveEncoding { cnf, sends }
+    }
+
     /// The sends a model (`model[v − 1]`, the value of variable `v`) makes.
     pub fn decode(&self, model: &[bool]) -> Vec<TimedSend> {
         let mut sends: Vec<TimedSend> = self
@@ -111,7 +116,38 @@ fn items(graph: &Graph, collective: Collective) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// An upper estimate of the formula's send variables for `time` steps.
+/// The formula of `collective` for `time` steps: [`encode_copies`] for
+/// broadcast and allgather, [`super::collective_sums::encode_sums`] for reduce,
+/// reduce-scatter and allreduce.
+pub fn encode(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    time: usize,
+) -> Result<CollectiveEncoding, CollectiveSearchError> {
+    match collective.items() {
+        Items::Sums => super::collective_sums::encode_sums(graph, collective, ports, time),
+        _ => encode_copies(graph, collective, ports, time),
+    }
+}
+
+/// The version of the encoding [`encode`] uses for `collective`.
+pub fn encoding_version(collective: Collective) -> &'static str {
+    match collective.items() {
+        Items::Sums => super::collective_sums::SUMS_ENCODING_VERSION,
+        _ => COPIES_ENCODING_VERSION,
+    }
+}
+
+/// An upper estimate of the variables of [`encode`]'s formula.
+pub fn estimate(graph: &Graph, collective: Collective, time: usize) -> u64 {
+    match collective.items() {
+        Items::Sums => super::collective_sums::estimate_variables(graph, collective, time),
+        _ => estimate_variables(graph, collective, time),
+    }
+}
+
+/// An upper estimate of the copies formula's variables for `time` steps.
 pub fn estimate_variables(graph: &Graph, collective: Collective, time: usize) -> u64 {
     let items = items(graph, collective).len() as u64;
     let per_item = (time as u64 + 1) * (graph.nodes() as u64 + graph.directed_links() as u64);
@@ -124,7 +160,7 @@ pub fn encode_copies(
     collective: Collective,
     ports: Ports,
     time: usize,
-) -> Result<CopiesEncoding, CollectiveSearchError> {
+) -> Result<CollectiveEncoding, CollectiveSearchError> {
     if collective.items() != Items::Copies {
         return Err(CollectiveSearchError::Unsupported(collective));
     }
@@ -213,7 +249,7 @@ pub fn encode_copies(
             cnf.at_most(vars, k as usize);
         }
     }
-    Ok(CopiesEncoding { cnf, sends })
+    Ok(CollectiveEncoding { cnf, sends })
 }
 
 /// What a search is asked.
@@ -292,7 +328,10 @@ pub fn minimise_collective(
     let mut result = CollectiveSearch::default();
     for time in options.from..=options.to {
         progress(time);
-        let estimate = estimate_variables(graph, options.collective, time);
+        if collective_unsupported(options.collective) {
+            return Err(CollectiveSearchError::Unsupported(options.collective));
+        }
+        let estimate = estimate(graph, options.collective, time);
         if estimate > options.max_variables {
             return Err(CollectiveSearchError::OverLimit {
                 time,
@@ -300,7 +339,7 @@ pub fn minimise_collective(
                 limit: options.max_variables,
             });
         }
-        let encoding = encode_copies(graph, options.collective, options.ports, time)?;
+        let encoding = encode(graph, options.collective, options.ports, time)?;
         let dir = options
             .certificate_dir
             .as_ref()
@@ -381,6 +420,11 @@ pub fn minimise_collective(
         }
     }
     Ok(result)
+}
+
+/// The personalised collectives are searched by `search --network` alone.
+fn collective_unsupported(c: Collective) -> bool {
+    c.items() == Items::None
 }
 
 /// Replays decoded sends: a model that is not a valid schedule finishing by
@@ -495,12 +539,36 @@ mod tests {
     }
 
     #[test]
-    fn reductions_are_refused_for_now() {
+    fn personalised_collectives_are_refused() {
         let g = graph("ring 4");
-        let c = Collective::Allreduce { chunks: 1 };
         assert!(matches!(
-            encode_copies(&g, c, Ports::All, 3),
+            encode_copies(&g, Collective::TotalExchange, Ports::All, 3),
             Err(CollectiveSearchError::Unsupported(_))
         ));
+    }
+
+    #[test]
+    fn reductions_on_a_ring_meet_their_bounds() {
+        // One-way-ring figures: reduce-scatter and allgather N − 1, allreduce
+        // 2(N − 1), all one-port on ring 5; reduce into node 0 of a line.
+        let rs = fastest(
+            "ring 5",
+            Collective::ReduceScatter { chunks: 1 },
+            Ports::Limit(1),
+            3,
+        );
+        assert_eq!(times(&rs), [3]);
+        assert_eq!(rs.found.unwrap().last().unwrap().step, 4);
+        let ar = fastest(
+            "ring 4",
+            Collective::Allreduce { chunks: 1 },
+            Ports::Limit(1),
+            5,
+        );
+        assert_eq!(times(&ar), [5]);
+        assert_eq!(ar.found.unwrap().last().unwrap().step, 6);
+        let r = fastest("linear 4", Collective::reduce(0), Ports::All, 2);
+        assert_eq!(times(&r), [2]);
+        assert_eq!(r.found.unwrap().last().unwrap().step, 3);
     }
 }

@@ -15,7 +15,7 @@
 //! an item to be), so a refutation covers every schedule of the model.
 
 use super::certificate::graph_digest;
-use super::collective::{COPIES_ENCODING_VERSION, CopiesEncoding, encode_copies};
+use super::collective::{CollectiveEncoding, encode, encoding_version};
 use crate::certificate::{CertificateError, ProofKind, check_proof_file};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -31,7 +31,7 @@ pub const COLLECTIVE_CERTIFICATE_FORMAT: &str = "txverify-collective-certificate
 pub struct CollectiveProvenance {
     /// [`COLLECTIVE_CERTIFICATE_FORMAT`].
     pub format: String,
-    /// [`COPIES_ENCODING_VERSION`].
+    /// The encoding's version ([`encoding_version`]).
     pub encoding: String,
     /// The network as it was named.
     pub network: String,
@@ -135,8 +135,12 @@ pub struct VerifiedCollective {
 
 /// What an unsatisfiable formula proves.
 pub fn claim(network: &str, collective: Collective, ports: Ports, time: usize) -> String {
+    let how = match collective.items() {
+        txverify_core::schedule::Items::Sums => "partial sums combined",
+        _ => "copies",
+    };
     format!(
-        "no schedule of {collective} in {} chunk(s) on {network} ({ports} ports, store-and-forward, copies, buffering) finishes in {time} steps",
+        "no schedule of {collective} in {} chunk(s) on {network} ({ports} ports, store-and-forward, buffering, {how}) finishes in {time} steps",
         collective.chunks()
     )
 }
@@ -148,12 +152,12 @@ pub(crate) fn provenance_of(
     collective: Collective,
     ports: Ports,
     time: usize,
-    encoding: &CopiesEncoding,
+    encoding: &CollectiveEncoding,
     proof: ProofKind,
 ) -> CollectiveProvenance {
     CollectiveProvenance {
         format: COLLECTIVE_CERTIFICATE_FORMAT.to_string(),
-        encoding: COPIES_ENCODING_VERSION.to_string(),
+        encoding: encoding_version(collective).to_string(),
         network: network.to_string(),
         nodes: graph.nodes(),
         directed_links: graph.directed_links(),
@@ -174,7 +178,7 @@ pub(crate) fn provenance_of(
     }
 }
 
-fn formula_text(p: &CollectiveProvenance, encoding: &CopiesEncoding) -> String {
+fn formula_text(p: &CollectiveProvenance, encoding: &CollectiveEncoding) -> String {
     let comments = [
         format!("txverify {}", p.encoding),
         format!("network {}", p.network),
@@ -197,7 +201,7 @@ fn formula_text(p: &CollectiveProvenance, encoding: &CopiesEncoding) -> String {
 pub(crate) fn write(
     dir: &Path,
     provenance: &CollectiveProvenance,
-    encoding: &CopiesEncoding,
+    encoding: &CollectiveEncoding,
 ) -> std::io::Result<()> {
     let json = serde_json::to_string_pretty(provenance).map_err(std::io::Error::other)?;
     std::fs::write(dir.join("provenance.json"), json + "\n")?;
@@ -227,12 +231,10 @@ pub fn verify(
     let bad = |e: String| CollectiveCertificateError::Provenance(e);
     let provenance: CollectiveProvenance =
         serde_json::from_slice(&read("provenance.json")?).map_err(|e| bad(e.to_string()))?;
-    if provenance.format != COLLECTIVE_CERTIFICATE_FORMAT
-        || provenance.encoding != COPIES_ENCODING_VERSION
-    {
+    if provenance.format != COLLECTIVE_CERTIFICATE_FORMAT {
         return Err(bad(format!(
-            "it names {} with {}, this build checks {COLLECTIVE_CERTIFICATE_FORMAT} with {COPIES_ENCODING_VERSION}",
-            provenance.format, provenance.encoding
+            "it names {}, this build checks {COLLECTIVE_CERTIFICATE_FORMAT}",
+            provenance.format
         )));
     }
     if provenance.nodes != graph.nodes()
@@ -272,7 +274,7 @@ pub fn verify(
         "proof.drat" => ProofKind::Drat,
         other => return Err(bad(format!("unknown proof file `{other}`"))),
     };
-    let estimate = super::collective::estimate_variables(graph, collective, provenance.time);
+    let estimate = super::collective::estimate(graph, collective, provenance.time);
     if estimate > max_variables {
         return Err(super::collective::CollectiveSearchError::OverLimit {
             time: provenance.time,
@@ -281,7 +283,7 @@ pub fn verify(
         }
         .into());
     }
-    let encoding = encode_copies(graph, collective, ports, provenance.time)?;
+    let encoding = encode(graph, collective, ports, provenance.time)?;
     let expected = provenance_of(
         &provenance.network,
         graph,

@@ -14,6 +14,7 @@
 pub mod certificate;
 pub mod collective;
 pub mod collective_certificate;
+pub mod collective_sums;
 pub mod encode;
 pub mod heuristic;
 
