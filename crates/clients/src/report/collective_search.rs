@@ -213,16 +213,11 @@ pub fn search_collective(
         Some((schedule, verdict)) => {
             let _ = writeln!(
                 text,
-                "  found        time {}, {} sends\n  verdict      {verdict}",
+                "  found        time {}, {} sends\n  verdict      {}",
                 verdict.time(),
-                schedule.sends.len()
+                schedule.sends.len(),
+                verdict_text(verdict, optimal_by, bound.value())
             );
-            if optimal_by == Some("certificates") {
-                let _ = writeln!(
-                    text,
-                    "  optimal      by the checked certificates of every time from the bound up"
-                );
-            }
             if request.output.is_none() {
                 let mut out = Vec::new();
                 let _ = write_text(schedule, &mut out);
@@ -255,9 +250,27 @@ pub fn search_collective(
         "valid": found.as_ref().map(|(_, v)| v.valid()),
         "optimal": found.as_ref().map(|_| optimal_by.is_some()),
         "optimal_by": optimal_by,
-        "verdict": found.as_ref().map(|(_, v)| v.to_string()),
+        "verdict": found.as_ref().map(|(_, v)| verdict_text(v, optimal_by, bound.value())),
         "seconds": seconds,
         "exit_code": status.code(),
     });
     Ok(CollectiveSearchReport { text, json, status })
+}
+
+/// The verdict in words; optimal by certificates says so rather than "not
+/// optimal" by the bound.
+fn verdict_text(
+    verdict: &txverify_core::verdict::ScheduleVerdict,
+    optimal_by: Option<&str>,
+    bound: u64,
+) -> String {
+    if optimal_by == Some("certificates") {
+        format!(
+            "OPTIMAL (completion time {}: every time from the bound, {bound}, up to {} refuted by a checked certificate)",
+            verdict.time(),
+            verdict.time().saturating_sub(1)
+        )
+    } else {
+        verdict.to_string()
+    }
 }
