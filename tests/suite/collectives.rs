@@ -50,6 +50,9 @@ fn items_of(c: Collective, n: u32) -> Vec<((u32, u32), Vec<u32>)> {
     out
 }
 
+/// A node and an item (block, chunk).
+type NodeItem = (u32, (u32, u32));
+
 /// The independent replay: whether `s` is valid, by sets. Copies: a node
 /// holds an item or not. Sums: a node holds, per item, the set of
 /// contributions of its partial.
@@ -64,7 +67,7 @@ fn valid_by_sets(s: &Schedule, g: &Graph) -> bool {
     let known: HashSet<(u32, u32)> = wanted.iter().map(|w| w.0).collect();
     let sums = c.items() == Items::Sums;
     // Copies: holders; sums: contribution sets.
-    let mut held: HashMap<(u32, (u32, u32)), BTreeSet<u32>> = HashMap::new();
+    let mut held: HashMap<NodeItem, BTreeSet<u32>> = HashMap::new();
     for &(it, _) in &wanted {
         for x in 0..n {
             if sums {
@@ -82,7 +85,7 @@ fn valid_by_sets(s: &Schedule, g: &Graph) -> bool {
         let mut links = HashSet::new();
         let mut out = vec![0u32; n as usize];
         let mut inn = vec![0u32; n as usize];
-        let mut arriving: HashMap<(u32, (u32, u32)), Vec<BTreeSet<u32>>> = HashMap::new();
+        let mut arriving: HashMap<NodeItem, Vec<BTreeSet<u32>>> = HashMap::new();
         for t in sends {
             let p = t.packet();
             let it = (p.source, p.chunk());
@@ -605,8 +608,14 @@ fn search_finds_an_optimal_allgather_and_the_file_replays_valid() {
 #[test]
 fn refuted_times_are_certified_and_verify_proof_checks_them() {
     use crate::common::cli::{file, txverify};
-    let dir = file("certs/keep", "");
-    let dir = dir.parent().unwrap().to_str().unwrap().to_string();
+    let keep = file("keep", "");
+    let dir = keep
+        .parent()
+        .unwrap()
+        .join("certs")
+        .to_str()
+        .unwrap()
+        .to_string();
     let r = txverify(&[
         "search",
         "--network",

@@ -239,6 +239,12 @@ pub fn parse_text(source: &str) -> Result<Schedule, ParseError> {
     })
 }
 
+/// Whether `v` is out of range for field `count`: a destination among the
+/// numbers that name chunks, or a chunk of [`MAX_CHUNKS`] or more.
+fn reserved(is_dest: bool, count: usize, v: u32) -> bool {
+    (is_dest && v > BROADCAST - MAX_CHUNKS) || (count == 5 && v >= MAX_CHUNKS)
+}
+
 /// Reads one send line; a chunk must be below `chunks` (the header's).
 fn parse_send_line(source: &str, content: &str, chunks: u32) -> Result<TimedSend, ParseError> {
     let mut fields = [0u32; 6];
@@ -267,13 +273,7 @@ fn parse_send_line(source: &str, content: &str, chunks: u32) -> Result<TimedSend
             BROADCAST
         } else {
             match token.parse::<u32>() {
-                Ok(v)
-                    if !(is_dest && v > BROADCAST - MAX_CHUNKS)
-                        && !(count == 5 && v >= MAX_CHUNKS)
-                        && token.as_bytes()[0].is_ascii_digit() =>
-                {
-                    v
-                }
+                Ok(v) if !reserved(is_dest, count, v) && token.as_bytes()[0].is_ascii_digit() => v,
                 _ => {
                     return Err(ParseError::at(
                         source,

@@ -184,9 +184,8 @@ pub fn encode_copies(
             }
         }
         cnf.add(&[has[0][block as usize]]);
-        for v in 0..n {
+        for &last in &has[time] {
             // Everywhere at the end (an empty clause when too far).
-            let last = has[time][v];
             cnf.add(if last == 0 {
                 &[]
             } else {

@@ -79,8 +79,8 @@ pub fn encode_sums(
                 }
             }
         }
-        for v in 0..n {
-            cnf.add(&[has[0][v][v]]);
+        for (v, row) in has[0].iter().enumerate() {
+            cnf.add(&[row[v]]);
         }
         for t in 1..=time {
             // carry[w][x]: the carries of x into w at step t.
@@ -113,8 +113,7 @@ pub fn encode_sums(
                         }
                         news.push(new);
                     }
-                    for x in 0..n {
-                        let (cu, cw) = (has[t - 1][uu][x], has[t - 1][ww][x]);
+                    for (&cu, &cw) in has[t - 1][uu].iter().zip(&has[t - 1][ww]) {
                         if cw != no {
                             let mut clause = vec![-s, add, -cw];
                             if cu != no {
@@ -172,8 +171,7 @@ pub fn encode_sums(
             vec![block as usize]
         };
         for v in done {
-            for x in 0..n {
-                let last = has[time][v][x];
+            for &last in &has[time][v] {
                 cnf.add(if last == no {
                     &[]
                 } else {
