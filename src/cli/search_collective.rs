@@ -42,6 +42,7 @@ pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
 fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearchRequest, String> {
     let refused = [
         (args.heuristic, "--heuristic"),
+        (args.deadline.is_some(), "--deadline"),
         (args.descending, "--descending"),
         (args.any_length, "--any-length"),
         (args.slack > 0, "--slack"),
