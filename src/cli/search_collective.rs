@@ -12,7 +12,7 @@ use txverify_clients::report::collective_search::{
     COLLECTIVE_SEARCH_SCHEMA, CollectiveSearchRequest, search_collective,
 };
 use txverify_core::network::NetworkName;
-use txverify_core::schedule::{Collective, Ports, parse_chunks};
+use txverify_core::schedule::{Ports, parse_collective};
 
 /// `search --network NET --collective X`.
 pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
@@ -59,15 +59,8 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearc
         return Err(format!("{name} is not available with --collective yet"));
     }
     let words = args.collective.as_deref().unwrap_or_default();
-    let mut collective = words
-        .parse::<Collective>()
+    let collective = parse_collective(words, args.chunks.as_deref())
         .map_err(|e| format!("--collective `{words}`: {e}"))?;
-    if let Some(text) = &args.chunks {
-        let chunks = parse_chunks(text).map_err(|e| format!("--chunks: {e}"))?;
-        collective = collective
-            .with_chunks(chunks)
-            .map_err(|e| format!("--chunks: {e}"))?;
-    }
     let ports = match &args.ports {
         Some(text) => text.parse::<Ports>().map_err(|e| format!("--ports: {e}"))?,
         None => Ports::All,

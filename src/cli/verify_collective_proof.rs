@@ -10,25 +10,8 @@ use super::exit::Exit;
 use super::{OutputFormat, VerifyProofArgs};
 use std::path::Path;
 use txverify_core::network::Graph;
-use txverify_core::schedule::{Collective, parse_chunks};
-use txverify_search::schedule::collective_certificate::verify;
-
-/// The collective `--collective` and `--chunks` name, if given.
-fn asked(args: &VerifyProofArgs) -> Result<Option<Collective>, String> {
-    let Some(words) = &args.collective else {
-        return Ok(None);
-    };
-    let mut c = words
-        .parse::<Collective>()
-        .map_err(|e| format!("--collective `{words}`: {e}"))?;
-    if let Some(text) = &args.chunks {
-        let chunks = parse_chunks(text).map_err(|e| format!("--chunks: {e}"))?;
-        c = c
-            .with_chunks(chunks)
-            .map_err(|e| format!("--chunks: {e}"))?;
-    }
-    Ok(Some(c))
-}
+use txverify_core::schedule::parse_collective;
+use txverify_search::schedule::collective_certificate::{report_json, verify};
 
 /// Checks one collective certificate and reports it.
 pub(super) fn verify_one(
@@ -39,7 +22,13 @@ pub(super) fn verify_one(
     several: bool,
 ) -> Exit {
     let json = args.format == OutputFormat::Json;
-    let asked = match asked(args) {
+    let asked = args
+        .collective
+        .as_deref()
+        .map(|name| parse_collective(name, args.chunks.as_deref()))
+        .transpose()
+        .map_err(|e| format!("--collective: {e}"));
+    let asked = match asked {
         Ok(c) => c,
         Err(message) => {
             eprintln!("error: {message}");
@@ -63,16 +52,7 @@ pub(super) fn verify_one(
         eprintln!("error: {e}");
     }
     if json {
-        let v = serde_json::json!({
-            "schema": "txverify-verify-collective-proof/1",
-            "network": words,
-            "certificate": dir.display().to_string(),
-            "verified": checked.is_ok(),
-            "claim": checked.as_ref().ok().map(|c| c.provenance.claim.clone()),
-            "time": checked.as_ref().ok().map(|c| c.provenance.time),
-            "error": checked.as_ref().err().map(|e| e.to_string()),
-            "exit_code": exit.code(),
-        });
+        let v = report_json(words, dir, &checked, exit.code());
         outln!("{v}");
         return exit;
     }
@@ -80,15 +60,7 @@ pub(super) fn verify_one(
         outln!("{}:", dir.display());
     }
     match &checked {
-        Ok(c) => {
-            outln!("verified: {}", c.provenance.claim);
-            outln!(
-                "  formula regenerated ({} variables, {} clauses), {} checked",
-                c.provenance.variables,
-                c.provenance.clauses,
-                c.provenance.proof
-            );
-        }
+        Ok(c) => c.text().iter().for_each(|line| outln!("{line}")),
         Err(e) if exit == Exit::Rejected => outln!("rejected: {e}"),
         Err(_) => {}
     }

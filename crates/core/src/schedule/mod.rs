@@ -209,6 +209,16 @@ pub fn parse_chunks(text: &str) -> Result<u32, ValueError> {
     }
 }
 
+/// Reads a collective (`allgather`, `broadcast 3`, …) and, when given, its
+/// chunks: the values of a command line's `--collective` and `--chunks`.
+pub fn parse_collective(name: &str, chunks: Option<&str>) -> Result<Collective, ValueError> {
+    let collective = name.parse::<Collective>()?;
+    match chunks {
+        Some(text) => collective.with_chunks(parse_chunks(text)?),
+        None => Ok(collective),
+    }
+}
+
 /// What must be delivered. The collectives that copy or combine carry the
 /// number of chunks each block is cut into (1 ≤ `chunks` ≤ [`MAX_CHUNKS`]);
 /// their items are `(block, *)` with a chunk number (docs/schedule.md).

@@ -8,14 +8,15 @@
 //!
 //! [`verify`] trusts nothing the search wrote but the proof's claim: it builds
 //! the graph from the network it is given, checks its digest, regenerates the
-//! formula with the documented encoder ([`super::collective`]) from the
+//! formula with the documented encoder ([`super::collective_formula`]) from the
 //! recorded collective, chunks, ports and `T`, compares it byte for byte with
 //! `formula.cnf`, and runs the proof checker ([`txverify_proofcheck`]) on it.
 //! The encoding restricts nothing (it only leaves out where distances forbid
 //! an item to be), so a refutation covers every schedule of the model.
 
 use super::certificate::graph_digest;
-use super::collective::{CollectiveEncoding, encode, encoding_version};
+use super::collective_copies::CollectiveEncoding;
+use super::collective_formula::{encode, encoding_version};
 use crate::certificate::{CertificateError, ProofKind, check_proof_file};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -106,7 +107,7 @@ pub enum CollectiveCertificateError {
     FormulaDiffers,
     /// The formula could not be regenerated.
     #[error("the formula cannot be regenerated: {0}")]
-    Encode(#[from] super::collective::CollectiveSearchError),
+    Encode(#[from] super::collective_copies::CollectiveSearchError),
     /// The proof is missing or does not refute the formula.
     #[error(transparent)]
     Proof(#[from] CertificateError),
@@ -131,6 +132,39 @@ pub struct VerifiedCollective {
     pub provenance: CollectiveProvenance,
     /// What the proof checker saw.
     pub report: ProofReport,
+}
+
+impl VerifiedCollective {
+    /// The report for people: the claim, and what was checked.
+    pub fn text(&self) -> [String; 2] {
+        let p = &self.provenance;
+        [
+            format!("verified: {}", p.claim),
+            format!(
+                "  formula regenerated ({} variables, {} clauses), {} checked",
+                p.variables, p.clauses, p.proof
+            ),
+        ]
+    }
+}
+
+/// The report for programs (`txverify-verify-collective-proof/1`, docs/json.md).
+pub fn report_json(
+    network: &str,
+    dir: &Path,
+    checked: &Result<VerifiedCollective, CollectiveCertificateError>,
+    exit_code: u8,
+) -> serde_json::Value {
+    serde_json::json!({
+        "schema": "txverify-verify-collective-proof/1",
+        "network": network,
+        "certificate": dir.display().to_string(),
+        "verified": checked.is_ok(),
+        "claim": checked.as_ref().ok().map(|c| c.provenance.claim.clone()),
+        "time": checked.as_ref().ok().map(|c| c.provenance.time),
+        "error": checked.as_ref().err().map(|e| e.to_string()),
+        "exit_code": exit_code,
+    })
 }
 
 /// What an unsatisfiable formula proves.
@@ -274,9 +308,9 @@ pub fn verify(
         "proof.drat" => ProofKind::Drat,
         other => return Err(bad(format!("unknown proof file `{other}`"))),
     };
-    let estimate = super::collective::estimate(graph, collective, provenance.time);
+    let estimate = super::collective_formula::estimate(graph, collective, provenance.time);
     if estimate > max_variables {
-        return Err(super::collective::CollectiveSearchError::OverLimit {
+        return Err(super::collective_copies::CollectiveSearchError::OverLimit {
             time: provenance.time,
             estimate,
             limit: max_variables,

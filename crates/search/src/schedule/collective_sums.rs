@@ -16,7 +16,7 @@
 //! distance holds for every schedule, so a refutation covers every schedule of
 //! the model.
 
-use super::collective::{CollectiveEncoding, CollectiveSearchError};
+use super::collective_copies::{CollectiveEncoding, CollectiveSearchError};
 use crate::cnf::{Cnf, Lit};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Items, Packet, Ports, TimedSend};
