@@ -23,6 +23,18 @@
 //! | ⌈|A|·|V∖A| / c(A)⌉, c(A) = directed links leaving A | [`cut`] | any ports (all-port included), any routing, any buffering | the |A|·|V∖A| messages from A to the rest each cross from A at least once, and only c(A) links cross a step |
 //! | ⌈Σ_{s≠t} d_w(s, t) / Σ_e w(e)⌉ for any weights w ≥ 0 on the directed links (the LP bound; [`general::total_exchange_with_lp`] only) | [`lp`] | any ports, any routing, any buffering, copies allowed | a link carries at most T messages in T steps, so Σ_e w(e)·load(e) ≤ T·Σ w, and each message walks from s to t over links weighing at least d_w(s, t); w = 1 is the distance bound, w = 1 on a cut's links the cut bound |
 //!
+//! The collectives that copy or combine ([`collective`]; C chunks per block,
+//! k_x = min(K, deg x), k = max k_x, cap(S) what can enter a node set S in
+//! a step; each proved in docs/collectives.md; model: K-port, copies,
+//! buffering, and combining for the reductions):
+//!
+//! | collective | bounds |
+//! | --- | --- |
+//! | broadcast R, reduce R | e(R); e(R) + ⌈C / k_R⌉ − 1 (pipeline); ⌈log_{1+k} N⌉ + ⌈C / k_R⌉ − 1 (growth); ⌈C / cap(S)⌉ for S without R (broadcast) or with it (reduce) |
+//! | allgather | diameter; ⌈log_{1+k} N⌉; ⌈C(N − 1) / k_x⌉ (intake); ⌈C·|V∖S| / cap(S)⌉ |
+//! | reduce-scatter | diameter; ⌈log_{1+k} N⌉; ⌈C(N − 1) / k_x⌉ (outflow); ⌈C·|S| / cap(S)⌉ |
+//! | allreduce | diameter; ⌈log_{1+k} N⌉; ⌈N·C / cap(S)⌉; ⌈2NC(N − 1) / Σ k_x⌉ (one-way gossip) |
+//!
 //! The K-port bound caps K at each node's degree: a node cannot use more ports
 //! than it has links, so K above the degree is the all-port case (on a graph of
 //! degree deg, ⌈s / deg⌉ = ⌈N·s / L⌉).
