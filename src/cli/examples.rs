@@ -118,14 +118,7 @@ pub const BOUNDS: &str = "\
 Examples:
   txverify bounds tables/mesh5.tbl
   txverify bounds --network 'mesh 3 5' --format json
-  txverify bounds --network 'edges examples/networks/petersen.edges' --lp-certificate lp.json";
-
-/// `verify-bound`.
-pub const VERIFY_BOUND: &str = "\
-Examples:
-  txverify bounds --network 'edges examples/networks/petersen.edges' --lp-certificate lp.json
-  txverify verify-bound --network 'edges examples/networks/petersen.edges' lp.json
-  txverify verify-bound --network 'torus 4 4' lp.json --format json";
+  txverify verify-bound --network 'edges examples/networks/petersen.edges' lp.json";
 
 /// `hypercube`.
 pub const HYPERCUBE: &str = "\

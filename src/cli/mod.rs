@@ -33,7 +33,6 @@ mod search_network;
 mod search_page;
 mod search_report;
 mod simulate;
-mod verify_bound;
 mod verify_cnf;
 mod verify_collective_proof;
 mod verify_proof;
@@ -106,8 +105,8 @@ enum Command {
     #[command(after_help = examples::BOUNDS)]
     Bounds(BoundsArgs),
     /// Recompute the LP lower bound that a certificate's link weights prove (docs/schedules-any.md).
-    #[command(after_help = examples::VERIFY_BOUND)]
-    VerifyBound(verify_bound::VerifyBoundArgs),
+    #[command(after_help = examples::BOUNDS)]
+    VerifyBound(network_bounds::VerifyBoundArgs),
     /// An optimal all-port collective on the d-cube, built, replayed and bounded (docs/hypercube.md).
     #[command(after_help = examples::HYPERCUBE)]
     Hypercube(HypercubeArgs),
@@ -570,8 +569,7 @@ struct BoundsArgs {
     /// The K of the K-port bounds (a node uses no more ports than it has links).
     #[arg(long, default_value_t = 1)]
     ports: u64,
-    /// Write the LP bound's certificate of the one --network here (schema
-    /// txverify-lp-bound/1: an integer weight per directed link; `verify-bound` checks it).
+    /// Write the LP bound's certificate of the one --network here (docs/schedules-any.md).
     #[arg(long, value_name = "FILE", requires = "network")]
     lp_certificate: Option<PathBuf>,
     /// Report format (JSON: one object per file or network, schema txverify-bounds/4).
@@ -768,7 +766,7 @@ pub fn run() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Net(args) => net::run(&args),
         Command::Bounds(args) => net::bounds(&args),
-        Command::VerifyBound(args) => verify_bound::run(&args),
+        Command::VerifyBound(args) => network_bounds::verify_bound(&args),
         Command::Hypercube(args) => hypercube::run(&args),
         Command::Compose(args) => compose::run(&args),
         Command::Compare(args) => compare::run(&args),

@@ -306,6 +306,12 @@ pub fn instance_report(
     if ports == 0 {
         return Err(BoundsError::NoPorts);
     }
+    // Declared, else recognised from a sound link set.
+    let inferred = instance.defects().is_empty().then(|| {
+        txverify_core::network::infer(instance.group(), instance.links()).map(|(kind, _)| kind)
+    });
+    let network = network.cloned().or(inferred.flatten());
+    let network = network.as_ref();
     let graph = match network.map(NetworkName::build) {
         Some(Ok(graph)) => graph,
         _ => Graph::cayley(instance.group(), instance.links()).map_err(BoundsError::Cayley)?,

@@ -13,6 +13,7 @@
 //! all 0 or add up to more than 2^64 − 1. A stated `bound` above the recomputed
 //! one is a rejected certificate, not bad input.
 
+use crate::report::{ErrorReport, Failure, Status, json_line};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::Path;
@@ -289,4 +290,59 @@ pub fn verify_bound(
         stated_bound: certificate.bound,
         accepted: certificate.bound.is_none_or(|b| b <= bound.value),
     })
+}
+
+/// `bounds --network NET [--lp-certificate FILE]`: the report with the LP
+/// bound ([`crate::bounds::network_report_with_lp`]), and its certificate
+/// written to `certificate` when asked (a network of one node has none; the
+/// command must name one network of `networks`).
+pub fn bounds_with_certificate(
+    words: &str,
+    ports: u64,
+    certificate: Option<&Path>,
+    networks: usize,
+) -> Result<crate::bounds::BoundsReport, String> {
+    if certificate.is_some() && networks != 1 {
+        return Err("--lp-certificate needs exactly one --network".to_string());
+    }
+    let options = lp::LpOptions::default();
+    let (report, graph, solution) =
+        crate::bounds::network_report_with_lp(words, ports, &options).map_err(|e| e.to_string())?;
+    if let Some(path) = certificate {
+        let s = solution.ok_or("no LP bound (no links): no certificate written")?;
+        let json = serde_json::to_string(&LpCertificate::of(words, &graph, &s))
+            .map_err(|e| e.to_string())?;
+        std::fs::write(path, json + "\n")
+            .map_err(|e| format!("{}: cannot write the certificate: {e}", path.display()))?;
+    }
+    Ok(report)
+}
+
+/// A failed run: the failure, and its JSON error object with `--format json`.
+pub type RunFailure = (Failure, Option<ErrorReport>);
+
+/// `verify-bound`'s whole run on the network `shown` (its graph, or why there
+/// is none): the report as text or JSON, or the failure with its status.
+pub fn verify_bound_run(
+    path: &Path,
+    shown: &str,
+    graph: Result<Graph, String>,
+    json: bool,
+) -> Result<(String, Status), Box<RunFailure>> {
+    let report = graph.and_then(|g| verify_bound(path, shown, &g).map_err(|e| e.to_string()));
+    match report {
+        Ok(r) => {
+            let status = Status::of_validity(r.accepted);
+            Ok((if json { json_line(&r) } else { r.text() }, status))
+        }
+        Err(message) => {
+            let failure = Failure::input(message);
+            let object = json.then(|| {
+                ErrorReport::new(Some(VERIFY_BOUND_SCHEMA), &failure)
+                    .about("file", path.display().to_string())
+                    .about("network", shown)
+            });
+            Err(Box::new((failure, object)))
+        }
+    }
 }
