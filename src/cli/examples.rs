@@ -117,7 +117,8 @@ Examples:
 pub const BOUNDS: &str = "\
 Examples:
   txverify bounds tables/mesh5.tbl
-  txverify bounds --network 'mesh 3 5' --format json";
+  txverify bounds --network 'mesh 3 5' --format json
+  txverify verify-bound --network 'edges examples/networks/petersen.edges' lp.json";
 
 /// `hypercube`.
 pub const HYPERCUBE: &str = "\

@@ -104,6 +104,9 @@ enum Command {
     /// Order, degree, diameter, status and the lower bounds of each file's network, or of any network with `--network NET`.
     #[command(after_help = examples::BOUNDS)]
     Bounds(BoundsArgs),
+    /// Recompute the LP lower bound that a certificate's link weights prove (docs/schedules-any.md).
+    #[command(after_help = examples::BOUNDS)]
+    VerifyBound(network_bounds::VerifyBoundArgs),
     /// An optimal all-port collective on the d-cube, built, replayed and bounded (docs/hypercube.md).
     #[command(after_help = examples::HYPERCUBE)]
     Hypercube(HypercubeArgs),
@@ -566,7 +569,10 @@ struct BoundsArgs {
     /// The K of the K-port bounds (a node uses no more ports than it has links).
     #[arg(long, default_value_t = 1)]
     ports: u64,
-    /// Report format (JSON: one object per file or network, schema txverify-bounds/3).
+    /// Write the LP bound's certificate of the one --network here (docs/schedules-any.md).
+    #[arg(long, value_name = "FILE", requires = "network")]
+    lp_certificate: Option<PathBuf>,
+    /// Report format (JSON: one object per file or network, schema txverify-bounds/4).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
@@ -760,6 +766,7 @@ pub fn run() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Net(args) => net::run(&args),
         Command::Bounds(args) => net::bounds(&args),
+        Command::VerifyBound(args) => network_bounds::verify_bound(&args),
         Command::Hypercube(args) => hypercube::run(&args),
         Command::Compose(args) => compose::run(&args),
         Command::Compare(args) => compare::run(&args),

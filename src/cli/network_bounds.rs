@@ -1,13 +1,14 @@
 //! `txverify bounds FILE…` and `txverify bounds --network NET`: one report
-//! for both ([`txverify_clients::bounds`], schema txverify-bounds/3), printed
-//! as text or JSON. Exit 0, 2 for a file, name or port count that gives no
+//! for both ([`txverify_clients::bounds`], schema txverify-bounds/4), printed
+//! as text or JSON; `--lp-certificate` writes the LP bound's certificate. Exit 0, 2 for a file, name or port count that gives no
 //! network, 3 when a product's statuses by search and by the seed's formulas
-//! differ.
+//! differ. `verify-bound`: the LP bound a certificate proves, recomputed.
 
 use super::exit::Exit;
 use super::{BoundsArgs, OutputFormat};
-use txverify_clients::bounds::{BOUNDS_SCHEMA, BoundsReport, instance_report, network_report};
-use txverify_core::network::infer;
+use txverify_clients::bounds::{BOUNDS_SCHEMA, BoundsReport, instance_report};
+use txverify_clients::lp_bound::bounds_with_certificate;
+use txverify_clients::report::{ErrorReport, Failure};
 
 /// `bounds FILE… --network NET…`: every report, the worst exit.
 pub fn bounds(args: &BoundsArgs) -> Exit {
@@ -15,11 +16,13 @@ pub fn bounds(args: &BoundsArgs) -> Exit {
     for path in &args.files {
         worst = worst.max(file_bounds(path, args));
     }
+    let (cert, n) = (args.lp_certificate.as_deref(), args.network.len());
     for network in &args.network {
         let shown = network.to_string();
-        let report = network.name().map_err(|e| e.to_string()).and_then(|name| {
-            network_report(&name.to_string(), args.ports).map_err(|e| e.to_string())
-        });
+        let report = network
+            .name()
+            .map_err(|e| e.to_string())
+            .and_then(|name| bounds_with_certificate(&name.to_string(), args.ports, cert, n));
         worst = worst.max(print(report, &shown, args));
     }
     worst
@@ -32,43 +35,23 @@ fn file_bounds(path: &std::path::Path, args: &BoundsArgs) -> Exit {
     let Some(loaded) = super::check::read_and_load(path, &Default::default(), args.format) else {
         return Exit::Input;
     };
-    let instance = &loaded.instance;
-    let network = loaded.network.clone().or_else(|| {
-        instance
-            .defects()
-            .is_empty()
-            .then(|| infer(instance.group(), instance.links()).map(|(kind, _)| kind))
-            .flatten()
-    });
-    let report = instance_report(&shown, instance, network.as_ref(), args.ports);
+    let (instance, network) = (&loaded.instance, loaded.network.as_ref());
+    let report = instance_report(&shown, instance, network, args.ports);
     print(report.map_err(|e| e.to_string()), &shown, args)
 }
 
 fn print(report: Result<BoundsReport, String>, shown: &str, args: &BoundsArgs) -> Exit {
+    let json = args.format == OutputFormat::Json;
     let report = match report {
         Ok(report) => report,
         Err(message) => {
-            eprintln!("error: {shown}: {message}");
-            if args.format == OutputFormat::Json {
-                let value = serde_json::json!({
-                    "schema": BOUNDS_SCHEMA,
-                    "network": shown,
-                    "error": { "message": message },
-                    "exit_code": Exit::Input.code(),
-                });
-                outln!("{value}");
-            }
-            return Exit::Input;
+            let failure = Failure::input(&message).shown_as(format!("error: {shown}: {message}\n"));
+            let object = ErrorReport::new(Some(BOUNDS_SCHEMA), &failure).about("network", shown);
+            return super::output::failure(&failure, json.then_some(object));
         }
     };
     match args.format {
-        OutputFormat::Json => match serde_json::to_string(&report) {
-            Ok(json) => outln!("{json}"),
-            Err(e) => {
-                eprintln!("error: {shown}: cannot write the report: {e}");
-                return Exit::Internal;
-            }
-        },
+        OutputFormat::Json => super::output::json(&report),
         OutputFormat::Text => out!("{}", report.text()),
     }
     if report.statuses_agree == Some(false) {
@@ -76,4 +59,28 @@ fn print(report: Result<BoundsReport, String>, shown: &str, args: &BoundsArgs) -
         return Exit::Internal;
     }
     Exit::Ok
+}
+
+/// The arguments of `verify-bound`.
+#[derive(clap::Args, Debug)]
+pub struct VerifyBoundArgs {
+    /// The certificate (schema txverify-lp-bound/1, from `bounds --lp-certificate`).
+    file: std::path::PathBuf,
+    /// The network the weights are for.
+    #[arg(long, value_name = "NET")]
+    network: txverify_core::load::NetworkSpec,
+    /// Report format (JSON: schema txverify-verify-bound/1).
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
+}
+
+/// `verify-bound`: exit 0, 1 when it states more than it proves, 2 for bad input.
+pub fn verify_bound(a: &VerifyBoundArgs) -> Exit {
+    let (shown, json) = (a.network.to_string(), a.format == OutputFormat::Json);
+    let graph = a.network.graph(&Default::default());
+    let graph = graph.map_err(|e| format!("{shown}: {e}"));
+    match txverify_clients::lp_bound::verify_bound_run(&a.file, &shown, graph, json) {
+        Ok((text, status)) => (out!("{text}"), Exit::from(status)).1,
+        Err(e) => super::output::failure(&e.0, e.1),
+    }
 }

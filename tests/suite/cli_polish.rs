@@ -556,6 +556,8 @@ fn every_output_ends_with_a_newline() {
     let x3_text = x3_text.to_str().unwrap();
     let cert = dir.join("cert");
     let cert = cert.to_str().unwrap();
+    let lp = dir.join("lp.json");
+    let lp = lp.to_str().unwrap();
     let mesh = "tables/mesh5.tbl";
     let ring = "tables/ring6-cyclic-total.tbl";
     // In order: later runs read what earlier ones wrote.
@@ -590,6 +592,16 @@ fn every_output_ends_with_a_newline() {
         vec!["bounds", "--format", "json", mesh],
         vec!["bounds", "--network", "mesh 3 3"],
         vec!["bounds", "--network", "mesh 3 3", "--format", "json"],
+        vec!["bounds", "--network", "mesh 3 3", "--lp-certificate", lp],
+        vec!["verify-bound", "--network", "mesh 3 3", lp],
+        vec![
+            "verify-bound",
+            "--network",
+            "mesh 3 3",
+            lp,
+            "--format",
+            "json",
+        ],
         vec!["compose", "a2", "mesh", "4", "4"],
         vec!["compose", "a1", "torus", "3", "3", "--format", "json"],
         vec!["compare", "ring 4", "mesh 2 3"],

@@ -47,7 +47,7 @@ fn the_petersen_graph_has_bound_5() {
         "examples/networks/petersen.edges".into(),
     ] {
         let r = bounds_json(path.to_str().unwrap());
-        assert_eq!(r["schema"], "txverify-bounds/3");
+        assert_eq!(r["schema"], "txverify-bounds/4");
         assert_eq!(r["order"], 10);
         assert_eq!(
             (r["degree_min"].clone(), r["degree_max"].clone()),

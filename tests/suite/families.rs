@@ -220,7 +220,7 @@ fn net_writes_headers_that_check_and_bounds_accept() {
     } = txverify(&["bounds", "--format", "json", path]);
     assert_eq!(code, 0);
     let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(report["schema"], "txverify-bounds/3");
+    assert_eq!(report["schema"], "txverify-bounds/4");
     // The 4 × 4 torus: 16 nodes, degree 4, diameter 4, status 32 (= 2 · 16), the
     // kernel's all-port bound 8, the cut bound 8 · 8 / 8 = 8.
     for (field, value) in [
@@ -235,7 +235,7 @@ fn net_writes_headers_that_check_and_bounds_accept() {
     }
     assert_eq!(report["cut_bound"]["value"], 8);
     // A file's report is the schema's (its product fields null).
-    let documented = documented_fields("## Schema `txverify-bounds/3`");
+    let documented = documented_fields("## Schema `txverify-bounds/4`");
     let fields = field_paths(&report);
     assert!(fields.is_subset(&documented), "{fields:?}");
     assert_eq!(report["file"], path);

@@ -48,6 +48,7 @@ mod lcc_cli;
 mod lcc_lex;
 mod lcc_saturation;
 mod limits;
+mod lp_bound;
 mod lrat_certificates;
 mod malicious;
 mod mpi;

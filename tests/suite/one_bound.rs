@@ -21,7 +21,7 @@ fn json(args: &[&str]) -> serde_json::Value {
 /// `bounds --network NET --ports 1`: the all-port and the single-port bound.
 fn stated(network: &str) -> (u64, u64) {
     let r = json(&["bounds", "--network", network, "--ports", "1"]);
-    assert_eq!(r["schema"], "txverify-bounds/3", "{r}");
+    assert_eq!(r["schema"], "txverify-bounds/4", "{r}");
     let all = r["all_port_bound"].as_u64().unwrap();
     let one = r["ports_bound"].as_u64().unwrap();
     assert_eq!(r["all_port"]["best"]["value"], all, "{network}");
@@ -115,7 +115,7 @@ fn a_file_and_the_fifo_algorithm_state_the_bound_of_their_network() {
         let path = file("network.tbl", &header.stdout);
         let path = path.to_str().unwrap();
         let r = json(&["bounds", path, "--ports", "1"]);
-        assert_eq!(r["schema"], "txverify-bounds/3", "{network}");
+        assert_eq!(r["schema"], "txverify-bounds/4", "{network}");
         assert_eq!(r["all_port_bound"], all, "bounds FILE of {network}");
         assert_eq!(r["ports_bound"], one, "bounds FILE of {network}");
         // The FIFO algorithm's total exchange: `status` is the bound it is

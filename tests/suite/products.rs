@@ -294,7 +294,7 @@ fn every_network_bounds_field_is_documented() {
     let (_, report) = network_bounds("genhypercube 3 4");
     assert_eq!(
         field_paths(&report),
-        documented_fields("## Schema `txverify-bounds/3`")
+        documented_fields("## Schema `txverify-bounds/4`")
     );
 }
 

@@ -1,5 +1,5 @@
 //! The report of `txverify bounds`, for a `.tbl` file and for a named network
-//! alike (schema `txverify-bounds/3`, docs/json.md): the figures of the graph
+//! alike (schema `txverify-bounds/4`, docs/json.md): the figures of the graph
 //! and its total-exchange bounds, all-port and K-port, every one of them from
 //! [`txverify_core::bounds::total_exchange`]'s computation, so that `bounds`
 //! states the bound every other command compares with. A product of
@@ -13,13 +13,14 @@ use serde::Serialize;
 use std::fmt::Write;
 use txverify_core::bounds::cut_search::{CutMethod, FoundCut};
 use txverify_core::bounds::general::{GraphBounds, graph_bounds};
-use txverify_core::bounds::{BoundSet, Cut};
+use txverify_core::bounds::lp::{LpOptions, LpSolution, WeightsFound};
+use txverify_core::bounds::{BoundSet, Cut, total_exchange_with_lp};
 use txverify_core::kernel::{self, Instance};
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::Ports;
 
 /// The JSON schema of `bounds` (a file or `--network`).
-pub const BOUNDS_SCHEMA: &str = "txverify-bounds/3";
+pub const BOUNDS_SCHEMA: &str = "txverify-bounds/4";
 
 /// Why no report can be made.
 #[derive(Debug, thiserror::Error)]
@@ -201,6 +202,64 @@ pub struct BoundsReport {
     pub all_port: BoundSet,
     /// Every K-port bound, with its model.
     pub ports_bounds: BoundSet,
+    /// The LP bound (`bounds --network` only; `None` elsewhere).
+    pub lp_bound: Option<LpReport>,
+    /// The all-port bounds with the LP bound among them, named `lp`
+    /// (`bounds --network` only).
+    pub all_port_with_lp: Option<BoundSet>,
+}
+
+/// The LP bound as `bounds --network` reports it ([`txverify_core::bounds::lp`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LpReport {
+    /// ⌈Σ d_w / Σ w⌉ for the integer weights found (exact).
+    pub value: u64,
+    /// Σ d_w / Σ w for those weights.
+    pub ratio: f64,
+    /// The search's best real ratio (a lower bound on the LP optimum).
+    pub dual: f64,
+    /// The largest link load of its best fractional routing (an upper bound
+    /// on the LP optimum).
+    pub primal: f64,
+    /// Which weights won: `optimised`, `distance` (w = 1) or `cut`.
+    pub weights: &'static str,
+    /// Links with a positive weight.
+    pub weighted_links: usize,
+    /// Descent steps.
+    pub iterations: usize,
+}
+
+impl LpReport {
+    fn of(s: &LpSolution) -> LpReport {
+        LpReport {
+            value: s.bound.value,
+            ratio: s.bound.ratio(),
+            dual: s.dual,
+            primal: s.primal,
+            weights: match s.found {
+                WeightsFound::Optimised => "optimised",
+                WeightsFound::Candidate(0) => "distance",
+                WeightsFound::Candidate(_) => "cut",
+            },
+            weighted_links: s.weights.iter().filter(|&&w| w > 0).count(),
+            iterations: s.iterations,
+        }
+    }
+}
+
+/// [`network_report`] with the LP bound ([`total_exchange_with_lp`]), and the
+/// graph and weights that prove it (for a certificate). Apart because the
+/// weights take a search: `compare` and the other reports do without.
+pub fn network_report_with_lp(
+    words: &str,
+    ports: u64,
+    options: &LpOptions,
+) -> Result<(BoundsReport, Graph, Option<LpSolution>), BoundsError> {
+    let (mut report, graph) = network_report_and_graph(words, ports)?;
+    let (set, solution) = total_exchange_with_lp(&graph, Ports::All, options);
+    report.lp_bound = solution.as_ref().map(LpReport::of);
+    report.all_port_with_lp = Some(set);
+    Ok((report, graph, solution))
 }
 
 /// The K-port model of `ports` (K ≥ 1).
@@ -210,6 +269,10 @@ fn ports_model(ports: u64) -> Ports {
 
 /// The report of the named network `words` under `ports` ports.
 pub fn network_report(words: &str, ports: u64) -> Result<BoundsReport, BoundsError> {
+    network_report_and_graph(words, ports).map(|(report, _)| report)
+}
+
+fn network_report_and_graph(words: &str, ports: u64) -> Result<(BoundsReport, Graph), BoundsError> {
     if ports == 0 {
         return Err(BoundsError::NoPorts);
     }
@@ -227,7 +290,8 @@ pub fn network_report(words: &str, ports: u64) -> Result<BoundsReport, BoundsErr
         Err(ProductError::NotAProduct(_)) => None,
         Err(e) => return Err(e.into()),
     };
-    Ok(report(None, Some(&network), &graph, ports, product, None))
+    let report = report(None, Some(&network), &graph, ports, product, None);
+    Ok((report, graph))
 }
 
 /// The report of a loaded file's network: the declared or recognised
@@ -242,6 +306,12 @@ pub fn instance_report(
     if ports == 0 {
         return Err(BoundsError::NoPorts);
     }
+    // Declared, else recognised from a sound link set.
+    let inferred = instance.defects().is_empty().then(|| {
+        txverify_core::network::infer(instance.group(), instance.links()).map(|(kind, _)| kind)
+    });
+    let network = network.cloned().or(inferred.flatten());
+    let network = network.as_ref();
     let graph = match network.map(NetworkName::build) {
         Some(Ok(graph)) => graph,
         _ => Graph::cayley(instance.group(), instance.links()).map_err(BoundsError::Cayley)?,
@@ -304,6 +374,8 @@ fn report(
             .map(CutSummary::of),
         all_port,
         ports_bounds,
+        lp_bound: None,
+        all_port_with_lp: None,
     }
 }
 
@@ -379,6 +451,13 @@ impl BoundsReport {
         );
         if let Some(c) = &self.cut_bound {
             let _ = writeln!(out, "  cut bound          {}", cut_line(c, "links"));
+        }
+        if let Some(lp) = &self.lp_bound {
+            let _ = writeln!(
+                out,
+                "  LP bound           {} (lp: all-port, any routing, any buffering; {} weights, ratio {:.3})",
+                lp.value, lp.weights, lp.ratio
+            );
         }
         let _ = writeln!(
             out,

@@ -18,6 +18,7 @@ pub mod fifo;
 pub mod hypercube;
 pub mod infer;
 pub mod lcc;
+pub mod lp_bound;
 pub mod msccl;
 pub mod product;
 pub mod render;

@@ -24,6 +24,7 @@
 
 use super::cut_search::{CutMethod, FoundCut, best_cut, better, cut_of};
 use super::distance;
+use super::lp;
 use super::set::{BoundSet, counting_model, port_limit};
 use crate::network::Graph;
 use crate::schedule::Ports;
@@ -112,6 +113,17 @@ impl GraphBounds {
     /// these figures were computed for (any other K: its distance, intake and
     /// node-load bounds and the all-port cut, which holds for every K).
     pub fn bound_set(&self, ports: Ports) -> BoundSet {
+        BoundSet::new(counting_model(ports), self.named_bounds(ports))
+    }
+
+    /// The weights of the best all-port cut found (1 on its links either
+    /// way), a candidate for the LP bound; `None` without a cut.
+    pub fn cut_weights(&self, graph: &Graph) -> Option<Vec<u64>> {
+        self.cut.as_ref().map(|c| lp::cut_weights(graph, &c.side))
+    }
+
+    /// The named bounds of [`GraphBounds::bound_set`], in its order.
+    fn named_bounds(&self, ports: Ports) -> Vec<(u64, String)> {
         let asked = port_limit(ports).filter(|&k| k < self.degree_max);
         // The K-port distance and cut need figures for that K; for another K
         // the all-port ones stand (they hold under every K).
@@ -136,7 +148,7 @@ impl GraphBounds {
         if self.node_load.is_some() {
             bounds.push((self.node_load_bound(asked), "node-load".to_string()));
         }
-        BoundSet::new(counting_model(ports), bounds)
+        bounds
     }
 }
 
@@ -145,6 +157,30 @@ impl GraphBounds {
 pub fn total_exchange(graph: &Graph, ports: Ports) -> BoundSet {
     let k = port_limit(ports).unwrap_or(u64::MAX);
     graph_bounds(graph, k).bound_set(ports)
+}
+
+/// The bounds of [`total_exchange`] and the LP bound beside them (named
+/// [`lp::LP_BOUND_NAME`]; [`super::lp`]), with the weights that prove it.
+/// Apart from [`total_exchange`] because the weights take a search (seconds
+/// on a thousand nodes): only the commands that ask for it pay for it. The
+/// search is given the distance weights (w = 1) and the best cut's weights as
+/// candidates, so the LP bound is at least the link-load and cut bounds.
+/// `None` for the weights on a graph without links (one node).
+pub fn total_exchange_with_lp(
+    graph: &Graph,
+    ports: Ports,
+    options: &lp::LpOptions,
+) -> (BoundSet, Option<lp::LpSolution>) {
+    let k = port_limit(ports).unwrap_or(u64::MAX);
+    let g = graph_bounds(graph, k);
+    let mut candidates = vec![vec![1; graph.directed_links()]];
+    candidates.extend(g.cut_weights(graph));
+    let solution = lp::optimise(graph, options, &candidates).ok();
+    let mut bounds = g.named_bounds(ports);
+    if let Some(s) = &solution {
+        bounds.push((s.bound.value, lp::LP_BOUND_NAME.to_string()));
+    }
+    (BoundSet::new(counting_model(ports), bounds), solution)
 }
 
 /// The most work [`graph_bounds`] is given: its breadth-first search from

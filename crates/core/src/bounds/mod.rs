@@ -21,6 +21,7 @@
 //! | ⌈s / min(K, deg)⌉, s = the status Σ_y d(x, y) of one node | [`distance`] | the row above on a vertex-transitive graph (a Cayley graph), where every node has the same status s and degree deg | N·s / (N·min(K, deg)) |
 //! | ⌈(N − 1) / deg(x)⌉ | [`distance`] | all-port, any buffering | node x receives N − 1 distinct messages, at most one per link a step |
 //! | ⌈|A|·|V∖A| / c(A)⌉, c(A) = directed links leaving A | [`cut`] | any ports (all-port included), any routing, any buffering | the |A|·|V∖A| messages from A to the rest each cross from A at least once, and only c(A) links cross a step |
+//! | ⌈Σ_{s≠t} d_w(s, t) / Σ_e w(e)⌉ for any weights w ≥ 0 on the directed links (the LP bound; [`general::total_exchange_with_lp`] only) | [`lp`] | any ports, any routing, any buffering, copies allowed | a link carries at most T messages in T steps, so Σ_e w(e)·load(e) ≤ T·Σ w, and each message walks from s to t over links weighing at least d_w(s, t); w = 1 is the distance bound, w = 1 on a cut's links the cut bound |
 //!
 //! The collectives that copy or combine ([`collective`]; C chunks per block,
 //! k_x = min(K, deg x), k = max k_x, cap(S) what can enter a node set S in
@@ -55,11 +56,12 @@ pub mod cut;
 pub mod cut_search;
 pub mod distance;
 pub mod general;
+pub mod lp;
 pub mod messages;
 mod set;
 
 pub use collective::{CollectiveBounds, collective, half_duplex_time};
 pub use cut::{Cut, Ratio};
-pub use general::total_exchange;
+pub use general::{total_exchange, total_exchange_with_lp};
 pub use messages::message_set;
 pub use set::BoundSet;
