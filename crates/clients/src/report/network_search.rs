@@ -64,7 +64,12 @@ pub struct NetworkSearchFailure {
 
 /// What a run found, judged.
 struct Judged {
+    /// The schedule (its sends empty when it was streamed).
     schedule: Schedule,
+    /// The number of sends.
+    sends: u64,
+    /// Already written to `-o` (streamed).
+    written: bool,
     verdict: ScheduleVerdict,
     /// The heuristic found it (SAT found nothing faster).
     by_heuristic: bool,
@@ -124,7 +129,9 @@ fn judged(
         ));
     }
     Ok(Judged {
+        sends: schedule.sends.len() as u64,
         schedule,
+        written: false,
         verdict,
         by_heuristic: false,
     })
@@ -147,12 +154,18 @@ pub fn search_network(request: &NetworkSearchRequest, progress: &mut dyn FnMut(u
     // Every message makes at least one send: a first bound on the sends,
     // before the distances are computed.
     let nodes = graph.nodes() as u64;
-    if nodes * nodes.saturating_sub(1) > sched::heuristic::MAX_SENDS {
+    // The heuristic alone streams its schedule and may hold more.
+    let max_sends = if request.heuristic {
+        sched::heuristic::MAX_PLANNED_SENDS
+    } else {
+        sched::heuristic::MAX_SENDS
+    };
+    if nodes * nodes.saturating_sub(1) > max_sends {
         return fail(
             format!(
                 "`{words}`: a total exchange on {nodes} nodes makes at least {} sends, more than the limit of {}",
                 nodes * (nodes - 1),
-                sched::heuristic::MAX_SENDS
+                max_sends
             ),
             Status::Input,
         );
@@ -181,26 +194,38 @@ pub fn search_network(request: &NetworkSearchRequest, progress: &mut dyn FnMut(u
             return fail(format!("`{words}`: {e}"), Status::Input);
         }
     }
-    if figures.total_status > sched::heuristic::MAX_SENDS {
+    if figures.total_status > max_sends {
         return fail(
             format!(
                 "`{words}`: a total exchange on shortest paths makes {} sends, more than the limit of {}",
-                figures.total_status,
-                sched::heuristic::MAX_SENDS
+                figures.total_status, max_sends
             ),
             Status::Input,
         );
     }
-    let heuristic = sched::heuristic::list_schedule(&graph);
     if request.heuristic {
-        return match judged(&request.network, &graph, heuristic, &bound) {
-            Ok(mut found) => {
-                found.by_heuristic = true;
+        let header = sched::exchange_schedule(request.network.clone(), Vec::new());
+        let output = request.output.as_deref();
+        let header = match output.map(|path| for_output(path, &header)) {
+            Some(Ok(named)) => named,
+            Some(Err(message)) => return fail(message, Status::Input),
+            None => header,
+        };
+        return match super::network_stream::heuristic(&graph, header, &bound, output) {
+            Ok(streamed) => {
+                let found = Judged {
+                    schedule: streamed.header,
+                    sends: streamed.sends,
+                    written: true,
+                    verdict: streamed.verdict,
+                    by_heuristic: true,
+                };
                 report(request, &graph, &bound, Some(found), None, started)
             }
             Err(message) => fail(message, Status::Internal),
         };
     }
+    let heuristic = sched::heuristic::list_schedule(&graph);
     let upper = heuristic.iter().map(|s| s.step as usize).max().unwrap_or(0);
     let from = request.time.unwrap_or(bound.value() as usize);
     let options = ScheduleSearchOptions {
@@ -255,15 +280,7 @@ fn status_of(found: bool, searched: Option<&ScheduleSearch>) -> Status {
 /// edge list named by an absolute path when the schedule goes elsewhere (a
 /// schedule names its edge list relative to itself).
 fn write_output(path: &Path, schedule: &Schedule) -> Result<(), String> {
-    let mut schedule = schedule.clone();
-    if let Some(NetworkName::Edges(edges)) = &schedule.network
-        && edges.is_relative()
-        && path.parent().is_some_and(|p| !p.as_os_str().is_empty())
-    {
-        let absolute = std::fs::canonicalize(edges)
-            .map_err(|e| format!("cannot resolve {}: {e}", edges.display()))?;
-        schedule.network = Some(NetworkName::Edges(absolute));
-    }
+    let schedule = for_output(path, schedule)?;
     let file =
         std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let mut w = std::io::BufWriter::new(file);
@@ -278,6 +295,21 @@ fn write_output(path: &Path, schedule: &Schedule) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// `schedule` as written to `path`: an edge list named by a relative path is
+/// named by its absolute path when `path` is in another directory.
+fn for_output(path: &Path, schedule: &Schedule) -> Result<Schedule, String> {
+    let mut schedule = schedule.clone();
+    if let Some(NetworkName::Edges(edges)) = &schedule.network
+        && edges.is_relative()
+        && path.parent().is_some_and(|p| !p.as_os_str().is_empty())
+    {
+        let absolute = std::fs::canonicalize(edges)
+            .map_err(|e| format!("cannot resolve {}: {e}", edges.display()))?;
+        schedule.network = Some(NetworkName::Edges(absolute));
+    }
+    Ok(schedule)
+}
+
 /// Writes `-o`, then reports the run in text and JSON.
 fn report(
     request: &NetworkSearchRequest,
@@ -289,6 +321,7 @@ fn report(
 ) -> Outcome {
     let words = &request.network.to_string();
     if let (Some(path), Some(found)) = (&request.output, &found)
+        && !found.written
         && let Err(message) = write_output(path, &found.schedule)
     {
         return Err(failure(words, Status::Input, message));
@@ -376,7 +409,7 @@ impl Facts<'_> {
                     out,
                     "  schedule     time {} (found by {method}), {} sends, {:.3} × the bound",
                     f.verdict.time(),
-                    f.schedule.sends.len(),
+                    f.sends,
                     ratio
                 );
                 let verdict = match by {
@@ -419,13 +452,13 @@ impl Facts<'_> {
             "directed_links": self.graph.directed_links(),
             "ports": "all",
             "method": if heuristic { "heuristic" } else { "sat" },
-            "paths": paths_name(if heuristic { PathClass::Shortest } else { request.paths }),
+            "paths": paths_name(if heuristic { PathClass::Any } else { request.paths }),
             "lower_bound": bound.value(),
             "bound_name": bound.name(),
             "found": found.is_some(),
             "found_by": found.as_ref().map(|f| if f.by_heuristic { "heuristic" } else { "sat" }),
             "time": time,
-            "transmissions": found.as_ref().map(|f| f.schedule.sends.len()),
+            "transmissions": found.as_ref().map(|f| f.sends),
             "valid": found.as_ref().map(|f| f.verdict.valid()),
             "ratio": time.map(|t| f64::from(t) / bound.value().max(1) as f64),
             "optimal": self.optimal.map(|o| o.is_some()),

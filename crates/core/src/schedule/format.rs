@@ -439,51 +439,90 @@ fn write_destination(w: &mut impl Write, destination: u32, quote: bool) -> io::R
 
 /// Writes `schedule` in the text format (missing header fields are left out).
 pub fn write_text(schedule: &Schedule, w: &mut impl Write) -> io::Result<()> {
-    if let Some(network) = &schedule.network {
-        writeln!(w, "network: {network}")?;
-    }
-    if let Some(ports) = &schedule.ports {
-        writeln!(w, "ports: {ports}")?;
-    }
-    writeln!(w, "collective: {}", schedule.collective)?;
-    writeln!(w, "sends:")?;
-    for s in &schedule.sends {
-        write!(w, "{} {} {} {} ", s.step, s.from, s.to, s.source)?;
-        write_destination(w, s.destination, false)?;
-        writeln!(w)?;
-    }
-    Ok(())
+    let mut out = SendWriter::start(schedule, false, w)?;
+    out.sends(&schedule.sends, w)?;
+    out.finish(w)
 }
 
 /// Writes `schedule` in the JSON format, one send per line (missing header
 /// fields are left out).
 pub fn write_json(schedule: &Schedule, w: &mut impl Write) -> io::Result<()> {
-    write!(w, "{{\"schema\": \"{SCHEMA}\"")?;
-    if let Some(network) = &schedule.network {
-        let quoted = serde_json::Value::String(network.to_string());
-        write!(w, ", \"network\": {quoted}")?;
+    let mut out = SendWriter::start(schedule, true, w)?;
+    out.sends(&schedule.sends, w)?;
+    out.finish(w)
+}
+
+/// A schedule written a batch of sends at a time, so that a generator need
+/// never hold them all: the header of a schedule (its sends are not written),
+/// then [`sends`](Self::sends) as often as needed, then
+/// [`finish`](Self::finish). The bytes are those of [`write_text`] and
+/// [`write_json`] on the whole schedule.
+pub struct SendWriter {
+    json: bool,
+    written: u64,
+}
+
+impl SendWriter {
+    /// Writes the header of `schedule` in JSON (`json`) or the text format.
+    pub fn start(schedule: &Schedule, json: bool, w: &mut impl Write) -> io::Result<SendWriter> {
+        if json {
+            write!(w, "{{\"schema\": \"{SCHEMA}\"")?;
+            if let Some(network) = &schedule.network {
+                let quoted = serde_json::Value::String(network.to_string());
+                write!(w, ", \"network\": {quoted}")?;
+            }
+            match schedule.ports {
+                Some(Ports::All) => write!(w, ", \"ports\": \"all\"")?,
+                Some(Ports::Limit(k)) => write!(w, ", \"ports\": {k}")?,
+                None => {}
+            }
+            write!(
+                w,
+                ", \"collective\": \"{}\",\n \"sends\": [",
+                schedule.collective
+            )?;
+        } else {
+            if let Some(network) = &schedule.network {
+                writeln!(w, "network: {network}")?;
+            }
+            if let Some(ports) = &schedule.ports {
+                writeln!(w, "ports: {ports}")?;
+            }
+            writeln!(w, "collective: {}", schedule.collective)?;
+            writeln!(w, "sends:")?;
+        }
+        Ok(SendWriter { json, written: 0 })
     }
-    match schedule.ports {
-        Some(Ports::All) => write!(w, ", \"ports\": \"all\"")?,
-        Some(Ports::Limit(k)) => write!(w, ", \"ports\": {k}")?,
-        None => {}
+
+    /// Writes `sends` after those written before.
+    pub fn sends(&mut self, sends: &[TimedSend], w: &mut impl Write) -> io::Result<()> {
+        for s in sends {
+            if self.json {
+                let sep = if self.written == 0 { "\n" } else { ",\n" };
+                write!(
+                    w,
+                    "{sep}  {{\"step\": {}, \"from\": {}, \"to\": {}, \"source\": {}, \"destination\": ",
+                    s.step, s.from, s.to, s.source
+                )?;
+                write_destination(w, s.destination, true)?;
+                write!(w, "}}")?;
+            } else {
+                write!(w, "{} {} {} {} ", s.step, s.from, s.to, s.source)?;
+                write_destination(w, s.destination, false)?;
+                writeln!(w)?;
+            }
+            self.written += 1;
+        }
+        Ok(())
     }
-    write!(
-        w,
-        ", \"collective\": \"{}\",\n \"sends\": [",
-        schedule.collective
-    )?;
-    for (i, s) in schedule.sends.iter().enumerate() {
-        let sep = if i == 0 { "\n" } else { ",\n" };
-        write!(
-            w,
-            "{sep}  {{\"step\": {}, \"from\": {}, \"to\": {}, \"source\": {}, \"destination\": ",
-            s.step, s.from, s.to, s.source
-        )?;
-        write_destination(w, s.destination, true)?;
-        write!(w, "}}")?;
+
+    /// Ends the schedule.
+    pub fn finish(self, w: &mut impl Write) -> io::Result<()> {
+        if self.json {
+            writeln!(w, "]}}")?;
+        }
+        Ok(())
     }
-    writeln!(w, "]}}")
 }
 
 /// [`write_text`] into a string.
