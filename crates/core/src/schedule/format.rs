@@ -554,6 +554,28 @@ sends:
 ";
 
     #[test]
+    fn a_schedule_written_in_batches_is_the_schedule_written_whole() {
+        let mut schedule = parse_text(TEXT).unwrap();
+        schedule.sends.extend(schedule.sends.clone());
+        schedule.sends[3].destination = BROADCAST;
+        for json in [false, true] {
+            let mut whole = Vec::new();
+            let mut w = SendWriter::start(&schedule, json, &mut whole).unwrap();
+            w.sends(&schedule.sends, &mut whole).unwrap();
+            w.finish(&mut whole).unwrap();
+            let mut batches = Vec::new();
+            let mut w = SendWriter::start(&schedule, json, &mut batches).unwrap();
+            for one in schedule.sends.chunks(1) {
+                w.sends(one, &mut batches).unwrap();
+            }
+            w.finish(&mut batches).unwrap();
+            assert_eq!(whole, batches);
+            let read = parse(std::str::from_utf8(&batches).unwrap()).unwrap();
+            assert_eq!(read, schedule, "json {json}");
+        }
+    }
+
+    #[test]
     fn text_reads_header_and_sends() {
         let s = parse_text(TEXT).unwrap();
         assert_eq!(s.network, Some(NetworkName::Ring(3)));

@@ -92,7 +92,14 @@ pub(super) fn reroute(graph: &Graph, routes: &mut Routes, passes: usize, groups:
                 for j in (g..n - 1).step_by(groups) {
                     let path = &mut paths[j];
                     path.clear();
-                    downhill(graph, Routes::source(d, j as u32), d, &dist, &mut lengths, path);
+                    downhill(
+                        graph,
+                        Routes::source(d, j as u32),
+                        d,
+                        &dist,
+                        &mut lengths,
+                        path,
+                    );
                 }
             }
             block.links.clear();
@@ -182,4 +189,3 @@ fn downhill(
         u = graph.endpoints(l).1;
     }
 }
-

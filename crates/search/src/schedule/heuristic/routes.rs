@@ -123,8 +123,8 @@ pub(super) fn balanced(graph: &Graph, seed: u64) -> Routes {
             let block = &mut routes.blocks[d as usize];
             for j in 0..n - 1 {
                 let s = Routes::source(d, j);
-                let path = &mut block.links[block.starts[j as usize] as usize
-                    ..block.starts[j as usize + 1] as usize];
+                let path = &mut block.links
+                    [block.starts[j as usize] as usize..block.starts[j as usize + 1] as usize];
                 path.iter().for_each(|&l| load[l as usize] -= 1);
                 walk(graph, &to, s, (&mut load, seed), path);
             }
