@@ -2,14 +2,16 @@
 //! messages, each message over such a link is taken off its path and given
 //! the fewest-hop path whose every link would still carry fewer than that
 //! most; when every busiest link is emptied so, the most has come down by one
-//! and it starts again. It stops when a busiest link keeps its load.
+//! and it starts again. It stops when a busiest link keeps its load, or when
+//! its work (hops scanned, links looked at by the searches) reaches a budget.
 
 use super::routes::Routes;
 use std::collections::VecDeque;
 use txverify_core::network::Graph;
 
-/// Flattens `routes` (see the module notes); at most `rounds` decreases.
-pub(super) fn flatten(graph: &Graph, routes: &mut Routes, rounds: usize) {
+/// Flattens `routes` (see the module notes); at most `rounds` decreases and
+/// about `budget` hops and links looked at.
+pub(super) fn flatten(graph: &Graph, routes: &mut Routes, rounds: usize, budget: u64) {
     let n = graph.nodes();
     if n < 2 {
         return;
@@ -20,7 +22,9 @@ pub(super) fn flatten(graph: &Graph, routes: &mut Routes, rounds: usize) {
     let mut seen = vec![false; n];
     let mut queue = VecDeque::new();
     let mut path = Vec::new();
+    let mut work = 0u64;
     for _ in 0..rounds {
+        work += routes.total_hops();
         let most = load.iter().copied().max().unwrap_or(0);
         if most <= 1 {
             return;
@@ -30,6 +34,9 @@ pub(super) fn flatten(graph: &Graph, routes: &mut Routes, rounds: usize) {
             .filter(|&m| routes.hops(m).iter().any(|&l| hot[l as usize]))
             .collect();
         for m in candidates {
+            if work > budget {
+                return;
+            }
             if !routes.hops(m).iter().any(|&l| load[l as usize] == most) {
                 continue;
             }
@@ -45,6 +52,7 @@ pub(super) fn flatten(graph: &Graph, routes: &mut Routes, rounds: usize) {
                     break;
                 }
                 for l in graph.links_of(u) {
+                    work += 1;
                     let w = graph.endpoints(l).1 as usize;
                     if !seen[w] && load[l as usize] + 2 <= most {
                         seen[w] = true;

@@ -57,6 +57,9 @@ const PASSES: (u64, u64) = (2, 10);
 /// The flattening's rounds together scan at most about this many hops.
 const FLATTEN_HOPS: u64 = 2_000_000_000;
 
+/// The flattening's work (hops scanned, links looked at) at most.
+const FLATTEN_WORK: u64 = 4_000_000_000;
+
 /// The most flattening rounds (each lowers the busiest load by one).
 const FLATTEN_ROUNDS: u64 = 1000;
 
@@ -93,7 +96,7 @@ pub fn plan(graph: &Graph) -> Timed {
     let groups = (2 * hops / (n * links).max(1)).clamp(1, n.saturating_sub(1).max(1)) as usize;
     flow::reroute(graph, &mut routes, passes, groups);
     let rounds = (FLATTEN_HOPS / hops).clamp(1, FLATTEN_ROUNDS) as usize;
-    flatten::flatten(graph, &mut routes, rounds);
+    flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK);
     let mut best = list::reserve(graph, routes.clone(), 0);
     let other = list::farthest_first(graph, routes, 0);
     if other.time() < best.time() {
@@ -161,7 +164,7 @@ mod tests {
         let before = routes.max_load(&g);
         flow::reroute(&g, &mut routes, 4, 3);
         assert_paths(&g, &routes);
-        flatten::flatten(&g, &mut routes, 100);
+        flatten::flatten(&g, &mut routes, 100, u64::MAX);
         assert_paths(&g, &routes);
         assert!(routes.max_load(&g) <= before);
         // A mesh's middle links carry at least |A|·|V∖A| / cut messages.
