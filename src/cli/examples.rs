@@ -7,6 +7,10 @@
 pub const TOP: &str = "\
 Examples:
   txverify check tables/mesh5.tbl             # is the 5 x 5 torus table valid and optimal?
+  txverify check examples/msccl/allreduce_ring.xml --network 'ring 8'   # an MSCCL program
+  txverify search --network 'torus 4 4'       # a fastest total-exchange schedule on any network
+  txverify bounds --network 'edges examples/networks/petersen.edges'  # an edge list's bounds
+  txverify check tables/ --format junit -o report.xml   # a collection, for CI
   txverify gen torus2d 7 -o torus7.tbl        # a published construction, checked first
   txverify --color never check tables/*.tbl   # plain text, whatever the terminal
   txverify completions bash > txverify.bash   # shell completions
@@ -21,7 +25,9 @@ Examples:
   txverify check tables/mesh5.tbl --format html -o mesh5.html   # one self-contained page
   txverify check tables/ --jobs 2                               # a line per file and a summary
   txverify check tables/ --format junit -o report.xml           # for a CI's test view
-  txverify check tables/ --format github                        # GitHub workflow annotations";
+  txverify check tables/ --format github                        # GitHub workflow annotations
+  txverify check examples/msccl/allreduce_ring.xml              # an MSCCL program, run symbolically
+  txverify check examples/msccl/ --network 'ring 8'             # every program, with link loads on a ring";
 
 /// `render`.
 pub const RENDER: &str = "\
@@ -66,7 +72,9 @@ Examples:
   txverify search tables/ring6-cyclic-total.tbl --time 5 --certificate cert
   txverify search tables/mesh6.tbl --time 27 --symmetry sigma --format json
   txverify search campaign/networks/torus10x12.tbl --time 180 --symmetry split --split-along a,A
-  txverify search tables/ring6-cyclic-total.tbl --format html -o search.html";
+  txverify search tables/ring6-cyclic-total.tbl --format html -o search.html
+  txverify search --network 'edges examples/networks/petersen.edges'   # a schedule on any network
+  txverify search --network 'torus 8 8 8' --deadline 60 -o t8.sched    # the best within a minute";
 
 /// `verify-proof`.
 pub const VERIFY_PROOF: &str = "\

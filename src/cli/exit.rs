@@ -33,18 +33,22 @@ pub enum Exit {
     Internal,
     /// 4: `search` or `infer` ran out of a time, size or step limit before an answer.
     Limit,
+    /// 130: a second SIGINT or SIGTERM ended `search --network` at once (the
+    /// first one stops the search, which then reports and exits 0).
+    Interrupted,
     /// 141: the reader of standard output went away (as a shell reports SIGPIPE).
     BrokenPipe,
 }
 
 impl Exit {
     /// Every status, in numeric order (the man page and docs/cli.md list them).
-    pub const ALL: [Exit; 6] = [
+    pub const ALL: [Exit; 7] = [
         Exit::Ok,
         Exit::Rejected,
         Exit::Input,
         Exit::Internal,
         Exit::Limit,
+        Exit::Interrupted,
         Exit::BrokenPipe,
     ];
 
@@ -67,6 +71,9 @@ impl Exit {
             Exit::Limit => {
                 "a time or size limit of `search`, or the step limit of `infer`, ran out before an answer"
             }
+            Exit::Interrupted => {
+                "a second SIGINT or SIGTERM ended `search --network` at once (the first stops the search, which reports its best schedule and exits 0)"
+            }
             Exit::BrokenPipe => "standard output was closed early (as a shell reports SIGPIPE)",
         }
     }
@@ -79,6 +86,7 @@ impl Exit {
             Exit::Input => 2,
             Exit::Internal => 3,
             Exit::Limit => 4,
+            Exit::Interrupted => 130,
             Exit::BrokenPipe => 141,
         }
     }
@@ -192,6 +200,7 @@ mod tests {
             (Exit::Input, 2),
             (Exit::Internal, 3),
             (Exit::Limit, 4),
+            (Exit::Interrupted, 130),
             (Exit::BrokenPipe, 141),
         ];
         for (exit, code) in all {
@@ -202,7 +211,7 @@ mod tests {
     #[test]
     fn all_lists_every_status_once_in_order() {
         let codes: Vec<u8> = Exit::ALL.iter().map(|e| e.code()).collect();
-        assert_eq!(codes, [0, 1, 2, 3, 4, 141]);
+        assert_eq!(codes, [0, 1, 2, 3, 4, 130, 141]);
         assert!(Exit::ALL.iter().all(|e| !e.meaning().is_empty()));
     }
 

@@ -53,7 +53,8 @@ const VERSION: &str = match (cfg!(feature = "cadical"), cfg!(feature = "z3")) {
     ),
 };
 
-/// Verify, simulate and search for data exchange tables on Cayley networks.
+/// Verify, simulate and search for communication schedules on any network: tables on
+/// Cayley networks, schedules on named networks and edge lists, MSCCL GPU programs.
 #[derive(Parser, Debug)]
 #[command(name = "txverify", version = VERSION, about, long_about = None)]
 #[command(after_help = examples::TOP)]
@@ -68,7 +69,7 @@ pub struct Cli {
 #[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Check tables: validity, time, lower bound, optimality and `expect:` claims.
+    /// Check tables (`.tbl`: validity, time, bound, optimality, `expect:` claims) and MSCCL programs (`.xml`), files or directories.
     #[command(after_help = examples::CHECK)]
     Check(CheckArgs),
     /// Play a table or a schedule out on its physical network, every node, message, step and link.
@@ -80,10 +81,13 @@ enum Command {
     /// Print a table file back in canonical form with its columns aligned.
     #[command(after_help = examples::FMT)]
     Fmt(FmtArgs),
-    /// Search for a fastest table for the network of a `.tbl` file (see docs/search.md).
-    #[command(after_help = examples::SEARCH)]
+    /// Search for a fastest table for a `.tbl` file's network, or with `--network NET` a fastest schedule on any network (docs/search.md, docs/schedules-any.md).
+    #[command(
+        after_help = examples::SEARCH,
+        override_usage = "txverify search FILE.tbl [OPTIONS]\n       txverify search --network NET [OPTIONS]"
+    )]
     Search(SearchArgs),
-    /// Check an infeasibility certificate written by `search --certificate`.
+    /// Check an infeasibility certificate written by `search --certificate` (tables, or schedules with `--network`), or any DRAT/LRAT proof with `--cnf`.
     #[command(after_help = examples::VERIFY_PROOF)]
     VerifyProof(VerifyProofArgs),
     /// Work on schedule files: lists of timed sends (see docs/schedule.md).
@@ -95,7 +99,7 @@ enum Command {
     /// Print a network family as a `.tbl` header (e.g. `net star 5`, `net torus 4 4`).
     #[command(after_help = examples::NET)]
     Net(NetArgs),
-    /// Order, degree, diameter, status and the lower bounds of each file's network.
+    /// Order, degree, diameter, status and the lower bounds of each file's network, or of any network with `--network NET`.
     #[command(after_help = examples::BOUNDS)]
     Bounds(BoundsArgs),
     /// An optimal all-port collective on the d-cube, built, replayed and bounded (docs/hypercube.md).
@@ -179,6 +183,14 @@ struct InferArgs {
     /// that end furthest right).
     #[arg(long, value_name = "WHICH", requires = "derive", value_parser = parse_deletion)]
     delete: Option<txverify_clients::infer::Deletion>,
+}
+
+/// Reads a number of seconds: positive and finite.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
 }
 
 /// Reads `--delete`: `row-ends`, `last:K` or `right-most:K`.
@@ -278,11 +290,20 @@ struct SearchArgs {
     /// scheduling) reported against the lower bound.
     #[arg(long, requires = "network")]
     heuristic: bool,
-    /// With --network: try T from the heuristic's time minus one downward and
-    /// stop at the first T refuted or out of time (the same smallest T when no
-    /// limit runs out; easier formulas first).
+    /// With --network (the default there): try T from the heuristic's time
+    /// minus one downward, one below each schedule found, and stop at the first
+    /// T refuted or out of time; each schedule found is written to -o at once.
     #[arg(long, requires = "network", conflicts_with = "heuristic")]
     descending: bool,
+    /// With --network: try T from the lower bound upward instead, and stop at
+    /// the first T satisfiable (each T refuted on the way is a proved bound).
+    #[arg(long, requires = "network", conflicts_with_all = ["heuristic", "descending"])]
+    ascending: bool,
+    /// With --network: stop the whole run after this many seconds and report
+    /// the best schedule found (already written to -o), exit 0; SIGINT and
+    /// SIGTERM do the same at any time (docs/schedules-any.md).
+    #[arg(long, value_name = "SECONDS", requires = "network", value_parser = parse_seconds)]
+    deadline: Option<f64>,
     /// Try this number of columns only, instead of minimising from the lower bound.
     #[arg(long)]
     time: Option<usize>,
@@ -379,7 +400,8 @@ struct SearchArgs {
     /// Write the table found (the `.tbl` text, after the kernel's check) to this
     /// file instead of standard output; nothing is written when no table is
     /// found. With `--format html`: write the page here instead. With `--cubes K`:
-    /// write `cubes.icnf` and one DIMACS file per cube to this directory.
+    /// write `cubes.icnf` and one DIMACS file per cube to this directory. With
+    /// --network: the schedule, rewritten whole with each faster one found.
     #[arg(short = 'o', long, value_name = "PATH")]
     output: Option<PathBuf>,
     /// With `--time T`: merge the answers of the cube jobs in this directory (a
@@ -634,6 +656,10 @@ struct SimulateArgs {
     /// The ports of a schedule (`all` or K), supplying or overriding its header.
     #[arg(long)]
     ports: Option<String>,
+    /// List every violation of an invalid schedule (the text shows the counts
+    /// per kind and the first few; JSON lists up to 1,000 without it).
+    #[arg(long)]
+    all: bool,
     /// Instead of the file's table, build the schedule of an algorithm on the
     /// Cayley graph of its header and replay it (`fifo`: the node-invariant FIFO
     /// queue algorithm, single-port; docs/single-port.md).

@@ -126,6 +126,7 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
         network: args.network.as_ref(),
         ports: args.ports.as_deref(),
         trace: args.trace,
+        all: args.all,
     };
     Some(match simulate_schedule(&args.file, &source, &request) {
         Ok(report) => {

@@ -45,10 +45,12 @@ pub fn run(args: &SearchArgs) -> Exit {
                 Err(e) => search_failure(args, &e.to_string(), Exit::Input),
             };
         }
-        (None, _) if args.heuristic || args.descending => {
+        (None, _)
+            if args.heuristic || args.descending || args.ascending || args.deadline.is_some() =>
+        {
             return search_failure(
                 args,
-                "--heuristic and --descending need --network NET",
+                "--heuristic, --descending, --ascending and --deadline need --network NET",
                 Exit::Input,
             );
         }

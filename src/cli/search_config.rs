@@ -382,6 +382,7 @@ pub(super) fn network_config_of(args: &SearchArgs, words: &str) -> Result<Networ
         (args.any_length, "--any-length"),
         (args.slack > 0, "--slack"),
         (args.time_limit.is_some(), "--time-limit"),
+        (args.deadline.is_some(), "--deadline"),
     ];
     if args.heuristic
         && let Some((_, name)) = sat_only.iter().find(|(given, _)| *given)

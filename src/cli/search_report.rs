@@ -67,11 +67,20 @@ impl Reporter {
             Some(HelperActivity::ShuffledCopy) => text.push_str("; helper: shuffled copy"),
             None => {}
         }
+        self.show_text(text, p.phase == Phase::Done);
+    }
+
+    /// Shows a progress line: on the spinner, or on a line of its own every
+    /// 5 seconds (at once when `done`).
+    pub(super) fn show_text(&mut self, text: String, done: bool) {
+        if self.quiet {
+            return;
+        }
         match &self.bar {
             Some(bar) => bar.set_message(text),
             None => {
                 let due = self.last_plain.elapsed() >= Duration::from_secs(5);
-                if p.phase == Phase::Done || due {
+                if done || due {
                     self.last_plain = std::time::Instant::now();
                     eprintln!("{text}");
                 }

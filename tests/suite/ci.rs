@@ -70,7 +70,7 @@ fn the_published_and_the_deliberately_wrong_tables_all_pass() {
     let expected = format!("{files} files: {files} passed, 0 failed, 0 errors in ");
     assert!(summary.starts_with(&expected), "{summary}");
     assert!(
-        summary.contains("1 file skipped: neither .tbl nor .xml"),
+        summary.contains("1 file skipped: neither a table (.tbl) nor an MSCCL program (.xml)"),
         "{summary}"
     );
 }
@@ -273,10 +273,39 @@ fn a_directory_without_tables_is_an_error_and_links_do_not_loop() {
     let empty = dir_with("empty", &[("readme.md", "x".into())]);
     let run = txverify(&["check", s(&empty)]);
     assert_eq!(run.code, 2);
+    let path = s(&empty);
     assert!(
-        run.stdout.contains("no .tbl file in this directory"),
+        run.stdout.contains(&format!(
+            "ERROR {path}: no table (.tbl) or MSCCL program (.xml) in this directory"
+        )),
         "{}",
         run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("1 file skipped: neither a table (.tbl) nor an MSCCL program"),
+        "{}",
+        run.stdout
+    );
+    // In directory mode each line names one place: the file's, then the
+    // problem's, never a position inside the message again.
+    let xml = dir_with(
+        "xml-positions",
+        &[(
+            "coll_bad.xml",
+            "<algo name=\"x\">\n  <gpu id=\"0\">\n</algo>\n".into(),
+        )],
+    );
+    let run = txverify(&["check", s(&xml)]);
+    assert_eq!(run.code, 2);
+    let detail = run
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().contains("coll_bad.xml:3:1:"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(
+        !detail.contains(" at 3:1") && !detail.contains("3:1: 3:1"),
+        "{detail}"
     );
     let looped = dir_with("looped", &[("t.tbl", format!("{HEADER}{GOOD}"))]);
     let link = looped.join("again");
@@ -395,7 +424,7 @@ fn msccl_programs_in_a_directory_are_checked_with_the_tables() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(docs.len(), 5, "{}", run.stdout);
-    assert_eq!(docs[1]["schema"], "txverify-msccl/1");
+    assert_eq!(docs[1]["schema"], "txverify-msccl/2");
     assert_eq!(docs[1]["valid"], true);
     assert_eq!(docs[2]["valid"], false);
     assert_eq!(docs[4]["files"], 4);

@@ -183,6 +183,37 @@ fn what_the_reader_refuses_is_invalid() {
 }
 
 #[test]
+fn the_json_says_what_the_data_would_be_when_only_the_reader_objects() {
+    let json = |text: &str| -> serde_json::Value {
+        let path = file("semantics.xml", text);
+        let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+        serde_json::from_str(run.stdout.trim()).unwrap()
+    };
+    // A right program without `outofplace`: refused by the reader, data right.
+    let right =
+        xml("allreduce", 2, 2, false, 0, &allreduce2()).replacen(" outofplace=\"1\"", "", 1);
+    let v = json(&right);
+    assert_eq!(v["valid"], false, "{v}");
+    assert!(!v["problems"].as_array().unwrap().is_empty(), "{v}");
+    assert_eq!(v["semantics"]["valid"], true, "{v}");
+    assert!(v["semantics"]["finding"].is_null(), "{v}");
+    // The same objection on a program that receives into the wrong chunk.
+    let mut g = allreduce2();
+    g[0][1].3[3].4 = 1;
+    let wrong = xml("allreduce", 2, 2, false, 0, &g).replacen(" outofplace=\"1\"", "", 1);
+    let v = json(&wrong);
+    assert_eq!(v["semantics"]["valid"], false, "{v}");
+    let finding = v["semantics"]["finding"].as_str().unwrap();
+    assert!(finding.starts_with("GPU "), "{finding}");
+    // A valid program: the data is right too.
+    let v = json(&xml("allreduce", 2, 2, false, 0, &allreduce2()));
+    assert_eq!(
+        (v["valid"].clone(), v["semantics"]["valid"].clone()),
+        (true.into(), true.into())
+    );
+}
+
+#[test]
 fn an_unreadable_file_has_its_line_and_column() {
     let path = file(
         "broken.xml",
@@ -194,7 +225,7 @@ fn an_unreadable_file_has_its_line_and_column() {
     let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
     assert_eq!(run.code, 2);
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
-    assert_eq!(v["schema"], "txverify-msccl/1");
+    assert_eq!(v["schema"], "txverify-msccl/2");
     assert_eq!(v["line"], 3);
     let path = file(
         "num.xml",
@@ -484,4 +515,41 @@ fn broadcast_finds_its_root_and_allgather_aliases_in_place() {
         "{:?}",
         c.reason()
     );
+}
+
+#[test]
+fn the_shipped_samples_are_valid_or_wrong_as_their_names_say() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/msccl");
+    let mut faults = BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let run = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+        let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        match name.strip_prefix("bad_") {
+            None => assert_eq!((run.code, v["valid"].clone()), (0, true.into()), "{name}"),
+            Some("reader") => {
+                assert_eq!(run.code, 1, "{name}");
+                assert!(!v["problems"].as_array().unwrap().is_empty(), "{v}");
+                assert_eq!(v["semantics"]["valid"], true, "{v}");
+            }
+            Some(kind) => {
+                assert_eq!(run.code, 1, "{name}");
+                assert_eq!(v["finding"]["fault"], kind.replace('_', "-"), "{v}");
+                faults.insert(kind.replace('_', "-"));
+            }
+        }
+    }
+    // One sample of every fault kind the checker names (docs/json.md).
+    let kinds = [
+        "range",
+        "unwritten",
+        "race",
+        "duplicate",
+        "deadlock",
+        "count",
+        "dependency",
+        "wrong-data",
+    ];
+    assert_eq!(faults, kinds.iter().map(|k| k.to_string()).collect());
 }

@@ -942,3 +942,32 @@ fn network_may_be_the_cayley_graph_of_a_tbl_header() {
     let run = txverify(&["simulate", &schedule, "--network", &broken]);
     assert_eq!(run.code, 2);
 }
+
+#[test]
+fn simulate_lists_a_few_violations_and_every_one_with_all() {
+    // A total exchange on a ring of 8 with no send: 56 packets never delivered.
+    let path = file(
+        "empty-ring8.sched",
+        "network: ring 8\nports: all\ncollective: total-exchange\nsends:\n",
+    );
+    let file = path.as_str();
+    let errors = |out: &str| out.lines().filter(|l| l.starts_with("  error: ")).count();
+    let run = txverify(&["simulate", file]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("INVALID (56 violations"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(errors(&run.stdout), 11, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("… and 46 more (`simulate --all` lists every one)"),
+        "{}",
+        run.stdout
+    );
+    let run = txverify(&["simulate", file, "--all"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(errors(&run.stdout), 56, "{}", run.stdout);
+    assert!(!run.stdout.contains("more (`simulate"), "{}", run.stdout);
+}

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod console;
 pub mod graphs;
 pub mod groups;
 pub mod judged;

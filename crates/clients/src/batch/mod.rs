@@ -369,10 +369,31 @@ fn msccl_result(shown: String, source: &str, options: &BatchOptions) -> FileResu
         .map(|p| p.pos)
         .or_else(|| check.finding().and_then(|(_, f)| f.pos))
         .map(|pos| (pos.line as usize, pos.col as usize));
-    let (summary, problems) = match check.reason() {
-        None => ("MSCCL program: valid".to_string(), Vec::new()),
+    // The place goes before the message once (`file:line:col: why`), so the
+    // message is the reason without its own position.
+    let unplaced = match (check.problems().first(), check.finding()) {
+        _ if check.undecided().is_some() => check.reason(),
+        (Some(p), _) => Some(p.message.clone()),
+        (None, Some((mode, f))) => Some(msccl::report::finding_sentence_unplaced(mode, f)),
+        (None, None) => check.reason(),
+    };
+    // The file's line says what kind of fault; the problem's line says which.
+    let what = format!(
+        "MSCCL {} on {} GPUs",
+        check.collective().map_or(check.coll(), |c| c.name()),
+        check.ngpus()
+    );
+    let fault = check.finding().map(|(_, f)| f.fault.name());
+    let kind = match (check.undecided(), check.problems().is_empty(), fault) {
+        (Some(_), _, _) => "not decided".to_string(),
+        (None, false, Some(fault)) => format!("{fault} (the executor's reader refuses it)"),
+        (None, false, None) => "the executor's reader refuses it".to_string(),
+        (None, true, fault) => fault.unwrap_or_default().to_string(),
+    };
+    let (summary, problems) = match unplaced {
+        None => (format!("VALID {what}"), Vec::new()),
         Some(reason) => (
-            format!("MSCCL program: {reason}"),
+            format!("INVALID {what}: {kind}"),
             vec![Problem {
                 at,
                 message: reason,

@@ -41,7 +41,7 @@ impl Collected {
         let mut parts = Vec::new();
         if self.not_tables > 0 {
             parts.push(format!(
-                "{} file{} skipped: neither .tbl nor .xml (schedule files are not collected yet)",
+                "{} file{} skipped: neither a table (.tbl) nor an MSCCL program (.xml); `txverify simulate FILE` replays a schedule file",
                 self.not_tables,
                 plural(self.not_tables)
             ));
@@ -82,10 +82,9 @@ pub fn collect(paths: &[PathBuf]) -> Collected {
                 if !found {
                     collected.entries.push(Entry::Error {
                         path: path.clone(),
-                        message: format!(
-                            "{}: no .tbl file in this directory or below it",
-                            path.display()
-                        ),
+                        message:
+                            "no table (.tbl) or MSCCL program (.xml) in this directory or below it"
+                                .to_string(),
                     });
                 }
             }

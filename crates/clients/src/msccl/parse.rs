@@ -112,7 +112,12 @@ pub fn parse(source: &str) -> Result<Element, ReadError> {
                 line: p.row,
                 col: p.col,
             },
-            message: format!("not well-formed XML: {e}"),
+            // The reader's text ends with the position, which the error carries.
+            message: format!(
+                "not well-formed XML: {}",
+                e.to_string()
+                    .trim_end_matches(&format!(" at {}:{}", p.row, p.col))
+            ),
         }
     })?;
     let lines = Lines::new(source);

@@ -1,5 +1,5 @@
 //! The result of checking an MSCCL program, as text and as JSON (schema
-//! `txverify-msccl/1`, docs/json.md).
+//! `txverify-msccl/2`, docs/json.md).
 
 use super::Check;
 use super::execute::Figures;
@@ -9,10 +9,20 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 /// The JSON schema name.
-pub const SCHEMA: &str = "txverify-msccl/1";
+pub const SCHEMA: &str = "txverify-msccl/2";
 
 /// One finding as a sentence: where, then why.
 pub fn finding_sentence(mode: &str, f: &Finding) -> String {
+    sentence(mode, f, true)
+}
+
+/// [`finding_sentence`] without the line and column, for reports that put the
+/// place in front (`file:line:col: …`).
+pub fn finding_sentence_unplaced(mode: &str, f: &Finding) -> String {
+    sentence(mode, f, false)
+}
+
+fn sentence(mode: &str, f: &Finding, placed: bool) -> String {
     let mut at = format!("GPU {}", f.gpu);
     if let Some(tb) = f.tb {
         at.push_str(&format!(", thread block {tb}"));
@@ -20,7 +30,7 @@ pub fn finding_sentence(mode: &str, f: &Finding) -> String {
     if let Some(step) = f.step {
         at.push_str(&format!(", step {step}"));
     }
-    if let Some(pos) = f.pos {
+    if let Some(pos) = f.pos.filter(|_| placed) {
         at.push_str(&format!(" (line {}, column {})", pos.line, pos.col));
     }
     if let Some((buf, i)) = f.slot {
@@ -103,7 +113,7 @@ pub fn json(path: &str, check: &Check, exit: u8) -> Value {
     serde_json::to_value(ProgramReport::new(path, check, exit)).unwrap_or(Value::Null)
 }
 
-/// One object of `txverify-msccl/1` for a program that was read.
+/// One object of `txverify-msccl/2` for a program that was read.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ProgramReport<'a> {
     /// [`SCHEMA`].
@@ -132,6 +142,8 @@ pub struct ProgramReport<'a> {
     pub problems: Vec<ProblemJson<'a>>,
     /// The first fault of a run.
     pub finding: Option<FindingJson<'a>>,
+    /// What the runs say of the data alone, the reader's problems aside.
+    pub semantics: Option<Semantics>,
     /// Figures of the first run that passed.
     pub figures: Option<FiguresJson<'a>>,
     /// Thread blocks, all GPUs.
@@ -167,11 +179,37 @@ impl<'a> ProgramReport<'a> {
                 })
                 .collect(),
             finding: check.finding().map(|(mode, f)| FindingJson::new(mode, f)),
+            semantics: Semantics::of(check),
             figures: check.figures().map(FiguresJson::new),
             threadblocks: check.threadblocks(),
             longest_threadblock: check.longest_threadblock(),
             network: check.network().map(network_json),
         }
+    }
+}
+
+/// The verdict on the data alone: the program run as if the executor's reader
+/// had accepted it. A program the reader refuses for a missing attribute may
+/// still move the right data; users fixing the attribute want to know.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Semantics {
+    /// Every run left the right data.
+    pub valid: bool,
+    /// The first fault, as a sentence (null when valid).
+    pub finding: Option<String>,
+}
+
+impl Semantics {
+    /// `None` when the program was not run (nothing to say of its data).
+    fn of(check: &Check) -> Option<Semantics> {
+        if check.modes().is_empty() {
+            return None;
+        }
+        let finding = check.finding().map(|(mode, f)| finding_sentence(mode, f));
+        Some(Semantics {
+            valid: finding.is_none(),
+            finding,
+        })
     }
 }
 
@@ -416,7 +454,7 @@ pub fn json_unreadable(path: &str, line: u32, column: u32, message: &str, exit: 
     serde_json::to_value(report).unwrap_or(Value::Null)
 }
 
-/// One object of `txverify-msccl/1` for a file that cannot be read.
+/// One object of `txverify-msccl/2` for a file that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct UnreadableReport<'a> {
     /// [`SCHEMA`].

@@ -7,7 +7,7 @@ use super::{
     ColourBy, LINK_USE_SHAPE, ScheduleOptions, TableOptions, schedule_svg, table_svg,
     utilisation_svg,
 };
-use crate::report::schedule::violation_lines;
+use crate::report::schedule::{SHOWN_VIOLATIONS, violation_lines};
 use crate::report::{Failure, Status};
 use crate::verify::{SimulationOutcome, VerifyOptions, verify};
 use std::path::Path;
@@ -110,7 +110,7 @@ pub fn render_schedule(file: &Path, source: &str, max_columns: usize) -> Result<
     let verdict = judge(&report, None, None);
     if !verdict.valid() {
         let mut reasons = String::new();
-        violation_lines(&report, "  error: ", &mut reasons);
+        violation_lines(&report, "  error: ", SHOWN_VIOLATIONS, &mut reasons);
         let message = format!(
             "{shown}: the schedule is INVALID ({} violations), so it is not drawn",
             verdict.violations()

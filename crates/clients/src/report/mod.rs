@@ -11,7 +11,6 @@ pub mod failure;
 pub mod html;
 pub mod json;
 pub mod network_search;
-mod network_stream;
 pub mod proof;
 pub mod schedule;
 pub mod search;

@@ -23,6 +23,10 @@ pub const REPORT_SCHEMA: &str = "txverify-schedule-report/1";
 /// Steps listed one by one in the text report; longer schedules get a summary.
 const LISTED_STEPS: usize = 32;
 
+/// Violations the text reports list one a line unless `--all` asks for every
+/// one: the counts per kind come first, so a few examples of each suffice.
+pub const SHOWN_VIOLATIONS: usize = 10;
+
 /// What `simulate` is asked to do with a schedule file.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ScheduleRequest<'a> {
@@ -33,6 +37,8 @@ pub struct ScheduleRequest<'a> {
     pub ports: Option<&'a str>,
     /// `--trace` (refused: a schedule lists its sends already).
     pub trace: bool,
+    /// `--all`: list every violation, not only the first few.
+    pub all: bool,
 }
 
 /// The report of one replayed schedule.
@@ -84,6 +90,9 @@ pub struct ScheduleReport {
     /// The verdict, for the text.
     #[serde(skip)]
     verdict: ScheduleVerdict,
+    /// How many violations the text lists.
+    #[serde(skip)]
+    shown: usize,
 }
 
 /// The ports of a schedule report: `"all"` or a number.
@@ -212,11 +221,21 @@ pub fn simulate_schedule(
             ));
         }
     };
-    let replayed = replay(&schedule, &graph, &ReplayOptions::default())
+    let options = match request.all {
+        true => ReplayOptions {
+            max_listed: usize::MAX,
+        },
+        false => ReplayOptions::default(),
+    };
+    let replayed = replay(&schedule, &graph, &options)
         .map_err(|e| failure(e.to_string(), format!("error: {shown}: {e}")))?;
     // A schedule file states no bound: the verdict is valid or invalid.
     let verdict = judge(&replayed, None, None);
-    Ok(ScheduleReport::new(&shown, &name, replayed, verdict))
+    let mut report = ScheduleReport::new(&shown, &name, replayed, verdict);
+    if request.all {
+        report.shown = usize::MAX;
+    }
+    Ok(report)
 }
 
 impl ScheduleReport {
@@ -262,6 +281,7 @@ impl ScheduleReport {
             exit_code: Status::of_validity(verdict.valid()).code(),
             replay,
             verdict,
+            shown: SHOWN_VIOLATIONS,
         }
     }
 
@@ -325,7 +345,7 @@ impl ScheduleReport {
                 v.violations(),
                 counts.join(", ")
             );
-            violation_lines(r, "  error: ", &mut out);
+            violation_lines(r, "  error: ", self.shown, &mut out);
         }
         out
     }
@@ -340,17 +360,20 @@ fn reversal_note(r: &ReplayReport) -> Option<String> {
     })
 }
 
-/// The violations the replay listed, one a line after `prefix`, and how many
-/// more it counted.
-pub fn violation_lines(r: &ReplayReport, prefix: &str, out: &mut String) {
-    for v in r.violations() {
+/// The first `shown` violations the replay listed, one a line after
+/// `prefix`, and how many more it counted (with how to see them).
+pub fn violation_lines(r: &ReplayReport, prefix: &str, shown: usize, out: &mut String) {
+    let listed = r.violations().iter().take(shown);
+    let count = listed.len();
+    for v in listed {
         let _ = writeln!(out, "{prefix}{v}");
     }
-    let more = r
-        .violation_count()
-        .saturating_sub(r.violations().len() as u64);
+    let more = r.violation_count().saturating_sub(count as u64);
     if more > 0 {
-        let _ = writeln!(out, "{prefix}… and {more} more");
+        let _ = writeln!(
+            out,
+            "{prefix}… and {more} more (`simulate --all` lists every one)"
+        );
     }
 }
 

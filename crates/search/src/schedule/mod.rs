@@ -2,8 +2,8 @@
 //! the fewest steps by SAT, certificates that fewer are impossible, and a fast
 //! heuristic for networks SAT cannot reach.
 //!
-//! [`minimise`] starts at a lower bound and tries `T`, `T + 1`, … with the
-//! formula of [`encode`](mod@encode) until it is satisfiable; each model is
+//! [`minimise`] tries `T` from a lower bound upward, or from an upper bound
+//! downward, with the formula of [`encode`](mod@encode); each model is
 //! decoded into timed sends and replayed (an invalid one is an encoder bug and
 //! an error). With a certificate directory, every `T` is solved by varisat with
 //! a DRAT proof, and each unsatisfiable `T` leaves a certificate
@@ -21,6 +21,8 @@ use crate::options::{SolverChoice, SolverError};
 use crate::refutation::CheckedRefutation;
 use crate::solver::{SatAnswer, SolveControl, solve_varisat};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Ports, ReplayOptions, Schedule, TimedSend, replay};
@@ -39,6 +41,11 @@ pub struct ScheduleSearchOptions {
     pub to: usize,
     /// Give up on one `T` after this long.
     pub time_limit: Option<Duration>,
+    /// Stop the whole search at this instant (the `T` being solved is then
+    /// unknown, and no other is tried).
+    pub deadline: Option<Instant>,
+    /// Stop the whole search as soon as any of these flags is set (a signal).
+    pub stop: Vec<Arc<AtomicBool>>,
     /// The solver (replaced by varisat when certificates are asked for).
     pub solver: SolverChoice,
     /// Where certificates go (`DIR/T<t>/`).
@@ -142,8 +149,76 @@ pub struct ScheduleSearch {
     pub found: Option<Vec<TimedSend>>,
     /// The numbers of steps shown infeasible, in order.
     pub infeasible: Vec<ScheduleInfeasibility>,
-    /// The numbers of steps where the limit ran out.
+    /// The numbers of steps where a limit ran out (the one of a `T`, the
+    /// run's deadline or a stop request).
     pub unknown: Vec<usize>,
+    /// Why the search stopped before it was done, if it did.
+    pub stopped: Option<Stopped>,
+}
+
+/// Why a search stopped before it was done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The run's deadline ([`ScheduleSearchOptions::deadline`]) passed.
+    Deadline,
+    /// A stop flag ([`ScheduleSearchOptions::stop`]) was set.
+    Requested,
+}
+
+/// What [`minimise`] tells its caller as it goes.
+#[derive(Clone, Copy, Debug)]
+pub enum ScheduleEvent<'a> {
+    /// The formula for `time` steps is being built.
+    Encoding {
+        /// The number of steps.
+        time: usize,
+    },
+    /// The solver runs on `time` steps (now and then, about every 250 ms).
+    Solving {
+        /// The number of steps.
+        time: usize,
+        /// The formula's variables.
+        variables: usize,
+        /// The formula's clauses.
+        clauses: usize,
+        /// The clauses the solver has learned so far.
+        learned: u64,
+        /// The time spent on this `T`.
+        elapsed: Duration,
+    },
+    /// A schedule within `time` steps, decoded and replayed here (sorted by
+    /// step): the caller may judge and keep it before the search goes on.
+    Found {
+        /// The number of steps asked for (the schedule may finish earlier).
+        time: usize,
+        /// Its sends.
+        sends: &'a [TimedSend],
+    },
+    /// `time` steps are infeasible (the search's `infeasible` says how sure).
+    Refuted {
+        /// The number of steps.
+        time: usize,
+    },
+    /// A limit ran out on `time` steps (`stopped`: the whole search's).
+    Unknown {
+        /// The number of steps.
+        time: usize,
+        /// The run's deadline or a stop request, rather than `T`'s own limit.
+        stopped: Option<Stopped>,
+    },
+}
+
+impl ScheduleSearchOptions {
+    /// Whether the whole search must stop now, and why.
+    fn stopped(&self) -> Option<Stopped> {
+        if self.stop.iter().any(|s| s.load(Ordering::Relaxed)) {
+            Some(Stopped::Requested)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Stopped::Deadline)
+        } else {
+            None
+        }
+    }
 }
 
 /// A total-exchange schedule of `sends` on `network`, all-port.
@@ -162,65 +237,68 @@ pub fn exchange_schedule(
 /// Tries `options.from ..= options.to` steps in order and stops at the first
 /// satisfiable one (the `T`s where the limit ran out before are listed: the
 /// schedule found is then not shown to be the fastest).
-/// `progress` hears each `T` before it is tried.
+/// `events` hears each `T` tried, the solver's progress, and each schedule
+/// found as soon as it is found (before the search goes on).
 ///
 /// Descending (`options.descending`), it tries `to`, then one below the time
 /// of each schedule found, and stops at the first `T` refuted or where the
 /// limit runs out: the satisfiable formulas far from the optimum are the easy
-/// ones. As no schedule that finishes within `T` steps means none within
-/// fewer, a refutation of `T` then settles every `T` below it too.
+/// ones, and each one found improves on the last. As no schedule that
+/// finishes within `T` steps means none within fewer, a refutation of `T`
+/// then settles every `T` below it too.
+///
+/// Either way the search stops at once when `options.deadline` passes or a
+/// flag of `options.stop` is set (`stopped`), keeping what it found.
 pub fn minimise(
     graph: &Graph,
     options: &ScheduleSearchOptions,
-    progress: &mut dyn FnMut(usize),
+    events: &mut dyn FnMut(ScheduleEvent<'_>),
 ) -> Result<ScheduleSearch, ScheduleSearchError> {
-    if options.descending {
-        return descend(graph, options, progress);
-    }
     let mut result = ScheduleSearch::default();
-    for time in options.from..=options.to {
-        progress(time);
-        match solve_at(graph, time, options)? {
-            AtTime::Found(mut sends) => {
-                sends.sort_by_key(|s| s.step);
-                result.found = Some(sends);
-                break;
-            }
-            AtTime::Infeasible(i) => result.infeasible.push(i),
-            // Perhaps a larger T is easier: a limit that runs out moves on.
-            AtTime::Unknown => result.unknown.push(time),
+    let mut time = if options.descending {
+        options.to
+    } else {
+        options.from
+    };
+    while (options.from..=options.to).contains(&time) {
+        if let Some(why) = options.stopped() {
+            result.stopped = Some(why);
+            break;
         }
-    }
-    Ok(result)
-}
-
-/// [`minimise`], descending.
-fn descend(
-    graph: &Graph,
-    options: &ScheduleSearchOptions,
-    progress: &mut dyn FnMut(usize),
-) -> Result<ScheduleSearch, ScheduleSearchError> {
-    let mut result = ScheduleSearch::default();
-    let mut time = options.to;
-    while time >= options.from {
-        progress(time);
-        match solve_at(graph, time, options)? {
+        match solve_at(graph, time, options, events)? {
             AtTime::Found(mut sends) => {
                 sends.sort_by_key(|s| s.step);
+                events(ScheduleEvent::Found {
+                    time,
+                    sends: &sends,
+                });
                 let finished = sends.last().map_or(0, |s| s.step as usize);
                 result.found = Some(sends);
                 match finished.min(time).checked_sub(1) {
-                    Some(next) => time = next,
-                    None => break,
+                    Some(next) if options.descending => time = next,
+                    _ => break,
                 }
             }
             AtTime::Infeasible(i) => {
+                events(ScheduleEvent::Refuted { time });
                 result.infeasible.push(i);
-                break;
+                if options.descending {
+                    break;
+                }
+                time += 1;
             }
             AtTime::Unknown => {
+                // The run's own limits first: the solver gave up for them.
+                let stopped = options.stopped();
+                events(ScheduleEvent::Unknown { time, stopped });
                 result.unknown.push(time);
-                break;
+                result.stopped = stopped;
+                // Upward, perhaps a larger T is easier: a limit that runs out
+                // moves on. Downward, a smaller T is harder.
+                if stopped.is_some() || options.descending {
+                    break;
+                }
+                time += 1;
             }
         }
     }
@@ -240,8 +318,10 @@ fn solve_at(
     graph: &Graph,
     time: usize,
     options: &ScheduleSearchOptions,
+    events: &mut dyn FnMut(ScheduleEvent<'_>),
 ) -> Result<AtTime, ScheduleSearchError> {
     let started = Instant::now();
+    events(ScheduleEvent::Encoding { time });
     let estimate = encode::estimate_variables(graph, time, options.paths, options.max_variables);
     if estimate > options.max_variables {
         return Err(ExchangeEncodeError::OverLimit {
@@ -252,23 +332,42 @@ fn solve_at(
         .into());
     }
     let encoding = encode_exchange(graph, time, options.paths)?;
-    let control = |proof: Option<Box<dyn std::io::Write>>| SolveControl {
-        deadline: options.time_limit.map(|limit| started + limit),
-        stop: vec![],
-        proof,
-        lrat: None,
-        on_progress: Box::new(|_| {}),
-    };
+    // This T's own limit, or the run's deadline if that comes first.
+    let deadline = options
+        .time_limit
+        .map(|limit| started + limit)
+        .into_iter()
+        .chain(options.deadline)
+        .min();
+    let (variables, clauses) = (encoding.cnf.vars(), encoding.cnf.clauses().len());
     let dir = options
         .certificate_dir
         .as_ref()
         .map(|d| crate::certificate_dir_for(d, time));
-    let answer = match &dir {
-        Some(dir) => {
-            let file = create_proof(dir)?;
-            solve_varisat(&encoding.cnf, control(Some(Box::new(file))))?.0
-        }
-        None => crate::run_solver(options.solver, None, &encoding.cnf, control(None))?.0,
+    let proof = match &dir {
+        Some(dir) => Some(Box::new(create_proof(dir)?) as Box<dyn std::io::Write>),
+        None => None,
+    };
+    let certified = proof.is_some();
+    let control = SolveControl {
+        deadline,
+        stop: options.stop.clone(),
+        proof,
+        lrat: None,
+        on_progress: Box::new(|learned| {
+            events(ScheduleEvent::Solving {
+                time,
+                variables,
+                clauses,
+                learned,
+                elapsed: started.elapsed(),
+            })
+        }),
+    };
+    let answer = if certified {
+        solve_varisat(&encoding.cnf, control)?.0
+    } else {
+        crate::run_solver(options.solver, None, &encoding.cnf, control)?.0
     };
     match answer {
         SatAnswer::Sat(model) => {
@@ -368,6 +467,8 @@ mod tests {
             from,
             to,
             time_limit: None,
+            deadline: None,
+            stop: vec![],
             solver: SolverChoice::Varisat,
             certificate_dir: None,
             descending: false,
@@ -392,5 +493,36 @@ mod tests {
         );
         let sends = found.found.unwrap();
         assert_eq!(sends.iter().map(|s| s.step).max(), Some(3));
+    }
+
+    #[test]
+    fn each_schedule_found_is_heard_and_a_stop_ends_the_search() {
+        let g = "ring 5".parse::<NetworkName>().unwrap().build().unwrap();
+        let mut down = options("ring 5", 2, 6, PathClass::Any);
+        down.descending = true;
+        let mut found = vec![];
+        let mut hear = |e: ScheduleEvent<'_>| {
+            if let ScheduleEvent::Found { time, sends } = e {
+                found.push((time, sends.iter().map(|s| s.step).max()));
+            }
+        };
+        let searched = minimise(&g, &down, &mut hear).unwrap();
+        assert_eq!(searched.stopped, None);
+        // Each schedule is heard as it is found, the last one is kept.
+        assert!(!found.is_empty());
+        let last = found.last().unwrap().1;
+        assert_eq!(last, Some(3));
+        assert_eq!(searched.found.unwrap().iter().map(|s| s.step).max(), last);
+        // A flag set before the start: nothing is tried.
+        let flag = Arc::new(AtomicBool::new(true));
+        down.stop = vec![flag.clone()];
+        let searched = minimise(&g, &down, &mut |_| {}).unwrap();
+        assert_eq!(searched.stopped, Some(Stopped::Requested));
+        assert!(searched.found.is_none() && searched.unknown.is_empty());
+        // A deadline already passed: the same, for the other reason.
+        flag.store(false, Ordering::Relaxed);
+        down.deadline = Some(Instant::now());
+        let searched = minimise(&g, &down, &mut |_| {}).unwrap();
+        assert_eq!(searched.stopped, Some(Stopped::Deadline));
     }
 }

@@ -5,8 +5,8 @@
 //!
 //! The sends go, step by step, to the core's [`StreamReplay`] (the same checks
 //! as the whole replay) and to `-o` through a [`SendWriter`]; the file is
-//! written under a temporary name and renamed only once the replay is judged
-//! valid, so an invalid schedule is never left behind.
+//! written under a temporary name beside it and renamed only once the replay
+//! is judged valid, so an invalid schedule is never left behind.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -98,9 +98,7 @@ pub(super) fn heuristic(
 }
 
 fn open(path: &Path, header: &Schedule) -> Result<Output, String> {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
+    let partial = super::write::temporary_beside(path);
     let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     let file = std::fs::File::create(&partial).map_err(failed)?;
     let mut file = std::io::BufWriter::new(file);

@@ -1,0 +1,492 @@
+//! `search --network`: a total-exchange schedule on any network, by SAT
+//! (the fewest steps, with certificates) or by the heuristic, and its report.
+//!
+//! Whatever is found is replayed and judged by [`txverify_core::verdict::judge`]
+//! against the lower bound before anything is reported or written; optimality
+//! beyond the bound is claimed only on certificates that the checker accepted
+//! and that cover every schedule (any paths), by [`sched::optimal_by`].
+//!
+//! The search is anytime: the heuristic's schedule is judged and written to
+//! `-o` first, then each faster schedule SAT finds, each time whole (a file
+//! beside it renamed over it), so that a run stopped by its deadline, a signal
+//! or a kill leaves the best schedule found so far.
+
+mod facts;
+mod stream;
+mod write;
+
+use super::{Failure, Status};
+use facts::{Facts, Kept};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use txverify_core::bounds::general::graph_bounds;
+use txverify_core::network::{Graph, NetworkName};
+use txverify_core::schedule::{Ports, ReplayOptions, Schedule, TimedSend, replay};
+use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
+use txverify_search::SolverChoice;
+use txverify_search::schedule::{
+    self as sched, PathClass, ScheduleEvent, ScheduleSearch, ScheduleSearchOptions, Stopped,
+};
+
+/// The JSON schema of `search --network --format json`.
+pub const SCHEDULE_SEARCH_SCHEMA: &str = "txverify-schedule-search/2";
+
+/// What `search --network` was asked, its arguments checked.
+#[derive(Clone, Debug)]
+pub struct NetworkSearchRequest {
+    /// The network as named.
+    pub network: NetworkName,
+    /// The network as the command line spelled it.
+    pub words: String,
+    /// The heuristic instead of SAT.
+    pub heuristic: bool,
+    /// The paths the messages may take (SAT only).
+    pub paths: PathClass,
+    /// The solver for SAT.
+    pub solver: SolverChoice,
+    /// `--time T`: this time only.
+    pub time: Option<usize>,
+    /// `--max-time T`: the largest time tried.
+    pub max_time: Option<usize>,
+    /// The largest formula, in variables.
+    pub max_variables: u64,
+    /// The time limit of each solver call.
+    pub time_limit: Option<Duration>,
+    /// `--deadline S`: the limit of the whole run, from its start.
+    pub deadline: Option<Duration>,
+    /// Set by a signal (SIGINT, SIGTERM): stop and report what was found.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// Where certificates go.
+    pub certificate: Option<PathBuf>,
+    /// Try the times from the largest down (else from the bound up).
+    pub descending: bool,
+    /// `-o FILE`: where the schedule found is written.
+    pub output: Option<PathBuf>,
+}
+
+/// What `search --network` tells its caller as it goes (the binary shows it
+/// on standard error).
+#[derive(Clone, Copy, Debug)]
+pub enum NetworkSearchEvent<'a> {
+    /// A faster schedule, replayed and judged, now the best; written to
+    /// `written` when `-o` was given.
+    Kept {
+        /// Its number of steps.
+        time: u32,
+        /// `heuristic` or `sat`.
+        found_by: &'static str,
+        /// Where it was written.
+        written: Option<&'a Path>,
+    },
+    /// The SAT search's own news, with the best time so far.
+    Search {
+        /// What the search did.
+        event: ScheduleEvent<'a>,
+        /// The best schedule's time so far.
+        best: Option<u32>,
+        /// The lower bound.
+        bound: u64,
+        /// The time since the run started.
+        elapsed: Duration,
+    },
+}
+
+/// Why `search --network` stopped without a report: the failure and the
+/// network it names in its JSON object.
+#[derive(Debug)]
+pub struct NetworkSearchFailure {
+    /// What went wrong, and its status.
+    pub failure: Box<Failure>,
+    /// The network as the error object names it.
+    pub network: String,
+}
+
+/// What a run found, judged.
+struct Judged {
+    /// The schedule (its sends empty when it was streamed).
+    schedule: Schedule,
+    /// The number of sends.
+    sends: u64,
+    /// Already written to `-o` (streamed).
+    written: bool,
+    verdict: ScheduleVerdict,
+    /// The heuristic found it (SAT found nothing faster).
+    by_heuristic: bool,
+}
+
+/// The report of `search --network`: text and JSON, and its status.
+pub struct NetworkSearchReport {
+    text: String,
+    json: Value,
+    status: Status,
+}
+
+impl NetworkSearchReport {
+    /// The report for people.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The report for programs (schema txverify-schedule-search/2, docs/json.md).
+    pub fn json(&self) -> &Value {
+        &self.json
+    }
+
+    /// 0 with a schedule (also when the deadline or a signal stopped the
+    /// search after one was found), 4 when a limit ran out first, 1 when
+    /// every `T` tried is infeasible.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+}
+
+type Outcome = Result<NetworkSearchReport, NetworkSearchFailure>;
+
+fn failure(words: &str, status: Status, message: impl Into<String>) -> NetworkSearchFailure {
+    NetworkSearchFailure {
+        failure: Box::new(Failure::new(status, message)),
+        network: words.trim().to_string(),
+    }
+}
+
+/// Replays `sends` on `graph` and judges them against `bound`.
+fn judged(
+    network: &NetworkName,
+    graph: &Graph,
+    sends: Vec<TimedSend>,
+    bound: &NamedBound,
+    by_heuristic: bool,
+) -> Result<Judged, String> {
+    let schedule = sched::exchange_schedule(network.clone(), sends);
+    let report = replay(&schedule, graph, &ReplayOptions { max_listed: 10 })
+        .map_err(|e| format!("the schedule cannot be replayed: {e}"))?;
+    let verdict = judge(&report, Some(bound.clone()), None);
+    if !verdict.valid() || verdict.beats_bound() {
+        return Err(format!(
+            "internal error: the schedule found replays with {} violations (time {}, bound {})",
+            verdict.violations(),
+            verdict.time(),
+            bound.value()
+        ));
+    }
+    Ok(Judged {
+        sends: schedule.sends.len() as u64,
+        schedule,
+        written: false,
+        verdict,
+        by_heuristic,
+    })
+}
+
+/// The best schedule so far, and every one kept, in order: each is written
+/// to `-o` (when given) as soon as it is kept.
+struct Best<'a> {
+    request: &'a NetworkSearchRequest,
+    started: Instant,
+    judged: Option<Judged>,
+    kept: Vec<Kept>,
+}
+
+impl Best<'_> {
+    fn time(&self) -> Option<u32> {
+        self.judged.as_ref().map(|j| j.verdict.time())
+    }
+
+    /// Keeps `found` if it is faster than the best so far, and writes it.
+    fn offer(
+        &mut self,
+        found: Judged,
+        events: &mut dyn FnMut(NetworkSearchEvent<'_>),
+    ) -> Result<(), String> {
+        let time = found.verdict.time();
+        if self.time().is_some_and(|best| best <= time) {
+            return Ok(());
+        }
+        let output = self.request.output.as_deref();
+        if let Some(path) = output
+            && !found.written
+        {
+            write::write_output(path, &found.schedule)?;
+        }
+        let found_by = if found.by_heuristic {
+            "heuristic"
+        } else {
+            "sat"
+        };
+        self.kept.push(Kept {
+            time,
+            found_by,
+            seconds: self.started.elapsed().as_secs_f64(),
+        });
+        self.judged = Some(found);
+        events(NetworkSearchEvent::Kept {
+            time,
+            found_by,
+            written: output,
+        });
+        Ok(())
+    }
+}
+
+/// Runs `search --network`; `events` hears each schedule kept and the SAT
+/// search's progress.
+pub fn search_network(
+    request: &NetworkSearchRequest,
+    events: &mut dyn FnMut(NetworkSearchEvent<'_>),
+) -> Outcome {
+    let started = Instant::now();
+    let words = request.words.as_str();
+    let fail = |message: String, status: Status| Err(failure(words, status, message));
+    // Both the bound and any schedule are quadratic in the nodes: refused
+    // from the name, before the network is built.
+    if let Err(e) = crate::bounds::check_size(&request.network) {
+        return fail(e.to_string(), Status::Input);
+    }
+    let graph = match request.network.build() {
+        Ok(g) => g,
+        Err(e) => return fail(format!("`{words}`: {e}"), Status::Input),
+    };
+    // Every message makes at least one send: a first bound on the sends,
+    // before the distances are computed.
+    let nodes = graph.nodes() as u64;
+    let max_sends = if streams(request) {
+        sched::heuristic::MAX_PLANNED_SENDS
+    } else {
+        sched::heuristic::MAX_SENDS
+    };
+    if nodes * nodes.saturating_sub(1) > max_sends {
+        return fail(
+            format!(
+                "`{words}`: a total exchange on {nodes} nodes makes at least {} sends, more than the limit of {}",
+                nodes * (nodes - 1),
+                max_sends
+            ),
+            Status::Input,
+        );
+    }
+    let figures = graph_bounds(&graph, u64::MAX);
+    // The all-port bound every command states for this graph (`total_exchange`'s).
+    let bound = figures.bound_set(Ports::All).best().clone();
+    if !request.heuristic {
+        // The smallest formula tried is estimated first: refused before the
+        // heuristic schedule or any clause is made.
+        let time = request.time.unwrap_or(bound.value() as usize);
+        if graph.nodes() > sched::encode::MAX_NODES {
+            let e = sched::ExchangeEncodeError::TooLarge {
+                nodes: graph.nodes(),
+            };
+            return fail(format!("`{words}`: {e}"), Status::Input);
+        }
+        let limit = request.max_variables;
+        let estimate = sched::encode::estimate_variables(&graph, time, request.paths, limit);
+        if estimate > limit {
+            let e = sched::ExchangeEncodeError::OverLimit {
+                time,
+                estimate,
+                limit,
+            };
+            return fail(format!("`{words}`: {e}"), Status::Input);
+        }
+    }
+    if figures.total_status > max_sends {
+        return fail(
+            format!(
+                "`{words}`: a total exchange on shortest paths makes {} sends, more than the limit of {}",
+                figures.total_status, max_sends
+            ),
+            Status::Input,
+        );
+    }
+    let run = Run {
+        request,
+        graph: &graph,
+        bound: &bound,
+        started,
+    };
+    run.search(events)
+}
+
+/// One run, once the network is built and its bound known.
+struct Run<'a> {
+    request: &'a NetworkSearchRequest,
+    graph: &'a Graph,
+    bound: &'a NamedBound,
+    started: Instant,
+}
+
+impl Run<'_> {
+    fn fail(&self, message: String, status: Status) -> Outcome {
+        Err(failure(&self.request.words, status, message))
+    }
+
+    /// The heuristic's schedule first (unless `--time T` asks for SAT at T
+    /// alone, or it is slower than `--max-time`), then SAT below it.
+    fn search(&self, events: &mut dyn FnMut(NetworkSearchEvent<'_>)) -> Outcome {
+        let request = self.request;
+        let mut best = Best {
+            request,
+            started: self.started,
+            judged: None,
+            kept: vec![],
+        };
+        if streams(request) {
+            return match self.streamed() {
+                Ok(found) => match best.offer(found, events) {
+                    Ok(()) => self.report(best, None),
+                    Err(message) => self.fail(message, Status::Input),
+                },
+                Err(message) => self.fail(message, Status::Internal),
+            };
+        }
+        if request.time.is_none() {
+            let sends = sched::heuristic::list_schedule(self.graph);
+            let heuristic = match judged(&request.network, self.graph, sends, self.bound, true) {
+                Ok(j) => j,
+                Err(message) => return self.fail(message, Status::Internal),
+            };
+            let within = request
+                .max_time
+                .is_none_or(|max| heuristic.verdict.time() as usize <= max);
+            if within && let Err(message) = best.offer(heuristic, events) {
+                return self.fail(message, Status::Input);
+            }
+            if request.heuristic {
+                return self.report(best, None);
+            }
+        }
+        let from = request.time.unwrap_or(self.bound.value() as usize);
+        // Only faster than the best so far is of use.
+        let below_best = best.time().map(|t| (t as usize).checked_sub(1));
+        let to = match (request.time, request.max_time, below_best) {
+            (Some(t), _, _) => Some(t),
+            (None, max, Some(below)) => below.map(|b| max.map_or(b, |m| m.min(b))),
+            (None, max, None) => max,
+        };
+        let Some(to) = to.filter(|&to| to >= from) else {
+            // The best meets the bound, or nothing is left to try.
+            return self.report(best, Some(&ScheduleSearch::default()));
+        };
+        // Set when a schedule SAT found cannot be kept: the search stops.
+        let failed = Arc::new(AtomicBool::new(false));
+        let options = ScheduleSearchOptions {
+            network: request.words.trim().to_string(),
+            paths: request.paths,
+            from,
+            to,
+            time_limit: request.time_limit,
+            deadline: request.deadline.map(|d| self.started + d),
+            stop: request
+                .interrupt
+                .iter()
+                .cloned()
+                .chain([failed.clone()])
+                .collect(),
+            solver: request.solver,
+            certificate_dir: request.certificate.clone(),
+            descending: request.descending,
+            max_variables: request.max_variables,
+        };
+        let mut problem: Option<(String, Status)> = None;
+        let mut hear = |event: ScheduleEvent<'_>| {
+            if let ScheduleEvent::Found { sends, .. } = event
+                && problem.is_none()
+            {
+                let kept = judged(
+                    &request.network,
+                    self.graph,
+                    sends.to_vec(),
+                    self.bound,
+                    false,
+                )
+                .map_err(|m| (m, Status::Internal))
+                .and_then(|j| best.offer(j, events).map_err(|m| (m, Status::Input)));
+                if let Err(e) = kept {
+                    problem = Some(e);
+                    failed.store(true, Ordering::Relaxed);
+                }
+            }
+            events(NetworkSearchEvent::Search {
+                event,
+                best: best.time(),
+                bound: self.bound.value(),
+                elapsed: self.started.elapsed(),
+            });
+        };
+        let searched = sched::minimise(self.graph, &options, &mut hear);
+        if let Some((message, status)) = problem {
+            return self.fail(message, status);
+        }
+        match searched {
+            Ok(s) => self.report(best, Some(&s)),
+            Err(e) if e.is_io() || e.is_over_limit() => self.fail(e.to_string(), Status::Input),
+            Err(e) => self.fail(e.to_string(), Status::Internal),
+        }
+    }
+
+    /// The heuristic's schedule, replayed, judged and written to `-o` a step
+    /// at a time ([`stream`]).
+    fn streamed(&self) -> Result<Judged, String> {
+        let header = sched::exchange_schedule(self.request.network.clone(), Vec::new());
+        let output = self.request.output.as_deref();
+        let header = match output {
+            Some(path) => write::named_for(path, &header)?,
+            None => header,
+        };
+        let found = stream::heuristic(self.graph, header, self.bound, output)?;
+        Ok(Judged {
+            schedule: found.header,
+            sends: found.sends,
+            written: true,
+            verdict: found.verdict,
+            by_heuristic: true,
+        })
+    }
+
+    /// Reports the run in text and JSON (the best schedule is on disk already).
+    fn report(&self, best: Best<'_>, searched: Option<&ScheduleSearch>) -> Outcome {
+        let found = best.judged;
+        let status = status_of(found.is_some(), searched);
+        let infeasible = searched.map_or(&[][..], |s| &s.infeasible[..]);
+        let optimal = found
+            .as_ref()
+            .map(|f| sched::optimal_by(&f.verdict, infeasible));
+        let stopped = searched.and_then(|s| s.stopped).map(|s| match s {
+            Stopped::Deadline => "deadline",
+            Stopped::Requested => "signal",
+        });
+        let facts = Facts {
+            request: self.request,
+            graph: self.graph,
+            bound: self.bound,
+            found: &found,
+            searched,
+            optimal,
+            stopped,
+            kept: &best.kept,
+        };
+        Ok(NetworkSearchReport {
+            text: facts.text(),
+            json: facts.json(status, self.started.elapsed().as_secs_f64()),
+            status,
+        })
+    }
+}
+
+/// `--heuristic` alone (no `--max-time` that could refuse its schedule after
+/// it is written) streams the schedule: it is never held whole.
+fn streams(request: &NetworkSearchRequest) -> bool {
+    request.heuristic && request.max_time.is_none() && request.time.is_none()
+}
+
+/// The status: 0 with a schedule, 4 when a limit ran out first, 1 when
+/// every `T` tried is infeasible.
+fn status_of(found: bool, searched: Option<&ScheduleSearch>) -> Status {
+    match (found, searched) {
+        (true, _) | (false, None) => Status::Ok,
+        (false, Some(s)) if s.unknown.is_empty() && s.stopped.is_none() => Status::Rejected,
+        (false, Some(_)) => Status::Limit,
+    }
+}
