@@ -81,7 +81,7 @@ pub(super) fn flatten(graph: &Graph, routes: &mut Routes, rounds: usize, budget:
             }
             routes.hops(m).iter().for_each(|&l| load[l as usize] += 1);
         }
-        if load.iter().any(|&x| x == most) {
+        if load.contains(&most) {
             return;
         }
     }
