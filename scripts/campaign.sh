@@ -20,9 +20,9 @@
 #   scripts/campaign.sh --markdown            print the results table
 # Environment:
 #   LIMIT=120       seconds per number of columns (`--time-limit`)
-#   SOLVER=cadical  solver for the search (`--solver`); certificates are always derived
-#                   with varisat by txverify itself. Falls back to varisat when the build
-#                   has no CaDiCaL.
+#   SOLVER=cadical  solver for the search (`--solver`); CaDiCaL writes the LRAT proof of
+#                   each certificate as it refutes. Falls back to varisat (DRAT proofs)
+#                   when the build has no CaDiCaL.
 #   KEEP_BYTES=2000000  largest proof committed; larger certificates are deleted (the
 #                   results say "not kept"; the same command rebuilds them).
 # Needs: cargo, jq. Re-running a network replaces its table, proofs and results line.

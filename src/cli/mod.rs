@@ -26,6 +26,7 @@ mod network_bounds;
 mod render;
 mod schedule;
 mod search;
+mod search_collective;
 mod search_config;
 mod search_mpi;
 mod search_network;
@@ -33,6 +34,7 @@ mod search_page;
 mod search_report;
 mod simulate;
 mod verify_cnf;
+mod verify_collective_proof;
 mod verify_proof;
 mod verify_schedule_proof;
 
@@ -286,6 +288,18 @@ struct SearchArgs {
     /// `mesh 4 6` (docs/schedules-any.md).
     #[arg(long, value_name = "NET", conflicts_with = "file")]
     network: Option<NetworkSpec>,
+    /// With --network: search a schedule of this collective instead of a total
+    /// exchange: `broadcast R`, `allgather` (formerly `mnb`), `reduce R`,
+    /// `reduce-scatter` or `allreduce`, by SAT from the lower bound upward
+    /// (docs/collectives.md).
+    #[arg(long, value_name = "COLLECTIVE", requires = "network")]
+    collective: Option<String>,
+    /// With --collective: chunks per block (default 1).
+    #[arg(long, value_name = "C", requires = "collective")]
+    chunks: Option<String>,
+    /// With --collective: ports per node, `all` (default) or K.
+    #[arg(long, value_name = "K", requires = "collective")]
+    ports: Option<String>,
     /// With --network: no SAT, a fast schedule (balanced shortest paths, list
     /// scheduling) reported against the lower bound.
     #[arg(long, requires = "network")]
@@ -458,6 +472,13 @@ struct VerifyProofArgs {
     /// built and the formula regenerated from it; docs/schedules-any.md).
     #[arg(long, value_name = "NET", conflicts_with = "lrat")]
     network: Option<NetworkSpec>,
+    /// With --network: the certificates are of `search --collective` and must
+    /// be about this collective (docs/collectives.md).
+    #[arg(long, value_name = "COLLECTIVE", requires = "network")]
+    collective: Option<String>,
+    /// With --collective: its chunks (default 1).
+    #[arg(long, value_name = "C", requires = "collective")]
+    chunks: Option<String>,
     /// Also write the refutation as a text LRAT proof to this file (clauses
     /// numbered as in the formula `search --dimacs` writes; checked again after
     /// writing; for LRAT checkers such as cake_lpr).

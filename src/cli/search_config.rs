@@ -258,7 +258,7 @@ fn split_of(args: &SearchArgs, instance: &Instance) -> Result<Vec<LinkId>, Strin
 
 /// The solver the arguments ask for, with its command checked, or why it
 /// cannot be used.
-fn solver_of(args: &SearchArgs) -> Result<SolverChoice, String> {
+pub(super) fn solver_of(args: &SearchArgs) -> Result<SolverChoice, String> {
     let (solver, name, feature) = match args.solver {
         SolverArg::Varisat => (SolverChoice::Varisat, "varisat", ""),
         SolverArg::Cadical => (SolverChoice::Cadical, "CaDiCaL", "cadical"),

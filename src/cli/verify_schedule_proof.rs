@@ -57,6 +57,11 @@ fn verify_one(
     dir: &Path,
     several: bool,
 ) -> Exit {
+    if args.collective.is_some()
+        || txverify_search::schedule::collective_certificate::is_collective_certificate(dir)
+    {
+        return super::verify_collective_proof::verify_one(args, words, graph, dir, several);
+    }
     let checked = certificate::verify(graph, dir);
     let exit = match &checked {
         Ok(_) => Exit::Ok,

@@ -179,3 +179,70 @@ fn a_proof_check_reports_how_much_of_the_proof_it_has_read() {
     assert!(total > 0 && read == total, "{read} of {total}");
     assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0));
 }
+
+/// The table of docs/results.md: from its header line to the first line that
+/// is not a table row.
+fn results_table(doc: &str, header: &str) -> Vec<String> {
+    doc.lines()
+        .skip_while(|l| *l != header)
+        .take_while(|l| l.starts_with('|'))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_campaign_script_prints_the_table_of_the_results_page() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("bash")
+        .args(["scripts/campaign.sh", "--markdown"])
+        .current_dir(root)
+        .output()
+        .expect("bash runs the script");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let doc = std::fs::read_to_string(root.join("docs/results.md")).unwrap();
+    let table = results_table(&doc, &printed[0]);
+    assert!(printed.len() > 10, "{printed:?}");
+    for (k, (a, b)) in printed.iter().zip(&table).enumerate() {
+        assert_eq!(
+            a, b,
+            "row {k} of docs/results.md differs from campaign/results.tsv"
+        );
+    }
+    assert_eq!(printed.len(), table.len());
+}
+
+#[test]
+fn every_optimality_among_all_tables_has_its_certificates_in_the_repository() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tsv = std::fs::read_to_string(root.join("campaign/results.tsv")).unwrap();
+    let mut claims = 0;
+    for line in tsv.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (name, bound, found, status) = (fields[0], fields[3], fields[4], fields[5]);
+        if !status.starts_with("optimal among all tables") {
+            continue;
+        }
+        claims += 1;
+        let (bound, found): (u32, u32) = (bound.parse().unwrap(), found.parse().unwrap());
+        for t in bound..found {
+            let dir = root.join(format!("proofs/{name}/T{t}"));
+            assert!(
+                dir.join("provenance.json").is_file(),
+                "{name}: optimal among all tables, but {} is missing",
+                dir.display()
+            );
+        }
+    }
+    assert!(
+        claims >= 5,
+        "only {claims} claims found: is the file read right?"
+    );
+}

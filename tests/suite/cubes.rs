@@ -283,3 +283,47 @@ fn cubes_solved_here_by_an_external_solver_need_its_proofs_to_hold() {
     let verified = txverify(&["verify-proof", &ring(), s(&dir)]);
     assert_eq!(verified.code, 0, "{}", verified.stdout);
 }
+
+#[test]
+fn a_cube_run_stopped_by_its_limit_says_how_many_cubes_it_refuted_and_which_are_open() {
+    // The 16-ring at 35 with words of any length: refuted, but in tens of
+    // seconds; one second for all eight cubes leaves some open.
+    let run = txverify(&[
+        "search",
+        "campaign/networks/ring16-cyclic-anylength.tbl",
+        "--any-length",
+        "--time",
+        "35",
+        "--cubes",
+        "8",
+        "--time-limit",
+        "1",
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(run.code, 4, "{}{}", run.stdout, run.stderr);
+    let line = run
+        .stderr
+        .lines()
+        .chain(run.stdout.lines())
+        .find(|l| l.starts_with("unknown T=35: the limit ran out with "))
+        .unwrap_or_else(|| panic!("{}{}", run.stdout, run.stderr))
+        .to_string();
+    // "… with R of 8 cubes refuted and O open (cubes a, b, …)": R + O = 8,
+    // and O cube numbers are listed, each between 1 and 8.
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let refuted: usize = words[7].parse().unwrap();
+    let open: usize = words[13].parse().unwrap();
+    assert_eq!(words[9], "8", "{line}");
+    assert_eq!(refuted + open, 8, "{line}");
+    let listed: Vec<usize> = line
+        .split("(cubes ")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(')')
+        .split(", ")
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!(listed.len(), open, "{line}");
+    assert!(listed.iter().all(|&c| (1..=8).contains(&c)), "{line}");
+}

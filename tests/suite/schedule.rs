@@ -190,7 +190,7 @@ fn not_held() {
     let r = run_on(
         "linear 3",
         Ports::Limit(1),
-        Collective::Broadcast(0),
+        Collective::broadcast(0),
         vec![
             send(1, 0, 1, 0, B),
             send(1, 1, 2, 0, B),
@@ -242,7 +242,7 @@ fn receive_ports() {
     let r = run_on(
         "linear 3",
         Ports::Limit(1),
-        Collective::Mnb,
+        Collective::ALLGATHER,
         vec![
             send(1, 0, 1, 0, B),
             send(1, 2, 1, 2, B),
@@ -261,7 +261,7 @@ fn delivered_twice() {
     let copy = run_on(
         "linear 2",
         Ports::Limit(1),
-        Collective::Broadcast(0),
+        Collective::broadcast(0),
         vec![send(1, 0, 1, 0, B), send(2, 1, 0, 0, B)],
     );
     only(&copy, ViolationKind::DeliveredTwice, 1);
@@ -286,25 +286,25 @@ fn never_delivered() {
     only(&r, ViolationKind::NeverDelivered, 1);
     assert_eq!(r.violations()[0].node, 0);
     assert_eq!(r.violations()[0].step, None);
-    let r = run_on("hypercube 2", Ports::All, Collective::Mnb, vec![]);
+    let r = run_on("hypercube 2", Ports::All, Collective::ALLGATHER, vec![]);
     only(&r, ViolationKind::NeverDelivered, 12);
 }
 
 #[test]
-fn gather_and_accumulate_are_checked_reversed() {
+fn gather_is_checked_reversed_and_reduce_combines() {
     let ok = run_on(
         "linear 3",
         Ports::Limit(1),
-        Collective::Accumulate(0),
+        Collective::reduce(0),
         vec![send(1, 2, 1, 0, B), send(2, 1, 0, 0, B)],
     );
     assert!(ok.valid(), "{:?}", ok.violations());
-    assert_eq!(ok.checked_as(), Collective::Broadcast(0));
+    assert_eq!(ok.checked_as(), Collective::reduce(0));
     // Node 1 passes its sum on before node 2's contribution arrives.
     let early = run_on(
         "linear 3",
         Ports::Limit(1),
-        Collective::Accumulate(0),
+        Collective::reduce(0),
         vec![send(1, 2, 1, 0, B), send(1, 1, 0, 0, B)],
     );
     assert!(!early.valid());
@@ -494,8 +494,8 @@ fn hops_for(
                 personal(&mut hops, r, d, pick);
             }
         }
-        Collective::Broadcast(r) => broadcast(&mut hops, r, pick),
-        Collective::Mnb => {
+        Collective::Broadcast { root: r, .. } => broadcast(&mut hops, r, pick),
+        Collective::Allgather { .. } => {
             for r in 0..n {
                 broadcast(&mut hops, r, pick);
             }
@@ -551,8 +551,8 @@ fn build(network: &str, ports: Ports, kind: u8, root: u32, seed: u64) -> (Schedu
     let forward = match kind % 6 {
         0 | 4 => Collective::Scatter(r),
         1 => Collective::TotalExchange,
-        2 | 5 => Collective::Broadcast(r),
-        _ => Collective::Mnb,
+        2 | 5 => Collective::broadcast(r),
+        _ => Collective::ALLGATHER,
     };
     let mut state = seed;
     let mut pick = |len: usize| {
@@ -570,7 +570,7 @@ fn build(network: &str, ports: Ports, kind: u8, root: u32, seed: u64) -> (Schedu
         }
         (5, _) => {
             sends = reversed(&sends);
-            Collective::Accumulate(r)
+            Collective::reduce(r)
         }
         (_, c) => c,
     };
@@ -641,7 +641,7 @@ proptest! {
             // is the first of the reversal and cannot come earlier there; it is
             // dropped instead.
             Mutation::Earlier => match schedule.collective {
-                Collective::Gather(_) | Collective::Accumulate(_) => {
+                Collective::Gather(_) | Collective::Reduce { .. } => {
                     let time = schedule.sends.iter().map(|s| s.step).max().unwrap_or(0);
                     if schedule.sends[i].step < time {
                         schedule.sends[i].step += 1;
@@ -659,7 +659,7 @@ proptest! {
                 let n = graph.nodes();
                 let s = &mut schedule.sends[i];
                 let end = match schedule.collective {
-                    Collective::Gather(_) | Collective::Accumulate(_) => &mut s.from,
+                    Collective::Gather(_) | Collective::Reduce { .. } => &mut s.from,
                     _ => &mut s.to,
                 };
                 *end = ((*end as usize + 1 + other.index(n - 1)) % n) as u32;
@@ -675,14 +675,14 @@ proptest! {
         ports in proptest::option::of(ports_strategy()),
         collective in prop_oneof![
             Just(Collective::TotalExchange),
-            Just(Collective::Mnb),
+            Just(Collective::ALLGATHER),
             any::<u32>().prop_map(Collective::Scatter),
             any::<u32>().prop_map(Collective::Gather),
-            any::<u32>().prop_map(Collective::Broadcast),
-            any::<u32>().prop_map(Collective::Accumulate),
+            any::<u32>().prop_map(Collective::broadcast),
+            any::<u32>().prop_map(Collective::reduce),
         ],
         raw in prop::collection::vec(
-            (any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), prop_oneof![Just(B), 0u32..u32::MAX]),
+            (any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), prop_oneof![Just(B), 0u32..=B - txverify_core::schedule::MAX_CHUNKS]),
             0..40,
         ),
     ) {
@@ -725,11 +725,11 @@ proptest! {
         ports in ports_strategy(),
         collective in prop_oneof![
             Just(Collective::TotalExchange),
-            Just(Collective::Mnb),
+            Just(Collective::ALLGATHER),
             (0u32..4).prop_map(Collective::Scatter),
             (0u32..4).prop_map(Collective::Gather),
-            (0u32..4).prop_map(Collective::Broadcast),
-            (0u32..4).prop_map(Collective::Accumulate),
+            (0u32..4).prop_map(Collective::broadcast),
+            (0u32..4).prop_map(Collective::reduce),
         ],
         raw in prop::collection::vec((0u32..5, 0u32..10, 0u32..10, 0u32..10, prop_oneof![Just(B), 0u32..10]), 0..60),
     ) {

@@ -83,11 +83,15 @@ pub fn table_schedule(input: &SimulationInput<'_>, ports: usize) -> Result<Sched
 }
 
 /// The sends as CSV: a header line `step,from,to,source,destination`, then one
-/// line per send (destination `*` for a broadcast packet).
+/// line per send (destination `*` for an item, `*` and its chunk after a
+/// slash, `*/2`, for chunks other than 0).
 pub fn write_csv(schedule: &Schedule, out: &mut impl std::io::Write) -> std::io::Result<()> {
     writeln!(out, "step,from,to,source,destination")?;
     for s in &schedule.sends {
-        if s.destination == txverify_core::schedule::BROADCAST {
+        if s.packet().is_broadcast() && s.chunk() > 0 {
+            let (step, from, to, block, chunk) = (s.step, s.from, s.to, s.source, s.chunk());
+            writeln!(out, "{step},{from},{to},{block},*/{chunk}")?;
+        } else if s.packet().is_broadcast() {
             writeln!(out, "{},{},{},{},*", s.step, s.from, s.to, s.source)?;
         } else {
             writeln!(

@@ -93,6 +93,37 @@ enum CubeAnswer {
     Unknown,
 }
 
+/// How the cubes of one run ended: a run stopped by its limit still says how
+/// far it got, and which cubes a longer run must take up.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CubeTally {
+    /// Cubes made.
+    pub cubes: usize,
+    /// Cubes refuted.
+    pub refuted: usize,
+    /// Cubes with a table (at most one: the run stops at the first).
+    pub satisfiable: usize,
+    /// The cubes not decided, numbered from 1 as the cube files are.
+    pub open: Vec<usize>,
+}
+
+impl CubeTally {
+    fn of(answers: &[CubeAnswer]) -> CubeTally {
+        CubeTally {
+            cubes: answers.len(),
+            refuted: answers.iter().filter(|a| **a == CubeAnswer::Unsat).count(),
+            satisfiable: answers
+                .iter()
+                .filter(|a| matches!(a, CubeAnswer::Sat(_)))
+                .count(),
+            open: (0..answers.len())
+                .filter(|&i| answers[i] == CubeAnswer::Unknown)
+                .map(|i| i + 1)
+                .collect(),
+        }
+    }
+}
+
 /// Solves the formula for `time` as `count` cubes on `options.jobs` threads
 /// (at least one) with the solver asked for, and stops at the first table.
 /// With a certificate directory, every cube's refutation is written there
@@ -105,7 +136,7 @@ pub fn solve_cubes(
     time: usize,
     options: &SearchOptions,
     count: usize,
-) -> Result<(Outcome, usize), SearchError> {
+) -> Result<(Outcome, CubeTally), SearchError> {
     let started = Instant::now();
     let deadline = options.time_limit.map(|limit| started + limit);
     let encoding = encode(instance, time, &options.encoding)?;
@@ -166,17 +197,18 @@ pub fn solve_cubes(
         return Err(e);
     }
     let answers = answers.into_inner().unwrap_or_default();
+    let tally = CubeTally::of(&answers);
     for answer in &answers {
         if let CubeAnswer::Sat(model) = answer {
             let table = encoding
                 .decode(instance, model)
                 .ok_or(SearchError::Undecodable)?;
             kernel_accepts(instance, &table, time)?;
-            return Ok((Outcome::Found(table, super::FoundBy::Main), cubes.len()));
+            return Ok((Outcome::Found(table, super::FoundBy::Main), tally));
         }
     }
     if answers.contains(&CubeAnswer::Unknown) {
-        return Ok((Outcome::Unknown, cubes.len()));
+        return Ok((Outcome::Unknown, tally));
     }
     let certificate = match &options.certificate_dir {
         Some(dir) => Some(write_cube_certificate(
@@ -193,7 +225,7 @@ pub fn solve_cubes(
         checked_proof: None,
         refutation: None,
     };
-    Ok((Outcome::Infeasible(infeasibility), cubes.len()))
+    Ok((Outcome::Infeasible(infeasibility), tally))
 }
 
 /// Makes `dir`, which holds every cube's refutation, a cube certificate: the

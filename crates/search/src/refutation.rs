@@ -88,6 +88,21 @@ impl CheckedRefutation {
     }
 }
 
+impl CheckedRefutation {
+    /// From a collective certificate the checker accepted. Its formula
+    /// restricts nothing (it leaves out only where distances forbid an item
+    /// to be), and a schedule within fewer steps is one within its steps (a
+    /// copy is kept), so it settles fewer steps too.
+    pub(crate) fn of_collective_certificate(
+        verified: &crate::schedule::collective_certificate::VerifiedCollective,
+    ) -> CheckedRefutation {
+        CheckedRefutation {
+            steps: verified.provenance.time as u64,
+            covers_fewer_steps: true,
+        }
+    }
+}
+
 impl Refutation for CheckedRefutation {
     fn steps(&self) -> u64 {
         self.steps

@@ -23,7 +23,7 @@ pub fn build(d: u32, root: u32) -> Schedule {
     Schedule {
         network: Some(NetworkName::Hypercube(d)),
         ports: Some(Ports::All),
-        collective: Collective::Broadcast(root),
+        collective: Collective::broadcast(root),
         sends,
     }
 }

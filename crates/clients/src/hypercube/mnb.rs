@@ -192,7 +192,7 @@ pub fn from_link_sets(d: u32, sets: &[Vec<Link>]) -> Schedule {
     Schedule {
         network: Some(NetworkName::Hypercube(d)),
         ports: Some(Ports::All),
-        collective: Collective::Mnb,
+        collective: Collective::ALLGATHER,
         sends,
     }
 }

@@ -79,11 +79,11 @@ impl Problem {
     /// The schedule collective of the problem from `root`.
     pub fn collective(self, root: u32) -> Collective {
         match self {
-            Problem::Broadcast => Collective::Broadcast(root),
+            Problem::Broadcast => Collective::broadcast(root),
             Problem::Scatter => Collective::Scatter(root),
             Problem::Gather => Collective::Gather(root),
-            Problem::Accumulate => Collective::Accumulate(root),
-            Problem::Mnb => Collective::Mnb,
+            Problem::Accumulate => Collective::reduce(root),
+            Problem::Mnb => Collective::ALLGATHER,
             Problem::Exchange => Collective::TotalExchange,
         }
     }

@@ -43,7 +43,7 @@ pub fn build(problem: Problem, d: u32, root: u32) -> Schedule {
         network: Some(NetworkName::Hypercube(d)),
         ports: Some(Ports::Limit(1)),
         collective: match problem {
-            Problem::Accumulate => Collective::Broadcast(root),
+            Problem::Accumulate => Collective::broadcast(root),
             Problem::Gather => Collective::Scatter(root),
             _ => problem.collective(root),
         },

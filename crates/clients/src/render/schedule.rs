@@ -12,8 +12,8 @@ use super::RenderError;
 use super::svg::{category_colour, grouped, heat_colour, label_step, num, open, text};
 use std::fmt::Write;
 use txverify_core::network::Graph;
+use txverify_core::schedule::Schedule;
 use txverify_core::schedule::replay::ReplayReport;
-use txverify_core::schedule::{BROADCAST, Schedule};
 use txverify_core::verdict::ScheduleVerdict;
 
 /// How to draw a schedule.
@@ -242,7 +242,9 @@ fn send_marks(out: &mut String, schedule: &Schedule, graph: &Graph, layout: &Lay
         let y = TOP + row as f64 * h;
         let fill = category_colour(s.source as usize % COLOURS, COLOURS);
         // The send as the schedule's text format writes it.
-        let destination = if s.destination == BROADCAST {
+        let destination = if s.packet().is_broadcast() && s.chunk() > 0 {
+            format!("* (chunk {})", s.chunk())
+        } else if s.packet().is_broadcast() {
             "*".to_string()
         } else {
             s.destination.to_string()

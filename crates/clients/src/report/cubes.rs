@@ -79,20 +79,41 @@ pub fn cubes(
     let solved = conquer::solve_cubes(instance, time, &at_time(options, time), count)
         .map_err(|e| failed(&e))?;
     Ok(match solved {
-        (Outcome::Found(table, _), n) => Run {
-            log: vec![format!("found in one of {n} cubes")],
+        (Outcome::Found(table, _), tally) => Run {
+            log: vec![format!(
+                "found in one of {} cubes ({} refuted before it)",
+                tally.cubes, tally.refuted
+            )],
             found: Some(table),
             status: Status::Ok,
         },
-        (Outcome::Infeasible(i), n) => Run::said(
-            format!("infeasible {} (all {n} cubes refuted)", describe(&i)),
+        (Outcome::Infeasible(i), tally) => Run::said(
+            format!(
+                "infeasible {} (all {} cubes refuted)",
+                describe(&i),
+                tally.cubes
+            ),
             Status::Rejected,
         ),
-        (Outcome::Unknown, n) => Run::said(
-            format!("unknown T={time}: the limit ran out before all {n} cubes were solved"),
-            Status::Limit,
-        ),
+        (Outcome::Unknown, tally) => Run::said(open_cubes(time, &tally), Status::Limit),
     })
+}
+
+/// The line of a cube run stopped by its limit: how far it got, and which
+/// cubes are left (`--cubes K -o DIR` writes them for jobs that run longer).
+fn open_cubes(time: usize, tally: &conquer::CubeTally) -> String {
+    let shown: Vec<String> = tally.open.iter().take(20).map(usize::to_string).collect();
+    let more = match tally.open.len().saturating_sub(shown.len()) {
+        0 => String::new(),
+        k => format!(" and {k} more"),
+    };
+    format!(
+        "unknown T={time}: the limit ran out with {} of {} cubes refuted and {} open (cubes {}{more})",
+        tally.refuted,
+        tally.cubes,
+        tally.open.len(),
+        shown.join(", ")
+    )
 }
 
 /// `--merge DIR --time T`: what the cube jobs' answers in `dir` add up to.

@@ -58,7 +58,9 @@ pub struct ScheduleReport {
     pub ports: PortsField,
     /// The collective.
     pub collective: String,
-    /// The collective replayed (its reversal for gather and accumulate).
+    /// Chunks per block (1 for the personalised collectives).
+    pub chunks: u32,
+    /// The collective replayed (its reversal for gather).
     pub checked_as: String,
     /// Why `checked_as` differs, when it does.
     pub note: Option<String>,
@@ -129,13 +131,16 @@ pub struct ViolationEntry {
     pub packet: PacketEntry,
 }
 
-/// A packet in JSON: `destination` is `"*"` for a broadcast packet.
+/// A packet in JSON: `destination` is `"*"` for an item, and `chunk` its
+/// chunk (`null` for a personalised packet).
 #[derive(Clone, Debug, Serialize)]
 pub struct PacketEntry {
-    /// Where it starts.
+    /// Where it starts (an item's block).
     pub source: u32,
     /// Where it goes, or `"*"`.
     pub destination: serde_json::Value,
+    /// The chunk of an item.
+    pub chunk: Option<u32>,
 }
 
 impl From<&txverify_core::schedule::Violation> for ViolationEntry {
@@ -153,6 +158,7 @@ impl From<&txverify_core::schedule::Violation> for ViolationEntry {
             packet: PacketEntry {
                 source: v.packet.source,
                 destination,
+                chunk: v.packet.is_broadcast().then(|| v.packet.chunk()),
             },
         }
     }
@@ -259,6 +265,7 @@ impl ScheduleReport {
                 Ports::Limit(k) => PortsField::Limit(k),
             },
             collective: r.collective().to_string(),
+            chunks: r.collective().chunks(),
             checked_as: r.checked_as().to_string(),
             note: reversal_note(r),
             valid: verdict.valid(),
@@ -296,9 +303,13 @@ impl ScheduleReport {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{}: schedule of {} on {} ({} nodes, {} directed links), ports {}",
+            "{}: schedule of {}{} on {} ({} nodes, {} directed links), ports {}",
             self.file,
             r.collective(),
+            match r.collective().chunks() {
+                1 => String::new(),
+                c => format!(" in {c} chunks"),
+            },
             self.network,
             r.nodes(),
             r.directed_links(),

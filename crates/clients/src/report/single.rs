@@ -2,7 +2,7 @@
 //! read, load, verify and assemble the report, so that the binary only prints
 //! what comes back and exits with its [`Status`].
 
-use super::{CheckReport, Status, html, json, read_text};
+use super::{CheckReport, Failure, Status, html, json, read_text};
 use crate::simulate::{
     Failure as SimulationFailure, MAX_TRACE_HOPS, MessageRef, SimulationError, SimulationOptions,
     SimulationReport, simulate, trace,
@@ -105,6 +105,56 @@ fn load_source(
     }
 }
 
+/// One table's `check` before it is written: its report, an MSCCL program's
+/// text (for its own checker), or the failure that stopped it.
+#[derive(Clone, Debug)]
+pub enum SourceCheck {
+    /// The table's report.
+    Report(Box<CheckReport>),
+    /// An MSCCL program (told from its text), with that text.
+    Msccl(String),
+    /// Why there is no report: a file of another kind, or a load error
+    /// (placed at its line and column, with its rendered diagnostic).
+    Failed(Failure),
+}
+
+/// `check` of the text `source`, shown as `shown`: what the CLI and the
+/// bindings both build their reports from.
+pub fn check_source(
+    shown: &str,
+    source: String,
+    load_options: &LoadOptions,
+    options: &VerifyOptions,
+) -> SourceCheck {
+    // The file's kind is told from its text, whatever its name (docs/cli.md).
+    let kind = detect(&source);
+    if kind == FileKind::Msccl {
+        return SourceCheck::Msccl(source);
+    }
+    if let Some(line) = kind.refusal(Reader::Check, shown) {
+        return SourceCheck::Failed(Failure::input(line));
+    }
+    let loaded = match load(&source, load_options) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            let span = e.span();
+            let message = e.to_string();
+            let diagnostic = render_diagnostic(shown, &source, span, &message);
+            let failure = Failure::input(message)
+                .at(Some(line_col(&source, span.start)))
+                .shown_as(diagnostic);
+            return SourceCheck::Failed(failure);
+        }
+    };
+    let verification = verify(&loaded, options);
+    SourceCheck::Report(Box::new(CheckReport::new(
+        shown,
+        &source,
+        &loaded,
+        verification,
+    )))
+}
+
 /// `check` of one file: its report in `format`, or the error that stopped it.
 pub fn check_file(
     path: &Path,
@@ -117,21 +167,17 @@ pub fn check_file(
     let Some(source) = read_source(path, format, &mut emits) else {
         return FileCheck::Done(Outcome::input(emits));
     };
-    // The file's kind is told from its text, whatever its name (docs/cli.md).
-    let kind = detect(&source);
-    if kind == FileKind::Msccl {
-        return FileCheck::Msccl(source);
-    }
-    if let Some(line) = kind.refusal(Reader::Check, &shown) {
-        return FileCheck::Done(Outcome::input(vec![error_emit(
-            &shown, format, &line, None,
-        )]));
-    }
-    let Some((source, loaded)) = load_source(path, source, load, format, &mut emits) else {
-        return FileCheck::Done(Outcome::input(emits));
+    let report = match check_source(&shown, source, load, options) {
+        SourceCheck::Msccl(source) => return FileCheck::Msccl(source),
+        SourceCheck::Failed(failure) => {
+            let emit = match format {
+                Format::Text => Emit::Err(failure.stderr_text()),
+                Format::Json => error_emit(&shown, format, &failure.message, failure.at),
+            };
+            return FileCheck::Done(Outcome::input(vec![emit]));
+        }
+        SourceCheck::Report(report) => report,
     };
-    let verification = verify(&loaded, options);
-    let report = CheckReport::new(&shown, &source, &loaded, verification);
     let status = report.status();
     match format {
         Format::Text => emits.push(Emit::Out(report.to_text())),

@@ -22,6 +22,18 @@
 //! | ⌈(N − 1) / deg(x)⌉ | [`distance`] | all-port, any buffering | node x receives N − 1 distinct messages, at most one per link a step |
 //! | ⌈|A|·|V∖A| / c(A)⌉, c(A) = directed links leaving A | [`cut`] | any ports (all-port included), any routing, any buffering | the |A|·|V∖A| messages from A to the rest each cross from A at least once, and only c(A) links cross a step |
 //!
+//! The collectives that copy or combine ([`collective`]; C chunks per block,
+//! k_x = min(K, deg x), k = max k_x, cap(S) what can enter a node set S in
+//! a step; each proved in docs/collectives.md; model: K-port, copies,
+//! buffering, and combining for the reductions):
+//!
+//! | collective | bounds |
+//! | --- | --- |
+//! | broadcast R, reduce R | e(R); e(R) + ⌈C / k_R⌉ − 1 (pipeline); ⌈log_{1+k} N⌉ + ⌈C / k_R⌉ − 1 (growth); ⌈C / cap(S)⌉ for S without R (broadcast) or with it (reduce) |
+//! | allgather | diameter; ⌈log_{1+k} N⌉; ⌈C(N − 1) / k_x⌉ (intake); ⌈C·|V∖S| / cap(S)⌉ |
+//! | reduce-scatter | diameter; ⌈log_{1+k} N⌉; ⌈C(N − 1) / k_x⌉ (outflow); ⌈C·|S| / cap(S)⌉ |
+//! | allreduce | diameter; ⌈log_{1+k} N⌉; ⌈N·C / cap(S)⌉; ⌈2NC(N − 1) / Σ k_x⌉ (one-way gossip) |
+//!
 //! The K-port bound caps K at each node's degree: a node cannot use more ports
 //! than it has links, so K above the degree is the all-port case (on a graph of
 //! degree deg, ⌈s / deg⌉ = ⌈N·s / L⌉).

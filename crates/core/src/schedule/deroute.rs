@@ -4,7 +4,7 @@
 //! is an automorphism of the network (hypercubes), else an all-pairs table up
 //! to [`ALL_PAIRS_MAX_NODES`] nodes, else one search per destination.
 
-use super::{BROADCAST, TimedSend};
+use super::TimedSend;
 use crate::network::Graph;
 use rayon::prelude::*;
 
@@ -16,7 +16,7 @@ pub const ALL_PAIRS_MAX_NODES: usize = 8192;
 /// Counts the sends of personalised packets over links of the network that do
 /// not bring the packet closer to its destination.
 pub(super) fn count_derouted(graph: &Graph, sends: &[TimedSend]) -> u64 {
-    if sends.iter().all(|s| s.destination == BROADCAST) {
+    if sends.iter().all(|s| s.packet().is_broadcast()) {
         return 0; // nothing personalised: no distances needed
     }
     Distances::new(graph).count(graph, sends)
@@ -57,7 +57,7 @@ impl Distances {
     pub(super) fn count(&self, graph: &Graph, sends: &[TimedSend]) -> u64 {
         let n = graph.nodes();
         let relevant = |s: &TimedSend| {
-            s.destination != BROADCAST
+            !s.packet().is_broadcast()
                 && (s.destination as usize) < n
                 && (s.from as usize) < n
                 && (s.to as usize) < n

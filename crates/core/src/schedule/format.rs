@@ -1,15 +1,16 @@
 //! The two schedule formats, text and JSON: parsers with positioned errors and
 //! streaming printers.
 //!
-//! Both carry the same fields (network, ports, collective, sends) and convert
-//! both ways without loss. The text format is `key: value` header lines, `#`
-//! comments, a line `sends:` and one `STEP FROM TO SOURCE DESTINATION` line per
-//! send (destination `*` for a broadcast packet). The JSON format is one object
+//! Both carry the same fields (network, ports, collective, chunks, sends) and
+//! convert both ways without loss. The text format is `key: value` header
+//! lines, `#` comments, a line `sends:` and one `STEP FROM TO SOURCE
+//! DESTINATION [CHUNK]` line per send (destination `*` for an item, the chunk
+//! 0 when left out). The JSON format is one object
 //! with `schema` = [`SCHEMA`] and a `sends` array; extra fields are ignored.
 //! Sends go straight into the packed vector (no intermediate tree), and the
 //! printers stream, so that files of 10^8 sends stay within memory.
 
-use super::{BROADCAST, Collective, Ports, Schedule, TimedSend};
+use super::{BROADCAST, Collective, MAX_CHUNKS, Ports, Schedule, TimedSend, item_destination};
 use crate::format::syntax::Span;
 use crate::network::NetworkName;
 use serde::Deserialize;
@@ -43,8 +44,8 @@ pub enum ParseErrorKind {
     /// A header line that is not `key: value`.
     #[error("expected a header line `key: value` or `sends:`")]
     NotAHeader,
-    /// A header key other than `network`, `ports` and `collective`.
-    #[error("unknown key `{0}:` (known keys: network, ports, collective, sends)")]
+    /// A header key other than `network`, `ports`, `collective` and `chunks`.
+    #[error("unknown key `{0}:` (known keys: network, ports, collective, chunks, sends)")]
     UnknownKey(String),
     /// A header key given twice.
     #[error("`{0}:` is given twice")]
@@ -61,9 +62,15 @@ pub enum ParseErrorKind {
     /// No `sends:` line.
     #[error("no `sends:` line (a schedule lists its sends after it)")]
     NoSends,
-    /// A send line with other than five fields.
-    #[error("a send is `STEP FROM TO SOURCE DESTINATION`: five fields, not {0}")]
+    /// A send line with other than five fields (six with a chunk).
+    #[error("a send is `STEP FROM TO SOURCE DESTINATION [CHUNK]`: five or six fields, not {0}")]
     FieldCount(usize),
+    /// A chunk number on a send whose destination is not `*`, or not below
+    /// the collective's chunks.
+    #[error(
+        "chunk {0} is not a chunk of this send's packet: chunks go with destination `*`, numbered 0 … C − 1 (C = `chunks:`, 1 when left out)"
+    )]
+    BadChunk(u32),
     /// A field that is not a number (or `*` in the destination).
     #[error("`{0}` is not a number{dest}", dest = if *.1 { " or `*`" } else { "" })]
     BadNumber(String, bool),
@@ -131,6 +138,7 @@ pub fn parse_text(source: &str) -> Result<Schedule, ParseError> {
     let mut network = None;
     let mut ports = None;
     let mut collective = None;
+    let mut chunks: Option<(u32, &str)> = None;
     let mut in_sends = false;
     let mut sends = Vec::new();
     let mut line_start = 0;
@@ -151,7 +159,8 @@ pub fn parse_text(source: &str) -> Result<Schedule, ParseError> {
             continue;
         }
         if in_sends {
-            sends.push(parse_send_line(source, content)?);
+            let limit = chunks.map_or(1, |(c, _)| c);
+            sends.push(parse_send_line(source, content, limit)?);
             continue;
         }
         let Some((key, value)) = content.split_once(':') else {
@@ -199,6 +208,14 @@ pub fn parse_text(source: &str) -> Result<Schedule, ParseError> {
                     .map_err(|e| err(value_part, ParseErrorKind::Value(e)))?;
                 collective = Some(c);
             }
+            "chunks" => {
+                if chunks.is_some() {
+                    return Err(err(key, ParseErrorKind::DuplicateKey(key.to_string())));
+                }
+                let c = super::parse_chunks(value_text)
+                    .map_err(|e| err(value_part, ParseErrorKind::Value(e)))?;
+                chunks = Some((c, value_part));
+            }
             _ => return Err(err(key, ParseErrorKind::UnknownKey(key.to_string()))),
         }
     }
@@ -206,9 +223,14 @@ pub fn parse_text(source: &str) -> Result<Schedule, ParseError> {
     if !in_sends {
         return Err(err(end, ParseErrorKind::NoSends));
     }
-    let Some(collective) = collective else {
+    let Some(mut collective) = collective else {
         return Err(err(end, ParseErrorKind::NoCollective));
     };
+    if let Some((c, part)) = chunks {
+        collective = collective
+            .with_chunks(c)
+            .map_err(|e| err(part, ParseErrorKind::Value(e)))?;
+    }
     Ok(Schedule {
         network,
         ports,
@@ -217,11 +239,18 @@ pub fn parse_text(source: &str) -> Result<Schedule, ParseError> {
     })
 }
 
-fn parse_send_line(source: &str, content: &str) -> Result<TimedSend, ParseError> {
-    let mut fields = [0u32; 5];
+/// Whether `v` is out of range for field `count`: a destination among the
+/// numbers that name chunks, or a chunk of [`MAX_CHUNKS`] or more.
+fn reserved(is_dest: bool, count: usize, v: u32) -> bool {
+    (is_dest && v > BROADCAST - MAX_CHUNKS) || (count == 5 && v >= MAX_CHUNKS)
+}
+
+/// Reads one send line; a chunk must be below `chunks` (the header's).
+fn parse_send_line(source: &str, content: &str, chunks: u32) -> Result<TimedSend, ParseError> {
+    let mut fields = [0u32; 6];
     let mut count = 0;
     for token in content.split_ascii_whitespace() {
-        if count == 5 {
+        if count == 6 {
             let n = content.split_ascii_whitespace().count();
             return Err(ParseError::at(
                 source,
@@ -231,11 +260,20 @@ fn parse_send_line(source: &str, content: &str) -> Result<TimedSend, ParseError>
             ));
         }
         let is_dest = count == 4;
+        let chunk = token.parse::<u32>().unwrap_or(u32::MAX);
+        if count == 5 && (fields[4] != BROADCAST || (chunk >= chunks && chunk < MAX_CHUNKS)) {
+            return Err(ParseError::at(
+                source,
+                offset_in(source, token),
+                token.len(),
+                ParseErrorKind::BadChunk(chunk),
+            ));
+        }
         fields[count] = if is_dest && token == "*" {
             BROADCAST
         } else {
             match token.parse::<u32>() {
-                Ok(v) if !(is_dest && v == BROADCAST) && token.as_bytes()[0].is_ascii_digit() => v,
+                Ok(v) if !reserved(is_dest, count, v) && token.as_bytes()[0].is_ascii_digit() => v,
                 _ => {
                     return Err(ParseError::at(
                         source,
@@ -257,7 +295,10 @@ fn parse_send_line(source: &str, content: &str) -> Result<TimedSend, ParseError>
             ParseErrorKind::FieldCount(count),
         ));
     }
-    let [step, from, to, src, destination] = fields;
+    let [step, from, to, src, mut destination, chunk] = fields;
+    if count == 6 {
+        destination = item_destination(chunk);
+    }
     Ok(TimedSend {
         step,
         from,
@@ -279,12 +320,40 @@ pub fn parse_json(source: &str) -> Result<Schedule, ParseError> {
         };
         ParseError::at(source, offset, 1, ParseErrorKind::Json(message))
     })?;
+    let collective = match raw.chunks {
+        Some(c) => raw.collective.with_chunks(c).map_err(|e| {
+            let at = source.find("\"chunks\"").unwrap_or(0);
+            ParseError::at(source, at, 8, ParseErrorKind::Value(e))
+        })?,
+        None => raw.collective,
+    };
+    check_chunks(source, &raw.sends, collective)?;
     Ok(Schedule {
         network: raw.network,
         ports: raw.ports,
-        collective: raw.collective,
+        collective,
         sends: raw.sends,
     })
+}
+
+/// Refuses a send whose chunk is not below the collective's chunks, so that a
+/// file cannot name a chunk its header does not have. The place is the end
+/// of the file: sends are stored without their position.
+fn check_chunks(
+    source: &str,
+    sends: &[TimedSend],
+    collective: Collective,
+) -> Result<(), ParseError> {
+    let chunks = collective.chunks();
+    match sends.iter().find(|s| s.chunk() >= chunks) {
+        Some(s) => Err(ParseError::at(
+            source,
+            source.len(),
+            0,
+            ParseErrorKind::BadChunk(s.chunk()),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Byte offset of serde_json's (1-based line, 1-based byte column).
@@ -311,6 +380,8 @@ struct RawSchedule {
     #[serde(default)]
     ports: Option<Ports>,
     collective: Collective,
+    #[serde(default)]
+    chunks: Option<u32>,
     sends: Vec<TimedSend>,
 }
 
@@ -391,7 +462,7 @@ impl<'de> Deserialize<'de> for Destination {
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Destination, E> {
                 match u32::try_from(v) {
-                    Ok(x) if x != BROADCAST => Ok(Destination(x)),
+                    Ok(x) if x <= BROADCAST - MAX_CHUNKS => Ok(Destination(x)),
                     _ => Err(E::custom(format!("destination {v} is too large"))),
                 }
             }
@@ -414,26 +485,41 @@ struct RawSend {
     to: u32,
     source: u32,
     destination: Destination,
+    #[serde(default)]
+    chunk: Option<u32>,
 }
 
 impl<'de> Deserialize<'de> for TimedSend {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TimedSend, D::Error> {
         let r = RawSend::deserialize(d)?;
+        let destination = match r.chunk {
+            None | Some(0) => r.destination.0,
+            Some(c) if c < MAX_CHUNKS && r.destination.0 == BROADCAST => item_destination(c),
+            Some(c) => return Err(de::Error::custom(ParseErrorKind::BadChunk(c))),
+        };
         Ok(TimedSend {
             step: r.step,
             from: r.from,
             to: r.to,
             source: r.source,
-            destination: r.destination.0,
+            destination,
         })
     }
 }
 
-fn write_destination(w: &mut impl Write, destination: u32, quote: bool) -> io::Result<()> {
-    match (destination == BROADCAST, quote) {
-        (true, true) => write!(w, "\"*\""),
-        (true, false) => write!(w, "*"),
-        (false, _) => write!(w, "{destination}"),
+/// Writes a destination, `*` for an item, then its chunk when not 0 (text:
+/// a sixth field; JSON: a field `chunk`).
+fn write_destination(w: &mut impl Write, s: &TimedSend, quote: bool) -> io::Result<()> {
+    let (item, chunk) = (s.packet().is_broadcast(), s.chunk());
+    match (item, quote) {
+        (true, true) => write!(w, "\"*\"")?,
+        (true, false) => write!(w, "*")?,
+        (false, _) => write!(w, "{}", s.destination)?,
+    }
+    match (chunk, quote) {
+        (0, _) => Ok(()),
+        (c, true) => write!(w, ", \"chunk\": {c}"),
+        (c, false) => write!(w, " {c}"),
     }
 }
 
@@ -476,11 +562,11 @@ impl SendWriter {
                 Some(Ports::Limit(k)) => write!(w, ", \"ports\": {k}")?,
                 None => {}
             }
-            write!(
-                w,
-                ", \"collective\": \"{}\",\n \"sends\": [",
-                schedule.collective
-            )?;
+            write!(w, ", \"collective\": \"{}\"", schedule.collective)?;
+            if schedule.collective.chunks() > 1 {
+                write!(w, ", \"chunks\": {}", schedule.collective.chunks())?;
+            }
+            write!(w, ",\n \"sends\": [")?;
         } else {
             if let Some(network) = &schedule.network {
                 writeln!(w, "network: {network}")?;
@@ -489,6 +575,9 @@ impl SendWriter {
                 writeln!(w, "ports: {ports}")?;
             }
             writeln!(w, "collective: {}", schedule.collective)?;
+            if schedule.collective.chunks() > 1 {
+                writeln!(w, "chunks: {}", schedule.collective.chunks())?;
+            }
             writeln!(w, "sends:")?;
         }
         Ok(SendWriter { json, written: 0 })
@@ -504,11 +593,11 @@ impl SendWriter {
                     "{sep}  {{\"step\": {}, \"from\": {}, \"to\": {}, \"source\": {}, \"destination\": ",
                     s.step, s.from, s.to, s.source
                 )?;
-                write_destination(w, s.destination, true)?;
+                write_destination(w, s, true)?;
                 write!(w, "}}")?;
             } else {
                 write!(w, "{} {} {} {} ", s.step, s.from, s.to, s.source)?;
-                write_destination(w, s.destination, false)?;
+                write_destination(w, s, false)?;
                 writeln!(w)?;
             }
             self.written += 1;
@@ -627,11 +716,37 @@ sends:
         assert!(matches!(e.kind, ParseErrorKind::BadNumber(ref t, false) if t == "x"));
         let e = text_error("collective: mnb\nsends:\n1 0 1 0\n");
         assert_eq!(e.kind, ParseErrorKind::FieldCount(4));
-        let e = text_error("collective: mnb\nsends:\n1 0 1 0 * 9\n");
+        let e = text_error("collective: mnb\nsends:\n1 0 1 0 * 0 9\n");
         assert_eq!(
             (e.line, e.column, e.kind.clone()),
-            (3, 11, ParseErrorKind::FieldCount(6))
+            (3, 13, ParseErrorKind::FieldCount(7))
         );
+        // A chunk beyond the header's, or on a personalised packet.
+        let e = text_error("collective: mnb\nchunks: 2\nsends:\n1 0 1 0 * 2\n");
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (4, 11, ParseErrorKind::BadChunk(2))
+        );
+        let e = text_error("collective: scatter 0\nsends:\n1 0 1 0 1 0\n");
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (3, 11, ParseErrorKind::BadChunk(0))
+        );
+        let e = text_error("collective: scatter 0\nchunks: 2\nsends:\n");
+        assert_eq!((e.line, e.column), (2, 9));
+        let ok = parse_text("collective: allgather\nchunks: 3\nsends:\n1 0 1 0 * 2\n").unwrap();
+        assert_eq!(ok.collective.chunks(), 3);
+        assert_eq!(ok.sends[0].chunk(), 2);
+        assert_eq!(
+            to_text(&ok),
+            "collective: allgather\nchunks: 3\nsends:\n1 0 1 0 * 2\n"
+        );
+        let json = to_json(&ok);
+        assert!(
+            json.contains("\"chunks\": 3") && json.contains("\"chunk\": 2"),
+            "{json}"
+        );
+        assert_eq!(parse_json(&json).unwrap(), ok);
         let e = text_error("colour: red\nsends:\n");
         assert_eq!((e.line, e.column), (1, 1));
         assert!(matches!(e.kind, ParseErrorKind::UnknownKey(_)));

@@ -5,12 +5,14 @@
 //! gives it; a send at step `t` needs a link `from`–`to`, the packet at `from`
 //! since before step `t` (store-and-forward), and room on the directed link (one
 //! packet per step) and in the sender's and receiver's ports (K per step, or
-//! unlimited for `all`). Personalised packets move, broadcast packets are
-//! copied. `gather R` and `accumulate R` are replayed as the time-and-direction
-//! reversal of `scatter R` and `broadcast R`, which they are the duals of.
+//! unlimited for `all`). Personalised packets move; the items of broadcast and
+//! allgather are copied; those of reduce, reduce-scatter and allreduce are
+//! partial combinations, merged at the receiver ([`sums`]). `gather R` is
+//! replayed as the time-and-direction reversal of `scatter R`, its dual.
 //!
 //! Memory is per packet, not per send: 8 bytes per personalised packet (holder
-//! and arrival step) and 2 bits per (broadcast packet, node). Beyond the 20
+//! and arrival step), 2 bits per (copied item, node) and N bits per (combined
+//! item, node). Beyond the 20
 //! bytes of each stored send, the replay takes 4 bytes per send when the sends
 //! are not in step order (an index sorted by step) and, to count deroutes when
 //! some send is personalised: one search's distances when XOR translations are
@@ -20,13 +22,14 @@
 //! distance table. [`StreamReplay`] plays sends fed a batch at a time, so that
 //! they need not be stored at all.
 
-use super::{BROADCAST, Collective, Packet, Ports, Schedule, TimedSend};
+use super::{Collective, Items, Packet, Ports, Schedule, TimedSend};
 use crate::network::Graph;
 use std::collections::BTreeMap;
 
 mod report;
 mod reverse;
 mod stream;
+mod sums;
 pub use report::{ReplayReport, StepUse, Violation, ViolationKind};
 use reverse::{reverse, unreverse_findings};
 pub use stream::StreamReplay;
@@ -37,7 +40,9 @@ pub use super::deroute::ALL_PAIRS_MAX_NODES;
 /// 8 bytes each).
 pub const MAX_PACKET_SLOTS: usize = 1 << 28;
 
-/// The largest number of (broadcast packet, node) pairs (N² for `mnb`; 2 bits each).
+/// The largest number of bits of item state: (copied item, node) pairs (N²·C
+/// for `allgather`; 2 bits each), or N bits per (combined item, node) (N³·C
+/// for `reduce-scatter` and `allreduce`).
 pub const MAX_BROADCAST_BITS: usize = 1 << 32;
 
 /// How much the replay lists.
@@ -92,7 +97,7 @@ pub enum ReplayError {
         /// The step of an earlier send.
         after: u32,
     },
-    /// `gather` and `accumulate` are replayed reversed, which needs every send.
+    /// `gather` is replayed reversed, which needs every send.
     #[error("{0} is replayed reversed in time, from the whole schedule, not streamed")]
     NotStreamable(Collective),
     /// The collective has more packets than the replay keeps state for.
@@ -110,10 +115,64 @@ enum Packets {
     All,
     /// `(R, d)` for `d ≠ R`, slot `d`.
     From(u32),
-    /// `(R, *)`, broadcast slot 0.
-    Broadcast(u32),
-    /// `(s, *)` for every `s`, broadcast slot `s`.
-    EveryBroadcast,
+    /// Items that are copied (`Items::Copies`) or combined (`Items::Sums`).
+    Items(ItemSet),
+}
+
+/// The items of a collective that copies or combines: chunks `0 … C − 1` of
+/// the root's block, or of every node's block; item `b·C + c` is chunk c of
+/// block b (`c` alone for a root's block).
+#[derive(Clone, Copy)]
+struct ItemSet {
+    how: Items,
+    /// The one block (the root), or `None`: every node's.
+    root: Option<u32>,
+    chunks: u32,
+    /// Combined items: every node must end with every item complete
+    /// (allreduce), not only the item's block node.
+    everywhere: bool,
+}
+
+impl ItemSet {
+    fn of(collective: Collective) -> Option<ItemSet> {
+        let (root, everywhere) = match collective {
+            Collective::Broadcast { root, .. } | Collective::Reduce { root, .. } => {
+                (Some(root), false)
+            }
+            Collective::Allgather { .. } | Collective::ReduceScatter { .. } => (None, false),
+            Collective::Allreduce { .. } => (None, true),
+            _ => return None,
+        };
+        Some(ItemSet {
+            how: collective.items(),
+            root,
+            chunks: collective.chunks(),
+            everywhere,
+        })
+    }
+
+    fn count(&self, n: usize) -> usize {
+        self.chunks as usize * if self.root.is_some() { 1 } else { n }
+    }
+
+    /// The index of the item `p` names, if it is one of the collective's.
+    fn index(&self, p: Packet, n: usize) -> Option<usize> {
+        let c = p.chunk();
+        if !p.is_broadcast() || c >= self.chunks || p.source as usize >= n {
+            return None;
+        }
+        match self.root {
+            Some(r) => (p.source == r).then_some(c as usize),
+            None => Some(p.source as usize * self.chunks as usize + c as usize),
+        }
+    }
+
+    /// The packet of item `i`.
+    fn packet(&self, i: usize) -> Packet {
+        let c = self.chunks as usize;
+        let block = self.root.unwrap_or((i / c) as u32);
+        Packet::item(block, (i % c) as u32)
+    }
 }
 
 struct Bits(Vec<u64>);
@@ -143,10 +202,12 @@ struct State<'a> {
     /// Personalised packets: holder and arrival step (0 = never moved), side
     /// by side so that a send reads one cache line.
     personal: Vec<Held>,
-    /// Broadcast copies: `have[p·N + x]`, and the copies received this step.
+    /// Copied items: `have[p·N + x]`, and the copies received this step.
     have: Bits,
     fresh: Bits,
     fresh_list: Vec<usize>,
+    /// Combined items: the contributions of each node's partials.
+    sums: Option<sums::Sums>,
     /// Per-step capacity.
     link_busy: Bits,
     busy_list: Vec<u32>,
@@ -172,7 +233,8 @@ struct Held {
 
 enum Slot {
     Personal(usize),
-    Broadcast(usize),
+    Copy(usize),
+    Sum(usize),
 }
 
 impl State<'_> {
@@ -181,18 +243,20 @@ impl State<'_> {
         match self.packets {
             Packets::All => {
                 let i = p.source as usize * self.n + p.destination as usize;
-                (p.destination != BROADCAST
+                (!p.is_broadcast()
                     && p.source != p.destination
                     && self.wanted.as_ref().is_none_or(|w| w.get(i)))
                 .then_some(Slot::Personal(i))
             }
-            Packets::From(r) => (p.source == r && p.destination != BROADCAST && p.destination != r)
+            Packets::From(r) => (p.source == r && !p.is_broadcast() && p.destination != r)
                 .then_some(Slot::Personal(p.destination as usize)),
-            Packets::Broadcast(r) => {
-                (p.source == r && p.destination == BROADCAST).then_some(Slot::Broadcast(0))
+            Packets::Items(set) => {
+                let i = set.index(p, n as usize)?;
+                Some(match set.how {
+                    Items::Sums => Slot::Sum(i),
+                    _ => Slot::Copy(i),
+                })
             }
-            Packets::EveryBroadcast => (p.destination == BROADCAST && p.source < n)
-                .then_some(Slot::Broadcast(p.source as usize)),
         }
     }
 
@@ -231,6 +295,12 @@ impl State<'_> {
     }
 
     fn end_step(&mut self, step: u32) {
+        if let Some(mut sums) = self.sums.take() {
+            sums.end_step(|s, kind| {
+                self.report(kind, Some(s.step), s.to, Some((s.from, s.to)), s.packet())
+            });
+            self.sums = Some(sums);
+        }
         if !self.busy_list.is_empty() {
             self.link_use.push(StepUse {
                 step,
@@ -261,14 +331,11 @@ impl State<'_> {
         }
         let n = self.n as u32;
         let bad = |x: u32| x >= n;
-        if bad(s.from)
-            || bad(s.to)
-            || bad(s.source)
-            || (s.destination != BROADCAST && bad(s.destination))
-        {
+        let item = s.packet().is_broadcast();
+        if bad(s.from) || bad(s.to) || bad(s.source) || (!item && bad(s.destination)) {
             let node = [s.from, s.to, s.source, s.destination]
                 .into_iter()
-                .find(|&x| bad(x) && x != BROADCAST)
+                .find(|&x| bad(x) && !(item && x == s.destination))
                 .unwrap_or(s.from);
             return self.report(ViolationKind::BadNode, step, node, link, packet);
         }
@@ -290,7 +357,7 @@ impl State<'_> {
                     return self.report(ViolationKind::DeliveredTwice, step, s.from, link, packet);
                 }
             }
-            Slot::Broadcast(p) => {
+            Slot::Copy(p) => {
                 let from = p * self.n + s.from as usize;
                 if !self.have.get(from) || self.fresh.get(from) {
                     return self.report(ViolationKind::NotHeld, step, s.from, link, packet);
@@ -299,6 +366,9 @@ impl State<'_> {
                     return self.report(ViolationKind::DeliveredTwice, step, s.to, link, packet);
                 }
             }
+            // Every node holds a partial of every item; what it brings is
+            // judged when the step ends.
+            Slot::Sum(_) => {}
         }
         // Capacity.
         if let Some(l) = link_id {
@@ -341,11 +411,16 @@ impl State<'_> {
                     self.queue_touched.push(s.to);
                 }
             }
-            Slot::Broadcast(p) => {
+            Slot::Copy(p) => {
                 let i = p * self.n + to;
                 self.have.set(i);
                 self.fresh.set(i);
                 self.fresh_list.push(i);
+            }
+            Slot::Sum(p) => {
+                if let Some(sums) = self.sums.as_mut() {
+                    sums.send(s, p);
+                }
             }
         }
     }
@@ -376,22 +451,16 @@ impl State<'_> {
                     }
                 }
             }
-            Packets::Broadcast(_) | Packets::EveryBroadcast => {
-                let copies = match self.packets {
-                    Packets::Broadcast(_) => 1,
-                    _ => n,
-                };
-                for p in 0..copies {
-                    let source = match self.packets {
-                        Packets::Broadcast(r) => r,
-                        _ => p as u32,
-                    };
+            Packets::Items(set) => {
+                for p in 0..set.count(n) {
+                    let block = set.packet(p).source as usize;
                     for x in 0..n {
-                        if !self.have.get(p * n + x) {
-                            let packet = Packet {
-                                source,
-                                destination: BROADCAST,
-                            };
+                        let missing = match &self.sums {
+                            None => !self.have.get(p * n + x),
+                            Some(sums) => (set.everywhere || x == block) && !sums.complete(p, x),
+                        };
+                        if missing {
+                            let packet = set.packet(p);
                             self.report(
                                 ViolationKind::NeverDelivered,
                                 None,
@@ -469,14 +538,7 @@ fn replay_among(
     {
         return Err(ReplayError::RootOutOfRange { root, nodes: n });
     }
-    let (checked_as, packets, reversed) = match collective {
-        Collective::TotalExchange => (collective, Packets::All, false),
-        Collective::Scatter(r) => (collective, Packets::From(r), false),
-        Collective::Gather(r) => (Collective::Scatter(r), Packets::From(r), true),
-        Collective::Broadcast(r) => (collective, Packets::Broadcast(r), false),
-        Collective::Accumulate(r) => (Collective::Broadcast(r), Packets::Broadcast(r), true),
-        Collective::Mnb => (collective, Packets::EveryBroadcast, false),
-    };
+    let (checked_as, packets, reversed) = plan(collective);
     let mut state = State::start(graph, ports, packets, options)?;
     state.wanted = wanted;
     let sends = &schedule.sends;
@@ -505,6 +567,19 @@ fn replay_among(
         counts,
         violations,
     })
+}
+
+/// The collective replayed, its packets, and whether it is replayed reversed
+/// (`gather R` as `scatter R`).
+fn plan(collective: Collective) -> (Collective, Packets, bool) {
+    match collective {
+        Collective::Scatter(r) => (collective, Packets::From(r), false),
+        Collective::Gather(r) => (Collective::Scatter(r), Packets::From(r), true),
+        _ => match ItemSet::of(collective) {
+            Some(set) => (collective, Packets::Items(set), false),
+            None => (collective, Packets::All, false),
+        },
+    }
 }
 
 /// Plays every send in step order (in the reversed schedule's order for the
@@ -567,15 +642,20 @@ impl<'g> State<'g> {
             Packets::From(_) => n,
             _ => 0,
         };
-        let broadcast_bits = match packets {
-            Packets::Broadcast(_) => n,
-            Packets::EveryBroadcast => {
-                n.checked_mul(n).ok_or(ReplayError::TooLarge { nodes: n })?
-            }
-            _ => 0,
+        let too_large = ReplayError::TooLarge { nodes: n };
+        let (broadcast_bits, sum_bits) = match packets {
+            Packets::Items(set) if set.how == Items::Sums => (
+                0,
+                sums::Sums::bits(n, set.count(n)).ok_or(too_large.clone())?,
+            ),
+            Packets::Items(set) => (n.checked_mul(set.count(n)).ok_or(too_large.clone())?, 0),
+            _ => (0, 0),
         };
-        if personal_slots > MAX_PACKET_SLOTS || broadcast_bits > MAX_BROADCAST_BITS {
-            return Err(ReplayError::TooLarge { nodes: n });
+        if personal_slots > MAX_PACKET_SLOTS
+            || broadcast_bits > MAX_BROADCAST_BITS
+            || sum_bits > MAX_BROADCAST_BITS
+        {
+            return Err(too_large);
         }
         let at = |holder: u32| Held { holder, arrival: 0 };
         let mut personal = Vec::with_capacity(personal_slots);
@@ -591,14 +671,16 @@ impl<'g> State<'g> {
             _ => {}
         }
         let mut have = Bits::new(broadcast_bits);
-        match packets {
-            Packets::Broadcast(r) => have.set(r as usize),
-            Packets::EveryBroadcast => {
-                for s in 0..n {
-                    have.set(s * n + s);
+        let mut sums = None;
+        if let Packets::Items(set) = packets {
+            if set.how == Items::Sums {
+                sums = Some(sums::Sums::new(n, set.count(n)));
+            } else {
+                // Each item starts at its block's node.
+                for p in 0..set.count(n) {
+                    have.set(p * n + set.packet(p).source as usize);
                 }
             }
-            _ => {}
         }
         Ok(State {
             graph,
@@ -610,6 +692,7 @@ impl<'g> State<'g> {
             have,
             fresh: Bits::new(broadcast_bits),
             fresh_list: Vec::new(),
+            sums,
             link_busy: Bits::new(graph.directed_links()),
             busy_list: Vec::new(),
             sent: vec![0; n],

@@ -51,7 +51,7 @@
 //! Optimality beyond the bound has one rule too, for tables and schedules
 //! ([`optimality`]): [`schedule_optimal_by`] and [`table_optimal_by`].
 
-use crate::schedule::{Collective, Ports, ReplayReport};
+use crate::schedule::{Items, Ports, ReplayReport};
 use std::fmt;
 
 pub mod optimality;
@@ -73,6 +73,7 @@ pub struct Model {
     ports: Ports,
     copies: bool,
     buffering: bool,
+    combining: bool,
 }
 
 impl Model {
@@ -91,7 +92,23 @@ impl Model {
             ports,
             copies,
             buffering,
+            combining: false,
         }
+    }
+
+    /// The same model, the proof also letting nodes combine partial sums of
+    /// an item (reduce, reduce-scatter, allreduce). Only [`crate::bounds`]
+    /// states it.
+    pub(crate) fn with_combining(self) -> Model {
+        Model {
+            combining: true,
+            ..self
+        }
+    }
+
+    /// Whether the proof allows nodes to combine partial sums.
+    pub fn combining(&self) -> bool {
+        self.combining
     }
 
     /// The port limit of the proof.
@@ -111,30 +128,34 @@ impl Model {
 
     /// Whether a bound proved under this model holds for the replayed
     /// schedule: the replay's port limit is at most the proof's, the replay
-    /// buffers (it always may), and a collective that copies packets needs a
-    /// proof that allows copies.
+    /// buffers (it always may), a collective that copies packets needs a
+    /// proof that allows copies, and one that combines them a proof that
+    /// allows combining.
     fn covers(&self, report: &ReplayReport) -> bool {
         let ports = match (report.ports(), self.ports) {
             (_, Ports::All) => true,
             (Ports::All, Ports::Limit(_)) => false,
             (Ports::Limit(replayed), Ports::Limit(proved)) => replayed <= proved,
         };
-        let copies = !copies_packets(report.checked_as()) || self.copies;
-        ports && copies && self.buffering
+        let items = report.checked_as().items();
+        let copies = items != Items::Copies || self.copies;
+        let combining = items != Items::Sums || self.combining;
+        ports && copies && combining && self.buffering
     }
 }
 
 impl serde::Serialize for Model {
-    /// `{"ports": "all" or K, "copies": bool, "buffering": bool}`.
+    /// `{"ports": "all" or K, "copies": bool, "buffering": bool, "combining": bool}`.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut s = serializer.serialize_struct("Model", 3)?;
+        let mut s = serializer.serialize_struct("Model", 4)?;
         match self.ports {
             Ports::All => s.serialize_field("ports", "all")?,
             Ports::Limit(k) => s.serialize_field("ports", &k)?,
         }
         s.serialize_field("copies", &self.copies)?;
         s.serialize_field("buffering", &self.buffering)?;
+        s.serialize_field("combining", &self.combining)?;
         s.end()
     }
 }
@@ -151,15 +172,11 @@ impl fmt::Display for Model {
         if self.buffering {
             write!(f, ", buffering")?;
         }
+        if self.combining {
+            write!(f, ", combining")?;
+        }
         Ok(())
     }
-}
-
-fn copies_packets(c: Collective) -> bool {
-    matches!(
-        c,
-        Collective::Broadcast(_) | Collective::Mnb | Collective::Accumulate(_)
-    )
 }
 
 /// A lower bound with its name and the model it is proved under.

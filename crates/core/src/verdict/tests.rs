@@ -1,7 +1,7 @@
 //! The verdict's decisions on replays of hand-made schedules.
 
 use super::*;
-use crate::schedule::{ReplayOptions, Schedule, TimedSend, replay};
+use crate::schedule::{Collective, ReplayOptions, Schedule, TimedSend, replay};
 
 /// A valid total exchange on `linear 2` in one step, ports 1.
 fn replayed(ports: Ports, sends: &[(u32, u32, u32)]) -> ReplayReport {

@@ -12,6 +12,11 @@
 //! [`txverify_core::verdict::judge`].
 
 pub mod certificate;
+pub mod collective;
+pub mod collective_certificate;
+pub mod collective_copies;
+pub mod collective_formula;
+pub mod collective_sums;
 pub mod encode;
 pub mod heuristic;
 

@@ -122,6 +122,7 @@ pub struct NetworkSearchReport {
     text: String,
     json: Value,
     status: Status,
+    schedule: Option<Schedule>,
 }
 
 impl NetworkSearchReport {
@@ -140,6 +141,12 @@ impl NetworkSearchReport {
     /// every `T` tried is infeasible.
     pub fn status(&self) -> Status {
         self.status
+    }
+
+    /// The best schedule found (replayed and judged valid), if any: what
+    /// `-o` holds, for callers that keep it in memory (the Python package).
+    pub fn schedule(&self) -> Option<&Schedule> {
+        self.schedule.as_ref()
     }
 }
 
@@ -471,6 +478,7 @@ impl Run<'_> {
             text: facts.text(),
             json: facts.json(status, self.started.elapsed().as_secs_f64()),
             status,
+            schedule: found.map(|f| f.schedule),
         })
     }
 }

@@ -29,13 +29,18 @@ pub enum ViolationKind {
     /// A personalised packet sent on from its destination, or a copy sent to a
     /// node that already holds it.
     DeliveredTwice,
+    /// A partial combination received that shares a contribution with the
+    /// receiver's (without containing it) or with another partial of the same
+    /// item received in the same step: combining it would count a
+    /// contribution twice.
+    DoubleCounted,
     /// At the end, a packet is not where it must be.
     NeverDelivered,
 }
 
 impl ViolationKind {
     /// Every kind, in report order.
-    pub const ALL: [ViolationKind; 10] = [
+    pub const ALL: [ViolationKind; 11] = [
         ViolationKind::StepZero,
         ViolationKind::BadNode,
         ViolationKind::UnknownPacket,
@@ -45,6 +50,7 @@ impl ViolationKind {
         ViolationKind::SendPorts,
         ViolationKind::ReceivePorts,
         ViolationKind::DeliveredTwice,
+        ViolationKind::DoubleCounted,
         ViolationKind::NeverDelivered,
     ];
 
@@ -60,6 +66,7 @@ impl ViolationKind {
             ViolationKind::SendPorts => "send-ports",
             ViolationKind::ReceivePorts => "receive-ports",
             ViolationKind::DeliveredTwice => "delivered-twice",
+            ViolationKind::DoubleCounted => "double-counted",
             ViolationKind::NeverDelivered => "never-delivered",
         }
     }
@@ -71,8 +78,8 @@ impl fmt::Display for ViolationKind {
     }
 }
 
-/// One violation, in the coordinates of the schedule as written (for `gather`
-/// and `accumulate`, mapped back from the reversed replay).
+/// One violation, in the coordinates of the schedule as written (for `gather`,
+/// mapped back from the reversed replay).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
     /// What is wrong.
@@ -80,8 +87,8 @@ pub struct Violation {
     /// The step of the offending send (`None` for never-delivered).
     pub step: Option<u32>,
     /// The node concerned: the sender, or the receiver for receive-ports and
-    /// delivered-twice, or where a never-delivered packet is (personalised) or
-    /// is missing (broadcast).
+    /// delivered-twice and double-counted, or where a never-delivered packet is
+    /// (personalised) or is missing (an item).
     pub node: u32,
     /// The link `(from, to)` of the offending send.
     pub link: Option<(u32, u32)>,
@@ -149,9 +156,8 @@ pub struct ReplayReport {
     pub(super) ports: Ports,
     /// The collective.
     pub(super) collective: Collective,
-    /// The collective actually replayed: `scatter R` for `gather R`,
-    /// `broadcast R` for `accumulate R` (time and direction reversed), else the
-    /// collective itself.
+    /// The collective actually replayed: `scatter R` for `gather R` (time and
+    /// direction reversed), else the collective itself.
     pub(super) checked_as: Collective,
     /// Last step with a send (0 for no sends).
     pub(super) time: u32,
@@ -193,9 +199,8 @@ impl ReplayReport {
         self.collective
     }
 
-    /// The collective actually replayed: `scatter R` for `gather R`,
-    /// `broadcast R` for `accumulate R` (time and direction reversed), else the
-    /// collective itself.
+    /// The collective actually replayed: `scatter R` for `gather R` (time and
+    /// direction reversed), else the collective itself.
     pub fn checked_as(&self) -> Collective {
         self.checked_as
     }

@@ -1,5 +1,5 @@
-//! The time-and-direction reversal by which `gather R` and `accumulate R` are
-//! replayed as `scatter R` and `broadcast R`, and the mapping of what the
+//! The time-and-direction reversal by which `gather R` is replayed as
+//! `scatter R`, and the mapping of what the
 //! reversed replay found back to the file's own steps, links and ports. Every
 //! step is mirrored by [`mirror`], which cannot overflow on the largest step a
 //! file may give.
@@ -34,10 +34,10 @@ pub(super) fn unreverse_findings(
 }
 
 /// The send of the reversed schedule: step `T + 1 − t`, link `to → from`,
-/// personalised packet `(s, d)` named `(d, s)`, broadcast packets unchanged.
+/// personalised packet `(s, d)` named `(d, s)`, items unchanged.
 /// Step 0 stays 0, so that it is still reported.
 pub(super) fn reverse(s: TimedSend, time: u32) -> TimedSend {
-    let (source, destination) = if s.destination == BROADCAST {
+    let (source, destination) = if s.packet().is_broadcast() {
         (s.source, BROADCAST)
     } else {
         (s.destination, s.source)

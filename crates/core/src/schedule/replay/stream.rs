@@ -6,9 +6,7 @@
 //! same; a send with an earlier step than one fed before is refused, since the
 //! whole-schedule replay would have played it earlier.
 
-use super::{
-    Collective, Packets, ReplayError, ReplayOptions, ReplayReport, State, TimedSend, WARM_AHEAD,
-};
+use super::{Collective, ReplayError, ReplayOptions, ReplayReport, State, TimedSend, WARM_AHEAD};
 use crate::network::Graph;
 use crate::schedule::Ports;
 use crate::schedule::deroute::Distances;
@@ -32,8 +30,8 @@ pub struct StreamReplay<'g> {
 
 impl<'g> StreamReplay<'g> {
     /// Starts the replay of `collective` on `graph` (the schedule's network)
-    /// under `ports`. `gather` and `accumulate`, replayed reversed in time,
-    /// cannot be streamed.
+    /// under `ports`. `gather`, replayed reversed in time, cannot be
+    /// streamed.
     pub fn start(
         graph: &'g Graph,
         ports: Ports,
@@ -46,15 +44,10 @@ impl<'g> StreamReplay<'g> {
         {
             return Err(ReplayError::RootOutOfRange { root, nodes: n });
         }
-        let packets = match collective {
-            Collective::TotalExchange => Packets::All,
-            Collective::Scatter(r) => Packets::From(r),
-            Collective::Broadcast(r) => Packets::Broadcast(r),
-            Collective::Mnb => Packets::EveryBroadcast,
-            Collective::Gather(_) | Collective::Accumulate(_) => {
-                return Err(ReplayError::NotStreamable(collective));
-            }
-        };
+        let (_, packets, reversed) = super::plan(collective);
+        if reversed {
+            return Err(ReplayError::NotStreamable(collective));
+        }
         Ok(StreamReplay {
             graph,
             state: State::start(graph, ports, packets, options)?,

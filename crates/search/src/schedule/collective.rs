@@ -1,0 +1,347 @@
+//! Schedules of the collectives that copy (broadcast, allgather) or combine
+//! (reduce, reduce-scatter, allreduce: the formula of
+//! [`super::collective_sums`]), with C chunks, under K ports or all: the
+//! fewest steps by SAT, from the lower bound upward.
+//!
+//! Every model is decoded into sends and replayed by the core before it is
+//! returned; a model the replay rejects is an encoder bug (an error). The
+//! formulas: [`super::collective_copies`], [`super::collective_sums`].
+
+use super::collective_certificate as certificate;
+pub use super::collective_copies::{
+    COPIES_ENCODING_VERSION, CollectiveEncoding, CollectiveSearchError, encode_copies,
+    estimate_variables,
+};
+pub use super::collective_formula::{encode, encoding_version, estimate};
+use crate::certificate::ProofKind;
+use crate::options::SolverChoice;
+use crate::refutation::CheckedRefutation;
+use crate::solver::{SatAnswer, SolveControl};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use txverify_core::network::Graph;
+use txverify_core::schedule::{
+    Collective, Items, Ports, ReplayOptions, Schedule, TimedSend, replay,
+};
+use txverify_core::verdict::{OptimalBy, ScheduleVerdict, schedule_optimal_by};
+
+/// What a search is asked.
+#[derive(Clone, Debug)]
+pub struct CollectiveSearchOptions {
+    /// The network as named (recorded in certificates).
+    pub network: String,
+    /// Where certificates of the refuted times go (`DIR/T<t>/`).
+    pub certificate_dir: Option<PathBuf>,
+    /// The collective (broadcast or allgather, with its chunks).
+    pub collective: Collective,
+    /// The port model.
+    pub ports: Ports,
+    /// The first number of steps tried (the lower bound).
+    pub from: usize,
+    /// The last number of steps tried.
+    pub to: usize,
+    /// Give up on one `T` after this long.
+    pub time_limit: Option<Duration>,
+    /// The solver.
+    pub solver: SolverChoice,
+    /// Refuse a formula estimated to have more variables than this.
+    pub max_variables: u64,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default)]
+pub struct CollectiveSearch {
+    /// The sends of the fastest schedule found (replayed, valid).
+    pub found: Option<Vec<TimedSend>>,
+    /// The numbers of steps the solver refuted, in order.
+    pub infeasible: Vec<CollectiveInfeasibility>,
+    /// The numbers of steps where the limit ran out.
+    pub unknown: Vec<usize>,
+}
+
+/// A number of steps the solver refuted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CollectiveInfeasibility {
+    /// The number of steps.
+    pub time: usize,
+    /// What the refutation proves, in words.
+    pub claim: String,
+    /// Where its certificate was written.
+    pub certificate: Option<PathBuf>,
+    /// Whether that certificate passed
+    /// [`super::collective_certificate::verify`] right after it was written.
+    pub certificate_checked: bool,
+    /// The refutation, when the certificate passed (only this crate makes one).
+    refutation: Option<CheckedRefutation>,
+}
+
+/// Why the judged schedule is optimal, if it is (`lower_bound`,
+/// `certificates`): the core's one rule
+/// ([`txverify_core::verdict::schedule_optimal_by`]) on the checked
+/// refutations among `infeasible`; a refutation without a checked
+/// certificate does not count.
+pub fn collective_optimal_by(
+    verdict: &ScheduleVerdict,
+    infeasible: &[CollectiveInfeasibility],
+) -> Option<&'static str> {
+    let refutations: Vec<CheckedRefutation> = infeasible
+        .iter()
+        .filter_map(|i| i.refutation.clone())
+        .collect();
+    schedule_optimal_by(verdict, &refutations).map(OptimalBy::name)
+}
+
+/// Tries `from ..= to` steps in order and stops at the first satisfiable one.
+/// `progress` hears each `T` before it is tried.
+pub fn minimise_collective(
+    graph: &Graph,
+    options: &CollectiveSearchOptions,
+    progress: &mut dyn FnMut(usize),
+) -> Result<CollectiveSearch, CollectiveSearchError> {
+    let mut result = CollectiveSearch::default();
+    for time in options.from..=options.to {
+        progress(time);
+        if collective_unsupported(options.collective) {
+            return Err(CollectiveSearchError::Unsupported(options.collective));
+        }
+        let estimate = estimate(graph, options.collective, time);
+        if estimate > options.max_variables {
+            return Err(CollectiveSearchError::OverLimit {
+                time,
+                estimate,
+                limit: options.max_variables,
+            });
+        }
+        let encoding = encode(graph, options.collective, options.ports, time)?;
+        let dir = options
+            .certificate_dir
+            .as_ref()
+            .map(|d| crate::certificate_dir_for(d, time));
+        let kind = match options.solver {
+            SolverChoice::Cadical => ProofKind::Lrat,
+            _ => ProofKind::Drat,
+        };
+        let failed = |path: &PathBuf| {
+            let path = path.clone();
+            move |source| CollectiveSearchError::Write { path, source }
+        };
+        if let Some(dir) = &dir {
+            std::fs::create_dir_all(dir).map_err(failed(dir))?;
+        }
+        let proof_path = dir.as_ref().map(|d| d.join(kind.file_name()));
+        let drat: Option<Box<dyn std::io::Write>> = match (&proof_path, kind) {
+            (Some(path), ProofKind::Drat) => Some(Box::new(std::io::BufWriter::new(
+                std::fs::File::create(path).map_err(failed(path))?,
+            ))),
+            _ => None,
+        };
+        let control = SolveControl {
+            deadline: options.time_limit.map(|limit| Instant::now() + limit),
+            stop: vec![],
+            proof: drat,
+            lrat: proof_path.as_deref().filter(|_| kind == ProofKind::Lrat),
+            on_progress: Box::new(|_| {}),
+        };
+        let answer = crate::run_solver(options.solver, None, &encoding.cnf, control)?.0;
+        if let (Some(dir), false) = (&dir, matches!(answer, SatAnswer::Unsat)) {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        match answer {
+            SatAnswer::Sat(model) => {
+                let sends = encoding.decode(&model);
+                check_model(graph, options, time, &sends)?;
+                result.found = Some(sends);
+                break;
+            }
+            SatAnswer::Unsat => {
+                let mut checked = None;
+                if let Some(dir) = &dir {
+                    let provenance = certificate::provenance_of(
+                        &options.network,
+                        graph,
+                        options.collective,
+                        options.ports,
+                        time,
+                        &encoding,
+                        kind,
+                    );
+                    certificate::write(dir, &provenance, &encoding).map_err(failed(dir))?;
+                    checked = certificate::verify(
+                        graph,
+                        dir,
+                        Some(options.collective),
+                        options.max_variables,
+                    )
+                    .ok();
+                }
+                result.infeasible.push(CollectiveInfeasibility {
+                    time,
+                    claim: certificate::claim(
+                        &options.network,
+                        options.collective,
+                        options.ports,
+                        time,
+                    ),
+                    certificate: dir,
+                    certificate_checked: checked.is_some(),
+                    refutation: checked
+                        .as_ref()
+                        .map(CheckedRefutation::of_collective_certificate),
+                });
+            }
+            SatAnswer::Unknown => result.unknown.push(time),
+        }
+    }
+    Ok(result)
+}
+
+/// The personalised collectives are searched by `search --network` alone.
+fn collective_unsupported(c: Collective) -> bool {
+    c.items() == Items::None
+}
+
+/// Replays decoded sends: a model that is not a valid schedule finishing by
+/// `time` is an encoder bug.
+fn check_model(
+    graph: &Graph,
+    options: &CollectiveSearchOptions,
+    time: usize,
+    sends: &[TimedSend],
+) -> Result<(), CollectiveSearchError> {
+    let schedule = Schedule {
+        network: None,
+        ports: Some(options.ports),
+        collective: options.collective,
+        sends: sends.to_vec(),
+    };
+    let invalid = |violations| CollectiveSearchError::InvalidModel { time, violations };
+    let report =
+        replay(&schedule, graph, &ReplayOptions { max_listed: 0 }).map_err(|_| invalid(0))?;
+    if report.violation_count() > 0 || report.time() as usize > time {
+        return Err(invalid(report.violation_count()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use txverify_core::network::NetworkName;
+
+    fn graph(name: &str) -> Graph {
+        name.parse::<NetworkName>().unwrap().build().unwrap()
+    }
+
+    fn times(found: &CollectiveSearch) -> Vec<usize> {
+        found.infeasible.iter().map(|i| i.time).collect()
+    }
+
+    fn fastest(name: &str, collective: Collective, ports: Ports, from: usize) -> CollectiveSearch {
+        let options = CollectiveSearchOptions {
+            network: name.to_string(),
+            certificate_dir: None,
+            collective,
+            ports,
+            from,
+            to: from + 4,
+            time_limit: None,
+            solver: SolverChoice::Varisat,
+            max_variables: 1 << 24,
+        };
+        minimise_collective(&graph(name), &options, &mut |_| {}).unwrap()
+    }
+
+    #[test]
+    fn allgather_on_a_ring_of_six_takes_three_steps_all_port_and_five_on_one_port() {
+        let found = fastest("ring 6", Collective::ALLGATHER, Ports::All, 2);
+        assert_eq!(times(&found), [2]);
+        assert_eq!(found.found.unwrap().last().unwrap().step, 3);
+        let found = fastest("ring 6", Collective::ALLGATHER, Ports::Limit(1), 4);
+        assert_eq!(times(&found), [4]);
+        assert_eq!(found.found.unwrap().last().unwrap().step, 5);
+    }
+
+    #[test]
+    fn a_pipelined_broadcast_of_three_chunks_down_a_line() {
+        let c = Collective::broadcast(0).with_chunks(3).unwrap();
+        let found = fastest("linear 4", c, Ports::Limit(1), 4);
+        assert_eq!(times(&found), [4]);
+        assert_eq!(found.found.unwrap().last().unwrap().step, 5);
+    }
+
+    #[test]
+    fn refuted_times_leave_certificates_that_verify() {
+        let g = graph("ring 6");
+        let dir = std::env::temp_dir().join(format!("txverify-coll-cert-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut solvers = vec![SolverChoice::Varisat];
+        if cfg!(feature = "cadical") {
+            solvers.push(SolverChoice::Cadical);
+        }
+        for solver in solvers {
+            let options = CollectiveSearchOptions {
+                network: "ring 6".into(),
+                certificate_dir: Some(dir.clone()),
+                collective: Collective::ALLGATHER,
+                ports: Ports::Limit(1),
+                from: 4,
+                to: 6,
+                time_limit: None,
+                solver,
+                max_variables: 1 << 24,
+            };
+            let found = minimise_collective(&g, &options, &mut |_| {}).unwrap();
+            let refuted = &found.infeasible[0];
+            assert!(refuted.certificate_checked, "{solver:?}");
+            let at = refuted.certificate.clone().unwrap();
+            let ok = certificate::verify(&g, &at, None, 1 << 24).unwrap();
+            assert_eq!(ok.provenance.time, 4);
+            // Another collective asked, another graph, a changed formula: refused.
+            let other = Collective::broadcast(0);
+            assert!(certificate::verify(&g, &at, Some(other), 1 << 24).is_err());
+            assert!(certificate::verify(&graph("ring 7"), &at, None, 1 << 24).is_err());
+            let cnf = at.join("formula.cnf");
+            let text = std::fs::read_to_string(&cnf).unwrap();
+            std::fs::write(&cnf, text.replacen("time 4", "time 3", 1)).unwrap();
+            assert!(matches!(
+                certificate::verify(&g, &at, None, 1 << 24),
+                Err(certificate::CollectiveCertificateError::FormulaDiffers)
+            ));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn personalised_collectives_are_refused() {
+        let g = graph("ring 4");
+        assert!(matches!(
+            encode_copies(&g, Collective::TotalExchange, Ports::All, 3),
+            Err(CollectiveSearchError::Unsupported(_))
+        ));
+    }
+
+    #[test]
+    fn reductions_on_a_ring_meet_their_bounds() {
+        // One-way-ring figures: reduce-scatter and allgather N − 1, allreduce
+        // 2(N − 1), all one-port on ring 5; reduce into node 0 of a line.
+        let rs = fastest(
+            "ring 5",
+            Collective::ReduceScatter { chunks: 1 },
+            Ports::Limit(1),
+            3,
+        );
+        assert_eq!(times(&rs), [3]);
+        assert_eq!(rs.found.unwrap().last().unwrap().step, 4);
+        let ar = fastest(
+            "ring 4",
+            Collective::Allreduce { chunks: 1 },
+            Ports::Limit(1),
+            5,
+        );
+        assert_eq!(times(&ar), [5]);
+        assert_eq!(ar.found.unwrap().last().unwrap().step, 6);
+        let r = fastest("linear 4", Collective::reduce(0), Ports::All, 2);
+        assert_eq!(times(&r), [2]);
+        assert_eq!(r.found.unwrap().last().unwrap().step, 3);
+    }
+}

@@ -1,0 +1,211 @@
+//! The formula "this copying collective (broadcast, allgather) finishes in T
+//! steps", and the types every collective formula shares: the encoding and
+//! what it decodes to, and why a search fails.
+//!
+//! The formula "the collective finishes in T steps", in the model of
+//! docs/schedule.md: per item i (chunk c of block b) and time t = 0 … T a
+//! variable `has(i, v, t)` says that node v holds the item after step t; per
+//! step t and directed link u → w a variable `snd(i, t, u → w)` says that the
+//! item is copied over that link at step t. Clauses: the item starts at b
+//! alone and is everywhere after step T; a copy is sent only by a node that
+//! held it after step t − 1, only to a node that did not, and then the
+//! receiver holds it; a node holds an item after step t only if it did before
+//! or received it at step t, and keeps it; one copy of an item into a node a
+//! step (a second is delivered-twice); one packet per directed link a step; at
+//! most K sends and K receives per node a step. A `has` variable is made only
+//! where breadth-first distance allows (d(b, v) ≤ t), which every schedule
+//! respects, so an unsatisfiable formula speaks about every schedule of the
+//! model.
+
+use crate::cnf::{Cnf, Lit};
+use crate::options::SolverError;
+use std::path::PathBuf;
+use txverify_core::network::Graph;
+use txverify_core::schedule::{Collective, Items, Packet, Ports, TimedSend};
+
+/// The version of this encoding, for the record of a search.
+pub const COPIES_ENCODING_VERSION: &str = "txverify-copies-encoding-1";
+
+/// Why a collective search failed (as opposed to finding nothing).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CollectiveSearchError {
+    /// The collective is not one this search handles.
+    #[error(
+        "{0} is not searched here: --collective takes broadcast R, allgather, reduce R, reduce-scatter and allreduce (a total exchange: search --network without --collective)"
+    )]
+    Unsupported(Collective),
+    /// The formula would be too large.
+    #[error(
+        "the formula for T={time} would have about {estimate} variables, more than the limit of {limit}: raise it with --max-variables N"
+    )]
+    OverLimit {
+        /// The number of steps.
+        time: usize,
+        /// The variables estimated.
+        estimate: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The solver failed.
+    #[error("solver error: {0}")]
+    Solver(#[from] SolverError),
+    /// A certificate could not be written.
+    #[error("cannot write the certificate in {path}: {source}")]
+    Write {
+        /// The directory.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The decoded model is not a valid schedule: an encoder bug.
+    #[error("internal error: the model for T={time} replays with {violations} violations")]
+    InvalidModel {
+        /// The number of steps.
+        time: usize,
+        /// The violations the replay counted.
+        violations: u64,
+    },
+}
+
+/// The formula and what its send variables mean.
+pub struct CollectiveEncoding {
+    /// The formula.
+    pub cnf: Cnf,
+    sends: Vec<(Lit, TimedSend)>,
+}
+
+impl CollectiveEncoding {
+    pub(crate) fn new(cnf: Cnf, sends: Vec<(Lit, TimedSend)>) -> CollectiveEncoding {
+        CollectiveEncoding { cnf, sends }
+    }
+
+    /// The sends a model (`model[v − 1]`, the value of variable `v`) makes.
+    pub fn decode(&self, model: &[bool]) -> Vec<TimedSend> {
+        let mut sends: Vec<TimedSend> = self
+            .sends
+            .iter()
+            .filter(|(var, _)| model.get(*var as usize - 1).copied().unwrap_or(false))
+            .map(|&(_, s)| s)
+            .collect();
+        sends.sort_by_key(|s| s.step);
+        sends
+    }
+}
+
+/// The items of a copying collective as `(block, chunk)`.
+fn items(graph: &Graph, collective: Collective) -> Vec<(u32, u32)> {
+    let blocks: Vec<u32> = match collective.root() {
+        Some(r) => vec![r],
+        None => (0..graph.nodes() as u32).collect(),
+    };
+    let chunks = collective.chunks();
+    blocks
+        .into_iter()
+        .flat_map(|b| (0..chunks).map(move |c| (b, c)))
+        .collect()
+}
+
+/// An upper estimate of the copies formula's variables for `time` steps.
+pub fn estimate_variables(graph: &Graph, collective: Collective, time: usize) -> u64 {
+    let items = items(graph, collective).len() as u64;
+    let per_item = (time as u64 + 1) * (graph.nodes() as u64 + graph.directed_links() as u64);
+    items.saturating_mul(per_item)
+}
+
+/// Builds the formula for `time` steps.
+pub fn encode_copies(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    time: usize,
+) -> Result<CollectiveEncoding, CollectiveSearchError> {
+    if collective.items() != Items::Copies {
+        return Err(CollectiveSearchError::Unsupported(collective));
+    }
+    let n = graph.nodes();
+    let links = graph.directed_links();
+    let mut cnf = Cnf::new();
+    let mut sends = Vec::new();
+    // The send variables of each (step, link), of each (step, node) out and in.
+    let mut on_link: Vec<Vec<Lit>> = vec![Vec::new(); time * links];
+    let mut out: Vec<Vec<Lit>> = vec![Vec::new(); time * n];
+    let mut inn: Vec<Vec<Lit>> = vec![Vec::new(); time * n];
+    for (block, chunk) in items(graph, collective) {
+        let dist = graph.distances_from(block);
+        // has[t][v]: 0 where the item cannot be yet.
+        let mut has = vec![vec![0 as Lit; n]; time + 1];
+        for (t, row) in has.iter_mut().enumerate() {
+            for (v, slot) in row.iter_mut().enumerate() {
+                if dist[v] as usize <= t {
+                    *slot = cnf.fresh();
+                }
+            }
+        }
+        cnf.add(&[has[0][block as usize]]);
+        for &last in &has[time] {
+            // Everywhere at the end (an empty clause when too far).
+            cnf.add(if last == 0 {
+                &[]
+            } else {
+                std::slice::from_ref(&last)
+            });
+        }
+        for t in 1..=time {
+            let mut into: Vec<Vec<Lit>> = vec![Vec::new(); n];
+            for u in 0..n as u32 {
+                let before = has[t - 1][u as usize];
+                if before == 0 {
+                    continue;
+                }
+                for link in graph.links_of(u) {
+                    let (_, w) = graph.endpoints(link);
+                    let s = cnf.fresh();
+                    cnf.add(&[-s, before]);
+                    let held = has[t - 1][w as usize];
+                    if held != 0 {
+                        cnf.add(&[-s, -held]);
+                    }
+                    cnf.add(&[-s, has[t][w as usize]]);
+                    into[w as usize].push(s);
+                    on_link[(t - 1) * links + link as usize].push(s);
+                    out[(t - 1) * n + u as usize].push(s);
+                    inn[(t - 1) * n + w as usize].push(s);
+                    let p = Packet::item(block, chunk);
+                    let send = TimedSend {
+                        step: t as u32,
+                        from: u,
+                        to: w,
+                        source: p.source,
+                        destination: p.destination,
+                    };
+                    sends.push((s, send));
+                }
+            }
+            for (v, arriving) in into.into_iter().enumerate() {
+                let (before, after) = (has[t - 1][v], has[t][v]);
+                if after == 0 {
+                    continue;
+                }
+                // Held after t: held before, or arrived at t; and kept.
+                let mut clause = vec![-after];
+                if before != 0 {
+                    clause.push(before);
+                    cnf.add(&[-before, after]);
+                }
+                clause.extend(&arriving);
+                cnf.add(&clause);
+                cnf.at_most_one(&arriving);
+            }
+        }
+    }
+    for vars in &on_link {
+        cnf.at_most_one(vars);
+    }
+    if let Ports::Limit(k) = ports {
+        for vars in out.iter().chain(&inn) {
+            cnf.at_most(vars, k as usize);
+        }
+    }
+    Ok(CollectiveEncoding { cnf, sends })
+}

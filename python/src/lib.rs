@@ -1,0 +1,29 @@
+//! `txverify._txverify`: the compiled half of the `txverify` Python package.
+//!
+//! Each function builds the same typed report the command line builds, by the
+//! same library call, and hands it over as its JSON text (the schemas of
+//! docs/json.md), its text report and its exit status; the pure-Python
+//! package (`python/txverify/`) turns them into result objects. Work runs on
+//! a thread of its own with the GIL released, so that the caller's thread can
+//! notice Ctrl-C (and stop a search through its stop flag), and a panic
+//! becomes `txverify.InternalError`, never a crash of the interpreter.
+
+mod api;
+mod run;
+
+use pyo3::prelude::*;
+
+/// The module's functions (their Python wrappers are in `txverify/__init__.py`).
+#[pymodule]
+fn _txverify(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(api::check_table, m)?)?;
+    m.add_function(wrap_pyfunction!(api::check_msccl, m)?)?;
+    m.add_function(wrap_pyfunction!(api::bounds, m)?)?;
+    m.add_function(wrap_pyfunction!(api::search, m)?)?;
+    m.add_function(wrap_pyfunction!(api::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(api::schedule_msccl_xml, m)?)?;
+    m.add_function(wrap_pyfunction!(api::schedule_text, m)?)?;
+    m.add_function(wrap_pyfunction!(api::panic_for_test, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

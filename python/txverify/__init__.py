@@ -1,0 +1,349 @@
+"""txverify: verify, bound, search and replay communication schedules.
+
+Every function calls the txverify library directly (no subprocess) and
+returns a report that holds the same JSON object as the command line's
+``--format json`` (the schemas of docs/json.md: the same field names and the
+same ``schema`` versions), readable as a mapping (``r["verdict"]``) or by
+attribute (``r.verdict``); ``str(r)`` is the command line's text report.
+The work runs with the GIL released; Ctrl-C stops a search.
+"""
+
+import json as _json
+import os as _os
+from collections.abc import Mapping as _Mapping
+from typing import Any, Dict, Iterator, Optional, Union
+
+from . import _txverify
+from ._errors import Error, InputError, InternalError, LimitError
+
+__version__: str = _txverify.__version__
+
+__all__ = [
+    "BoundsReport",
+    "CheckReport",
+    "Error",
+    "InputError",
+    "InternalError",
+    "LimitError",
+    "MscclReport",
+    "Report",
+    "Schedule",
+    "SimulationReport",
+    "bounds",
+    "check_msccl",
+    "check_table",
+    "search",
+    "simulate",
+]
+
+Source = Union[str, bytes, "_os.PathLike[str]"]
+
+
+def _wrap(value: Any) -> Any:
+    if isinstance(value, dict):
+        return Report(value)
+    if isinstance(value, list):
+        return [_wrap(v) for v in value]
+    return value
+
+
+class Report(_Mapping):
+    """A JSON report (docs/json.md) as a read-only mapping with attribute access.
+
+    Nested objects are reports too; ``to_dict()`` gives the plain JSON value,
+    ``to_json()`` its text, ``str()`` the command line's text report.
+    """
+
+    __slots__ = ("_data", "_text")
+
+    def __init__(self, data: Dict[str, Any], text: Optional[str] = None) -> None:
+        self._data = data
+        self._text = text
+
+    def __getitem__(self, key: str) -> Any:
+        return _wrap(self._data[key])
+
+    def __getattr__(self, name: str) -> Any:
+        # No field starts with `_`: such names (and `_data` before it is set,
+        # as in copy and pickle) are not looked up, which would recurse.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(
+                f"{type(self).__name__} has no field {name!r}"
+            ) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Report):
+            return self._data == other._data
+        if isinstance(other, dict):
+            return self._data == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON object, as plain dicts and lists (a copy)."""
+        return _json.loads(_json.dumps(self._data))
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        """The JSON object as text."""
+        return _json.dumps(self._data, indent=indent, sort_keys=True)
+
+    @property
+    def text(self) -> str:
+        """The command line's text report (the JSON, indented, when there is none)."""
+        return self._text if self._text is not None else self.to_json(indent=2)
+
+    def __str__(self) -> str:
+        return self.text.rstrip("\n")
+
+    def __repr__(self) -> str:
+        schema = self._data.get("schema")
+        keys = ("file", "network", "verdict", "valid", "time", "exit_code")
+        shown = ", ".join(f"{k}={self._data[k]!r}" for k in keys if k in self._data)
+        head = f"schema={schema!r}, " if schema else ""
+        return f"<{type(self).__name__} {head}{shown}>"
+
+
+class CheckReport(Report):
+    """A table's check (schema ``txverify-check/1``)."""
+
+    __slots__ = ()
+
+    @property
+    def valid(self) -> bool:
+        """Whether the table is valid (optimal or not)."""
+        return self._data["verdict"] in ("valid", "optimal")
+
+    @property
+    def optimal(self) -> bool:
+        """Whether the table is valid and proved optimal."""
+        return self._data["verdict"] == "optimal"
+
+
+class MscclReport(Report):
+    """An MSCCL program's check (schema ``txverify-msccl/…``)."""
+
+    __slots__ = ()
+
+
+class BoundsReport(Report):
+    """A network's lower bounds (schema ``txverify-bounds/3``)."""
+
+    __slots__ = ()
+
+    @property
+    def lower_bounds(self) -> list:
+        """Every named bound, all-port then K-port: ``value``, ``name``, ``model``."""
+        found = []
+        for family in ("all_port", "ports_bounds"):
+            group = self._data.get(family) or {}
+            found.extend(_wrap(group.get("bounds", [])))
+        return found
+
+
+class SimulationReport(Report):
+    """A replay (schema ``txverify-schedule-report/…`` or ``txverify-simulate/1``)."""
+
+    __slots__ = ()
+
+
+class Schedule(Report):
+    """What ``search`` found: the search report (schema
+    ``txverify-schedule-search/1``) and the schedule itself, which can be
+    replayed, saved and exported.
+    """
+
+    __slots__ = ("_schedule",)
+
+    def __init__(self, data: Dict[str, Any], text: str, schedule: Optional[str]) -> None:
+        super().__init__(data, text)
+        self._schedule = schedule
+
+    def _need(self) -> str:
+        if self._schedule is None:
+            raise Error("the search found no schedule")
+        return self._schedule
+
+    @property
+    def found(self) -> bool:
+        """Whether a schedule was found."""
+        return self._schedule is not None
+
+    @property
+    def verdict(self) -> Optional[str]:
+        """``"optimal"``, ``"valid"`` (optimality not proved), or None (none found)."""
+        if self._schedule is None:
+            return None
+        return "optimal" if self._data.get("optimal") else "valid"
+
+    @property
+    def schedule(self) -> Optional[Report]:
+        """The schedule (schema ``txverify-schedule/1``), or None."""
+        return None if self._schedule is None else Report(_json.loads(self._schedule))
+
+    def to_json(self, indent: Optional[int] = None) -> str:  # type: ignore[override]
+        """The schedule as JSON (schema ``txverify-schedule/1``, docs/schedule.md)."""
+        text = self._need()
+        if indent is None:
+            return text
+        return _json.dumps(_json.loads(text), indent=indent)
+
+    def report_json(self) -> str:
+        """The search report as JSON (schema ``txverify-schedule-search/1``)."""
+        return Report.to_json(self)
+
+    def to_text(self) -> str:
+        """The schedule in the text format (docs/schedule.md)."""
+        return _txverify.schedule_text(self._need())
+
+    def to_msccl_xml(self, name: Optional[str] = None) -> str:
+        """The schedule as an MSCCL all-to-all program (docs/export.md)."""
+        return _txverify.schedule_msccl_xml(self._need(), name or str(self._data["network"]))
+
+    def simulate(self, network: Optional[str] = None, ports: Optional[str] = None) -> "SimulationReport":
+        """Replays the schedule (as ``simulate``)."""
+        return simulate(self._need(), network=network, ports=ports)
+
+    def save(self, path: Union[str, "_os.PathLike[str]"]) -> None:
+        """Writes the schedule: JSON for a ``.json`` name, else the text format."""
+        text = self.to_json() if _os.fspath(path).endswith(".json") else self.to_text()
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+
+
+def _source(source: Source) -> Dict[str, Any]:
+    """``text=`` or ``path=``: a path object, or a one-line string that is not
+    JSON or XML, names a file; anything else is the text itself."""
+    if isinstance(source, bytes):
+        return {"text": source.decode("utf-8")}
+    if isinstance(source, _os.PathLike):
+        return {"path": _os.fspath(source)}
+    if not isinstance(source, str):
+        raise TypeError(f"expected text or a path, not {type(source).__name__}")
+    if "\n" in source or source.lstrip().startswith(("{", "<")):
+        return {"text": source}
+    return {"path": source}
+
+
+def _report(kind: type, reported: Any) -> Any:
+    data, text, status = reported
+    report = kind(_json.loads(data), text)
+    if status == 3:
+        error = InternalError(text.strip().splitlines()[-1] if text.strip() else "internal error")
+        error.report = report  # type: ignore[attr-defined]
+        raise error
+    return report
+
+
+def check_table(
+    text_or_path: Source,
+    *,
+    max_order: int = 2_000_000,
+    simulate: bool = True,
+    max_simulation_steps: Optional[int] = None,
+) -> Union[CheckReport, MscclReport]:
+    """Checks a total-exchange table (a ``.tbl`` file or its text), as
+    ``txverify check FILE``: its verdict (invalid, valid or optimal), time,
+    lower bound, violations and simulation. An MSCCL program, told from its
+    text, gets ``check_msccl``'s report. Raises ``InputError`` (with
+    ``file``, ``line``, ``column``) when the table cannot be read or loaded.
+    """
+    options: Dict[str, Any] = {"max_order": max_order, "simulate": simulate}
+    if max_simulation_steps is not None:
+        options["max_simulation_steps"] = max_simulation_steps
+    reported = _txverify.check_table(**_source(text_or_path), **options)
+    kind = MscclReport if _json.loads(reported[0])["schema"].startswith("txverify-msccl") else CheckReport
+    return _report(kind, reported)
+
+
+def check_msccl(xml: Source, network: Optional[str] = None) -> MscclReport:
+    """Checks an MSCCL XML program (a file or its text), as ``txverify check
+    PROGRAM [--network NET]``: valid or not, the collective, the reason with
+    its line and column, the verdict as if the reader had accepted it, and
+    with a network each link's load and the collective's lower bounds.
+    Raises ``InputError`` (with ``line``, ``column``) for XML that cannot be read.
+    """
+    return _report(MscclReport, _txverify.check_msccl(**_source(xml), network=network))
+
+
+def bounds(network: str, ports: int = 1) -> BoundsReport:
+    """Every lower bound of a total exchange on ``network`` (``"torus 4 4"``,
+    ``"mesh 3 3"``, an edge-list file), with its name and model, as ``txverify
+    bounds --network NET [--ports K]``.
+    """
+    return _report(BoundsReport, _txverify.bounds(network, ports))
+
+
+def search(
+    network: str,
+    time_limit: Optional[float] = None,
+    *,
+    deadline: Optional[float] = None,
+    heuristic: bool = False,
+    slack: int = 0,
+    any_length: bool = False,
+    time: Optional[int] = None,
+    max_time: Optional[int] = None,
+    max_variables: Optional[int] = None,
+    certificate: Optional[Union[str, "_os.PathLike[str]"]] = None,
+    ascending: bool = False,
+    solver: str = "cadical",
+) -> Schedule:
+    """Searches a total-exchange schedule on ``network``, as ``txverify search
+    --network NET``: the heuristic's schedule first, then by SAT ever fewer
+    steps down to the lower bound (``ascending``: from the bound up), each
+    ``T`` given ``time_limit`` seconds and the whole run ``deadline``
+    seconds; or the heuristic alone. Every schedule is replayed and judged
+    before it is kept; the best is returned. Raises ``LimitError`` (with
+    ``report``) when a limit ran out before any schedule; Ctrl-C stops the
+    search and raises ``KeyboardInterrupt``.
+    """
+    options: Dict[str, Any] = dict(
+        time_limit=time_limit,
+        deadline=deadline,
+        heuristic=heuristic,
+        slack=slack,
+        any_length=any_length,
+        time=time,
+        max_time=max_time,
+        certificate=None if certificate is None else _os.fspath(certificate),
+        ascending=ascending,
+        solver=solver,
+    )
+    if max_variables is not None:
+        options["max_variables"] = max_variables
+    data, text, status, schedule = _txverify.search(network, **options)
+    result = Schedule(_json.loads(data), text, schedule)
+    if status == 4:
+        error = LimitError("the limit ran out before a schedule was found", network)
+        error.report = result
+        raise error
+    return result
+
+
+def simulate(
+    schedule_json_or_path: Source,
+    network: Optional[str] = None,
+    ports: Optional[str] = None,
+    *,
+    all: bool = False,
+) -> SimulationReport:
+    """Replays a schedule (JSON or text, or a file) on its network, or on
+    ``network`` (with ``ports``: ``"all"`` or K), as ``txverify simulate``;
+    a ``.tbl`` table is played out on its physical network. ``all`` lists
+    every violation of an invalid schedule (``--all``).
+    """
+    reported = _txverify.simulate(
+        **_source(schedule_json_or_path), network=network, ports=ports, all=all
+    )
+    return _report(SimulationReport, reported)

@@ -1,0 +1,142 @@
+"""Type stubs of txverify: verify, bound, search and replay communication schedules.
+
+Every report is a read-only mapping over the command line's JSON object
+(docs/json.md: same field names, same ``schema`` versions) with attribute
+access to its fields; ``str(report)`` is the command line's text report.
+"""
+
+import os
+from collections.abc import Iterator, Mapping
+from typing import Any, Dict, List, Optional, Union
+
+from ._errors import Error as Error
+from ._errors import InputError as InputError
+from ._errors import InternalError as InternalError
+from ._errors import LimitError as LimitError
+
+__version__: str
+
+Source = Union[str, bytes, os.PathLike[str]]
+"""A file (a path object, or a one-line string that is not JSON or XML) or the text itself."""
+
+class Report(Mapping[str, Any]):
+    """A JSON report as a read-only mapping; nested objects are reports too."""
+
+    def __init__(self, data: Dict[str, Any], text: Optional[str] = ...) -> None: ...
+    def __getitem__(self, key: str) -> Any: ...
+    def __getattr__(self, name: str) -> Any: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def __len__(self) -> int: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON object as plain dicts and lists (a copy)."""
+    def to_json(self, indent: Optional[int] = ...) -> str:
+        """The JSON object as text."""
+    @property
+    def text(self) -> str:
+        """The command line's text report."""
+
+class CheckReport(Report):
+    """A table's check (schema ``txverify-check/1``): ``verdict``, ``time``,
+    ``bound``, ``violations``, ``simulation``, ``exit_code``, …"""
+
+    @property
+    def valid(self) -> bool:
+        """Whether the table is valid (optimal or not)."""
+    @property
+    def optimal(self) -> bool:
+        """Whether the table is valid and proved optimal."""
+
+class MscclReport(Report):
+    """An MSCCL program's check (schema ``txverify-msccl/…``): ``valid``,
+    ``collective``, ``reason``, ``problems`` (line, column), link loads and
+    bounds on a network, ``exit``."""
+
+class BoundsReport(Report):
+    """A network's lower bounds (schema ``txverify-bounds/3``)."""
+
+    @property
+    def lower_bounds(self) -> List[Report]:
+        """Every named bound, all-port then K-port: ``value``, ``name``, ``model``."""
+
+class SimulationReport(Report):
+    """A replay (schema ``txverify-schedule-report/…`` or ``txverify-simulate/1``)."""
+
+class Schedule(Report):
+    """What ``search`` found: the search report (schema
+    ``txverify-schedule-search/1``) and the schedule itself."""
+
+    def __init__(self, data: Dict[str, Any], text: str, schedule: Optional[str]) -> None: ...
+    @property
+    def found(self) -> bool:
+        """Whether a schedule was found."""
+    @property
+    def verdict(self) -> Optional[str]:
+        """``"optimal"``, ``"valid"`` (optimality not proved), or None."""
+    @property
+    def schedule(self) -> Optional[Report]:
+        """The schedule (schema ``txverify-schedule/1``), or None."""
+    def to_json(self, indent: Optional[int] = ...) -> str:
+        """The schedule as JSON (schema ``txverify-schedule/1``)."""
+    def report_json(self) -> str:
+        """The search report as JSON (schema ``txverify-schedule-search/1``)."""
+    def to_text(self) -> str:
+        """The schedule in the text format (docs/schedule.md)."""
+    def to_msccl_xml(self, name: Optional[str] = ...) -> str:
+        """The schedule as an MSCCL all-to-all program (docs/export.md)."""
+    def simulate(self, network: Optional[str] = ..., ports: Optional[str] = ...) -> SimulationReport:
+        """Replays the schedule."""
+    def save(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes the schedule: JSON for a ``.json`` name, else the text format."""
+
+def check_table(
+    text_or_path: Source,
+    *,
+    max_order: int = ...,
+    simulate: bool = ...,
+    max_simulation_steps: Optional[int] = ...,
+) -> Union[CheckReport, MscclReport]:
+    """Checks a total-exchange table, as ``txverify check FILE``.
+
+    Raises ``InputError`` (``file``, ``line``, ``column``) when it cannot be read or loaded.
+    """
+
+def check_msccl(xml: Source, network: Optional[str] = ...) -> MscclReport:
+    """Checks an MSCCL XML program, as ``txverify check PROGRAM [--network NET]``.
+
+    Raises ``InputError`` (``line``, ``column``) for XML that cannot be read.
+    """
+
+def bounds(network: str, ports: int = ...) -> BoundsReport:
+    """Every lower bound of a total exchange on ``network``, with its name and model."""
+
+def search(
+    network: str,
+    time_limit: Optional[float] = ...,
+    *,
+    deadline: Optional[float] = ...,
+    heuristic: bool = ...,
+    slack: int = ...,
+    any_length: bool = ...,
+    time: Optional[int] = ...,
+    max_time: Optional[int] = ...,
+    max_variables: Optional[int] = ...,
+    certificate: Optional[Union[str, os.PathLike[str]]] = ...,
+    ascending: bool = ...,
+    solver: str = ...,
+) -> Schedule:
+    """A total-exchange schedule on ``network``, as ``txverify search --network NET``:
+    the heuristic's first, then by SAT ever fewer steps (``ascending``: from the
+    bound up), ``time_limit`` seconds per ``T``, ``deadline`` for the whole run.
+
+    Raises ``LimitError`` (with ``report``) when a limit ran out before any
+    schedule; Ctrl-C stops the search with ``KeyboardInterrupt``.
+    """
+
+def simulate(
+    schedule_json_or_path: Source,
+    network: Optional[str] = ...,
+    ports: Optional[str] = ...,
+    *,
+    all: bool = ...,
+) -> SimulationReport:
+    """Replays a schedule (or plays a table out), as ``txverify simulate``."""
