@@ -205,13 +205,15 @@ fn a_search_formula_over_the_variable_limit_is_refused_with_its_estimate() {
 
 #[test]
 fn a_heuristic_schedule_over_the_send_limit_is_refused_before_it_is_made() {
-    let network = format!("edges {}", path_edges(600).display());
+    // The heuristic streams its schedule: its limit is 2^28 sends (SAT's,
+    // which holds the heuristic's schedule whole, 2^25).
+    let network = format!("edges {}", path_edges(1000).display());
     refused(
         &["search", "--network", &network, "--heuristic"],
-        "more than the limit of 33554432",
+        "more than the limit of 268435456",
     );
     refused(
-        &["search", "--network", "ring 6000", "--heuristic"],
+        &["search", "--network", "ring 20000", "--heuristic"],
         "at least",
     );
 }

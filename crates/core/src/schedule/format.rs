@@ -525,54 +525,93 @@ fn write_destination(w: &mut impl Write, s: &TimedSend, quote: bool) -> io::Resu
 
 /// Writes `schedule` in the text format (missing header fields are left out).
 pub fn write_text(schedule: &Schedule, w: &mut impl Write) -> io::Result<()> {
-    if let Some(network) = &schedule.network {
-        writeln!(w, "network: {network}")?;
-    }
-    if let Some(ports) = &schedule.ports {
-        writeln!(w, "ports: {ports}")?;
-    }
-    writeln!(w, "collective: {}", schedule.collective)?;
-    if schedule.collective.chunks() > 1 {
-        writeln!(w, "chunks: {}", schedule.collective.chunks())?;
-    }
-    writeln!(w, "sends:")?;
-    for s in &schedule.sends {
-        write!(w, "{} {} {} {} ", s.step, s.from, s.to, s.source)?;
-        write_destination(w, s, false)?;
-        writeln!(w)?;
-    }
-    Ok(())
+    let mut out = SendWriter::start(schedule, false, w)?;
+    out.sends(&schedule.sends, w)?;
+    out.finish(w)
 }
 
 /// Writes `schedule` in the JSON format, one send per line (missing header
 /// fields are left out).
 pub fn write_json(schedule: &Schedule, w: &mut impl Write) -> io::Result<()> {
-    write!(w, "{{\"schema\": \"{SCHEMA}\"")?;
-    if let Some(network) = &schedule.network {
-        let quoted = serde_json::Value::String(network.to_string());
-        write!(w, ", \"network\": {quoted}")?;
+    let mut out = SendWriter::start(schedule, true, w)?;
+    out.sends(&schedule.sends, w)?;
+    out.finish(w)
+}
+
+/// A schedule written a batch of sends at a time, so that a generator need
+/// never hold them all: the header of a schedule (its sends are not written),
+/// then [`sends`](Self::sends) as often as needed, then
+/// [`finish`](Self::finish). The bytes are those of [`write_text`] and
+/// [`write_json`] on the whole schedule.
+pub struct SendWriter {
+    json: bool,
+    written: u64,
+}
+
+impl SendWriter {
+    /// Writes the header of `schedule` in JSON (`json`) or the text format.
+    pub fn start(schedule: &Schedule, json: bool, w: &mut impl Write) -> io::Result<SendWriter> {
+        if json {
+            write!(w, "{{\"schema\": \"{SCHEMA}\"")?;
+            if let Some(network) = &schedule.network {
+                let quoted = serde_json::Value::String(network.to_string());
+                write!(w, ", \"network\": {quoted}")?;
+            }
+            match schedule.ports {
+                Some(Ports::All) => write!(w, ", \"ports\": \"all\"")?,
+                Some(Ports::Limit(k)) => write!(w, ", \"ports\": {k}")?,
+                None => {}
+            }
+            write!(w, ", \"collective\": \"{}\"", schedule.collective)?;
+            if schedule.collective.chunks() > 1 {
+                write!(w, ", \"chunks\": {}", schedule.collective.chunks())?;
+            }
+            write!(w, ",\n \"sends\": [")?;
+        } else {
+            if let Some(network) = &schedule.network {
+                writeln!(w, "network: {network}")?;
+            }
+            if let Some(ports) = &schedule.ports {
+                writeln!(w, "ports: {ports}")?;
+            }
+            writeln!(w, "collective: {}", schedule.collective)?;
+            if schedule.collective.chunks() > 1 {
+                writeln!(w, "chunks: {}", schedule.collective.chunks())?;
+            }
+            writeln!(w, "sends:")?;
+        }
+        Ok(SendWriter { json, written: 0 })
     }
-    match schedule.ports {
-        Some(Ports::All) => write!(w, ", \"ports\": \"all\"")?,
-        Some(Ports::Limit(k)) => write!(w, ", \"ports\": {k}")?,
-        None => {}
+
+    /// Writes `sends` after those written before.
+    pub fn sends(&mut self, sends: &[TimedSend], w: &mut impl Write) -> io::Result<()> {
+        for s in sends {
+            if self.json {
+                let sep = if self.written == 0 { "\n" } else { ",\n" };
+                write!(
+                    w,
+                    "{sep}  {{\"step\": {}, \"from\": {}, \"to\": {}, \"source\": {}, \"destination\": ",
+                    s.step, s.from, s.to, s.source
+                )?;
+                write_destination(w, s, true)?;
+                write!(w, "}}")?;
+            } else {
+                write!(w, "{} {} {} {} ", s.step, s.from, s.to, s.source)?;
+                write_destination(w, s, false)?;
+                writeln!(w)?;
+            }
+            self.written += 1;
+        }
+        Ok(())
     }
-    write!(w, ", \"collective\": \"{}\"", schedule.collective)?;
-    if schedule.collective.chunks() > 1 {
-        write!(w, ", \"chunks\": {}", schedule.collective.chunks())?;
+
+    /// Ends the schedule.
+    pub fn finish(self, w: &mut impl Write) -> io::Result<()> {
+        if self.json {
+            writeln!(w, "]}}")?;
+        }
+        Ok(())
     }
-    write!(w, ",\n \"sends\": [")?;
-    for (i, s) in schedule.sends.iter().enumerate() {
-        let sep = if i == 0 { "\n" } else { ",\n" };
-        write!(
-            w,
-            "{sep}  {{\"step\": {}, \"from\": {}, \"to\": {}, \"source\": {}, \"destination\": ",
-            s.step, s.from, s.to, s.source
-        )?;
-        write_destination(w, s, true)?;
-        write!(w, "}}")?;
-    }
-    writeln!(w, "]}}")
 }
 
 /// [`write_text`] into a string.
@@ -602,6 +641,28 @@ sends:
 1 0 1 0 1   # first hop
 2 0 2 0 2
 ";
+
+    #[test]
+    fn a_schedule_written_in_batches_is_the_schedule_written_whole() {
+        let mut schedule = parse_text(TEXT).unwrap();
+        schedule.sends.extend(schedule.sends.clone());
+        schedule.sends[3].destination = BROADCAST;
+        for json in [false, true] {
+            let mut whole = Vec::new();
+            let mut w = SendWriter::start(&schedule, json, &mut whole).unwrap();
+            w.sends(&schedule.sends, &mut whole).unwrap();
+            w.finish(&mut whole).unwrap();
+            let mut batches = Vec::new();
+            let mut w = SendWriter::start(&schedule, json, &mut batches).unwrap();
+            for one in schedule.sends.chunks(1) {
+                w.sends(one, &mut batches).unwrap();
+            }
+            w.finish(&mut batches).unwrap();
+            assert_eq!(whole, batches);
+            let read = parse(std::str::from_utf8(&batches).unwrap()).unwrap();
+            assert_eq!(read, schedule, "json {json}");
+        }
+    }
 
     #[test]
     fn text_reads_header_and_sends() {

@@ -24,7 +24,7 @@ use std::str::FromStr;
 use crate::network::NetworkName;
 
 pub use format::{
-    ParseError, ParseErrorKind, parse, parse_json, parse_text, write_json, write_text,
+    ParseError, ParseErrorKind, SendWriter, parse, parse_json, parse_text, write_json, write_text,
 };
 pub use replay::{
     ReplayError, ReplayOptions, ReplayReport, StreamReplay, Violation, ViolationKind, replay,

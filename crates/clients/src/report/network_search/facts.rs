@@ -116,7 +116,7 @@ impl Facts<'_> {
                     out,
                     "  schedule     time {} (found by {method}), {} sends, {:.3} × the bound{written}",
                     f.verdict.time(),
-                    f.schedule.sends.len(),
+                    f.sends,
                     ratio
                 );
                 let _ = writeln!(out, "  verdict      {}", self.verdict_words(f));
@@ -191,13 +191,13 @@ impl Facts<'_> {
             "directed_links": self.graph.directed_links(),
             "ports": "all",
             "method": if heuristic { "heuristic" } else { "sat" },
-            "paths": paths_name(if heuristic { PathClass::Shortest } else { request.paths }),
+            "paths": paths_name(if heuristic { PathClass::Any } else { request.paths }),
             "lower_bound": bound.value(),
             "bound_name": bound.name(),
             "found": found.is_some(),
             "found_by": found.as_ref().map(|f| if f.by_heuristic { "heuristic" } else { "sat" }),
             "time": time,
-            "transmissions": found.as_ref().map(|f| f.schedule.sends.len()),
+            "transmissions": found.as_ref().map(|f| f.sends),
             "valid": found.as_ref().map(|f| f.verdict.valid()),
             "ratio": time.map(|t| f64::from(t) / bound.value().max(1) as f64),
             "gap": self.gap(),

@@ -12,6 +12,7 @@
 //! or a kill leaves the best schedule found so far.
 
 mod facts;
+mod stream;
 mod write;
 
 use super::{Failure, Status};
@@ -105,7 +106,12 @@ pub struct NetworkSearchFailure {
 
 /// What a run found, judged.
 struct Judged {
+    /// The schedule (its sends empty when it was streamed).
     schedule: Schedule,
+    /// The number of sends.
+    sends: u64,
+    /// Already written to `-o` (streamed).
+    written: bool,
     verdict: ScheduleVerdict,
     /// The heuristic found it (SAT found nothing faster).
     by_heuristic: bool,
@@ -174,7 +180,9 @@ fn judged(
         ));
     }
     Ok(Judged {
+        sends: schedule.sends.len() as u64,
         schedule,
+        written: false,
         verdict,
         by_heuristic,
     })
@@ -205,7 +213,9 @@ impl Best<'_> {
             return Ok(());
         }
         let output = self.request.output.as_deref();
-        if let Some(path) = output {
+        if let Some(path) = output
+            && !found.written
+        {
             write::write_output(path, &found.schedule)?;
         }
         let found_by = if found.by_heuristic {
@@ -249,12 +259,17 @@ pub fn search_network(
     // Every message makes at least one send: a first bound on the sends,
     // before the distances are computed.
     let nodes = graph.nodes() as u64;
-    if nodes * nodes.saturating_sub(1) > sched::heuristic::MAX_SENDS {
+    let max_sends = if streams(request) {
+        sched::heuristic::MAX_PLANNED_SENDS
+    } else {
+        sched::heuristic::MAX_SENDS
+    };
+    if nodes * nodes.saturating_sub(1) > max_sends {
         return fail(
             format!(
                 "`{words}`: a total exchange on {nodes} nodes makes at least {} sends, more than the limit of {}",
                 nodes * (nodes - 1),
-                sched::heuristic::MAX_SENDS
+                max_sends
             ),
             Status::Input,
         );
@@ -283,12 +298,11 @@ pub fn search_network(
             return fail(format!("`{words}`: {e}"), Status::Input);
         }
     }
-    if figures.total_status > sched::heuristic::MAX_SENDS {
+    if figures.total_status > max_sends {
         return fail(
             format!(
                 "`{words}`: a total exchange on shortest paths makes {} sends, more than the limit of {}",
-                figures.total_status,
-                sched::heuristic::MAX_SENDS
+                figures.total_status, max_sends
             ),
             Status::Input,
         );
@@ -325,6 +339,15 @@ impl Run<'_> {
             judged: None,
             kept: vec![],
         };
+        if streams(request) {
+            return match self.streamed() {
+                Ok(found) => match best.offer(found, events) {
+                    Ok(()) => self.report(best, None),
+                    Err(message) => self.fail(message, Status::Input),
+                },
+                Err(message) => self.fail(message, Status::Internal),
+            };
+        }
         if request.time.is_none() {
             let sends = sched::heuristic::list_schedule(self.graph);
             let heuristic = match judged(&request.network, self.graph, sends, self.bound, true) {
@@ -410,6 +433,25 @@ impl Run<'_> {
         }
     }
 
+    /// The heuristic's schedule, replayed, judged and written to `-o` a step
+    /// at a time ([`stream`]).
+    fn streamed(&self) -> Result<Judged, String> {
+        let header = sched::exchange_schedule(self.request.network.clone(), Vec::new());
+        let output = self.request.output.as_deref();
+        let header = match output {
+            Some(path) => write::named_for(path, &header)?,
+            None => header,
+        };
+        let found = stream::heuristic(self.graph, header, self.bound, output)?;
+        Ok(Judged {
+            schedule: found.header,
+            sends: found.sends,
+            written: true,
+            verdict: found.verdict,
+            by_heuristic: true,
+        })
+    }
+
     /// Reports the run in text and JSON (the best schedule is on disk already).
     fn report(&self, best: Best<'_>, searched: Option<&ScheduleSearch>) -> Outcome {
         let found = best.judged;
@@ -439,6 +481,12 @@ impl Run<'_> {
             schedule: found.map(|f| f.schedule),
         })
     }
+}
+
+/// `--heuristic` alone (no `--max-time` that could refuse its schedule after
+/// it is written) streams the schedule: it is never held whole.
+fn streams(request: &NetworkSearchRequest) -> bool {
+    request.heuristic && request.max_time.is_none() && request.time.is_none()
 }
 
 /// The status: 0 with a schedule, 4 when a limit ran out first, 1 when

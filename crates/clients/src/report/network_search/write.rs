@@ -12,15 +12,7 @@ use txverify_core::schedule::{Schedule, write_json, write_text};
 /// schedule names its edge list relative to itself). The text goes to a file
 /// beside `path` first, which is then renamed over it.
 pub(super) fn write_output(path: &Path, schedule: &Schedule) -> Result<(), String> {
-    let mut schedule = schedule.clone();
-    if let Some(NetworkName::Edges(edges)) = &schedule.network
-        && edges.is_relative()
-        && path.parent().is_some_and(|p| !p.as_os_str().is_empty())
-    {
-        let absolute = std::fs::canonicalize(edges)
-            .map_err(|e| format!("cannot resolve {}: {e}", edges.display()))?;
-        schedule.network = Some(NetworkName::Edges(absolute));
-    }
+    let schedule = named_for(path, schedule)?;
     let temporary = temporary_beside(path);
     let written = write_to(&temporary, &schedule, path).and_then(|()| {
         std::fs::rename(&temporary, path).map_err(|e| {
@@ -37,9 +29,24 @@ pub(super) fn write_output(path: &Path, schedule: &Schedule) -> Result<(), Strin
     written
 }
 
+/// `schedule` as written to `path`: an edge list named by a relative path is
+/// named by its absolute path when `path` is in another directory.
+pub(super) fn named_for(path: &Path, schedule: &Schedule) -> Result<Schedule, String> {
+    let mut schedule = schedule.clone();
+    if let Some(NetworkName::Edges(edges)) = &schedule.network
+        && edges.is_relative()
+        && path.parent().is_some_and(|p| !p.as_os_str().is_empty())
+    {
+        let absolute = std::fs::canonicalize(edges)
+            .map_err(|e| format!("cannot resolve {}: {e}", edges.display()))?;
+        schedule.network = Some(NetworkName::Edges(absolute));
+    }
+    Ok(schedule)
+}
+
 /// `path`'s temporary sibling: hidden, and named after this process so that
 /// two runs writing the same file do not share it.
-fn temporary_beside(path: &Path) -> PathBuf {
+pub(super) fn temporary_beside(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map_or_else(|| "schedule".into(), |n| n.to_string_lossy().into_owned());

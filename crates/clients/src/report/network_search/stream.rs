@@ -1,0 +1,127 @@
+//! `search --network --heuristic`: the heuristic's schedule replayed and
+//! written a step at a time, never held whole (a total exchange on 4,096
+//! nodes makes 2·10⁸ sends: 4 GB as [`TimedSend`]s, 1.6 GB as the
+//! heuristic's routes and steps).
+//!
+//! The sends go, step by step, to the core's [`StreamReplay`] (the same checks
+//! as the whole replay) and to `-o` through a [`SendWriter`]; the file is
+//! written under a temporary name beside it and renamed only once the replay
+//! is judged valid, so an invalid schedule is never left behind.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use txverify_core::network::Graph;
+use txverify_core::schedule::{
+    Collective, Ports, ReplayOptions, Schedule, SendWriter, StreamReplay, TimedSend,
+};
+use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
+use txverify_search::schedule as sched;
+
+/// The heuristic's schedule, replayed, judged and (with `-o`) written.
+pub(super) struct Streamed {
+    /// The schedule's header (its sends were not kept).
+    pub(super) header: Schedule,
+    /// The number of sends.
+    pub(super) sends: u64,
+    /// The core's verdict on the replay.
+    pub(super) verdict: ScheduleVerdict,
+}
+
+/// An open `-o` file: the temporary path it is written under, and the final one.
+struct Output {
+    partial: PathBuf,
+    path: PathBuf,
+    file: std::io::BufWriter<std::fs::File>,
+    writer: SendWriter,
+}
+
+/// Plans the heuristic's schedule on `graph`, replays it step by step, judges
+/// it against `bound` and writes it to `output`. `header` is the schedule as
+/// `-o` names it (its sends empty).
+pub(super) fn heuristic(
+    graph: &Graph,
+    header: Schedule,
+    bound: &NamedBound,
+    output: Option<&Path>,
+) -> Result<Streamed, String> {
+    let timed = sched::heuristic::plan(graph);
+    let mut out = match output {
+        Some(path) => Some(open(path, &header)?),
+        None => None,
+    };
+    let options = ReplayOptions { max_listed: 10 };
+    let replayed = (|| {
+        let mut stream =
+            StreamReplay::start(graph, Ports::All, Collective::TotalExchange, &options)
+                .map_err(|e| format!("the schedule cannot be replayed: {e}"))?;
+        timed.for_each_step(graph, |batch: &[TimedSend]| {
+            stream
+                .feed(batch)
+                .map_err(|e| format!("the schedule cannot be replayed: {e}"))?;
+            match &mut out {
+                Some(o) => o
+                    .writer
+                    .sends(batch, &mut o.file)
+                    .map_err(|e| format!("cannot write {}: {e}", o.path.display())),
+                None => Ok(()),
+            }
+        })?;
+        stream
+            .finish()
+            .map_err(|e| format!("the schedule cannot be replayed: {e}"))
+    })();
+    let report = match replayed {
+        Ok(r) => r,
+        Err(message) => {
+            discard(out);
+            return Err(message);
+        }
+    };
+    let verdict = judge(&report, Some(bound.clone()), None);
+    if !verdict.valid() || verdict.beats_bound() {
+        discard(out);
+        return Err(format!(
+            "internal error: the schedule found replays with {} violations (time {}, bound {})",
+            verdict.violations(),
+            verdict.time(),
+            bound.value()
+        ));
+    }
+    if let Some(o) = out {
+        close(o)?;
+    }
+    Ok(Streamed {
+        header,
+        sends: timed.sends(),
+        verdict,
+    })
+}
+
+fn open(path: &Path, header: &Schedule) -> Result<Output, String> {
+    let partial = super::write::temporary_beside(path);
+    let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    let file = std::fs::File::create(&partial).map_err(failed)?;
+    let mut file = std::io::BufWriter::new(file);
+    let json = path.extension().is_some_and(|e| e == "json");
+    let writer = SendWriter::start(header, json, &mut file).map_err(failed)?;
+    Ok(Output {
+        partial,
+        path: path.to_path_buf(),
+        file,
+        writer,
+    })
+}
+
+fn close(mut o: Output) -> Result<(), String> {
+    let failed = |e: std::io::Error| format!("cannot write {}: {e}", o.path.display());
+    o.writer.finish(&mut o.file).map_err(failed)?;
+    o.file.flush().map_err(failed)?;
+    std::fs::rename(&o.partial, &o.path).map_err(failed)
+}
+
+fn discard(out: Option<Output>) {
+    if let Some(o) = out {
+        drop(o.file);
+        let _ = std::fs::remove_file(&o.partial);
+    }
+}

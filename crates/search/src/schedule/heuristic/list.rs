@@ -1,0 +1,238 @@
+//! Giving every hop of every route a step: list scheduling, two ways, and the
+//! sends of the result in step order without holding them all.
+
+use super::routes::{Block, Routes, tie};
+use std::collections::BinaryHeap;
+use txverify_core::network::Graph;
+use txverify_core::schedule::TimedSend;
+
+/// Routes with a step for every hop: `steps[d]` parallel to `routes.blocks[d].links`.
+pub struct Timed {
+    pub(super) routes: Routes,
+    pub(super) steps: Vec<Vec<u32>>,
+    pub(super) time: u32,
+}
+
+impl Timed {
+    fn new(routes: Routes) -> Timed {
+        let steps = routes
+            .blocks
+            .iter()
+            .map(|b| vec![0; b.links.len()])
+            .collect();
+        Timed {
+            routes,
+            steps,
+            time: 0,
+        }
+    }
+
+    /// The number of steps.
+    pub fn time(&self) -> u32 {
+        self.time
+    }
+
+    /// The number of sends.
+    pub fn sends(&self) -> u64 {
+        self.routes.total_hops()
+    }
+
+    /// The steps of message `m`'s hops.
+    fn steps_of(&mut self, m: usize) -> &mut [u32] {
+        let per = self.routes.n as usize - 1;
+        let b: &Block = &self.routes.blocks[m / per];
+        let (a, z) = (b.starts[m % per] as usize, b.starts[m % per + 1] as usize);
+        &mut self.steps[m / per][a..z]
+    }
+
+    /// Calls `each` with the sends of every step, in step order: each message
+    /// waits in the bucket of the step of its next hop, so at most one entry
+    /// per message is held beside the routes (never every send).
+    pub fn for_each_step<E>(
+        &self,
+        graph: &Graph,
+        mut each: impl FnMut(&[TimedSend]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let per = (self.routes.n as usize).saturating_sub(1);
+        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); self.time as usize + 1];
+        let mut next = vec![0u32; self.routes.messages()];
+        for m in 0..self.routes.messages() {
+            let b = &self.routes.blocks[m / per];
+            let first = b.starts[m % per] as usize;
+            if b.starts[m % per + 1] as usize > first {
+                buckets[self.steps[m / per][first] as usize].push(m as u32);
+            }
+        }
+        let mut batch = Vec::new();
+        for t in 1..=self.time as usize {
+            let due = std::mem::take(&mut buckets[t]);
+            batch.clear();
+            for m in due {
+                let m = m as usize;
+                let b = &self.routes.blocks[m / per];
+                let (a, z) = (b.starts[m % per] as usize, b.starts[m % per + 1] as usize);
+                let k = a + next[m] as usize;
+                let (from, to) = graph.endpoints(b.links[k]);
+                let (source, destination) = self.routes.message(m);
+                batch.push(TimedSend {
+                    step: t as u32,
+                    from,
+                    to,
+                    source,
+                    destination,
+                });
+                next[m] += 1;
+                if k + 1 < z {
+                    buckets[self.steps[m / per][k + 1] as usize].push(m as u32);
+                }
+            }
+            each(&batch)?;
+        }
+        Ok(())
+    }
+
+    /// Every send, in step order.
+    pub fn to_sends(&self, graph: &Graph) -> Vec<TimedSend> {
+        let mut sends = Vec::with_capacity(self.sends() as usize);
+        let _: Result<(), ()> = self.for_each_step(graph, |batch| {
+            sends.extend_from_slice(batch);
+            Ok(())
+        });
+        sends
+    }
+}
+
+/// Reservation list scheduling: the messages longest path first (ties by
+/// `seed`), each crossing its links in order, each at the earliest step after
+/// it arrived at which that directed link is still free (buffering: it may
+/// wait).
+pub(super) fn reserve(graph: &Graph, routes: Routes, seed: u64) -> Timed {
+    let mut order: Vec<u32> = (0..routes.messages() as u32).collect();
+    order.sort_by_key(|&m| {
+        (
+            std::cmp::Reverse(routes.hops(m as usize).len()),
+            tie(seed, u64::from(m)),
+        )
+    });
+    let mut free: Vec<FreeSteps> = (0..graph.directed_links())
+        .map(|_| FreeSteps::default())
+        .collect();
+    let mut timed = Timed::new(routes);
+    let mut time = 0;
+    for m in order {
+        let m = m as usize;
+        let per = timed.routes.n as usize - 1;
+        let b = &timed.routes.blocks[m / per];
+        let (a, z) = (b.starts[m % per] as usize, b.starts[m % per + 1] as usize);
+        let mut arrived = 0u32;
+        for k in a..z {
+            let link = timed.routes.blocks[m / per].links[k];
+            arrived = free[link as usize].take_from(arrived + 1);
+            timed.steps[m / per][k] = arrived;
+        }
+        time = time.max(arrived);
+    }
+    timed.time = time;
+    timed
+}
+
+/// Step-by-step list scheduling: at every step, each directed link sends,
+/// among the messages waiting at its tail to cross it (arrived before the
+/// step), the one with the most hops still to go (ties by `seed`).
+pub(super) fn farthest_first(graph: &Graph, routes: Routes, seed: u64) -> Timed {
+    let links = graph.directed_links();
+    // (hops to go, tie, message, hop index within the path).
+    type Waiting = (u32, u32, u32, u32);
+    let mut queues: Vec<BinaryHeap<Waiting>> = (0..links).map(|_| BinaryHeap::new()).collect();
+    let mut timed = Timed::new(routes);
+    let key = |m: usize| tie(seed, m as u64) as u32;
+    let mut busy: Vec<u32> = Vec::new();
+    for m in 0..timed.routes.messages() {
+        let path = timed.routes.hops(m);
+        if let Some(&l) = path.first() {
+            queues[l as usize].push((path.len() as u32, key(m), m as u32, 0));
+        }
+    }
+    busy.extend((0..links as u32).filter(|&l| !queues[l as usize].is_empty()));
+    let mut listed = vec![false; links];
+    busy.iter().for_each(|&l| listed[l as usize] = true);
+    let mut arrivals: Vec<(u32, Waiting)> = Vec::new();
+    let mut t = 0u32;
+    while !busy.is_empty() {
+        t += 1;
+        arrivals.clear();
+        for &l in &busy {
+            let Some((_, _, m, k)) = queues[l as usize].pop() else {
+                continue;
+            };
+            let m = m as usize;
+            timed.steps_of(m)[k as usize] = t;
+            let path = timed.routes.hops(m);
+            if let Some(&next) = path.get(k as usize + 1) {
+                let left = (path.len() - k as usize - 1) as u32;
+                arrivals.push((next, (left, key(m), m as u32, k + 1)));
+            }
+        }
+        for &(l, w) in &arrivals {
+            queues[l as usize].push(w);
+        }
+        busy.retain(|&l| {
+            let keep = !queues[l as usize].is_empty();
+            listed[l as usize] = keep;
+            keep
+        });
+        for &(l, _) in &arrivals {
+            if !listed[l as usize] {
+                listed[l as usize] = true;
+                busy.push(l);
+            }
+        }
+    }
+    timed.time = t;
+    timed
+}
+
+/// The busy steps of one directed link: `next[t]` leads to the earliest free
+/// step at or after `t` (union-find with path halving; step 0 is never used).
+#[derive(Default)]
+pub(super) struct FreeSteps {
+    next: Vec<u32>,
+}
+
+impl FreeSteps {
+    /// The earliest free step at or after `from`, now marked busy.
+    pub(super) fn take_from(&mut self, from: u32) -> u32 {
+        let t = self.peek(from);
+        self.grow(t + 1);
+        self.next[t as usize] = t + 1;
+        t
+    }
+
+    /// The earliest free step at or after `from` (left free).
+    pub(super) fn peek(&mut self, from: u32) -> u32 {
+        let mut t = from;
+        loop {
+            self.grow(t);
+            let parent = self.next[t as usize];
+            if parent == t {
+                break;
+            }
+            let grand = {
+                self.grow(parent);
+                self.next[parent as usize]
+            };
+            self.next[t as usize] = grand;
+            t = grand;
+        }
+        t
+    }
+
+    /// Makes room for step `t` (new steps are free).
+    fn grow(&mut self, t: u32) {
+        let len = self.next.len() as u32;
+        if t >= len {
+            let new_len = (t + 1).max(len * 2);
+            self.next.extend(len..new_len);
+        }
+    }
+}
