@@ -26,6 +26,7 @@ mod network_bounds;
 mod render;
 mod schedule;
 mod search;
+mod search_args;
 mod search_collective;
 mod search_config;
 mod search_mpi;
@@ -88,7 +89,7 @@ enum Command {
         after_help = examples::SEARCH,
         override_usage = "txverify search FILE.tbl [OPTIONS]\n       txverify search --network NET [OPTIONS]"
     )]
-    Search(SearchArgs),
+    Search(search_args::SearchArgs),
     /// Check an infeasibility certificate written by `search --certificate` (tables, or schedules with `--network`), or any DRAT/LRAT proof with `--cnf`.
     #[command(after_help = examples::VERIFY_PROOF)]
     VerifyProof(VerifyProofArgs),
@@ -279,174 +280,6 @@ impl Default for SolverArg {
             SolverArg::Varisat
         }
     }
-}
-
-#[derive(clap::Args, Debug)]
-struct SearchArgs {
-    /// The `.tbl` file giving the group, links, messages and ports (its table is ignored).
-    #[arg(required_unless_present = "network")]
-    file: Option<PathBuf>,
-    /// Instead of a table: search a total-exchange schedule (all-port, buffering)
-    /// on this network, any spelling of docs/networks.md, e.g. `edges FILE` or
-    /// `mesh 4 6` (docs/schedules-any.md).
-    #[arg(long, value_name = "NET", conflicts_with = "file")]
-    network: Option<NetworkSpec>,
-    /// With --network: search a schedule of this collective instead of a total
-    /// exchange: `broadcast R`, `allgather` (formerly `mnb`), `reduce R`,
-    /// `reduce-scatter` or `allreduce`, by SAT from the lower bound upward
-    /// (docs/collectives.md).
-    #[arg(long, value_name = "COLLECTIVE", requires = "network")]
-    collective: Option<String>,
-    /// With --collective: chunks per block (default 1).
-    #[arg(long, value_name = "C", requires = "collective")]
-    chunks: Option<String>,
-    /// With --collective: ports per node, `all` (default) or K.
-    #[arg(long, value_name = "K", requires = "collective")]
-    ports: Option<String>,
-    /// With --network: no SAT, a fast schedule (balanced shortest paths, list
-    /// scheduling) reported against the lower bound.
-    #[arg(long, requires = "network")]
-    heuristic: bool,
-    /// With --network (the default there): try T from the heuristic's time
-    /// minus one downward, one below each schedule found, and stop at the first
-    /// T refuted or out of time; each schedule found is written to -o at once.
-    #[arg(long, requires = "network", conflicts_with = "heuristic")]
-    descending: bool,
-    /// With --network: try T from the lower bound upward instead, and stop at
-    /// the first T satisfiable (each T refuted on the way is a proved bound).
-    #[arg(long, requires = "network", conflicts_with_all = ["heuristic", "descending"])]
-    ascending: bool,
-    /// With --network: stop the whole run after this many seconds and report
-    /// the best schedule found (already written to -o), exit 0; SIGINT and
-    /// SIGTERM do the same at any time (docs/schedules-any.md).
-    #[arg(long, value_name = "SECONDS", requires = "network", value_parser = parse_seconds)]
-    deadline: Option<f64>,
-    /// Try this number of columns only, instead of minimising from the lower bound.
-    #[arg(long)]
-    time: Option<usize>,
-    /// When minimising, give up above this number of columns.
-    #[arg(long)]
-    max_time: Option<usize>,
-    /// With --network: refuse a formula estimated to have more variables than
-    /// this, before it is built (docs/limits.md).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = txverify_search::schedule::encode::MAX_VARIABLES,
-        requires = "network"
-    )]
-    max_variables: u64,
-    /// Allow words up to this many letters longer than shortest paths.
-    #[arg(long, default_value_t = 0)]
-    slack: usize,
-    /// Allow words of any length (an infeasibility then covers every table).
-    #[arg(long)]
-    any_length: bool,
-    /// Only search tables with this symmetry (infeasibility then covers only those).
-    #[arg(long, value_enum)]
-    symmetry: Vec<SymmetryArg>,
-    /// With --symmetry sigma: ask for the invariance only outside the last W
-    /// columns, which hold the messages it cannot hold for (and any whole orbits
-    /// the solver puts there): the shape of the published torus constructions
-    /// (docs/search.md, "The free tail"). Needs --time.
-    #[arg(long, value_name = "W", requires_all = ["symmetry", "time"])]
-    free_tail: Option<usize>,
-    /// With --symmetry split: split along the direct factor these links generate
-    /// (names as in the file's link set, separated by commas) instead of the one
-    /// chosen by default (docs/search.md, "The split restriction").
-    #[arg(long, value_name = "LINKS", value_delimiter = ',', requires_all = ["symmetry", "time"])]
-    split_along: Vec<String>,
-    /// Add lex-leader constraints for symmetries of the tables (automorphisms of
-    /// the group permuting the links, time reversal); unlike --symmetry, an
-    /// infeasibility still covers every table (docs/search.md).
-    #[arg(long, conflicts_with = "symmetry")]
-    break_symmetry: bool,
-    /// With --break-symmetry: how many automorphisms to use (fewest moved links
-    /// first; the time reversal is added alone and after each).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 8,
-        requires = "break_symmetry"
-    )]
-    break_automorphisms: usize,
-    /// With --break-symmetry: compare at most this many variable pairs per
-    /// symmetry (0: all).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 0,
-        requires = "break_symmetry"
-    )]
-    break_prefix: usize,
-    /// Leave out the redundant constraints (for experiments).
-    #[arg(long, hide = true)]
-    no_redundant: bool,
-    /// Give up on one number of columns after this many seconds.
-    #[arg(long)]
-    time_limit: Option<f64>,
-    /// Solver threads: 2 runs a helper beside the main solver (symmetric
-    /// restrictions and a shuffled copy of the formula); 1 runs the main solver
-    /// alone. Default: 2 when the machine has two cores or more.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    jobs: Option<u16>,
-    /// Write a certificate (provenance, formula, DRAT proof) for every infeasible T here.
-    #[arg(long)]
-    certificate: Option<PathBuf>,
-    /// Write the formula in DIMACS to this file (`FILE.T<time>` when minimising) and stop.
-    #[arg(long)]
-    dimacs: Option<PathBuf>,
-    /// The SAT solver.
-    #[arg(long, value_enum, default_value_t)]
-    solver: SolverArg,
-    /// With `--solver external`: the command, run by `sh -c`, with `{cnf}` standing
-    /// for the formula's DIMACS file (e.g. `cadical -q {cnf}`; docs/search.md).
-    /// With `{proof}` (a DRAT proof's file, e.g. `cadical -q {cnf} {proof}`) or
-    /// `{lrat}` (an LRAT proof's), "unsatisfiable" is taken only when the proof checks.
-    #[arg(long, value_name = "CMD")]
-    solver_cmd: Option<String>,
-    /// With `--time T`: instead of solving, decode this model of the formula
-    /// (`--dimacs` writes it) found by any solver (its `v` lines).
-    #[arg(long, value_name = "FILE", requires = "time")]
-    model: Option<PathBuf>,
-    /// With `--time T`: split the formula into K cubes (cube-and-conquer) and
-    /// solve them on `--jobs` threads, stopping at the first table; with `-o DIR`
-    /// or `--dimacs F`, write them for independent jobs instead (docs/search.md).
-    #[arg(long, value_name = "K", requires = "time", value_parser = clap::value_parser!(u32).range(1..=65536))]
-    cubes: Option<u32>,
-    /// Write the table found (the `.tbl` text, after the kernel's check) to this
-    /// file instead of standard output; nothing is written when no table is
-    /// found. With `--format html`: write the page here instead. With `--cubes K`:
-    /// write `cubes.icnf` and one DIMACS file per cube to this directory. With
-    /// --network: the schedule, rewritten whole with each faster one found.
-    #[arg(short = 'o', long, value_name = "PATH")]
-    output: Option<PathBuf>,
-    /// With `--time T`: merge the answers of the cube jobs in this directory (a
-    /// model from any cube, or every cube refuted with its proof).
-    #[arg(long, value_name = "DIR", requires = "time", conflicts_with_all = ["cubes", "model", "dimacs"])]
-    merge: Option<PathBuf>,
-    /// With `--time T`: run as an MPI job (`mpirun -np N txverify search FILE
-    /// --time T --mpi`): rank 0 splits the formula into cubes (`--cubes K`,
-    /// default 8 per worker) and hands them out to the other ranks as they ask,
-    /// checks every answer and writes the certificate (cargo feature `mpi`;
-    /// docs/cluster.md).
-    #[arg(long, requires = "time", conflicts_with_all = ["merge", "model", "dimacs", "network"])]
-    mpi: bool,
-    /// With --mpi: seconds a solver gets on one cube before rank 0 splits the
-    /// cube on two more variables and hands out the parts (default: no limit).
-    #[arg(long, value_name = "SECONDS", requires = "mpi")]
-    cube_budget: Option<f64>,
-    /// With --mpi: seconds after which a cube whose worker has not answered is
-    /// handed to another worker (default: twice the budget and a minute; never
-    /// without a budget).
-    #[arg(long, value_name = "SECONDS", requires = "mpi")]
-    cube_lease: Option<f64>,
-    /// Largest group order to enumerate.
-    #[arg(long, default_value_t = 2_000_000)]
-    max_order: usize,
-    /// Report format (JSON: schema txverify-search/2; HTML: one page, docs/render.md).
-    #[arg(long, value_enum, default_value_t)]
-    format: search::SearchFormat,
 }
 
 #[derive(clap::Args, Debug)]

@@ -7,9 +7,9 @@
 //! of `--format html` is [`super::search_page`]).
 
 use super::OutputFormat;
-use super::SearchArgs;
 use super::check::read_and_load_with_source;
 use super::exit::Exit;
+use super::search_args::SearchArgs;
 pub use super::search_config::SearchFormat;
 use super::search_config::{Mode, config_of};
 use super::search_report::{

@@ -4,8 +4,8 @@
 //! ([`txverify_clients::report::collective_search`]); this file maps the
 //! arguments to a request and prints the report.
 
-use super::SearchArgs;
 use super::exit::Exit;
+use super::search_args::SearchArgs;
 use super::search_config::{SearchFormat, solver_of};
 use std::time::Duration;
 use txverify_clients::report::collective_search::{

@@ -3,7 +3,7 @@
 //! anything, so that every refusal of an argument or a combination is made in
 //! one place, before the search starts.
 
-use super::{SearchArgs, SolverArg, SymmetryArg};
+use super::{SolverArg, SymmetryArg, search_args::SearchArgs};
 use std::path::PathBuf;
 use std::time::Duration;
 use txverify_core::kernel::{self, Instance, LinkId};

@@ -6,8 +6,8 @@
 //! the arguments to a request, installs the signal handlers that stop the
 //! search, shows its progress and prints the report.
 
-use super::SearchArgs;
 use super::exit::Exit;
+use super::search_args::SearchArgs;
 use super::search_config::{SearchFormat, network_config_of};
 use super::search_report::Reporter;
 use std::sync::Arc;

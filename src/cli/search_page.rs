@@ -1,7 +1,7 @@
 //! `txverify search --format html`: the search's log and the table found as one page.
 
-use super::SearchArgs;
 use super::exit::Exit;
+use super::search_args::SearchArgs;
 use super::search_report::found_by_text;
 use txverify_clients::report::html::PageOptions;
 use txverify_clients::report::search::Tried;

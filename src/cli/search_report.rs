@@ -3,8 +3,8 @@
 //! table (to standard output or `-o`), and a search that stopped before it
 //! ran. The reports themselves are [`txverify_clients::report::search`]'s.
 
-use super::SearchArgs;
 use super::exit::Exit;
+use super::search_args::SearchArgs;
 use super::search_config::SearchFormat;
 use std::io::IsTerminal;
 use std::path::Path;

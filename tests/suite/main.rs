@@ -64,6 +64,7 @@ mod proofcheck_cnf;
 mod proofs;
 mod render;
 mod schedule;
+mod schedule_cli;
 mod schedule_fuzz;
 mod seals;
 mod search;
