@@ -225,17 +225,32 @@ pub(crate) fn write(
     provenance: &ScheduleProvenance,
     encoding: &ExchangeEncoding,
 ) -> std::io::Result<()> {
+    write_files(dir, provenance, formula_text(provenance, encoding))
+}
+
+/// Writes a certificate's `provenance.json` and `formula.cnf` into `dir`:
+/// every kind of schedule certificate has the same two files beside its proof.
+pub(crate) fn write_files(
+    dir: &Path,
+    provenance: &impl Serialize,
+    formula: String,
+) -> std::io::Result<()> {
     let json = serde_json::to_string_pretty(provenance).map_err(std::io::Error::other)?;
     std::fs::write(dir.join("provenance.json"), json + "\n")?;
-    std::fs::write(dir.join("formula.cnf"), formula_text(provenance, encoding))
+    std::fs::write(dir.join("formula.cnf"), formula)
 }
 
 /// Whether `dir` holds a schedule certificate (its provenance names the format).
 pub fn is_schedule_certificate(dir: &Path) -> bool {
+    provenance_format_is(dir, SCHEDULE_CERTIFICATE_FORMAT)
+}
+
+/// Whether the `format` of `dir`'s `provenance.json` is `format`.
+pub(crate) fn provenance_format_is(dir: &Path, format: &str) -> bool {
     std::fs::read(dir.join("provenance.json"))
         .ok()
         .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-        .is_some_and(|v| v["format"] == SCHEDULE_CERTIFICATE_FORMAT)
+        .is_some_and(|v| v["format"] == format)
 }
 
 /// Checks the certificate in `dir` against `graph` (see the module notes).

@@ -14,7 +14,7 @@
 //! The encoding restricts nothing (it only leaves out where distances forbid
 //! an item to be), so a refutation covers every schedule of the model.
 
-use super::certificate::graph_digest;
+use super::certificate::{graph_digest, provenance_format_is, write_files};
 use super::collective_copies::CollectiveEncoding;
 use super::collective_formula::{encode, encoding_version};
 use crate::certificate::{CertificateError, ProofKind, check_proof_file};
@@ -237,17 +237,12 @@ pub(crate) fn write(
     provenance: &CollectiveProvenance,
     encoding: &CollectiveEncoding,
 ) -> std::io::Result<()> {
-    let json = serde_json::to_string_pretty(provenance).map_err(std::io::Error::other)?;
-    std::fs::write(dir.join("provenance.json"), json + "\n")?;
-    std::fs::write(dir.join("formula.cnf"), formula_text(provenance, encoding))
+    write_files(dir, provenance, formula_text(provenance, encoding))
 }
 
 /// Whether `dir` holds a collective certificate.
 pub fn is_collective_certificate(dir: &Path) -> bool {
-    std::fs::read(dir.join("provenance.json"))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-        .is_some_and(|v| v["format"] == COLLECTIVE_CERTIFICATE_FORMAT)
+    provenance_format_is(dir, COLLECTIVE_CERTIFICATE_FORMAT)
 }
 
 /// Checks the certificate in `dir` against `graph`; with `asked`, the
