@@ -23,7 +23,7 @@
 //! | ⌈|A|·|V∖A| / c(A)⌉, c(A) = directed links leaving A | [`cut`] | any ports (all-port included), any routing, any buffering | the |A|·|V∖A| messages from A to the rest each cross from A at least once, and only c(A) links cross a step |
 //! | ⌈Σ_{s≠t} d_w(s, t) / Σ_e w(e)⌉ for any weights w ≥ 0 on the directed links (the LP bound; [`general::total_exchange_with_lp`] only) | [`lp`] | any ports, any routing, any buffering, copies allowed | a link carries at most T messages in T steps, so Σ_e w(e)·load(e) ≤ T·Σ w, and each message walks from s to t over links weighing at least d_w(s, t); w = 1 is the distance bound, w = 1 on a cut's links the cut bound |
 //!
-//! The collectives that copy or combine ([`collective`]; C chunks per block,
+//! The collectives that copy or combine ([`mod@collective`]; C chunks per block,
 //! k_x = min(K, deg x), k = max k_x, cap(S) what can enter a node set S in
 //! a step; each proved in docs/collectives.md; model: K-port, copies,
 //! buffering, and combining for the reductions):

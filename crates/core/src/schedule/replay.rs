@@ -7,7 +7,7 @@
 //! packet per step) and in the sender's and receiver's ports (K per step, or
 //! unlimited for `all`). Personalised packets move; the items of broadcast and
 //! allgather are copied; those of reduce, reduce-scatter and allreduce are
-//! partial combinations, merged at the receiver ([`sums`]). `gather R` is
+//! partial combinations, merged at the receiver (`replay/sums.rs`). `gather R` is
 //! replayed as the time-and-direction reversal of `scatter R`, its dual.
 //!
 //! Memory is per packet, not per send: 8 bytes per personalised packet (holder

@@ -2,19 +2,19 @@
 //! follows the flow, then list scheduling; and, on networks of up to about
 //! 10⁷ hops, routing and scheduling at once. The fastest is kept.
 //!
-//! 1. Routing: balanced shortest paths ([`routes`]), each hop over the least
-//!    loaded link one hop closer; then min-congestion rerouting ([`flow`]):
+//! 1. Routing: balanced shortest paths (`routes.rs`), each hop over the least
+//!    loaded link one hop closer; then min-congestion rerouting (`flow.rs`):
 //!    passes in which the messages of each destination are taken off their
 //!    paths and routed again on cheapest paths under link lengths that grow
 //!    steeply with the load (a path may be longer than the distance); then
-//!    the busiest links are flattened ([`flatten`]): each message over a link
+//!    the busiest links are flattened (`flatten.rs`): each message over a link
 //!    of the highest load moves to the fewest-hop path that keeps every link
 //!    below it, until that load comes down, again and again.
-//! 2. Scheduling ([`list`]): every hop gets a step, by reservation (longest
+//! 2. Scheduling (`list.rs`): every hop gets a step, by reservation (longest
 //!    path first, each hop at the earliest free step of its link after the
 //!    message arrived) and step by step (each link sends the waiting message
 //!    with the most hops to go).
-//! 3. Earliest arrival ([`timed`]): the messages, longest first, each take
+//! 3. Earliest arrival (`timed.rs`): the messages, longest first, each take
 //!    the shortest path that arrives earliest given the steps already taken
 //!    (a few orders). On tori this packs the links almost perfectly (515
 //!    steps on the 8×8×8 torus, whose bound is 512), where the list
