@@ -136,8 +136,11 @@ pub fn bounds(py: Python<'_>, network: String, ports: u64) -> PyResult<Reported>
         let shown = spec.to_string();
         let fail = |message: String| Fail::input(message, Some(&shown), None);
         let name = spec.name().map_err(|e| fail(e.to_string()))?;
-        let report = txverify_clients::bounds::network_report(&name.to_string(), ports)
-            .map_err(|e| fail(e.to_string()))?;
+        // The command line's report: the LP bound included.
+        let options = txverify_core::bounds::lp::LpOptions::default();
+        let (report, _, _) =
+            txverify_clients::bounds::network_report_with_lp(&name.to_string(), ports, &options)
+                .map_err(|e| fail(e.to_string()))?;
         // As the command line: statuses by search and by formula that differ are a bug.
         let status = if report.statuses_agree == Some(false) {
             Status::Internal

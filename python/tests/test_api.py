@@ -31,7 +31,7 @@ def test_an_invalid_table_is_a_report_not_an_exception(tmp_path):
 
 def test_the_torus_bound_is_eight():
     report = txverify.bounds("torus 4 4")
-    assert report.schema == "txverify-bounds/3"
+    assert report.schema == "txverify-bounds/4"
     assert report.all_port_bound == 8
     assert any(b.value == 8 and b.name == "link-load" for b in report.lower_bounds)
     assert all({"value", "name", "model"} <= set(b) for b in report.lower_bounds)
@@ -66,7 +66,7 @@ def test_reports_compare_with_dicts():
     report = txverify.bounds("ring 4")
     assert report == report.to_dict()
     assert json.loads(report.to_json()) == report.to_dict()
-    assert repr(report).startswith("<BoundsReport schema='txverify-bounds/3'")
+    assert repr(report).startswith("<BoundsReport schema='txverify-bounds/4'")
 
 
 def test_python_m_txverify_gives_the_api_report_and_status(tmp_path):

@@ -137,7 +137,7 @@ class MscclReport(Report):
 
 
 class BoundsReport(Report):
-    """A network's lower bounds (schema ``txverify-bounds/3``)."""
+    """A network's lower bounds (schema ``txverify-bounds/4``)."""
 
     __slots__ = ()
 

@@ -52,7 +52,7 @@ class MscclReport(Report):
     bounds on a network, ``exit``."""
 
 class BoundsReport(Report):
-    """A network's lower bounds (schema ``txverify-bounds/3``)."""
+    """A network's lower bounds (schema ``txverify-bounds/4``)."""
 
     @property
     def lower_bounds(self) -> List[Report]:
