@@ -14,6 +14,7 @@ pub mod catalogue;
 pub mod compare;
 pub mod construct;
 pub mod export;
+pub mod help_examples;
 pub mod fifo;
 pub mod hypercube;
 pub mod infer;

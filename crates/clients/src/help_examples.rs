@@ -1,4 +1,4 @@
-//! The "Examples:" block of every subcommand's `--help` (and man page).
+//! The "Examples:" block of every subcommand's `--help` (and man page) of `txverify`.
 //!
 //! Kept apart from the clap definitions so that they read as a list; a unit
 //! test in `cli` walks every subcommand and fails when one has no block.
