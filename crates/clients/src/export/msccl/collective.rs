@@ -532,3 +532,100 @@ pub fn check_collective(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use txverify_core::schedule::parse;
+
+    fn program(text: &str) -> (Schedule, MscclProgram, Carried) {
+        let schedule = parse(text).unwrap();
+        let (program, carried) = collective(&schedule, "t").unwrap();
+        (schedule, program, carried)
+    }
+
+    fn kinds(program: &MscclProgram, gpu: usize) -> Vec<Vec<&'static str>> {
+        program.gpus[gpu]
+            .threadblocks
+            .iter()
+            .map(|t| t.steps.iter().map(|s| s.kind.code()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn two_partials_in_one_step_are_combined_one_after_the_other() {
+        let text = "network: linear 3\ncollective: reduce 1\nsends:\n1 0 1 1 *\n1 2 1 1 *\n";
+        let (schedule, program, carried) = program(text);
+        assert_eq!(program.coll, "reduce");
+        // GPU 1: receives from 0 and from 2, both combining, the second
+        // after the first, into the output chunk (complete there).
+        assert_eq!(kinds(&program, 1), [vec!["rrc"], vec!["rrc"]]);
+        let tbs = &program.gpus[1].threadblocks;
+        assert_eq!(tbs[0].steps[0].src, input(0));
+        assert_eq!(tbs[0].steps[0].dst, output(0));
+        assert!(tbs[0].steps[0].has_dependent);
+        assert_eq!(tbs[1].steps[0].src, output(0));
+        assert_eq!(tbs[1].steps[0].depends_on, Some((0, 0)));
+        assert_eq!(carried[&(0, 1)], [vec![0]]);
+        assert_eq!(carried[&(2, 1)], [vec![2]]);
+        check_collective(&program, &schedule, &carried).unwrap();
+    }
+
+    #[test]
+    fn a_partial_containing_the_receivers_replaces_it() {
+        // linear 2 allreduce: item 0 is combined at 1 and sent back whole.
+        let text = "network: linear 2\ncollective: allreduce\nsends:\n1 0 1 0 *\n1 1 0 1 *\n2 1 0 0 *\n2 0 1 1 *\n";
+        let (schedule, program, carried) = program(text);
+        assert_eq!(
+            (program.chunks_per_loop, program.input_chunks, program.output_chunks),
+            (2, 2, 2)
+        );
+        assert_eq!(kinds(&program, 0), [vec!["rrc", "r"], vec!["s", "s"]]);
+        // The whole item 0 goes back from GPU 1's output chunk, after the
+        // receive that completed it.
+        let send = &program.gpus[1].threadblocks[1].steps[1];
+        assert_eq!((send.src, send.depends_on), (output(0), Some((0, 0))));
+        assert_eq!(carried[&(1, 0)], [vec![3], vec![0, 2]]);
+        check_collective(&program, &schedule, &carried).unwrap();
+    }
+
+    #[test]
+    fn copies_go_straight_to_the_output() {
+        let text = "network: ring 3\ncollective: allgather\nchunks: 2\nsends:\n1 0 1 0 *\n1 0 2 0 * 1\n2 1 2 0 *\n2 2 1 0 * 1\n";
+        let schedule = parse(text).unwrap();
+        // Blocks 1 and 2 never move: the schedule does not finish.
+        assert!(matches!(
+            collective(&schedule, "t"),
+            Err(MscclError::Unfinished(_))
+        ));
+        let text = "network: linear 3\ncollective: broadcast 0\nchunks: 2\nsends:\n1 0 1 0 *\n2 0 1 0 * 1\n2 1 2 0 *\n3 1 2 0 * 1\n";
+        let (schedule, program, carried) = program(text);
+        assert_eq!(program.coll, "broadcast");
+        assert_eq!(kinds(&program, 0), [vec!["cpy", "cpy"], vec!["s", "s"]]);
+        assert_eq!(kinds(&program, 1), [vec!["r", "r"], vec!["s", "s"]]);
+        assert_eq!(program.gpus[2].threadblocks[0].steps[1].dst, output(1));
+        check_collective(&program, &schedule, &carried).unwrap();
+    }
+
+    #[test]
+    fn sends_the_model_refuses_are_refused() {
+        let refused = |text: &str| match collective(&parse(text).unwrap(), "t") {
+            Err(MscclError::BadSend { reason, .. }) => reason,
+            other => panic!("{other:?}"),
+        };
+        // Forwarded in the step it arrives.
+        let early = "network: linear 3\ncollective: broadcast 0\nsends:\n1 0 1 0 *\n1 1 2 0 *\n";
+        assert!(refused(early).contains("does not hold"));
+        // Counted twice.
+        let twice = "network: linear 2\ncollective: allreduce\nsends:\n1 0 1 0 *\n2 0 1 0 *\n";
+        assert!(refused(twice).contains("nothing new"));
+        // Not this collective's item.
+        let other = "network: linear 2\ncollective: reduce 1\nsends:\n1 0 1 0 *\n";
+        assert!(refused(other).contains("not an item"));
+        let scatter = parse("network: ring 3\ncollective: scatter 0\nsends:\n").unwrap();
+        assert!(matches!(
+            collective(&scatter, "t"),
+            Err(MscclError::Unsupported(_))
+        ));
+    }
+}
