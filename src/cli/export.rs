@@ -34,7 +34,11 @@ pub fn run(args: &ExportArgs) -> Exit {
             else {
                 return Exit::Input;
             };
-            let name = loaded.file.name.as_ref().map_or_else(stem, |n| n.value.clone());
+            let name = loaded
+                .file
+                .name
+                .as_ref()
+                .map_or_else(stem, |n| n.value.clone());
             export_table(&shown, &loaded, &name, format)
         }
     };

@@ -9,7 +9,7 @@ use crate::common::cli::{file, txverify};
 use std::path::{Path, PathBuf};
 use txverify_clients::export::msccl::collective::{check_collective, collective};
 use txverify_clients::export::msccl::{MscclError, StepKind};
-use txverify_core::schedule::parse;
+use txverify_core::schedule::{Collective, Schedule, TimedSend, parse, write_text};
 
 /// The Petersen graph's edge list, by an absolute path (the schedule and the
 /// program are written in a directory of their own).
@@ -38,7 +38,11 @@ fn search(network: &str, coll: &str, chunks: u32) -> PathBuf {
         "-o",
         sched.to_str().unwrap(),
     ]);
-    assert_eq!(run.code, 0, "search {network} {coll}: {}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.code, 0,
+        "search {network} {coll}: {}{}",
+        run.stdout, run.stderr
+    );
     sched
 }
 
@@ -88,15 +92,20 @@ fn msccl_name(coll: &str) -> (&'static str, Option<u64>) {
 
 /// Search, export, check: VALID, as the same collective, right for the root.
 fn round_trip(network: &str, coll: &str, chunks: u32) {
-    let sched = search(network, coll, chunks);
-    let xml = export(&sched);
+    exported_and_checked(&search(network, coll, chunks), network, coll);
+}
+
+/// Export `sched` (of `coll` on `network`), check: VALID, as the same
+/// collective, right for the root, one chunk sent per send.
+fn exported_and_checked(sched: &Path, network: &str, coll: &str) {
+    let xml = export(sched);
     let (code, report) = check(&xml, network);
     let (name, root) = msccl_name(coll);
     assert_eq!(code, 0, "{network} {coll}: {report}");
     assert_eq!(report["valid"], true, "{network} {coll}: {report}");
     assert_eq!(report["collective"], name, "{network} {coll}");
     let text = std::fs::read_to_string(&xml).unwrap();
-    let n = parse(&std::fs::read_to_string(&sched).unwrap())
+    let n = parse(&std::fs::read_to_string(sched).unwrap())
         .unwrap()
         .sends
         .len();
@@ -116,6 +125,62 @@ fn round_trip(network: &str, coll: &str, chunks: u32) {
     }
 }
 
+/// The combining collectives from searched copies, where the search for
+/// them would be slow in a debug build: `reduce 0` is `broadcast 0` run
+/// backwards, `reduce-scatter` is `allgather` backwards (each node sends its
+/// partial to the node it got the item from, after its own subtree sent it
+/// theirs), `allreduce` is that reduce-scatter followed by the allgather. The
+/// export replays each and refuses an invalid one, so a wrong derivation
+/// fails the test.
+fn combining_from_copies(network: &str) -> Vec<(PathBuf, &'static str)> {
+    let read = |p: &Path| parse(&std::fs::read_to_string(p).unwrap()).unwrap();
+    let broadcast = read(&search(network, "broadcast 0", 1));
+    let allgather = read(&search(network, "allgather", 1));
+    let backwards = |s: &Schedule, collective: Collective| {
+        let time = s.sends.iter().map(|x| x.step).max().unwrap();
+        let mut r = s.clone();
+        r.collective = collective;
+        for x in &mut r.sends {
+            (x.step, x.from, x.to) = (time + 1 - x.step, x.to, x.from);
+        }
+        r.sends.sort_by_key(|x| (x.step, x.from, x.to));
+        r
+    };
+    let reduce = backwards(&broadcast, Collective::reduce(0));
+    let scatter = backwards(&allgather, Collective::ReduceScatter { chunks: 1 });
+    let mut allreduce = scatter.clone();
+    allreduce.collective = Collective::Allreduce { chunks: 1 };
+    let shift = scatter.sends.iter().map(|x| x.step).max().unwrap();
+    allreduce
+        .sends
+        .extend(allgather.sends.iter().map(|x| TimedSend {
+            step: x.step + shift,
+            ..*x
+        }));
+    [
+        (reduce, "reduce 0"),
+        (scatter, "reduce-scatter"),
+        (allreduce, "allreduce"),
+    ]
+    .into_iter()
+    .map(|(schedule, coll)| {
+        let mut text = Vec::new();
+        write_text(&schedule, &mut text).unwrap();
+        let name = format!("{}.sched", coll.replace(' ', "_"));
+        (file(&name, &String::from_utf8(text).unwrap()), coll)
+    })
+    .collect()
+}
+
+/// Broadcast and allgather searched, the combining collectives derived.
+fn every_collective(network: &str) {
+    round_trip(network, "broadcast 0", 1);
+    round_trip(network, "allgather", 1);
+    for (sched, coll) in combining_from_copies(network) {
+        exported_and_checked(&sched, network, coll);
+    }
+}
+
 const ALL: [&str; 5] = [
     "broadcast 0",
     "reduce 0",
@@ -125,7 +190,7 @@ const ALL: [&str; 5] = [
 ];
 
 #[test]
-fn ring_8_every_collective() {
+fn ring_8_every_collective_searched() {
     for coll in ALL {
         round_trip("ring 8", coll, 1);
     }
@@ -133,31 +198,22 @@ fn ring_8_every_collective() {
 
 #[test]
 fn hypercube_3_every_collective() {
-    for coll in ALL {
-        round_trip("hypercube 3", coll, 1);
-    }
+    every_collective("hypercube 3");
 }
 
 #[test]
 fn torus_3_3_every_collective() {
-    for coll in ALL {
-        round_trip("torus 3 3", coll, 1);
-    }
+    every_collective("torus 3 3");
 }
 
 #[test]
 fn twisted_4_2_every_collective() {
-    for coll in ALL {
-        round_trip("twisted 4 2", coll, 1);
-    }
+    every_collective("twisted 4 2");
 }
 
 #[test]
 fn petersen_every_collective() {
-    let net = petersen();
-    for coll in ALL {
-        round_trip(&net, coll, 1);
-    }
+    every_collective(&petersen());
 }
 
 #[test]
@@ -212,8 +268,12 @@ fn a_tampered_program_is_refused() {
     let tamperings: Vec<(&str, String)> = vec![
         // A combining receive that only receives loses contributions.
         ("rrc as r", text.replacen("type=\"rrc\"", "type=\"r\"", 1)),
-        // A step waited for that no longer says so: the wait never ends.
-        ("no hasdep", text.replacen("hasdep=\"1\"", "hasdep=\"0\"", 1)),
+        // The last step waited for in a threadblock that no longer says so:
+        // no later step of its threadblock publishes, the wait never ends.
+        ("no hasdep", {
+            let at = text.rfind("hasdep=\"1\"").unwrap();
+            format!("{}hasdep=\"0\"{}", &text[..at], &text[at + 10..])
+        }),
         // A forward that sends its input instead of its partial.
         (
             "input forwarded",
@@ -288,7 +348,7 @@ fn refusals_invalid_unsupported_and_no_network() {
     // Scatter has no MSCCL collective: exit 2.
     let scatter = file(
         "scatter.sched",
-        "network: ring 3\ncollective: scatter 0\nsends:\n1 0 1 0 1\n1 0 2 0 2\n",
+        "network: ring 3\nports: all\ncollective: scatter 0\nsends:\n1 0 1 0 1\n1 0 2 0 2\n",
     );
     let run = txverify(&["export", scatter.to_str().unwrap(), "--format", "msccl"]);
     assert_eq!(run.code, 2, "{}", run.stderr);

@@ -375,15 +375,14 @@ fn sends_in_order(schedule: &Schedule, n: u32) -> Result<Vec<TimedSend>, MscclEr
     sends.sort_by_key(|s| (s.step, s.from, s.to));
     for s in &sends {
         let item = s.packet().is_broadcast();
-        let reason = if [s.from, s.to, s.source].iter().any(|&x| x >= n)
-            || (!item && s.destination >= n)
-        {
-            Some("a node number out of range")
-        } else if (!item && s.source == s.destination) || s.from == s.to {
-            Some("a node sends to itself")
-        } else {
-            None
-        };
+        let reason =
+            if [s.from, s.to, s.source].iter().any(|&x| x >= n) || (!item && s.destination >= n) {
+                Some("a node number out of range")
+            } else if (!item && s.source == s.destination) || s.from == s.to {
+                Some("a node sends to itself")
+            } else {
+                None
+            };
         if let Some(reason) = reason {
             return Err(MscclError::BadSend { send: *s, reason });
         }
@@ -513,7 +512,10 @@ impl Layout {
     /// receives, made (with the next id) if the GPU has none.
     fn push_local(&mut self, gpu: u32, step: Step) {
         let tbs = &mut self.gpus[gpu as usize].threadblocks;
-        match tbs.iter_mut().find(|t| t.send.is_none() && t.recv.is_none()) {
+        match tbs
+            .iter_mut()
+            .find(|t| t.send.is_none() && t.recv.is_none())
+        {
             Some(tb) => tb.steps.push(step),
             None => tbs.push(Threadblock {
                 send: None,
@@ -528,8 +530,8 @@ impl Layout {
     /// by a step of another threadblock (`hasdep`).
     fn mark(&mut self, gpu: u32, at: Option<(u32, u32)>) {
         if let Some((tb, step)) = at {
-            self.gpus[gpu as usize].threadblocks[tb as usize].steps[step as usize]
-                .has_dependent = true;
+            self.gpus[gpu as usize].threadblocks[tb as usize].steps[step as usize].has_dependent =
+                true;
         }
     }
 

@@ -23,9 +23,8 @@ pub fn export_schedule(
     format: ExportFormat,
 ) -> Result<Exported, Failure> {
     let shown = file.display().to_string();
-    let about = |status: Status, e: &dyn std::fmt::Display| {
-        Failure::new(status, format!("{shown}: {e}"))
-    };
+    let about =
+        |status: Status, e: &dyn std::fmt::Display| Failure::new(status, format!("{shown}: {e}"));
     let written = parse(source).map_err(|e| {
         Failure::input(e.kind.to_string())
             .at(Some((e.line, e.column)))

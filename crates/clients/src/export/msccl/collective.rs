@@ -141,9 +141,7 @@ impl Plan {
 
     /// The node a copied item starts at.
     fn home(&self, item: u32) -> u32 {
-        self.collective
-            .root()
-            .unwrap_or_else(|| item / self.chunks)
+        self.collective.root().unwrap_or_else(|| item / self.chunks)
     }
 
     /// The output chunk of `node` that must end with the item (complete,
@@ -202,7 +200,11 @@ pub fn collective(schedule: &Schedule, name: &str) -> Result<(MscclProgram, Carr
     let plan = Plan::new(schedule.collective, n)?;
     let sends = sends_in_order(schedule, n)?;
     let items = plan.items() as usize;
-    let words = if plan.sums { (n as usize).div_ceil(64) } else { 0 };
+    let words = if plan.sums {
+        (n as usize).div_ceil(64)
+    } else {
+        0
+    };
     let state = items.saturating_mul(n as usize);
     if state.saturating_mul(words) > MAX_SUM_WORDS || state > MAX_SUM_WORDS {
         return Err(MscclError::TooLarge { sends: sends.len() });
@@ -314,12 +316,14 @@ impl Build {
                 .ok_or_else(|| bad("the sender does not hold the item at the start of the step"))?;
             let set = self.set(item, s.from).to_vec();
             let message = self.contributions(item, &set);
-            self.carried.entry((s.from, s.to)).or_default().push(message);
-            arrivals.entry((s.to, item)).or_default().push(Arrival {
-                send: *s,
-                src,
-                set,
-            });
+            self.carried
+                .entry((s.from, s.to))
+                .or_default()
+                .push(message);
+            arrivals
+                .entry((s.to, item))
+                .or_default()
+                .push(Arrival { send: *s, src, set });
         }
         for ((to, item), list) in arrivals {
             if self.plan.sums {
@@ -340,7 +344,10 @@ impl Build {
             return bad(a.send, "the receiver holds the item already");
         }
         if let Some(second) = list.get(1) {
-            return bad(second.send, "a second copy of the item reaches the node in the step");
+            return bad(
+                second.send,
+                "a second copy of the item reaches the node in the step",
+            );
         }
         let dst = output(self.plan.output(to, item).unwrap_or(item));
         let writer = self.transfer(a, StepKind::Recv, a.src.chunk, dst, None);
@@ -449,7 +456,8 @@ impl Build {
                 };
                 let packet = self.plan.packet(item);
                 let held = self.held[(item * n + node) as usize];
-                let Some(h) = held.filter(|_| !self.plan.sums || self.complete(self.set(item, node)))
+                let Some(h) =
+                    held.filter(|_| !self.plan.sums || self.complete(self.set(item, node)))
                 else {
                     return Err(MscclError::Unfinished(format!(
                         "node {node} does not end with the whole of item {packet}"
@@ -458,7 +466,8 @@ impl Build {
                 // A block node's own copy is its local threadblock's already.
                 if self.plan.sums && h.chunk != output(o) {
                     self.layout.mark(node, h.writer);
-                    self.layout.push_local(node, Layout::copy(h.chunk, output(o), h.writer));
+                    self.layout
+                        .push_local(node, Layout::copy(h.chunk, output(o), h.writer));
                 }
             }
         }
@@ -481,11 +490,17 @@ pub fn check_collective(
         .write_xml(&mut xml)
         .map_err(|e| failed(e.to_string()))?;
     let text = String::from_utf8(xml).map_err(|e| failed(e.to_string()))?;
-    let check = crate::msccl::check_recorded(&text)
-        .map_err(|e| failed(format!("the checker cannot read it: {}: {}", e.pos, e.message)))?;
+    let check = crate::msccl::check_recorded(&text).map_err(|e| {
+        failed(format!(
+            "the checker cannot read it: {}: {}",
+            e.pos, e.message
+        ))
+    })?;
     if !check.valid() {
         let reason = check.reason().unwrap_or_default();
-        return Err(failed(format!("the MSCCL checker calls it invalid: {reason}")));
+        return Err(failed(format!(
+            "the MSCCL checker calls it invalid: {reason}"
+        )));
     }
     let checked = check.collective().map(|c| c.name());
     if checked != Some(program.coll) {
@@ -577,7 +592,11 @@ mod tests {
         let text = "network: linear 2\ncollective: allreduce\nsends:\n1 0 1 0 *\n1 1 0 1 *\n2 1 0 0 *\n2 0 1 1 *\n";
         let (schedule, program, carried) = program(text);
         assert_eq!(
-            (program.chunks_per_loop, program.input_chunks, program.output_chunks),
+            (
+                program.chunks_per_loop,
+                program.input_chunks,
+                program.output_chunks
+            ),
             (2, 2, 2)
         );
         assert_eq!(kinds(&program, 0), [vec!["rrc", "r"], vec!["s", "s"]]);
