@@ -35,15 +35,26 @@ pub(super) enum Order {
     DeepestFirst(u32),
 }
 
-/// The greedy schedule of `items` on `graph` (see the module notes); `seed`
-/// varies where each receiver's look at a sender's items starts.
-pub(super) fn copies(
-    graph: &Graph,
-    items: &ItemSet,
-    ports: Ports,
-    order: Order,
-    seed: u64,
-) -> Vec<TimedSend> {
+/// How one greedy run chooses.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Choice {
+    /// Which receivers choose first.
+    pub(super) order: Order,
+    /// Where each receiver's look at a sender's items starts (a hash of it).
+    pub(super) seed: u64,
+    /// Each receiver takes first from the neighbours that offer it the
+    /// fewest items (so that the one item a neighbour has is not taken from
+    /// another); else in turn.
+    pub(super) fewest_first: bool,
+}
+
+/// The greedy schedule of `items` on `graph` (see the module notes).
+pub(super) fn copies(graph: &Graph, items: &ItemSet, ports: Ports, choice: Choice) -> Vec<TimedSend> {
+    let Choice {
+        order,
+        seed,
+        fewest_first,
+    } = choice;
     let n = graph.nodes();
     let m = items.count();
     let w = m.div_ceil(64);
@@ -65,13 +76,16 @@ pub(super) fn copies(
     let mut send_left = vec![0u32; n];
     let mut sends = Vec::new();
     let mut step_sends: Vec<(u32, u32, usize)> = Vec::new();
+    let mut senders: Vec<(u32, u32)> = Vec::new();
     let mut step = 0u32;
     while left > 0 {
         step += 1;
         send_left.fill(limit);
         step_sends.clear();
         let shift = match order {
-            Order::Rotating => (step as usize).wrapping_mul(7919) % n,
+            Order::Rotating => {
+                (u64::from(step) * 7919 + seed * 104_729) as usize % n
+            }
             Order::DeepestFirst(_) => 0,
         };
         for k in 0..n {
@@ -83,11 +97,22 @@ pub(super) fn copies(
             let mut recv_left = limit;
             let around = graph.neighbours(v);
             let d = around.len();
-            for j in 0..d {
+            senders.clear();
+            let turn = step as usize + seed as usize;
+            senders.extend((0..d).map(|j| (0, around[(j + turn) % d])));
+            if fewest_first {
+                for (offered, u) in senders.iter_mut() {
+                    let (a, b) = (*u as usize * w, vi * w);
+                    *offered = (0..w)
+                        .map(|k| (have[a + k] & !have[b + k]).count_ones())
+                        .sum();
+                }
+                senders.sort_by_key(|&(offered, _)| offered);
+            }
+            for &(_, u) in &senders {
                 if recv_left == 0 {
                     break;
                 }
-                let u = around[(j + step as usize) % d];
                 let ui = u as usize;
                 if send_left[ui] == 0 {
                     continue;

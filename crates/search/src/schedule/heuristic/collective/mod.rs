@@ -28,12 +28,19 @@
 mod greedy;
 mod structured;
 
-use greedy::Order;
+use greedy::{Choice, Order};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Items, Ports, TimedSend, item_destination};
 
 /// The most sends a construction may make (it holds them whole, 20 bytes each).
 pub const MAX_COLLECTIVE_SENDS: u64 = 1 << 26;
+
+/// The greedy allgather is run in more orders while N·items · tries stays
+/// below this.
+const GREEDY_WORK: u64 = 4_000_000;
+
+/// The most orders tried.
+const GREEDY_TRIES: u64 = 4;
 
 /// A schedule constructed, not yet replayed.
 #[derive(Clone, Debug)]
@@ -206,24 +213,45 @@ fn copies(graph: &Graph, root: Option<u32>, chunks: u32, ports: Ports) -> Vec<Co
         return vec![Construction::new("nothing to send", Vec::new())];
     }
     let mut made = Vec::new();
+    let run_greedy = |choice: Choice| greedy::copies(graph, &items, ports, choice);
+    // Small networks get a few orders more: a run costs about N·items/64
+    // words a step.
+    let work = graph.nodes() as u64 * items.count() as u64;
+    let tries = (GREEDY_WORK / work.max(1)).clamp(1, GREEDY_TRIES);
     match root {
         Some(r) => {
             made.push(Construction::new(
                 "greedy, deepest subtree first",
-                greedy::copies(graph, &items, ports, Order::DeepestFirst(r), 0),
+                run_greedy(Choice {
+                    order: Order::DeepestFirst(r),
+                    seed: 0,
+                    fewest_first: false,
+                }),
             ));
             if ports != Ports::All {
                 made.push(Construction::new(
                     "greedy",
-                    greedy::copies(graph, &items, ports, Order::Rotating, 0),
+                    run_greedy(Choice {
+                        order: Order::Rotating,
+                        seed: 0,
+                        fewest_first: true,
+                    }),
                 ));
             }
         }
         None => {
-            made.push(Construction::new(
-                "greedy",
-                greedy::copies(graph, &items, ports, Order::Rotating, 1),
-            ));
+            for seed in 0..tries {
+                for fewest_first in [false, true] {
+                    made.push(Construction::new(
+                        "greedy",
+                        run_greedy(Choice {
+                            order: Order::Rotating,
+                            seed,
+                            fewest_first,
+                        }),
+                    ));
+                }
+            }
             for (name, phases) in structured::shapes(graph) {
                 made.push(Construction::new(
                     name,
