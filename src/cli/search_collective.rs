@@ -78,7 +78,9 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearc
         heuristic: args.heuristic,
         deadline: args.deadline.map(Duration::from_secs_f64),
         // A signal stops the anytime search, which reports the best found.
-        interrupt: args.deadline.and_then(|_| super::search_network::install_interrupt().ok()),
+        interrupt: args
+            .deadline
+            .and_then(|_| super::search_network::install_interrupt().ok()),
     })
 }
 

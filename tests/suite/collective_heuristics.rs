@@ -40,22 +40,44 @@ fn irregular(n: usize, extra: usize, seed: u64) -> Vec<(usize, usize)> {
 }
 
 fn collectives(chunks: u32) -> Vec<Collective> {
-    ["broadcast 2", "reduce 2", "allgather", "reduce-scatter", "allreduce"]
-        .iter()
-        .map(|c| c.parse::<Collective>().unwrap().with_chunks(chunks).unwrap())
-        .collect()
+    [
+        "broadcast 2",
+        "reduce 2",
+        "allgather",
+        "reduce-scatter",
+        "allreduce",
+    ]
+    .iter()
+    .map(|c| {
+        c.parse::<Collective>()
+            .unwrap()
+            .with_chunks(chunks)
+            .unwrap()
+    })
+    .collect()
 }
 
 #[test]
 fn constructions_replay_valid_by_both_replays_and_respect_the_bound() {
     let mut graphs: Vec<(String, Graph)> = ["ring 8", "hypercube 3", "torus 3 4"]
         .iter()
-        .map(|n| (n.to_string(), n.parse::<NetworkName>().unwrap().build().unwrap()))
+        .map(|n| {
+            (
+                n.to_string(),
+                n.parse::<NetworkName>().unwrap().build().unwrap(),
+            )
+        })
         .collect();
     let petersen = std::fs::read_to_string(PETERSEN).unwrap();
-    graphs.push(("petersen".into(), parse_edges(&petersen, "petersen").unwrap()));
+    graphs.push((
+        "petersen".into(),
+        parse_edges(&petersen, "petersen").unwrap(),
+    ));
     let irregular = edge_list(&irregular(14, 5, 3));
-    graphs.push(("irregular".into(), parse_edges(&irregular, "irregular").unwrap()));
+    graphs.push((
+        "irregular".into(),
+        parse_edges(&irregular, "irregular").unwrap(),
+    ));
     let cubic = edge_list(&random_cubic(12, 5));
     graphs.push(("cubic".into(), parse_edges(&cubic, "cubic").unwrap()));
     for (name, g) in &graphs {
@@ -83,7 +105,14 @@ fn constructions_replay_valid_by_both_replays_and_respect_the_bound() {
 }
 
 fn search(network: &str, extra: &[&str]) -> (Value, i32) {
-    let mut args = vec!["search", "--network", network, "--format", "json", "--quiet"];
+    let mut args = vec![
+        "search",
+        "--network",
+        network,
+        "--format",
+        "json",
+        "--quiet",
+    ];
     args.extend_from_slice(extra);
     let r = txverify(&args);
     let v: Value = serde_json::from_str(&r.stdout)
@@ -98,14 +127,26 @@ fn heuristic_reports_replay_valid_with_the_documented_fields() {
     let petersen = format!("edges {PETERSEN}");
     let documented = documented_fields("## Schema `txverify-collective-search/2`");
     for network in ["ring 8", "hypercube 3", "torus 4 4", &petersen, &irregular] {
-        for c in ["broadcast 1", "reduce 1", "allgather", "reduce-scatter", "allreduce"] {
+        for c in [
+            "broadcast 1",
+            "reduce 1",
+            "allgather",
+            "reduce-scatter",
+            "allreduce",
+        ] {
             let out = file("heuristic.sched", "");
             let out = out.to_str().unwrap();
             let (v, code) = search(network, &["--collective", c, "--heuristic", "-o", out]);
             assert_eq!(code, 0, "{network} {c}: {v}");
             assert_eq!(v["schema"], "txverify-collective-search/2");
-            assert_eq!((v["method"].as_str(), v["found_by"].as_str()), (Some("heuristic"), Some("heuristic")));
-            let (time, bound) = (v["time"].as_u64().unwrap(), v["bound"]["value"].as_u64().unwrap());
+            assert_eq!(
+                (v["method"].as_str(), v["found_by"].as_str()),
+                (Some("heuristic"), Some("heuristic"))
+            );
+            let (time, bound) = (
+                v["time"].as_u64().unwrap(),
+                v["bound"]["value"].as_u64().unwrap(),
+            );
             assert!(time >= bound, "{network} {c}: {v}");
             assert_eq!(v["gap"].as_u64(), Some(time - bound));
             assert_eq!(v["optimal"].as_bool(), Some(time == bound));
@@ -117,7 +158,10 @@ fn heuristic_reports_replay_valid_with_the_documented_fields() {
             let r = txverify(&["simulate", out, "--format", "json"]);
             assert_eq!(r.code, 0, "{network} {c}: {}{}", r.stdout, r.stderr);
             let s: Value = serde_json::from_str(&r.stdout).unwrap();
-            assert_eq!((s["valid"].as_bool(), s["time"].as_u64()), (Some(true), Some(time)));
+            assert_eq!(
+                (s["valid"].as_bool(), s["time"].as_u64()),
+                (Some(true), Some(time))
+            );
         }
     }
 }
@@ -125,8 +169,15 @@ fn heuristic_reports_replay_valid_with_the_documented_fields() {
 #[test]
 fn heuristic_text_states_the_construction_verdict_and_gap() {
     let r = txverify(&[
-        "search", "--network", "hypercube 4", "--collective", "allgather", "--ports", "1",
-        "--heuristic", "--quiet",
+        "search",
+        "--network",
+        "hypercube 4",
+        "--collective",
+        "allgather",
+        "--ports",
+        "1",
+        "--heuristic",
+        "--quiet",
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     // Recursive doubling meets the one-port intake bound, 15.
@@ -134,14 +185,28 @@ fn heuristic_text_states_the_construction_verdict_and_gap() {
     assert!(r.stdout.contains("recursive doubling"), "{}", r.stdout);
     assert!(r.stdout.contains("OPTIMAL"), "{}", r.stdout);
     let r = txverify(&[
-        "search", "--network", "linear 5", "--collective", "allgather", "--ports", "1",
-        "--heuristic", "--quiet",
+        "search",
+        "--network",
+        "linear 5",
+        "--collective",
+        "allgather",
+        "--ports",
+        "1",
+        "--heuristic",
+        "--quiet",
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("  gap          "), "{}", r.stdout);
     // SAT options are refused with --heuristic.
     for extra in [["--time", "3"], ["--deadline", "5"], ["--max-time", "9"]] {
-        let mut args = vec!["search", "--network", "ring 4", "--collective", "allgather", "--heuristic"];
+        let mut args = vec![
+            "search",
+            "--network",
+            "ring 4",
+            "--collective",
+            "allgather",
+            "--heuristic",
+        ];
         args.extend_from_slice(&extra);
         let r = txverify(&args);
         assert_eq!(r.code, 2, "{args:?}");
@@ -152,15 +217,30 @@ fn heuristic_text_states_the_construction_verdict_and_gap() {
 #[test]
 fn a_deadline_run_starts_from_the_heuristic_and_is_never_worse() {
     // linear 4, one port: the bound is 3, the optimum 5 (T = 3, 4 refuted).
-    let (h, _) = search("linear 4", &["--collective", "allgather", "--ports", "1", "--heuristic"]);
+    let (h, _) = search(
+        "linear 4",
+        &["--collective", "allgather", "--ports", "1", "--heuristic"],
+    );
     let (v, code) = search(
         "linear 4",
-        &["--collective", "allgather", "--ports", "1", "--deadline", "60"],
+        &[
+            "--collective",
+            "allgather",
+            "--ports",
+            "1",
+            "--deadline",
+            "60",
+        ],
     );
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["time"], 5);
     assert!(v["time"].as_u64() <= h["time"].as_u64());
-    let refuted: Vec<u64> = v["infeasible"].as_array().unwrap().iter().map(|i| i["time"].as_u64().unwrap()).collect();
+    let refuted: Vec<u64> = v["infeasible"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["time"].as_u64().unwrap())
+        .collect();
     assert_eq!(refuted, [3, 4]);
     assert_eq!(v["deadline"].as_f64(), Some(60.0));
     assert!(v["stopped"].is_null());
@@ -170,11 +250,17 @@ fn a_deadline_run_starts_from_the_heuristic_and_is_never_worse() {
     // A short deadline: the heuristic's schedule at least, exit 0; when the
     // deadline stopped SAT, the T being solved is unknown.
     let (h, _) = search("hypercube 3", &["--collective", "allreduce", "--heuristic"]);
-    let (v, code) = search("hypercube 3", &["--collective", "allreduce", "--deadline", "0.5"]);
+    let (v, code) = search(
+        "hypercube 3",
+        &["--collective", "allreduce", "--deadline", "0.5"],
+    );
     assert_eq!(code, 0, "{v}");
     assert!(v["time"].as_u64() <= h["time"].as_u64(), "{v}");
     if v["stopped"] == "deadline" {
-        assert!(!v["unknown"].as_array().unwrap().is_empty() || v["infeasible"].as_array().unwrap().is_empty());
+        assert!(
+            !v["unknown"].as_array().unwrap().is_empty()
+                || v["infeasible"].as_array().unwrap().is_empty()
+        );
     }
     assert_eq!(v["improvements"][0]["found_by"], "heuristic");
 }

@@ -315,10 +315,17 @@ impl Run<'_> {
     }
 
     /// The report in text and JSON.
-    fn report(self, searched: &CollectiveSearch, sat_skipped: Option<String>) -> CollectiveSearchReport {
+    fn report(
+        self,
+        searched: &CollectiveSearch,
+        sat_skipped: Option<String>,
+    ) -> CollectiveSearchReport {
         let (request, graph, bound) = (self.request, self.graph, self.bound);
         let found = self.best.as_ref();
-        let status = match (found, searched.unknown.is_empty() && searched.stopped.is_none()) {
+        let status = match (
+            found,
+            searched.unknown.is_empty() && searched.stopped.is_none(),
+        ) {
             (Some(_), _) => Status::Ok,
             (None, true) => Status::Rejected,
             (None, false) => Status::Limit,
@@ -332,7 +339,8 @@ impl Run<'_> {
             "deadline" => "stopped by the deadline",
             _ => "interrupted by a signal",
         });
-        let optimal_by = found.and_then(|f| collective_optimal_by(&f.verdict, &searched.infeasible));
+        let optimal_by =
+            found.and_then(|f| collective_optimal_by(&f.verdict, &searched.infeasible));
         let gap = found.map(|f| u64::from(f.verdict.time()).saturating_sub(bound.value()));
         let found_by = found.map(|f| {
             if f.construction.is_some() {

@@ -7,6 +7,7 @@
 //! returned; a model the replay rejects is an encoder bug (an error). The
 //! formulas: [`super::collective_copies`], [`super::collective_sums`].
 
+use super::Stopped;
 use super::collective_certificate as certificate;
 pub use super::collective_copies::{
     COPIES_ENCODING_VERSION, CollectiveEncoding, CollectiveSearchError, encode_copies,
@@ -17,7 +18,6 @@ use crate::certificate::ProofKind;
 use crate::options::SolverChoice;
 use crate::refutation::CheckedRefutation;
 use crate::solver::{SatAnswer, SolveControl};
-use super::Stopped;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -49,7 +49,12 @@ pub(super) struct Choice {
 }
 
 /// The greedy schedule of `items` on `graph` (see the module notes).
-pub(super) fn copies(graph: &Graph, items: &ItemSet, ports: Ports, choice: Choice) -> Vec<TimedSend> {
+pub(super) fn copies(
+    graph: &Graph,
+    items: &ItemSet,
+    ports: Ports,
+    choice: Choice,
+) -> Vec<TimedSend> {
     let Choice {
         order,
         seed,
@@ -83,9 +88,7 @@ pub(super) fn copies(graph: &Graph, items: &ItemSet, ports: Ports, choice: Choic
         send_left.fill(limit);
         step_sends.clear();
         let shift = match order {
-            Order::Rotating => {
-                (u64::from(step) * 7919 + seed * 104_729) as usize % n
-            }
+            Order::Rotating => (u64::from(step) * 7919 + seed * 104_729) as usize % n,
             Order::DeepestFirst(_) => 0,
         };
         for k in 0..n {

@@ -123,8 +123,7 @@ impl ItemSet {
     }
 
     fn block_of(&self, item: usize) -> u32 {
-        self.root
-            .unwrap_or((item / self.chunks as usize) as u32)
+        self.root.unwrap_or((item / self.chunks as usize) as u32)
     }
 
     fn packet_of(&self, item: usize) -> (u32, u32) {
@@ -272,10 +271,7 @@ fn allreduce(gather: &Construction) -> Construction {
         step: s.step + shift,
         ..*s
     }));
-    Construction::new(
-        format!("reversed {0}, then {0}", gather.method),
-        sends,
-    )
+    Construction::new(format!("reversed {0}, then {0}", gather.method), sends)
 }
 
 #[cfg(test)]

@@ -58,9 +58,8 @@ pub(super) fn hypercube_dimension(graph: &Graph) -> Option<u32> {
         return None;
     }
     let d = n.trailing_zeros();
-    let fits = (0..n as u32).all(|x| {
-        graph.degree(x) == d as usize && (0..d).all(|j| graph.adjacent(x, x ^ (1 << j)))
-    });
+    let fits = (0..n as u32)
+        .all(|x| graph.degree(x) == d as usize && (0..d).all(|j| graph.adjacent(x, x ^ (1 << j))));
     fits.then_some(d)
 }
 
@@ -123,7 +122,12 @@ fn adjacent_around(graph: &Graph, phases: &Phases) -> bool {
 }
 
 /// The allgather by these phases (module notes).
-pub(super) fn buckets(graph: &Graph, phases: &Phases, items: &ItemSet, ports: Ports) -> Vec<TimedSend> {
+pub(super) fn buckets(
+    graph: &Graph,
+    phases: &Phases,
+    items: &ItemSet,
+    ports: Ports,
+) -> Vec<TimedSend> {
     let n = graph.nodes();
     let chunks = items.chunks();
     // What each node holds, in the order it passes it on.
@@ -138,7 +142,11 @@ pub(super) fn buckets(graph: &Graph, phases: &Phases, items: &ItemSet, ports: Po
         let mut after = held.clone();
         for ring in rings {
             let s = ring.len();
-            let (ahead, behind) = if both { (s / 2, (s - 1) / 2) } else { (s - 1, 0) };
+            let (ahead, behind) = if both {
+                (s / 2, (s - 1) / 2)
+            } else {
+                (s - 1, 0)
+            };
             for (way, rounds) in [(1, ahead), (s - 1, behind)] {
                 for k in 0..rounds {
                     for i in 0..s {

@@ -57,7 +57,11 @@ fn check(g: &Graph, collective: Collective, ports: Ports, made: &Construction) {
     assert_eq!(report.violation_count(), 0, "{what}");
     assert_eq!(report.time(), made.time, "{what}");
     let bound = bounds::collective(g, collective, ports).time.best().value();
-    assert!(u64::from(made.time) >= bound, "{what}: {} < {bound}", made.time);
+    assert!(
+        u64::from(made.time) >= bound,
+        "{what}: {} < {bound}",
+        made.time
+    );
 }
 
 fn every_collective(chunks: u32) -> Vec<Collective> {
@@ -75,16 +79,10 @@ fn every_collective(chunks: u32) -> Vec<Collective> {
 
 #[test]
 fn every_construction_replays_valid_and_respects_the_bound() {
-    let mut graphs: Vec<Graph> = [
-        "ring 6",
-        "ring 7",
-        "linear 4",
-        "torus 3 4",
-        "hypercube 3",
-    ]
-    .iter()
-    .map(|n| graph(n))
-    .collect();
+    let mut graphs: Vec<Graph> = ["ring 6", "ring 7", "linear 4", "torus 3 4", "hypercube 3"]
+        .iter()
+        .map(|n| graph(n))
+        .collect();
     graphs.push(petersen());
     graphs.push(random_graph(13, 6, 7));
     graphs.push(random_graph(20, 3, 11));
@@ -106,17 +104,22 @@ fn every_construction_replays_valid_and_respects_the_bound() {
 
 #[test]
 fn the_shapes_meet_their_bounds() {
-    let time = |name: &str, c: Collective, ports: Ports| {
-        construct(&graph(name), c, ports).unwrap().time
-    };
+    let time =
+        |name: &str, c: Collective, ports: Ports| construct(&graph(name), c, ports).unwrap().time;
     // The ring: N − 1 one-port, ⌈(N − 1)/2⌉ both ways (the diameter).
     assert_eq!(time("ring 8", Collective::ALLGATHER, Ports::Limit(1)), 7);
     assert_eq!(time("ring 8", Collective::ALLGATHER, Ports::All), 4);
     assert_eq!(time("ring 7", Collective::ALLGATHER, Ports::All), 3);
     // Recursive doubling one-port: 2^d − 1, the intake bound.
-    assert_eq!(time("hypercube 4", Collective::ALLGATHER, Ports::Limit(1)), 15);
+    assert_eq!(
+        time("hypercube 4", Collective::ALLGATHER, Ports::Limit(1)),
+        15
+    );
     // The bucket algorithm on a torus, one-port: N − 1, the intake bound.
-    assert_eq!(time("torus 3 4", Collective::ALLGATHER, Ports::Limit(1)), 11);
+    assert_eq!(
+        time("torus 3 4", Collective::ALLGATHER, Ports::Limit(1)),
+        11
+    );
     // Broadcast all-port: the eccentricity, as a BFS tree.
     assert_eq!(time("torus 5 5", Collective::broadcast(0), Ports::All), 4);
     // Reduce-scatter and allreduce on the one-way ring: N − 1 and 2(N − 1).
@@ -130,11 +133,17 @@ fn the_shapes_meet_their_bounds() {
 fn the_ring_and_the_hypercube_are_found_from_the_graph() {
     assert_eq!(structured::ring_order(&graph("ring 5")).unwrap().len(), 5);
     assert!(structured::ring_order(&graph("linear 5")).is_none());
-    assert_eq!(structured::hypercube_dimension(&graph("hypercube 3")), Some(3));
+    assert_eq!(
+        structured::hypercube_dimension(&graph("hypercube 3")),
+        Some(3)
+    );
     assert!(structured::hypercube_dimension(&graph("ring 8")).is_none());
     assert!(structured::hypercube_dimension(&petersen()).is_none());
     let names = |g: &Graph| -> Vec<&str> { structured::shapes(g).iter().map(|s| s.0).collect() };
-    assert_eq!(names(&graph("torus 3 4")), ["bucket (rings dimension by dimension)"]);
+    assert_eq!(
+        names(&graph("torus 3 4")),
+        ["bucket (rings dimension by dimension)"]
+    );
     assert_eq!(names(&graph("hypercube 2")), ["ring", "recursive doubling"]);
     assert!(names(&petersen()).is_empty());
 }
