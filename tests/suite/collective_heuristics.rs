@@ -263,4 +263,25 @@ fn a_deadline_run_starts_from_the_heuristic_and_is_never_worse() {
         );
     }
     assert_eq!(v["improvements"][0]["found_by"], "heuristic");
+    // A formula over --max-variables leaves the construction standing.
+    let (v, code) = search(
+        "torus 3 3",
+        &[
+            "--collective",
+            "allgather",
+            "--deadline",
+            "30",
+            "--max-variables",
+            "10",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert!(
+        v["sat_skipped"].as_str().is_some_and(|s| s.contains("10")),
+        "{v}"
+    );
+    assert_eq!(
+        (v["found_by"].as_str(), v["time"].as_u64()),
+        (Some("heuristic"), Some(3))
+    );
 }
