@@ -440,11 +440,16 @@ mod with_mpi {
                 assert_eq!(round["refuted"], leaves, "{round}");
             }
         }
-        // Every field of the local search's report is there.
+        // Every field of the local search's report is there, and `cubes` as documented.
         let local = txverify(&["search", "-q", &ring, "--any-length", "--format", "json"]);
         for key in json(&local).as_object().unwrap().keys() {
             assert!(report.get(key).is_some(), "{key} missing: {report}");
         }
+        let mut written = std::collections::BTreeSet::new();
+        common::cli::nested_field_paths(&report["cubes"], "cubes", &mut written);
+        written.insert("cubes".to_string());
+        let documented = common::cli::documented_fields("### With `--mpi`: the cubes of each time");
+        assert_eq!(written, documented, "docs/json.md");
     }
 
     #[test]
