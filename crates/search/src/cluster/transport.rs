@@ -291,12 +291,9 @@ fn solve_listening(
         while !solving.is_finished() {
             if let Some((message, status)) = world.process_at_rank(0).immediate_matched_probe() {
                 let bytes = take(message, &status);
-                match ToWorker::decode(&bytes) {
-                    Ok(order @ (ToWorker::Stop | ToWorker::Abandon)) => {
-                        stop.store(true, Ordering::Relaxed);
-                        heard = Some(order);
-                    }
-                    _ => {}
+                if let Ok(order @ (ToWorker::Stop | ToWorker::Abandon)) = ToWorker::decode(&bytes) {
+                    stop.store(true, Ordering::Relaxed);
+                    heard = Some(order);
                 }
             }
             std::thread::sleep(IDLE);
