@@ -53,18 +53,10 @@ pub(super) fn run(
 ) -> Exit {
     use txverify_clients::report::cluster;
     use txverify_search::Outcome;
-    use txverify_search::cluster::{ClusterStats, Plan, transport, walk};
-    let plan = match plan {
-        (Some(time), _) => Ok(Plan::Single(time)),
-        (None, Some(table)) => match cluster::known_time(instance, table) {
-            Ok(known) => Plan::descending(instance, known),
-            Err(message) => return search_failure(args, &message, Exit::Input),
-        },
-        (None, None) => Plan::ascending(instance, args.max_time),
-    };
-    let plan = match plan {
+    use txverify_search::cluster::{ClusterStats, transport, walk};
+    let plan = match cluster::plan_of(instance, plan, args.max_time) {
         Ok(plan) => plan,
-        Err(e) => return search_failure(args, &e.to_string(), Exit::of_search_error(&e)),
+        Err(failure) => return search_failure(args, &failure.message, failure.status.into()),
     };
     let deadline = walk::deadline_in(args.deadline);
     let mut show = |time: usize, outcome: &Outcome, stats: &ClusterStats| {

@@ -4,10 +4,29 @@
 //! before it got here (the search library's `cluster::root`); this module
 //! only words it.
 
+use super::failure::{Failure, Status};
 use super::search::{Tried, describe};
 use txverify_core::kernel::{self, Instance, Table, Verdict};
-use txverify_search::cluster::{ClusterStats, Walked};
+use txverify_search::cluster::{ClusterStats, Plan, Walked};
 use txverify_search::{Outcome, SolverChoice};
+
+/// The times a cluster run tries: `--time T` alone, downward from the file's
+/// table (`given`, with `--descending`), or from the lower bound up to `max_time`.
+pub fn plan_of(
+    instance: &Instance,
+    (time, given): (Option<usize>, Option<&Table>),
+    max_time: Option<usize>,
+) -> Result<Plan, Failure> {
+    let plan = match (time, given) {
+        (Some(time), _) => return Ok(Plan::Single(time)),
+        (None, Some(table)) => {
+            let known = known_time(instance, table).map_err(Failure::input)?;
+            Plan::descending(instance, known)
+        }
+        (None, None) => Plan::ascending(instance, max_time),
+    };
+    plan.map_err(|e| Failure::new(Status::of_search_error(&e), e.to_string()))
+}
 
 /// The time of the file's table, where `--descending` starts: the file must
 /// have one, and the kernel must accept it.
