@@ -4,6 +4,7 @@
 use super::OutputFormat;
 use super::exit::Exit;
 use txverify_clients::msccl::{self, report};
+use txverify_clients::timed::TimingRequest;
 use txverify_core::network::Graph;
 
 /// What checking one file gives: its status, what goes to standard output,
@@ -28,13 +29,24 @@ pub fn check_source(
     source: &str,
     format: OutputFormat,
     network: Option<&Graph>,
+    timing: &TimingRequest<'_>,
 ) -> Checked {
-    match msccl::check_on(source, network) {
-        Ok(check) => {
+    let checked = match msccl::check_asked(source, network, timing) {
+        Ok(checked) => checked,
+        Err(e) => {
+            let (exit, out, err) = (Exit::Input, String::new(), format!("error: {e}\n"));
+            return Checked { exit, out, err };
+        }
+    };
+    match checked {
+        Ok((check, timed)) => {
             let exit = exit_of(&check);
             let out = match format {
-                OutputFormat::Text => report::text(shown, &check),
-                OutputFormat::Json => format!("{}\n", report::json(shown, &check, exit.code())),
+                OutputFormat::Text => report::text_timed(shown, &check, timed.as_ref()),
+                OutputFormat::Json => {
+                    let json = report::json_timed(shown, &check, exit.code(), timed.as_ref());
+                    format!("{json}\n")
+                }
             };
             Checked {
                 exit,

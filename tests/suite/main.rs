@@ -76,6 +76,7 @@ mod solvers;
 mod split;
 mod tables;
 mod tail;
+mod timed_replay;
 mod tbl_docs;
 mod tbl_proptest;
 mod trust_doc;

@@ -45,12 +45,18 @@ pub fn run(args: &CheckArgs) -> Exit {
         CheckFormat::Json if single => OutputFormat::Json,
         _ => return collection(args, network),
     };
+    let timing = args.timing.request();
+    if timing.asked() && (!single || network.is_none() || args.format == CheckFormat::Html) {
+        eprintln!("error: --alpha, --beta and --link-table time one MSCCL program on its --network");
+        return Exit::Input;
+    }
     let (path, (load, verify)) = (&args.files[0], check_options(args));
     let (exit, emits) = match single::check_file(path, &load, &verify, single_format(format)) {
         // MSCCL programs have a checker of their own (docs/msccl.md).
         FileCheck::Msccl(source) => {
             let shown = path.display().to_string();
-            let c = super::msccl::check_source(&shown, &source, format, network.as_ref());
+            let on = network.as_ref();
+            let c = super::msccl::check_source(&shown, &source, format, on, &timing);
             (c.exit, vec![Emit::Out(c.out), Emit::Err(c.err)])
         }
         FileCheck::Done(outcome) => (Exit::from(outcome.status), outcome.emits),

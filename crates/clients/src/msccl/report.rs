@@ -5,6 +5,7 @@ use super::Check;
 use super::execute::Figures;
 use super::execute::Finding;
 use super::links::OnNetwork;
+use crate::timed::TimedReport;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -106,6 +107,27 @@ pub fn text(path: &str, check: &Check) -> String {
         ));
     }
     out
+}
+
+/// [`text`], and the timed replay's lines when there is one.
+pub fn text_timed(path: &str, check: &Check, timed: Option<&TimedReport>) -> String {
+    let mut out = text(path, check);
+    if let Some(t) = timed {
+        out.push_str(&t.text("  timed: ", "    "));
+    }
+    out
+}
+
+/// [`json`], with the timed replay as `timed` when there is one.
+pub fn json_timed(path: &str, check: &Check, exit: u8, timed: Option<&TimedReport>) -> Value {
+    let mut value = json(path, check, exit);
+    if let (Some(t), Value::Object(map)) = (timed, &mut value) {
+        map.insert(
+            "timed".into(),
+            serde_json::to_value(t).unwrap_or(Value::Null),
+        );
+    }
+    value
 }
 
 /// The JSON report of `check` on file `path`, ending with exit status `exit`.
