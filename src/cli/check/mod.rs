@@ -39,17 +39,18 @@ pub fn run(args: &CheckArgs) -> Exit {
         return Exit::Input;
     };
     let single = matches!(args.files.as_slice(), [one] if !one.is_dir());
+    let timing = args.timing.request();
+    let plain = matches!(args.format, CheckFormat::Text | CheckFormat::Json);
+    if timing.asked() && !(single && plain && network.is_some()) {
+        eprintln!("error: --alpha, --beta and --link-table time one MSCCL program on its --network");
+        return Exit::Input;
+    }
     let format = match args.format {
         CheckFormat::Html => return html(args),
         CheckFormat::Text if single => OutputFormat::Text,
         CheckFormat::Json if single => OutputFormat::Json,
         _ => return collection(args, network),
     };
-    let timing = args.timing.request();
-    if timing.asked() && (!single || network.is_none() || args.format == CheckFormat::Html) {
-        eprintln!("error: --alpha, --beta and --link-table time one MSCCL program on its --network");
-        return Exit::Input;
-    }
     let (path, (load, verify)) = (&args.files[0], check_options(args));
     let (exit, emits) = match single::check_file(path, &load, &verify, single_format(format)) {
         // MSCCL programs have a checker of their own (docs/msccl.md).

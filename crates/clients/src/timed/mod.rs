@@ -299,14 +299,11 @@ impl TimedReport {
             return out;
         };
         let _ = write!(out, ": completion {}", time(completion));
-        match (self.bound, &self.bound_argument) {
-            (Some(b), Some(why)) => {
-                let _ = write!(out, "; lower bound {} ({why})", time(b));
-                if let Some(r) = self.ratio {
-                    let _ = write!(out, "; ×{r:.2} the bound");
-                }
+        if let (Some(b), Some(why)) = (self.bound, &self.bound_argument) {
+            let _ = write!(out, "; lower bound {} ({why})", time(b));
+            if let Some(r) = self.ratio {
+                let _ = write!(out, "; ×{r:.2} the bound");
             }
-            _ => {}
         }
         let _ = writeln!(out);
         if let Some(c) = &self.critical_path {

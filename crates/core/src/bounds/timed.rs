@@ -30,7 +30,7 @@ use serde::Serialize;
 pub struct TimedBound {
     /// No run in the α-β model finishes sooner.
     pub value: f64,
-    /// The argument, in words (e.g. `6 steps × 3 (fastest send α + β)`).
+    /// The argument, in words (e.g. `6 steps × 3, the fastest α + β`).
     pub argument: String,
 }
 
@@ -51,7 +51,7 @@ pub fn steps_in_time(steps: u64, links: &[(f64, f64)]) -> TimedBound {
     let tau = fastest_send(links);
     TimedBound {
         value: steps as f64 * tau,
-        argument: format!("{steps} steps × {tau} (fastest send α + β)"),
+        argument: format!("{steps} steps × {tau}, the fastest α + β"),
     }
 }
 
@@ -77,7 +77,7 @@ pub fn chains_and_loads(
             .unwrap_or(0.0)
     };
     let argument = if chain >= busy {
-        format!("a chain of {hops} hops × {} (fastest α + β)", chain / hops.max(1) as f64)
+        format!("a chain of {hops} hops × {}, the fastest α + β", fastest_send(links))
     } else {
         format!("a link carrying {load} chunks in at least {messages} messages")
     };
