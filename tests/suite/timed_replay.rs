@@ -119,7 +119,7 @@ fn bad_link_tables_and_times_exit_2_with_their_position() {
             run.stderr
         );
     }
-    let run = txverify(&["simulate", path.to_str().unwrap(), "--beta", "-1"]);
+    let run = txverify(&["simulate", path.to_str().unwrap(), "--beta=-1"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--beta -1: a time must be"), "{}", run.stderr);
     let run = txverify(&["simulate", path.to_str().unwrap(), "--beta", "x"]);
