@@ -117,7 +117,9 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
     if !is_schedule(&source) {
         if args.timing.request().asked() {
             let shown = args.file.display();
-            eprintln!("error: {shown}: --alpha, --beta and --link-table apply to schedule files only");
+            eprintln!(
+                "error: {shown}: --alpha, --beta and --link-table apply to schedule files only"
+            );
             return Some(Exit::Input);
         }
         if args.network.is_some() || args.ports.is_some() {

@@ -32,7 +32,10 @@ fn num(v: &serde_json::Value) -> f64 {
 #[test]
 fn a_chain_of_k_hops_of_one_chunk_takes_k_times_alpha_plus_beta() {
     for k in 1..=5u32 {
-        let mut text = format!("network: linear {}\nports: all\ncollective: broadcast 0\nsends:\n", k + 1);
+        let mut text = format!(
+            "network: linear {}\nports: all\ncollective: broadcast 0\nsends:\n",
+            k + 1
+        );
         for i in 1..=k {
             text += &format!("{i} {} {i} 0 *\n", i - 1);
         }
@@ -66,7 +69,8 @@ fn two_messages_on_one_link_queue() {
 
 #[test]
 fn a_port_limit_makes_a_node_send_one_at_a_time() {
-    let text = "network: complete 3\nports: 1\ncollective: broadcast 0\nsends:\n1 0 1 0 *\n2 0 2 0 *\n";
+    let text =
+        "network: complete 3\nports: 1\ncollective: broadcast 0\nsends:\n1 0 1 0 *\n2 0 2 0 *\n";
     let r = simulate(text, &["--alpha", "2", "--beta", "1"], 0);
     assert_eq!(num(&r["timed"]["completion"]), 6.0, "{r}");
     // The growth bound of one port: ⌈log2 3⌉ = 2 steps.
@@ -78,11 +82,19 @@ fn a_port_limit_makes_a_node_send_one_at_a_time() {
 
 #[test]
 fn a_link_table_times_each_link_and_its_reverse() {
-    let text = "network: linear 3\nports: all\ncollective: broadcast 0\nsends:\n1 0 1 0 *\n2 1 2 0 *\n";
+    let text =
+        "network: linear 3\nports: all\ncollective: broadcast 0\nsends:\n1 0 1 0 *\n2 1 2 0 *\n";
     let table = file("links.csv", "from,to,alpha,beta\n0,1,10,1\n");
     let r = simulate(
         text,
-        &["--alpha", "2", "--beta", "1", "--link-table", table.to_str().unwrap()],
+        &[
+            "--alpha",
+            "2",
+            "--beta",
+            "1",
+            "--link-table",
+            table.to_str().unwrap(),
+        ],
         0,
     );
     let t = &r["timed"];
@@ -98,10 +110,16 @@ fn bad_link_tables_and_times_exit_2_with_their_position() {
     let text = "network: ring 4\nports: all\ncollective: broadcast 0\nsends:\n1 0 1 0 *\n";
     let path = file("s.sched", text);
     for (table, expected) in [
-        ("0 1 2\n", ":1:1: a line is `from to alpha beta`, this line has 3 fields"),
+        (
+            "0 1 2\n",
+            ":1:1: a line is `from to alpha beta`, this line has 3 fields",
+        ),
         ("# c\n0 1 2 x\n", ":2:7: `x` is not a time"),
         ("0 2 1 1\n", ":1:1: 0 2 is not a link of the network"),
-        ("0 1 1 1\n1 0 1 1\n0 1 1 1\n", ":3:1: the link 0 → 1 is listed again (first on line 1)"),
+        (
+            "0 1 1 1\n1 0 1 1\n0 1 1 1\n",
+            ":3:1: the link 0 → 1 is listed again (first on line 1)",
+        ),
         ("0 9 1 1\n", ":1:1: 0 9 is not a link"),
         ("x 1 1 1\n", ":1:1: `x` is not a node number"),
     ] {
@@ -121,7 +139,11 @@ fn bad_link_tables_and_times_exit_2_with_their_position() {
     }
     let run = txverify(&["simulate", path.to_str().unwrap(), "--beta=-1"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("--beta -1: a time must be"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--beta -1: a time must be"),
+        "{}",
+        run.stderr
+    );
     let run = txverify(&["simulate", path.to_str().unwrap(), "--beta", "x"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
@@ -195,8 +217,16 @@ fn the_example_programs_are_timed_above_their_bound_and_slower_with_beta() {
         let mut last = 0.0;
         for beta in ["0", "0.5", "1", "2", "8"] {
             let run = txverify(&[
-                "check", &path, "--network", "ring 8", "--format", "json", "--alpha", "2",
-                "--beta", beta,
+                "check",
+                &path,
+                "--network",
+                "ring 8",
+                "--format",
+                "json",
+                "--alpha",
+                "2",
+                "--beta",
+                beta,
             ]);
             assert_eq!(run.code, 0, "{}", run.stderr);
             let r: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();

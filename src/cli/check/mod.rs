@@ -42,7 +42,9 @@ pub fn run(args: &CheckArgs) -> Exit {
     let timing = args.timing.request();
     let plain = matches!(args.format, CheckFormat::Text | CheckFormat::Json);
     if timing.asked() && !(single && plain && network.is_some()) {
-        eprintln!("error: --alpha, --beta and --link-table time one MSCCL program on its --network");
+        eprintln!(
+            "error: --alpha, --beta and --link-table time one MSCCL program on its --network"
+        );
         return Exit::Input;
     }
     let format = match args.format {

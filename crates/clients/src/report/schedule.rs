@@ -233,9 +233,10 @@ pub fn simulate_schedule(
         }
     };
     let times = match request.timing.asked() {
-        true => Some(crate::timed::LinkTimes::of(&request.timing, &graph).map_err(|e| {
-            failure(e.to_string(), format!("error: {e}"))
-        })?),
+        true => Some(
+            crate::timed::LinkTimes::of(&request.timing, &graph)
+                .map_err(|e| failure(e.to_string(), format!("error: {e}")))?,
+        ),
         false => None,
     };
     let options = match request.all {

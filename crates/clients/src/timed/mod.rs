@@ -131,12 +131,11 @@ impl LinkTimes {
         let mut times = LinkTimes::uniform(graph, alpha, beta);
         if let Some(path) = request.link_table {
             let shown = path.display().to_string();
-            let text = crate::report::failure::read_text(path).map_err(|e| {
-                TimingError::Unreadable {
+            let text =
+                crate::report::failure::read_text(path).map_err(|e| TimingError::Unreadable {
                     path: shown.clone(),
                     reason: e.to_string(),
-                }
-            })?;
+                })?;
             let n = graph.nodes() as u32;
             let link = |u: u32, v: u32| (u < n && v < n).then(|| graph.link(u, v)).flatten();
             let listed = table::read(&text, link).map_err(|error| TimingError::Table {

@@ -143,7 +143,9 @@ pub fn replay(
     if total > MAX_TIMED_SENDS {
         return TimedReport::not_timed(
             times,
-            format!("not timed: {total} transmissions, more than the {MAX_TIMED_SENDS} a timed replay plays"),
+            format!(
+                "not timed: {total} transmissions, more than the {MAX_TIMED_SENDS} a timed replay plays"
+            ),
         );
     }
     let (mut tbs, mut first) = (Vec::new(), Vec::new());

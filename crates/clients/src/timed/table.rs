@@ -59,7 +59,10 @@ impl fmt::Display for TableErrorKind {
             ),
             TableErrorKind::NotANode(w) => write!(f, "`{w}` is not a node number"),
             TableErrorKind::NotATime(w) => {
-                write!(f, "`{w}` is not a time (a finite decimal number, at least 0)")
+                write!(
+                    f,
+                    "`{w}` is not a time (a finite decimal number, at least 0)"
+                )
             }
             TableErrorKind::NotALink(u, v) => write!(f, "{u} {v} is not a link of the network"),
             TableErrorKind::Repeated {
@@ -184,8 +187,11 @@ mod tests {
 
     #[test]
     fn a_line_times_both_directions_unless_the_reverse_is_listed() {
-        let t = read("from to alpha beta\n0 1 2 1\n1,2,3,0.5\n2\t1\t4\t1 # reverse\n", ring4)
-            .unwrap();
+        let t = read(
+            "from to alpha beta\n0 1 2 1\n1,2,3,0.5\n2\t1\t4\t1 # reverse\n",
+            ring4,
+        )
+        .unwrap();
         assert_eq!(
             t,
             vec![(1, 2.0, 1.0), (4, 2.0, 1.0), (6, 3.0, 0.5), (9, 4.0, 1.0)]
@@ -200,7 +206,11 @@ mod tests {
         };
         assert_eq!(
             err("0 1 2\n"),
-            (1, 1, "a line is `from to alpha beta`, this line has 3 fields".into())
+            (
+                1,
+                1,
+                "a line is `from to alpha beta`, this line has 3 fields".into()
+            )
         );
         assert_eq!(err("\n0 x 2 1\n").0, 2);
         assert_eq!(err("0 1 2 -1\n").1, 7);

@@ -59,12 +59,7 @@ pub fn steps_in_time(steps: u64, links: &[(f64, f64)]) -> TimedBound {
 /// chunks (≥ 1), from a latency bound of `hops` hops (a chain of messages
 /// every run contains) and a load bound of `load` chunks (what some directed
 /// link must carry), on the directed links' `(α, β)`.
-pub fn chains_and_loads(
-    hops: u64,
-    load: u64,
-    max_chunks: u64,
-    links: &[(f64, f64)],
-) -> TimedBound {
+pub fn chains_and_loads(hops: u64, load: u64, max_chunks: u64, links: &[(f64, f64)]) -> TimedBound {
     let chain = hops as f64 * fastest_send(links);
     let messages = load.div_ceil(max_chunks.max(1));
     let busy = if load == 0 {
@@ -77,7 +72,10 @@ pub fn chains_and_loads(
             .unwrap_or(0.0)
     };
     let argument = if chain >= busy {
-        format!("a chain of {hops} hops × {}, the fastest α + β", fastest_send(links))
+        format!(
+            "a chain of {hops} hops × {}, the fastest α + β",
+            fastest_send(links)
+        )
     } else {
         format!("a link carrying {load} chunks in at least {messages} messages")
     };
