@@ -118,7 +118,7 @@ pub fn text_timed(path: &str, check: &Check, timed: Option<&TimedReport>) -> Str
     out
 }
 
-/// [`json`], with the timed replay as `timed` when there is one.
+/// [`json()`], with the timed replay as `timed` when there is one.
 pub fn json_timed(path: &str, check: &Check, exit: u8, timed: Option<&TimedReport>) -> Value {
     let mut value = json(path, check, exit);
     if let (Some(t), Value::Object(map)) = (timed, &mut value) {

@@ -6,7 +6,7 @@
 //! the symbolic executor (MSCCL) judged valid, reads nothing back into either,
 //! and prints its figures beside a lower bound of the core
 //! ([`txverify_core::bounds::timed`]). The model is a store-and-forward event
-//! simulation ([`engine`]): a message is sent once its data is at the sender
+//! simulation (`engine.rs`): a message is sent once its data is at the sender
 //! (for MSCCL: once its thread block's previous step and its dependencies are
 //! done), a link carries one message at a time, first come first served, and
 //! messages queue on a busy link. Steps become times; a schedule's step
