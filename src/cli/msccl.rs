@@ -3,7 +3,7 @@
 
 use super::OutputFormat;
 use super::exit::Exit;
-use txverify_clients::msccl::{self, report};
+use txverify_clients::msccl::report;
 use txverify_clients::timed::TimingRequest;
 use txverify_core::network::Graph;
 
@@ -18,12 +18,8 @@ pub struct Checked {
     pub err: String,
 }
 
-/// A program's exit status ([`Exit::of_msccl`]).
-pub fn exit_of(check: &msccl::Check) -> Exit {
-    Exit::of_msccl(check.verdict())
-}
-
-/// Checks the MSCCL program `source`, shown as `shown`, on `network` if given.
+/// Checks the MSCCL program `source`, shown as `shown`, on `network` if given
+/// (and timed there when `timing` asks).
 pub fn check_source(
     shown: &str,
     source: &str,
@@ -31,55 +27,12 @@ pub fn check_source(
     network: Option<&Graph>,
     timing: &TimingRequest<'_>,
 ) -> Checked {
-    let checked = match msccl::check_asked(source, network, timing) {
-        Ok(checked) => checked,
-        Err(e) => {
-            let (exit, out, err) = (Exit::Input, String::new(), format!("error: {e}\n"));
-            return Checked { exit, out, err };
-        }
-    };
-    match checked {
-        Ok((check, timed)) => {
-            let exit = exit_of(&check);
-            let out = match format {
-                OutputFormat::Text => report::text_timed(shown, &check, timed.as_ref()),
-                OutputFormat::Json => {
-                    let json = report::json_timed(shown, &check, exit.code(), timed.as_ref());
-                    format!("{json}\n")
-                }
-            };
-            Checked {
-                exit,
-                out,
-                err: String::new(),
-            }
-        }
-        Err(e) => {
-            let exit = Exit::Input;
-            match format {
-                OutputFormat::Text => Checked {
-                    exit,
-                    out: String::new(),
-                    err: format!(
-                        "error: {shown}:{}:{}: {}\n",
-                        e.pos.line, e.pos.col, e.message
-                    ),
-                },
-                OutputFormat::Json => Checked {
-                    exit,
-                    out: format!(
-                        "{}\n",
-                        report::json_unreadable(
-                            shown,
-                            e.pos.line,
-                            e.pos.col,
-                            &e.message,
-                            exit.code()
-                        )
-                    ),
-                    err: String::new(),
-                },
-            }
-        }
+    let json = format == OutputFormat::Json;
+    let r = report::render(shown, source, json, network, timing);
+    let exit = Exit::from(r.status);
+    Checked {
+        exit,
+        out: r.out,
+        err: r.err,
     }
 }

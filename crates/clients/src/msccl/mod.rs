@@ -47,6 +47,17 @@ pub enum MscclVerdict {
 }
 
 impl MscclVerdict {
+    /// The exit status of a checked program: 0 valid, 1 invalid, 2 when
+    /// nothing could be decided.
+    pub fn status(self) -> crate::report::failure::Status {
+        use crate::report::failure::Status;
+        match self {
+            MscclVerdict::Valid => Status::Ok,
+            MscclVerdict::Invalid => Status::Rejected,
+            MscclVerdict::NotChecked => Status::Input,
+        }
+    }
+
     /// The word of the text report: `VALID`, `INVALID`, `NOT CHECKED`.
     pub fn word(self) -> &'static str {
         match self {
@@ -459,5 +470,19 @@ fn run_modes(
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MscclVerdict;
+    use crate::report::failure::Status;
+
+    #[test]
+    fn an_msccl_program_exits_by_its_verdict() {
+        assert_eq!(MscclVerdict::Valid.status(), Status::Ok);
+        assert_eq!(MscclVerdict::Invalid.status(), Status::Rejected);
+        assert_eq!(MscclVerdict::NotChecked.status(), Status::Input);
+        assert_eq!(MscclVerdict::NotChecked.status().code(), 2);
     }
 }

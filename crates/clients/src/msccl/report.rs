@@ -5,9 +5,11 @@ use super::Check;
 use super::execute::Figures;
 use super::execute::Finding;
 use super::links::OnNetwork;
-use crate::timed::TimedReport;
+use crate::report::failure::Status;
+use crate::timed::{TimedReport, TimingRequest};
 use serde::Serialize;
 use serde_json::{Value, json};
+use txverify_core::network::Graph;
 
 /// The JSON schema name.
 pub const SCHEMA: &str = "txverify-msccl/2";
@@ -107,6 +109,74 @@ pub fn text(path: &str, check: &Check) -> String {
         ));
     }
     out
+}
+
+/// One program checked as `check` asks, worded: its status, what goes to
+/// standard output and what goes to standard error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// The exit status.
+    pub status: Status,
+    /// Standard output.
+    pub out: String,
+    /// Standard error.
+    pub err: String,
+}
+
+/// Checks the MSCCL program `source` (shown as `shown`) on `network` when
+/// given, timed there when `timing` asks, and words the result as text or
+/// (`json`) one JSON line: what `check PROGRAM.xml` prints.
+pub fn render(
+    shown: &str,
+    source: &str,
+    json: bool,
+    network: Option<&Graph>,
+    timing: &TimingRequest<'_>,
+) -> Rendered {
+    let (out, err) = (String::new(), String::new());
+    let checked = match super::check_asked(source, network, timing) {
+        Ok(checked) => checked,
+        Err(e) => {
+            let err = format!("error: {e}\n");
+            return Rendered {
+                status: Status::Input,
+                out,
+                err,
+            };
+        }
+    };
+    match checked {
+        Ok((check, timed)) => {
+            let status = check.verdict().status();
+            let out = match json {
+                false => text_timed(shown, &check, timed.as_ref()),
+                true => {
+                    let value = json_timed(shown, &check, status.code(), timed.as_ref());
+                    format!("{value}\n")
+                }
+            };
+            Rendered { status, out, err }
+        }
+        Err(e) => {
+            let (line, column) = (e.pos.line, e.pos.col);
+            let status = Status::Input;
+            match json {
+                false => Rendered {
+                    status,
+                    out,
+                    err: format!("error: {shown}:{line}:{column}: {}\n", e.message),
+                },
+                true => Rendered {
+                    status,
+                    out: format!(
+                        "{}\n",
+                        json_unreadable(shown, line, column, &e.message, status.code())
+                    ),
+                    err,
+                },
+            }
+        }
+    }
 }
 
 /// [`text`], and the timed replay's lines when there is one.
