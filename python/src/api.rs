@@ -292,6 +292,7 @@ pub fn simulate(
             ports: ports.as_deref(),
             trace: false,
             all,
+            timing: Default::default(),
         };
         match simulate_schedule(Path::new(&shown), &source, &request) {
             Ok(report) => Ok((

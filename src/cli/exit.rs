@@ -6,7 +6,6 @@
 //! returns typed outcomes and errors that the functions here map to one.
 
 use std::process::ExitCode;
-use txverify_clients::msccl::MscclVerdict;
 use txverify_clients::report::Status;
 use txverify_clients::verify::Outcome;
 use txverify_search::SearchError;
@@ -97,16 +96,6 @@ impl Exit {
             Outcome::Passed => Exit::Ok,
             Outcome::Failed => Exit::Rejected,
             Outcome::Disagreement => Exit::Internal,
-        }
-    }
-
-    /// The status of a checked MSCCL program: 0 valid, 1 invalid, 2 when
-    /// nothing could be decided.
-    pub fn of_msccl(verdict: MscclVerdict) -> Exit {
-        match verdict {
-            MscclVerdict::Valid => Exit::Ok,
-            MscclVerdict::Invalid => Exit::Rejected,
-            MscclVerdict::NotChecked => Exit::Input,
         }
     }
 
@@ -240,13 +229,6 @@ mod tests {
             assert_eq!(i32::from(solver_answer_code(&answer)), expected);
         }
         assert_ne!(solver_answer_code(&SatAnswer::Unsat), Exit::Input.code());
-    }
-
-    #[test]
-    fn an_msccl_program_exits_by_its_verdict() {
-        assert_eq!(Exit::of_msccl(MscclVerdict::Valid), Exit::Ok);
-        assert_eq!(Exit::of_msccl(MscclVerdict::Invalid), Exit::Rejected);
-        assert_eq!(Exit::of_msccl(MscclVerdict::NotChecked), Exit::Input);
     }
 
     #[test]

@@ -497,6 +497,33 @@ struct CheckArgs {
     /// (docs/msccl.md). Tables name their own network.
     #[arg(long, value_name = "NET")]
     network: Option<NetworkSpec>,
+    #[command(flatten)]
+    timing: TimingArgs,
+}
+
+/// The timed (α, β) replay of a schedule or an MSCCL program (docs/schedule.md).
+#[derive(clap::Args, Debug, Default)]
+struct TimingArgs {
+    /// Time a message takes on a link before its first chunk (latency); adds a
+    /// timed section, predicted completion beside its α-β lower bound.
+    #[arg(long, value_name = "A")]
+    alpha: Option<f64>,
+    /// Time each chunk of a message takes on a link (inverse bandwidth).
+    #[arg(long, value_name = "B")]
+    beta: Option<f64>,
+    /// Per-link α and β, lines `from to alpha beta` (docs/schedule.md).
+    #[arg(long, value_name = "FILE")]
+    link_table: Option<PathBuf>,
+}
+
+impl TimingArgs {
+    fn request(&self) -> txverify_clients::timed::TimingRequest<'_> {
+        txverify_clients::timed::TimingRequest {
+            alpha: self.alpha,
+            beta: self.beta,
+            link_table: self.link_table.as_deref(),
+        }
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -532,6 +559,8 @@ struct SimulateArgs {
     /// ends in `.json`, text otherwise; total exchange only).
     #[arg(short, long, requires = "algorithm")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    timing: TimingArgs,
 }
 
 /// Algorithms `simulate --algorithm` builds and replays.

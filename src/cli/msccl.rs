@@ -3,7 +3,8 @@
 
 use super::OutputFormat;
 use super::exit::Exit;
-use txverify_clients::msccl::{self, report};
+use txverify_clients::msccl::report;
+use txverify_clients::timed::TimingRequest;
 use txverify_core::network::Graph;
 
 /// What checking one file gives: its status, what goes to standard output,
@@ -17,57 +18,21 @@ pub struct Checked {
     pub err: String,
 }
 
-/// A program's exit status ([`Exit::of_msccl`]).
-pub fn exit_of(check: &msccl::Check) -> Exit {
-    Exit::of_msccl(check.verdict())
-}
-
-/// Checks the MSCCL program `source`, shown as `shown`, on `network` if given.
+/// Checks the MSCCL program `source`, shown as `shown`, on `network` if given
+/// (and timed there when `timing` asks).
 pub fn check_source(
     shown: &str,
     source: &str,
     format: OutputFormat,
     network: Option<&Graph>,
+    timing: &TimingRequest<'_>,
 ) -> Checked {
-    match msccl::check_on(source, network) {
-        Ok(check) => {
-            let exit = exit_of(&check);
-            let out = match format {
-                OutputFormat::Text => report::text(shown, &check),
-                OutputFormat::Json => format!("{}\n", report::json(shown, &check, exit.code())),
-            };
-            Checked {
-                exit,
-                out,
-                err: String::new(),
-            }
-        }
-        Err(e) => {
-            let exit = Exit::Input;
-            match format {
-                OutputFormat::Text => Checked {
-                    exit,
-                    out: String::new(),
-                    err: format!(
-                        "error: {shown}:{}:{}: {}\n",
-                        e.pos.line, e.pos.col, e.message
-                    ),
-                },
-                OutputFormat::Json => Checked {
-                    exit,
-                    out: format!(
-                        "{}\n",
-                        report::json_unreadable(
-                            shown,
-                            e.pos.line,
-                            e.pos.col,
-                            &e.message,
-                            exit.code()
-                        )
-                    ),
-                    err: String::new(),
-                },
-            }
-        }
+    let json = format == OutputFormat::Json;
+    let r = report::render(shown, source, json, network, timing);
+    let exit = Exit::from(r.status);
+    Checked {
+        exit,
+        out: r.out,
+        err: r.err,
     }
 }

@@ -115,6 +115,13 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
     // An unreadable file is reported by the `.tbl` path, as before.
     let source = super::read_text(&args.file).ok()?;
     if !is_schedule(&source) {
+        if args.timing.request().asked() {
+            let shown = args.file.display();
+            eprintln!(
+                "error: {shown}: --alpha, --beta and --link-table apply to schedule files only"
+            );
+            return Some(Exit::Input);
+        }
         if args.network.is_some() || args.ports.is_some() {
             let shown = args.file.display();
             eprintln!("error: {shown}: --network and --ports apply to schedule files only");
@@ -127,6 +134,7 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
         ports: args.ports.as_deref(),
         trace: args.trace,
         all: args.all,
+        timing: args.timing.request(),
     };
     Some(match simulate_schedule(&args.file, &source, &request) {
         Ok(report) => {

@@ -15,6 +15,10 @@ pub fn run(args: &SimulateArgs) -> Exit {
         eprintln!("error: {line}");
         return Exit::Input;
     }
+    if args.algorithm.is_some() && args.timing.request().asked() {
+        eprintln!("error: --alpha, --beta and --link-table apply to schedule files only");
+        return Exit::Input;
+    }
     if args.algorithm.is_some() {
         return super::fifo::run(args);
     }

@@ -80,5 +80,6 @@ mod tables;
 mod tail;
 mod tbl_docs;
 mod tbl_proptest;
+mod timed_replay;
 mod trust_doc;
 mod twisted;

@@ -289,6 +289,8 @@ fn the_json_report_has_the_documented_fields() {
         let path = file("j.xml", &text);
         let mut args = vec!["check", "--format", "json", path.to_str().unwrap()];
         args.extend(network.iter().flat_map(|n| ["--network", n]));
+        // With a network, timed too: the `timed` object's fields.
+        args.extend(network.iter().flat_map(|_| ["--alpha", "1", "--beta", "1"]));
         let run = txverify(&args);
         let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
         assert!(v["valid"].is_boolean() && v["collective"] == "allreduce" && v["ngpus"] == 2);

@@ -25,5 +25,6 @@ pub mod product;
 pub mod render;
 pub mod report;
 pub mod simulate;
+pub mod timed;
 pub mod verify;
 pub mod wording;

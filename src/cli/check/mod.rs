@@ -39,6 +39,14 @@ pub fn run(args: &CheckArgs) -> Exit {
         return Exit::Input;
     };
     let single = matches!(args.files.as_slice(), [one] if !one.is_dir());
+    let timing = args.timing.request();
+    let plain = matches!(args.format, CheckFormat::Text | CheckFormat::Json);
+    if timing.asked() && !(single && plain && network.is_some()) {
+        eprintln!(
+            "error: --alpha, --beta and --link-table time one MSCCL program on its --network"
+        );
+        return Exit::Input;
+    }
     let format = match args.format {
         CheckFormat::Html => return html(args),
         CheckFormat::Text if single => OutputFormat::Text,
@@ -50,7 +58,8 @@ pub fn run(args: &CheckArgs) -> Exit {
         // MSCCL programs have a checker of their own (docs/msccl.md).
         FileCheck::Msccl(source) => {
             let shown = path.display().to_string();
-            let c = super::msccl::check_source(&shown, &source, format, network.as_ref());
+            let on = network.as_ref();
+            let c = super::msccl::check_source(&shown, &source, format, on, &timing);
             (c.exit, vec![Emit::Out(c.out), Emit::Err(c.err)])
         }
         FileCheck::Done(outcome) => (Exit::from(outcome.status), outcome.emits),

@@ -47,6 +47,17 @@ pub enum MscclVerdict {
 }
 
 impl MscclVerdict {
+    /// The exit status of a checked program: 0 valid, 1 invalid, 2 when
+    /// nothing could be decided.
+    pub fn status(self) -> crate::report::failure::Status {
+        use crate::report::failure::Status;
+        match self {
+            MscclVerdict::Valid => Status::Ok,
+            MscclVerdict::Invalid => Status::Rejected,
+            MscclVerdict::NotChecked => Status::Input,
+        }
+    }
+
     /// The word of the text report: `VALID`, `INVALID`, `NOT CHECKED`.
     pub fn word(self) -> &'static str {
         match self {
@@ -237,11 +248,64 @@ pub fn check_recorded(source: &str) -> Result<Check, ReadError> {
 }
 
 fn check_with(source: &str, network: Option<&Graph>, record: bool) -> Result<Check, ReadError> {
-    run(source, network, record).map(Check::decided)
+    run(source, network, record).map(|(check, _)| check.decided())
+}
+
+/// A program's check as the command line asks: on `network` when given, and
+/// timed there when `timing` asks; the outer error is a timing flag or link
+/// table that cannot be used (exit 2), the inner one a program that cannot
+/// be read.
+#[allow(clippy::type_complexity)]
+pub fn check_asked(
+    source: &str,
+    network: Option<&Graph>,
+    timing: &crate::timed::TimingRequest<'_>,
+) -> Result<Result<(Check, Option<crate::timed::TimedReport>), ReadError>, crate::timed::TimingError>
+{
+    match network.filter(|_| timing.asked()) {
+        Some(graph) => {
+            let times = crate::timed::LinkTimes::of(timing, graph)?;
+            Ok(check_timed(source, graph, &times).map(|(c, t)| (c, Some(t))))
+        }
+        None => Ok(check_on(source, network).map(|c| (c, None))),
+    }
+}
+
+/// [`check_on`] `network`, and the timed replay of the program there with
+/// the links' `times` (docs/msccl.md, "Timed replay"): a prediction beside
+/// the check, made only when the program is valid, never changing its verdict.
+pub fn check_timed(
+    source: &str,
+    network: &Graph,
+    times: &crate::timed::LinkTimes,
+) -> Result<(Check, crate::timed::TimedReport), ReadError> {
+    let (check, ranks) = run(source, Some(network), false)?;
+    let check = check.decided();
+    let on = check.network.as_ref().filter(|_| check.valid());
+    let timed = match (on, Routes::new(network)) {
+        (Some(on), Ok(routes)) => {
+            // A message carries at most MAX_COUNT − 1 chunks (the reader
+            // refuses more).
+            let bound = txverify_core::bounds::timed::chains_and_loads(
+                on.bounds.latency,
+                on.bounds.load(),
+                (lower::MAX_COUNT - 1) as u64,
+                &times.times,
+            );
+            crate::timed::msccl::replay(&ranks, &routes, times, Some(bound))
+        }
+        _ => crate::timed::TimedReport::not_timed(times, "not timed: the program is not valid"),
+    };
+    Ok((check, timed))
 }
 
 /// Reads, lowers and runs the program; the verdict is left to [`Check::decided`].
-fn run(source: &str, network: Option<&Graph>, record: bool) -> Result<Check, ReadError> {
+/// The lowered ranks come with it, for the timed replay.
+fn run(
+    source: &str,
+    network: Option<&Graph>,
+    record: bool,
+) -> Result<(Check, Vec<lower::Rank>), ReadError> {
     let root = parse::parse(source)?;
     let program = program::read(&root)?;
     let routes = match network {
@@ -309,17 +373,17 @@ fn run(source: &str, network: Option<&Graph>, record: bool) -> Result<Check, Rea
                 program.coll
             ));
         }
-        return Ok(check);
+        return Ok((check, ranks));
     };
     if program.ngpus < 1 {
-        return Ok(check);
+        return Ok((check, ranks));
     }
     let options = RunOptions {
         routes: routes.as_ref(),
         record,
     };
     run_modes(&program, &ranks, coll, options, &mut check);
-    Ok(check)
+    Ok((check, ranks))
 }
 
 /// The routes of `graph`, when it has one node per GPU of `program`.
@@ -406,5 +470,19 @@ fn run_modes(
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MscclVerdict;
+    use crate::report::failure::Status;
+
+    #[test]
+    fn an_msccl_program_exits_by_its_verdict() {
+        assert_eq!(MscclVerdict::Valid.status(), Status::Ok);
+        assert_eq!(MscclVerdict::Invalid.status(), Status::Rejected);
+        assert_eq!(MscclVerdict::NotChecked.status(), Status::Input);
+        assert_eq!(MscclVerdict::NotChecked.status().code(), 2);
     }
 }

@@ -5,8 +5,11 @@ use super::Check;
 use super::execute::Figures;
 use super::execute::Finding;
 use super::links::OnNetwork;
+use crate::report::failure::Status;
+use crate::timed::{TimedReport, TimingRequest};
 use serde::Serialize;
 use serde_json::{Value, json};
+use txverify_core::network::Graph;
 
 /// The JSON schema name.
 pub const SCHEMA: &str = "txverify-msccl/2";
@@ -106,6 +109,95 @@ pub fn text(path: &str, check: &Check) -> String {
         ));
     }
     out
+}
+
+/// One program checked as `check` asks, worded: its status, what goes to
+/// standard output and what goes to standard error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// The exit status.
+    pub status: Status,
+    /// Standard output.
+    pub out: String,
+    /// Standard error.
+    pub err: String,
+}
+
+/// Checks the MSCCL program `source` (shown as `shown`) on `network` when
+/// given, timed there when `timing` asks, and words the result as text or
+/// (`json`) one JSON line: what `check PROGRAM.xml` prints.
+pub fn render(
+    shown: &str,
+    source: &str,
+    json: bool,
+    network: Option<&Graph>,
+    timing: &TimingRequest<'_>,
+) -> Rendered {
+    let (out, err) = (String::new(), String::new());
+    let checked = match super::check_asked(source, network, timing) {
+        Ok(checked) => checked,
+        Err(e) => {
+            let err = format!("error: {e}\n");
+            return Rendered {
+                status: Status::Input,
+                out,
+                err,
+            };
+        }
+    };
+    match checked {
+        Ok((check, timed)) => {
+            let status = check.verdict().status();
+            let out = match json {
+                false => text_timed(shown, &check, timed.as_ref()),
+                true => {
+                    let value = json_timed(shown, &check, status.code(), timed.as_ref());
+                    format!("{value}\n")
+                }
+            };
+            Rendered { status, out, err }
+        }
+        Err(e) => {
+            let (line, column) = (e.pos.line, e.pos.col);
+            let status = Status::Input;
+            match json {
+                false => Rendered {
+                    status,
+                    out,
+                    err: format!("error: {shown}:{line}:{column}: {}\n", e.message),
+                },
+                true => Rendered {
+                    status,
+                    out: format!(
+                        "{}\n",
+                        json_unreadable(shown, line, column, &e.message, status.code())
+                    ),
+                    err,
+                },
+            }
+        }
+    }
+}
+
+/// [`text`], and the timed replay's lines when there is one.
+pub fn text_timed(path: &str, check: &Check, timed: Option<&TimedReport>) -> String {
+    let mut out = text(path, check);
+    if let Some(t) = timed {
+        out.push_str(&t.text("  timed: ", "    "));
+    }
+    out
+}
+
+/// [`json()`], with the timed replay as `timed` when there is one.
+pub fn json_timed(path: &str, check: &Check, exit: u8, timed: Option<&TimedReport>) -> Value {
+    let mut value = json(path, check, exit);
+    if let (Some(t), Value::Object(map)) = (timed, &mut value) {
+        map.insert(
+            "timed".into(),
+            serde_json::to_value(t).unwrap_or(Value::Null),
+        );
+    }
+    value
 }
 
 /// The JSON report of `check` on file `path`, ending with exit status `exit`.

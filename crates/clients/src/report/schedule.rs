@@ -39,6 +39,8 @@ pub struct ScheduleRequest<'a> {
     pub trace: bool,
     /// `--all`: list every violation, not only the first few.
     pub all: bool,
+    /// `--alpha`, `--beta`, `--link-table`: the timed replay.
+    pub timing: crate::timed::TimingRequest<'a>,
 }
 
 /// The report of one replayed schedule.
@@ -86,6 +88,9 @@ pub struct ScheduleReport {
     pub bytes_per_send: usize,
     /// 0 (valid) or 1.
     pub exit_code: u8,
+    /// The timed replay, when asked for (`--alpha`, `--beta`, `--link-table`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timed: Option<crate::timed::TimedReport>,
     /// The replay, for the text.
     #[serde(skip)]
     replay: ReplayReport,
@@ -227,6 +232,13 @@ pub fn simulate_schedule(
             ));
         }
     };
+    let times = match request.timing.asked() {
+        true => Some(
+            crate::timed::LinkTimes::of(&request.timing, &graph)
+                .map_err(|e| failure(e.to_string(), format!("error: {e}")))?,
+        ),
+        false => None,
+    };
     let options = match request.all {
         true => ReplayOptions {
             max_listed: usize::MAX,
@@ -237,11 +249,43 @@ pub fn simulate_schedule(
         .map_err(|e| failure(e.to_string(), format!("error: {shown}: {e}")))?;
     // A schedule file states no bound: the verdict is valid or invalid.
     let verdict = judge(&replayed, None, None);
+    let timed = times.map(|t| timed_replay(&schedule, &graph, &replayed, &verdict, &t));
     let mut report = ScheduleReport::new(&shown, &name, replayed, verdict);
+    report.timed = timed;
     if request.all {
         report.shown = usize::MAX;
     }
     Ok(report)
+}
+
+/// The timed replay of a schedule the core judged (docs/schedule.md): only a
+/// valid one is timed, beside the core's step bound of its collective made
+/// into time.
+fn timed_replay(
+    schedule: &Schedule,
+    graph: &Graph,
+    replayed: &ReplayReport,
+    verdict: &ScheduleVerdict,
+    times: &crate::timed::LinkTimes,
+) -> crate::timed::TimedReport {
+    if !verdict.valid() {
+        return crate::timed::TimedReport::not_timed(times, "not timed: the schedule is not valid");
+    }
+    let (nodes, links) = (graph.nodes() as u64, graph.directed_links() as u64);
+    let steps = txverify_core::bounds::general::check_all_pairs(nodes, links)
+        .ok()
+        .map(|()| txverify_core::bounds::collective(graph, schedule.collective, replayed.ports()));
+    let mut timed = crate::timed::schedule::replay(
+        &schedule.sends,
+        graph,
+        replayed.ports(),
+        times,
+        steps.as_ref().map(|b| b.time.value()),
+    );
+    if steps.is_none() && timed.note.is_none() {
+        timed.note = Some("no bound: the network is too large for its all-pairs distances".into());
+    }
+    timed
 }
 
 impl ScheduleReport {
@@ -286,6 +330,7 @@ impl ScheduleReport {
             violations: r.violations().iter().map(ViolationEntry::from).collect(),
             bytes_per_send: Schedule::BYTES_PER_SEND,
             exit_code: Status::of_validity(verdict.valid()).code(),
+            timed: None,
             replay,
             verdict,
             shown: SHOWN_VIOLATIONS,
@@ -357,6 +402,9 @@ impl ScheduleReport {
                 counts.join(", ")
             );
             violation_lines(r, "  error: ", self.shown, &mut out);
+        }
+        if let Some(t) = &self.timed {
+            out.push_str(&t.text("  timed        ", "               "));
         }
         out
     }

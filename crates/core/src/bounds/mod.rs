@@ -47,6 +47,10 @@
 //! by Σ_{x∈A} min(K, links from x out of A); that stronger K-port cut bound is
 //! not computed here: the cut bounds divide by c(A), which holds for every K.
 //!
+//! The timed (α-β) bounds of [`timed`] turn these step bounds into time: a
+//! step bound T gives T·min_e(α_e + β_e) for schedules of one-chunk sends, and
+//! the MSCCL load and latency bounds give ⌈L / M⌉·α + L·β and D·(α + β).
+//!
 //! The status of a node ([`distance::status`]) is the one count all these
 //! start from; the FIFO algorithm's optimality check computes it by its own
 //! search of the Cayley graph, on purpose apart.
@@ -59,6 +63,7 @@ pub mod general;
 pub mod lp;
 pub mod messages;
 mod set;
+pub mod timed;
 
 pub use collective::{CollectiveBounds, collective, half_duplex_time};
 pub use cut::{Cut, Ratio};
