@@ -207,18 +207,38 @@ def sccl_to_schedule(algorithm, network, coll, chunks, path):
 
 def replay_sccl(args, net, coll, chunks, sccl, outdir):
     """txverify's verdict on SCCL's algorithm, on txverify's graph of the network."""
+    # a schedule names its edge list relative to itself: give the full path
     network = net.txverify or f"edges {DGX1_EDGES}"
+    if network.startswith("edges "):
+        network = f"edges {ROOT / network[len('edges '):]}"
     sched = outdir / "sccl-algorithm.sched"
     sccl_to_schedule(sccl["algorithm"], network, coll, chunks, sched)
-    out, status, _ = run([args.txverify, "simulate", str(sched)], 600, ROOT)
+    out, status, _ = run([args.txverify, "simulate", "--all", str(sched)], 600, ROOT)
     (outdir / "sccl-replay.log").write_text(out)
-    verdict = re.search(r"verdict\s+(\S+)", out)
+    verdict = re.search(r"verdict\s+(\S+)(.*)", out)
     t = re.search(r"time (\d+)", out)
     if verdict and verdict.group(1) == "VALID" and t:
         return f"VALID, time {t.group(1)}"
-    first = next((l.strip() for l in out.splitlines() if "step" in l and ":" in l), "")
-    word = verdict.group(1) if verdict else f"exit {status}"
-    return f"{word}: {first[:120]}" if first else word
+    if not verdict:
+        return f"not replayed (exit {status})"
+    cell = f"{verdict.group(1)}{verdict.group(2)}"
+    errors = re.findall(r"error: step \d+: ([a-z-]+): node \d+, link (\d+) -> (\d+)", out)
+    doubled = doubled_pairs()
+    if errors and all(k == "link-busy" and (min(int(a), int(b)), max(int(a), int(b))) in doubled
+                      for k, a, b in errors):
+        cell += ": every one a second chunk on a doubled pair"
+    return cell
+
+
+def doubled_pairs():
+    """The DGX-1 pairs with two NVLinks, as marked in the edge list."""
+    pairs = set()
+    for line in (ROOT / DGX1_EDGES).read_text().splitlines():
+        words, _, comment = line.partition("#")
+        if comment.strip() == "double":
+            u, v = map(int, words.split())
+            pairs.add((min(u, v), max(u, v)))
+    return pairs
 
 
 def run_txverify(args, net, coll, chunks, timeout, outdir):
@@ -291,9 +311,9 @@ def txverify_cell(t):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--timeout", type=float, default=120, help="seconds per run (default 120)")
+    p.add_argument("--timeout", type=float, default=300, help="seconds per run (default 300)")
     p.add_argument("--long-timeout", type=float, default=600,
-                   help="seconds for SCCL on the 16-GPU two-chunk allgathers (default 600)")
+                   help="seconds per run on the 16-GPU two-chunk allgathers (default 600)")
     p.add_argument("--only", action="append", default=[],
                    help="run only the instances whose name contains this word (repeatable)")
     p.add_argument("--workdir", type=Path, default=ROOT / "target" / "sccl-compare")
@@ -332,11 +352,11 @@ def main():
         net = nets[key]
         outdir = args.workdir / re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
         outdir.mkdir(parents=True, exist_ok=True)
-        sccl_timeout = args.long_timeout if long_instance(key, coll, c) else args.timeout
-        s = None if args.skip_sccl else run_sccl(args, net, coll, c, sccl_timeout, outdir)
+        limit = args.long_timeout if long_instance(key, coll, c) else args.timeout
+        s = None if args.skip_sccl else run_sccl(args, net, coll, c, limit, outdir)
         t = None
         if net.txverify and not args.skip_txverify:
-            t = run_txverify(args, net, coll, c, args.timeout, outdir)
+            t = run_txverify(args, net, coll, c, limit, outdir)
         replay = "—"
         if s and s["algorithm"] and not args.skip_txverify:
             replay = replay_sccl(args, net, coll, c, s, outdir)
@@ -351,7 +371,7 @@ def main():
             f"> {secs(s['wall'])}" if s["timed_out"] else f"{secs(s['wall'])}; {secs(s['solver_seconds'])}")
         t_time = "—" if t is None else secs(t["wall"]) + (
             f"; {secs(t['proof_wall'])}" if t["proof_wall"] is not None else "")
-        row = (f"| {coll} on {net.label}, C = {c} | {sccl_cell(s, sccl_timeout)} | {s_time} | "
+        row = (f"| {coll} on {net.label}, C = {c} | {sccl_cell(s, limit)} | {s_time} | "
                f"{txverify_cell(t)} | {t_time} | {ratio} | {agree} | {replay} |")
         print(row, flush=True)
         rows.append({"instance": name, "sccl": s and {k: v for k, v in s.items() if k != "algorithm"},
