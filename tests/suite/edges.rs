@@ -170,7 +170,10 @@ fn dgx1_file() -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
     let (mut links, mut double) = (Vec::new(), Vec::new());
     for line in text.lines() {
         let (words, comment) = line.split_once('#').unwrap_or((line, ""));
-        let ends: Vec<usize> = words.split_whitespace().map(|w| w.parse().unwrap()).collect();
+        let ends: Vec<usize> = words
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
         if let [u, v] = ends[..] {
             let link = (u.min(v), u.max(v));
             links.push(link);
@@ -204,13 +207,17 @@ fn the_dgx1_edge_list_is_the_hybrid_cube_mesh() {
     assert_eq!(double, doubled);
     // Six NVLinks per GPU: four neighbours, two of them doubled.
     for gpu in 0..8 {
-        let count = |set: &[(usize, usize)]| set.iter().filter(|&&(u, v)| u == gpu || v == gpu).count();
+        let count =
+            |set: &[(usize, usize)]| set.iter().filter(|&&(u, v)| u == gpu || v == gpu).count();
         assert_eq!(count(&links) + count(&double), 6, "GPU {gpu}");
     }
     let (total, diameter) = total_distance(&lists(8, &mesh));
     let r = bounds_json("examples/networks/dgx1.edges");
     assert_eq!(r["order"], 8);
-    assert_eq!((r["degree_min"].clone(), r["degree_max"].clone()), (4.into(), 4.into()));
+    assert_eq!(
+        (r["degree_min"].clone(), r["degree_max"].clone()),
+        (4.into(), 4.into())
+    );
     assert_eq!(r["diameter"], diameter);
     assert_eq!(r["total_status"], total);
 }
