@@ -163,9 +163,12 @@ fn a_schedule_names_its_edge_list_relative_to_itself() {
     assert!(run.stderr.contains("missing.edges"), "{}", run.stderr);
 }
 
+/// Undirected links, each as (smaller end, larger end).
+type Links = Vec<(usize, usize)>;
+
 /// The links of `examples/networks/dgx1.edges`, and which of them its comments
 /// mark `double`.
-fn dgx1_file() -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+fn dgx1_file() -> (Links, Links) {
     let text = std::fs::read_to_string("examples/networks/dgx1.edges").unwrap();
     let (mut links, mut double) = (Vec::new(), Vec::new());
     for line in text.lines() {
@@ -190,14 +193,14 @@ fn dgx1_file() -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
 #[test]
 fn the_dgx1_edge_list_is_the_hybrid_cube_mesh() {
     // Two fully connected quads joined by the cube's links i -- i + 4.
-    let mut mesh: Vec<(usize, usize)> = (0..8)
+    let mut mesh: Links = (0..8)
         .flat_map(|u| (u + 1..8).map(move |v| (u, v)))
         .filter(|&(u, v)| u / 4 == v / 4 || v == u + 4)
         .collect();
     mesh.sort_unstable();
     // The doubled NVLink pairs: the ring 0 1 3 2 6 7 5 4.
     let ring = [0, 1, 3, 2, 6, 7, 5, 4];
-    let mut doubled: Vec<(usize, usize)> = (0..8)
+    let mut doubled: Links = (0..8)
         .map(|i| (ring[i], ring[(i + 1) % 8]))
         .map(|(u, v)| (u.min(v), u.max(v)))
         .collect();
