@@ -162,3 +162,65 @@ fn a_schedule_names_its_edge_list_relative_to_itself() {
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("missing.edges"), "{}", run.stderr);
 }
+
+/// Undirected links, each as (smaller end, larger end).
+type Links = Vec<(usize, usize)>;
+
+/// The links of `examples/networks/dgx1.edges`, and which of them its comments
+/// mark `double`.
+fn dgx1_file() -> (Links, Links) {
+    let text = std::fs::read_to_string("examples/networks/dgx1.edges").unwrap();
+    let (mut links, mut double) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let (words, comment) = line.split_once('#').unwrap_or((line, ""));
+        let ends: Vec<usize> = words
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        if let [u, v] = ends[..] {
+            let link = (u.min(v), u.max(v));
+            links.push(link);
+            if comment.trim() == "double" {
+                double.push(link);
+            }
+        }
+    }
+    links.sort_unstable();
+    double.sort_unstable();
+    (links, double)
+}
+
+#[test]
+fn the_dgx1_edge_list_is_the_hybrid_cube_mesh() {
+    // Two fully connected quads joined by the cube's links i -- i + 4.
+    let mut mesh: Links = (0..8)
+        .flat_map(|u| (u + 1..8).map(move |v| (u, v)))
+        .filter(|&(u, v)| u / 4 == v / 4 || v == u + 4)
+        .collect();
+    mesh.sort_unstable();
+    // The doubled NVLink pairs: the ring 0 1 3 2 6 7 5 4.
+    let ring = [0, 1, 3, 2, 6, 7, 5, 4];
+    let mut doubled: Links = (0..8)
+        .map(|i| (ring[i], ring[(i + 1) % 8]))
+        .map(|(u, v)| (u.min(v), u.max(v)))
+        .collect();
+    doubled.sort_unstable();
+    let (links, double) = dgx1_file();
+    assert_eq!(links, mesh);
+    assert_eq!(double, doubled);
+    // Six NVLinks per GPU: four neighbours, two of them doubled.
+    for gpu in 0..8 {
+        let count =
+            |set: &[(usize, usize)]| set.iter().filter(|&&(u, v)| u == gpu || v == gpu).count();
+        assert_eq!(count(&links) + count(&double), 6, "GPU {gpu}");
+    }
+    let (total, diameter) = total_distance(&lists(8, &mesh));
+    let r = bounds_json("examples/networks/dgx1.edges");
+    assert_eq!(r["order"], 8);
+    assert_eq!(
+        (r["degree_min"].clone(), r["degree_max"].clone()),
+        (4.into(), 4.into())
+    );
+    assert_eq!(r["diameter"], diameter);
+    assert_eq!(r["total_status"], total);
+}
