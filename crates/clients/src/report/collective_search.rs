@@ -118,6 +118,7 @@ pub fn search_collective(
         time_limit: request.time_limit,
         solver: request.solver,
         max_variables: request.max_variables,
+        translate: true,
     };
     let searched = match minimise_collective(&graph, &options, progress) {
         Ok(s) => s,
@@ -218,6 +219,12 @@ pub fn search_collective(
                 schedule.sends.len(),
                 verdict_text(verdict, optimal_by, bound.value())
             );
+            if searched.translated {
+                let _ = writeln!(
+                    text,
+                    "  translated   block 0's items scheduled, every block b's mapped from them by an automorphism taking 0 to b"
+                );
+            }
             if request.output.is_none() {
                 let mut out = Vec::new();
                 let _ = write_text(schedule, &mut out);
@@ -250,6 +257,7 @@ pub fn search_collective(
         "valid": found.as_ref().map(|(_, v)| v.valid()),
         "optimal": found.as_ref().map(|_| optimal_by.is_some()),
         "optimal_by": optimal_by,
+        "translated": found.as_ref().map(|_| searched.translated),
         "verdict": found.as_ref().map(|(_, v)| verdict_text(v, optimal_by, bound.value())),
         "seconds": seconds,
         "exit_code": status.code(),
