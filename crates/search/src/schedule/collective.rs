@@ -405,9 +405,10 @@ mod tests {
         assert!(!full.translated && full.found.is_some());
     }
 
-    /// The first time the full formula satisfies, from one step up, is never
-    /// below the core's bound, on graphs with cut vertices (where the cut
-    /// vertex bound is the largest under one port).
+    /// One step below the core's bound the full formula is unsatisfiable
+    /// (so is every fewer, a schedule of T − 1 steps being one of T), on
+    /// graphs with cut vertices, where the cut vertex bound is the largest
+    /// under one port.
     #[test]
     fn no_schedule_beats_the_bounds_on_graphs_with_cut_vertices() {
         let star = Graph::from_adjacency(vec![vec![1, 2, 3], vec![0], vec![0], vec![0]]).unwrap();
@@ -420,42 +421,54 @@ mod tests {
             vec![3],
         ])
         .unwrap();
-        let graphs = [
-            ("linear 4", graph("linear 4")),
-            ("star", star),
-            ("tail", tail),
+        let one = Ports::Limit(1);
+        let cases = [
+            ("linear 4", graph("linear 4"), Collective::ALLGATHER, one),
+            (
+                "linear 4",
+                graph("linear 4"),
+                Collective::Allreduce { chunks: 1 },
+                one,
+            ),
+            ("star", star.clone(), Collective::ALLGATHER, Ports::Limit(2)),
+            (
+                "star",
+                star.clone(),
+                Collective::ReduceScatter { chunks: 1 },
+                one,
+            ),
+            (
+                "star",
+                star,
+                Collective::broadcast(1).with_chunks(2).unwrap(),
+                one,
+            ),
+            ("tail", tail.clone(), Collective::ALLGATHER, one),
+            (
+                "tail",
+                tail,
+                Collective::reduce(2).with_chunks(3).unwrap(),
+                one,
+            ),
         ];
-        let collectives = [
-            Collective::ALLGATHER,
-            Collective::ReduceScatter { chunks: 1 },
-            Collective::Allreduce { chunks: 1 },
-            Collective::broadcast(1).with_chunks(2).unwrap(),
-            Collective::reduce(0).with_chunks(2).unwrap(),
-        ];
-        for (name, g) in &graphs {
-            for ports in [Ports::Limit(1), Ports::Limit(2)] {
-                for c in collectives {
-                    let bound = txverify_core::bounds::collective(g, c, ports).time.value();
-                    let options = CollectiveSearchOptions {
-                        network: name.to_string(),
-                        certificate_dir: None,
-                        collective: c,
-                        ports,
-                        from: 1,
-                        to: bound as usize + 6,
-                        time_limit: None,
-                        solver: SolverChoice::Varisat,
-                        max_variables: 1 << 24,
-                        translate: false,
-                    };
-                    let found = minimise_collective(g, &options, &mut |_| {}).unwrap();
-                    let time = found.found.unwrap().last().map_or(0, |s| s.step);
-                    assert!(
-                        u64::from(time) >= bound,
-                        "{name}, {c}, ports {ports}: {time} below {bound}"
-                    );
-                }
-            }
+        for (name, g, c, ports) in cases {
+            let bound = txverify_core::bounds::collective(&g, c, ports).time;
+            assert_eq!(bound.best().name(), "cut vertex", "{name}, {c}");
+            let below = bound.value() as usize - 1;
+            let options = CollectiveSearchOptions {
+                network: name.to_string(),
+                certificate_dir: None,
+                collective: c,
+                ports,
+                from: below,
+                to: below,
+                time_limit: None,
+                solver: SolverChoice::Varisat,
+                max_variables: 1 << 24,
+                translate: false,
+            };
+            let found = minimise_collective(&g, &options, &mut |_| {}).unwrap();
+            assert_eq!(times(&found), [below], "{name}, {c}, ports {ports}");
         }
     }
 
