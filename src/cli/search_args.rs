@@ -23,7 +23,7 @@ pub(super) struct SearchArgs {
     #[arg(long, value_name = "K", requires = "collective")]
     pub(super) ports: Option<String>,
     /// With --network: no SAT, a fast schedule (balanced shortest paths, list
-    /// scheduling) reported against the lower bound.
+    /// scheduling; with --collective a construction) reported against the bound.
     #[arg(long, requires = "network")]
     pub(super) heuristic: bool,
     /// With --network (the default there): try T from the heuristic's time
@@ -35,8 +35,8 @@ pub(super) struct SearchArgs {
     /// the first T satisfiable (each T refuted on the way is a proved bound).
     #[arg(long, requires = "network", conflicts_with_all = ["heuristic", "descending"])]
     pub(super) ascending: bool,
-    /// With --network: stop the whole run after this many seconds and report
-    /// the best schedule found (already written to -o), exit 0; SIGINT and
+    /// With --network (and --collective): stop the whole run after this many
+    /// seconds, report the best schedule found (already written to -o), exit 0; SIGINT and
     /// SIGTERM do the same at any time (docs/schedules-any.md).
     #[arg(long, value_name = "SECONDS", requires = "network", value_parser = parse_seconds)]
     pub(super) deadline: Option<f64>,

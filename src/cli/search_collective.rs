@@ -1,5 +1,6 @@
 //! `txverify search --network NET --collective X [--chunks C] [--ports K]`:
-//! the fastest schedule of a collective that copies or combines, by SAT. The search, the
+//! the fastest schedule of a collective that copies or combines, by SAT, a
+//! construction (`--heuristic`) or both (`--deadline S`). The search, the
 //! check of what it found and the report are the library's
 //! ([`txverify_clients::report::collective_search`]); this file maps the
 //! arguments to a request and prints the report.
@@ -41,8 +42,6 @@ pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
 
 fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearchRequest, String> {
     let refused = [
-        (args.heuristic, "--heuristic"),
-        (args.deadline.is_some(), "--deadline"),
         (args.descending, "--descending"),
         (args.any_length, "--any-length"),
         (args.slack > 0, "--slack"),
@@ -76,6 +75,12 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearc
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         output: args.output.clone(),
         certificate: args.certificate.clone(),
+        heuristic: args.heuristic,
+        deadline: args.deadline.map(Duration::from_secs_f64),
+        // A signal stops the anytime search, which reports the best found.
+        interrupt: args
+            .deadline
+            .and_then(|_| super::search_network::install_interrupt().ok()),
     })
 }
 

@@ -74,7 +74,7 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
 /// The flag SIGINT and SIGTERM set: the search polls it, stops, and reports
 /// the best schedule found. A second signal, once the flag is set, ends the
 /// process at once (status 130), for a search that does not stop soon enough.
-fn install_interrupt() -> std::io::Result<Arc<AtomicBool>> {
+pub(super) fn install_interrupt() -> std::io::Result<Arc<AtomicBool>> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let flag = Arc::new(AtomicBool::new(false));
     let status = i32::from(Exit::Interrupted.code());

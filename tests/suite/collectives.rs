@@ -56,7 +56,7 @@ type NodeItem = (u32, (u32, u32));
 /// The independent replay: whether `s` is valid, by sets. Copies: a node
 /// holds an item or not. Sums: a node holds, per item, the set of
 /// contributions of its partial.
-fn valid_by_sets(s: &Schedule, g: &Graph) -> bool {
+pub(crate) fn valid_by_sets(s: &Schedule, g: &Graph) -> bool {
     let n = g.nodes() as u32;
     let c = s.collective;
     let k = match s.ports.unwrap() {
@@ -556,7 +556,7 @@ fn search_finds_an_optimal_allgather_and_the_file_replays_valid() {
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["schema"], "txverify-collective-search/1");
+    assert_eq!(v["schema"], "txverify-collective-search/2");
     assert_eq!(
         (v["time"].as_u64(), v["bound"]["value"].as_u64()),
         (Some(5), Some(5))
@@ -593,8 +593,8 @@ fn search_finds_an_optimal_allgather_and_the_file_replays_valid() {
         (vec!["--collective", "allgather", "--ports", "0"], "ports"),
         (vec!["--collective", "broadcast 9"], "not a node"),
         (
-            vec!["--collective", "allgather", "--heuristic"],
-            "--heuristic",
+            vec!["--collective", "allgather", "--heuristic", "--time", "3"],
+            "--time is for the SAT search",
         ),
     ] {
         let mut all = vec!["search", "--network", "ring 4", "--quiet"];

@@ -284,6 +284,8 @@ fn malformed_certificates_are_refused_with_exit_2() {
         assert_eq!(run.code, 2, "{name}: {}{}", run.stdout, run.stderr);
         assert!(run.stderr.contains(says), "{name}: {}", run.stderr);
         assert!(!run.stderr.contains("panicked"), "{name}");
+        // The position is said once, as file:line:col.
+        assert!(!run.stderr.contains(" at line "), "{name}: {}", run.stderr);
     }
     // The sum of the weights must fit in 64 bits.
     let heavy = file(

@@ -18,6 +18,7 @@ mod ci;
 mod claims;
 mod cli;
 mod cli_polish;
+mod collective_heuristics;
 mod collectives;
 mod compare;
 mod crate_layout;

@@ -74,7 +74,8 @@ Examples:
   txverify search campaign/networks/torus10x12.tbl --time 180 --symmetry split --split-along a,A
   txverify search tables/ring6-cyclic-total.tbl --format html -o search.html
   txverify search --network 'edges examples/networks/petersen.edges'   # a schedule on any network
-  txverify search --network 'torus 8 8 8' --deadline 60 -o t8.sched    # the best within a minute";
+  txverify search --network 'torus 8 8 8' --deadline 60 -o t8.sched    # the best within a minute
+  txverify search --network 'hypercube 10' --collective allgather --heuristic -o h10.sched";
 
 /// `verify-proof`.
 pub const VERIFY_PROOF: &str = "\

@@ -1,33 +1,44 @@
-//! `search --network NET --collective X [--chunks C] [--ports K]`: the
-//! fastest schedule of a collective that copies (broadcast, allgather) or
-//! combines (reduce, reduce-scatter, allreduce) by SAT from the core's lower
-//! bound upward, and its report.
+//! `search --network NET --collective X [--chunks C] [--ports K]`: a
+//! schedule of a collective that copies (broadcast, allgather) or combines
+//! (reduce, reduce-scatter, allreduce), and its report: the fewest steps by
+//! SAT from the core's lower bound upward; with `--heuristic` a construction
+//! at once ([`txverify_search::schedule::heuristic::collective`]); with
+//! `--deadline S` both, anytime: the construction first, then SAT below it,
+//! the best kept (and written to `-o` as soon as it is kept), until the
+//! deadline or a signal stops the run.
 //!
-//! What is found is replayed and judged by [`txverify_core::verdict::judge`]
+//! Whatever is found is replayed and judged by [`txverify_core::verdict::judge`]
 //! against the core's bound ([`txverify_core::bounds::collective()`]) before
-//! anything is reported or written. With `--certificate DIR` every refuted
-//! time leaves a certificate, checked at once; optimality is claimed when the
-//! schedule meets the bound, or by the core's rule on the checked
-//! certificates of every time from the bound up ([`collective_optimal_by`]).
+//! anything is reported or written; a construction the replay rejects is an
+//! internal error. With `--certificate DIR` every refuted time leaves a
+//! certificate, checked at once; optimality is claimed when the schedule
+//! meets the bound, or by the core's rule on the checked certificates of
+//! every time from the bound up ([`collective_optimal_by`]).
 
+use super::network_search::write::write_output;
 use super::{Failure, Status};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use txverify_core::bounds;
-use txverify_core::network::NetworkName;
+use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::{
-    Collective, Ports, ReplayOptions, Schedule, replay, write_json, write_text,
+    Collective, Ports, ReplayOptions, Schedule, TimedSend, replay, write_text,
 };
-use txverify_core::verdict::judge;
+use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
 use txverify_search::SolverChoice;
+use txverify_search::schedule::Stopped;
 use txverify_search::schedule::collective::{
-    CollectiveSearchOptions, collective_optimal_by, encoding_version, minimise_collective,
+    CollectiveSearch, CollectiveSearchError, CollectiveSearchOptions, collective_optimal_by,
+    encoding_version, minimise_collective,
 };
+use txverify_search::schedule::heuristic::collective::construct;
 
 /// The JSON schema of `search --network --collective --format json`.
-pub const COLLECTIVE_SEARCH_SCHEMA: &str = "txverify-collective-search/1";
+pub const COLLECTIVE_SEARCH_SCHEMA: &str = "txverify-collective-search/2";
 
 /// What was asked, its arguments checked.
 #[derive(Clone, Debug)]
@@ -52,6 +63,21 @@ pub struct CollectiveSearchRequest {
     pub output: Option<PathBuf>,
     /// `--certificate DIR`: where the certificates of refuted times go.
     pub certificate: Option<PathBuf>,
+    /// `--heuristic`: the construction alone, no SAT.
+    pub heuristic: bool,
+    /// `--deadline S`: anytime, the construction first, then SAT below it
+    /// until this long after the start.
+    pub deadline: Option<Duration>,
+    /// Set by a signal (SIGINT, SIGTERM): stop and report the best found.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+impl CollectiveSearchRequest {
+    /// The construction is made first: `--heuristic` or `--deadline`,
+    /// unless `--time T` asks for SAT at T alone.
+    fn constructs(&self) -> bool {
+        (self.heuristic || self.deadline.is_some()) && self.time.is_none()
+    }
 }
 
 /// The report: text, JSON and status.
@@ -72,21 +98,57 @@ impl CollectiveSearchReport {
         &self.json
     }
 
-    /// 0 with a schedule, 4 when a limit ran out first, 1 when every `T`
-    /// tried is infeasible.
+    /// 0 with a schedule (also when the deadline or a signal stopped the
+    /// search after one was found), 4 when a limit ran out first, 1 when
+    /// every `T` tried is infeasible.
     pub fn status(&self) -> Status {
         self.status
     }
+}
+
+/// A schedule replayed and judged.
+struct Found {
+    schedule: Schedule,
+    verdict: ScheduleVerdict,
+    /// The construction that made it, or `None` for SAT.
+    construction: Option<String>,
+}
+
+/// A schedule kept as the best so far.
+struct Kept {
+    time: u32,
+    found_by: &'static str,
+    seconds: f64,
+}
+
+type Outcome<T> = Result<T, Box<Failure>>;
+
+fn fail<T>(status: Status, message: String) -> Outcome<T> {
+    Err(Box::new(Failure::new(status, message)))
 }
 
 /// Runs the search; `progress` hears each time tried.
 pub fn search_collective(
     request: &CollectiveSearchRequest,
     progress: &mut dyn FnMut(usize),
-) -> Result<CollectiveSearchReport, Box<Failure>> {
+) -> Outcome<CollectiveSearchReport> {
     let started = Instant::now();
-    let fail = |status, message: String| Err(Box::new(Failure::new(status, message)));
     let words = request.network.to_string();
+    if request.heuristic {
+        let sat_only = [
+            (request.time.is_some(), "--time"),
+            (request.max_time.is_some(), "--max-time"),
+            (request.certificate.is_some(), "--certificate"),
+            (request.time_limit.is_some(), "--time-limit"),
+            (request.deadline.is_some(), "--deadline"),
+        ];
+        if let Some((_, name)) = sat_only.iter().find(|(given, _)| *given) {
+            return fail(
+                Status::Input,
+                format!("{name} is for the SAT search, not with --heuristic"),
+            );
+        }
+    }
     if let Err(e) = crate::bounds::check_size(&request.network) {
         return fail(Status::Input, e.to_string());
     }
@@ -107,39 +169,99 @@ pub fn search_collective(
         .time
         .best()
         .clone();
-    let from = request.time.unwrap_or(bound.value() as usize);
-    let options = CollectiveSearchOptions {
-        network: words.clone(),
-        certificate_dir: request.certificate.clone(),
-        collective: request.collective,
-        ports: request.ports,
-        from,
-        to: request.time.or(request.max_time).unwrap_or(from + 16),
-        time_limit: request.time_limit,
-        solver: request.solver,
-        max_variables: request.max_variables,
-        translate: true,
+    let mut run = Run {
+        request,
+        graph: &graph,
+        bound: &bound,
+        started,
+        best: None,
+        kept: vec![],
     };
-    let searched = match minimise_collective(&graph, &options, progress) {
-        Ok(s) => s,
-        Err(e) => {
-            use txverify_search::schedule::collective::CollectiveSearchError as E;
-            let status = match e {
-                E::Unsupported(_) | E::OverLimit { .. } | E::Write { .. } => Status::Input,
-                _ => Status::Internal,
-            };
-            return fail(status, format!("`{words}`: {e}"));
+    if request.constructs() {
+        let made = construct(&graph, request.collective, request.ports)
+            .or_else(|e| fail(Status::Input, format!("`{words}`: {e}")))?;
+        let found = run.judged(made.sends, Some(made.method))?;
+        if request
+            .max_time
+            .is_none_or(|max| found.verdict.time() as usize <= max)
+        {
+            run.offer(found)?;
         }
-    };
-    let mut found = None;
-    if let Some(sends) = searched.found.clone() {
+    }
+    let mut searched = CollectiveSearch::default();
+    let mut sat_skipped = None;
+    if !request.heuristic {
+        let from = request.time.unwrap_or(bound.value() as usize);
+        let below_best = run
+            .best
+            .as_ref()
+            .map(|b| (b.verdict.time() as usize).checked_sub(1));
+        let to = match (request.time, request.max_time, below_best) {
+            (Some(t), _, _) => Some(t),
+            (None, max, Some(below)) => below.map(|b| max.map_or(b, |m| m.min(b))),
+            (None, max, None) => Some(max.unwrap_or(from + 16)),
+        };
+        if let Some(to) = to.filter(|&to| to >= from) {
+            let options = CollectiveSearchOptions {
+                network: words.clone(),
+                certificate_dir: request.certificate.clone(),
+                collective: request.collective,
+                ports: request.ports,
+                from,
+                to,
+                time_limit: request.time_limit,
+                solver: request.solver,
+                max_variables: request.max_variables,
+                translate: true,
+                deadline: request.deadline.map(|d| started + d),
+                stop: request.interrupt.iter().cloned().collect(),
+            };
+            match minimise_collective(&graph, &options, progress) {
+                Ok(s) => searched = s,
+                // A formula too large does not take the construction away.
+                Err(e @ CollectiveSearchError::OverLimit { .. }) if run.best.is_some() => {
+                    sat_skipped = Some(e.to_string());
+                }
+                Err(e) => {
+                    use CollectiveSearchError as E;
+                    let status = match e {
+                        E::Unsupported(_) | E::OverLimit { .. } | E::Write { .. } => Status::Input,
+                        _ => Status::Internal,
+                    };
+                    return fail(status, format!("`{words}`: {e}"));
+                }
+            }
+            if let Some(sends) = searched.found.clone() {
+                let found = run.judged(sends, None)?;
+                run.offer(found)?;
+            }
+        }
+    }
+    Ok(run.report(&searched, sat_skipped))
+}
+
+/// One run, once the network is built and its bound known.
+struct Run<'a> {
+    request: &'a CollectiveSearchRequest,
+    graph: &'a Graph,
+    bound: &'a NamedBound,
+    started: Instant,
+    best: Option<Found>,
+    kept: Vec<Kept>,
+}
+
+impl Run<'_> {
+    /// Replays `sends` and judges them against the bound: a schedule that is
+    /// not valid, or beats the bound, is an internal error.
+    fn judged(&self, sends: Vec<TimedSend>, construction: Option<String>) -> Outcome<Found> {
+        let request = self.request;
         let schedule = Schedule {
             network: Some(request.network.clone()),
             ports: Some(request.ports),
             collective: request.collective,
             sends,
         };
-        let report = match replay(&schedule, &graph, &ReplayOptions { max_listed: 10 }) {
+        let report = match replay(&schedule, self.graph, &ReplayOptions { max_listed: 10 }) {
             Ok(r) => r,
             Err(e) => {
                 return fail(
@@ -148,130 +270,216 @@ pub fn search_collective(
                 );
             }
         };
-        let verdict = judge(&report, Some(bound.clone()), None);
+        let verdict = judge(&report, Some(self.bound.clone()), None);
         if !verdict.valid() || verdict.beats_bound() {
+            let by = construction.as_deref().unwrap_or("SAT");
             return fail(
                 Status::Internal,
                 format!(
-                    "internal error: the schedule found replays with {} violations (time {}, bound {})",
+                    "internal error: the schedule found by {by} replays with {} violations (time {}, bound {})",
                     verdict.violations(),
                     verdict.time(),
-                    bound.value()
+                    self.bound.value()
                 ),
             );
         }
-        if let Some(path) = &request.output {
-            let written = std::fs::File::create(path).and_then(|file| {
-                let mut w = std::io::BufWriter::new(file);
-                if path.extension().is_some_and(|e| e == "json") {
-                    write_json(&schedule, &mut w)?;
-                } else {
-                    write_text(&schedule, &mut w)?;
-                }
-                std::io::Write::flush(&mut w)
-            });
-            if let Err(e) = written {
-                return fail(
-                    Status::Input,
-                    format!("cannot write {}: {e}", path.display()),
-                );
-            }
+        Ok(Found {
+            schedule,
+            verdict,
+            construction,
+        })
+    }
+
+    /// Keeps `found` when it is faster than the best so far, and writes it
+    /// to `-o` at once (whole: a file beside it renamed over it).
+    fn offer(&mut self, found: Found) -> Outcome<()> {
+        let time = found.verdict.time();
+        if self.best.as_ref().is_some_and(|b| b.verdict.time() <= time) {
+            return Ok(());
         }
-        found = Some((schedule, verdict));
+        if let Some(path) = &self.request.output
+            && let Err(message) = write_output(path, &found.schedule)
+        {
+            return fail(Status::Input, message);
+        }
+        self.kept.push(Kept {
+            time,
+            found_by: if found.construction.is_some() {
+                "heuristic"
+            } else {
+                "sat"
+            },
+            seconds: self.started.elapsed().as_secs_f64(),
+        });
+        self.best = Some(found);
+        Ok(())
     }
-    let status = match (&found, searched.unknown.is_empty()) {
-        (Some(_), _) => Status::Ok,
-        (None, true) => Status::Rejected,
-        (None, false) => Status::Limit,
-    };
-    let seconds = started.elapsed().as_secs_f64();
-    let chunks = request.collective.chunks();
-    let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "{} in {chunks} chunk(s) on {words} ({} nodes), ports {}: lower bound {} ({})",
-        request.collective,
-        graph.nodes(),
-        request.ports,
-        bound.value(),
-        bound.name()
-    );
-    for i in &searched.infeasible {
-        let how = match (&i.certificate, i.certificate_checked) {
-            (Some(dir), true) => format!("certificate {} checked", dir.display()),
-            (Some(dir), false) => format!("certificate {} NOT accepted", dir.display()),
-            (None, _) => "the solver's word; no certificate (--certificate DIR)".to_string(),
+
+    /// The report in text and JSON.
+    fn report(
+        self,
+        searched: &CollectiveSearch,
+        sat_skipped: Option<String>,
+    ) -> CollectiveSearchReport {
+        let (request, graph, bound) = (self.request, self.graph, self.bound);
+        let found = self.best.as_ref();
+        let status = match (
+            found,
+            searched.unknown.is_empty() && searched.stopped.is_none(),
+        ) {
+            (Some(_), _) => Status::Ok,
+            (None, true) => Status::Rejected,
+            (None, false) => Status::Limit,
         };
-        let _ = writeln!(text, "  T={}: infeasible ({how})", i.time);
-    }
-    let optimal_by = found
-        .as_ref()
-        .and_then(|(_, v)| collective_optimal_by(v, &searched.infeasible));
-    for t in &searched.unknown {
-        let _ = writeln!(text, "  T={t}: unknown (time limit)");
-    }
-    match &found {
-        Some((schedule, verdict)) => {
-            let _ = writeln!(
-                text,
-                "  found        time {}, {} sends\n  verdict      {}",
-                verdict.time(),
-                schedule.sends.len(),
-                verdict_text(verdict, optimal_by, bound.value())
-            );
-            if searched.translated {
+        let anytime = request.constructs();
+        let stopped = searched.stopped.map(|s| match s {
+            Stopped::Deadline => "deadline",
+            Stopped::Requested => "signal",
+        });
+        let stopped_by = stopped.map(|s| match s {
+            "deadline" => "stopped by the deadline",
+            _ => "interrupted by a signal",
+        });
+        let optimal_by =
+            found.and_then(|f| collective_optimal_by(&f.verdict, &searched.infeasible));
+        let gap = found.map(|f| u64::from(f.verdict.time()).saturating_sub(bound.value()));
+        let found_by = found.map(|f| {
+            if f.construction.is_some() {
+                "heuristic"
+            } else {
+                "sat"
+            }
+        });
+        let seconds = self.started.elapsed().as_secs_f64();
+        let chunks = request.collective.chunks();
+        let words = request.network.to_string();
+        let mut text = String::new();
+        let _ = writeln!(
+            text,
+            "{} in {chunks} chunk(s) on {words} ({} nodes), ports {}: lower bound {} ({})",
+            request.collective,
+            graph.nodes(),
+            request.ports,
+            bound.value(),
+            bound.name()
+        );
+        if let Some(k) = self.kept.first().filter(|k| k.found_by == "heuristic") {
+            let _ = writeln!(text, "  heuristic    time {} ({:.3} s)", k.time, k.seconds);
+        }
+        if let Some(why) = &sat_skipped {
+            let _ = writeln!(text, "  SAT skipped  {why}");
+        }
+        for i in &searched.infeasible {
+            let how = match (&i.certificate, i.certificate_checked) {
+                (Some(dir), true) => format!("certificate {} checked", dir.display()),
+                (Some(dir), false) => format!("certificate {} NOT accepted", dir.display()),
+                (None, _) => "the solver's word; no certificate (--certificate DIR)".to_string(),
+            };
+            let _ = writeln!(text, "  T={}: infeasible ({how})", i.time);
+        }
+        for (k, t) in searched.unknown.iter().enumerate() {
+            let why = match stopped_by {
+                Some(why) if k + 1 == searched.unknown.len() => why,
+                _ => "time limit",
+            };
+            let _ = writeln!(text, "  T={t}: unknown ({why})");
+        }
+        if let (Some(why), true) = (stopped_by, searched.unknown.is_empty()) {
+            let _ = writeln!(text, "  search       {why}");
+        }
+        if self.kept.len() > 1 {
+            let steps: Vec<String> = self
+                .kept
+                .iter()
+                .map(|k| format!("{} ({}, {:.1} s)", k.time, k.found_by, k.seconds))
+                .collect();
+            let _ = writeln!(text, "  improved     {}", steps.join(" → "));
+        }
+        match found {
+            Some(f) => {
+                let by = match (&f.construction, anytime) {
+                    (Some(how), _) => format!(" (found by the heuristic: {how})"),
+                    (None, true) => " (found by SAT)".to_string(),
+                    (None, false) => String::new(),
+                };
                 let _ = writeln!(
                     text,
-                    "  translated   block 0's items scheduled, every block b's mapped from them by an automorphism taking 0 to b"
+                    "  found        time {}, {} sends{by}\n  verdict      {}",
+                    f.verdict.time(),
+                    f.schedule.sends.len(),
+                    verdict_text(&f.verdict, optimal_by, bound.value())
                 );
+                if f.construction.is_none() && searched.translated {
+                    let _ = writeln!(
+                        text,
+                        "  translated   block 0's items scheduled, every block b's mapped from them by an automorphism taking 0 to b"
+                    );
+                }
+                if anytime && optimal_by.is_none() {
+                    let gap = gap.unwrap_or(0);
+                    let percent = 100.0 * gap as f64 / bound.value().max(1) as f64;
+                    let _ = writeln!(
+                        text,
+                        "  gap          {gap} step(s) above the bound ({percent:.1} %)"
+                    );
+                }
+                if request.output.is_none() {
+                    let mut out = Vec::new();
+                    let _ = write_text(&f.schedule, &mut out);
+                    text.push_str(&String::from_utf8_lossy(&out));
+                }
             }
-            if request.output.is_none() {
-                let mut out = Vec::new();
-                let _ = write_text(schedule, &mut out);
-                text.push_str(&String::from_utf8_lossy(&out));
+            None => {
+                let _ = writeln!(text, "  no schedule within the times tried");
             }
         }
-        None => {
-            let _ = writeln!(text, "  no schedule within the times tried");
-        }
+        let _ = writeln!(text, "  seconds      {seconds:.3}");
+        let improvements: Vec<Value> = self
+            .kept
+            .iter()
+            .map(|k| json!({"time": k.time, "found_by": k.found_by, "seconds": k.seconds}))
+            .collect();
+        let json = json!({
+            "schema": COLLECTIVE_SEARCH_SCHEMA,
+            "network": words,
+            "nodes": graph.nodes(),
+            "collective": request.collective.to_string(),
+            "chunks": chunks,
+            "ports": match request.ports { Ports::All => json!("all"), Ports::Limit(k) => json!(k) },
+            "method": if request.heuristic { "heuristic" } else { "sat" },
+            "encoding": (!request.heuristic).then(|| encoding_version(request.collective)),
+            "bound": bound,
+            "infeasible": searched.infeasible.iter().map(|i| json!({
+                "time": i.time,
+                "claim": i.claim,
+                "certificate": i.certificate.as_ref().map(|d| d.display().to_string()),
+                "certificate_checked": i.certificate_checked,
+            })).collect::<Vec<_>>(),
+            "unknown": searched.unknown,
+            "time": found.map(|f| f.verdict.time()),
+            "transmissions": found.map(|f| f.schedule.sends.len()),
+            "valid": found.map(|f| f.verdict.valid()),
+            "found_by": found_by,
+            "construction": found.and_then(|f| f.construction.clone()),
+            "gap": gap,
+            "optimal": found.map(|_| optimal_by.is_some()),
+            "optimal_by": optimal_by,
+            "translated": found.map(|f| f.construction.is_none() && searched.translated),
+            "verdict": found.map(|f| verdict_text(&f.verdict, optimal_by, bound.value())),
+            "improvements": improvements,
+            "stopped": stopped,
+            "deadline": request.deadline.map(|d| d.as_secs_f64()),
+            "sat_skipped": sat_skipped,
+            "seconds": seconds,
+            "exit_code": status.code(),
+        });
+        CollectiveSearchReport { text, json, status }
     }
-    let _ = writeln!(text, "  seconds      {seconds:.3}");
-    let json = json!({
-        "schema": COLLECTIVE_SEARCH_SCHEMA,
-        "network": words,
-        "nodes": graph.nodes(),
-        "collective": request.collective.to_string(),
-        "chunks": chunks,
-        "ports": match request.ports { Ports::All => json!("all"), Ports::Limit(k) => json!(k) },
-        "encoding": encoding_version(request.collective),
-        "bound": bound,
-        "infeasible": searched.infeasible.iter().map(|i| json!({
-            "time": i.time,
-            "claim": i.claim,
-            "certificate": i.certificate.as_ref().map(|d| d.display().to_string()),
-            "certificate_checked": i.certificate_checked,
-        })).collect::<Vec<_>>(),
-        "unknown": searched.unknown,
-        "time": found.as_ref().map(|(_, v)| v.time()),
-        "transmissions": found.as_ref().map(|(s, _)| s.sends.len()),
-        "valid": found.as_ref().map(|(_, v)| v.valid()),
-        "optimal": found.as_ref().map(|_| optimal_by.is_some()),
-        "optimal_by": optimal_by,
-        "translated": found.as_ref().map(|_| searched.translated),
-        "verdict": found.as_ref().map(|(_, v)| verdict_text(v, optimal_by, bound.value())),
-        "seconds": seconds,
-        "exit_code": status.code(),
-    });
-    Ok(CollectiveSearchReport { text, json, status })
 }
 
 /// The verdict in words; optimal by certificates says so rather than "not
 /// optimal" by the bound.
-fn verdict_text(
-    verdict: &txverify_core::verdict::ScheduleVerdict,
-    optimal_by: Option<&str>,
-    bound: u64,
-) -> String {
+fn verdict_text(verdict: &ScheduleVerdict, optimal_by: Option<&str>, bound: u64) -> String {
     if optimal_by == Some("certificates") {
         format!(
             "OPTIMAL (completion time {}: every time from the bound, {bound}, up to {} refuted by a checked certificate)",

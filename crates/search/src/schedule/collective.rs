@@ -7,6 +7,7 @@
 //! returned; a model the replay rejects is an encoder bug (an error). The
 //! formulas: [`super::collective_copies`], [`super::collective_sums`].
 
+use super::Stopped;
 use super::collective_certificate as certificate;
 pub use super::collective_copies::{
     COPIES_ENCODING_VERSION, CollectiveEncoding, CollectiveSearchError, encode_copies,
@@ -20,6 +21,8 @@ use crate::options::SolverChoice;
 use crate::refutation::CheckedRefutation;
 use crate::solver::{SatAnswer, SolveControl};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{
@@ -52,6 +55,23 @@ pub struct CollectiveSearchOptions {
     /// ([`super::collective_symmetry`]) when the network has translations
     /// and the collective has a block per node.
     pub translate: bool,
+    /// Stop the whole search at this instant (`--deadline S`).
+    pub deadline: Option<Instant>,
+    /// Stop the whole search when any of these flags is set (a signal).
+    pub stop: Vec<Arc<AtomicBool>>,
+}
+
+impl CollectiveSearchOptions {
+    /// Whether the whole search must stop now, and why.
+    fn stopped(&self) -> Option<Stopped> {
+        if self.stop.iter().any(|s| s.load(Ordering::Relaxed)) {
+            Some(Stopped::Requested)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Stopped::Deadline)
+        } else {
+            None
+        }
+    }
 }
 
 /// What a search found.
@@ -61,11 +81,14 @@ pub struct CollectiveSearch {
     pub found: Option<Vec<TimedSend>>,
     /// The numbers of steps the solver refuted, in order.
     pub infeasible: Vec<CollectiveInfeasibility>,
-    /// The numbers of steps where the limit ran out.
+    /// The numbers of steps where a limit ran out (the one of a `T`, the
+    /// run's deadline or a stop request: the last one, with `stopped`).
     pub unknown: Vec<usize>,
     /// Whether `found` is a translated schedule (the formula of
     /// [`super::collective_symmetry`] found it).
     pub translated: bool,
+    /// Why the search stopped before it was done, if it did.
+    pub stopped: Option<Stopped>,
 }
 
 /// A number of steps the solver refuted.
@@ -113,6 +136,10 @@ pub fn minimise_collective(
         .then(|| Translations::find(graph))
         .flatten();
     for time in options.from..=options.to {
+        if let Some(why) = options.stopped() {
+            result.stopped = Some(why);
+            break;
+        }
         progress(time);
         if collective_unsupported(options.collective) {
             return Err(CollectiveSearchError::Unsupported(options.collective));
@@ -156,9 +183,13 @@ pub fn minimise_collective(
             ))),
             _ => None,
         };
+        let own = options.time_limit.map(|limit| Instant::now() + limit);
         let control = SolveControl {
-            deadline: options.time_limit.map(|limit| Instant::now() + limit),
-            stop: vec![],
+            deadline: match (own, options.deadline) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            stop: options.stop.clone(),
             proof: drat,
             lrat: proof_path.as_deref().filter(|_| kind == ProofKind::Lrat),
             on_progress: Box::new(|_| {}),
@@ -210,7 +241,13 @@ pub fn minimise_collective(
                         .map(CheckedRefutation::of_collective_certificate),
                 });
             }
-            SatAnswer::Unknown => result.unknown.push(time),
+            SatAnswer::Unknown => {
+                result.unknown.push(time);
+                if let Some(why) = options.stopped() {
+                    result.stopped = Some(why);
+                    break;
+                }
+            }
         }
     }
     Ok(result)
@@ -300,6 +337,8 @@ mod tests {
             solver: SolverChoice::Varisat,
             max_variables: 1 << 24,
             translate: true,
+            deadline: None,
+            stop: vec![],
         };
         minimise_collective(&graph(name), &options, &mut |_| {}).unwrap()
     }
@@ -343,6 +382,8 @@ mod tests {
                 solver,
                 max_variables: 1 << 24,
                 translate: true,
+                deadline: None,
+                stop: vec![],
             };
             let found = minimise_collective(&g, &options, &mut |_| {}).unwrap();
             let refuted = &found.infeasible[0];
@@ -400,6 +441,8 @@ mod tests {
             solver: SolverChoice::Varisat,
             max_variables: 1 << 24,
             translate: false,
+            deadline: None,
+            stop: vec![],
         };
         let full = minimise_collective(&g, &options, &mut |_| {}).unwrap();
         assert!(!full.translated && full.found.is_some());
@@ -466,10 +509,43 @@ mod tests {
                 solver: SolverChoice::Varisat,
                 max_variables: 1 << 24,
                 translate: false,
+                deadline: None,
+                stop: vec![],
             };
             let found = minimise_collective(&g, &options, &mut |_| {}).unwrap();
             assert_eq!(times(&found), [below], "{name}, {c}, ports {ports}");
         }
+    }
+
+    #[test]
+    fn a_stop_request_or_a_past_deadline_ends_the_search_before_the_next_time() {
+        let g = graph("ring 6");
+        let mut options = CollectiveSearchOptions {
+            network: "ring 6".into(),
+            certificate_dir: None,
+            collective: Collective::ALLGATHER,
+            ports: Ports::All,
+            from: 2,
+            to: 5,
+            time_limit: None,
+            solver: SolverChoice::Varisat,
+            max_variables: 1 << 24,
+            translate: true,
+            deadline: None,
+            stop: vec![Arc::new(AtomicBool::new(true))],
+        };
+        let mut tried = vec![];
+        let found = minimise_collective(&g, &options, &mut |t| tried.push(t)).unwrap();
+        assert_eq!(found.stopped, Some(Stopped::Requested));
+        assert!(tried.is_empty() && found.found.is_none());
+        options.stop.clear();
+        options.deadline = Some(Instant::now());
+        let found = minimise_collective(&g, &options, &mut |_| {}).unwrap();
+        assert_eq!(found.stopped, Some(Stopped::Deadline));
+        options.deadline = None;
+        let found = minimise_collective(&g, &options, &mut |_| {}).unwrap();
+        assert_eq!(found.stopped, None);
+        assert!(found.found.is_some());
     }
 
     #[test]

@@ -13,7 +13,7 @@
 
 mod facts;
 mod stream;
-mod write;
+pub(crate) mod write;
 
 use super::{Failure, Status};
 use facts::{Facts, Kept};

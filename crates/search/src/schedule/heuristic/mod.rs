@@ -26,7 +26,10 @@
 //! a schedule it never holds whole.
 //!
 //! Nothing here is trusted: the caller replays the sends and judges them.
+//! The constructions of the collectives that copy or combine (broadcast,
+//! reduce, allgather, reduce-scatter, allreduce) are [`collective`]'s.
 
+pub mod collective;
 mod flatten;
 mod flow;
 mod list;
