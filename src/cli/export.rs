@@ -1,35 +1,48 @@
 //! `txverify export FILE [--format json|text|csv|msccl] [-o OUT]`: a valid
-//! total-exchange table as the schedule a runtime runs, or as an MSCCL
-//! all-to-all program (docs/export.md). The checks and the export are
-//! [`txverify_clients::export::table`]'s; this writes what it gives.
+//! total-exchange table, or a valid schedule, as the schedule a runtime runs,
+//! or as an MSCCL program (docs/export.md). The checks and the export are
+//! [`txverify_clients::export`]'s; this writes what it gives.
 
 use super::check::read_and_load;
 use super::exit::Exit;
 use super::{ExportArgs, ExportFormat, OutputFormat};
 use std::io::Write;
+use txverify_clients::export::schedule::export_schedule;
 use txverify_clients::export::table::{self, export_table};
+use txverify_core::schedule::format::is_schedule;
 
 pub fn run(args: &ExportArgs) -> Exit {
     let shown = args.file.display().to_string();
-    let Some(loaded) = read_and_load(&args.file, &Default::default(), OutputFormat::Text) else {
-        return Exit::Input;
+    let stem = || {
+        args.file
+            .file_stem()
+            .map_or("txverify".into(), |s| s.to_string_lossy())
+            .into_owned()
     };
-    let name = loaded.file.name.as_ref().map_or_else(
-        || {
-            args.file
-                .file_stem()
-                .map_or("txverify".into(), |s| s.to_string_lossy())
-                .into_owned()
-        },
-        |n| n.value.clone(),
-    );
     let format = match args.format {
         ExportFormat::Json => table::ExportFormat::Json,
         ExportFormat::Text => table::ExportFormat::Text,
         ExportFormat::Csv => table::ExportFormat::Csv,
         ExportFormat::Msccl => table::ExportFormat::Msccl,
     };
-    let exported = match export_table(&shown, &loaded, &name, format) {
+    // A schedule file (what `search -o` writes) has a path of its own.
+    let source = super::read_text(&args.file).ok();
+    let exported = match source.filter(|s| is_schedule(s)) {
+        Some(source) => export_schedule(&args.file, &source, &stem(), format),
+        None => {
+            let Some(loaded) = read_and_load(&args.file, &Default::default(), OutputFormat::Text)
+            else {
+                return Exit::Input;
+            };
+            let name = loaded
+                .file
+                .name
+                .as_ref()
+                .map_or_else(stem, |n| n.value.clone());
+            export_table(&shown, &loaded, &name, format)
+        }
+    };
+    let exported = match exported {
         Ok(exported) => exported,
         Err(failure) => return super::output::failure(&failure, None),
     };

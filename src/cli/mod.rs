@@ -96,7 +96,7 @@ enum Command {
     /// Work on schedule files: lists of timed sends (see docs/schedule.md).
     #[command(after_help = examples::SCHEDULE)]
     Schedule(schedule::ScheduleArgs),
-    /// Write a valid total-exchange table as a schedule of timed sends (docs/export.md).
+    /// Write a valid total-exchange table or a schedule as timed sends or MSCCL XML (docs/export.md).
     #[command(after_help = examples::EXPORT)]
     Export(ExportArgs),
     /// Print a network family as a `.tbl` header (e.g. `net star 5`, `net torus 4 4`).
@@ -351,10 +351,10 @@ pub enum GroupArg {
 
 #[derive(clap::Args, Debug)]
 struct ExportArgs {
-    /// The `.tbl` file (a valid total-exchange table).
+    /// The `.tbl` file (a valid total-exchange table) or a schedule file (a valid schedule).
     file: PathBuf,
     /// `json` and `text`: the schedule formats of docs/schedule.md; `csv`: one line per send;
-    /// `msccl`: an MSCCL all-to-all algorithm (XML).
+    /// `msccl`: an MSCCL algorithm (XML) of the schedule's collective.
     #[arg(long, value_enum, default_value_t)]
     format: ExportFormat,
     /// Write here instead of standard output.
@@ -372,7 +372,7 @@ enum ExportFormat {
     Text,
     /// `step,from,to,source,destination`, one line per send.
     Csv,
-    /// An MSCCL all-to-all algorithm (XML) for GPUs (docs/export.md).
+    /// An MSCCL algorithm (XML) for GPUs (docs/export.md).
     Msccl,
 }
 

@@ -16,9 +16,7 @@ use super::search_report::{
     Reporter, describe, how_found, search_failure, write_found, write_table,
 };
 use std::path::Path;
-use txverify_clients::report::search::{
-    Found, SearchReport, Tried, at_time, run_search, solver_name,
-};
+use txverify_clients::report::search::{Found, SearchReport, Tried, run_search, solver_name};
 use txverify_clients::report::{Failure, Status, cubes};
 use txverify_core::group::EnumerationLimits;
 use txverify_core::kernel::Instance;
@@ -49,11 +47,13 @@ pub fn run(args: &SearchArgs) -> Exit {
             };
         }
         (None, _)
-            if args.heuristic || args.descending || args.ascending || args.deadline.is_some() =>
+            if args.heuristic
+                || args.ascending
+                || (!args.mpi && (args.descending || args.deadline.is_some())) =>
         {
             return search_failure(
                 args,
-                "--heuristic, --descending, --ascending and --deadline need --network NET",
+                "--heuristic, --descending, --ascending and --deadline need --network NET (--descending and --deadline: or --mpi)",
                 Exit::Input,
             );
         }
@@ -103,8 +103,12 @@ pub fn run(args: &SearchArgs) -> Exit {
             let run = cubes::merge(instance, time, &options.encoding, &dir);
             show_run(run, &source, instance, output, "cube jobs merged")
         }
-        Mode::Cubes { count, time } => {
-            let run = cubes::cubes(instance, time, count, options, output);
+        Mode::Cubes {
+            count,
+            time,
+            budget,
+        } => {
+            let run = cubes::cubes(instance, time, count, budget, options, output);
             // `-o` names the cubes' directory here: a table goes to standard output.
             let how = solver_name(options);
             show_run(run, &source, instance, None, &how)
@@ -112,6 +116,7 @@ pub fn run(args: &SearchArgs) -> Exit {
         Mode::Mpi {
             count,
             time,
+            descending,
             budget,
             lease,
         } => {
@@ -120,8 +125,8 @@ pub fn run(args: &SearchArgs) -> Exit {
                 budget,
                 lease: lease.map(std::time::Duration::from_secs_f64),
             };
-            let options = at_time(options, time);
-            super::search_mpi::run(&cluster, time, &options, &source, instance, output)
+            let given = descending.then_some(&loaded.table);
+            super::search_mpi::run(args, &cluster, (time, given), options, &source, instance)
         }
         Mode::Search => search_and_report(args, options, &source, instance),
     }
@@ -158,12 +163,26 @@ fn search_and_report(
     instance: &Instance,
 ) -> Exit {
     let mut reporter = Reporter::new(super::global::quiet());
-    let tried = match search_here(args, options, instance, &mut reporter) {
-        Ok(r) => r,
-        Err(e) => return search_failure(args, &e.to_string(), Exit::of_search_error(&e)),
-    };
+    match search_here(args, options, instance, &mut reporter) {
+        Ok(tried) => report(args, options, (source, instance), &tried, None, &reporter),
+        Err(e) => search_failure(args, &e.to_string(), Exit::of_search_error(&e)),
+    }
+}
+
+/// What a search (`cubes`: over MPI, which showed each time as it ended)
+/// tried, reported in text or JSON; a table found is written to `-o` when it is given.
+pub(super) fn report(
+    args: &SearchArgs,
+    options: &SearchOptions,
+    (source, instance): (&str, &Instance),
+    tried: &Tried,
+    cubes: Option<Vec<txverify_search::cluster::CubeRound>>,
+    reporter: &Reporter,
+) -> Exit {
     let exit = Exit::from(tried.status(options.dimacs_only.is_some()));
-    let how = how_found(&solver_name(options));
+    let over_mpi = cubes.is_some();
+    let solver = solver_name(options) + if over_mpi { " over MPI" } else { "" };
+    let how = how_found(&solver);
     let found =
         (tried.found.as_ref()).map(|(t, by)| Found::new(source, instance, t, by.clone(), &how));
     if let (Some(path), Some(found)) = (&args.output, &found)
@@ -174,18 +193,20 @@ fn search_and_report(
     if args.format == SearchFormat::Json {
         let output = args.output.as_ref().map(|p| p.display().to_string());
         let shown = args.shown_file();
-        let report = SearchReport::new(&shown, options, instance, &tried, found.as_ref(), output);
+        let mut report =
+            SearchReport::new(&shown, options, instance, tried, found.as_ref(), output);
+        report.cubes = cubes;
         super::output::json(&report);
         return exit;
     }
-    for i in &tried.infeasible {
+    for i in tried.infeasible.iter().filter(|_| !over_mpi) {
         reporter.say(&format!("infeasible {}", describe(i)));
     }
     if options.dimacs_only.is_some() {
         reporter.say("formulas written; nothing solved");
         return exit;
     }
-    for t in &tried.unknown {
+    for t in tried.unknown.iter().filter(|_| !over_mpi) {
         reporter.say(&format!("unknown T={t}: the limit ran out"));
     }
     if let Some(found) = found {

@@ -29,16 +29,18 @@ pub(super) struct SearchArgs {
     /// With --network (the default there): try T from the heuristic's time
     /// minus one downward, one below each schedule found, and stop at the first
     /// T refuted or out of time; each schedule found is written to -o at once.
-    #[arg(long, requires = "network", conflicts_with = "heuristic")]
+    /// With --mpi: the same from the FILE's table (docs/cluster.md).
+    #[arg(long, conflicts_with = "heuristic")]
     pub(super) descending: bool,
     /// With --network: try T from the lower bound upward instead, and stop at
     /// the first T satisfiable (each T refuted on the way is a proved bound).
     #[arg(long, requires = "network", conflicts_with_all = ["heuristic", "descending"])]
     pub(super) ascending: bool,
-    /// With --network (and --collective): stop the whole run after this many
-    /// seconds, report the best schedule found (already written to -o), exit 0; SIGINT and
-    /// SIGTERM do the same at any time (docs/schedules-any.md).
-    #[arg(long, value_name = "SECONDS", requires = "network", value_parser = parse_seconds)]
+    /// With --network (and --collective) or --mpi: stop the whole run after
+    /// this many seconds and report the best result found (a schedule is
+    /// already written to -o; exit 0 with a table or schedule); SIGINT and
+    /// SIGTERM do the same at any time with --network (docs/schedules-any.md).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub(super) deadline: Option<f64>,
     /// Try this number of columns only, instead of minimising from the lower bound.
     #[arg(long)]
@@ -128,10 +130,10 @@ pub(super) struct SearchArgs {
     /// (`--dimacs` writes it) found by any solver (its `v` lines).
     #[arg(long, value_name = "FILE", requires = "time")]
     pub(super) model: Option<PathBuf>,
-    /// With `--time T`: split the formula into K cubes (cube-and-conquer) and
+    /// With `--time T` (or `--mpi`): split the formula into K cubes (cube-and-conquer) and
     /// solve them on `--jobs` threads, stopping at the first table; with `-o DIR`
     /// or `--dimacs F`, write them for independent jobs instead (docs/search.md).
-    #[arg(long, value_name = "K", requires = "time", value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub(super) cubes: Option<u32>,
     /// Write the table found (the `.tbl` text, after the kernel's check) to this
     /// file instead of standard output; nothing is written when no table is
@@ -144,16 +146,16 @@ pub(super) struct SearchArgs {
     /// model from any cube, or every cube refuted with its proof).
     #[arg(long, value_name = "DIR", requires = "time", conflicts_with_all = ["cubes", "model", "dimacs"])]
     pub(super) merge: Option<PathBuf>,
-    /// With `--time T`: run as an MPI job (`mpirun -np N txverify search FILE
-    /// --time T --mpi`): rank 0 splits the formula into cubes (`--cubes K`,
-    /// default 8 per worker) and hands them out to the other ranks as they ask,
-    /// checks every answer and writes the certificate (cargo feature `mpi`;
-    /// docs/cluster.md).
-    #[arg(long, requires = "time", conflicts_with_all = ["merge", "model", "dimacs", "network"])]
+    /// Run as an MPI job (`mpirun -np N txverify search FILE --mpi`): from the
+    /// lower bound upward (or one `--time T`), rank 0 splits each formula into
+    /// cubes (`--cubes K`, default 8 per worker) and hands them out to the
+    /// other ranks as they ask, checks every answer and writes the
+    /// certificates (cargo feature `mpi`; docs/cluster.md).
+    #[arg(long, conflicts_with_all = ["merge", "model", "dimacs", "network"])]
     pub(super) mpi: bool,
-    /// With --mpi: seconds a solver gets on one cube before rank 0 splits the
-    /// cube on two more variables and hands out the parts (default: no limit).
-    #[arg(long, value_name = "SECONDS", requires = "mpi")]
+    /// With --mpi or --cubes: seconds a solver gets on one cube before the
+    /// cube is split on two more variables and the parts are queued (default: no limit).
+    #[arg(long, value_name = "SECONDS")]
     pub(super) cube_budget: Option<f64>,
     /// With --mpi: seconds after which a cube whose worker has not answered is
     /// handed to another worker (default: twice the budget and a minute; never

@@ -46,13 +46,17 @@ pub(super) enum Mode {
         count: usize,
         /// The number of columns.
         time: usize,
+        /// Seconds per cube before it is split again.
+        budget: Option<f64>,
     },
-    /// `--mpi --time T`: cube-and-conquer as an MPI job.
+    /// `--mpi`: cube-and-conquer as an MPI job, minimising or at one time.
     Mpi {
         /// The number of cubes to start with (`None`: 8 per worker).
         count: Option<usize>,
-        /// The number of columns.
-        time: usize,
+        /// The number of columns (`None`: minimise).
+        time: Option<usize>,
+        /// Downward from the file's table (`--descending`).
+        descending: bool,
         /// Seconds per cube before it is split again.
         budget: Option<f64>,
         /// Seconds before a silent worker's cube is handed out again.
@@ -95,16 +99,16 @@ fn mode_of(args: &SearchArgs) -> Result<Mode, String> {
             time,
         });
     }
-    if (args.merge.is_some() || args.cubes.is_some() || args.mpi)
-        && args.format != SearchFormat::Text
-    {
+    if args.mpi {
+        return mpi_mode(args, html);
+    }
+    if (args.merge.is_some() || args.cubes.is_some()) && args.format != SearchFormat::Text {
         return Err(
-            "--cubes, --merge and --mpi report in text only (no --format json or html yet)"
-                .to_string(),
+            "--cubes and --merge report in text only (no --format json or html yet)".to_string(),
         );
     }
-    if let (true, Some(time)) = (args.mpi, args.time) {
-        return mpi_mode(args, time);
+    if args.cube_budget.is_some() && args.cubes.is_none() {
+        return Err("--cube-budget needs --cubes K or --mpi".to_string());
     }
     if html {
         return Ok(Mode::Page);
@@ -115,17 +119,39 @@ fn mode_of(args: &SearchArgs) -> Result<Mode, String> {
             time,
         });
     }
-    if let (Some(count), Some(time)) = (args.cubes, args.time) {
+    if let Some(count) = args.cubes {
+        let time = args.time.ok_or("--cubes K needs --time T (or --mpi)")?;
+        positive_seconds(args)?;
         return Ok(Mode::Cubes {
             count: count as usize,
             time,
+            budget: args.cube_budget,
         });
     }
     Ok(Mode::Search)
 }
 
-/// `--mpi`: the cube count, the budget and the lease, which must be positive seconds.
-fn mpi_mode(args: &SearchArgs, time: usize) -> Result<Mode, String> {
+/// `--mpi`: the cube count, the budget and the lease (positive seconds), and
+/// the times to try.
+fn mpi_mode(args: &SearchArgs, html: bool) -> Result<Mode, String> {
+    if html {
+        return Err("--mpi reports in text or JSON (no --format html)".to_string());
+    }
+    if args.descending && args.time.is_some() {
+        return Err("--descending starts from the file's table: no --time".to_string());
+    }
+    positive_seconds(args)?;
+    Ok(Mode::Mpi {
+        count: args.cubes.map(|c| c as usize),
+        time: args.time,
+        descending: args.descending,
+        budget: args.cube_budget,
+        lease: args.cube_lease,
+    })
+}
+
+/// `--cube-budget` and `--cube-lease` must be positive seconds.
+fn positive_seconds(args: &SearchArgs) -> Result<(), String> {
     for (value, name) in [
         (args.cube_budget, "--cube-budget"),
         (args.cube_lease, "--cube-lease"),
@@ -134,12 +160,7 @@ fn mpi_mode(args: &SearchArgs, time: usize) -> Result<Mode, String> {
             return Err(format!("{name} must be a positive number of seconds"));
         }
     }
-    Ok(Mode::Mpi {
-        count: args.cubes.map(|c| c as usize),
-        time,
-        budget: args.cube_budget,
-        lease: args.cube_lease,
-    })
+    Ok(())
 }
 
 /// The search options the arguments ask for, or why they cannot be used.

@@ -3,9 +3,13 @@
 //! their solver process.
 
 use super::exit::Exit;
-use std::path::{Path, PathBuf};
+use super::search_args::SearchArgs;
+#[cfg(feature = "mpi")]
+use super::search_report::Reporter;
+use super::search_report::search_failure;
+use std::path::PathBuf;
 use std::process::ExitCode;
-use txverify_core::kernel::Instance;
+use txverify_core::kernel::{Instance, Table};
 use txverify_search::SearchOptions;
 use txverify_search::cluster::{ClusterOptions, task};
 
@@ -35,43 +39,45 @@ pub fn solve_cube(args: &SolveCubeArgs) -> ExitCode {
     }
 }
 
-/// The MPI run; rank 0 reports like `--cubes K` and other ranks print nothing.
+/// The MPI run: rank 0 shows each time's cubes as they end and reports like
+/// the local search (text or JSON, with the cubes of each time); other ranks
+/// print nothing. `plan` is `--time T`, or the file's table for `--descending`.
 #[cfg(feature = "mpi")]
 pub(super) fn run(
+    args: &SearchArgs,
     cluster: &ClusterOptions,
-    time: usize,
+    plan: (Option<usize>, Option<&Table>),
     options: &SearchOptions,
     source: &str,
     instance: &Instance,
-    output: Option<&Path>,
 ) -> Exit {
-    use super::search_report::{describe, how_found, write_found};
+    use txverify_clients::report::cluster;
     use txverify_search::Outcome;
-    use txverify_search::cluster::transport;
-    match transport::run(instance, time, options, cluster) {
+    use txverify_search::cluster::{ClusterStats, transport, walk};
+    let plan = match cluster::plan_of(instance, plan, args.max_time) {
+        Ok(plan) => plan,
+        Err(failure) => return search_failure(args, &failure.message, failure.status.into()),
+    };
+    let deadline = walk::deadline_in(args.deadline);
+    let mut show = |time: usize, outcome: &Outcome, stats: &ClusterStats| {
+        for line in cluster::round_lines(time, outcome, stats) {
+            eprintln!("{line}");
+        }
+    };
+    match transport::run(instance, options, cluster, &plan, deadline, &mut show) {
         Ok(None) => Exit::Ok,
-        Ok(Some((outcome, stats))) => {
-            eprintln!("{}", stats.summary());
-            let n = stats.made;
-            match outcome {
-                Outcome::Found(table, _) => {
-                    eprintln!("found in one of {n} cubes");
-                    let how = how_found(&format!("{} over MPI", proof_solver_name()));
-                    write_found(source, instance, &table, output, &how)
-                }
-                Outcome::Infeasible(i) => {
-                    eprintln!(
-                        "infeasible {} (every cube refuted with a checked proof; {} leaves of {n} cubes)",
-                        describe(&i),
-                        n - stats.splits
-                    );
-                    Exit::Rejected
-                }
-                Outcome::Unknown => {
-                    eprintln!("unknown T={time}: the limit ran out before the cubes were solved");
-                    Exit::Limit
-                }
+        Ok(Some(walked)) => {
+            if let Some(line) = cluster::deadline_line(&walked, args.deadline.unwrap_or(0.0)) {
+                eprintln!("{line}");
             }
+            let options = SearchOptions {
+                solver: cluster::workers_solver(),
+                ..options.clone()
+            };
+            let reporter = Reporter::new(true);
+            let tried = cluster::tried_of(&walked);
+            let cubes = Some(walked.rounds);
+            super::search::report(args, &options, (source, instance), &tried, cubes, &reporter)
         }
         Err(e) => super::search_report::cube_run_failed(&e, e.is_input()),
     }
@@ -80,25 +86,13 @@ pub(super) fn run(
 /// Without the `mpi` feature, `--mpi` is refused as a request this build cannot serve.
 #[cfg(not(feature = "mpi"))]
 pub(super) fn run(
+    args: &SearchArgs,
     _cluster: &ClusterOptions,
-    _time: usize,
+    _plan: (Option<usize>, Option<&Table>),
     _options: &SearchOptions,
     _source: &str,
     _instance: &Instance,
-    _output: Option<&Path>,
 ) -> Exit {
-    eprintln!(
-        "error: {}",
-        txverify_search::cluster::ClusterError::NotBuilt
-    );
-    Exit::Input
-}
-
-/// The name of the solver the workers run (the one that writes proofs), as JSON spells it.
-#[cfg(feature = "mpi")]
-fn proof_solver_name() -> String {
-    match serde_json::to_value(task::PROOF_SOLVER) {
-        Ok(serde_json::Value::String(name)) => name,
-        _ => "a SAT solver".to_string(),
-    }
+    let message = txverify_search::cluster::ClusterError::NotBuilt.to_string();
+    search_failure(args, &message, Exit::Input)
 }

@@ -327,3 +327,23 @@ fn a_cube_run_stopped_by_its_limit_says_how_many_cubes_it_refuted_and_which_are_
     assert_eq!(listed.len(), open, "{line}");
     assert!(listed.iter().all(|&c| (1..=8).contains(&c)), "{line}");
 }
+
+#[test]
+fn a_budget_splits_cubes_here_and_the_leaves_still_make_a_certificate() {
+    // A budget far below a solver's start-up: cubes come back unknown and are
+    // split (twice at most); whatever was split, the refuted leaves must cover.
+    let dir = fresh_dir("budget");
+    let args = ["--time", "9", "--cubes", "2", "--cube-budget", "0.000001"];
+    let run = search(&[&args[..], &["--certificate", s(&dir)]].concat());
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("cubes refuted"), "{}", run.stderr);
+    let verified = txverify(&["verify-proof", &ring(), s(&dir)]);
+    assert_eq!(verified.code, 0, "{}{}", verified.stdout, verified.stderr);
+    // A budget needs cubes to split.
+    let run = search(&["--time", "9", "--cube-budget", "1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--cube-budget needs --cubes K or --mpi")
+    );
+}

@@ -56,6 +56,7 @@ mod mpi;
 mod msccl;
 mod msccl_check;
 mod msccl_crosscheck;
+mod msccl_export_collectives;
 mod msccl_network;
 mod no_panic;
 mod one_bound;

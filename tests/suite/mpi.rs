@@ -29,7 +29,7 @@ fn without_the_feature_mpi_is_refused_with_exit_2() {
 }
 
 #[test]
-fn a_budget_or_lease_that_is_not_positive_and_json_are_refused_before_any_mpi() {
+fn a_budget_or_lease_that_is_not_positive_and_html_are_refused_before_any_mpi() {
     let ring = common::cli::file("ring10.tbl", RING10);
     let ring = ring.to_str().unwrap();
     for (extra, message) in [
@@ -41,7 +41,11 @@ fn a_budget_or_lease_that_is_not_positive_and_json_are_refused_before_any_mpi() 
             ["--cube-lease", "inf"],
             "--cube-lease must be a positive number of seconds",
         ),
-        (["--format", "json"], "--mpi report in text only"),
+        (["--format", "html"], "--mpi reports in text or JSON"),
+        (
+            ["--descending", "--deadline=5"],
+            "--descending starts from the file's table",
+        ),
     ] {
         let mut args = vec!["search", ring, "--time", "15", "--mpi"];
         args.extend(extra);
@@ -357,6 +361,165 @@ mod with_mpi {
         assert!(!run.stderr.contains("splits=0 "), "{}", run.stderr);
         let ours = verified(&ring, &dir.join("T14"));
         assert_eq!(ours["covers_all_tables"], true);
+    }
+
+    /// `mpirun -np 2 txverify search RING --any-length --mpi --certificate DIR
+    /// EXTRA…` without `--time`: the minimising run, from the lower bound (13) up.
+    fn minimise(extra: &[&str], name: &str) -> (Run, PathBuf) {
+        let ring = ring();
+        let tmp = fresh_dir(&format!("{name}-tmp"));
+        let dir = fresh_dir(name);
+        let mut args = vec!["search", "-q", &ring, "--any-length", "--mpi"];
+        args.extend(["--certificate", dir.to_str().unwrap()]);
+        args.extend(extra);
+        (finish(mpirun(2, &args, &tmp)), dir)
+    }
+
+    /// The kernel's time of a table printed by a search.
+    fn time_of(table: &str) -> u64 {
+        let path = file("timed.tbl", table);
+        let check = txverify(&["check", "--format", "json", path.to_str().unwrap()]);
+        assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+        json(&check)["time"].as_u64().unwrap()
+    }
+
+    #[test]
+    fn two_processes_minimise_with_a_certificate_for_every_smaller_time() {
+        let ring = ring();
+        let (run, dir) = minimise(&[], "minimise");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        for t in [13, 14] {
+            let line = format!("infeasible T={t}");
+            assert!(run.stderr.contains(&line), "{}", run.stderr);
+            assert!(dir.join(format!("T{t}")).join("cubes.icnf").is_file());
+        }
+        assert!(run.stderr.contains("found in one of"), "{}", run.stderr);
+        assert_eq!(time_of(&run.stdout), 15);
+        // No certificate (and no empty directory) for the time with a table.
+        assert!(!dir.join("T15").exists());
+        // verify-proof checks every T<t>/ of the directory.
+        let all = txverify(&["verify-proof", &ring, dir.to_str().unwrap()]);
+        assert_eq!(all.code, 0, "{}{}", all.stdout, all.stderr);
+        for t in [13, 14] {
+            let ours = verified(&ring, &dir.join(format!("T{t}")));
+            assert_eq!(ours["covers_all_tables"], true);
+        }
+    }
+
+    #[test]
+    fn the_json_report_has_the_local_fields_and_the_cubes_of_each_time() {
+        let ring = ring();
+        let (run, _) = minimise(&["--format", "json", "--cubes", "4"], "json");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let report = json(&run);
+        assert_eq!(report["found"], true, "{report}");
+        assert_eq!(report["time"], 15, "{report}");
+        assert_eq!(report["optimal"], true, "{report}");
+        assert_eq!(report["exit_code"], 0, "{report}");
+        let refuted: Vec<u64> = (report["infeasible"].as_array().unwrap().iter())
+            .map(|i| i["time"].as_u64().unwrap())
+            .collect();
+        assert_eq!(refuted, [13, 14], "{report}");
+        let cubes = report["cubes"].as_array().unwrap();
+        assert_eq!(cubes.len(), 3, "{report}");
+        for (round, time) in cubes.iter().zip([13, 14, 15]) {
+            assert_eq!(round["time"], time, "{round}");
+            let seconds = &round["seconds"];
+            let (min, median, max) = (
+                seconds["min"].as_f64().unwrap(),
+                seconds["median"].as_f64().unwrap(),
+                seconds["max"].as_f64().unwrap(),
+            );
+            assert!(0.0 < min && min <= median && median <= max, "{round}");
+            let satisfiable = u64::from(time == 15);
+            assert_eq!(round["satisfiable"], satisfiable, "{round}");
+            if time < 15 {
+                // Four first cubes, each refuted or split into refuted parts.
+                assert_eq!(round["open"], 0, "{round}");
+                let leaves = 4 + 3 * round["splits"].as_u64().unwrap();
+                assert_eq!(round["refuted"], leaves, "{round}");
+            }
+        }
+        // Every field of the local search's report is there, and `cubes` as documented.
+        let local = txverify(&["search", "-q", &ring, "--any-length", "--format", "json"]);
+        for key in json(&local).as_object().unwrap().keys() {
+            assert!(report.get(key).is_some(), "{key} missing: {report}");
+        }
+        let mut written = std::collections::BTreeSet::new();
+        common::cli::nested_field_paths(&report["cubes"], "cubes", &mut written);
+        written.insert("cubes".to_string());
+        let documented = common::cli::documented_fields("### With `--mpi`: the cubes of each time");
+        assert_eq!(written, documented, "docs/json.md");
+    }
+
+    #[test]
+    fn descending_from_the_files_table_stops_at_the_first_time_refuted() {
+        let ring = ring();
+        let local = txverify(&["search", "-q", &ring, "--time", "16", "--any-length"]);
+        assert_eq!(local.code, 0, "{}", local.stderr);
+        let known = time_of(&local.stdout);
+        let table = file("ring10-known.tbl", &local.stdout);
+        let tmp = fresh_dir("descending-tmp");
+        let args = [
+            "search",
+            "-q",
+            table.to_str().unwrap(),
+            "--any-length",
+            "--mpi",
+            "--descending",
+            "--format",
+            "json",
+        ];
+        let run = finish(mpirun(2, &args, &tmp));
+        let report = json(&run);
+        let tried: Vec<u64> = (report["cubes"].as_array().unwrap().iter())
+            .map(|r| r["time"].as_u64().unwrap())
+            .collect();
+        assert_eq!(tried.first(), Some(&(known - 1)), "{report}");
+        assert_eq!(tried.last(), Some(&14), "{report}");
+        assert_eq!(report["infeasible"][0]["time"], 14, "{report}");
+        if known > 15 {
+            // A faster table than the file's, proved optimal by T=14.
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            assert_eq!(report["time"], 15, "{report}");
+            assert_eq!(report["optimal"], true, "{report}");
+        } else {
+            assert_eq!(run.code, 1, "{}", run.stderr);
+            assert_eq!(report["found"], false, "{report}");
+        }
+    }
+
+    #[test]
+    fn a_deadline_stops_the_run_and_keeps_what_it_proved() {
+        // The 16-ring over C_16 with words of any length: T = 33 alone takes
+        // many seconds of cubes; the deadline comes first.
+        let tmp = fresh_dir("deadline-tmp");
+        let args = [
+            "search",
+            "-q",
+            "campaign/networks/ring16-cyclic-anylength.tbl",
+            "--any-length",
+            "--mpi",
+            "--deadline",
+            "3",
+            "--format",
+            "json",
+        ];
+        let started = Instant::now();
+        let run = finish(mpirun(2, &args, &tmp));
+        let took = started.elapsed();
+        assert_eq!(run.code, 4, "{}", run.stderr);
+        assert!(
+            run.stderr.contains("stopped by the deadline"),
+            "{}",
+            run.stderr
+        );
+        let report = json(&run);
+        assert_eq!(report["found"], false, "{report}");
+        assert_eq!(report["exit_code"], 4, "{report}");
+        assert_eq!(report["unknown"].as_array().unwrap().len(), 1, "{report}");
+        // Well before T = 33's cubes could all be solved in a debug build.
+        assert!(took < Duration::from_secs(120), "{took:?}");
     }
 
     /// Whether `tool` is on the PATH.

@@ -11,6 +11,7 @@
 //! as an MSCCL all-to-all program for GPUs.
 
 pub mod msccl;
+pub mod schedule;
 pub mod table;
 
 use crate::simulate::SimulationInput;

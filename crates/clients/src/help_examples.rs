@@ -106,7 +106,8 @@ Examples:
 pub const EXPORT: &str = "\
 Examples:
   txverify export tables/mesh5.tbl -o mesh5.json
-  txverify export tables/mesh5.tbl --format csv";
+  txverify export tables/mesh5.tbl --format csv
+  txverify export ring8-allgather.sched --format msccl -o ring8-allgather.xml";
 
 /// `net`.
 pub const NET: &str = "\

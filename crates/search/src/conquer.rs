@@ -14,6 +14,7 @@
 //! (`provenance.json` and `formula.cnf` are added) that `verify-proof` checks.
 
 use super::certificate::{self, CertificateError, ProofAuthor, ProofKind, ProofSource, cube_proof};
+use super::cluster::queue::CubeQueue;
 use super::cubes::{self, Cube, ICNF_FILE};
 use super::encode::{Encoding, encode};
 use super::external;
@@ -21,7 +22,7 @@ use super::options::{EncodingOptions, SearchError, SearchOptions, SolverChoice, 
 use super::solver::{SatAnswer, SolveControl};
 use super::{Infeasibility, Outcome};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use txverify_core::kernel::{self, Instance, Table, Verdict};
@@ -97,50 +98,51 @@ enum CubeAnswer {
 /// far it got, and which cubes a longer run must take up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CubeTally {
-    /// Cubes made.
+    /// Cubes made (the first ones and the parts of the cubes split again).
     pub cubes: usize,
     /// Cubes refuted.
     pub refuted: usize,
     /// Cubes with a table (at most one: the run stops at the first).
     pub satisfiable: usize,
-    /// The cubes not decided, numbered from 1 as the cube files are.
+    /// Cubes split again after running past the budget.
+    pub splits: usize,
+    /// The cubes not decided, numbered from 1 as the cube files are (the
+    /// parts of split cubes after the first ones).
     pub open: Vec<usize>,
 }
 
-impl CubeTally {
-    fn of(answers: &[CubeAnswer]) -> CubeTally {
-        CubeTally {
-            cubes: answers.len(),
-            refuted: answers.iter().filter(|a| **a == CubeAnswer::Unsat).count(),
-            satisfiable: answers
-                .iter()
-                .filter(|a| matches!(a, CubeAnswer::Sat(_)))
-                .count(),
-            open: (0..answers.len())
-                .filter(|&i| answers[i] == CubeAnswer::Unknown)
-                .map(|i| i + 1)
-                .collect(),
-        }
-    }
+/// What the threads of a local cube run share: the queue of cubes (as
+/// [`crate::cluster::queue`] keeps it for MPI workers), the first model, the
+/// first failure.
+struct Shared {
+    queue: Mutex<CubeQueue>,
+    model: Mutex<Option<(u32, Vec<bool>)>>,
+    failure: Mutex<Option<SearchError>>,
+    /// Set on a table or a failure: the other threads stop.
+    found: Arc<AtomicBool>,
 }
 
 /// Solves the formula for `time` as `count` cubes on `options.jobs` threads
 /// (at least one) with the solver asked for, and stops at the first table.
-/// With a certificate directory, every cube's refutation is written there
-/// (varisat's DRAT, CaDiCaL's LRAT, or the external solver's proof when its
-/// command has a proof place; a solver that writes no proof is replaced by
-/// varisat), and the directory becomes a cube certificate when every cube is
-/// refuted. CaDiCaL's and an external solver's proofs are checked as they come.
+/// A cube that runs past `budget` seconds is split on two more variables and
+/// its parts queued first (the queue of `search --mpi`). With a certificate
+/// directory, every cube's refutation is written there (varisat's DRAT,
+/// CaDiCaL's LRAT, or the external solver's proof when its command has a
+/// proof place; a solver that writes no proof is replaced by varisat), and
+/// the directory becomes a cube certificate when every cube is refuted.
+/// CaDiCaL's and an external solver's proofs are checked as they come.
 pub fn solve_cubes(
     instance: &Instance,
     time: usize,
     options: &SearchOptions,
     count: usize,
+    budget: Option<f64>,
 ) -> Result<(Outcome, CubeTally), SearchError> {
     let started = Instant::now();
     let deadline = options.time_limit.map(|limit| started + limit);
     let encoding = encode(instance, time, &options.encoding)?;
-    let cubes = cubes::make_cubes(&encoding.cnf, count);
+    let queue = CubeQueue::new(&encoding.cnf, count, budget);
+    let first = queue.made();
     let author = ProofAuthor::of(options);
     let solver_choice = match options.certificate_dir {
         Some(_) => author.solver(),
@@ -149,71 +151,76 @@ pub fn solve_cubes(
     if let Some(dir) = &options.certificate_dir {
         std::fs::create_dir_all(dir).map_err(SearchError::io(dir))?;
     }
-    let next = AtomicUsize::new(0);
-    let found = Arc::new(AtomicBool::new(false));
-    let answers: Mutex<Vec<CubeAnswer>> = Mutex::new(vec![CubeAnswer::Unknown; cubes.len()]);
-    let failure: Mutex<Option<SearchError>> = Mutex::new(None);
-    let threads = options.jobs.clamp(1, cubes.len());
+    let shared = Shared {
+        queue: Mutex::new(queue),
+        model: Mutex::new(None),
+        failure: Mutex::new(None),
+        found: Arc::new(AtomicBool::new(false)),
+    };
+    let threads = options.jobs.clamp(1, first.max(1));
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= cubes.len() || found.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let job = CubeJob {
-                        cnf: &cubes::with_cube(&encoding.cnf, &cubes[i]),
-                        index: i,
-                        time,
-                        options,
-                        solver: solver_choice,
-                        author,
-                        deadline,
-                        found: &found,
-                    };
-                    match job.run() {
-                        Ok(answer) => {
-                            if matches!(answer, CubeAnswer::Sat(_)) {
-                                found.store(true, Ordering::Relaxed);
-                            }
-                            if let Ok(mut all) = answers.lock() {
-                                all[i] = answer;
-                            }
-                        }
-                        Err(e) => {
-                            found.store(true, Ordering::Relaxed);
-                            if let Ok(mut slot) = failure.lock() {
-                                slot.get_or_insert(e);
-                            }
-                            return;
-                        }
-                    }
-                }
+        for thread in 0..threads {
+            let (shared, encoding) = (&shared, &encoding);
+            scope.spawn(move || {
+                let mut job = CubeJob {
+                    cnf: &encoding.cnf,
+                    index: 0,
+                    time,
+                    options,
+                    solver: solver_choice,
+                    author,
+                    deadline,
+                    found: &shared.found,
+                };
+                conquer_thread(&mut job, thread as i32, shared, deadline);
             });
         }
     });
-    if let Some(e) = failure.into_inner().ok().flatten() {
+    if let Some(e) = shared.failure.into_inner().ok().flatten() {
         return Err(e);
     }
-    let answers = answers.into_inner().unwrap_or_default();
-    let tally = CubeTally::of(&answers);
-    for answer in &answers {
-        if let CubeAnswer::Sat(model) = answer {
-            let table = encoding
-                .decode(instance, model)
-                .ok_or(SearchError::Undecodable)?;
-            kernel_accepts(instance, &table, time)?;
-            return Ok((Outcome::Found(table, super::FoundBy::Main), tally));
-        }
+    let queue = shared.queue.into_inner().unwrap_or_else(|e| e.into_inner());
+    let model = shared.model.into_inner().ok().flatten();
+    let sat_id = model.as_ref().map(|(id, _)| *id);
+    let tally = CubeTally {
+        cubes: queue.made(),
+        refuted: queue.refuted_count(),
+        satisfiable: usize::from(model.is_some()),
+        splits: queue.splits(),
+        open: (queue.open_cubes().into_iter())
+            .filter(|&id| Some(id) != sat_id)
+            .map(|id| id as usize + 1)
+            .collect(),
+    };
+    if let Some((_, model)) = model {
+        let table = encoding
+            .decode(instance, &model)
+            .ok_or(SearchError::Undecodable)?;
+        kernel_accepts(instance, &table, time)?;
+        return Ok((Outcome::Found(table, super::FoundBy::Main), tally));
     }
-    if answers.contains(&CubeAnswer::Unknown) {
+    if !queue.all_refuted() {
         return Ok((Outcome::Unknown, tally));
     }
+    let leaves = queue.refuted_cubes();
+    let cubes: Vec<Cube> = leaves.iter().map(|(_, c)| (*c).clone()).collect();
     let certificate = match &options.certificate_dir {
-        Some(dir) => Some(write_cube_certificate(
-            dir, instance, time, options, &encoding, &cubes, author,
-        )?),
+        Some(dir) => {
+            // The leaves' proofs take the numbers of the leaves (a part's
+            // number is never below its place among them, so nothing is overwritten).
+            let extension = proof_extension(author.kind());
+            for (i, (id, _)) in leaves
+                .iter()
+                .enumerate()
+                .filter(|(i, (id, _))| *i != *id as usize)
+            {
+                let name = |n: usize| dir.join(format!("{}.{extension}", cubes::cube_stem(n)));
+                std::fs::rename(name(*id as usize), name(i)).map_err(SearchError::io(name(i)))?;
+            }
+            Some(write_cube_certificate(
+                dir, instance, time, options, &encoding, &cubes, author,
+            )?)
+        }
         None => None,
     };
     let infeasibility = Infeasibility {
@@ -226,6 +233,84 @@ pub fn solve_cubes(
         refutation: None,
     };
     Ok((Outcome::Infeasible(infeasibility), tally))
+}
+
+/// One thread of a local cube run: takes cubes from the queue until a table
+/// is found, a job fails, every cube is refuted or the time is up. A cube
+/// that comes back unknown at its budget is split; one that comes back
+/// unknown at the deadline (or on a stop) stays open.
+fn conquer_thread(job: &mut CubeJob, thread: i32, shared: &Shared, deadline: Option<Instant>) {
+    let stopped = |options: &SearchOptions| {
+        shared.found.load(Ordering::Relaxed)
+            || options
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            || deadline.is_some_and(|d| Instant::now() >= d)
+    };
+    loop {
+        if stopped(job.options) {
+            return;
+        }
+        let lease = {
+            let Ok(mut queue) = shared.queue.lock() else {
+                return;
+            };
+            if queue.all_refuted() {
+                return;
+            }
+            queue.lease(thread, Instant::now())
+        };
+        let Some(lease) = lease else {
+            // Every cube is out: one may come back split.
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            continue;
+        };
+        let cut = lease
+            .budget
+            .map(|b| Instant::now() + std::time::Duration::from_secs_f64(b));
+        job.index = lease.id as usize;
+        job.deadline = match (cut, deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let conjoined = cubes::with_cube(job.cnf, &lease.cube);
+        let answer = CubeJob {
+            cnf: &conjoined,
+            ..*job
+        }
+        .run();
+        let Ok(mut queue) = shared.queue.lock() else {
+            return;
+        };
+        match answer {
+            Ok(CubeAnswer::Sat(model)) => {
+                shared.found.store(true, Ordering::Relaxed);
+                if let Ok(mut slot) = shared.model.lock() {
+                    slot.get_or_insert((lease.id, model));
+                }
+            }
+            Ok(CubeAnswer::Unsat) => queue.refuted(lease.id),
+            Ok(CubeAnswer::Unknown) if lease.budget.is_some() && !stopped(job.options) => {
+                queue.split(lease.id);
+            }
+            Ok(CubeAnswer::Unknown) => {}
+            Err(e) => {
+                shared.found.store(true, Ordering::Relaxed);
+                if let Ok(mut slot) = shared.failure.lock() {
+                    slot.get_or_insert(e);
+                }
+                return;
+            }
+        }
+    }
+}
+
+fn proof_extension(kind: ProofKind) -> &'static str {
+    match kind {
+        ProofKind::Drat => "drat",
+        ProofKind::Lrat => "lrat",
+    }
 }
 
 /// Makes `dir`, which holds every cube's refutation, a cube certificate: the
@@ -254,6 +339,7 @@ pub(crate) fn write_cube_certificate(
 }
 
 /// One cube on one thread.
+#[derive(Clone, Copy)]
 struct CubeJob<'a> {
     cnf: &'a super::cnf::Cnf,
     index: usize,
@@ -270,10 +356,7 @@ struct CubeJob<'a> {
 impl CubeJob<'_> {
     fn run(&self) -> Result<CubeAnswer, SearchError> {
         let stem = cubes::cube_stem(self.index);
-        let extension = match self.author.kind() {
-            ProofKind::Drat => "drat",
-            ProofKind::Lrat => "lrat",
-        };
+        let extension = proof_extension(self.author.kind());
         let writes_proof = self.solver == self.author.solver();
         let external = matches!(self.author, ProofAuthor::External(_));
         let proof_path: Option<PathBuf> = match &self.options.certificate_dir {
@@ -526,4 +609,41 @@ fn read(path: &Path) -> Result<String, MergeError> {
         path: path.to_path_buf(),
         source,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::WordLengths;
+    use txverify_core::load::{LoadOptions, load};
+
+    #[test]
+    fn a_cube_past_its_budget_is_split_and_the_leaves_make_a_certificate() {
+        // The 10-ring over C_10 with words of any length has no table with 14
+        // columns, and one cube of it takes hundreds of conflicts: far past a
+        // budget of a microsecond, so it is split (twice, then solved to the end).
+        let text = "group: <a | a^10>\nnetwork: ring 10\ntable:\n";
+        let instance = load(text, &LoadOptions::default()).unwrap().instance;
+        let dir = std::env::temp_dir().join(format!("txverify-resplit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let options = SearchOptions {
+            encoding: EncodingOptions {
+                lengths: WordLengths::Any,
+                ..EncodingOptions::default()
+            },
+            jobs: 2,
+            certificate_dir: Some(dir.clone()),
+            ..SearchOptions::default()
+        };
+        let (outcome, tally) = solve_cubes(&instance, 14, &options, 1, Some(1e-6)).unwrap();
+        assert!(matches!(outcome, Outcome::Infeasible(_)), "{outcome:?}");
+        assert!(tally.splits >= 1, "{tally:?}");
+        assert_eq!(tally.cubes, 1 + 4 * tally.splits, "{tally:?}");
+        assert_eq!(tally.refuted, tally.cubes - tally.splits, "{tally:?}");
+        assert!(tally.open.is_empty() && tally.satisfiable == 0, "{tally:?}");
+        // The leaves' proofs, renumbered, cover every assignment and check.
+        let verified = certificate::verify(&instance, &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(verified.is_ok(), "{verified:?}");
+    }
 }

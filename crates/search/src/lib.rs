@@ -680,7 +680,7 @@ pub fn certificate_dirs_in(dir: &Path) -> Vec<PathBuf> {
 
 /// The options of [`minimise`]'s step `time`: certificates into `T<time>/`,
 /// the formula into `<file>.T<time>`.
-fn step_options(options: &SearchOptions, time: usize) -> SearchOptions {
+pub(crate) fn step_options(options: &SearchOptions, time: usize) -> SearchOptions {
     let mut step = options.clone();
     if let Some(dir) = &options.certificate_dir {
         step.certificate_dir = Some(certificate_dir_for(dir, time));

@@ -1,5 +1,7 @@
-//! A total-exchange schedule as an MSCCL all-to-all algorithm (the XML the
-//! MSCCL runtime loads; docs/export.md, "MSCCL XML").
+//! A schedule as an MSCCL algorithm (the XML the MSCCL runtime loads;
+//! docs/export.md, "MSCCL XML"): a total exchange as an all-to-all, and
+//! (in [`collective`](mod@collective)) broadcast, reduce, allgather,
+//! reduce-scatter and allreduce as the MSCCL collectives of those names.
 //!
 //! MSCCL runs one program per GPU as a set of threadblocks; each threadblock
 //! executes its steps in order, may send to one peer and receive from one peer,
@@ -30,14 +32,17 @@
 //! receive. [`AllToAll::execute`] checks this by running the program under that
 //! strictest rule, with the data it moves, and [`AllToAll::check_against`]
 //! compares what it moved, link by link and in order, with the schedule: the
-//! CLI refuses to write a program that fails either.
+//! CLI refuses to write a program that fails either. The collectives share
+//! the threadblocks, channels and dependencies; their programs are checked by
+//! the MSCCL checker itself ([`collective::check_collective`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fmt::Write as _;
 use txverify_core::network::NetworkName;
 use txverify_core::schedule::{Collective, Schedule, TimedSend};
 
+pub mod collective;
 mod run;
+mod xml;
 
 /// At most this many sends are written as MSCCL steps (two steps each; the
 /// XML takes about 300 bytes per send). A runtime loads far fewer per GPU
@@ -64,6 +69,14 @@ pub enum MscclError {
     /// Only total exchanges are MSCCL all-to-alls.
     #[error("MSCCL export writes total exchanges only, not {0}")]
     NotTotalExchange(String),
+    /// A collective MSCCL has no counterpart of (scatter, gather).
+    #[error(
+        "MSCCL export writes total exchanges, broadcast, reduce, allgather, reduce-scatter and allreduce, not {0}"
+    )]
+    Unsupported(String),
+    /// The schedule leaves a node without what the collective gives it.
+    #[error("the schedule does not finish: {0}")]
+    Unfinished(String),
     /// The schedule names no network, so its node count is unknown.
     #[error("the schedule names no network")]
     NoNetwork,
@@ -76,7 +89,7 @@ pub enum MscclError {
         sends: usize,
     },
     /// A send the schedule cannot make (the schedule was not replayed valid).
-    #[error("step {}: {} -> {} carrying {} -> {}: {reason}", .send.step, .send.from, .send.to, .send.source, .send.destination)]
+    #[error("step {}: {} -> {} carrying {}: {reason}", .send.step, .send.from, .send.to, .send.packet())]
     BadSend {
         /// The send.
         send: TimedSend,
@@ -147,6 +160,9 @@ pub enum StepKind {
     Recv,
     /// `cpy`: copy `src` to `dst` on this GPU.
     Copy,
+    /// `rrc`: receive from the threadblock's receive peer, combine with `src`
+    /// of this GPU, write the result to `dst` of this GPU.
+    RecvReduceCopy,
 }
 
 impl StepKind {
@@ -156,6 +172,7 @@ impl StepKind {
             StepKind::Send => "s",
             StepKind::Recv => "r",
             StepKind::Copy => "cpy",
+            StepKind::RecvReduceCopy => "rrc",
         }
     }
 }
@@ -199,16 +216,27 @@ pub struct Gpu {
     pub threadblocks: Vec<Threadblock>,
 }
 
-/// An MSCCL all-to-all program for `gpus.len()` GPUs.
+/// An MSCCL program for `gpus.len()` GPUs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AllToAll {
+pub struct MscclProgram {
     /// The algorithm's name (letters, digits, `_` and `.` only).
     pub name: String,
     /// What the schedule was, for the XML's opening comment.
     pub origin: String,
+    /// The MSCCL collective (`coll`): `alltoall`, `allgather`, …
+    pub coll: &'static str,
+    /// `nchunksperloop`.
+    pub chunks_per_loop: u32,
+    /// Input chunks of every GPU (`i_chunks`).
+    pub input_chunks: u32,
+    /// Output chunks of every GPU (`o_chunks`).
+    pub output_chunks: u32,
     /// One program per GPU, by rank.
     pub gpus: Vec<Gpu>,
 }
+
+/// The former name of [`MscclProgram`], when every program was an all-to-all.
+pub type AllToAll = MscclProgram;
 
 /// A transfer as the program makes it: over `from → to`, the message `source`
 /// wrote for `destination`.
@@ -293,27 +321,50 @@ pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError>
     let network = schedule.network.as_ref().ok_or(MscclError::NoNetwork)?;
     let n = network.nodes().map_err(|_| MscclError::NoNetwork)? as u32;
     let sends = sends_in_order(schedule, n)?;
+    for s in &sends {
+        if s.packet().is_broadcast() {
+            let reason = "an item in a total exchange";
+            return Err(MscclError::BadSend { send: *s, reason });
+        }
+    }
     let links: BTreeSet<(u32, u32)> = sends.iter().map(|s| (s.from, s.to)).collect();
-    let mut program = Layout::new(n, network, &links);
+    let mut program = Layout::new(n, network, &links, |rank| {
+        vec![Layout::copy(
+            Chunk {
+                buffer: Buffer::Input,
+                index: rank,
+            },
+            Chunk {
+                buffer: Buffer::Output,
+                index: rank,
+            },
+            None,
+        )]
+    });
     let mut held: HashMap<(u32, u32), Held> = HashMap::new();
     for s in &sends {
         program.place(s, &mut held)?;
     }
     all_delivered(n, &held)?;
     let time = sends.last().map_or(0, |s| s.step);
-    Ok(AllToAll {
+    Ok(MscclProgram {
         name: sanitize(name),
         origin: format!(
             "all-to-all on {network} ({n} GPUs), {} sends in {time} steps",
             sends.len()
         ),
+        coll: "alltoall",
+        chunks_per_loop: n,
+        input_chunks: n,
+        output_chunks: n,
         gpus: program.gpus,
     })
 }
 
 /// The schedule's sends in (step, from, to) order, each checked to name nodes
 /// of the network and to move between two different ones; at most
-/// [`MAX_MSCCL_SENDS`] of them.
+/// [`MAX_MSCCL_SENDS`] of them. An item's block is its source; its
+/// destination `*` is not a node and not checked here.
 fn sends_in_order(schedule: &Schedule, n: u32) -> Result<Vec<TimedSend>, MscclError> {
     if schedule.sends.len() > MAX_MSCCL_SENDS {
         return Err(MscclError::TooLarge {
@@ -323,16 +374,15 @@ fn sends_in_order(schedule: &Schedule, n: u32) -> Result<Vec<TimedSend>, MscclEr
     let mut sends = schedule.sends.clone();
     sends.sort_by_key(|s| (s.step, s.from, s.to));
     for s in &sends {
-        let reason = if [s.from, s.to, s.source, s.destination]
-            .iter()
-            .any(|&x| x >= n)
-        {
-            Some("a node number out of range")
-        } else if s.source == s.destination || s.from == s.to {
-            Some("a node sends to itself")
-        } else {
-            None
-        };
+        let item = s.packet().is_broadcast();
+        let reason =
+            if [s.from, s.to, s.source].iter().any(|&x| x >= n) || (!item && s.destination >= n) {
+                Some("a node number out of range")
+            } else if (!item && s.source == s.destination) || s.from == s.to {
+                Some("a node sends to itself")
+            } else {
+                None
+            };
         if let Some(reason) = reason {
             return Err(MscclError::BadSend { send: *s, reason });
         }
@@ -361,10 +411,34 @@ struct Layout {
 
 impl Layout {
     /// Every GPU's threadblocks without the sends' steps, with ids sorted as
-    /// MSCCL's tools sort them (send peer, receive peer; -1 first): the copy
-    /// of the GPU's own chunk, the receives by peer, the sends by peer.
-    fn new(n: u32, network: &NetworkName, links: &BTreeSet<(u32, u32)>) -> Layout {
-        let mut gpus: Vec<Gpu> = (0..n).map(Layout::copying_gpu).collect();
+    /// MSCCL's tools sort them (send peer, receive peer; -1 first): the local
+    /// copies `local` gives the GPU (a threadblock of their own when there
+    /// are any), the receives by peer, the sends by peer.
+    fn new(
+        n: u32,
+        network: &NetworkName,
+        links: &BTreeSet<(u32, u32)>,
+        local: impl Fn(u32) -> Vec<Step>,
+    ) -> Layout {
+        let mut gpus: Vec<Gpu> = (0..n)
+            .map(|rank| {
+                let steps = local(rank);
+                Gpu {
+                    rank,
+                    scratch_chunks: 0,
+                    threadblocks: if steps.is_empty() {
+                        Vec::new()
+                    } else {
+                        vec![Threadblock {
+                            send: None,
+                            recv: None,
+                            channel: 0,
+                            steps,
+                        }]
+                    },
+                }
+            })
+            .collect();
         let channel = link_channels(network, links);
         let mut recv_tb = HashMap::new();
         let incoming: BTreeSet<(u32, u32)> = links.iter().map(|&(from, to)| (to, from)).collect();
@@ -396,30 +470,68 @@ impl Layout {
         }
     }
 
-    /// A GPU with its one threadblock that copies its own chunk from input
-    /// to output.
-    fn copying_gpu(rank: u32) -> Gpu {
-        Gpu {
-            rank,
-            scratch_chunks: 0,
-            threadblocks: vec![Threadblock {
+    /// A `cpy` step from `src` to `dst`, after `depends_on` if given.
+    fn copy(src: Chunk, dst: Chunk, depends_on: Option<(u32, u32)>) -> Step {
+        Step {
+            kind: StepKind::Copy,
+            src,
+            dst,
+            depends_on,
+            has_dependent: false,
+        }
+    }
+
+    /// A new scratch chunk of GPU `gpu`.
+    fn scratch(&mut self, gpu: u32) -> Chunk {
+        let gpu = &mut self.gpus[gpu as usize];
+        gpu.scratch_chunks += 1;
+        Chunk {
+            buffer: Buffer::Scratch,
+            index: gpu.scratch_chunks - 1,
+        }
+    }
+
+    /// Appends `step` to the send threadblock of the link `from → to`.
+    fn push_send(&mut self, from: u32, to: u32, step: Step) {
+        let tb = self.send_tb[&(from, to)];
+        self.gpus[from as usize].threadblocks[tb as usize]
+            .steps
+            .push(step);
+    }
+
+    /// Appends `step` to the threadblock of `to` that receives from `from`;
+    /// returns its (threadblock, step).
+    fn push_recv(&mut self, from: u32, to: u32, step: Step) -> (u32, u32) {
+        let tb = self.recv_tb[&(to, from)];
+        let steps = &mut self.gpus[to as usize].threadblocks[tb as usize].steps;
+        steps.push(step);
+        (tb, steps.len() as u32 - 1)
+    }
+
+    /// Appends `step` to the threadblock of `gpu` that neither sends nor
+    /// receives, made (with the next id) if the GPU has none.
+    fn push_local(&mut self, gpu: u32, step: Step) {
+        let tbs = &mut self.gpus[gpu as usize].threadblocks;
+        match tbs
+            .iter_mut()
+            .find(|t| t.send.is_none() && t.recv.is_none())
+        {
+            Some(tb) => tb.steps.push(step),
+            None => tbs.push(Threadblock {
                 send: None,
                 recv: None,
                 channel: 0,
-                steps: vec![Step {
-                    kind: StepKind::Copy,
-                    src: Chunk {
-                        buffer: Buffer::Input,
-                        index: rank,
-                    },
-                    dst: Chunk {
-                        buffer: Buffer::Output,
-                        index: rank,
-                    },
-                    depends_on: None,
-                    has_dependent: false,
-                }],
-            }],
+                steps: vec![step],
+            }),
+        }
+    }
+
+    /// Marks step `at` (threadblock, step) of `gpu`, if any, as waited for
+    /// by a step of another threadblock (`hasdep`).
+    fn mark(&mut self, gpu: u32, at: Option<(u32, u32)>) {
+        if let Some((tb, step)) = at {
+            self.gpus[gpu as usize].threadblocks[tb as usize].steps[step as usize].has_dependent =
+                true;
         }
     }
 
@@ -502,12 +614,7 @@ impl Layout {
                 index: s.source,
             }
         } else {
-            let gpu = &mut self.gpus[s.to as usize];
-            gpu.scratch_chunks += 1;
-            Chunk {
-                buffer: Buffer::Scratch,
-                index: gpu.scratch_chunks - 1,
-            }
+            self.scratch(s.to)
         }
     }
 }
@@ -578,92 +685,4 @@ fn link_channels(network: &NetworkName, links: &BTreeSet<(u32, u32)>) -> HashMap
         .into_iter()
         .map(|(link, d)| (link, numbers[&d]))
         .collect()
-}
-
-impl AllToAll {
-    /// The number of channels (one more than the largest channel used).
-    pub fn channels(&self) -> u32 {
-        self.gpus
-            .iter()
-            .flat_map(|g| &g.threadblocks)
-            .map(|tb| tb.channel + 1)
-            .max()
-            .unwrap_or(1)
-    }
-
-    /// The program's size against a runtime's limits.
-    pub fn runtime_fit(&self) -> RuntimeFit {
-        let gpus = self.gpus.len();
-        let mut fit = RuntimeFit {
-            max_steps_per_threadblock: 0,
-            max_threadblocks: 0,
-            max_elements_per_rank: 0,
-        };
-        for gpu in &self.gpus {
-            let steps: usize = gpu.threadblocks.iter().map(|tb| tb.steps.len()).sum();
-            let longest = gpu.threadblocks.iter().map(|tb| tb.steps.len()).max();
-            fit.max_steps_per_threadblock = fit.max_steps_per_threadblock.max(longest.unwrap_or(0));
-            fit.max_threadblocks = fit.max_threadblocks.max(gpu.threadblocks.len());
-            fit.max_elements_per_rank = fit
-                .max_elements_per_rank
-                .max(1 + gpus + gpu.threadblocks.len() + steps);
-        }
-        fit
-    }
-
-    /// Writes the XML: one element per line, attributes separated by one
-    /// blank, no XML declaration (the runtime's reader takes nothing else).
-    pub fn write_xml(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        let n = self.gpus.len();
-        writeln!(
-            out,
-            "<!-- txverify export: {}, {}. Layout and conventions: txverify docs/export.md -->",
-            self.name, self.origin
-        )?;
-        writeln!(
-            out,
-            "<algo name=\"{}\" proto=\"Simple\" nchannels=\"{}\" nchunksperloop=\"{n}\" ngpus=\"{n}\" coll=\"alltoall\" inplace=\"0\" outofplace=\"1\" minBytes=\"0\" maxBytes=\"0\">",
-            self.name,
-            self.channels()
-        )?;
-        let peer = |p: Option<u32>| p.map_or(-1, i64::from);
-        let mut line = String::new();
-        for gpu in &self.gpus {
-            writeln!(
-                out,
-                "  <gpu id=\"{}\" i_chunks=\"{n}\" o_chunks=\"{n}\" s_chunks=\"{}\">",
-                gpu.rank, gpu.scratch_chunks
-            )?;
-            for (id, tb) in gpu.threadblocks.iter().enumerate() {
-                writeln!(
-                    out,
-                    "    <tb id=\"{id}\" send=\"{}\" recv=\"{}\" chan=\"{}\">",
-                    peer(tb.send),
-                    peer(tb.recv),
-                    tb.channel
-                )?;
-                for (s, step) in tb.steps.iter().enumerate() {
-                    let (depid, deps) = step
-                        .depends_on
-                        .map_or((-1, -1), |(t, s)| (i64::from(t), i64::from(s)));
-                    line.clear();
-                    // Writing to a String cannot fail.
-                    let _ = write!(
-                        line,
-                        "      <step s=\"{s}\" type=\"{}\" srcbuf=\"{}\" srcoff=\"{}\" dstbuf=\"{}\" dstoff=\"{}\" cnt=\"1\" depid=\"{depid}\" deps=\"{deps}\" hasdep=\"{}\"/>",
-                        step.kind.code(),
-                        step.src.buffer.letter(),
-                        step.src.index,
-                        step.dst.buffer.letter(),
-                        step.dst.index,
-                        u8::from(step.has_dependent)
-                    );
-                    writeln!(out, "{line}")?;
-                }
-                writeln!(out, "    </tb>")?;
-            }
-            writeln!(out, "  </gpu>")?;
-        }
-        writeln!(out, "</algo>")
-    }
 }

@@ -52,11 +52,13 @@ fn failed(e: &SearchError) -> Failure {
 }
 
 /// `--cubes K --time T`: with `output_dir` (`-o`), the cubes written there
-/// for jobs elsewhere; with `--dimacs`, one iCNF file; else solved here.
+/// for jobs elsewhere; with `--dimacs`, one iCNF file; else solved here, a
+/// cube past `budget` seconds split again (`--cube-budget`).
 pub fn cubes(
     instance: &Instance,
     time: usize,
     count: usize,
+    budget: Option<f64>,
     options: &SearchOptions,
     output_dir: Option<&Path>,
 ) -> Result<Run, Failure> {
@@ -76,7 +78,7 @@ pub fn cubes(
         );
         return Ok(Run::said(line, Status::Ok));
     }
-    let solved = conquer::solve_cubes(instance, time, &at_time(options, time), count)
+    let solved = conquer::solve_cubes(instance, time, &at_time(options, time), count, budget)
         .map_err(|e| failed(&e))?;
     Ok(match solved {
         (Outcome::Found(table, _), tally) => Run {
@@ -89,9 +91,10 @@ pub fn cubes(
         },
         (Outcome::Infeasible(i), tally) => Run::said(
             format!(
-                "infeasible {} (all {} cubes refuted)",
+                "infeasible {} (all {} cubes refuted{})",
                 describe(&i),
-                tally.cubes
+                tally.refuted,
+                split_note(&tally)
             ),
             Status::Rejected,
         ),
@@ -108,12 +111,21 @@ fn open_cubes(time: usize, tally: &conquer::CubeTally) -> String {
         k => format!(" and {k} more"),
     };
     format!(
-        "unknown T={time}: the limit ran out with {} of {} cubes refuted and {} open (cubes {}{more})",
+        "unknown T={time}: the limit ran out with {} of {} cubes refuted and {} open (cubes {}{more}){}",
         tally.refuted,
         tally.cubes,
         tally.open.len(),
-        shown.join(", ")
+        shown.join(", "),
+        split_note(tally)
     )
+}
+
+/// How many cubes a budget split again, when it did.
+fn split_note(tally: &conquer::CubeTally) -> String {
+    match tally.splits {
+        0 => String::new(),
+        n => format!("; {n} split again past the budget, {} made", tally.cubes),
+    }
 }
 
 /// `--merge DIR --time T`: what the cube jobs' answers in `dir` add up to.

@@ -170,6 +170,9 @@ pub struct SearchReport {
     /// Where the table was written (`-o`), when one was found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
+    /// With `--mpi`: per time tried, what its cubes did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cubes: Option<Vec<txverify_search::cluster::CubeRound>>,
 }
 
 impl SearchReport {
@@ -211,6 +214,7 @@ impl SearchReport {
             formulas_only,
             exit_code: tried.status(formulas_only).code(),
             output: output.filter(|_| found.is_some()),
+            cubes: None,
         }
     }
 }

@@ -7,8 +7,9 @@
 //! the kernel and every proof with the proof checker ([`root`]), and writes
 //! the same cube certificate as a single-machine run. The protocol
 //! ([`protocol`]), the queue ([`queue`]) and the child process that solves one
-//! cube ([`task`]) need no MPI and are tested without it; only `transport`
-//! (cargo feature `mpi`) talks to MPI. See docs/cluster.md.
+//! cube ([`task`]) need no MPI and are tested without it, as does the walk
+//! over the numbers of columns of a minimising run ([`walk`]); only
+//! `transport` (cargo feature `mpi`) talks to MPI. See docs/cluster.md.
 
 pub mod protocol;
 pub mod queue;
@@ -16,8 +17,10 @@ pub mod root;
 pub mod task;
 #[cfg(feature = "mpi")]
 pub mod transport;
+pub mod walk;
 
 pub use root::{CUBES_PER_WORKER, ClusterOptions, ClusterStats};
+pub use walk::{CubeRound, Plan, Walked};
 
 use super::options::SearchError;
 

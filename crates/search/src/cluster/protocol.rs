@@ -11,6 +11,9 @@
 pub enum ToWorker {
     /// Solve `formula ∧ cube`, giving up after `budget` seconds (none: no limit).
     Task {
+        /// The number of columns of the formula (a minimising run moves on
+        /// from one to the next; the worker encodes each once).
+        time: u32,
         /// The cube's number in rank 0's queue.
         id: u32,
         /// The digest of the formula rank 0 split (the worker checks it has the same).
@@ -22,6 +25,10 @@ pub enum ToWorker {
     },
     /// The run is over: answer [`ToRoot::Bye`] and stop.
     Stop,
+    /// The formula of the cube being solved is settled (a table found, or its
+    /// time up): stop its solver and answer [`ToRoot::Ready`]. A worker that
+    /// already answered ignores it.
+    Abandon,
 }
 
 /// What a worker's solver said about one cube.
@@ -45,6 +52,8 @@ pub enum ToRoot {
     Ready,
     /// The answer for cube `id` after `seconds` of solving (the worker is idle again).
     Done {
+        /// The number of columns of the task's formula, as the task said.
+        time: u32,
         /// The cube's number.
         id: u32,
         /// Wall time of the solver process.
@@ -69,12 +78,14 @@ impl ToWorker {
         let mut out = Vec::new();
         match self {
             ToWorker::Task {
+                time,
                 id,
                 digest,
                 budget,
                 cube,
             } => {
                 out.push(1);
+                out.extend(time.to_le_bytes());
                 out.extend(id.to_le_bytes());
                 out.extend(digest.to_le_bytes());
                 out.extend(budget.unwrap_or(-1.0).to_le_bytes());
@@ -83,6 +94,7 @@ impl ToWorker {
                 }
             }
             ToWorker::Stop => out.push(2),
+            ToWorker::Abandon => out.push(3),
         }
         out
     }
@@ -92,6 +104,7 @@ impl ToWorker {
         let mut r = Reader(bytes);
         match r.u8()? {
             1 => {
+                let time = r.u32()?;
                 let id = r.u32()?;
                 let digest = r.u64()?;
                 let budget = Some(r.f64()?).filter(|b| *b >= 0.0);
@@ -100,6 +113,7 @@ impl ToWorker {
                     cube.push(r.u32()? as i32);
                 }
                 Ok(ToWorker::Task {
+                    time,
                     id,
                     digest,
                     budget,
@@ -107,6 +121,7 @@ impl ToWorker {
                 })
             }
             2 => r.end(ToWorker::Stop),
+            3 => r.end(ToWorker::Abandon),
             _ => Err(ProtocolError("unknown message to a worker")),
         }
     }
@@ -119,11 +134,13 @@ impl ToRoot {
         match self {
             ToRoot::Ready => out.push(1),
             ToRoot::Done {
+                time,
                 id,
                 seconds,
                 answer,
             } => {
                 out.push(2);
+                out.extend(time.to_le_bytes());
                 out.extend(id.to_le_bytes());
                 out.extend(seconds.to_le_bytes());
                 match answer {
@@ -157,6 +174,7 @@ impl ToRoot {
         match r.u8()? {
             1 => r.end(ToRoot::Ready),
             2 => {
+                let time = r.u32()?;
                 let id = r.u32()?;
                 let seconds = r.f64()?;
                 let answer = match r.u8()? {
@@ -167,6 +185,7 @@ impl ToRoot {
                     _ => return Err(ProtocolError("unknown answer")),
                 };
                 Ok(ToRoot::Done {
+                    time,
                     id,
                     seconds,
                     answer,
@@ -220,18 +239,21 @@ mod tests {
     fn every_message_round_trips() {
         let to_worker = [
             ToWorker::Task {
+                time: 21,
                 id: 7,
                 digest: 0xdead_beef,
                 budget: Some(2.5),
                 cube: vec![3, -17, i32::MAX, -i32::MAX],
             },
             ToWorker::Task {
+                time: 0,
                 id: 0,
                 digest: 1,
                 budget: None,
                 cube: vec![],
             },
             ToWorker::Stop,
+            ToWorker::Abandon,
         ];
         for m in to_worker {
             assert_eq!(ToWorker::decode(&m.encode()), Ok(m));
@@ -244,6 +266,7 @@ mod tests {
         ];
         let mut to_root = vec![ToRoot::Ready, ToRoot::Bye, ToRoot::Failed("no".into())];
         to_root.extend(answers.into_iter().map(|answer| ToRoot::Done {
+            time: 14,
             id: 3,
             seconds: 0.25,
             answer,
@@ -259,7 +282,9 @@ mod tests {
         assert!(ToWorker::decode(&[9]).is_err());
         assert!(ToWorker::decode(&[1, 0, 0]).is_err());
         assert!(ToWorker::decode(&[2, 0]).is_err());
+        assert!(ToWorker::decode(&[3, 0]).is_err());
         let task = ToWorker::Task {
+            time: 9,
             id: 1,
             digest: 2,
             budget: None,
@@ -268,7 +293,7 @@ mod tests {
         let mut bytes = task.encode();
         bytes.push(0); // a literal cut short
         assert!(ToWorker::decode(&bytes).is_err());
-        assert!(ToRoot::decode(&[2, 1, 0, 0, 0]).is_err());
+        assert!(ToRoot::decode(&[2, 1, 0, 0, 0, 1, 0, 0, 0]).is_err());
         assert!(ToRoot::decode(&[1, 1]).is_err());
         assert!(ToRoot::decode(&[7]).is_err());
     }

@@ -1,5 +1,7 @@
 //! Rank 0's cube queue: which cubes wait, which are out with a worker (and
-//! since when), which are refuted, and which were split again.
+//! since when), which are refuted, and which were split again. A local
+//! `--cubes K` run with a budget keeps its cubes in the same queue, its
+//! threads in the place of the workers ([`crate::conquer::solve_cubes`]).
 //!
 //! The cubes start as the leaves of [`cubes::make_cubes`]. A cube whose
 //! solver gives up at the budget is replaced by its children on two more
@@ -214,6 +216,32 @@ impl CubeQueue {
         self.entries.len()
     }
 
+    /// Cubes refuted with a checked proof so far.
+    pub fn refuted_count(&self) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| e.state == State::Refuted)
+            .count()
+    }
+
+    /// Cubes neither refuted nor split: waiting, out with a worker, or
+    /// being checked (at the end of a run, the cubes it left open).
+    pub fn open_count(&self) -> usize {
+        self.open_cubes().len()
+    }
+
+    /// The numbers of the cubes [`Self::open_count`] counts.
+    pub fn open_cubes(&self) -> Vec<u32> {
+        (0..self.entries.len() as u32)
+            .filter(|&id| {
+                !matches!(
+                    self.entries[id as usize].state,
+                    State::Refuted | State::Split
+                )
+            })
+            .collect()
+    }
+
     /// Cubes split again so far.
     pub fn splits(&self) -> usize {
         self.entries
@@ -267,6 +295,7 @@ mod tests {
         assert!(queue.all_refuted());
         assert_eq!(queue.splits(), 1);
         assert_eq!(queue.made(), 6);
+        assert_eq!((queue.refuted_count(), queue.open_count()), (5, 0));
         assert!(cubes::covers(&leaves(&queue)));
         // Without one leaf, the rest do not cover.
         assert!(!cubes::covers(&leaves(&queue)[1..]));
@@ -309,6 +338,7 @@ mod tests {
         let mut queue = CubeQueue::new(&formula(), 4, None);
         let a = queue.lease(1, start).unwrap();
         let b = queue.lease(2, start + Duration::from_secs(5)).unwrap();
+        assert_eq!(queue.open_count(), queue.made());
         let late = start + Duration::from_secs(8);
         assert_eq!(queue.overdue(late, Duration::from_secs(6)), vec![(a.id, 1)]);
         queue.refuted(a.id);

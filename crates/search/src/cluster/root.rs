@@ -59,6 +59,12 @@ pub struct ClusterStats {
     pub made: usize,
     /// Cubes split again because they ran past the budget.
     pub splits: usize,
+    /// Cubes refuted with a checked proof.
+    pub refuted: usize,
+    /// Cubes with a table the kernel accepted (0 or 1: the run stops at the first).
+    pub satisfiable: usize,
+    /// Cubes left undecided when the run ended (on a table found, or its limit).
+    pub open: usize,
     /// Cubes handed out again after a lost solver or an overdue worker.
     pub handed_out_again: usize,
     /// The wall time of every solver run, in the order the answers came.
@@ -135,6 +141,11 @@ impl<'a> Conductor<'a> {
             max_checks: std::thread::available_parallelism().map_or(1, |n| n.get()),
             lemmas: 0,
         })
+    }
+
+    /// The number of columns of the formula.
+    pub fn time(&self) -> usize {
+        self.time
     }
 
     /// The formula's clauses and digest, which the workers must share.
@@ -296,15 +307,19 @@ impl<'a> Conductor<'a> {
         }
         self.stats.made = self.queue.made();
         self.stats.splits = self.queue.splits();
+        self.stats.refuted = self.queue.refuted_count();
+        self.stats.satisfiable = usize::from(self.found.is_some());
+        // The cube that gave the table is not open.
+        self.stats.open = self.queue.open_count() - self.stats.satisfiable;
         self.stats.wall_seconds = self.started.elapsed().as_secs_f64();
         let outcome = self.outcome();
         if self.options.certificate_dir.is_none() || !matches!(outcome, Ok(Outcome::Infeasible(_)))
         {
             self.remove_pending_proofs();
         }
-        if self.options.certificate_dir.is_none() {
-            let _ = std::fs::remove_dir(&self.proof_dir);
-        }
+        // Without a certificate the scratch directory goes; with one, an
+        // empty `T<t>/` (a table found, or the limit) goes too, as in a local search.
+        let _ = std::fs::remove_dir(&self.proof_dir);
         outcome.map(|o| (o, self.stats))
     }
 

@@ -12,6 +12,7 @@ use super::ClusterError;
 use super::protocol::{ToRoot, ToWorker};
 use super::root::{ClusterOptions, ClusterStats, Conductor};
 use super::task::ChildSolver;
+use super::walk::{self, Plan, Walked};
 use crate::Outcome;
 use crate::cnf::Cnf;
 use crate::encode::encode;
@@ -31,14 +32,18 @@ const IDLE: Duration = Duration::from_millis(2);
 /// How long rank 0 waits for the workers' goodbyes at the end.
 const FAREWELL: Duration = Duration::from_secs(30);
 
-/// Runs the search for `time` as an MPI job. Rank 0 returns the outcome and
-/// the figures; every other rank works and returns `None`.
+/// Runs the times of `plan` as an MPI job, one round of cubes per time over
+/// the same workers ([`walk`]), until the plan stops or `deadline` (the whole
+/// run's) passes. Rank 0 returns what was tried, each round told to `done` as
+/// it ends; every other rank works and returns `None`.
 pub fn run(
     instance: &Instance,
-    time: usize,
     options: &SearchOptions,
     cluster: &ClusterOptions,
-) -> Result<Option<(Outcome, ClusterStats)>, ClusterError> {
+    plan: &Plan,
+    deadline: Option<Instant>,
+    done: &mut dyn FnMut(usize, &Outcome, &ClusterStats),
+) -> Result<Option<Walked>, ClusterError> {
     let universe = mpi::initialize().ok_or(ClusterError::Init)?;
     let world = universe.world();
     let solver = ChildSolver::current().map_err(|why| ClusterError::Worker {
@@ -46,21 +51,48 @@ pub fn run(
         why,
     })?;
     if world.rank() != 0 {
-        work(&world, instance, time, options, &solver);
+        work(&world, instance, options, &solver);
         return Ok(None);
     }
     let workers = (world.size() - 1).max(1) as usize;
-    let deadline = options.time_limit.map(|limit| Instant::now() + limit);
-    let mut conductor = Conductor::new(instance, time, options, cluster, workers)?;
-    if world.size() == 1 {
-        solve_here(&mut conductor, &solver, deadline)?;
-    } else {
-        let mut alive: BTreeSet<i32> = (1..world.size()).collect();
-        let result = conduct(&world, &mut conductor, cluster, deadline, &mut alive);
-        farewell(&world, &mut alive);
-        result?;
+    let mut pool = Pool {
+        alive: (1..world.size()).collect(),
+        idle: VecDeque::new(),
+    };
+    let mut round = |time: usize, step: &SearchOptions, until: Option<Instant>| {
+        let mut conductor = Conductor::new(instance, time, step, cluster, workers)?;
+        if world.size() == 1 {
+            solve_here(&mut conductor, &solver, until)?;
+        } else {
+            conduct(&world, &mut conductor, cluster, until, &mut pool)?;
+            pool.abandon_busy(&world);
+        }
+        Ok::<_, ClusterError>(conductor.finish()?)
+    };
+    let walked = walk::walk(instance, options, plan, deadline, &mut round, done);
+    if world.size() > 1 {
+        farewell(&world, &mut pool.alive);
     }
-    Ok(Some(conductor.finish()?))
+    walked.map(Some)
+}
+
+/// Rank 0's view of its workers, kept from one round to the next.
+struct Pool {
+    /// Workers not given up on.
+    alive: BTreeSet<i32>,
+    /// Workers waiting for a cube, in the order they asked.
+    idle: VecDeque<i32>,
+}
+
+impl Pool {
+    /// After a round: the workers still solving one of its cubes are told to
+    /// drop it (each answers once, with its answer or `Ready`, and is idle again).
+    fn abandon_busy(&mut self, world: &SimpleCommunicator) {
+        let abandon = ToWorker::Abandon.encode();
+        for &rank in self.alive.iter().filter(|r| !self.idle.contains(r)) {
+            world.process_at_rank(rank).send(&abandon[..]);
+        }
+    }
 }
 
 /// `-np 1`: rank 0 solves every cube itself, one after the other.
@@ -87,38 +119,43 @@ fn solve_here(
     Ok(())
 }
 
-/// Rank 0's loop with workers: answers in, cubes out, until the run is settled,
-/// the time limit passes or every worker is lost.
+/// Rank 0's loop with workers for one round: answers in, cubes out, until
+/// the round is settled, its time runs out or every worker is lost. Answers
+/// for another round's cubes (a worker that was still solving when its round
+/// ended) only make their worker idle again.
 fn conduct(
     world: &SimpleCommunicator,
     conductor: &mut Conductor,
     cluster: &ClusterOptions,
     deadline: Option<Instant>,
-    alive: &mut BTreeSet<i32>,
+    pool: &mut Pool,
 ) -> Result<(), ClusterError> {
     let digest = conductor.encoding().cnf.digest();
-    let mut idle: VecDeque<i32> = VecDeque::new();
+    let time = conductor.time() as u32;
     while !conductor.is_settled() && deadline.is_none_or(|d| Instant::now() < d) {
         match world.any_process().immediate_matched_probe() {
             Some((message, status)) => {
                 let bytes = take(message, &status);
                 let rank = status.source_rank();
-                if !alive.contains(&rank) {
+                if !pool.alive.contains(&rank) {
                     continue; // given up on: its late answers do not count
                 }
                 match ToRoot::decode(&bytes)? {
-                    ToRoot::Ready => idle.push_back(rank),
+                    ToRoot::Ready => pool.idle.push_back(rank),
                     ToRoot::Done {
+                        time: answered,
                         id,
                         seconds,
                         answer,
                     } => {
-                        conductor.answer(rank, id, seconds, answer)?;
-                        idle.push_back(rank);
+                        if answered == time {
+                            conductor.answer(rank, id, seconds, answer)?;
+                        }
+                        pool.idle.push_back(rank);
                     }
                     ToRoot::Failed(why) => return Err(ClusterError::Worker { rank, why }),
                     ToRoot::Bye => {
-                        alive.remove(&rank);
+                        pool.alive.remove(&rank);
                     }
                 }
             }
@@ -127,24 +164,26 @@ fn conduct(
         conductor.collect_checks(0)?;
         if let Some(lease) = cluster.lease() {
             for rank in conductor.reclaim_overdue(lease) {
-                alive.remove(&rank);
+                pool.alive.remove(&rank);
+                pool.idle.retain(|&r| r != rank);
             }
         }
-        if alive.is_empty() {
+        if pool.alive.is_empty() {
             return Err(ClusterError::NoWorkers);
         }
-        while let Some(&rank) = idle.front() {
+        while let Some(&rank) = pool.idle.front() {
             let Some(lease) = conductor.lease(rank) else {
                 break;
             };
             let task = ToWorker::Task {
+                time,
                 id: lease.id,
                 digest,
                 budget: lease.budget,
                 cube: lease.cube,
             };
             world.process_at_rank(rank).send(&task.encode()[..]);
-            idle.pop_front();
+            pool.idle.pop_front();
         }
     }
     Ok(())
@@ -174,80 +213,100 @@ fn farewell(world: &SimpleCommunicator, alive: &mut BTreeSet<i32>) {
     }
 }
 
-/// A worker's loop: ask, solve, answer, until rank 0 says stop.
+/// A worker's loop: ask, solve, answer, until rank 0 says stop. The formula
+/// of a task's time is encoded when the first task of that time comes.
 fn work(
     world: &SimpleCommunicator,
     instance: &Instance,
-    time: usize,
     options: &SearchOptions,
     solver: &ChildSolver,
 ) {
     let root = world.process_at_rank(0);
-    let cnf = match encode(instance, time, &options.encoding) {
-        Ok(encoding) => Some(encoding.cnf),
-        Err(e) => {
-            root.send(&ToRoot::Failed(e.to_string()).encode()[..]);
-            None
-        }
-    };
-    if cnf.is_some() {
-        root.send(&ToRoot::Ready.encode()[..]);
-    }
+    let mut formula: Option<(u32, Cnf)> = None;
+    root.send(&ToRoot::Ready.encode()[..]);
     loop {
         let (bytes, _) = root.receive_vec::<u8>();
-        let reply = match (ToWorker::decode(&bytes), &cnf) {
-            (Ok(ToWorker::Stop), _) => break,
-            (Ok(ToWorker::Task { digest, .. }), Some(cnf)) if digest != cnf.digest() => {
-                ToRoot::Failed("its formula differs from rank 0's".to_string())
-            }
-            (
-                Ok(ToWorker::Task {
-                    id, budget, cube, ..
-                }),
-                Some(cnf),
-            ) => {
-                match solve_listening(world, cnf, &cube, budget, solver) {
-                    Some((answer, seconds)) => ToRoot::Done {
-                        id,
-                        seconds,
-                        answer,
+        let reply = match ToWorker::decode(&bytes) {
+            Ok(ToWorker::Stop) => break,
+            Ok(ToWorker::Abandon) => continue, // answered already
+            Ok(ToWorker::Task {
+                time,
+                id,
+                digest,
+                budget,
+                cube,
+            }) => {
+                if formula.as_ref().is_none_or(|(t, _)| *t != time) {
+                    formula = encode(instance, time as usize, &options.encoding)
+                        .map(|e| (time, e.cnf))
+                        .map_err(|e| root.send(&ToRoot::Failed(e.to_string()).encode()[..]))
+                        .ok();
+                }
+                match &formula {
+                    None => continue, // said so; rank 0 stops the run
+                    Some((_, cnf)) if digest != cnf.digest() => {
+                        ToRoot::Failed("its formula differs from rank 0's".to_string())
+                    }
+                    Some((_, cnf)) => match solve_listening(world, cnf, &cube, budget, solver) {
+                        Listened::Answer(answer, seconds) => ToRoot::Done {
+                            time,
+                            id,
+                            seconds,
+                            answer,
+                        },
+                        Listened::Abandoned => ToRoot::Ready,
+                        Listened::Stopped => break,
                     },
-                    None => break, // stopped while solving
                 }
             }
-            (Ok(ToWorker::Task { .. }), None) => continue,
-            (Err(e), _) => ToRoot::Failed(e.to_string()),
+            Err(e) => ToRoot::Failed(e.to_string()),
         };
         root.send(&reply.encode()[..]);
     }
     root.send(&ToRoot::Bye.encode()[..]);
 }
 
-/// Solves one cube while listening for a stop from rank 0 (`None` when it came).
+/// How solving a cube ended.
+enum Listened {
+    /// The solver's answer and its wall time.
+    Answer(super::protocol::Answer, f64),
+    /// Rank 0 said [`ToWorker::Abandon`]: the solver was stopped.
+    Abandoned,
+    /// Rank 0 said [`ToWorker::Stop`]: the solver was stopped, and the worker stops.
+    Stopped,
+}
+
+/// Solves one cube while listening for an abandon or a stop from rank 0.
 fn solve_listening(
     world: &SimpleCommunicator,
     cnf: &Cnf,
     cube: &[i32],
     budget: Option<f64>,
     solver: &ChildSolver,
-) -> Option<(super::protocol::Answer, f64)> {
+) -> Listened {
     let stop = Arc::new(AtomicBool::new(false));
+    let mut heard = None;
     std::thread::scope(|scope| {
         let solving = scope.spawn(|| solver.solve(cnf, cube, budget, &stop));
         while !solving.is_finished() {
             if let Some((message, status)) = world.process_at_rank(0).immediate_matched_probe() {
                 let bytes = take(message, &status);
-                if ToWorker::decode(&bytes) == Ok(ToWorker::Stop) {
+                if let Ok(order @ (ToWorker::Stop | ToWorker::Abandon)) = ToWorker::decode(&bytes) {
                     stop.store(true, Ordering::Relaxed);
+                    heard = Some(order);
                 }
             }
             std::thread::sleep(IDLE);
         }
-        let result = solving.join().ok();
-        if stop.load(Ordering::Relaxed) {
-            None
-        } else {
-            result
+        let result = solving.join();
+        match (heard, result) {
+            (Some(ToWorker::Abandon), _) => Listened::Abandoned,
+            (Some(_), _) => Listened::Stopped,
+            (None, Ok((answer, seconds))) => Listened::Answer(answer, seconds),
+            (None, Err(_)) => Listened::Answer(
+                super::protocol::Answer::Lost("the solver's thread panicked".to_string()),
+                0.0,
+            ),
         }
     })
 }

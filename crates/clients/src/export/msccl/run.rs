@@ -2,11 +2,11 @@
 //! and comparing what it moves with the schedule it was made from: the checks
 //! the CLI makes before it writes a program.
 
-use super::{AllToAll, Buffer, Chunk, MscclError, Step, StepKind, Transfer};
+use super::{Buffer, Chunk, MscclError, MscclProgram, Step, StepKind, Transfer};
 use std::collections::{BTreeMap, HashMap};
 use txverify_core::schedule::Schedule;
 
-impl AllToAll {
+impl MscclProgram {
     /// Runs the program as MSCCL would, under the strictest rule: a send and
     /// its receive happen together, when both are next in their threadblocks
     /// and what each depends on is done. Checks that every step reads a chunk
@@ -16,6 +16,11 @@ impl AllToAll {
     /// holds exactly the messages addressed to it. Returns the transfers in the
     /// order they happened.
     pub fn execute(&self) -> Result<Vec<Transfer>, MscclError> {
+        if self.coll != "alltoall" {
+            // The other collectives are run by the MSCCL checker
+            // (`collective::check_collective`).
+            return fail(format!("this runner runs all-to-alls, not {}", self.coll));
+        }
         let mut run = Execution::new(self)?;
         let total: usize = self
             .gpus
@@ -86,14 +91,14 @@ impl AllToAll {
     }
 }
 
-/// A failed check of [`AllToAll::execute`].
+/// A failed check of [`MscclProgram::execute`].
 fn fail<T>(what: String) -> Result<T, MscclError> {
     Err(MscclError::Execution(what))
 }
 
 /// A run of a program under the strictest rule, part way through.
 struct Execution<'a> {
-    program: &'a AllToAll,
+    program: &'a MscclProgram,
     /// Per GPU and threadblock, the index of its next step.
     next: Vec<Vec<usize>>,
     /// Chunk contents per GPU: chunk → message (source, destination).
@@ -110,7 +115,7 @@ impl<'a> Execution<'a> {
     /// The start: no step done, every GPU's input chunk `d` holding its
     /// message to `d`. Refuses a GPU with two threadblocks receiving from one
     /// peer on one channel.
-    fn new(program: &'a AllToAll) -> Result<Execution<'a>, MscclError> {
+    fn new(program: &'a MscclProgram) -> Result<Execution<'a>, MscclError> {
         let n = program.gpus.len() as u32;
         let next = program
             .gpus
@@ -188,6 +193,7 @@ impl<'a> Execution<'a> {
             StepKind::Recv => Ok(false), // its sender moves it
             StepKind::Copy => self.copy(g, t, step).map(|()| true),
             StepKind::Send => self.send(g, t, step),
+            StepKind::RecvReduceCopy => fail(format!("GPU {g} combines in an all-to-all")),
         }
     }
 
