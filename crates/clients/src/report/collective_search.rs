@@ -212,6 +212,7 @@ pub fn search_collective(
                 time_limit: request.time_limit,
                 solver: request.solver,
                 max_variables: request.max_variables,
+                translate: true,
                 deadline: request.deadline.map(|d| started + d),
                 stop: request.interrupt.iter().cloned().collect(),
             };
@@ -408,6 +409,12 @@ impl Run<'_> {
                     f.schedule.sends.len(),
                     verdict_text(&f.verdict, optimal_by, bound.value())
                 );
+                if f.construction.is_none() && searched.translated {
+                    let _ = writeln!(
+                        text,
+                        "  translated   block 0's items scheduled, every block b's mapped from them by an automorphism taking 0 to b"
+                    );
+                }
                 if anytime && optimal_by.is_none() {
                     let gap = gap.unwrap_or(0);
                     let percent = 100.0 * gap as f64 / bound.value().max(1) as f64;
@@ -457,6 +464,7 @@ impl Run<'_> {
             "gap": gap,
             "optimal": found.map(|_| optimal_by.is_some()),
             "optimal_by": optimal_by,
+            "translated": found.map(|f| f.construction.is_none() && searched.translated),
             "verdict": found.map(|f| verdict_text(&f.verdict, optimal_by, bound.value())),
             "improvements": improvements,
             "stopped": stopped,

@@ -24,6 +24,9 @@
 //!   allreduce ⌈N·C / cap(S)⌉ (every item needs the contributions from
 //!   outside S), broadcast ⌈C / cap(S)⌉ for S without the root, reduce the
 //!   same for S with it.
+//! - Cut vertex ([`cut_vertex`]): a node x is the only way into and out of
+//!   each component of G − x, so it sends (or receives) every item that must
+//!   enter (or leave) one, at most min(K, deg x) a step.
 //! - Gossip: an allreduce of one item makes at least 2(N − 1) sends (the
 //!   one-way gossip bound); N·C items of them, at most Σ_x k_x sends a step.
 //! - Scatter and gather: the root's eccentricity and links; total exchange:
@@ -36,6 +39,7 @@
 //! counts on a packet being unique, only on the items and contributions it
 //! can carry (one item per packet).
 
+pub mod cut_vertex;
 pub mod cuts;
 
 use super::distance::{distance_bound, reach};
@@ -92,6 +96,10 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
     let growth = growth_steps(n, widest);
     let sums = || graph.distance_sums();
     let outside = |inside: &[bool]| inside.iter().filter(|&&b| !b).count() as u64;
+    let relay = (
+        cut_vertex::cut_vertex_bound(graph, collective, ports),
+        "cut vertex".to_string(),
+    );
     let (time, sends): (Named, Named) = match collective {
         Collective::Broadcast { root, .. } | Collective::Reduce { root, .. } => {
             // On one node nothing is sent and nothing waits behind the root.
@@ -115,6 +123,7 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
                 (ecc, "eccentricity of the root".into()),
                 (growth + behind, "holders growth".into()),
                 (cut, "cut".into()),
+                relay,
             ];
             if c > 1 {
                 time.push((ecc + behind, "pipeline".into()));
@@ -144,6 +153,7 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
                     "intake".into(),
                 ),
                 (cut_bound(graph, ports, |s| c * outside(s)), "cut".into()),
+                relay,
             ],
             vec![(c * n * n.saturating_sub(1), "copies".into())],
         ),
@@ -161,6 +171,7 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
                     cut_bound(graph, ports, |s| c * (n - outside(s))),
                     "cut".into(),
                 ),
+                relay,
             ],
             vec![(c * n * n.saturating_sub(1), "contributions".into())],
         ),
@@ -172,6 +183,7 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
                     (growth, "holders growth".into()),
                     (cut_bound(graph, ports, |_| c * n), "cut".into()),
                     (distance_bound(gossip, step_sends), "gossip".into()),
+                    relay,
                 ],
                 vec![(gossip, "gossip".into())],
             )

@@ -30,10 +30,10 @@
 //!
 //! | collective | bounds |
 //! | --- | --- |
-//! | broadcast R, reduce R | e(R); e(R) + ⌈C / k_R⌉ − 1 (pipeline); ⌈log_{1+k} N⌉ + ⌈C / k_R⌉ − 1 (growth); ⌈C / cap(S)⌉ for S without R (broadcast) or with it (reduce) |
-//! | allgather | diameter; ⌈log_{1+k} N⌉; ⌈C(N − 1) / k_x⌉ (intake); ⌈C·|V∖S| / cap(S)⌉ |
-//! | reduce-scatter | diameter; ⌈log_{1+k} N⌉; ⌈C(N − 1) / k_x⌉ (outflow); ⌈C·|S| / cap(S)⌉ |
-//! | allreduce | diameter; ⌈log_{1+k} N⌉; ⌈N·C / cap(S)⌉; ⌈2NC(N − 1) / Σ k_x⌉ (one-way gossip) |
+//! | broadcast R, reduce R | e(R); e(R) + ⌈C / k_R⌉ − 1 (pipeline); ⌈log_{1+k} N⌉ + ⌈C / k_R⌉ − 1 (growth); ⌈C / cap(S)⌉ for S without R (broadcast) or with it (reduce); ⌈C·m_R(x) / k_x⌉ (cut vertex: m_R(x) components of G − x without R) |
+//! | allgather | diameter; ⌈log_{1+k} N⌉; ⌈C(N − 1) / k_x⌉ (intake); ⌈C·|V∖S| / cap(S)⌉; ⌈C·Σ_j (N − |A_j|) / k_x⌉ (cut vertex: A_j the components of G − x) |
+//! | reduce-scatter | diameter; ⌈log_{1+k} N⌉; ⌈C(N − 1) / k_x⌉ (outflow); ⌈C·|S| / cap(S)⌉; ⌈C·Σ_j (N − |A_j|) / k_x⌉ (cut vertex) |
+//! | allreduce | diameter; ⌈log_{1+k} N⌉; ⌈N·C / cap(S)⌉; ⌈2NC(N − 1) / Σ k_x⌉ (one-way gossip); ⌈N·C·m(x) / k_x⌉ (cut vertex) |
 //!
 //! The K-port bound caps K at each node's degree: a node cannot use more ports
 //! than it has links, so K above the degree is the all-port case (on a graph of

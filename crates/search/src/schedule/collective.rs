@@ -13,7 +13,9 @@ pub use super::collective_copies::{
     COPIES_ENCODING_VERSION, CollectiveEncoding, CollectiveSearchError, encode_copies,
     estimate_variables,
 };
+use super::collective_formula::encode_translated;
 pub use super::collective_formula::{encode, encoding_version, estimate};
+use super::collective_symmetry::Translations;
 use crate::certificate::ProofKind;
 use crate::options::SolverChoice;
 use crate::refutation::CheckedRefutation;
@@ -49,6 +51,10 @@ pub struct CollectiveSearchOptions {
     pub solver: SolverChoice,
     /// Refuse a formula estimated to have more variables than this.
     pub max_variables: u64,
+    /// Try each `T` first with the formula of translated schedules
+    /// ([`super::collective_symmetry`]) when the network has translations
+    /// and the collective has a block per node.
+    pub translate: bool,
     /// Stop the whole search at this instant (`--deadline S`).
     pub deadline: Option<Instant>,
     /// Stop the whole search when any of these flags is set (a signal).
@@ -78,6 +84,9 @@ pub struct CollectiveSearch {
     /// The numbers of steps where a limit ran out (the one of a `T`, the
     /// run's deadline or a stop request: the last one, with `stopped`).
     pub unknown: Vec<usize>,
+    /// Whether `found` is a translated schedule (the formula of
+    /// [`super::collective_symmetry`] found it).
+    pub translated: bool,
     /// Why the search stopped before it was done, if it did.
     pub stopped: Option<Stopped>,
 }
@@ -122,6 +131,10 @@ pub fn minimise_collective(
     progress: &mut dyn FnMut(usize),
 ) -> Result<CollectiveSearch, CollectiveSearchError> {
     let mut result = CollectiveSearch::default();
+    let translations = options
+        .translate
+        .then(|| Translations::find(graph))
+        .flatten();
     for time in options.from..=options.to {
         if let Some(why) = options.stopped() {
             result.stopped = Some(why);
@@ -132,6 +145,14 @@ pub fn minimise_collective(
             return Err(CollectiveSearchError::Unsupported(options.collective));
         }
         let estimate = estimate(graph, options.collective, time);
+        if let Some(translations) = &translations
+            && estimate / translations.len() as u64 <= options.max_variables
+            && let Some(sends) = translated(graph, options, time, translations)?
+        {
+            result.found = Some(sends);
+            result.translated = true;
+            break;
+        }
         if estimate > options.max_variables {
             return Err(CollectiveSearchError::OverLimit {
                 time,
@@ -232,6 +253,37 @@ pub fn minimise_collective(
     Ok(result)
 }
 
+/// A translated schedule finishing by `time`, if the restricted formula has
+/// one (replayed like every model). Unsatisfiable or out of time, the
+/// restricted formula says nothing: the caller goes on with the full one.
+fn translated(
+    graph: &Graph,
+    options: &CollectiveSearchOptions,
+    time: usize,
+    translations: &Translations,
+) -> Result<Option<Vec<TimedSend>>, CollectiveSearchError> {
+    let Some(encoding) =
+        encode_translated(graph, options.collective, options.ports, time, translations)
+    else {
+        return Ok(None);
+    };
+    let control = SolveControl {
+        deadline: options.time_limit.map(|limit| Instant::now() + limit),
+        stop: vec![],
+        proof: None,
+        lrat: None,
+        on_progress: Box::new(|_| {}),
+    };
+    match crate::run_solver(options.solver, None, &encoding.cnf, control)?.0 {
+        SatAnswer::Sat(model) => {
+            let sends = encoding.decode(&model);
+            check_model(graph, options, time, &sends)?;
+            Ok(Some(sends))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// The personalised collectives are searched by `search --network` alone.
 fn collective_unsupported(c: Collective) -> bool {
     c.items() == Items::None
@@ -284,6 +336,7 @@ mod tests {
             time_limit: None,
             solver: SolverChoice::Varisat,
             max_variables: 1 << 24,
+            translate: true,
             deadline: None,
             stop: vec![],
         };
@@ -328,6 +381,7 @@ mod tests {
                 time_limit: None,
                 solver,
                 max_variables: 1 << 24,
+                translate: true,
                 deadline: None,
                 stop: vec![],
             };
@@ -353,6 +407,117 @@ mod tests {
     }
 
     #[test]
+    fn translated_schedules_are_found_where_the_network_has_translations() {
+        // All-port allgather on the 3-cube: 3 steps (the diameter); every
+        // block's items move as block 0's, XOR-translated.
+        let found = fastest("hypercube 3", Collective::ALLGATHER, Ports::All, 3);
+        assert!(found.translated);
+        let sends = found.found.unwrap();
+        assert_eq!(sends.len(), 8 * 7);
+        let key = |s: &TimedSend| (s.step, s.from, s.to, s.source);
+        let all: std::collections::HashSet<_> = sends.iter().map(key).collect();
+        for s in sends.iter().filter(|s| s.source == 0) {
+            for b in 0..8 {
+                assert!(all.contains(&(s.step, s.from ^ b, s.to ^ b, b)), "{s:?}");
+            }
+        }
+        // Reduce-scatter and allreduce on a ring, one port: the one-way ring.
+        let rs = Collective::ReduceScatter { chunks: 1 };
+        let found = fastest("ring 5", rs, Ports::Limit(1), 4);
+        assert!(found.translated && found.infeasible.is_empty());
+        assert_eq!(found.found.unwrap().last().unwrap().step, 4);
+        // Asked not to, or on a line (no translations): the full formula.
+        let line = fastest("linear 4", Collective::ALLGATHER, Ports::Limit(1), 5);
+        assert!(!line.translated);
+        let g = graph("hypercube 3");
+        let options = CollectiveSearchOptions {
+            network: "hypercube 3".into(),
+            certificate_dir: None,
+            collective: Collective::ALLGATHER,
+            ports: Ports::All,
+            from: 3,
+            to: 3,
+            time_limit: None,
+            solver: SolverChoice::Varisat,
+            max_variables: 1 << 24,
+            translate: false,
+            deadline: None,
+            stop: vec![],
+        };
+        let full = minimise_collective(&g, &options, &mut |_| {}).unwrap();
+        assert!(!full.translated && full.found.is_some());
+    }
+
+    /// One step below the core's bound the full formula is unsatisfiable
+    /// (so is every fewer, a schedule of T − 1 steps being one of T), on
+    /// graphs with cut vertices, where the cut vertex bound is the largest
+    /// under one port.
+    #[test]
+    fn no_schedule_beats_the_bounds_on_graphs_with_cut_vertices() {
+        let star = Graph::from_adjacency(vec![vec![1, 2, 3], vec![0], vec![0], vec![0]]).unwrap();
+        // A triangle 0 1 2 with a tail 2 3 4.
+        let tail = Graph::from_adjacency(vec![
+            vec![1, 2],
+            vec![0, 2],
+            vec![0, 1, 3],
+            vec![2, 4],
+            vec![3],
+        ])
+        .unwrap();
+        let one = Ports::Limit(1);
+        let cases = [
+            ("linear 4", graph("linear 4"), Collective::ALLGATHER, one),
+            (
+                "linear 4",
+                graph("linear 4"),
+                Collective::Allreduce { chunks: 1 },
+                one,
+            ),
+            ("star", star.clone(), Collective::ALLGATHER, Ports::Limit(2)),
+            (
+                "star",
+                star.clone(),
+                Collective::ReduceScatter { chunks: 1 },
+                one,
+            ),
+            (
+                "star",
+                star,
+                Collective::broadcast(1).with_chunks(2).unwrap(),
+                one,
+            ),
+            ("tail", tail.clone(), Collective::ALLGATHER, one),
+            (
+                "tail",
+                tail,
+                Collective::reduce(2).with_chunks(3).unwrap(),
+                one,
+            ),
+        ];
+        for (name, g, c, ports) in cases {
+            let bound = txverify_core::bounds::collective(&g, c, ports).time;
+            assert_eq!(bound.best().name(), "cut vertex", "{name}, {c}");
+            let below = bound.value() as usize - 1;
+            let options = CollectiveSearchOptions {
+                network: name.to_string(),
+                certificate_dir: None,
+                collective: c,
+                ports,
+                from: below,
+                to: below,
+                time_limit: None,
+                solver: SolverChoice::Varisat,
+                max_variables: 1 << 24,
+                translate: false,
+                deadline: None,
+                stop: vec![],
+            };
+            let found = minimise_collective(&g, &options, &mut |_| {}).unwrap();
+            assert_eq!(times(&found), [below], "{name}, {c}, ports {ports}");
+        }
+    }
+
+    #[test]
     fn a_stop_request_or_a_past_deadline_ends_the_search_before_the_next_time() {
         let g = graph("ring 6");
         let mut options = CollectiveSearchOptions {
@@ -365,6 +530,7 @@ mod tests {
             time_limit: None,
             solver: SolverChoice::Varisat,
             max_variables: 1 << 24,
+            translate: true,
             deadline: None,
             stop: vec![Arc::new(AtomicBool::new(true))],
         };

@@ -17,6 +17,7 @@
 //! respects, so an unsatisfiable formula speaks about every schedule of the
 //! model.
 
+use super::collective_symmetry::Translations;
 use crate::cnf::{Cnf, Lit};
 use crate::options::SolverError;
 use std::path::PathBuf;
@@ -120,7 +121,21 @@ pub fn encode_copies(
     ports: Ports,
     time: usize,
 ) -> Result<CollectiveEncoding, CollectiveSearchError> {
-    if collective.items() != Items::Copies {
+    encode_copies_in(graph, collective, ports, time, None)
+}
+
+/// Builds the formula for `time` steps; with `translated`, of the schedules
+/// whose items of block b are those of block 0 mapped by σ_b (an allgather
+/// only; [`super::collective_symmetry`]).
+pub(crate) fn encode_copies_in(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    time: usize,
+    translated: Option<&Translations>,
+) -> Result<CollectiveEncoding, CollectiveSearchError> {
+    if collective.items() != Items::Copies || (translated.is_some() && collective.root().is_some())
+    {
         return Err(CollectiveSearchError::Unsupported(collective));
     }
     let n = graph.nodes();
@@ -131,7 +146,11 @@ pub fn encode_copies(
     let mut on_link: Vec<Vec<Lit>> = vec![Vec::new(); time * links];
     let mut out: Vec<Vec<Lit>> = vec![Vec::new(); time * n];
     let mut inn: Vec<Vec<Lit>> = vec![Vec::new(); time * n];
-    for (block, chunk) in items(graph, collective) {
+    let mut all = items(graph, collective);
+    if translated.is_some() {
+        all.retain(|&(block, _)| block == 0);
+    }
+    for (block, chunk) in all {
         let dist = graph.distances_from(block);
         // has[t][v]: 0 where the item cannot be yet.
         let mut has = vec![vec![0 as Lit; n]; time + 1];
@@ -168,18 +187,20 @@ pub fn encode_copies(
                     }
                     cnf.add(&[-s, has[t][w as usize]]);
                     into[w as usize].push(s);
-                    on_link[(t - 1) * links + link as usize].push(s);
-                    out[(t - 1) * n + u as usize].push(s);
-                    inn[(t - 1) * n + w as usize].push(s);
-                    let p = Packet::item(block, chunk);
-                    let send = TimedSend {
-                        step: t as u32,
-                        from: u,
-                        to: w,
-                        source: p.source,
-                        destination: p.destination,
-                    };
-                    sends.push((s, send));
+                    for (u, w, link, block) in images(graph, translated, u, w, link, block) {
+                        on_link[(t - 1) * links + link as usize].push(s);
+                        out[(t - 1) * n + u as usize].push(s);
+                        inn[(t - 1) * n + w as usize].push(s);
+                        let p = Packet::item(block, chunk);
+                        let send = TimedSend {
+                            step: t as u32,
+                            from: u,
+                            to: w,
+                            source: p.source,
+                            destination: p.destination,
+                        };
+                        sends.push((s, send));
+                    }
                 }
             }
             for (v, arriving) in into.into_iter().enumerate() {
@@ -199,13 +220,66 @@ pub fn encode_copies(
             }
         }
     }
-    for vars in &on_link {
-        cnf.at_most_one(vars);
-    }
-    if let Ports::Limit(k) = ports {
-        for vars in out.iter().chain(&inn) {
-            cnf.at_most(vars, k as usize);
+    capacities(&mut cnf, ports, &on_link, &out, &inn, translated.is_some());
+    Ok(CollectiveEncoding { cnf, sends })
+}
+
+/// Where a send of an item of `block` over `u → w` (directed link `link`)
+/// is made: there alone, or translated, once per map σ_b
+/// (σ_b(u) → σ_b(w), for the item of block σ_b(block)).
+pub(crate) fn images(
+    graph: &Graph,
+    translated: Option<&Translations>,
+    u: u32,
+    w: u32,
+    link: u32,
+    block: u32,
+) -> Vec<(u32, u32, u32, u32)> {
+    let Some(maps) = translated else {
+        return vec![(u, w, link, block)];
+    };
+    (0..maps.len() as u32)
+        .map(|b| {
+            let (u2, w2) = (maps.map(b, u), maps.map(b, w));
+            // The maps are automorphisms (checked when found).
+            let link2 = graph
+                .link(u2, w2)
+                .expect("a translation maps links to links");
+            (u2, w2, link2, maps.map(b, block))
+        })
+        .collect()
+}
+
+/// One packet per directed link a step, K sends and K receives per node a
+/// step. Translated, the constraints of the links (nodes) of one orbit are
+/// the same constraint: each is written once (`dedup`, in the order met).
+pub(crate) fn capacities(
+    cnf: &mut Cnf,
+    ports: Ports,
+    on_link: &[Vec<Lit>],
+    out: &[Vec<Lit>],
+    inn: &[Vec<Lit>],
+    dedup: bool,
+) {
+    let mut written = std::collections::HashSet::new();
+    let mut first = |vars: &[Lit]| {
+        if !dedup {
+            return true;
+        }
+        let mut key = vars.to_vec();
+        key.sort_unstable();
+        written.insert(key)
+    };
+    for vars in on_link {
+        if first(vars) {
+            cnf.at_most_one(vars);
         }
     }
-    Ok(CollectiveEncoding { cnf, sends })
+    if let Ports::Limit(k) = ports {
+        for vars in out.iter().chain(inn) {
+            if first(vars) {
+                cnf.at_most(vars, k as usize);
+            }
+        }
+    }
 }

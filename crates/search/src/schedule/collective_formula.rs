@@ -4,9 +4,10 @@
 
 use super::collective_copies::{
     COPIES_ENCODING_VERSION, CollectiveEncoding, CollectiveSearchError, encode_copies,
-    estimate_variables,
+    encode_copies_in, estimate_variables,
 };
-use super::collective_sums::{SUMS_ENCODING_VERSION, encode_sums};
+use super::collective_sums::{SUMS_ENCODING_VERSION, encode_sums, encode_sums_in};
+use super::collective_symmetry::Translations;
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Items, Ports};
 
@@ -23,6 +24,28 @@ pub fn encode(
         Items::Sums => encode_sums(graph, collective, ports, time),
         _ => encode_copies(graph, collective, ports, time),
     }
+}
+
+/// The formula of `collective` for `time` steps restricted to translated
+/// schedules (the items of block b those of block 0 mapped by σ_b): for
+/// allgather, reduce-scatter and allreduce, `None` for the rest. Its models
+/// are schedules; its refutations prove nothing and are never reported.
+pub(crate) fn encode_translated(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    time: usize,
+    translations: &Translations,
+) -> Option<CollectiveEncoding> {
+    if collective.root().is_some() || collective.items() == Items::None {
+        return None;
+    }
+    let t = Some(translations);
+    match collective.items() {
+        Items::Sums => encode_sums_in(graph, collective, ports, time, t),
+        _ => encode_copies_in(graph, collective, ports, time, t),
+    }
+    .ok()
 }
 
 /// The version of the encoding [`encode`] uses for `collective`.

@@ -16,7 +16,8 @@
 //! distance holds for every schedule, so a refutation covers every schedule of
 //! the model.
 
-use super::collective_copies::{CollectiveEncoding, CollectiveSearchError};
+use super::collective_copies::{CollectiveEncoding, CollectiveSearchError, capacities, images};
+use super::collective_symmetry::Translations;
 use crate::cnf::{Cnf, Lit};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Items, Packet, Ports, TimedSend};
@@ -53,7 +54,21 @@ pub fn encode_sums(
     ports: Ports,
     time: usize,
 ) -> Result<CollectiveEncoding, CollectiveSearchError> {
-    if collective.items() != Items::Sums {
+    encode_sums_in(graph, collective, ports, time, None)
+}
+
+/// Builds the formula for `time` steps; with `translated`, of the schedules
+/// whose items of block b are those of block 0 mapped by σ_b, contributions
+/// included (reduce-scatter and allreduce only;
+/// [`super::collective_symmetry`]).
+pub(crate) fn encode_sums_in(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    time: usize,
+    translated: Option<&Translations>,
+) -> Result<CollectiveEncoding, CollectiveSearchError> {
+    if collective.items() != Items::Sums || (translated.is_some() && collective.root().is_some()) {
         return Err(CollectiveSearchError::Unsupported(collective));
     }
     let n = graph.nodes();
@@ -66,7 +81,10 @@ pub fn encode_sums(
     let mut on_link: Vec<Vec<Lit>> = vec![Vec::new(); time * links];
     let mut out: Vec<Vec<Lit>> = vec![Vec::new(); time * n];
     let mut inn: Vec<Vec<Lit>> = vec![Vec::new(); time * n];
-    let (items, everywhere) = items(graph, collective);
+    let (mut items, everywhere) = items(graph, collective);
+    if translated.is_some() {
+        items.retain(|&(block, _)| block == 0);
+    }
     for (block, chunk) in items {
         // has[t][v][x], `no` where distance forbids.
         let mut has = vec![vec![vec![no; n]; n]; time + 1];
@@ -123,18 +141,20 @@ pub fn encode_sums(
                         }
                     }
                     cnf.add(&news);
-                    on_link[(t - 1) * links + link as usize].push(s);
-                    out[(t - 1) * n + uu].push(s);
-                    inn[(t - 1) * n + ww].push(s);
-                    let p = Packet::item(block, chunk);
-                    let send = TimedSend {
-                        step: t as u32,
-                        from: u,
-                        to: w,
-                        source: p.source,
-                        destination: p.destination,
-                    };
-                    sends.push((s, send));
+                    for (u, w, link, block) in images(graph, translated, u, w, link, block) {
+                        on_link[(t - 1) * links + link as usize].push(s);
+                        out[(t - 1) * n + u as usize].push(s);
+                        inn[(t - 1) * n + w as usize].push(s);
+                        let p = Packet::item(block, chunk);
+                        let send = TimedSend {
+                            step: t as u32,
+                            from: u,
+                            to: w,
+                            source: p.source,
+                            destination: p.destination,
+                        };
+                        sends.push((s, send));
+                    }
                 }
             }
             for w in 0..n {
@@ -180,13 +200,6 @@ pub fn encode_sums(
             }
         }
     }
-    for vars in &on_link {
-        cnf.at_most_one(vars);
-    }
-    if let Ports::Limit(k) = ports {
-        for vars in out.iter().chain(&inn) {
-            cnf.at_most(vars, k as usize);
-        }
-    }
+    capacities(&mut cnf, ports, &on_link, &out, &inn, translated.is_some());
     Ok(CollectiveEncoding::new(cnf, sends))
 }

@@ -17,6 +17,7 @@ pub mod collective_certificate;
 pub mod collective_copies;
 pub mod collective_formula;
 pub mod collective_sums;
+pub mod collective_symmetry;
 pub mod encode;
 pub mod heuristic;
 
