@@ -12,16 +12,14 @@ use super::exit::Exit;
 use super::search_args::SearchArgs;
 pub use super::search_config::SearchFormat;
 use super::search_config::{Mode, config_of};
-use super::search_report::{
-    Reporter, describe, how_found, search_failure, write_found, write_table,
-};
+use super::search_report::{Reporter, how_found, search_failure, write_found};
 use std::path::Path;
-use txverify_clients::report::search::{Found, SearchReport, Tried, run_search, solver_name};
+use txverify_clients::report::search::{Tried, run_search, solver_name};
 use txverify_clients::report::{Failure, Status, cubes};
 use txverify_core::group::EnumerationLimits;
 use txverify_core::kernel::Instance;
 use txverify_core::load::{LoadOptions, Loaded};
-use txverify_search::{self as search, FoundBy, Progress, SearchError, SearchOptions};
+use txverify_search::{self as search, Progress, SearchError, SearchOptions};
 
 pub(super) fn load_file(path: &Path, max_order: usize) -> Result<(String, Loaded), Exit> {
     let options = LoadOptions {
@@ -164,60 +162,11 @@ fn search_and_report(
 ) -> Exit {
     let mut reporter = Reporter::new(super::global::quiet());
     match search_here(args, options, instance, &mut reporter) {
-        Ok(tried) => report(args, options, (source, instance), &tried, None, &reporter),
+        Ok(tried) => {
+            super::search_report::report(args, options, (source, instance), &tried, None, &reporter)
+        }
         Err(e) => search_failure(args, &e.to_string(), Exit::of_search_error(&e)),
     }
-}
-
-/// What a search (`cubes`: over MPI, which showed each time as it ended)
-/// tried, reported in text or JSON; a table found is written to `-o` when it is given.
-pub(super) fn report(
-    args: &SearchArgs,
-    options: &SearchOptions,
-    (source, instance): (&str, &Instance),
-    tried: &Tried,
-    cubes: Option<Vec<txverify_search::cluster::CubeRound>>,
-    reporter: &Reporter,
-) -> Exit {
-    let exit = Exit::from(tried.status(options.dimacs_only.is_some()));
-    let over_mpi = cubes.is_some();
-    let solver = solver_name(options) + if over_mpi { " over MPI" } else { "" };
-    let how = how_found(&solver);
-    let found =
-        (tried.found.as_ref()).map(|(t, by)| Found::new(source, instance, t, by.clone(), &how));
-    if let (Some(path), Some(found)) = (&args.output, &found)
-        && let Err(message) = write_table(&found.text, Some(path))
-    {
-        return search_failure(args, &message, Exit::Input);
-    }
-    if args.format == SearchFormat::Json {
-        let output = args.output.as_ref().map(|p| p.display().to_string());
-        let shown = args.shown_file();
-        let mut report =
-            SearchReport::new(&shown, options, instance, tried, found.as_ref(), output);
-        report.cubes = cubes;
-        super::output::json(&report);
-        return exit;
-    }
-    for i in tried.infeasible.iter().filter(|_| !over_mpi) {
-        reporter.say(&format!("infeasible {}", describe(i)));
-    }
-    if options.dimacs_only.is_some() {
-        reporter.say("formulas written; nothing solved");
-        return exit;
-    }
-    for t in tried.unknown.iter().filter(|_| !over_mpi) {
-        reporter.say(&format!("unknown T={t}: the limit ran out"));
-    }
-    if let Some(found) = found {
-        if let FoundBy::Helper(how) = &found.by {
-            reporter.say(&format!("found by the helper solver, on {how}"));
-        }
-        if args.output.is_none() {
-            out!("{}", found.text);
-        }
-    }
-    exit
 }
 
 /// Shows a cube run (or a decoded model): its lines on standard error, the

@@ -322,7 +322,8 @@ fn sigma_for(instance: &Instance, time: Option<usize>, tail: Option<usize>) -> O
         return search::symmetry::candidates(instance, false, BUDGET)
             .into_iter()
             .max_by_key(|c| (c.order, std::cmp::Reverse(c.free_letters)))
-            .map(|c| c.links);
+            .map(|c| c.links)
+            .or_else(|| search::symmetry::find_rotation(instance, BUDGET));
     }
     let full = search::encode::fills_every_cell(instance, time);
     search::symmetry::candidates(instance, full, BUDGET)

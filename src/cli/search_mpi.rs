@@ -77,7 +77,14 @@ pub(super) fn run(
             let reporter = Reporter::new(true);
             let tried = cluster::tried_of(&walked);
             let cubes = Some(walked.rounds);
-            super::search::report(args, &options, (source, instance), &tried, cubes, &reporter)
+            super::search_report::report(
+                args,
+                &options,
+                (source, instance),
+                &tried,
+                cubes,
+                &reporter,
+            )
         }
         Err(e) => super::search_report::cube_run_failed(&e, e.is_input()),
     }

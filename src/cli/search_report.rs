@@ -9,12 +9,12 @@ use super::search_config::SearchFormat;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
-use txverify_clients::report::search::{Found, SEARCH_SCHEMA};
+use txverify_clients::report::search::{Found, SEARCH_SCHEMA, SearchReport, Tried, solver_name};
 pub(super) use txverify_clients::report::search::{describe, found_by_text};
 use txverify_clients::report::{ErrorReport, Failure, Status};
 use txverify_core::kernel::{Instance, Table};
 use txverify_search::portfolio::HelperActivity;
-use txverify_search::{FoundBy, Phase, Progress};
+use txverify_search::{FoundBy, Phase, Progress, SearchOptions};
 
 /// Draws progress: a spinner on a terminal, plain lines otherwise.
 pub(super) struct Reporter {
@@ -186,4 +186,55 @@ pub(super) fn write_table(text: &str, output: Option<&Path>) -> Result<(), Strin
 pub(super) fn how_found(solver: &str) -> String {
     let args: Vec<String> = std::env::args().skip(1).collect();
     txverify_clients::report::search::how_found(&args, solver)
+}
+
+/// What a search (`cubes`: over MPI, which showed each time as it ended)
+/// tried, reported in text or JSON; a table found is written to `-o` when it is given.
+pub(super) fn report(
+    args: &SearchArgs,
+    options: &SearchOptions,
+    (source, instance): (&str, &Instance),
+    tried: &Tried,
+    cubes: Option<Vec<txverify_search::cluster::CubeRound>>,
+    reporter: &Reporter,
+) -> Exit {
+    let exit = Exit::from(tried.status(options.dimacs_only.is_some()));
+    let over_mpi = cubes.is_some();
+    let solver = solver_name(options) + if over_mpi { " over MPI" } else { "" };
+    let how = how_found(&solver);
+    let found =
+        (tried.found.as_ref()).map(|(t, by)| Found::new(source, instance, t, by.clone(), &how));
+    if let (Some(path), Some(found)) = (&args.output, &found)
+        && let Err(message) = write_table(&found.text, Some(path))
+    {
+        return search_failure(args, &message, Exit::Input);
+    }
+    if args.format == SearchFormat::Json {
+        let output = args.output.as_ref().map(|p| p.display().to_string());
+        let shown = args.shown_file();
+        let mut report =
+            SearchReport::new(&shown, options, instance, tried, found.as_ref(), output);
+        report.cubes = cubes;
+        super::output::json(&report);
+        return exit;
+    }
+    for i in tried.infeasible.iter().filter(|_| !over_mpi) {
+        reporter.say(&format!("infeasible {}", describe(i)));
+    }
+    if options.dimacs_only.is_some() {
+        reporter.say("formulas written; nothing solved");
+        return exit;
+    }
+    for t in tried.unknown.iter().filter(|_| !over_mpi) {
+        reporter.say(&format!("unknown T={t}: the limit ran out"));
+    }
+    if let Some(found) = found {
+        if let FoundBy::Helper(how) = &found.by {
+            reporter.say(&format!("found by the helper solver, on {how}"));
+        }
+        if args.output.is_none() {
+            out!("{}", found.text);
+        }
+    }
+    exit
 }

@@ -476,6 +476,30 @@ fn free_tail_takes_the_quarter_turn_and_names_it() {
 }
 
 #[test]
+fn free_tail_takes_a_link_rotation_where_no_counting_candidate_exists() {
+    // The CCC's only link automorphism, s <-> s', is found by the rotation search, not
+    // by the counting candidates; with a free tail it must be found the same way.
+    let p = "tables/found/ccc3.tbl";
+    let args = [
+        "search",
+        "--jobs",
+        "1",
+        "--time",
+        "36",
+        "--symmetry",
+        "sigma",
+    ];
+    let run = txverify(&[&args[..], &["--free-tail", "12", "--time-limit", "5", p]].concat());
+    assert_ne!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("--symmetry sigma: the automorphism s→s', s'→s"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn split_along_a_ring_factor_names_its_blocks_and_refuses_what_is_not_a_factor() {
     // The 3 x 8 torus at its bound 24: by default the split takes C_3, three blocks
     // of 8 columns for the 8-ring; a reflection of D_8 alone is no direct factor.

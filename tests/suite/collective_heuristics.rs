@@ -216,24 +216,14 @@ fn heuristic_text_states_the_construction_verdict_and_gap() {
 
 #[test]
 fn a_deadline_run_starts_from_the_heuristic_and_is_never_worse() {
-    // linear 4, one port: the bound is 3, the optimum 5 (T = 3, 4 refuted).
-    let (h, _) = search(
-        "linear 4",
-        &["--collective", "allgather", "--ports", "1", "--heuristic"],
-    );
+    // linear 4, allreduce, all ports: the bound is 4, the optimum 6 (T = 4, 5 refuted).
+    let (h, _) = search("linear 4", &["--collective", "allreduce", "--heuristic"]);
     let (v, code) = search(
         "linear 4",
-        &[
-            "--collective",
-            "allgather",
-            "--ports",
-            "1",
-            "--deadline",
-            "60",
-        ],
+        &["--collective", "allreduce", "--deadline", "60"],
     );
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["time"], 5);
+    assert_eq!(v["time"], 6);
     assert!(v["time"].as_u64() <= h["time"].as_u64());
     let refuted: Vec<u64> = v["infeasible"]
         .as_array()
@@ -241,12 +231,12 @@ fn a_deadline_run_starts_from_the_heuristic_and_is_never_worse() {
         .iter()
         .map(|i| i["time"].as_u64().unwrap())
         .collect();
-    assert_eq!(refuted, [3, 4]);
+    assert_eq!(refuted, [4, 5]);
     assert_eq!(v["deadline"].as_f64(), Some(60.0));
     assert!(v["stopped"].is_null());
     let kept = v["improvements"].as_array().unwrap();
     assert_eq!(kept[0]["found_by"], "heuristic");
-    assert_eq!(kept.last().unwrap()["time"], 5);
+    assert_eq!(kept.last().unwrap()["time"], 6);
     // A short deadline: the heuristic's schedule at least, exit 0; when the
     // deadline stopped SAT, the T being solved is unknown.
     let (h, _) = search("hypercube 3", &["--collective", "allreduce", "--heuristic"]);

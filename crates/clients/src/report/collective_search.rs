@@ -15,6 +15,7 @@
 //! meets the bound, or by the core's rule on the checked certificates of
 //! every time from the bound up ([`collective_optimal_by`]).
 
+use super::network_search::Kept;
 use super::network_search::write::write_output;
 use super::{Failure, Status};
 use serde_json::{Value, json};
@@ -112,13 +113,6 @@ struct Found {
     verdict: ScheduleVerdict,
     /// The construction that made it, or `None` for SAT.
     construction: Option<String>,
-}
-
-/// A schedule kept as the best so far.
-struct Kept {
-    time: u32,
-    found_by: &'static str,
-    seconds: f64,
 }
 
 type Outcome<T> = Result<T, Box<Failure>>;
@@ -387,13 +381,8 @@ impl Run<'_> {
         if let (Some(why), true) = (stopped_by, searched.unknown.is_empty()) {
             let _ = writeln!(text, "  search       {why}");
         }
-        if self.kept.len() > 1 {
-            let steps: Vec<String> = self
-                .kept
-                .iter()
-                .map(|k| format!("{} ({}, {:.1} s)", k.time, k.found_by, k.seconds))
-                .collect();
-            let _ = writeln!(text, "  improved     {}", steps.join(" → "));
+        if let Some(line) = Kept::improved_line(&self.kept) {
+            let _ = writeln!(text, "{line}");
         }
         match found {
             Some(f) => {
@@ -434,11 +423,7 @@ impl Run<'_> {
             }
         }
         let _ = writeln!(text, "  seconds      {seconds:.3}");
-        let improvements: Vec<Value> = self
-            .kept
-            .iter()
-            .map(|k| json!({"time": k.time, "found_by": k.found_by, "seconds": k.seconds}))
-            .collect();
+        let improvements: Vec<Value> = self.kept.iter().map(Kept::json).collect();
         let json = json!({
             "schema": COLLECTIVE_SEARCH_SCHEMA,
             "network": words,

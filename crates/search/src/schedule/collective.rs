@@ -22,7 +22,7 @@ use crate::refutation::CheckedRefutation;
 use crate::solver::{SatAnswer, SolveControl};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{
@@ -64,13 +64,7 @@ pub struct CollectiveSearchOptions {
 impl CollectiveSearchOptions {
     /// Whether the whole search must stop now, and why.
     fn stopped(&self) -> Option<Stopped> {
-        if self.stop.iter().any(|s| s.load(Ordering::Relaxed)) {
-            Some(Stopped::Requested)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Stopped::Deadline)
-        } else {
-            None
-        }
+        Stopped::now(&self.stop, self.deadline)
     }
 }
 

@@ -171,6 +171,20 @@ pub enum Stopped {
     Requested,
 }
 
+impl Stopped {
+    /// Whether a search with these stop flags and this deadline must stop now, and
+    /// why: the one rule of the total-exchange and the collective searches.
+    pub(crate) fn now(stop: &[Arc<AtomicBool>], deadline: Option<Instant>) -> Option<Stopped> {
+        if stop.iter().any(|s| s.load(Ordering::Relaxed)) {
+            Some(Stopped::Requested)
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Stopped::Deadline)
+        } else {
+            None
+        }
+    }
+}
+
 /// What [`minimise`] tells its caller as it goes.
 #[derive(Clone, Copy, Debug)]
 pub enum ScheduleEvent<'a> {
@@ -217,13 +231,7 @@ pub enum ScheduleEvent<'a> {
 impl ScheduleSearchOptions {
     /// Whether the whole search must stop now, and why.
     fn stopped(&self) -> Option<Stopped> {
-        if self.stop.iter().any(|s| s.load(Ordering::Relaxed)) {
-            Some(Stopped::Requested)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Stopped::Deadline)
-        } else {
-            None
-        }
+        Stopped::now(&self.stop, self.deadline)
     }
 }
 

@@ -10,14 +10,37 @@ use txverify_core::network::Graph;
 use txverify_core::verdict::NamedBound;
 use txverify_search::schedule::{self as sched, PathClass, ScheduleSearch};
 
-/// A schedule kept as the best so far, in the order they were kept.
-pub(super) struct Kept {
+/// A schedule kept as the best so far, in the order they were kept (by the
+/// anytime searches of total exchange and of the collectives alike).
+pub(crate) struct Kept {
     /// Its number of steps.
-    pub(super) time: u32,
+    pub(crate) time: u32,
     /// `heuristic` or `sat`.
-    pub(super) found_by: &'static str,
+    pub(crate) found_by: &'static str,
     /// When it was kept (and written), in seconds from the start.
-    pub(super) seconds: f64,
+    pub(crate) seconds: f64,
+}
+
+impl Kept {
+    /// Its entry of the JSON report's `improvements`.
+    pub(crate) fn json(&self) -> Value {
+        serde_json::json!({
+            "time": self.time,
+            "found_by": self.found_by,
+            "seconds": self.seconds,
+        })
+    }
+
+    /// The text report's `improved` line, when the run kept more than one schedule.
+    pub(crate) fn improved_line(kept: &[Kept]) -> Option<String> {
+        (kept.len() > 1).then(|| {
+            let steps: Vec<String> = kept
+                .iter()
+                .map(|k| format!("{} ({}, {:.1} s)", k.time, k.found_by, k.seconds))
+                .collect();
+            format!("  improved     {}", steps.join(" → "))
+        })
+    }
 }
 
 /// Everything a report states.
@@ -96,13 +119,8 @@ impl Facts<'_> {
             };
             let _ = writeln!(out, "  unknown      T={t}: {why}");
         }
-        if self.kept.len() > 1 {
-            let steps: Vec<String> = self
-                .kept
-                .iter()
-                .map(|k| format!("{} ({}, {:.1} s)", k.time, k.found_by, k.seconds))
-                .collect();
-            let _ = writeln!(out, "  improved     {}", steps.join(" → "));
+        if let Some(line) = Kept::improved_line(self.kept) {
+            let _ = writeln!(out, "{line}");
         }
         match self.found {
             Some(f) => {
@@ -171,17 +189,7 @@ impl Facts<'_> {
                 })
             })
             .collect();
-        let kept: Vec<Value> = self
-            .kept
-            .iter()
-            .map(|k| {
-                serde_json::json!({
-                    "time": k.time,
-                    "found_by": k.found_by,
-                    "seconds": k.seconds,
-                })
-            })
-            .collect();
+        let kept: Vec<Value> = self.kept.iter().map(Kept::json).collect();
         let time = found.as_ref().map(|f| f.verdict.time());
         let heuristic = request.heuristic;
         serde_json::json!({

@@ -16,7 +16,8 @@ mod stream;
 pub(crate) mod write;
 
 use super::{Failure, Status};
-use facts::{Facts, Kept};
+use facts::Facts;
+pub(crate) use facts::Kept;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
