@@ -220,7 +220,7 @@ pub fn read_certificate(path: &Path) -> Result<LpCertificate, CertificateError> 
             file: file.clone(),
             line: e.line(),
             column: e.column(),
-            message: txverify_core::schedule::format::json_error_message(&e),
+            message: txverify_core::format::json_error_message(&e),
         })?;
     if certificate.schema != LP_CERTIFICATE_SCHEMA {
         return Err(CertificateError::Schema {

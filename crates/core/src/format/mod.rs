@@ -231,3 +231,14 @@ pub fn without_spans(file: &TblFile) -> TblFile {
 
 #[cfg(test)]
 mod tests;
+
+/// What serde_json says is wrong, without the " at line L column C" it appends:
+/// every reader of a JSON file renders the position itself, as `file:line:col`.
+pub fn json_error_message(e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    match message.strip_suffix(&position) {
+        Some(bare) => bare.to_string(),
+        None => message,
+    }
+}

@@ -308,17 +308,6 @@ fn parse_send_line(source: &str, content: &str, chunks: u32) -> Result<TimedSend
     })
 }
 
-/// What serde_json says is wrong, without the " at line L column C" it appends:
-/// every reader of a JSON file renders the position itself, as `file:line:col`.
-pub fn json_error_message(e: &serde_json::Error) -> String {
-    let message = e.to_string();
-    let position = format!(" at line {} column {}", e.line(), e.column());
-    match message.strip_suffix(&position) {
-        Some(bare) => bare.to_string(),
-        None => message,
-    }
-}
-
 /// Reads the JSON format.
 pub fn parse_json(source: &str) -> Result<Schedule, ParseError> {
     let raw: RawSchedule = serde_json::from_str(source).map_err(|e| {
@@ -327,7 +316,7 @@ pub fn parse_json(source: &str) -> Result<Schedule, ParseError> {
             source,
             offset,
             1,
-            ParseErrorKind::Json(json_error_message(&e)),
+            ParseErrorKind::Json(crate::format::json_error_message(&e)),
         )
     })?;
     let collective = match raw.chunks {
