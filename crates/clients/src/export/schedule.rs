@@ -61,12 +61,7 @@ pub fn export_schedule(
         )),
     };
     let program = program_of(&schedule, name).map_err(refuse)?;
-    let warnings = program
-        .runtime_fit()
-        .exceeded()
-        .into_iter()
-        .map(|limit| format!("{limit}; see docs/export.md"))
-        .collect();
+    let warnings = program.runtime_warnings();
     Ok(Exported::Msccl(Box::new(program), warnings))
 }
 

@@ -125,11 +125,6 @@ fn msccl_program(schedule: &Schedule, name: &str) -> Result<(AllToAll, Vec<Strin
     program.check_against(schedule).map_err(|e| {
         Failure::internal(format!("{e}; nothing exported (a bug: please report it)"))
     })?;
-    let warnings = program
-        .runtime_fit()
-        .exceeded()
-        .into_iter()
-        .map(|limit| format!("{limit}; see docs/export.md"))
-        .collect();
+    let warnings = program.runtime_warnings();
     Ok((program, warnings))
 }

@@ -14,6 +14,13 @@ impl MscclProgram {
             .unwrap_or(1)
     }
 
+    /// The runtime limits the program exceeds, as the warnings `export` prints.
+    pub fn runtime_warnings(&self) -> Vec<String> {
+        (self.runtime_fit().exceeded().into_iter())
+            .map(|limit| format!("{limit}; see docs/export.md"))
+            .collect()
+    }
+
     /// The program's size against a runtime's limits.
     pub fn runtime_fit(&self) -> RuntimeFit {
         let gpus = self.gpus.len();
