@@ -52,8 +52,9 @@ pub(super) fn run(
     instance: &Instance,
 ) -> Exit {
     use txverify_clients::report::cluster;
+    use txverify_native::mpi_transport as transport;
     use txverify_search::Outcome;
-    use txverify_search::cluster::{ClusterStats, transport, walk};
+    use txverify_search::cluster::{ClusterStats, walk};
     let plan = match cluster::plan_of(instance, plan, args.max_time) {
         Ok(plan) => plan,
         Err(failure) => return search_failure(args, &failure.message, failure.status.into()),

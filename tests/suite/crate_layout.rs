@@ -118,3 +118,27 @@ fn the_binary_stays_under_its_line_budget() {
         "src/ has {lines} lines, over the binary's budget of {BINARY_LINES}: move the work into a library crate"
     );
 }
+
+/// Turning z3 or MPI on must not rebuild the search crate and the crates that use it
+/// (docs/ci.md, "What each step costs"): the system libraries are linked by
+/// txverify-native alone.
+#[test]
+fn only_the_native_crate_links_z3_and_mpi() {
+    for manifest in [
+        "crates/core/Cargo.toml",
+        "crates/proofcheck/Cargo.toml",
+        "crates/search/Cargo.toml",
+        "crates/clients/Cargo.toml",
+    ] {
+        let text = std::fs::read_to_string(root().join(manifest)).expect("a manifest is readable");
+        let linked: Vec<&str> = text
+            .lines()
+            .map(|line| line.split('=').next().unwrap_or("").trim())
+            .filter(|name| ["z3", "mpi", "z3-sys", "mpi-sys"].contains(name))
+            .collect();
+        assert!(linked.is_empty(), "{manifest} names {linked:?}");
+    }
+    let native = std::fs::read_to_string(root().join("crates/native/Cargo.toml")).unwrap();
+    assert!(native.lines().any(|l| l.starts_with("z3 = {")), "{native}");
+    assert!(native.lines().any(|l| l.starts_with("mpi = {")), "{native}");
+}

@@ -21,10 +21,12 @@ use txverify_search::{
     self as search, EncodingOptions, Outcome, SearchOptions, SolverChoice, certificate, encode,
 };
 
-/// A backend's entry point, as `solver::solve_z3` and `solver::solve_cadical`.
+/// A backend's entry point, as `z3_backend::solve_z3` and `solver::solve_cadical`.
 type Solve = fn(&Cnf, SolveControl<'_>) -> Result<(SatAnswer, u64), SolverError>;
 
 fn options(solver: SolverChoice) -> SearchOptions {
+    // z3 is plugged in by txverify-native, as the binary does at start-up.
+    txverify_native::install();
     SearchOptions {
         solver,
         ..SearchOptions::default()
@@ -292,7 +294,7 @@ backend!(
     z3,
     "z3",
     SolverChoice::Z3,
-    txverify_search::solver::solve_z3
+    txverify_native::z3_backend::solve_z3
 );
 backend!(
     cadical,

@@ -231,13 +231,13 @@ pub(crate) fn run_solver(
             name: "CaDiCaL",
             feature: "cadical",
         }),
-        #[cfg(feature = "z3")]
-        SolverChoice::Z3 => solver::solve_z3(cnf, control),
-        #[cfg(not(feature = "z3"))]
-        SolverChoice::Z3 => Err(SolverError::NotBuilt {
-            name: "z3",
-            feature: "z3",
-        }),
+        SolverChoice::Z3 => match solver::z3_backend() {
+            Some(solve_z3) => solve_z3(cnf, control),
+            None => Err(SolverError::NotBuilt {
+                name: "z3",
+                feature: "z3",
+            }),
+        },
     }
 }
 

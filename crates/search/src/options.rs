@@ -199,18 +199,6 @@ pub enum SolverChoice {
     External,
 }
 
-impl SolverChoice {
-    /// Whether this build has the solver.
-    pub fn available(self) -> bool {
-        match self {
-            SolverChoice::Varisat => true,
-            SolverChoice::Cadical => cfg!(feature = "cadical"),
-            SolverChoice::Z3 => cfg!(feature = "z3"),
-            SolverChoice::External => true,
-        }
-    }
-}
-
 /// Why an encoding cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

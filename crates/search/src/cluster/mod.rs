@@ -9,14 +9,13 @@
 //! ([`protocol`]), the queue ([`queue`]) and the child process that solves one
 //! cube ([`task`]) need no MPI and are tested without it, as does the walk
 //! over the numbers of columns of a minimising run ([`walk`]); only
-//! `transport` (cargo feature `mpi`) talks to MPI. See docs/cluster.md.
+//! the transport of txverify-native (its cargo feature `mpi`) talks to MPI, so that
+//! turning MPI on rebuilds neither this crate nor its users. See docs/cluster.md.
 
 pub mod protocol;
 pub mod queue;
 pub mod root;
 pub mod task;
-#[cfg(feature = "mpi")]
-pub mod transport;
 pub mod walk;
 
 pub use root::{CUBES_PER_WORKER, ClusterOptions, ClusterStats};

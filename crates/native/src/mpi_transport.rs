@@ -1,22 +1,13 @@
-//! The MPI side: who is rank 0, the loops of rank 0 and of the workers.
+//! The MPI side of a cluster search (`search --mpi`): who is rank 0, the loops of rank 0 and of the workers.
 //!
-//! Every message is bytes ([`super::protocol`]). Rank 0 never blocks on one
+//! Every message is bytes ([`protocol`]). Rank 0 never blocks on one
 //! worker: it probes for any message, hands cubes to idle workers, and takes
 //! back a cube whose worker has been silent past the lease. A worker blocks
 //! for its next order, then runs its solver in a child process
-//! ([`super::task`]) while it keeps probing for a stop. At the end rank 0
+//! ([`txverify_search::cluster::task`]) while it keeps probing for a stop. At the end rank 0
 //! sends every worker a stop and waits for each one's goodbye, so that no
 //! worker is left in a send that nobody receives.
 
-use super::ClusterError;
-use super::protocol::{ToRoot, ToWorker};
-use super::root::{ClusterOptions, ClusterStats, Conductor};
-use super::task::ChildSolver;
-use super::walk::{self, Plan, Walked};
-use crate::Outcome;
-use crate::cnf::Cnf;
-use crate::encode::encode;
-use crate::options::SearchOptions;
 use mpi::datatype::Equivalence;
 use mpi::point_to_point::{Message, Status};
 use mpi::topology::SimpleCommunicator;
@@ -26,6 +17,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use txverify_core::kernel::Instance;
+use txverify_search::Outcome;
+use txverify_search::cluster::ClusterError;
+use txverify_search::cluster::protocol::{self, ToRoot, ToWorker};
+use txverify_search::cluster::root::{ClusterOptions, ClusterStats, Conductor};
+use txverify_search::cluster::task::ChildSolver;
+use txverify_search::cluster::walk::{self, Plan, Walked};
+use txverify_search::cnf::Cnf;
+use txverify_search::encode::encode;
+use txverify_search::options::SearchOptions;
 
 /// How long a loop waits when there is no message.
 const IDLE: Duration = Duration::from_millis(2);
@@ -269,7 +269,7 @@ fn work(
 /// How solving a cube ended.
 enum Listened {
     /// The solver's answer and its wall time.
-    Answer(super::protocol::Answer, f64),
+    Answer(protocol::Answer, f64),
     /// Rank 0 said [`ToWorker::Abandon`]: the solver was stopped.
     Abandoned,
     /// Rank 0 said [`ToWorker::Stop`]: the solver was stopped, and the worker stops.
@@ -304,7 +304,7 @@ fn solve_listening(
             (Some(_), _) => Listened::Stopped,
             (None, Ok((answer, seconds))) => Listened::Answer(answer, seconds),
             (None, Err(_)) => Listened::Answer(
-                super::protocol::Answer::Lost("the solver's thread panicked".to_string()),
+                protocol::Answer::Lost("the solver's thread panicked".to_string()),
                 0.0,
             ),
         }
