@@ -77,10 +77,6 @@ pub struct CollectiveEncoding {
 }
 
 impl CollectiveEncoding {
-    pub(crate) fn new(cnf: Cnf, sends: Vec<(Lit, TimedSend)>) -> CollectiveEncoding {
-        CollectiveEncoding { cnf, sends }
-    }
-
     /// The sends a model (`model[v − 1]`, the value of variable `v`) makes.
     pub fn decode(&self, model: &[bool]) -> Vec<TimedSend> {
         let mut sends: Vec<TimedSend> = self
@@ -141,11 +137,7 @@ pub(crate) fn encode_copies_in(
     let n = graph.nodes();
     let links = graph.directed_links();
     let mut cnf = Cnf::new();
-    let mut sends = Vec::new();
-    // The send variables of each (step, link), of each (step, node) out and in.
-    let mut on_link: Vec<Vec<Lit>> = vec![Vec::new(); time * links];
-    let mut out: Vec<Vec<Lit>> = vec![Vec::new(); time * n];
-    let mut inn: Vec<Vec<Lit>> = vec![Vec::new(); time * n];
+    let mut slots = SendSlots::new(time, n, links);
     let mut all = items(graph, collective);
     if translated.is_some() {
         all.retain(|&(block, _)| block == 0);
@@ -187,20 +179,7 @@ pub(crate) fn encode_copies_in(
                     }
                     cnf.add(&[-s, has[t][w as usize]]);
                     into[w as usize].push(s);
-                    for (u, w, link, block) in images(graph, translated, u, w, link, block) {
-                        on_link[(t - 1) * links + link as usize].push(s);
-                        out[(t - 1) * n + u as usize].push(s);
-                        inn[(t - 1) * n + w as usize].push(s);
-                        let p = Packet::item(block, chunk);
-                        let send = TimedSend {
-                            step: t as u32,
-                            from: u,
-                            to: w,
-                            source: p.source,
-                            destination: p.destination,
-                        };
-                        sends.push((s, send));
-                    }
+                    slots.record(graph, translated, t, s, (u, w, link), (block, chunk));
                 }
             }
             for (v, arriving) in into.into_iter().enumerate() {
@@ -220,8 +199,75 @@ pub(crate) fn encode_copies_in(
             }
         }
     }
-    capacities(&mut cnf, ports, &on_link, &out, &inn, translated.is_some());
-    Ok(CollectiveEncoding { cnf, sends })
+    Ok(slots.finish(cnf, ports, translated.is_some()))
+}
+
+/// The send variables of a formula as it is built: of each (step, link), of each
+/// (step, node) out and in, for the capacities at the end, and each with the send it
+/// stands for, to read a model back. Both formulas (copies and sums) record theirs here.
+pub(crate) struct SendSlots {
+    n: usize,
+    links: usize,
+    on_link: Vec<Vec<Lit>>,
+    out: Vec<Vec<Lit>>,
+    inn: Vec<Vec<Lit>>,
+    sends: Vec<(Lit, TimedSend)>,
+}
+
+impl SendSlots {
+    pub(crate) fn new(time: usize, n: usize, links: usize) -> SendSlots {
+        SendSlots {
+            n,
+            links,
+            on_link: vec![Vec::new(); time * links],
+            out: vec![Vec::new(); time * n],
+            inn: vec![Vec::new(); time * n],
+            sends: Vec::new(),
+        }
+    }
+
+    /// Records `s`, the send at step `t` of the item (`block`, `chunk`) over the
+    /// directed link `link` = `u → w`, and, translated, each of its images.
+    pub(crate) fn record(
+        &mut self,
+        graph: &Graph,
+        translated: Option<&Translations>,
+        t: usize,
+        s: Lit,
+        (u, w, link): (u32, u32, u32),
+        (block, chunk): (u32, u32),
+    ) {
+        for (u, w, link, block) in images(graph, translated, u, w, link, block) {
+            self.on_link[(t - 1) * self.links + link as usize].push(s);
+            self.out[(t - 1) * self.n + u as usize].push(s);
+            self.inn[(t - 1) * self.n + w as usize].push(s);
+            let p = Packet::item(block, chunk);
+            let send = TimedSend {
+                step: t as u32,
+                from: u,
+                to: w,
+                source: p.source,
+                destination: p.destination,
+            };
+            self.sends.push((s, send));
+        }
+    }
+
+    /// The capacities of every step, and the formula with its sends.
+    pub(crate) fn finish(self, mut cnf: Cnf, ports: Ports, translated: bool) -> CollectiveEncoding {
+        capacities(
+            &mut cnf,
+            ports,
+            &self.on_link,
+            &self.out,
+            &self.inn,
+            translated,
+        );
+        CollectiveEncoding {
+            cnf,
+            sends: self.sends,
+        }
+    }
 }
 
 /// Where a send of an item of `block` over `u → w` (directed link `link`)

@@ -16,11 +16,11 @@
 //! distance holds for every schedule, so a refutation covers every schedule of
 //! the model.
 
-use super::collective_copies::{CollectiveEncoding, CollectiveSearchError, capacities, images};
+use super::collective_copies::{CollectiveEncoding, CollectiveSearchError, SendSlots};
 use super::collective_symmetry::Translations;
 use crate::cnf::{Cnf, Lit};
 use txverify_core::network::Graph;
-use txverify_core::schedule::{Collective, Items, Packet, Ports, TimedSend};
+use txverify_core::schedule::{Collective, Items, Ports};
 
 /// The version of this encoding.
 pub const SUMS_ENCODING_VERSION: &str = "txverify-sums-encoding-1";
@@ -77,10 +77,7 @@ pub(crate) fn encode_sums_in(
     let no = cnf.fresh();
     cnf.add(&[-no]);
     let dist: Vec<Vec<u32>> = (0..n as u32).map(|x| graph.distances_from(x)).collect();
-    let mut sends = Vec::new();
-    let mut on_link: Vec<Vec<Lit>> = vec![Vec::new(); time * links];
-    let mut out: Vec<Vec<Lit>> = vec![Vec::new(); time * n];
-    let mut inn: Vec<Vec<Lit>> = vec![Vec::new(); time * n];
+    let mut slots = SendSlots::new(time, n, links);
     let (mut items, everywhere) = items(graph, collective);
     if translated.is_some() {
         items.retain(|&(block, _)| block == 0);
@@ -141,20 +138,7 @@ pub(crate) fn encode_sums_in(
                         }
                     }
                     cnf.add(&news);
-                    for (u, w, link, block) in images(graph, translated, u, w, link, block) {
-                        on_link[(t - 1) * links + link as usize].push(s);
-                        out[(t - 1) * n + u as usize].push(s);
-                        inn[(t - 1) * n + w as usize].push(s);
-                        let p = Packet::item(block, chunk);
-                        let send = TimedSend {
-                            step: t as u32,
-                            from: u,
-                            to: w,
-                            source: p.source,
-                            destination: p.destination,
-                        };
-                        sends.push((s, send));
-                    }
+                    slots.record(graph, translated, t, s, (u, w, link), (block, chunk));
                 }
             }
             for w in 0..n {
@@ -200,6 +184,5 @@ pub(crate) fn encode_sums_in(
             }
         }
     }
-    capacities(&mut cnf, ports, &on_link, &out, &inn, translated.is_some());
-    Ok(CollectiveEncoding::new(cnf, sends))
+    Ok(slots.finish(cnf, ports, translated.is_some()))
 }
