@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use common::cli::{Run, file, nested_field_paths, txverify};
+use common::cli::{RING8_HEADER, Run, file, nested_field_paths, txverify};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -326,8 +326,6 @@ fn simulate_reports_the_conflicting_messages() {
     assert_eq!(first["kind"], "link_conflict");
     assert_eq!(first["step"], 1);
 }
-
-const RING8_HEADER: &str = "group: <y, Y | y^2 = Y^2 = (yY)^4 = 1>\nnetwork: ring 8\ntable:\n";
 
 #[test]
 fn search_finds_an_optimal_table_that_check_accepts() {
@@ -670,28 +668,6 @@ fn text_report_caps_each_kind_of_violation_and_says_how_many_more() {
         1,
         "no key twice"
     );
-}
-
-#[test]
-#[cfg(not(feature = "z3"))]
-fn search_with_z3_in_a_build_without_it_names_the_feature() {
-    let path = file("z3-missing.tbl", RING8_HEADER);
-    let run = txverify(&["search", "-q", "--solver", "z3", path.to_str().unwrap()]);
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("--features z3"), "{}", run.stderr);
-}
-
-#[test]
-#[cfg(feature = "z3")]
-fn search_with_z3_finds_an_optimal_table_that_check_accepts() {
-    let path = file("z3-search8.tbl", RING8_HEADER);
-    let run = txverify(&["search", "-q", "--solver", "z3", path.to_str().unwrap()]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("expect: time 8\n"), "{}", run.stdout);
-    let found = file("z3-found8.tbl", &run.stdout);
-    let recheck = txverify(&["check", found.to_str().unwrap()]);
-    assert_eq!(recheck.code, 0, "{}", recheck.stdout);
-    assert!(recheck.stdout.contains("OPTIMAL"), "{}", recheck.stdout);
 }
 
 #[test]
@@ -1309,26 +1285,6 @@ fn many_files_are_reported_in_the_order_given() {
         .collect();
     assert_eq!(files, expected);
     assert_eq!(run.code, 2);
-}
-
-#[test]
-fn version_names_the_compiled_in_solvers() {
-    let run = txverify(&["--version"]);
-    assert_eq!(run.code, 0);
-    assert!(run.stdout.starts_with("txverify "), "{}", run.stdout);
-    assert!(run.stdout.contains("varisat"), "{}", run.stdout);
-    assert_eq!(
-        run.stdout.contains("z3"),
-        cfg!(feature = "z3"),
-        "{}",
-        run.stdout
-    );
-    assert_eq!(
-        run.stdout.contains("cadical"),
-        cfg!(feature = "cadical"),
-        "{}",
-        run.stdout
-    );
 }
 
 /// A minimising search that finds nothing up to `--max-time` still says which

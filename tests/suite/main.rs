@@ -60,6 +60,7 @@ mod msccl_export_collectives;
 mod msccl_network;
 mod no_panic;
 mod one_bound;
+mod optional_features;
 mod portfolio;
 mod products;
 mod proofcheck_cnf;

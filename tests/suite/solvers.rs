@@ -2,7 +2,7 @@
 //! tables the kernel accepts, infeasibility, agreement with varisat, the time
 //! limit and the stop flag, and the certificate rule (neither writes proofs;
 //! certificates are re-derived with varisat). Every test runs once per backend
-//! built in: `cargo test --features z3,cadical --test solvers`.
+//! built in: `cargo test --release --features z3 --test suite solvers::`.
 #![cfg(any(feature = "z3", feature = "cadical"))]
 
 use crate::common;
