@@ -106,7 +106,13 @@ pub fn run(args: &SearchArgs) -> Exit {
             time,
             budget,
         } => {
-            let run = cubes::cubes(instance, time, count, budget, options, output);
+            let quiet = super::global::quiet();
+            let on_cube = |p: &txverify_search::conquer::CubeProgress| {
+                if !quiet {
+                    eprintln!("{}", cubes::cube_line(time, p));
+                }
+            };
+            let run = cubes::cubes(instance, (time, count, budget), options, output, &on_cube);
             // `-o` names the cubes' directory here: a table goes to standard output.
             let how = solver_name(options);
             show_run(run, &source, instance, None, &how)

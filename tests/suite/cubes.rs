@@ -42,6 +42,30 @@ fn s(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
+/// Each cube's end is a line on standard error (none with `-q`): a run of hours
+/// shows how far it is.
+#[test]
+fn a_cube_run_shows_each_cube_as_it_ends() {
+    let ring = ring();
+    let args = [
+        "search", &ring, "--time", "9", "--cubes", "3", "--jobs", "1",
+    ];
+    let run = txverify(&args);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = (run.stderr.lines())
+        .filter(|l| l.starts_with("T=9 cube "))
+        .collect();
+    assert_eq!(lines.len(), 3, "{}", run.stderr);
+    for (i, line) in lines.iter().enumerate() {
+        let start = format!("T=9 cube {} refuted after ", i + 1);
+        let end = format!(": {} of 3 cubes refuted, {} open", i + 1, 2 - i);
+        assert!(line.starts_with(&start) && line.ends_with(&end), "{line}");
+    }
+    let quiet = search(&["--time", "9", "--cubes", "3", "--jobs", "1"]);
+    assert_eq!(quiet.code, 1, "{}", quiet.stderr);
+    assert!(!quiet.stderr.contains(" cube 1 "), "{}", quiet.stderr);
+}
+
 #[test]
 fn cubes_solved_here_find_the_table_or_refute_every_cube() {
     let run = search(&["--time", "10", "--cubes", "4", "--jobs", "2"]);

@@ -111,6 +111,34 @@ pub struct CubeTally {
     pub open: Vec<usize>,
 }
 
+/// How one cube of a local run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubeEnd {
+    Refuted,
+    /// Past its budget: its parts are queued.
+    Split,
+    Satisfiable,
+    /// Stopped by the run's limit (or by a table found in another cube).
+    Open,
+}
+
+/// One cube's end and how far the run is at that moment: a run of hours shows
+/// it moving (`search --cubes` prints a line for each, unless `-q`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubeProgress {
+    /// The cube, numbered from 1 as the cube files are.
+    pub cube: usize,
+    pub end: CubeEnd,
+    /// Seconds this cube ran.
+    pub seconds: f64,
+    /// Cubes refuted so far, of `made`.
+    pub refuted: usize,
+    /// Cubes made so far (the first ones and the parts of split ones).
+    pub made: usize,
+    /// Cubes neither refuted nor split: queued, running, or stopped.
+    pub open: usize,
+}
+
 /// What the threads of a local cube run share: the queue of cubes (as
 /// [`crate::cluster::queue`] keeps it for MPI workers), the first model, the
 /// first failure.
@@ -131,12 +159,13 @@ struct Shared {
 /// proof place; a solver that writes no proof is replaced by varisat), and
 /// the directory becomes a cube certificate when every cube is refuted.
 /// CaDiCaL's and an external solver's proofs are checked as they come.
+/// `on_cube` hears of every cube as it ends.
 pub fn solve_cubes(
     instance: &Instance,
     time: usize,
     options: &SearchOptions,
-    count: usize,
-    budget: Option<f64>,
+    (count, budget): (usize, Option<f64>),
+    on_cube: &(dyn Fn(&CubeProgress) + Sync),
 ) -> Result<(Outcome, CubeTally), SearchError> {
     let started = Instant::now();
     let deadline = options.time_limit.map(|limit| started + limit);
@@ -172,7 +201,7 @@ pub fn solve_cubes(
                     deadline,
                     found: &shared.found,
                 };
-                conquer_thread(&mut job, thread as i32, shared, deadline);
+                conquer_thread(&mut job, (thread as i32, deadline), shared, on_cube);
             });
         }
     });
@@ -239,7 +268,12 @@ pub fn solve_cubes(
 /// is found, a job fails, every cube is refuted or the time is up. A cube
 /// that comes back unknown at its budget is split; one that comes back
 /// unknown at the deadline (or on a stop) stays open.
-fn conquer_thread(job: &mut CubeJob, thread: i32, shared: &Shared, deadline: Option<Instant>) {
+fn conquer_thread(
+    job: &mut CubeJob,
+    (thread, deadline): (i32, Option<Instant>),
+    shared: &Shared,
+    on_cube: &(dyn Fn(&CubeProgress) + Sync),
+) {
     let stopped = |options: &SearchOptions| {
         shared.found.load(Ordering::Relaxed)
             || options
@@ -275,6 +309,7 @@ fn conquer_thread(job: &mut CubeJob, thread: i32, shared: &Shared, deadline: Opt
             (a, b) => a.or(b),
         };
         let conjoined = cubes::with_cube(job.cnf, &lease.cube);
+        let started = Instant::now();
         let answer = CubeJob {
             cnf: &conjoined,
             ..*job
@@ -283,18 +318,23 @@ fn conquer_thread(job: &mut CubeJob, thread: i32, shared: &Shared, deadline: Opt
         let Ok(mut queue) = shared.queue.lock() else {
             return;
         };
-        match answer {
+        let end = match answer {
             Ok(CubeAnswer::Sat(model)) => {
                 shared.found.store(true, Ordering::Relaxed);
                 if let Ok(mut slot) = shared.model.lock() {
                     slot.get_or_insert((lease.id, model));
                 }
+                CubeEnd::Satisfiable
             }
-            Ok(CubeAnswer::Unsat) => queue.refuted(lease.id),
+            Ok(CubeAnswer::Unsat) => {
+                queue.refuted(lease.id);
+                CubeEnd::Refuted
+            }
             Ok(CubeAnswer::Unknown) if lease.budget.is_some() && !stopped(job.options) => {
                 queue.split(lease.id);
+                CubeEnd::Split
             }
-            Ok(CubeAnswer::Unknown) => {}
+            Ok(CubeAnswer::Unknown) => CubeEnd::Open,
             Err(e) => {
                 shared.found.store(true, Ordering::Relaxed);
                 if let Ok(mut slot) = shared.failure.lock() {
@@ -302,7 +342,17 @@ fn conquer_thread(job: &mut CubeJob, thread: i32, shared: &Shared, deadline: Opt
                 }
                 return;
             }
-        }
+        };
+        let progress = CubeProgress {
+            cube: lease.id as usize + 1,
+            end,
+            seconds: started.elapsed().as_secs_f64(),
+            refuted: queue.refuted_count(),
+            made: queue.made(),
+            open: queue.open_cubes().len(),
+        };
+        drop(queue);
+        on_cube(&progress);
     }
 }
 
@@ -635,12 +685,26 @@ mod tests {
             certificate_dir: Some(dir.clone()),
             ..SearchOptions::default()
         };
-        let (outcome, tally) = solve_cubes(&instance, 14, &options, 1, Some(1e-6)).unwrap();
+        let heard = Mutex::new(Vec::new());
+        let on_cube = |p: &CubeProgress| heard.lock().unwrap().push(*p);
+        let (outcome, tally) =
+            solve_cubes(&instance, 14, &options, (1, Some(1e-6)), &on_cube).unwrap();
         assert!(matches!(outcome, Outcome::Infeasible(_)), "{outcome:?}");
         assert!(tally.splits >= 1, "{tally:?}");
         assert_eq!(tally.cubes, 1 + 4 * tally.splits, "{tally:?}");
         assert_eq!(tally.refuted, tally.cubes - tally.splits, "{tally:?}");
         assert!(tally.open.is_empty() && tally.satisfiable == 0, "{tally:?}");
+        // Every cube ended once, as refuted or split, and the last word is the tally.
+        let heard = heard.into_inner().unwrap();
+        assert_eq!(heard.len(), tally.cubes, "{heard:?}");
+        let ends = |end| heard.iter().filter(|p| p.end == end).count();
+        assert_eq!(ends(CubeEnd::Split), tally.splits, "{heard:?}");
+        assert_eq!(ends(CubeEnd::Refuted), tally.refuted, "{heard:?}");
+        let last = heard.iter().max_by_key(|p| p.refuted).unwrap();
+        assert_eq!(
+            (last.refuted, last.made, last.open),
+            (tally.refuted, tally.cubes, 0)
+        );
         // The leaves' proofs, renumbered, cover every assignment and check.
         let verified = certificate::verify(&instance, &dir);
         let _ = std::fs::remove_dir_all(&dir);

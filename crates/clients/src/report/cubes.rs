@@ -10,7 +10,7 @@ use super::failure::{Failure, Status, read_text};
 use super::search::{at_time, describe};
 use std::path::Path;
 use txverify_core::kernel::{Instance, Table};
-use txverify_search::conquer::{self, Merged};
+use txverify_search::conquer::{self, CubeEnd, CubeProgress, Merged};
 use txverify_search::{self as search, EncodingOptions, Outcome, SearchError, SearchOptions};
 
 /// What a cube run or a decoded model gave.
@@ -53,14 +53,14 @@ fn failed(e: &SearchError) -> Failure {
 
 /// `--cubes K --time T`: with `output_dir` (`-o`), the cubes written there
 /// for jobs elsewhere; with `--dimacs`, one iCNF file; else solved here, a
-/// cube past `budget` seconds split again (`--cube-budget`).
+/// cube past `budget` seconds split again (`--cube-budget`), `on_cube` told
+/// of each cube as it ends.
 pub fn cubes(
     instance: &Instance,
-    time: usize,
-    count: usize,
-    budget: Option<f64>,
+    (time, count, budget): (usize, usize, Option<f64>),
     options: &SearchOptions,
     output_dir: Option<&Path>,
+    on_cube: &(dyn Fn(&CubeProgress) + Sync),
 ) -> Result<Run, Failure> {
     let encoding = &options.encoding;
     if let Some(dir) = output_dir {
@@ -78,7 +78,8 @@ pub fn cubes(
         );
         return Ok(Run::said(line, Status::Ok));
     }
-    let solved = conquer::solve_cubes(instance, time, &at_time(options, time), count, budget)
+    let options = at_time(options, time);
+    let solved = conquer::solve_cubes(instance, time, &options, (count, budget), on_cube)
         .map_err(|e| failed(&e))?;
     Ok(match solved {
         (Outcome::Found(table, _), tally) => Run {
@@ -100,6 +101,21 @@ pub fn cubes(
         ),
         (Outcome::Unknown, tally) => Run::said(open_cubes(time, &tally), Status::Limit),
     })
+}
+
+/// The progress line of one cube's end, e.g. `T=107 cube 12 refuted after
+/// 3.2 s: 11 of 72 cubes refuted, 59 open`.
+pub fn cube_line(time: usize, p: &CubeProgress) -> String {
+    let end = match p.end {
+        CubeEnd::Refuted => "refuted",
+        CubeEnd::Split => "split again",
+        CubeEnd::Satisfiable => "satisfiable",
+        CubeEnd::Open => "stopped",
+    };
+    format!(
+        "T={time} cube {} {end} after {:.1} s: {} of {} cubes refuted, {} open",
+        p.cube, p.seconds, p.refuted, p.made, p.open
+    )
 }
 
 /// The line of a cube run stopped by its limit: how far it got, and which
