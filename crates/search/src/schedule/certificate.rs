@@ -32,12 +32,9 @@ pub struct ScheduleProvenance {
     pub encoding: String,
     /// The network as it was named.
     pub network: String,
-    /// Its nodes.
-    pub nodes: usize,
-    /// Its directed links.
-    pub directed_links: usize,
-    /// FNV-1a digest of its sorted adjacency lists ([`graph_digest`]), in hex.
-    pub graph_digest: String,
+    /// Its graph (`nodes`, `directed_links`, `graph_digest` in the file).
+    #[serde(flatten)]
+    pub graph: GraphStamp,
     /// The port model (`all`).
     pub ports: String,
     /// The number of steps shown infeasible.
@@ -86,17 +83,8 @@ pub enum ScheduleCertificateError {
         found: String,
     },
     /// The certificate was made for another graph.
-    #[error(
-        "the certificate does not match: made for a graph of {nodes} nodes and {links} directed links with digest {digest}, not this network"
-    )]
-    WrongGraph {
-        /// Nodes it names.
-        nodes: usize,
-        /// Directed links it names.
-        links: usize,
-        /// The graph digest it names.
-        digest: String,
-    },
+    #[error(transparent)]
+    WrongGraph(#[from] WrongGraph),
     /// The regenerated formula differs from `formula.cnf` or the recorded size or digest.
     #[error(
         "the certificate does not match: the regenerated formula differs from the one in formula.cnf (or its recorded size or digest)"
@@ -129,6 +117,53 @@ pub struct VerifiedSchedule {
     pub provenance: ScheduleProvenance,
     /// What the proof checker saw.
     pub report: ProofReport,
+}
+
+/// The graph a certificate was made for, as its provenance states it: every
+/// kind of schedule certificate is checked against the graph it is given.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GraphStamp {
+    /// Its nodes.
+    pub nodes: usize,
+    /// Its directed links.
+    pub directed_links: usize,
+    /// FNV-1a digest of its sorted adjacency lists ([`graph_digest`]), in hex.
+    pub graph_digest: String,
+}
+
+impl GraphStamp {
+    /// The stamp of `graph`.
+    pub fn of(graph: &Graph) -> GraphStamp {
+        GraphStamp {
+            nodes: graph.nodes(),
+            directed_links: graph.directed_links(),
+            graph_digest: graph_digest(graph),
+        }
+    }
+
+    /// Accepts `graph` only if it is the one stamped.
+    pub fn check(&self, graph: &Graph) -> Result<(), WrongGraph> {
+        match *self == GraphStamp::of(graph) {
+            true => Ok(()),
+            false => Err(WrongGraph(self.clone())),
+        }
+    }
+}
+
+/// A certificate made for another graph than the one it is checked against.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the certificate does not match: made for a graph of {} nodes and {} directed links with digest {}, not this network",
+    .0.nodes, .0.directed_links, .0.graph_digest
+)]
+pub struct WrongGraph(pub GraphStamp);
+
+/// The comment line of `formula.cnf` that names the graph.
+pub(crate) fn graph_comment(stamp: &GraphStamp) -> String {
+    format!(
+        "graph {} nodes, {} directed links, digest {}",
+        stamp.nodes, stamp.directed_links, stamp.graph_digest
+    )
 }
 
 /// FNV-1a over the node count and each node's neighbours in increasing order:
@@ -182,9 +217,7 @@ pub(crate) fn provenance_of(
         format: SCHEDULE_CERTIFICATE_FORMAT.to_string(),
         encoding: EXCHANGE_ENCODING_VERSION.to_string(),
         network: network.to_string(),
-        nodes: graph.nodes(),
-        directed_links: graph.directed_links(),
-        graph_digest: graph_digest(graph),
+        graph: GraphStamp::of(graph),
         ports: "all".to_string(),
         time,
         paths,
@@ -207,10 +240,7 @@ pub(crate) fn formula_text(provenance: &ScheduleProvenance, encoding: &ExchangeE
     let comments = [
         format!("txverify {}", provenance.encoding),
         format!("network {}", provenance.network),
-        format!(
-            "graph {} nodes, {} directed links, digest {}",
-            provenance.nodes, provenance.directed_links, provenance.graph_digest
-        ),
+        graph_comment(&provenance.graph),
         format!("time {}", provenance.time),
         format!("paths {}", provenance.paths),
         format!("unsatisfiable means: {}", provenance.claim),
@@ -279,16 +309,7 @@ pub fn verify_within(
             found: format!("{} with {}", provenance.format, provenance.encoding),
         });
     }
-    if provenance.nodes != graph.nodes()
-        || provenance.directed_links != graph.directed_links()
-        || provenance.graph_digest != graph_digest(graph)
-    {
-        return Err(ScheduleCertificateError::WrongGraph {
-            nodes: provenance.nodes,
-            links: provenance.directed_links,
-            digest: provenance.graph_digest.clone(),
-        });
-    }
+    provenance.graph.check(graph)?;
     let estimate =
         super::encode::estimate_variables(graph, provenance.time, provenance.paths, max_variables);
     if estimate > max_variables {

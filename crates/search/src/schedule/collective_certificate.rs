@@ -14,7 +14,9 @@
 //! The encoding restricts nothing (it only leaves out where distances forbid
 //! an item to be), so a refutation covers every schedule of the model.
 
-use super::certificate::{graph_digest, provenance_format_is, write_files};
+use super::certificate::{
+    GraphStamp, WrongGraph, graph_comment, provenance_format_is, write_files,
+};
 use super::collective_copies::CollectiveEncoding;
 use super::collective_formula::{encode, encoding_version};
 use crate::certificate::{CertificateError, ProofKind, check_proof_file};
@@ -36,12 +38,9 @@ pub struct CollectiveProvenance {
     pub encoding: String,
     /// The network as it was named.
     pub network: String,
-    /// Its nodes.
-    pub nodes: usize,
-    /// Its directed links.
-    pub directed_links: usize,
-    /// The digest of its adjacency ([`graph_digest`]).
-    pub graph_digest: String,
+    /// Its graph (`nodes`, `directed_links`, `graph_digest` in the file).
+    #[serde(flatten)]
+    pub graph: GraphStamp,
     /// The collective (`broadcast R` or `allgather`).
     pub collective: String,
     /// Chunks per block.
@@ -81,17 +80,8 @@ pub enum CollectiveCertificateError {
     #[error("provenance.json is not a collective certificate's: {0}")]
     Provenance(String),
     /// The certificate was made for another graph.
-    #[error(
-        "the certificate does not match: made for a graph of {nodes} nodes and {links} directed links with digest {digest}, not this network"
-    )]
-    WrongGraph {
-        /// Nodes it names.
-        nodes: usize,
-        /// Directed links it names.
-        links: usize,
-        /// The graph digest it names.
-        digest: String,
-    },
+    #[error(transparent)]
+    WrongGraph(#[from] WrongGraph),
     /// The certificate is about another collective than the one asked.
     #[error("the certificate is about {found}, not {asked}")]
     WrongCollective {
@@ -193,9 +183,7 @@ pub(crate) fn provenance_of(
         format: COLLECTIVE_CERTIFICATE_FORMAT.to_string(),
         encoding: encoding_version(collective).to_string(),
         network: network.to_string(),
-        nodes: graph.nodes(),
-        directed_links: graph.directed_links(),
-        graph_digest: graph_digest(graph),
+        graph: GraphStamp::of(graph),
         collective: collective.to_string(),
         chunks: collective.chunks(),
         ports: ports.to_string(),
@@ -216,10 +204,7 @@ fn formula_text(p: &CollectiveProvenance, encoding: &CollectiveEncoding) -> Stri
     let comments = [
         format!("txverify {}", p.encoding),
         format!("network {}", p.network),
-        format!(
-            "graph {} nodes, {} directed links, digest {}",
-            p.nodes, p.directed_links, p.graph_digest
-        ),
+        graph_comment(&p.graph),
         format!(
             "collective {} in {} chunk(s), ports {}",
             p.collective, p.chunks, p.ports
@@ -266,16 +251,7 @@ pub fn verify(
             provenance.format
         )));
     }
-    if provenance.nodes != graph.nodes()
-        || provenance.directed_links != graph.directed_links()
-        || provenance.graph_digest != graph_digest(graph)
-    {
-        return Err(CollectiveCertificateError::WrongGraph {
-            nodes: provenance.nodes,
-            links: provenance.directed_links,
-            digest: provenance.graph_digest.clone(),
-        });
-    }
+    provenance.graph.check(graph)?;
     let collective = provenance
         .collective
         .parse::<Collective>()
