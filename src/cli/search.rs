@@ -112,6 +112,19 @@ pub fn run(args: &SearchArgs) -> Exit {
                     eprintln!("{}", cubes::cube_line(time, p));
                 }
             };
+            // SIGINT and SIGTERM stop a run of hours as its limit does: with
+            // the count of refuted cubes and the open ones.
+            let options = match (output.is_none()).then(super::search_network::install_interrupt) {
+                Some(Ok(stop)) => &SearchOptions {
+                    stop: Some(stop),
+                    ..options.clone()
+                },
+                Some(Err(e)) => {
+                    eprintln!("warning: SIGINT and SIGTERM will end the search at once: {e}");
+                    options
+                }
+                None => options,
+            };
             let run = cubes::cubes(instance, (time, count, budget), options, output, &on_cube);
             // `-o` names the cubes' directory here: a table goes to standard output.
             let how = solver_name(options);

@@ -66,6 +66,52 @@ fn a_cube_run_shows_each_cube_as_it_ends() {
     assert!(!quiet.stderr.contains(" cube 1 "), "{}", quiet.stderr);
 }
 
+/// SIGINT stops a cube run as its limit does: exit 4, with how many cubes it
+/// refuted and which are open. Pancake 5 at its bound 107 is undecided, so the
+/// run is still going when the signal comes (after its first cube, or after a
+/// minute if that cube takes longer).
+#[test]
+fn sigint_stops_a_cube_run_with_its_count() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let args = ["search", "campaign/networks/pancake5.tbl", "--time", "107"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_txverify"))
+        .args(args)
+        .args(["--cubes", "64", "--jobs", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let (lines, heard) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let minute = std::time::Duration::from_secs(60);
+    while let Ok(line) = heard.recv_timeout(minute) {
+        if line.starts_with("T=107 cube ") {
+            break;
+        }
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    let rest: Vec<String> = heard.try_iter().collect();
+    let last = rest.last().cloned().unwrap_or_default();
+    assert_eq!(status.code(), Some(4), "{rest:?}");
+    let start = "unknown T=107: a signal stopped the run with ";
+    assert!(
+        last.starts_with(start) && last.contains(" of 64 cubes refuted and "),
+        "{rest:?}"
+    );
+}
+
 #[test]
 fn cubes_solved_here_find_the_table_or_refute_every_cube() {
     let run = search(&["--time", "10", "--cubes", "4", "--jobs", "2"]);

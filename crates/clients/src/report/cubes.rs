@@ -9,6 +9,7 @@
 use super::failure::{Failure, Status, read_text};
 use super::search::{at_time, describe};
 use std::path::Path;
+use std::sync::atomic::Ordering;
 use txverify_core::kernel::{Instance, Table};
 use txverify_search::conquer::{self, CubeEnd, CubeProgress, Merged};
 use txverify_search::{self as search, EncodingOptions, Outcome, SearchError, SearchOptions};
@@ -99,7 +100,10 @@ pub fn cubes(
             ),
             Status::Rejected,
         ),
-        (Outcome::Unknown, tally) => Run::said(open_cubes(time, &tally), Status::Limit),
+        (Outcome::Unknown, tally) => {
+            let signalled = (options.stop.as_ref()).is_some_and(|s| s.load(Ordering::Relaxed));
+            Run::said(open_cubes(time, &tally, signalled), Status::Limit)
+        }
     })
 }
 
@@ -118,16 +122,21 @@ pub fn cube_line(time: usize, p: &CubeProgress) -> String {
     )
 }
 
-/// The line of a cube run stopped by its limit: how far it got, and which
-/// cubes are left (`--cubes K -o DIR` writes them for jobs that run longer).
-fn open_cubes(time: usize, tally: &conquer::CubeTally) -> String {
+/// The line of a cube run stopped by its limit (or by a signal): how far it
+/// got, and which cubes are left (`--cubes K -o DIR` writes them for jobs that
+/// run longer).
+fn open_cubes(time: usize, tally: &conquer::CubeTally, signalled: bool) -> String {
+    let why = match signalled {
+        true => "a signal stopped the run",
+        false => "the limit ran out",
+    };
     let shown: Vec<String> = tally.open.iter().take(20).map(usize::to_string).collect();
     let more = match tally.open.len().saturating_sub(shown.len()) {
         0 => String::new(),
         k => format!(" and {k} more"),
     };
     format!(
-        "unknown T={time}: the limit ran out with {} of {} cubes refuted and {} open (cubes {}{more}){}",
+        "unknown T={time}: {why} with {} of {} cubes refuted and {} open (cubes {}{more}){}",
         tally.refuted,
         tally.cubes,
         tally.open.len(),
