@@ -203,6 +203,7 @@ fn encoding_of(
     let mut encoding = EncodingOptions {
         lengths,
         no_redundant: args.no_redundant,
+        filled_links: !args.no_redundant,
         ..EncodingOptions::default()
     };
     for s in &args.symmetry {

@@ -226,6 +226,50 @@ fn the_encoding_admits_every_greedy_table() {
     }
 }
 
+/// The filled-link cells (`filled_links`): the committed optimal tables of the
+/// CCC 3 and CCC 4, whose cube links x total exactly T, are still models of the
+/// formula with every x cell asked to be used, which has one clause a column
+/// more (s and s' are not fixed: a message may go round either way). A
+/// provenance written before the option existed reads it as off.
+#[test]
+fn the_filled_link_cells_admit_the_optimal_cube_connected_cycles_tables() {
+    use txverify_core::load::{LoadOptions, load};
+    for name in ["ccc3", "ccc4"] {
+        let path = format!("tables/found/{name}.tbl");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let loaded = load(&text, &LoadOptions::default()).unwrap();
+        let (inst, table) = (&loaded.instance, &loaded.table);
+        let time = kernel::check(inst, table, &[]).time();
+        let plain = EncodingOptions::default();
+        let filled = EncodingOptions {
+            filled_links: true,
+            ..EncodingOptions::default()
+        };
+        let without = encode(inst, time, &plain).unwrap();
+        let with = encode(inst, time, &filled).unwrap();
+        let added = with.cnf.clauses().len() - without.cnf.clauses().len();
+        assert_eq!(added, time, "{name}");
+        let mut cnf = with.cnf.clone();
+        for l in with
+            .literals_for(inst, table)
+            .expect("every word is a route")
+        {
+            cnf.add(&[l]);
+        }
+        assert!(satisfiable(&cnf), "{name}");
+    }
+    let committed = std::fs::read("proofs/ring8-cyclic/T8/provenance.json").unwrap();
+    let provenance: serde_json::Value = serde_json::from_slice(&committed).unwrap();
+    let old: EncodingOptions = serde_json::from_value(provenance["options"].clone()).unwrap();
+    assert_eq!(old, EncodingOptions::default());
+    let on = serde_json::to_value(EncodingOptions {
+        filled_links: true,
+        ..EncodingOptions::default()
+    })
+    .unwrap();
+    assert_eq!(on["filled_links"], true, "{on}");
+}
+
 fn satisfiable(cnf: &Cnf) -> bool {
     let control = search::solver::SolveControl {
         deadline: None,

@@ -16,7 +16,9 @@
 //! help the solver (they hold in every valid table): when the shortest words
 //! exactly fill the capacity (Σ d(e) = min(ports, |S|)·T) every cell (or every
 //! column's `ports` slots) is used; when the number of `s`-letters of a message
-//! is not fixed, Σ letters `s` ≤ T (= T when the table is full).
+//! is not fixed, Σ letters `s` ≤ T (= T when the table is full); with
+//! `filled_links`, when it is fixed and the letters total T, every cell of `s`
+//! is used (each column has at most one of the T letters).
 //!
 //! Route lengths are pruned by the capacity argument: a table has
 //! min(ports, |S|)·T letters at most, so a word may be longer than its
@@ -110,7 +112,18 @@ pub fn encode(
     start_clauses(&mut cnf, &routes, &by_message);
     let occupancy = occupancy_clauses(&mut cnf, instance, time, &routes, &by_message);
     let redundant = !options.no_redundant;
-    cell_clauses(&mut cnf, instance, time, &plan, &occupancy, redundant);
+    let filled = match redundant && options.filled_links {
+        true => filled_links(instance, time, &routes, &by_message),
+        false => vec![false; instance.links().len()],
+    };
+    cell_clauses(
+        &mut cnf,
+        instance,
+        time,
+        &plan,
+        &occupancy,
+        (redundant, &filled),
+    );
     if redundant {
         letter_count_clauses(&mut cnf, instance, time, &routes, &by_message, plan.full);
     }
@@ -342,14 +355,15 @@ fn occupancy_clauses(
 }
 
 /// At most one message per (link, column) cell, at most `ports` letters per
-/// column, and (redundant, when the table is full) every cell or slot used.
+/// column, and (redundant) every cell or slot used when the table is full,
+/// every cell of a filled link (`filled[s]`) otherwise.
 fn cell_clauses(
     cnf: &mut Cnf,
     instance: &Instance,
     time: usize,
     plan: &Plan,
     occupancy: &Occupancy,
-    redundant: bool,
+    (redundant, filled): (bool, &[bool]),
 ) {
     let link_count = instance.links().len();
     let ports = instance.ports();
@@ -360,7 +374,7 @@ fn cell_clauses(
                 .filter_map(|m| occupancy.get(&(m, s, c)).copied())
                 .collect();
             cnf.at_most_one(&cell);
-            if plan.full && redundant && ports >= link_count {
+            if (plan.full && redundant && ports >= link_count) || filled[s] {
                 cnf.add(&cell);
             }
             column.extend(cell);
@@ -372,6 +386,33 @@ fn cell_clauses(
             }
         }
     }
+}
+
+/// The links whose letters every allowed word of each message fixes and whose
+/// letters then total `time`: each of the `time` columns holds one of them.
+fn filled_links(
+    instance: &Instance,
+    time: usize,
+    routes: &[RouteVars],
+    by_message: &[Vec<usize>],
+) -> Vec<bool> {
+    let fixed_total = |link: LinkId| {
+        let mut total = 0;
+        for mine in by_message {
+            let ranges: Vec<(usize, usize)> = (mine.iter())
+                .map(|&r| routes[r].route.letter_count_range(link, instance))
+                .collect();
+            let (lo, _) = *ranges.first()?;
+            if ranges.iter().any(|&range| range != (lo, lo)) {
+                return None;
+            }
+            total += lo;
+        }
+        Some(total)
+    };
+    (0..instance.links().len())
+        .map(|s| fixed_total(LinkId(s as u32)) == Some(time))
+        .collect()
 }
 
 /// Redundant: at most `T` letters per link (exactly `T` when the table is

@@ -53,6 +53,15 @@ pub struct EncodingOptions {
     pub split: Vec<u16>,
     /// Leave out the redundant constraints (full-table cells, letter counts).
     pub no_redundant: bool,
+    /// Redundant: every cell of a *filled link* is used, a link whose letters
+    /// the messages fix (every allowed word of a message has as many of them)
+    /// and total `T` — the cube links of a cube-connected cycles network at its
+    /// bound. Implied by the other clauses (the letters are `T`, at most one a
+    /// column). Recorded in certificates only when on, so the certificates
+    /// written before it regenerate without it; the command line turns it on
+    /// with the other redundant constraints.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub filled_links: bool,
     /// Lex-leader symmetry-breaking constraints (see [`super::breaking`]): unlike
     /// the restrictions above, they keep at least one table of every orbit, so an
     /// unsatisfiable formula still speaks about every table of the length class.
