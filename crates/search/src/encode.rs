@@ -369,12 +369,12 @@ fn cell_clauses(
     let ports = instance.ports();
     for c in 0..time {
         let mut column = Vec::new();
-        for s in 0..link_count {
+        for (s, &filled_link) in filled.iter().enumerate() {
             let cell: Vec<Lit> = (0..plan.messages.len())
                 .filter_map(|m| occupancy.get(&(m, s, c)).copied())
                 .collect();
             cnf.at_most_one(&cell);
-            if (plan.full && redundant && ports >= link_count) || filled[s] {
+            if (plan.full && redundant && ports >= link_count) || filled_link {
                 cnf.add(&cell);
             }
             column.extend(cell);
