@@ -23,6 +23,7 @@ pub const ENTRIES: &[Entry] = &[
     entry!("tables/found/c12-squared.tbl"),
     entry!("tables/found/ccc3.tbl"),
     entry!("tables/found/ccc4.tbl"),
+    entry!("tables/found/ccc5.tbl"),
     entry!("tables/found/d10-prism.tbl"),
     entry!("tables/found/d10-squared.tbl"),
     entry!("tables/found/d12-prism.tbl"),
