@@ -238,19 +238,33 @@ pub fn search(
             certificate,
             descending: !ascending,
             output: None,
+            // The schedule is read from the report: held whole, never streamed.
+            keep_schedule: true,
         })
     })()
     .map_err(|fail| fail.into_py(py))?;
     run(py, Some(&stop), move || {
         let report = search_network(&request, &mut |_| {})
             .map_err(|e| Fail::of(&e.failure, Some(&e.network)))?;
-        let schedule = match report.schedule() {
-            Some(schedule) => {
+        // The very schedule the verdict was reached on; a report that found
+        // one without holding it would hand over an empty schedule.
+        let found = report.json()["found"] == true;
+        let schedule = match (found, report.schedule()) {
+            (true, Some(schedule)) => {
                 let mut out = Vec::new();
                 write_json(schedule, &mut out).map_err(|e| bad(e.to_string()))?;
                 Some(String::from_utf8_lossy(&out).into_owned())
             }
-            None => None,
+            (false, None) => None,
+            (true, None) | (false, Some(_)) => {
+                return Err(Fail {
+                    status: Status::Internal,
+                    message: "the search's report and the schedule it holds disagree (a bug)"
+                        .to_string(),
+                    file: None,
+                    at: None,
+                });
+            }
         };
         let json = json_text(report.json())?;
         Ok((
