@@ -13,7 +13,7 @@
 
 mod facts;
 mod stream;
-pub(crate) mod write;
+pub mod write;
 
 use super::{Failure, Status};
 use facts::Facts;
