@@ -2,13 +2,15 @@
 //! `--format json` and text reports hold, built by the same library calls:
 //! `(json, text, exit status)`, the JSON following docs/json.md.
 
-use crate::run::{Fail, run};
+use crate::args::{self, Arg};
+use crate::run::{Fail, call};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use txverify_clients::msccl;
+use txverify_clients::report::network_search::write::write_output;
 use txverify_clients::report::network_search::{NetworkSearchRequest, search_network};
 use txverify_clients::report::schedule::{ScheduleRequest, simulate_schedule};
 use txverify_clients::report::single::{self, Emit, SourceCheck, check_source, simulate_table};
@@ -25,18 +27,35 @@ use txverify_search::schedule::PathClass;
 /// command line would give.
 type Reported = (String, String, u8);
 
-/// What `text` or `path` holds, and how reports name it (the path as given,
-/// or `<string>`).
-fn source(text: Option<String>, path: Option<PathBuf>) -> Result<(String, String), Fail> {
-    match (text, path) {
-        (Some(text), None) => Ok(("<string>".to_string(), text)),
-        (None, Some(path)) => {
-            let shown = path.display().to_string();
-            read_text(&path)
-                .map(|text| (shown.clone(), text))
-                .map_err(|e| Fail::input(format!("cannot read {shown}: {e}"), Some(&shown), None))
+/// A source as given: its text (a str or bytes), or a file to read.
+enum Given {
+    Text(String),
+    Path(PathBuf),
+}
+
+impl Given {
+    /// `text=` or `path=`, exactly one of them (`txverify._source` decides).
+    fn of(text: &Arg<'_>, path: &Arg<'_>) -> Result<Given, Fail> {
+        match (args::source_text(text, "text")?, args::path(path, "path")?) {
+            (Some(text), None) => Ok(Given::Text(text)),
+            (None, Some(path)) => Ok(Given::Path(path)),
+            _ => Err(Fail::input("give a text or a path, not both", None, None)),
         }
-        _ => Err(Fail::input("give a text or a path, not both", None, None)),
+    }
+
+    /// How reports name it (the path as given, or `<string>`), and its text.
+    fn read(self) -> Result<(String, String), Fail> {
+        match self {
+            Given::Text(text) => Ok(("<string>".to_string(), text)),
+            Given::Path(path) => {
+                let shown = path.display().to_string();
+                read_text(&path)
+                    .map(|text| (shown.clone(), text))
+                    .map_err(|e| {
+                        Fail::input(format!("cannot read {shown}: {e}"), Some(&shown), None)
+                    })
+            }
+        }
     }
 }
 
@@ -58,34 +77,49 @@ fn json_text(value: &impl serde::Serialize) -> Result<String, Fail> {
 
 /// `check FILE` on a table (or, told from its text, an MSCCL program).
 #[pyfunction]
-#[pyo3(signature = (text=None, path=None, max_order=2_000_000, simulate=true,
-                    max_simulation_steps=txverify_clients::simulate::MAX_WORK))]
-pub fn check_table(
-    py: Python<'_>,
-    text: Option<String>,
-    path: Option<PathBuf>,
+#[pyo3(signature = (text=None, path=None, max_order=None, simulate=None,
+                    max_simulation_steps=None))]
+pub fn check_table<'py>(
+    py: Python<'py>,
+    text: Arg<'py>,
+    path: Arg<'py>,
+    max_order: Arg<'py>,
+    simulate: Arg<'py>,
+    max_simulation_steps: Arg<'py>,
+) -> PyResult<Reported> {
+    call(py, None, || {
+        let given = Given::of(&text, &path)?;
+        let max_order = args::whole(&max_order, "max_order")?.unwrap_or(2_000_000);
+        let simulate = args::flag(&simulate, "simulate")?.unwrap_or(true);
+        let max_simulation_steps = args::whole(&max_simulation_steps, "max_simulation_steps")?
+            .unwrap_or(txverify_clients::simulate::MAX_WORK);
+        Ok(move || check_table_work(given, max_order, simulate, max_simulation_steps))
+    })
+}
+
+/// `check_table`'s work, its arguments read.
+fn check_table_work(
+    given: Given,
     max_order: usize,
     simulate: bool,
     max_simulation_steps: u64,
-) -> PyResult<Reported> {
-    run(py, None, move || {
-        let (shown, source) = source(text, path)?;
-        let (load, verify) = single::check_options(max_order, !simulate, max_simulation_steps);
-        match check_source(&shown, source, &load, &verify) {
-            SourceCheck::Msccl(source) => msccl_report(&shown, &source, None),
-            SourceCheck::Failed(failure) => Err(Fail::of(&failure, Some(&shown))),
-            SourceCheck::Report(report) => {
-                let status = report.status().code();
-                let json = report.to_json(status).map_err(|e| Fail {
-                    status: Status::Internal,
-                    message: format!("{shown}: cannot write the JSON report (a bug): {e}"),
-                    file: Some(shown.clone()),
-                    at: None,
-                })?;
-                Ok((json, report.to_text(), status))
-            }
+) -> Result<Reported, Fail> {
+    let (shown, source) = given.read()?;
+    let (load, verify) = single::check_options(max_order, !simulate, max_simulation_steps);
+    match check_source(&shown, source, &load, &verify) {
+        SourceCheck::Msccl(source) => msccl_report(&shown, &source, None),
+        SourceCheck::Failed(failure) => Err(Fail::of(&failure, Some(&shown))),
+        SourceCheck::Report(report) => {
+            let status = report.status().code();
+            let json = report.to_json(status).map_err(|e| Fail {
+                status: Status::Internal,
+                message: format!("{shown}: cannot write the JSON report (a bug): {e}"),
+                file: Some(shown.clone()),
+                at: None,
+            })?;
+            Ok((json, report.to_text(), status))
         }
-    })
+    }
 }
 
 /// An MSCCL program's report on `network`, if given; an unreadable program
@@ -108,51 +142,69 @@ fn msccl_report(shown: &str, source: &str, network: Option<&Graph>) -> Result<Re
 /// `check PROGRAM [--network NET]` on an MSCCL program.
 #[pyfunction]
 #[pyo3(signature = (text=None, path=None, network=None))]
-pub fn check_msccl(
-    py: Python<'_>,
-    text: Option<String>,
-    path: Option<PathBuf>,
-    network: Option<String>,
+pub fn check_msccl<'py>(
+    py: Python<'py>,
+    text: Arg<'py>,
+    path: Arg<'py>,
+    network: Arg<'py>,
 ) -> PyResult<Reported> {
-    run(py, None, move || {
-        let (shown, source) = source(text, path)?;
-        let graph = match network.as_deref().map(network_spec).transpose()? {
-            Some(spec) => Some(
-                spec.graph(&LoadOptions::default())
-                    .map_err(|e| Fail::input(format!("network: {e}"), None, None))?,
-            ),
-            None => None,
-        };
-        msccl_report(&shown, &source, graph.as_ref())
+    call(py, None, || {
+        let given = Given::of(&text, &path)?;
+        let network = args::text(&network, "network")?;
+        Ok(move || check_msccl_work(given, network))
     })
+}
+
+/// `check_msccl`'s work, its arguments read.
+fn check_msccl_work(given: Given, network: Option<String>) -> Result<Reported, Fail> {
+    let (shown, source) = given.read()?;
+    let graph = match network.as_deref().map(network_spec).transpose()? {
+        Some(spec) => Some(
+            spec.graph(&LoadOptions::default())
+                .map_err(|e| Fail::input(format!("network: {e}"), None, None))?,
+        ),
+        None => None,
+    };
+    msccl_report(&shown, &source, graph.as_ref())
 }
 
 /// `bounds --network NET [--ports K]`.
 #[pyfunction]
-#[pyo3(signature = (network, ports=1))]
-pub fn bounds(py: Python<'_>, network: String, ports: u64) -> PyResult<Reported> {
-    run(py, None, move || {
-        let spec = network_spec(&network)?;
-        let shown = spec.to_string();
-        let fail = |message: String| Fail::input(message, Some(&shown), None);
-        let name = spec.name().map_err(|e| fail(e.to_string()))?;
-        // The command line's report: the LP bound included.
-        let options = txverify_core::bounds::lp::LpOptions::default();
-        let (report, _, _) =
-            txverify_clients::bounds::network_report_with_lp(&name.to_string(), ports, &options)
-                .map_err(|e| fail(e.to_string()))?;
-        // As the command line: statuses by search and by formula that differ are a bug.
-        let status = if report.statuses_agree == Some(false) {
-            Status::Internal
-        } else {
-            Status::Ok
-        };
-        Ok((
-            json_text(&report)?,
-            report.text().to_string(),
-            status.code(),
-        ))
+#[pyo3(signature = (network, ports=None))]
+pub fn bounds<'py>(
+    py: Python<'py>,
+    network: Bound<'py, PyAny>,
+    ports: Arg<'py>,
+) -> PyResult<Reported> {
+    call(py, None, || {
+        let network = args::required_text(&network, "network")?;
+        let ports = args::whole::<u64>(&ports, "ports")?.unwrap_or(1);
+        Ok(move || bounds_work(&network, ports))
     })
+}
+
+/// `bounds`' work, its arguments read.
+fn bounds_work(network: &str, ports: u64) -> Result<Reported, Fail> {
+    let spec = network_spec(network)?;
+    let shown = spec.to_string();
+    let fail = |message: String| Fail::input(message, Some(&shown), None);
+    let name = spec.name().map_err(|e| fail(e.to_string()))?;
+    // The command line's report: the LP bound included.
+    let options = txverify_core::bounds::lp::LpOptions::default();
+    let (report, _, _) =
+        txverify_clients::bounds::network_report_with_lp(&name.to_string(), ports, &options)
+            .map_err(|e| fail(e.to_string()))?;
+    // As the command line: statuses by search and by formula that differ are a bug.
+    let status = if report.statuses_agree == Some(false) {
+        Status::Internal
+    } else {
+        Status::Ok
+    };
+    Ok((
+        json_text(&report)?,
+        report.text().to_string(),
+        status.code(),
+    ))
 }
 
 /// A search's report, with the schedule found (schema txverify-schedule/1)
@@ -162,29 +214,42 @@ type Searched = (String, String, u8, Option<String>);
 /// `search --network NET`, stopped by Ctrl-C (the flag the binary's SIGINT
 /// handler sets).
 #[pyfunction]
-#[pyo3(signature = (network, time_limit=None, deadline=None, heuristic=false, slack=0,
-                    any_length=false, time=None, max_time=None,
-                    max_variables=txverify_search::schedule::encode::MAX_VARIABLES,
-                    certificate=None, ascending=false, solver="cadical"))]
+#[pyo3(signature = (network, time_limit=None, deadline=None, heuristic=None, slack=None,
+                    any_length=None, time=None, max_time=None, max_variables=None,
+                    certificate=None, ascending=None, solver=None))]
 #[allow(clippy::too_many_arguments)]
-pub fn search(
-    py: Python<'_>,
-    network: String,
-    time_limit: Option<f64>,
-    deadline: Option<f64>,
-    heuristic: bool,
-    slack: u32,
-    any_length: bool,
-    time: Option<usize>,
-    max_time: Option<usize>,
-    max_variables: u64,
-    certificate: Option<PathBuf>,
-    ascending: bool,
-    solver: &str,
+pub fn search<'py>(
+    py: Python<'py>,
+    network: Bound<'py, PyAny>,
+    time_limit: Arg<'py>,
+    deadline: Arg<'py>,
+    heuristic: Arg<'py>,
+    slack: Arg<'py>,
+    any_length: Arg<'py>,
+    time: Arg<'py>,
+    max_time: Arg<'py>,
+    max_variables: Arg<'py>,
+    certificate: Arg<'py>,
+    ascending: Arg<'py>,
+    solver: Arg<'py>,
 ) -> PyResult<Searched> {
-    let bad = |message: String| Fail::input(message, None, None);
     let stop = Arc::new(AtomicBool::new(false));
-    let request = (|| {
+    let interrupt = Arc::clone(&stop);
+    call(py, Some(&stop), || {
+        let bad = |message: String| Fail::input(message, None, None);
+        let network = args::required_text(&network, "network")?;
+        let time_limit = args::number(&time_limit, "time_limit")?;
+        let deadline = args::number(&deadline, "deadline")?;
+        let heuristic = args::flag(&heuristic, "heuristic")?.unwrap_or(false);
+        let slack = args::whole::<u32>(&slack, "slack")?.unwrap_or(0);
+        let any_length = args::flag(&any_length, "any_length")?.unwrap_or(false);
+        let time = args::whole::<usize>(&time, "time")?;
+        let max_time = args::whole::<usize>(&max_time, "max_time")?;
+        let max_variables = args::whole::<u64>(&max_variables, "max_variables")?
+            .unwrap_or(txverify_search::schedule::encode::MAX_VARIABLES);
+        let certificate = args::path(&certificate, "certificate")?;
+        let ascending = args::flag(&ascending, "ascending")?.unwrap_or(false);
+        let solver = args::text(&solver, "solver")?.unwrap_or_else(|| "cadical".to_string());
         let name = network
             .parse::<NetworkName>()
             .map_err(|e| bad(format!("`{network}`: {e}")))?;
@@ -206,7 +271,7 @@ pub fn search(
         if any_length && slack > 0 {
             return Err(bad("any_length and slack: give one".to_string()));
         }
-        let solver = match solver {
+        let solver = match solver.as_str() {
             "cadical" => SolverChoice::Cadical,
             "varisat" => SolverChoice::Varisat,
             other => return Err(bad(format!("solver `{other}`: cadical or varisat"))),
@@ -215,11 +280,17 @@ pub fn search(
             Some(s) if !(s.is_finite() && s > 0.0) => {
                 Err(bad(format!("{name} {s}: a positive number of seconds")))
             }
-            limit => Ok(limit.map(Duration::from_secs_f64)),
+            Some(s) => Duration::try_from_secs_f64(s).map(Some).map_err(|_| {
+                bad(format!(
+                    "{name} {s:e}: more seconds than a duration holds (at most {:e})",
+                    Duration::MAX.as_secs_f64()
+                ))
+            }),
+            None => Ok(None),
         };
         let time_limit = seconds("time_limit", time_limit)?;
         let deadline = seconds("deadline", deadline)?;
-        Ok(NetworkSearchRequest {
+        let request = NetworkSearchRequest {
             network: name,
             words: network.clone(),
             heuristic,
@@ -234,75 +305,116 @@ pub fn search(
             max_variables,
             time_limit,
             deadline,
-            interrupt: Some(Arc::clone(&stop)),
+            interrupt: Some(interrupt),
             certificate,
             descending: !ascending,
             output: None,
-        })
-    })()
-    .map_err(|fail| fail.into_py(py))?;
-    run(py, Some(&stop), move || {
-        let report = search_network(&request, &mut |_| {})
-            .map_err(|e| Fail::of(&e.failure, Some(&e.network)))?;
-        let schedule = match report.schedule() {
-            Some(schedule) => {
-                let mut out = Vec::new();
-                write_json(schedule, &mut out).map_err(|e| bad(e.to_string()))?;
-                Some(String::from_utf8_lossy(&out).into_owned())
-            }
-            None => None,
+            // The schedule is read from the report: held whole, never streamed.
+            keep_schedule: true,
         };
-        let json = json_text(report.json())?;
-        Ok((
-            json,
-            report.text().to_string(),
-            report.status().code(),
-            schedule,
-        ))
+        Ok(move || search_work(&request))
     })
+}
+
+/// `search`'s work, its request made.
+fn search_work(request: &NetworkSearchRequest) -> Result<Searched, Fail> {
+    let bad = |message: String| Fail::input(message, None, None);
+    let report =
+        search_network(request, &mut |_| {}).map_err(|e| Fail::of(&e.failure, Some(&e.network)))?;
+    // The very schedule the verdict was reached on; a report that found
+    // one without holding it would hand over an empty schedule.
+    let found = report.json()["found"] == true;
+    let schedule = match (found, report.schedule()) {
+        (true, Some(schedule)) => {
+            let mut out = Vec::new();
+            write_json(schedule, &mut out).map_err(|e| bad(e.to_string()))?;
+            Some(String::from_utf8_lossy(&out).into_owned())
+        }
+        (false, None) => None,
+        (true, None) | (false, Some(_)) => {
+            return Err(Fail {
+                status: Status::Internal,
+                message: "the search's report and the schedule it holds disagree (a bug)"
+                    .to_string(),
+                file: None,
+                at: None,
+            });
+        }
+    };
+    let json = json_text(report.json())?;
+    Ok((
+        json,
+        report.text().to_string(),
+        report.status().code(),
+        schedule,
+    ))
 }
 
 /// `simulate FILE [--network NET] [--ports K]`: a schedule replayed, or a
 /// table played out on its network.
 #[pyfunction]
-#[pyo3(signature = (text=None, path=None, network=None, ports=None, all=false))]
-pub fn simulate(
-    py: Python<'_>,
-    text: Option<String>,
-    path: Option<PathBuf>,
+#[pyo3(signature = (text=None, path=None, network=None, ports=None, all=None))]
+pub fn simulate<'py>(
+    py: Python<'py>,
+    text: Arg<'py>,
+    path: Arg<'py>,
+    network: Arg<'py>,
+    ports: Arg<'py>,
+    all: Arg<'py>,
+) -> PyResult<Reported> {
+    call(py, None, || {
+        let given = Given::of(&text, &path)?;
+        let network = args::text(&network, "network")?;
+        // `--ports K` or `--ports all`: K may be given as an int.
+        let ports = match args::whole::<u64>(&ports, "ports") {
+            Ok(k) => k.map(|k| k.to_string()),
+            Err(_) => args::text(&ports, "ports").map_err(|_| {
+                Fail::input(
+                    "argument `ports`: \"all\" or a whole number is needed",
+                    None,
+                    None,
+                )
+            })?,
+        };
+        let all = args::flag(&all, "all")?.unwrap_or(false);
+        Ok(move || simulate_work(given, network, ports, all))
+    })
+}
+
+/// `simulate`'s work, its arguments read.
+fn simulate_work(
+    given: Given,
     network: Option<String>,
     ports: Option<String>,
     all: bool,
-) -> PyResult<Reported> {
-    run(py, None, move || {
-        let (shown, source) = source(text, path)?;
-        if let Some(line) = detect(&source).refusal(Reader::Simulate, &shown) {
-            return Err(Fail::input(line, Some(&shown), None));
+) -> Result<Reported, Fail> {
+    let (shown, source) = given.read()?;
+    if let Some(line) = detect(&source).refusal(Reader::Simulate, &shown) {
+        return Err(Fail::input(line, Some(&shown), None));
+    }
+    if !is_schedule(&source) {
+        if network.is_some() || ports.is_some() {
+            let message = format!("{shown}: network and ports apply to schedule files only");
+            return Err(Fail::input(message, Some(&shown), None));
         }
-        if !is_schedule(&source) {
-            if network.is_some() || ports.is_some() {
-                let message = format!("{shown}: network and ports apply to schedule files only");
-                return Err(Fail::input(message, Some(&shown), None));
-            }
-            return table_simulation(&shown, &source);
-        }
-        let spec = network.as_deref().map(network_spec).transpose()?;
-        let request = ScheduleRequest {
-            network: spec.as_ref(),
-            ports: ports.as_deref(),
-            trace: false,
-            all,
-            timing: Default::default(),
-        };
-        match simulate_schedule(Path::new(&shown), &source, &request) {
-            Ok(report) => Ok((
-                json_text(&report)?,
-                report.text().to_string(),
-                report.status().code(),
-            )),
-            Err(failure) => Err(Fail::of(&failure, Some(&shown))),
-        }
-    })
+        return table_simulation(&shown, &source);
+    }
+    let spec = network.as_deref().map(network_spec).transpose()?;
+    let request = ScheduleRequest {
+        network: spec.as_ref(),
+        ports: ports.as_deref(),
+        trace: false,
+        all,
+        timing: Default::default(),
+    };
+    match simulate_schedule(Path::new(&shown), &source, &request) {
+        Ok(report) => Ok((
+            json_text(&report)?,
+            report.text().to_string(),
+            report.status().code(),
+        )),
+        Err(failure) => Err(Fail::of(&failure, Some(&shown))),
+    }
 }
 
 /// `simulate TABLE`: its JSON and text reports, or why it could not run.
@@ -351,35 +463,73 @@ fn schedule_of(text: &str) -> Result<txverify_core::schedule::Schedule, Fail> {
 /// A total-exchange schedule as the MSCCL all-to-all program `name`
 /// (docs/export.md).
 #[pyfunction]
-pub fn schedule_msccl_xml(py: Python<'_>, schedule: String, name: String) -> PyResult<String> {
-    run(py, None, move || {
-        let schedule = schedule_of(&schedule)?;
-        let program = txverify_clients::export::msccl::alltoall(&schedule, &name)
-            .map_err(|e| Fail::input(e.to_string(), None, None))?;
-        let mut out = Vec::new();
-        program
-            .write_xml(&mut out)
-            .map_err(|e| Fail::input(e.to_string(), None, None))?;
-        Ok(String::from_utf8_lossy(&out).into_owned())
+pub fn schedule_msccl_xml<'py>(
+    py: Python<'py>,
+    schedule: Bound<'py, PyAny>,
+    name: Bound<'py, PyAny>,
+) -> PyResult<String> {
+    call(py, None, || {
+        let schedule = args::required_text(&schedule, "schedule")?;
+        let name = args::required_text(&name, "name")?;
+        Ok(move || {
+            let schedule = schedule_of(&schedule)?;
+            let program = txverify_clients::export::msccl::alltoall(&schedule, &name)
+                .map_err(|e| Fail::input(e.to_string(), None, None))?;
+            let mut out = Vec::new();
+            program
+                .write_xml(&mut out)
+                .map_err(|e| Fail::input(e.to_string(), None, None))?;
+            Ok(String::from_utf8_lossy(&out).into_owned())
+        })
     })
 }
 
 /// A schedule in the text format (docs/schedule.md).
 #[pyfunction]
-pub fn schedule_text(py: Python<'_>, schedule: String) -> PyResult<String> {
-    run(py, None, move || {
-        let schedule = schedule_of(&schedule)?;
-        let mut out = Vec::new();
-        write_text(&schedule, &mut out).map_err(|e| Fail::input(e.to_string(), None, None))?;
-        Ok(String::from_utf8_lossy(&out).into_owned())
+pub fn schedule_text<'py>(py: Python<'py>, schedule: Bound<'py, PyAny>) -> PyResult<String> {
+    call(py, None, || {
+        let schedule = args::required_text(&schedule, "schedule")?;
+        Ok(move || {
+            let schedule = schedule_of(&schedule)?;
+            let mut out = Vec::new();
+            write_text(&schedule, &mut out).map_err(|e| Fail::input(e.to_string(), None, None))?;
+            Ok(String::from_utf8_lossy(&out).into_owned())
+        })
     })
 }
 
-/// Panics on the worker thread: the tests' way to see that a panic becomes
-/// `txverify.InternalError` and leaves the interpreter running.
+/// A schedule written to `path` as `search -o` writes it (the same writer):
+/// JSON for a `.json` name, else the text format, whole or not at all, an
+/// edge list named so that the file finds it.
 #[pyfunction]
-pub fn panic_for_test(py: Python<'_>) -> PyResult<()> {
-    run(py, None, || -> Result<(), Fail> {
-        panic!("a panic asked for by the tests")
+pub fn schedule_save<'py>(
+    py: Python<'py>,
+    schedule: Bound<'py, PyAny>,
+    path: Bound<'py, PyAny>,
+) -> PyResult<()> {
+    call(py, None, || {
+        let schedule = args::required_text(&schedule, "schedule")?;
+        let path = args::path(&Some(path), "path")?
+            .ok_or_else(|| Fail::input("argument `path` is needed", None, None))?;
+        Ok(move || {
+            let schedule = schedule_of(&schedule)?;
+            let shown = path.display().to_string();
+            write_output(&path, &schedule)
+                .map_err(|message| Fail::input(message, Some(&shown), None))
+        })
+    })
+}
+
+/// Panics, on the worker thread or (`on_caller_thread`) while the arguments
+/// are read: the tests' way to see that a panic anywhere in an entry point
+/// becomes `txverify.InternalError` and leaves the interpreter running.
+#[pyfunction]
+#[pyo3(signature = (on_caller_thread=None))]
+pub fn panic_for_test<'py>(py: Python<'py>, on_caller_thread: Arg<'py>) -> PyResult<()> {
+    call(py, None, || {
+        if args::flag(&on_caller_thread, "on_caller_thread")?.unwrap_or(false) {
+            panic!("a panic asked for by the tests, on the caller's thread");
+        }
+        Ok(|| -> Result<(), Fail> { panic!("a panic asked for by the tests") })
     })
 }

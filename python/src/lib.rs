@@ -5,10 +5,14 @@
 //! docs/json.md), its text report and its exit status; the pure-Python
 //! package (`python/txverify/`) turns them into result objects. Work runs on
 //! a thread of its own with the GIL released, so that the caller's thread can
-//! notice Ctrl-C (and stop a search through its stop flag), and a panic
-//! becomes `txverify.InternalError`, never a crash of the interpreter.
+//! notice Ctrl-C (and stop a search through its stop flag). Every argument
+//! is read by name (`args`), and every entry point goes through
+//! `run::call`: a bad argument is `txverify.InputError`, a panic
+//! `txverify.InternalError`, never another exception or a crash of the
+//! interpreter.
 
 mod api;
+mod args;
 mod run;
 
 use pyo3::prelude::*;
@@ -23,6 +27,7 @@ fn _txverify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(api::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(api::schedule_msccl_xml, m)?)?;
     m.add_function(wrap_pyfunction!(api::schedule_text, m)?)?;
+    m.add_function(wrap_pyfunction!(api::schedule_save, m)?)?;
     m.add_function(wrap_pyfunction!(api::panic_for_test, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -77,12 +77,46 @@ impl Fail {
     }
 }
 
+impl Fail {
+    /// A caught panic: a bug, raised as `InternalError`.
+    fn panic(panic: &(dyn std::any::Any + Send)) -> Fail {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_string());
+        Fail {
+            status: Status::Internal,
+            message: format!("internal error (a bug): {what}"),
+            file: None,
+            at: None,
+        }
+    }
+}
+
+/// Every entry point of the module goes through here: `prepare` reads the
+/// arguments (on the caller's thread, the GIL held; `crate::args`) and
+/// returns the work, which [`run`] runs. A panic in either is raised as
+/// `InternalError`, a failure as the package's exception: nothing but a
+/// `txverify.Error` (or Ctrl-C's `KeyboardInterrupt`) leaves the module.
+pub fn call<T: Send, W: FnOnce() -> Result<T, Fail> + Send>(
+    py: Python<'_>,
+    stop: Option<&Arc<AtomicBool>>,
+    prepare: impl FnOnce() -> Result<W, Fail>,
+) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(prepare)) {
+        Ok(Ok(work)) => run(py, stop, work),
+        Ok(Err(fail)) => Err(fail.into_py(py)),
+        Err(panic) => Err(Fail::panic(&*panic).into_py(py)),
+    }
+}
+
 /// Runs `work` on a thread of its own, the GIL released, and waits for it
 /// while looking for signals. On Ctrl-C (or any signal handler's
 /// exception) `stop` is set, so that a search gives up, and the exception is
 /// raised once the work has returned; work that has no stop flag runs to its
 /// end first. A panic is raised as `InternalError`.
-pub fn run<T: Send>(
+fn run<T: Send>(
     py: Python<'_>,
     stop: Option<&Arc<AtomicBool>>,
     work: impl FnOnce() -> Result<T, Fail> + Send,
@@ -126,19 +160,7 @@ pub fn run<T: Send>(
     }
     let result = match joined {
         Ok(Ok(result)) => result,
-        Ok(Err(panic)) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".to_string());
-            Err(Fail {
-                status: Status::Internal,
-                message: format!("internal error (a bug): {what}"),
-                file: None,
-                at: None,
-            })
-        }
+        Ok(Err(panic)) => Err(Fail::panic(&*panic)),
         Err(message) => Err(Fail {
             status: Status::Internal,
             message,

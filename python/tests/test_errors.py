@@ -100,3 +100,146 @@ def test_a_panic_is_an_internal_error_and_the_interpreter_goes_on():
     with pytest.raises(txverify.InternalError, match="panic"):
         txverify._txverify.panic_for_test()
     assert txverify.bounds("ring 4").all_port_bound == 2
+
+
+# Every failure is a txverify.Error: hostile arguments to every public call.
+
+HUGE = 2**64
+NOT_UTF8 = b"name: x\n\xff\xfe\n"
+LONE = "ring \ud800"
+
+
+def _schedule():
+    return txverify.search("ring 4", heuristic=True)
+
+
+def _hostile_calls(tmp_path):
+    """(label, call) for every public function and method, each argument
+    given a value it must refuse."""
+    directory = str(tmp_path)
+    missing = str(tmp_path / "no-such-dir" / "s.json")
+    table = "tables/mesh5.tbl"
+    program = "tests/golden/torus3x4.msccl.xml"
+    schedule_file = "examples/schedules/ring4-total.sched"
+    calls = []
+    for bad in (-1, HUGE, 2**200, 1.5, True, "7"):
+        calls += [
+            (f"check_table max_order={bad!r}", lambda b=bad: txverify.check_table(table, max_order=b)),
+            (
+                f"check_table max_simulation_steps={bad!r}",
+                lambda b=bad: txverify.check_table(table, max_simulation_steps=b),
+            ),
+            (f"bounds ports={bad!r}", lambda b=bad: txverify.bounds("ring 4", ports=b)),
+            (f"search slack={bad!r}", lambda b=bad: txverify.search("ring 4", slack=b)),
+            (f"search time={bad!r}", lambda b=bad: txverify.search("ring 4", time=b)),
+            (f"search max_time={bad!r}", lambda b=bad: txverify.search("ring 4", max_time=b)),
+            (f"search max_variables={bad!r}", lambda b=bad: txverify.search("ring 4", max_variables=b)),
+        ]
+    for bad in (-1, HUGE, 1.5, True, "\ud800", "some"):
+        calls.append((f"simulate ports={bad!r}", lambda b=bad: txverify.simulate(schedule_file, ports=b)))
+    for bad in (-1, float("nan"), float("inf"), 1e20, 10**400, "1", True):
+        calls += [
+            (f"search time_limit={bad!r}", lambda b=bad: txverify.search("ring 4", time_limit=b)),
+            (f"search deadline={bad!r}", lambda b=bad: txverify.search("ring 4", deadline=b)),
+        ]
+    for bad in (2, "yes", None.__class__):
+        calls += [
+            (f"check_table simulate={bad!r}", lambda b=bad: txverify.check_table(table, simulate=b)),
+            (f"search heuristic={bad!r}", lambda b=bad: txverify.search("ring 4", heuristic=b)),
+            (f"search any_length={bad!r}", lambda b=bad: txverify.search("ring 4", any_length=b)),
+            (f"search ascending={bad!r}", lambda b=bad: txverify.search("ring 4", ascending=b)),
+            (f"simulate all={bad!r}", lambda b=bad: txverify.simulate(schedule_file, all=b)),
+        ]
+    for bad in (LONE, 3, b"ring 4"):
+        calls += [
+            (f"bounds network={bad!r}", lambda b=bad: txverify.bounds(b)),
+            (f"search network={bad!r}", lambda b=bad: txverify.search(b)),
+            (f"search solver={bad!r}", lambda b=bad: txverify.search("ring 4", solver=b)),
+            (f"check_msccl network={bad!r}", lambda b=bad: txverify.check_msccl(program, network=b)),
+            (f"simulate network={bad!r}", lambda b=bad: txverify.simulate(schedule_file, network=b)),
+            (f"Schedule.simulate network={bad!r}", lambda b=bad: _schedule().simulate(network=b)),
+            (f"Schedule.to_msccl_xml name={bad!r}", lambda b=bad: _schedule().to_msccl_xml(b)),
+        ]
+    # Sources: bytes that are not UTF-8, a lone surrogate in text or in a
+    # path, a directory, an object that is neither.
+    for bad in (NOT_UTF8, "name: x\n\ud800\n", "x\ud800.tbl", directory, 3):
+        calls += [
+            (f"check_table {bad!r}", lambda b=bad: txverify.check_table(b)),
+            (f"check_msccl {bad!r}", lambda b=bad: txverify.check_msccl(b)),
+            (f"simulate {bad!r}", lambda b=bad: txverify.simulate(b)),
+        ]
+    for bad in (directory, missing, "s\ud800.json", 3):
+        calls += [
+            (f"Schedule.save {bad!r}", lambda b=bad: _schedule().save(b)),
+        ]
+    for bad in ("c\ud800", 3):
+        calls.append((f"search certificate={bad!r}", lambda b=bad: txverify.search("ring 4", certificate=b, time=1)))
+    return calls
+
+
+def test_every_public_call_refuses_hostile_arguments_with_a_txverify_error(tmp_path):
+    failures = []
+    for label, call in _hostile_calls(tmp_path):
+        try:
+            call()
+        except txverify.Error:
+            continue
+        except BaseException as e:  # noqa: B902 - a PanicException is a BaseException
+            failures.append(f"{label}: {type(e).__module__}.{type(e).__name__}: {e}")
+        else:
+            failures.append(f"{label}: accepted")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: txverify.bounds("ring 4", ports=-1),
+        lambda: txverify.bounds("ring 4", ports=2**64),
+        lambda: txverify.search("ring 4", slack=-1),
+        lambda: txverify.check_table("tables/mesh5.tbl", max_order=2**64),
+    ],
+    ids=["negative", "2**64", "negative slack", "2**64 max_order"],
+)
+def test_an_int_out_of_range_is_an_input_error_naming_the_argument(call):
+    with pytest.raises(txverify.InputError, match=r"argument `\w+` is .*whole number from 0 to"):
+        call()
+
+
+def test_bytes_that_are_not_utf8_are_an_input_error_at_the_bad_byte():
+    with pytest.raises(txverify.InputError, match="UTF-8") as caught:
+        txverify.check_table(NOT_UTF8)
+    assert (caught.value.file, caught.value.line, caught.value.column) == ("<string>", 2, 1)
+
+
+def test_utf8_bytes_are_text():
+    assert txverify.check_table(open("tables/mesh5.tbl", "rb").read()).valid
+
+
+def test_a_lone_surrogate_is_an_input_error():
+    with pytest.raises(txverify.InputError, match="surrogate"):
+        txverify.bounds(LONE)
+    with pytest.raises(txverify.InputError, match="surrogate"):
+        txverify.check_table("name: x\n\ud800\n")
+
+
+def test_a_search_limit_too_long_for_a_duration_is_an_input_error_not_a_panic():
+    for limit in ("time_limit", "deadline"):
+        with pytest.raises(txverify.InputError, match="seconds"):
+            txverify.search("ring 4", **{limit: 1e20})
+
+
+def test_saving_to_a_directory_or_a_missing_one_is_an_input_error(tmp_path):
+    found = _schedule()
+    for path in (tmp_path, tmp_path / "no-such-dir" / "s.json"):
+        with pytest.raises(txverify.InputError, match="cannot (write|rename)") as caught:
+            found.save(path)
+        assert caught.value.file == str(path)
+    # Nothing half-written is left beside the target.
+    assert [p.name for p in tmp_path.iterdir()] == []
+
+
+def test_a_panic_while_the_arguments_are_read_is_an_internal_error():
+    with pytest.raises(txverify.InternalError, match="panic"):
+        txverify._txverify.panic_for_test(on_caller_thread=True)
+    assert txverify.bounds("ring 4").all_port_bound == 2

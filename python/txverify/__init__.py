@@ -210,26 +210,27 @@ class Schedule(Report):
         """The schedule as an MSCCL all-to-all program (docs/export.md)."""
         return _txverify.schedule_msccl_xml(self._need(), name or str(self._data["network"]))
 
-    def simulate(self, network: Optional[str] = None, ports: Optional[str] = None) -> "SimulationReport":
+    def simulate(self, network: Optional[str] = None, ports: Optional[Union[str, int]] = None) -> "SimulationReport":
         """Replays the schedule (as ``simulate``)."""
         return simulate(self._need(), network=network, ports=ports)
 
     def save(self, path: Union[str, "_os.PathLike[str]"]) -> None:
-        """Writes the schedule: JSON for a ``.json`` name, else the text format."""
-        text = self.to_json() if _os.fspath(path).endswith(".json") else self.to_text()
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
+        """Writes the schedule as ``search -o`` does (the same writer): JSON
+        for a ``.json`` name, else the text format, whole or not at all.
+        Raises ``InputError`` when it cannot be written."""
+        _txverify.schedule_save(self._need(), path)
 
 
 def _source(source: Source) -> Dict[str, Any]:
     """``text=`` or ``path=``: a path object, or a one-line string that is not
-    JSON or XML, names a file; anything else is the text itself."""
-    if isinstance(source, bytes):
-        return {"text": source.decode("utf-8")}
+    JSON or XML, names a file; anything else is the text itself (bytes are
+    text, read as UTF-8 by the compiled module, which checks every argument)."""
+    if isinstance(source, (bytes, bytearray)):
+        return {"text": bytes(source)}
     if isinstance(source, _os.PathLike):
-        return {"path": _os.fspath(source)}
+        return {"path": source}
     if not isinstance(source, str):
-        raise TypeError(f"expected text or a path, not {type(source).__name__}")
+        raise InputError(f"expected text or a path, not {type(source).__name__}")
     if "\n" in source or source.lstrip().startswith(("{", "<")):
         return {"text": source}
     return {"path": source}
@@ -258,10 +259,12 @@ def check_table(
     text, gets ``check_msccl``'s report. Raises ``InputError`` (with
     ``file``, ``line``, ``column``) when the table cannot be read or loaded.
     """
-    options: Dict[str, Any] = {"max_order": max_order, "simulate": simulate}
-    if max_simulation_steps is not None:
-        options["max_simulation_steps"] = max_simulation_steps
-    reported = _txverify.check_table(**_source(text_or_path), **options)
+    reported = _txverify.check_table(
+        **_source(text_or_path),
+        max_order=max_order,
+        simulate=simulate,
+        max_simulation_steps=max_simulation_steps,
+    )
     kind = MscclReport if _json.loads(reported[0])["schema"].startswith("txverify-msccl") else CheckReport
     return _report(kind, reported)
 
@@ -308,7 +311,8 @@ def search(
     ``report``) when a limit ran out before any schedule; Ctrl-C stops the
     search and raises ``KeyboardInterrupt``.
     """
-    options: Dict[str, Any] = dict(
+    data, text, status, schedule = _txverify.search(
+        network,
         time_limit=time_limit,
         deadline=deadline,
         heuristic=heuristic,
@@ -316,13 +320,11 @@ def search(
         any_length=any_length,
         time=time,
         max_time=max_time,
-        certificate=None if certificate is None else _os.fspath(certificate),
+        max_variables=max_variables,
+        certificate=certificate,
         ascending=ascending,
         solver=solver,
     )
-    if max_variables is not None:
-        options["max_variables"] = max_variables
-    data, text, status, schedule = _txverify.search(network, **options)
     result = Schedule(_json.loads(data), text, schedule)
     if status == 4:
         error = LimitError("the limit ran out before a schedule was found", network)
@@ -334,7 +336,7 @@ def search(
 def simulate(
     schedule_json_or_path: Source,
     network: Optional[str] = None,
-    ports: Optional[str] = None,
+    ports: Optional[Union[str, int]] = None,
     *,
     all: bool = False,
 ) -> SimulationReport:

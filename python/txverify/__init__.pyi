@@ -83,7 +83,7 @@ class Schedule(Report):
         """The schedule in the text format (docs/schedule.md)."""
     def to_msccl_xml(self, name: Optional[str] = ...) -> str:
         """The schedule as an MSCCL all-to-all program (docs/export.md)."""
-    def simulate(self, network: Optional[str] = ..., ports: Optional[str] = ...) -> SimulationReport:
+    def simulate(self, network: Optional[str] = ..., ports: Optional[Union[str, int]] = ...) -> SimulationReport:
         """Replays the schedule."""
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
         """Writes the schedule: JSON for a ``.json`` name, else the text format."""
@@ -135,7 +135,7 @@ def search(
 def simulate(
     schedule_json_or_path: Source,
     network: Optional[str] = ...,
-    ports: Optional[str] = ...,
+    ports: Optional[Union[str, int]] = ...,
     *,
     all: bool = ...,
 ) -> SimulationReport:

@@ -1,43 +1,51 @@
-"""The compiled half of txverify; use the functions of the package instead."""
+"""The compiled half of txverify; use the functions of the package instead.
 
-from typing import Optional, Tuple
+Every argument is read by name: a value of the wrong type or out of range
+raises ``txverify.InputError``, never ``TypeError``, ``OverflowError`` or
+``UnicodeError``."""
+
+from typing import Optional, Tuple, Union
+import os
 
 __version__: str
 
 Reported = Tuple[str, str, int]
+Text = Union[str, bytes]
+Path = Union[str, "os.PathLike[str]"]
 
 def check_table(
-    text: Optional[str] = ...,
-    path: Optional[str] = ...,
-    max_order: int = ...,
-    simulate: bool = ...,
-    max_simulation_steps: int = ...,
+    text: Optional[Text] = ...,
+    path: Optional[Path] = ...,
+    max_order: Optional[int] = ...,
+    simulate: Optional[bool] = ...,
+    max_simulation_steps: Optional[int] = ...,
 ) -> Reported: ...
 def check_msccl(
-    text: Optional[str] = ..., path: Optional[str] = ..., network: Optional[str] = ...
+    text: Optional[Text] = ..., path: Optional[Path] = ..., network: Optional[str] = ...
 ) -> Reported: ...
-def bounds(network: str, ports: int = ...) -> Reported: ...
+def bounds(network: str, ports: Optional[int] = ...) -> Reported: ...
 def search(
     network: str,
     time_limit: Optional[float] = ...,
     deadline: Optional[float] = ...,
-    heuristic: bool = ...,
-    slack: int = ...,
-    any_length: bool = ...,
+    heuristic: Optional[bool] = ...,
+    slack: Optional[int] = ...,
+    any_length: Optional[bool] = ...,
     time: Optional[int] = ...,
     max_time: Optional[int] = ...,
-    max_variables: int = ...,
-    certificate: Optional[str] = ...,
-    ascending: bool = ...,
-    solver: str = ...,
+    max_variables: Optional[int] = ...,
+    certificate: Optional[Path] = ...,
+    ascending: Optional[bool] = ...,
+    solver: Optional[str] = ...,
 ) -> Tuple[str, str, int, Optional[str]]: ...
 def simulate(
-    text: Optional[str] = ...,
-    path: Optional[str] = ...,
+    text: Optional[Text] = ...,
+    path: Optional[Path] = ...,
     network: Optional[str] = ...,
-    ports: Optional[str] = ...,
-    all: bool = ...,
+    ports: Optional[Union[str, int]] = ...,
+    all: Optional[bool] = ...,
 ) -> Reported: ...
 def schedule_msccl_xml(schedule: str, name: str) -> str: ...
 def schedule_text(schedule: str) -> str: ...
-def panic_for_test() -> None: ...
+def schedule_save(schedule: str, path: Path) -> None: ...
+def panic_for_test(on_caller_thread: Optional[bool] = ...) -> None: ...

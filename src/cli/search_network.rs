@@ -47,6 +47,8 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         certificate: args.certificate.clone(),
         descending: !args.ascending,
         output: args.output.clone(),
+        // The report is printed, the schedule only written: the heuristic's may stream.
+        keep_schedule: false,
     };
     let mut reporter = Reporter::new(super::global::quiet());
     let quiet = super::global::quiet();

@@ -74,6 +74,7 @@ mod search;
 mod search_any;
 mod search_anytime;
 mod search_html;
+mod search_returns;
 mod single_port;
 mod solvers;
 mod split;

@@ -134,7 +134,7 @@ impl Facts<'_> {
                     out,
                     "  schedule     time {} (found by {method}), {} sends, {:.3} × the bound{written}",
                     f.verdict.time(),
-                    f.sends,
+                    f.schedule.sends(),
                     ratio
                 );
                 let _ = writeln!(out, "  verdict      {}", self.verdict_words(f));
@@ -205,7 +205,7 @@ impl Facts<'_> {
             "found": found.is_some(),
             "found_by": found.as_ref().map(|f| if f.by_heuristic { "heuristic" } else { "sat" }),
             "time": time,
-            "transmissions": found.as_ref().map(|f| f.sends),
+            "transmissions": found.as_ref().map(|f| f.schedule.sends()),
             "valid": found.as_ref().map(|f| f.verdict.valid()),
             "ratio": time.map(|t| f64::from(t) / bound.value().max(1) as f64),
             "gap": self.gap(),

@@ -13,7 +13,7 @@
 
 mod facts;
 mod stream;
-pub(crate) mod write;
+pub mod write;
 
 use super::{Failure, Status};
 use facts::Facts;
@@ -66,6 +66,11 @@ pub struct NetworkSearchRequest {
     pub descending: bool,
     /// `-o FILE`: where the schedule found is written.
     pub output: Option<PathBuf>,
+    /// The caller reads the schedule from the report
+    /// ([`NetworkSearchReport::schedule`]), as the Python package does: it is
+    /// held whole, never streamed, so the heuristic's limit is
+    /// [`sched::heuristic::MAX_SENDS`] sends, not `MAX_PLANNED_SENDS`.
+    pub keep_schedule: bool,
 }
 
 /// What `search --network` tells its caller as it goes (the binary shows it
@@ -105,14 +110,33 @@ pub struct NetworkSearchFailure {
     pub network: String,
 }
 
+/// The schedule a verdict was reached on: every consumer (`-o`, the report's
+/// counts, [`NetworkSearchReport::schedule`]) reads this one value, so none
+/// can be handed a schedule other than the one judged.
+enum JudgedSchedule {
+    /// Held whole: the very sends the replay judged.
+    Held(Schedule),
+    /// Too large to hold: the heuristic's sends, replayed, judged and written
+    /// to `-o` a step at a time as they were planned ([`stream`]); only
+    /// their number is kept. Never made for a request with `keep_schedule`.
+    Streamed {
+        /// The number of sends replayed and written.
+        sends: u64,
+    },
+}
+
+impl JudgedSchedule {
+    fn sends(&self) -> u64 {
+        match self {
+            JudgedSchedule::Held(schedule) => schedule.sends.len() as u64,
+            JudgedSchedule::Streamed { sends, .. } => *sends,
+        }
+    }
+}
+
 /// What a run found, judged.
 struct Judged {
-    /// The schedule (its sends empty when it was streamed).
-    schedule: Schedule,
-    /// The number of sends.
-    sends: u64,
-    /// Already written to `-o` (streamed).
-    written: bool,
+    schedule: JudgedSchedule,
     verdict: ScheduleVerdict,
     /// The heuristic found it (SAT found nothing faster).
     by_heuristic: bool,
@@ -123,7 +147,7 @@ pub struct NetworkSearchReport {
     text: String,
     json: Value,
     status: Status,
-    schedule: Option<Schedule>,
+    schedule: Option<JudgedSchedule>,
 }
 
 impl NetworkSearchReport {
@@ -144,10 +168,16 @@ impl NetworkSearchReport {
         self.status
     }
 
-    /// The best schedule found (replayed and judged valid), if any: what
-    /// `-o` holds, for callers that keep it in memory (the Python package).
+    /// The best schedule found, the very one replayed and judged valid:
+    /// what `-o` holds, for callers that keep it in memory (the Python
+    /// package). `None` when nothing was found, and when the heuristic's
+    /// schedule was streamed instead of held (a request without
+    /// `keep_schedule`): never a schedule whose sends were not kept.
     pub fn schedule(&self) -> Option<&Schedule> {
-        self.schedule.as_ref()
+        match self.schedule.as_ref()? {
+            JudgedSchedule::Held(schedule) => Some(schedule),
+            JudgedSchedule::Streamed { .. } => None,
+        }
     }
 }
 
@@ -181,9 +211,7 @@ fn judged(
         ));
     }
     Ok(Judged {
-        sends: schedule.sends.len() as u64,
-        schedule,
-        written: false,
+        schedule: JudgedSchedule::Held(schedule),
         verdict,
         by_heuristic,
     })
@@ -214,10 +242,9 @@ impl Best<'_> {
             return Ok(());
         }
         let output = self.request.output.as_deref();
-        if let Some(path) = output
-            && !found.written
-        {
-            write::write_output(path, &found.schedule)?;
+        // A streamed schedule was written as it was judged.
+        if let (Some(path), JudgedSchedule::Held(schedule)) = (output, &found.schedule) {
+            write::write_output(path, schedule)?;
         }
         let found_by = if found.by_heuristic {
             "heuristic"
@@ -443,11 +470,9 @@ impl Run<'_> {
             Some(path) => write::named_for(path, &header)?,
             None => header,
         };
-        let found = stream::heuristic(self.graph, header, self.bound, output)?;
+        let found = stream::heuristic(self.graph, &header, self.bound, output)?;
         Ok(Judged {
-            schedule: found.header,
-            sends: found.sends,
-            written: true,
+            schedule: JudgedSchedule::Streamed { sends: found.sends },
             verdict: found.verdict,
             by_heuristic: true,
         })
@@ -485,9 +510,13 @@ impl Run<'_> {
 }
 
 /// `--heuristic` alone (no `--max-time` that could refuse its schedule after
-/// it is written) streams the schedule: it is never held whole.
+/// it is written), for a caller that does not read the schedule from the
+/// report, streams the schedule: it is never held whole.
 fn streams(request: &NetworkSearchRequest) -> bool {
-    request.heuristic && request.max_time.is_none() && request.time.is_none()
+    request.heuristic
+        && request.max_time.is_none()
+        && request.time.is_none()
+        && !request.keep_schedule
 }
 
 /// The status: 0 with a schedule, 4 when a limit ran out first, 1 when

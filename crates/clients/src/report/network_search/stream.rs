@@ -19,8 +19,6 @@ use txverify_search::schedule as sched;
 
 /// The heuristic's schedule, replayed, judged and (with `-o`) written.
 pub(super) struct Streamed {
-    /// The schedule's header (its sends were not kept).
-    pub(super) header: Schedule,
     /// The number of sends.
     pub(super) sends: u64,
     /// The core's verdict on the replay.
@@ -40,13 +38,13 @@ struct Output {
 /// `-o` names it (its sends empty).
 pub(super) fn heuristic(
     graph: &Graph,
-    header: Schedule,
+    header: &Schedule,
     bound: &NamedBound,
     output: Option<&Path>,
 ) -> Result<Streamed, String> {
     let timed = sched::heuristic::plan(graph);
     let mut out = match output {
-        Some(path) => Some(open(path, &header)?),
+        Some(path) => Some(open(path, header)?),
         None => None,
     };
     let options = ReplayOptions { max_listed: 10 };
@@ -91,7 +89,6 @@ pub(super) fn heuristic(
         close(o)?;
     }
     Ok(Streamed {
-        header,
         sends: timed.sends(),
         verdict,
     })

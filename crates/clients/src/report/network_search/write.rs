@@ -11,7 +11,7 @@ use txverify_core::schedule::{Schedule, write_json, write_text};
 /// an edge list named by an absolute path when the schedule goes elsewhere (a
 /// schedule names its edge list relative to itself). The text goes to a file
 /// beside `path` first, which is then renamed over it.
-pub(crate) fn write_output(path: &Path, schedule: &Schedule) -> Result<(), String> {
+pub fn write_output(path: &Path, schedule: &Schedule) -> Result<(), String> {
     let schedule = named_for(path, schedule)?;
     let temporary = temporary_beside(path);
     let written = write_to(&temporary, &schedule, path).and_then(|()| {
