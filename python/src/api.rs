@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+use txverify_clients::certified::CertificateLookup;
 use txverify_clients::msccl;
 use txverify_clients::report::network_search::{NetworkSearchRequest, search_network};
 use txverify_clients::report::schedule::{ScheduleRequest, simulate_schedule};
@@ -69,9 +70,16 @@ pub fn check_table(
     max_simulation_steps: u64,
 ) -> PyResult<Reported> {
     run(py, None, move || {
+        let path_dir = path.as_deref().and_then(|p| p.parent()).map(PathBuf::from);
         let (shown, source) = source(text, path)?;
         let (load, verify) = single::check_options(max_order, !simulate, max_simulation_steps);
-        match check_source(&shown, source, &load, &verify) {
+        // A `certificates:` path is relative to the file's directory (to the
+        // current one for text).
+        let lookup = CertificateLookup {
+            file_dir: path_dir.as_deref(),
+            proofs: None,
+        };
+        match check_source(&shown, source, &load, &verify, &lookup) {
             SourceCheck::Msccl(source) => msccl_report(&shown, &source, None),
             SourceCheck::Failed(failure) => Err(Fail::of(&failure, Some(&shown))),
             SourceCheck::Report(report) => {

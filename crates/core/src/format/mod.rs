@@ -39,7 +39,7 @@ pub enum ParseErrorKind {
     ExpectedKey,
     /// A key the format does not define.
     #[error(
-        "unknown key `{0}:` (known keys: name, source, group, links, messages, ports, network, expect, table)"
+        "unknown key `{0}:` (known keys: name, source, group, links, messages, ports, network, certificates, expect, table)"
     )]
     UnknownKey(String),
     /// A key other than `expect:` given a second time.

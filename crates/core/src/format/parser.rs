@@ -117,6 +117,7 @@ pub fn parse(source: &str) -> Result<TblFile, ParseError> {
         messages: header.messages,
         ports: header.ports,
         network: header.network,
+        certificates: header.certificates,
         expect: header.expect,
         rows,
     })
@@ -138,11 +139,12 @@ enum Key {
     Messages,
     Ports,
     Network,
+    Certificates,
     Expect,
     Table,
 }
 
-const KEYS: [Key; 9] = [
+const KEYS: [Key; 10] = [
     Key::Name,
     Key::Source,
     Key::Group,
@@ -150,6 +152,7 @@ const KEYS: [Key; 9] = [
     Key::Messages,
     Key::Ports,
     Key::Network,
+    Key::Certificates,
     Key::Expect,
     Key::Table,
 ];
@@ -164,6 +167,7 @@ impl Key {
             Key::Messages => "messages",
             Key::Ports => "ports",
             Key::Network => "network",
+            Key::Certificates => "certificates",
             Key::Expect => "expect",
             Key::Table => "table",
         }
@@ -185,6 +189,7 @@ struct Header {
     messages: Option<Spanned<MessagesSyntax>>,
     ports: Option<Spanned<usize>>,
     network: Option<Spanned<NetworkName>>,
+    certificates: Option<Spanned<String>>,
     expect: Vec<Spanned<Expectation>>,
 }
 
@@ -223,6 +228,9 @@ impl Header {
                 self.ports = Some(Spanned::new(ports.value, value));
             }
             Key::Network => self.network = Some(Spanned::new(network(&mut cursor)?, value)),
+            Key::Certificates => {
+                self.certificates = Some(Spanned::new(text.to_string(), value));
+            }
             Key::Expect => self
                 .expect
                 .push(Spanned::new(expectation(&mut cursor)?, value)),

@@ -61,7 +61,7 @@ pub trait Refutation {
 }
 
 /// Whether `steps` is settled by one of `refutations`.
-fn refuted<R: Refutation>(steps: u64, refutations: &[R]) -> bool {
+pub(crate) fn refuted<R: Refutation>(steps: u64, refutations: &[R]) -> bool {
     refutations.iter().any(|r| {
         let refuted = r.steps();
         refuted == steps || (refuted > steps && r.covers_fewer_steps())
@@ -70,7 +70,7 @@ fn refuted<R: Refutation>(steps: u64, refutations: &[R]) -> bool {
 
 /// The rule itself: `bound` is a lower bound that holds for every answer of
 /// the model (`None`: there is none), `time` the answer's.
-fn optimal_by<R: Refutation>(
+pub(crate) fn optimal_by<R: Refutation>(
     valid: bool,
     bound: Option<u64>,
     time: u64,
