@@ -14,6 +14,7 @@ mod agreement;
 mod bounded;
 mod bounds;
 mod breaking;
+mod certified;
 mod ci;
 mod claims;
 mod cli;
