@@ -116,7 +116,9 @@ fn duplicate_link_in_header_exits_2() {
     let run = check("dup.tbl", &RING6.replace("expect: time 5", "links: b b'"));
     assert_eq!(run.code, 2);
     assert!(
-        run.stderr.contains("is the same group element as link `b`"),
+        run.stderr.contains(
+            "dup.tbl:3:10: error: `b` is an involution (b^2 = 1), so b' = b: list it once (`b` and `b'` are one link)"
+        ),
         "{}",
         run.stderr
     );

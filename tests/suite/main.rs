@@ -63,6 +63,7 @@ mod no_panic;
 mod one_bound;
 mod optional_features;
 mod portfolio;
+mod presentations;
 mod products;
 mod proofcheck_cnf;
 mod proofs;

@@ -4,7 +4,7 @@
 //! header value and each row is then read by a small recursive-descent parser over a
 //! [`Cursor`].
 
-use super::lexer::{Cursor, starts_letter};
+use super::lexer::{Cursor, is_name_char, starts_letter};
 use super::lower::MAX_EXPONENT;
 use super::syntax::{
     Atom, Expectation, Factor, GroupSyntax, Letter, MessagesSyntax, PresentationSyntax, Relation,
@@ -490,7 +490,20 @@ fn presentation(cursor: &mut Cursor<'_>) -> Result<Spanned<PresentationSyntax>, 
                     scanned.letter.span,
                 ));
             }
-            generators.push(Spanned::new(scanned.letter.value.name, scanned.letter.span));
+            let span = scanned.letter.span;
+            if cursor.peek().is_some_and(is_name_char) && !cursor.slice(span).starts_with('{') {
+                // `t1` or `ab` where one name was meant: say how to write it.
+                while cursor.peek().is_some_and(is_name_char) {
+                    cursor.bump();
+                }
+                let span = Span::new(span.start, cursor.pos());
+                let written = cursor.slice(span).to_string();
+                return Err(ParseError::new(
+                    ParseErrorKind::LongGeneratorName(written),
+                    span,
+                ));
+            }
+            generators.push(Spanned::new(scanned.letter.value.name, span));
             cursor.skip_ws();
             if !cursor.eat(',') {
                 break;
