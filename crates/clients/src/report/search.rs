@@ -247,7 +247,7 @@ impl SearchReport {
 pub fn verdict_line(found: Option<&Found>, tried: &Tried) -> String {
     let Some(found) = found else {
         return if tried.unknown.is_empty() {
-            "verdict: no table found: every number of columns tried is infeasible".to_string()
+            "verdict: no table found: every number of columns tried is infeasible in the class searched".to_string()
         } else {
             "verdict: no table found (a limit ran out)".to_string()
         };

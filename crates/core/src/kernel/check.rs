@@ -206,21 +206,9 @@ impl Checked {
     }
 }
 
-/// No refutation: what [`check`] hands the rule.
-enum NoRefutation {}
-
-impl Refutation for NoRefutation {
-    fn steps(&self) -> u64 {
-        match *self {}
-    }
-    fn covers_fewer_steps(&self) -> bool {
-        match *self {}
-    }
-}
-
 /// Checks a table against an instance and checks the claims made about it.
 pub fn check(instance: &Instance, table: &Table, claims: &[Expectation]) -> Checked {
-    check_with_refutations::<NoRefutation>(instance, table, claims, &[])
+    check_settling(instance, table, claims, |_| false)
 }
 
 /// [`check`], with refutations of numbers of columns as evidence of optimality
@@ -235,6 +223,18 @@ pub fn check_with_refutations<R: Refutation>(
     table: &Table,
     claims: &[Expectation],
     refutations: &[R],
+) -> Checked {
+    check_settling(instance, table, claims, |t| {
+        optimality::refuted(t, refutations)
+    })
+}
+
+/// The check, `settled(t)` saying whether `t` columns are refuted for every table.
+fn check_settling(
+    instance: &Instance,
+    table: &Table,
+    claims: &[Expectation],
+    settled: impl Fn(u64) -> bool,
 ) -> Checked {
     let time = table
         .words
@@ -273,11 +273,11 @@ pub fn check_with_refutations<R: Refutation>(
     };
     let valid = verdict != Verdict::Invalid;
     let bound_value = bound.as_ref().map(|b| b.value);
-    let optimal_by = optimality::optimal_by(valid, bound_value, time as u64, refutations);
+    let optimal_by = optimality::optimal_by_settled(valid, bound_value, time as u64, &settled);
     let unrefuted = match bound_value {
-        Some(b) if valid && optimal_by.is_none() => (b..time as u64)
-            .filter(|&t| !optimality::refuted(t, refutations))
-            .collect(),
+        Some(b) if valid && optimal_by.is_none() => {
+            (b..time as u64).filter(|&t| !settled(t)).collect()
+        }
         _ => Vec::new(),
     };
     let found = Found {

@@ -76,14 +76,23 @@ pub(crate) fn optimal_by<R: Refutation>(
     time: u64,
     refutations: &[R],
 ) -> Option<OptimalBy> {
+    optimal_by_settled(valid, bound, time, |t| refuted(t, refutations))
+}
+
+/// [`optimal_by`], with `settled(t)` saying whether `t` steps are refuted.
+pub(crate) fn optimal_by_settled(
+    valid: bool,
+    bound: Option<u64>,
+    time: u64,
+    settled: impl Fn(u64) -> bool,
+) -> Option<OptimalBy> {
     let bound = bound.filter(|_| valid)?;
     if time == bound {
         return Some(OptimalBy::LowerBound);
     }
     // Faster than a bound that holds is a bug of the bound or of the check,
     // and settles nothing.
-    (time > bound && (bound..time).all(|t| refuted(t, refutations)))
-        .then_some(OptimalBy::Certificates)
+    (time > bound && (bound..time).all(settled)).then_some(OptimalBy::Certificates)
 }
 
 /// Why the judged schedule is optimal, if it is: by the bound on time its
