@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+use txverify_clients::certified::CertificateLookup;
 use txverify_clients::msccl;
 use txverify_clients::report::network_search::write::write_output;
 use txverify_clients::report::network_search::{NetworkSearchRequest, search_network};
@@ -104,9 +105,19 @@ fn check_table_work(
     simulate: bool,
     max_simulation_steps: u64,
 ) -> Result<Reported, Fail> {
+    // A `certificates:` path is relative to the file's directory (to the
+    // current one for text).
+    let path_dir = match &given {
+        Given::Path(path) => path.parent().map(PathBuf::from),
+        Given::Text(_) => None,
+    };
     let (shown, source) = given.read()?;
     let (load, verify) = single::check_options(max_order, !simulate, max_simulation_steps);
-    match check_source(&shown, source, &load, &verify) {
+    let lookup = CertificateLookup {
+        file_dir: path_dir.as_deref(),
+        proofs: None,
+    };
+    match check_source(&shown, source, &load, &verify, &lookup) {
         SourceCheck::Msccl(source) => msccl_report(&shown, &source, None),
         SourceCheck::Failed(failure) => Err(Fail::of(&failure, Some(&shown))),
         SourceCheck::Report(report) => {

@@ -497,6 +497,11 @@ struct CheckArgs {
     /// (docs/msccl.md). Tables name their own network.
     #[arg(long, value_name = "NET")]
     network: Option<NetworkSpec>,
+    /// Check the certificates in DIR (one certificate, or the `T<t>/`
+    /// directories of `search --certificate DIR`) instead of those the table's
+    /// `certificates:` line names; one file only (docs/tbl-format.md).
+    #[arg(long, value_name = "DIR")]
+    proofs: Option<PathBuf>,
     #[command(flatten)]
     timing: TimingArgs,
 }

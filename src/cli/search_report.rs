@@ -9,7 +9,9 @@ use super::search_config::SearchFormat;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
-use txverify_clients::report::search::{Found, SEARCH_SCHEMA, SearchReport, Tried, solver_name};
+use txverify_clients::report::search::{
+    Found, SEARCH_SCHEMA, SearchReport, Tried, solver_name, verdict_line,
+};
 pub(super) use txverify_clients::report::search::{describe, found_by_text};
 use txverify_clients::report::{ErrorReport, Failure, Status};
 use txverify_core::kernel::{Instance, Table};
@@ -202,8 +204,12 @@ pub(super) fn report(
     let over_mpi = cubes.is_some();
     let solver = solver_name(options) + if over_mpi { " over MPI" } else { "" };
     let how = how_found(&solver);
-    let found =
-        (tried.found.as_ref()).map(|(t, by)| Found::new(source, instance, t, by.clone(), &how));
+    let named = certificates_as_named(options, args.output.as_deref());
+    let found = (tried.found.as_ref()).map(|(t, by)| {
+        let by = by.clone();
+        let infeasible = &tried.infeasible;
+        Found::certified(source, instance, t, by, &how, infeasible, named.as_deref())
+    });
     if let (Some(path), Some(found)) = (&args.output, &found)
         && let Err(message) = write_table(&found.text, Some(path))
     {
@@ -212,8 +218,7 @@ pub(super) fn report(
     if args.format == SearchFormat::Json {
         let output = args.output.as_ref().map(|p| p.display().to_string());
         let shown = args.shown_file();
-        let mut report =
-            SearchReport::new(&shown, options, instance, tried, found.as_ref(), output);
+        let mut report = SearchReport::new(&shown, options, tried, found.as_ref(), output);
         report.cubes = cubes;
         super::output::json(&report);
         return exit;
@@ -228,7 +233,7 @@ pub(super) fn report(
     for t in tried.unknown.iter().filter(|_| !over_mpi) {
         reporter.say(&format!("unknown T={t}: the limit ran out"));
     }
-    if let Some(found) = found {
+    if let Some(found) = &found {
         if let FoundBy::Helper(how) = &found.by {
             reporter.say(&format!("found by the helper solver, on {how}"));
         }
@@ -236,5 +241,39 @@ pub(super) fn report(
             out!("{}", found.text);
         }
     }
+    reporter.say(&verdict_line(found.as_ref(), tried));
     exit
+}
+
+/// The certificate directory (`--certificate DIR`) as the found table's
+/// `certificates:` line names it: relative to the directory of `-o FILE`
+/// (absolute when no relative path joins them), or as given when the table
+/// goes to standard output.
+fn certificates_as_named(options: &SearchOptions, output: Option<&Path>) -> Option<String> {
+    let dir = options.certificate_dir.as_deref()?;
+    let Some(output) = output else {
+        return Some(dir.display().to_string());
+    };
+    let absolute = std::fs::canonicalize(dir).ok()?;
+    let base = output.parent().filter(|p| !p.as_os_str().is_empty());
+    let base = std::fs::canonicalize(base.unwrap_or(Path::new("."))).ok()?;
+    Some(relative_path(&base, &absolute).display().to_string())
+}
+
+/// `target` as a path relative to the directory `base` (both absolute).
+fn relative_path(base: &Path, target: &Path) -> std::path::PathBuf {
+    let (base, target): (Vec<_>, Vec<_>) =
+        (base.components().collect(), target.components().collect());
+    let common = base.iter().zip(&target).take_while(|(a, b)| a == b).count();
+    let mut path = std::path::PathBuf::new();
+    for _ in common..base.len() {
+        path.push("..");
+    }
+    for part in &target[common..] {
+        path.push(part);
+    }
+    if path.as_os_str().is_empty() {
+        path.push(".");
+    }
+    path
 }

@@ -1,9 +1,10 @@
 //! Regression of the published tables: every file in `tables/` (and `tables/found/`)
-//! loads, is valid with every claim holding, simulates clean on its network, and the
-//! kernel and the simulator agree.
+//! loads, is valid with every claim holding (with the certificates it names,
+//! checked), simulates clean on its network, and the kernel and the simulator agree.
 
+use txverify_clients::certified::{CertificateLookup, check_certificates};
 use txverify_clients::verify::{
-    Agreement, NetworkCheck, Outcome, SimulationOutcome, VerifyOptions, verify,
+    Agreement, NetworkCheck, Outcome, SimulationOutcome, VerifyOptions, verify_certified,
 };
 use txverify_core::load::{LoadOptions, load};
 
@@ -35,7 +36,10 @@ fn every_table_checks_simulates_and_agrees() {
         let source = std::fs::read_to_string(&path).unwrap();
         let loaded = load(&source, &LoadOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let v = verify(&loaded, &VerifyOptions::default());
+        let lookup = CertificateLookup::for_file(&path, None);
+        let certified = check_certificates(&loaded, &lookup)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let v = verify_certified(&loaded, &VerifyOptions::default(), certified);
         assert_eq!(
             v.outcome(),
             Outcome::Passed,

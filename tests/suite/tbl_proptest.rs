@@ -143,12 +143,16 @@ fn tbl_file() -> impl Strategy<Value = TblFile> {
             prop::option::of(messages()),
             prop::option::of(1usize..16),
             prop::option::of(network()),
+            prop::option::of(free_text()),
             prop::collection::vec(expectation(), 0..3),
             prop::collection::vec(row(), 0..6),
         ),
     )
         .prop_map(
-            |((name, source, group, links), (messages, ports, network, expect, rows))| TblFile {
+            |(
+                (name, source, group, links),
+                (messages, ports, network, certificates, expect, rows),
+            )| TblFile {
                 name: name.map(spanned),
                 source: source.map(spanned),
                 group: spanned(group),
@@ -156,6 +160,7 @@ fn tbl_file() -> impl Strategy<Value = TblFile> {
                 messages: messages.map(spanned),
                 ports: ports.map(spanned),
                 network: network.map(spanned),
+                certificates: certificates.map(spanned),
                 expect: expect.into_iter().map(spanned).collect(),
                 rows,
             },

@@ -11,6 +11,7 @@
 pub mod batch;
 pub mod bounds;
 pub mod catalogue;
+pub mod certified;
 pub mod compare;
 pub mod construct;
 pub mod export;

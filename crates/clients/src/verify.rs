@@ -8,10 +8,12 @@
 //! the kinds of violation; a disagreement is a bug in one of them and is
 //! reported as such ([`Outcome::Disagreement`]), never resolved in favour of either.
 
+use crate::certified::{CertificateFinding, Certified};
 use crate::simulate::{self, MessageSet, SimulationInput, SimulationOptions, SimulationReport};
 use std::collections::BTreeSet;
 use txverify_core::kernel::{
-    Checked, Expectation, Instance, MessageSpec, Table, TableLetter, Violation, check,
+    Checked, Expectation, Instance, MessageSpec, Table, TableLetter, Violation,
+    check_with_refutations,
 };
 use txverify_core::load::Loaded;
 use txverify_core::network::{Embedding, NetworkName, embed, infer};
@@ -150,6 +152,7 @@ pub struct Verification {
     network: NetworkCheck,
     simulation: SimulationOutcome,
     agreement: Agreement,
+    certificates: Vec<CertificateFinding>,
 }
 
 /// The parts of a [`Verification`], taken apart by value (see
@@ -164,6 +167,8 @@ pub struct VerificationParts {
     pub simulation: SimulationOutcome,
     /// Kernel against simulator.
     pub agreement: Agreement,
+    /// The certificates the table named, and what each check found.
+    pub certificates: Vec<CertificateFinding>,
 }
 
 /// What a verification concludes, as a whole. Exhaustive on purpose: a new
@@ -200,6 +205,12 @@ impl Verification {
         &self.agreement
     }
 
+    /// The certificates the table named, and what each check found (empty
+    /// when it named none).
+    pub fn certificates(&self) -> &[CertificateFinding] {
+        &self.certificates
+    }
+
     /// The findings by value, for a report that keeps them (a copy: changing
     /// them changes no `Verification`).
     pub fn into_parts(self) -> VerificationParts {
@@ -208,14 +219,22 @@ impl Verification {
             network: self.network,
             simulation: self.simulation,
             agreement: self.agreement,
+            certificates: self.certificates,
         }
     }
 
-    /// The conclusion: a disagreement outranks everything, then any failure.
+    /// The conclusion: a disagreement outranks everything, then any failure
+    /// (a certificate the table names that the checker rejects is one).
     pub fn outcome(&self) -> Outcome {
         if matches!(self.agreement, Agreement::Disagree { .. }) {
             Outcome::Disagreement
-        } else if !self.checked.passed() || matches!(self.network, NetworkCheck::Mismatch { .. }) {
+        } else if !self.checked.passed()
+            || matches!(self.network, NetworkCheck::Mismatch { .. })
+            || self
+                .certificates
+                .iter()
+                .any(|c| matches!(c.finding, crate::certified::Finding::Rejected { .. }))
+        {
             Outcome::Failed
         } else {
             Outcome::Passed
@@ -225,13 +244,27 @@ impl Verification {
 
 /// Runs the kernel, the network check and (if asked) the simulation on a loaded file.
 pub fn verify(loaded: &Loaded, options: &VerifyOptions) -> Verification {
-    verify_table(
+    verify_certified(loaded, options, Certified::default())
+}
+
+/// [`verify`], with the certificates the file named, checked
+/// ([`crate::certified::check_certificates`]): their refutations are the
+/// kernel's evidence of optimality above the lower bound.
+pub fn verify_certified(
+    loaded: &Loaded,
+    options: &VerifyOptions,
+    certified: Certified,
+) -> Verification {
+    let mut verification = verify_with_refutations(
         &loaded.instance,
         &loaded.table,
         &loaded.claims,
         loaded.network.as_ref(),
         options,
-    )
+        &certified.refutations,
+    );
+    verification.certificates = certified.findings;
+    verification
 }
 
 /// [`verify`] for an instance and table built in code.
@@ -242,7 +275,19 @@ pub fn verify_table(
     declared: Option<&NetworkName>,
     options: &VerifyOptions,
 ) -> Verification {
-    let checked = check(instance, table, claims);
+    verify_with_refutations(instance, table, claims, declared, options, &[])
+}
+
+/// [`verify_table`] with refutations for the kernel.
+fn verify_with_refutations(
+    instance: &Instance,
+    table: &Table,
+    claims: &[Expectation],
+    declared: Option<&NetworkName>,
+    options: &VerifyOptions,
+    refutations: &[txverify_search::refutation::CheckedRefutation],
+) -> Verification {
+    let checked = check_with_refutations(instance, table, claims, refutations);
     let (network, embedding) = if !instance.defects().is_empty() {
         let reason = "the link set is defective".to_string();
         (NetworkCheck::Skipped { reason }, None)
@@ -277,6 +322,7 @@ pub fn verify_table(
         network,
         simulation,
         agreement,
+        certificates: Vec::new(),
     }
 }
 

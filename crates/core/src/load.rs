@@ -31,6 +31,30 @@ pub enum LoadError {
         /// The `group:` value.
         span: Span,
     },
+    /// The presentation has generators but defines the trivial group: its
+    /// relations make every generator 1 (a network of one node).
+    #[error(
+        "the presentation defines the trivial group (order 1): its relations make every generator ({}) equal to 1, so the network has one node and nothing to send; check the relations (write `<>` for the trivial group on purpose)",
+        generators.join(", ")
+    )]
+    TrivialGroup {
+        /// The generators, as written.
+        generators: Vec<String>,
+        /// The `group:` value.
+        span: Span,
+    },
+    /// A `links:` line that lists one group element twice.
+    #[error("{}", same_link_text(link, first, *involution))]
+    SameLink {
+        /// The later link, as written.
+        link: String,
+        /// The earlier link naming the same element, as written.
+        first: String,
+        /// The two are a generator and its inverse (the generator is an involution).
+        involution: bool,
+        /// The later link.
+        span: Span,
+    },
     /// A header value is well-formed but meaningless for this group.
     #[error("{message}")]
     Header {
@@ -41,12 +65,29 @@ pub enum LoadError {
     },
 }
 
+/// The message of [`LoadError::SameLink`], naming the fix.
+fn same_link_text(link: &str, first: &str, involution: bool) -> String {
+    if involution {
+        let generator = first.trim_end_matches('\'');
+        format!(
+            "`{generator}` is an involution ({generator}^2 = 1), so {generator}' = {generator}: list it once (`{first}` and `{link}` are one link)"
+        )
+    } else {
+        format!(
+            "link `{link}` is the same group element as link `{first}`: list it once (one link per element)"
+        )
+    }
+}
+
 impl LoadError {
     /// The span the error points at.
     pub fn span(&self) -> Span {
         match self {
             LoadError::Parse(e) => e.span,
-            LoadError::Group { span, .. } | LoadError::Header { span, .. } => *span,
+            LoadError::Group { span, .. }
+            | LoadError::Header { span, .. }
+            | LoadError::TrivialGroup { span, .. }
+            | LoadError::SameLink { span, .. } => *span,
         }
     }
 }
@@ -93,6 +134,12 @@ pub fn load(source: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
     let group_checks = computed.checks;
     let family = computed.family;
     let group = computed.group;
+    if group.order() == 1 && !presentation.generators.is_empty() {
+        return Err(LoadError::TrivialGroup {
+            generators: presentation.generators.clone(),
+            span: file.group.span,
+        });
+    }
     let (links, trivial_generators) = link_set(&file, &group)?;
     let messages = message_spec(&file, &group)?;
     let ports = file.ports.as_ref().map(|p| p.value);
@@ -161,12 +208,11 @@ fn link_set(file: &TblFile, group: &FiniteGroup) -> Result<(LinkList, Vec<String
             };
             let element = group.eval(&[g]);
             if let Some(i) = elements.iter().position(|&e| e == element) {
-                return Err(LoadError::Header {
-                    message: format!(
-                        "link `{}` is the same group element as link `{}`",
-                        letter_text(&letter.value.name, letter.value.inverse),
-                        links[i].1
-                    ),
+                let (first, first_text): &(GenLetter, String) = &links[i];
+                return Err(LoadError::SameLink {
+                    link: letter_text(&letter.value.name, letter.value.inverse),
+                    first: first_text.clone(),
+                    involution: first.generator == g.generator && first.inverse != g.inverse,
                     span: letter.span,
                 });
             }

@@ -153,3 +153,85 @@ pub fn table_refutations(
         })
         .collect()
 }
+
+/// What checking one table certificate found.
+#[derive(Debug)]
+pub enum CertificateCheck {
+    /// Accepted, and its class covers every table: it refutes `time` columns.
+    Refutes {
+        /// The certificate's directory.
+        dir: std::path::PathBuf,
+        /// The number of columns it refutes.
+        time: usize,
+    },
+    /// Accepted, but its class is narrower than every table (shortest words,
+    /// a slack, a symmetry restriction): it says nothing about the tables
+    /// outside that class, so it counts for no optimality.
+    Narrower {
+        /// The certificate's directory.
+        dir: std::path::PathBuf,
+        /// The number of columns it refutes within its class.
+        time: usize,
+        /// Its claim, said from the options its formula was regenerated
+        /// with ("no valid table with 8 columns whose words are all shortest
+        /// paths").
+        claim: String,
+    },
+    /// Not accepted (a rejected proof, another instance, a formula that
+    /// differs, a file that cannot be read: [`crate::certificate::CertificateError::is_io`]).
+    Rejected {
+        /// The certificate's directory.
+        dir: std::path::PathBuf,
+        /// Why.
+        error: crate::certificate::CertificateError,
+    },
+}
+
+impl CertificateCheck {
+    /// The certificate's directory.
+    pub fn dir(&self) -> &std::path::Path {
+        match self {
+            CertificateCheck::Refutes { dir, .. }
+            | CertificateCheck::Narrower { dir, .. }
+            | CertificateCheck::Rejected { dir, .. } => dir,
+        }
+    }
+}
+
+/// Checks every certificate in `dirs` against `instance` (each regenerated
+/// and its proof checked, as `verify-proof` does): the refutations the
+/// accepted ones whose class covers every table give, as evidence for the
+/// core's rule ([`txverify_core::kernel::check_with_refutations`]), and what
+/// each check found, in the order of `dirs`.
+pub fn check_table_certificates(
+    instance: &Instance,
+    dirs: &[std::path::PathBuf],
+) -> (Vec<CheckedRefutation>, Vec<CertificateCheck>) {
+    let mut refutations = Vec::new();
+    let checks = dirs
+        .iter()
+        .map(|dir| {
+            let dir = dir.clone();
+            match verify(instance, &dir) {
+                Err(error) => CertificateCheck::Rejected { dir, error },
+                Ok(verified) => {
+                    let time = verified.provenance.time;
+                    match CheckedRefutation::of_table_certificate(&verified) {
+                        Some(refutation) => {
+                            refutations.push(refutation);
+                            CertificateCheck::Refutes { dir, time }
+                        }
+                        // The claim is said again from the options the
+                        // formula was regenerated with, not read.
+                        None => CertificateCheck::Narrower {
+                            dir,
+                            time,
+                            claim: crate::options::claim(time, &verified.provenance.options),
+                        },
+                    }
+                }
+            }
+        })
+        .collect();
+    (refutations, checks)
+}

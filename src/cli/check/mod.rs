@@ -47,6 +47,12 @@ pub fn run(args: &CheckArgs) -> Exit {
         );
         return Exit::Input;
     }
+    if args.proofs.is_some() && !single {
+        eprintln!(
+            "error: --proofs names the certificates of one table: give one file (each file of a collection names its own with `certificates:`)"
+        );
+        return Exit::Input;
+    }
     let format = match args.format {
         CheckFormat::Html => return html(args),
         CheckFormat::Text if single => OutputFormat::Text,
@@ -54,7 +60,13 @@ pub fn run(args: &CheckArgs) -> Exit {
         _ => return collection(args, network),
     };
     let (path, (load, verify)) = (&args.files[0], check_options(args));
-    let (exit, emits) = match single::check_file(path, &load, &verify, single_format(format)) {
+    let (exit, emits) = match single::check_file(
+        path,
+        &load,
+        &verify,
+        single_format(format),
+        args.proofs.as_deref(),
+    ) {
         // MSCCL programs have a checker of their own (docs/msccl.md).
         FileCheck::Msccl(source) => {
             let shown = path.display().to_string();
@@ -126,7 +138,7 @@ fn write_output(path: &Path, text: &str) -> Exit {
 /// `check --format html`: one file's report as a page.
 fn html(args: &CheckArgs) -> Exit {
     let (load, verify) = check_options(args);
-    let checked = match single::check_html(&args.files, &load, &verify) {
+    let checked = match single::check_html(&args.files, &load, &verify, args.proofs.as_deref()) {
         Ok(checked) => checked,
         Err(stopped) => {
             emit_all(stopped.emits);

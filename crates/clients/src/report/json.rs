@@ -39,8 +39,11 @@ pub(super) struct CheckDocument<'a> {
     ports: usize,
     messages: &'a MessageSummary,
     verdict: &'static str,
+    optimal_by: Option<&'static str>,
     time: usize,
     bound: Option<Bound<'a>>,
+    certificates: Vec<CertificateJson<'a>>,
+    unrefuted: &'a [u64],
     violations: Vec<ViolationJson<'a>>,
     non_shortest: Vec<NonShortest<'a>>,
     expectations: Vec<Expectation<'a>>,
@@ -62,9 +65,19 @@ impl<'a> CheckDocument<'a> {
             trivial_generators: &report.trivial_generators,
             ports: report.ports,
             messages: &report.messages,
-            verdict: verdict(c.verdict()),
+            verdict: match c.optimal_by() {
+                Some(_) => "optimal",
+                None => verdict(c.verdict()),
+            },
+            optimal_by: c.optimal_by().map(|by| by.name()),
             time: c.time(),
             bound: c.bound().map(Bound::of),
+            certificates: report
+                .certificates
+                .iter()
+                .map(CertificateJson::of)
+                .collect(),
+            unrefuted: c.unrefuted(),
             violations: c.violations().iter().map(ViolationJson::of).collect(),
             non_shortest: c.non_shortest().iter().map(NonShortest::of).collect(),
             expectations: c.expectations().iter().map(Expectation::of).collect(),
@@ -81,6 +94,47 @@ fn verdict(v: Verdict) -> &'static str {
         Verdict::Invalid => "invalid",
         Verdict::Valid => "valid",
         Verdict::Optimal => "optimal",
+    }
+}
+
+/// `certificates[]`: one certificate the table named and what its check found.
+#[derive(Serialize)]
+struct CertificateJson<'a> {
+    dir: &'a str,
+    /// `refutes`, `narrower` or `rejected`.
+    status: &'static str,
+    time: Option<usize>,
+    claim: Option<&'a str>,
+    reason: Option<&'a str>,
+}
+
+impl<'a> CertificateJson<'a> {
+    fn of(f: &'a crate::certified::CertificateFinding) -> CertificateJson<'a> {
+        use crate::certified::Finding;
+        let dir = &f.dir;
+        match &f.finding {
+            Finding::Refutes { time } => CertificateJson {
+                dir,
+                status: "refutes",
+                time: Some(*time),
+                claim: None,
+                reason: None,
+            },
+            Finding::Narrower { time, claim } => CertificateJson {
+                dir,
+                status: "narrower",
+                time: Some(*time),
+                claim: Some(claim),
+                reason: None,
+            },
+            Finding::Rejected { reason } => CertificateJson {
+                dir,
+                status: "rejected",
+                time: None,
+                claim: None,
+                reason: Some(reason),
+            },
+        }
     }
 }
 

@@ -27,6 +27,7 @@ use serde::Serialize;
 use std::fmt::Write;
 use txverify_core::kernel::{Checked, Verdict, Violation};
 use txverify_core::load::Loaded;
+use txverify_core::verdict::OptimalBy;
 
 pub use crate::wording::describe;
 pub use failure::{ErrorReport, Failure, Status, json_line, read_text};
@@ -85,6 +86,9 @@ pub struct CheckReport {
     pub outcome: Outcome,
     /// The simulation was refused for its size (exit status 2 with the report).
     pub simulation_over_limit: bool,
+    /// The certificates the table named (`certificates:` or `--proofs`), and
+    /// what each check found.
+    pub certificates: Vec<crate::certified::CertificateFinding>,
 }
 
 impl CheckReport {
@@ -174,6 +178,7 @@ impl CheckReport {
             network,
             simulation,
             agreement,
+            certificates,
         } = verification.into_parts();
         let simulation = SimulationSummary::of(&simulation);
         use txverify_core::kernel::MessageSpec;
@@ -218,6 +223,7 @@ impl CheckReport {
             agreement,
             outcome,
             simulation_over_limit,
+            certificates,
         }
     }
 
@@ -324,6 +330,9 @@ impl CheckReport {
         let c = &self.checked;
         let _ = writeln!(out, "  time         {}", c.time());
         let _ = writeln!(out, "  verdict      {}", self.verdict_text());
+        for f in &self.certificates {
+            let _ = writeln!(out, "  certificate  {}", certificate_text(f));
+        }
         for e in c.expectations() {
             let _ = writeln!(
                 out,
@@ -343,17 +352,35 @@ impl CheckReport {
     /// The kernel's verdict in words: `OPTIMAL (…)`, `VALID, not proved optimal (…)`, `INVALID`.
     pub fn verdict_text(&self) -> String {
         let c = &self.checked;
-        match c.verdict() {
-            Verdict::Invalid => "INVALID".to_string(),
-            Verdict::Valid => match c.bound() {
-                Some(b) => format!(
-                    "VALID, not proved optimal (time {} > lower bound {})",
-                    c.time(),
-                    b.value
-                ),
+        match (c.verdict(), c.optimal_by()) {
+            (Verdict::Invalid, _) => "INVALID".to_string(),
+            (_, Some(OptimalBy::Certificates)) => {
+                let bound = c.bound().map_or(0, |b| b.value);
+                format!(
+                    "OPTIMAL ({} refuted: certificates verified)",
+                    times_text(bound..c.time() as u64)
+                )
+            }
+            (Verdict::Optimal, _) => "OPTIMAL (valid, time equals the lower bound)".to_string(),
+            (Verdict::Valid, _) => match c.bound() {
+                Some(b) => {
+                    let mut text = format!(
+                        "VALID, not proved optimal (time {} > lower bound {}",
+                        c.time(),
+                        b.value
+                    );
+                    if !self.certificates.is_empty() {
+                        let _ = write!(
+                            text,
+                            "; no verified certificate for every table refutes {}",
+                            times_text(c.unrefuted().iter().copied())
+                        );
+                    }
+                    text.push(')');
+                    text
+                }
                 None => "VALID".to_string(),
             },
-            Verdict::Optimal => "OPTIMAL (valid, time equals the lower bound)".to_string(),
         }
     }
 
@@ -386,6 +413,25 @@ impl CheckReport {
             );
         }
         write_violations(out, c.violations());
+    }
+}
+
+/// Numbers of columns as `T=8, 9` (`T=8` for one).
+pub fn times_text(times: impl IntoIterator<Item = u64>) -> String {
+    let times: Vec<String> = times.into_iter().map(|t| t.to_string()).collect();
+    format!("T={}", times.join(", "))
+}
+
+/// One certificate's line: its directory and what its check found.
+fn certificate_text(f: &crate::certified::CertificateFinding) -> String {
+    use crate::certified::Finding;
+    match &f.finding {
+        Finding::Refutes { time } => format!("{}: verified, no table has {time} columns", f.dir),
+        Finding::Narrower { claim, .. } => format!(
+            "{}: verified, but it proves only \"{claim}\": it says nothing of the other tables and counts for no optimality",
+            f.dir
+        ),
+        Finding::Rejected { reason } => format!("{}: REJECTED: {reason}", f.dir),
     }
 }
 

@@ -9,7 +9,8 @@
 
 use super::failure::Status;
 use serde::Serialize;
-use txverify_core::kernel::{self, Checked, Instance, Table, Verdict};
+use txverify_core::kernel::{self, Checked, Instance, Table};
+use txverify_core::verdict::OptimalBy;
 use txverify_search::{
     self as search, FoundBy, Infeasibility, Outcome, Progress, SearchError, SearchOptions,
     SolverChoice,
@@ -114,9 +115,31 @@ impl Found {
     /// The table found in a search of `source` (the file's text), checked
     /// by the kernel and written as a file; `how` is its `source:` credit.
     pub fn new(source: &str, instance: &Instance, table: &Table, by: FoundBy, how: &str) -> Found {
-        let checked = kernel::check(instance, table, &[]);
+        Found::certified(source, instance, table, by, how, &[], None)
+    }
+
+    /// [`Found::new`], the kernel given as evidence the refutations among
+    /// `infeasible` that count for every table
+    /// (`search::refutation::table_refutations`: external proofs checked
+    /// during the search, or certificates checked now), so that it decides
+    /// whether the table is optimal by certificates. When it is and the
+    /// certificates were written to `certificates` (`--certificate DIR`, as
+    /// the file will name it), the file names them and expects `optimal`, so
+    /// that `check` re-verifies them.
+    pub fn certified(
+        source: &str,
+        instance: &Instance,
+        table: &Table,
+        by: FoundBy,
+        how: &str,
+        infeasible: &[Infeasibility],
+        certificates: Option<&str>,
+    ) -> Found {
+        let refutations = search::refutation::table_refutations(instance, infeasible);
+        let checked = kernel::check_with_refutations(instance, table, &[], &refutations);
+        let named = certificates.filter(|_| checked.optimal_by() == Some(OptimalBy::Certificates));
         Found {
-            text: found_text(source, instance, table, &checked, how),
+            text: found_text(source, instance, table, &checked, how, named),
             checked,
             by,
         }
@@ -181,14 +204,12 @@ impl SearchReport {
     pub fn new(
         shown: &str,
         options: &SearchOptions,
-        instance: &Instance,
         tried: &Tried,
         found: Option<&Found>,
         output: Option<String>,
     ) -> SearchReport {
         let formulas_only = options.dimacs_only.is_some();
-        let optimal_by = found
-            .map(|f| search::refutation::table_optimal_by(instance, &f.checked, &tried.infeasible));
+        let optimal_by = found.map(|f| f.checked.optimal_by().map(OptimalBy::name));
         SearchReport {
             schema: SEARCH_SCHEMA,
             file: shown.to_string(),
@@ -216,6 +237,78 @@ impl SearchReport {
             output: output.filter(|_| found.is_some()),
             cubes: None,
         }
+    }
+}
+
+/// The last line of `search`'s text: the verdict on the table found, with
+/// why it is optimal (the bound, or every time below refuted for every table
+/// by a checked proof) or why it is not proved so (each time from the bound up
+/// that nothing refutes for every table, and what was found there instead).
+pub fn verdict_line(found: Option<&Found>, tried: &Tried) -> String {
+    let Some(found) = found else {
+        return if tried.unknown.is_empty() {
+            "verdict: no table found: every number of columns tried is infeasible in the class searched".to_string()
+        } else {
+            "verdict: no table found (a limit ran out)".to_string()
+        };
+    };
+    let c = &found.checked;
+    let Some(bound) = c.bound().map(|b| b.value) else {
+        return "verdict: VALID (no lower bound: the link set is defective)".to_string();
+    };
+    match c.optimal_by() {
+        Some(OptimalBy::LowerBound) => {
+            format!(
+                "verdict: OPTIMAL (time {} equals the lower bound)",
+                c.time()
+            )
+        }
+        Some(OptimalBy::Certificates) => format!(
+            "verdict: OPTIMAL ({} refuted for every table: proofs checked)",
+            super::times_text(bound..c.time() as u64)
+        ),
+        None => {
+            // The times that nothing refutes for every table, grouped by why.
+            let mut why: Vec<(String, Vec<u64>)> = Vec::new();
+            for &t in c.unrefuted() {
+                let reason = unrefuted_reason(t, tried);
+                match why.iter_mut().find(|(r, _)| *r == reason) {
+                    Some((_, times)) => times.push(t),
+                    None => why.push((reason, vec![t])),
+                }
+            }
+            let why: Vec<String> = why
+                .into_iter()
+                .map(|(reason, times)| format!("{} {reason}", super::times_text(times)))
+                .collect();
+            format!(
+                "verdict: VALID, not proved optimal (time {} > lower bound {bound}; {})",
+                c.time(),
+                why.join("; ")
+            )
+        }
+    }
+}
+
+/// Why `time` columns are not refuted for every table (after `T=…`).
+fn unrefuted_reason(time: u64, tried: &Tried) -> String {
+    let at = |i: &&Infeasibility| i.time as u64 == time;
+    match tried.infeasible.iter().find(at) {
+        Some(i) if !i.covers_all_tables => {
+            // "no valid table with 8 columns whose words are …": the class.
+            let class = i.claim.split_once(" columns ").map_or(&*i.claim, |(_, c)| c);
+            format!(
+                "refuted only for tables {class} (`--any-length` without `--symmetry` refutes every table)"
+            )
+        }
+        Some(_) => {
+            "infeasible by the solver's word only, no proof checked (`--certificate DIR` checks one)"
+                .to_string()
+        }
+        None if tried.unknown.iter().any(|&u| u as u64 == time) => {
+            "undecided: the limit ran out".to_string()
+        }
+        None => "not tried".to_string(),
     }
 }
 
@@ -259,10 +352,15 @@ pub fn found_text(
     table: &Table,
     checked: &Checked,
     how: &str,
+    certificates: Option<&str>,
 ) -> String {
     let mut text = header_without_table(source, how);
+    if let Some(dir) = certificates {
+        text.push_str(&format!("certificates: {dir}\n"));
+    }
     text.push_str(&format!("expect: time {}\n", checked.time()));
-    if checked.verdict() == Verdict::Optimal {
+    let by = checked.optimal_by();
+    if by == Some(OptimalBy::LowerBound) || (by.is_some() && certificates.is_some()) {
         text.push_str("expect: optimal\n");
     }
     text.push_str("table:\n");
@@ -271,7 +369,8 @@ pub fn found_text(
     text
 }
 
-/// The file's header lines (comments included), without `expect:` lines,
+/// The file's header lines (comments included), without `expect:` and
+/// `certificates:` lines (claims and evidence of another table),
 /// with `source: HOW; network from …` in place of its `source:` line (or
 /// `source: HOW` added when it has none).
 fn header_without_table(source: &str, how: &str) -> String {
@@ -282,7 +381,7 @@ fn header_without_table(source: &str, how: &str) -> String {
         if key.starts_with("table:") {
             break;
         }
-        if key.starts_with("expect:") {
+        if key.starts_with("expect:") || key.starts_with("certificates:") {
             continue;
         }
         if key.starts_with("source:") && !credited {

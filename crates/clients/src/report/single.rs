@@ -3,12 +3,14 @@
 //! what comes back and exits with its [`Status`].
 
 use super::{CheckReport, Failure, Status, html, json, read_text};
+use crate::certified::{CertificateLookup, CertificatesError, check_certificates};
 use crate::simulate::{
     Failure as SimulationFailure, MAX_TRACE_HOPS, MessageRef, SimulationError, SimulationOptions,
     SimulationReport, simulate, trace,
 };
 use crate::verify::{
-    NetworkCheck, VerifyOptions, embedding_name, physical_network, simulation_words, verify,
+    NetworkCheck, VerifyOptions, embedding_name, physical_network, simulation_words,
+    verify_certified,
 };
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -119,12 +121,14 @@ pub enum SourceCheck {
 }
 
 /// `check` of the text `source`, shown as `shown`: what the CLI and the
-/// bindings both build their reports from.
+/// bindings both build their reports from. The certificates the table names
+/// (or `lookup.proofs`) are checked and handed to the kernel as evidence.
 pub fn check_source(
     shown: &str,
     source: String,
     load_options: &LoadOptions,
     options: &VerifyOptions,
+    lookup: &CertificateLookup<'_>,
 ) -> SourceCheck {
     // The file's kind is told from its text, whatever its name (docs/cli.md).
     let kind = detect(&source);
@@ -146,7 +150,11 @@ pub fn check_source(
             return SourceCheck::Failed(failure);
         }
     };
-    let verification = verify(&loaded, options);
+    let certified = match check_certificates(&loaded, lookup) {
+        Ok(certified) => certified,
+        Err(e) => return SourceCheck::Failed(certificates_failure(shown, &source, &e)),
+    };
+    let verification = verify_certified(&loaded, options, certified);
     SourceCheck::Report(Box::new(CheckReport::new(
         shown,
         &source,
@@ -155,19 +163,37 @@ pub fn check_source(
     )))
 }
 
-/// `check` of one file: its report in `format`, or the error that stopped it.
+/// The input error of certificates that cannot be read, placed at the
+/// `certificates:` value when the header named them.
+pub fn certificates_failure(shown: &str, source: &str, e: &CertificatesError) -> Failure {
+    let message = e.to_string();
+    match e.span() {
+        Some(span) => {
+            let diagnostic = render_diagnostic(shown, source, span, &message);
+            Failure::input(message)
+                .at(Some(line_col(source, span.start)))
+                .shown_as(diagnostic)
+        }
+        None => Failure::input(message),
+    }
+}
+
+/// `check` of one file: its report in `format`, or the error that stopped it;
+/// `proofs` (`--proofs DIR`) names its certificates instead of its header.
 pub fn check_file(
     path: &Path,
     load: &LoadOptions,
     options: &VerifyOptions,
     format: Format,
+    proofs: Option<&Path>,
 ) -> FileCheck {
     let shown = path.display().to_string();
     let mut emits = Vec::new();
     let Some(source) = read_source(path, format, &mut emits) else {
         return FileCheck::Done(Outcome::input(emits));
     };
-    let report = match check_source(&shown, source, load, options) {
+    let lookup = CertificateLookup::for_file(path, proofs);
+    let report = match check_source(&shown, source, load, options, &lookup) {
         SourceCheck::Msccl(source) => return FileCheck::Msccl(source),
         SourceCheck::Failed(failure) => {
             let emit = match format {
@@ -236,6 +262,7 @@ pub fn check_html(
     files: &[PathBuf],
     load: &LoadOptions,
     options: &VerifyOptions,
+    proofs: Option<&Path>,
 ) -> Result<HtmlCheck, Outcome> {
     let refuse = |line: String| Outcome::input(vec![Emit::Err(format!("error: {line}\n"))]);
     let [path] = files else {
@@ -254,8 +281,16 @@ pub fn check_html(
     let Some((source, loaded)) = read_and_load(path, load, Format::Text, &mut emits) else {
         return Err(Outcome::input(emits));
     };
-    let verification = verify(&loaded, &html::verify_options(options));
     let shown = path.display().to_string();
+    let lookup = CertificateLookup::for_file(path, proofs);
+    let certified = match check_certificates(&loaded, &lookup) {
+        Ok(certified) => certified,
+        Err(e) => {
+            let failure = certificates_failure(&shown, &source, &e);
+            return Err(Outcome::input(vec![Emit::Err(failure.stderr_text())]));
+        }
+    };
+    let verification = verify_certified(&loaded, &html::verify_options(options), certified);
     let (report, page) = html::check_page(
         &shown,
         &source,

@@ -181,10 +181,21 @@ fn resolve(word: &WordExpr, index: &HashMap<&str, u32>) -> Result<(), ParseError
         match &factor.value.atom {
             Atom::Letter(l) => {
                 if !index.contains_key(l.name.as_str()) {
-                    return Err(ParseError::new(
-                        ParseErrorKind::UnknownGenerator(l.name.clone()),
-                        factor.span,
-                    ));
+                    // `t1` for the generator `{t1}`: say how to write it.
+                    let mut longer: Vec<&str> = index
+                        .keys()
+                        .copied()
+                        .filter(|g| g.len() > l.name.len() && g.starts_with(l.name.as_str()))
+                        .collect();
+                    longer.sort_unstable();
+                    let kind = match longer.first() {
+                        Some(generator) => ParseErrorKind::UnbracedGenerator {
+                            letter: l.name.clone(),
+                            generator: generator.to_string(),
+                        },
+                        None => ParseErrorKind::UnknownGenerator(l.name.clone()),
+                    };
+                    return Err(ParseError::new(kind, factor.span));
                 }
             }
             Atom::One => {}

@@ -39,7 +39,7 @@ pub enum ParseErrorKind {
     ExpectedKey,
     /// A key the format does not define.
     #[error(
-        "unknown key `{0}:` (known keys: name, source, group, links, messages, ports, network, expect, table)"
+        "unknown key `{0}:` (known keys: name, source, group, links, messages, ports, network, certificates, expect, table)"
     )]
     UnknownKey(String),
     /// A key other than `expect:` given a second time.
@@ -86,6 +86,12 @@ pub enum ParseErrorKind {
     /// A generator declared with `'` or an overline.
     #[error("a generator is declared by its name alone, without `'` or overline")]
     InvertedGenerator,
+    /// A generator written as several characters without braces (`t1`, `ab`).
+    #[error(
+        "generator names are one letter: `{0}` reads as `{first}` followed by more; write `{{{0}}}` for a longer name",
+        first = .0.chars().next().unwrap_or_default()
+    )]
+    LongGeneratorName(String),
     /// A table token such as `a.b` that mixes letters and blanks.
     #[error("a token mixes letters and blanks `.`; separate them with white space")]
     MixedToken,
@@ -154,6 +160,17 @@ pub enum ParseErrorKind {
     /// A name used in a word that is not a generator of its presentation.
     #[error("`{0}` is not a generator of this presentation")]
     UnknownGenerator(String),
+    /// A one-letter name in a word where a longer generator starting with it
+    /// was meant (`t1` for the generator `{t1}`).
+    #[error(
+        "`{letter}` is not a generator of this presentation; a longer name keeps its braces in every word: write `{{{generator}}}`"
+    )]
+    UnbracedGenerator {
+        /// The letter read.
+        letter: String,
+        /// The generator it begins.
+        generator: String,
+    },
     /// A generator name declared twice (in one factor or across factors).
     #[error(
         "generator `{0}` is declared twice (names of a direct product's factors must be distinct)"

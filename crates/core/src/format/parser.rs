@@ -4,7 +4,7 @@
 //! header value and each row is then read by a small recursive-descent parser over a
 //! [`Cursor`].
 
-use super::lexer::{Cursor, starts_letter};
+use super::lexer::{Cursor, is_name_char, starts_letter};
 use super::lower::MAX_EXPONENT;
 use super::syntax::{
     Atom, Expectation, Factor, GroupSyntax, Letter, MessagesSyntax, PresentationSyntax, Relation,
@@ -117,6 +117,7 @@ pub fn parse(source: &str) -> Result<TblFile, ParseError> {
         messages: header.messages,
         ports: header.ports,
         network: header.network,
+        certificates: header.certificates,
         expect: header.expect,
         rows,
     })
@@ -138,11 +139,12 @@ enum Key {
     Messages,
     Ports,
     Network,
+    Certificates,
     Expect,
     Table,
 }
 
-const KEYS: [Key; 9] = [
+const KEYS: [Key; 10] = [
     Key::Name,
     Key::Source,
     Key::Group,
@@ -150,6 +152,7 @@ const KEYS: [Key; 9] = [
     Key::Messages,
     Key::Ports,
     Key::Network,
+    Key::Certificates,
     Key::Expect,
     Key::Table,
 ];
@@ -164,6 +167,7 @@ impl Key {
             Key::Messages => "messages",
             Key::Ports => "ports",
             Key::Network => "network",
+            Key::Certificates => "certificates",
             Key::Expect => "expect",
             Key::Table => "table",
         }
@@ -185,6 +189,7 @@ struct Header {
     messages: Option<Spanned<MessagesSyntax>>,
     ports: Option<Spanned<usize>>,
     network: Option<Spanned<NetworkName>>,
+    certificates: Option<Spanned<String>>,
     expect: Vec<Spanned<Expectation>>,
 }
 
@@ -223,6 +228,9 @@ impl Header {
                 self.ports = Some(Spanned::new(ports.value, value));
             }
             Key::Network => self.network = Some(Spanned::new(network(&mut cursor)?, value)),
+            Key::Certificates => {
+                self.certificates = Some(Spanned::new(text.to_string(), value));
+            }
             Key::Expect => self
                 .expect
                 .push(Spanned::new(expectation(&mut cursor)?, value)),
@@ -482,7 +490,20 @@ fn presentation(cursor: &mut Cursor<'_>) -> Result<Spanned<PresentationSyntax>, 
                     scanned.letter.span,
                 ));
             }
-            generators.push(Spanned::new(scanned.letter.value.name, scanned.letter.span));
+            let span = scanned.letter.span;
+            if cursor.peek().is_some_and(is_name_char) && !cursor.slice(span).starts_with('{') {
+                // `t1` or `ab` where one name was meant: say how to write it.
+                while cursor.peek().is_some_and(is_name_char) {
+                    cursor.bump();
+                }
+                let span = Span::new(span.start, cursor.pos());
+                let written = cursor.slice(span).to_string();
+                return Err(ParseError::new(
+                    ParseErrorKind::LongGeneratorName(written),
+                    span,
+                ));
+            }
+            generators.push(Spanned::new(scanned.letter.value.name, span));
             cursor.skip_ws();
             if !cursor.eat(',') {
                 break;

@@ -1,7 +1,7 @@
 //! The printer: a [`TblFile`] back to text, in canonical form.
 //!
 //! Header lines come in a fixed order (name, source, group, links, messages, ports,
-//! network, expect), then `table:` and the rows with their columns aligned: every token
+//! network, certificates, expect), then `table:` and the rows with their columns aligned: every token
 //! that starts in table column `c` starts at the same character position `P_c` in every
 //! row. [`print`] drops comments; `print_keeping_comments` (comments.rs) puts
 //! them back where they were written, around these lines.
@@ -59,6 +59,10 @@ pub(super) fn header_lines(file: &TblFile) -> Vec<(Span, String)> {
     }
     if let Some(network) = &file.network {
         out.push((network.span, format!("network: {}", network.value)));
+    }
+    if let Some(certificates) = &file.certificates {
+        let line = format!("certificates: {}", one_line(&certificates.value));
+        out.push((certificates.span, line));
     }
     for claim in &file.expect {
         out.push((

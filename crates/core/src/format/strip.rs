@@ -25,6 +25,7 @@ pub(crate) fn file(file: &TblFile) -> TblFile {
         messages: file.messages.as_ref().map(|m| map(m, messages)),
         ports: file.ports.as_ref().map(clear),
         network: file.network.as_ref().map(clear),
+        certificates: file.certificates.as_ref().map(clear),
         expect: file.expect.iter().map(clear).collect(),
         rows: file.rows.iter().map(row).collect(),
     }

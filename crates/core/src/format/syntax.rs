@@ -217,6 +217,10 @@ pub struct TblFile {
     pub ports: Option<Spanned<usize>>,
     /// `network:` value, if given.
     pub network: Option<Spanned<NetworkName>>,
+    /// `certificates:` value, if given: the directory of the certificates that
+    /// refute the times below the table's, as written (relative to the file's
+    /// directory). The format only carries it; `check` reads and verifies them.
+    pub certificates: Option<Spanned<String>>,
     /// Every `expect:` line, in order.
     pub expect: Vec<Spanned<Expectation>>,
     /// Table rows, in order; empty when no rows follow the `table:` line (a header-only

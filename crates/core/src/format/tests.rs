@@ -416,6 +416,27 @@ fn unknown_generator() {
 }
 
 #[test]
+fn a_long_generator_name_without_braces_names_the_fix() {
+    let kind = fails(
+        "group: <a, ab12 | a^2>\ntable:\n",
+        "1:12",
+        "generator names are one letter: `ab12` reads as `a` followed by more; write `{ab12}` for a longer name",
+    );
+    assert_eq!(kind, ParseErrorKind::LongGeneratorName("ab12".into()));
+    // Braced, the name is one generator.
+    assert_eq!(ok("group: <{ab12}>\ntable:\n").group.value.factors.len(), 1);
+    let (kind, rendered) = lowering_fails("group: <{t1} | t1^2>\n");
+    assert_eq!(
+        kind,
+        ParseErrorKind::UnbracedGenerator {
+            letter: "t".into(),
+            generator: "t1".into()
+        }
+    );
+    assert!(rendered.starts_with("t.tbl:1:16: error: `t` is not a generator of this presentation; a longer name keeps its braces in every word: write `{t1}`"), "{rendered}");
+}
+
+#[test]
 fn duplicate_generator() {
     let (kind, rendered) = lowering_fails("group: <a | a^2> × <b, a | b^3>\n");
     assert_eq!(kind, ParseErrorKind::DuplicateGenerator("a".into()));

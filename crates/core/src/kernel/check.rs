@@ -5,6 +5,7 @@ use super::instance::{
     ElementName, Expectation, Instance, InstanceError, LinkId, PlacedWord, Table, TableLetter,
 };
 use crate::group::Elem;
+use crate::verdict::optimality::{self, OptimalBy, Refutation};
 
 /// A word of the table, named the way a user finds it: row, first column, text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,7 +133,8 @@ pub enum Verdict {
     Invalid,
     /// Valid; its time is above the lower bound, so not proved optimal.
     Valid,
-    /// Valid and its time equals the lower bound.
+    /// Valid and its time equals the lower bound. (A table above the bound
+    /// may still be optimal by certificates: [`Checked::optimal_by`].)
     Optimal,
 }
 
@@ -147,6 +149,8 @@ pub struct Checked {
     non_shortest: Vec<NonShortestWord>,
     expectations: Vec<ExpectationOutcome>,
     expects_invalid: bool,
+    optimal_by: Option<OptimalBy>,
+    unrefuted: Vec<u64>,
     _sealed: (),
 }
 
@@ -179,6 +183,21 @@ impl Checked {
     pub fn expectations(&self) -> &[ExpectationOutcome] {
         &self.expectations
     }
+    /// Why the table is optimal among all tables, if it is: its time equals
+    /// the lower bound, or every number of columns from the bound up to its
+    /// time − 1 is refuted by one of the refutations it was checked with
+    /// ([`check_with_refutations`]; the core's one rule,
+    /// [`crate::verdict::optimality`]). This, not [`Checked::verdict`], is
+    /// what `expect: optimal` is decided by.
+    pub fn optimal_by(&self) -> Option<OptimalBy> {
+        self.optimal_by
+    }
+    /// The numbers of columns from the lower bound up to the time − 1 that no
+    /// refutation settles, in increasing order (empty for an invalid table, a
+    /// table without a bound, and a table optimal by either rule).
+    pub fn unrefuted(&self) -> &[u64] {
+        &self.unrefuted
+    }
     /// Every claim holds, and the table is valid unless a claim says `invalid`
     /// (exit status 0). An invalid table passes only when the file expects it.
     pub fn passed(&self) -> bool {
@@ -189,6 +208,34 @@ impl Checked {
 
 /// Checks a table against an instance and checks the claims made about it.
 pub fn check(instance: &Instance, table: &Table, claims: &[Expectation]) -> Checked {
+    check_settling(instance, table, claims, |_| false)
+}
+
+/// [`check`], with refutations of numbers of columns as evidence of optimality
+/// above the lower bound: the table is optimal by certificates when every
+/// number from the bound up to its time − 1 is refuted
+/// ([`crate::verdict::optimality`]), and `expect: optimal` then holds. The
+/// core checks no proof: a [`Refutation`] is made only by the search crate,
+/// from a certificate the proof checker accepted and whose class covers every
+/// table (docs/trust.md, "Optimality by certificates").
+pub fn check_with_refutations<R: Refutation>(
+    instance: &Instance,
+    table: &Table,
+    claims: &[Expectation],
+    refutations: &[R],
+) -> Checked {
+    check_settling(instance, table, claims, |t| {
+        optimality::refuted(t, refutations)
+    })
+}
+
+/// The check, `settled(t)` saying whether `t` columns are refuted for every table.
+fn check_settling(
+    instance: &Instance,
+    table: &Table,
+    claims: &[Expectation],
+    settled: impl Fn(u64) -> bool,
+) -> Checked {
     let time = table
         .words
         .iter()
@@ -224,9 +271,25 @@ pub fn check(instance: &Instance, table: &Table, claims: &[Expectation]) -> Chec
         (Some(b), true) if time as u64 == b.value => Verdict::Optimal,
         _ => Verdict::Valid,
     };
+    let valid = verdict != Verdict::Invalid;
+    let bound_value = bound.as_ref().map(|b| b.value);
+    let optimal_by = optimality::optimal_by_settled(valid, bound_value, time as u64, &settled);
+    let unrefuted = match bound_value {
+        Some(b) if valid && optimal_by.is_none() => {
+            (b..time as u64).filter(|&t| !settled(t)).collect()
+        }
+        _ => Vec::new(),
+    };
+    let found = Found {
+        verdict,
+        optimal_by,
+        time,
+        bound: bound.as_ref(),
+        violations: &violations,
+    };
     let expectations = claims
         .iter()
-        .map(|claim| claim_outcome(*claim, verdict, time, bound.as_ref(), &violations))
+        .map(|claim| claim_outcome(*claim, &found))
         .collect();
     let expects_invalid = claims
         .iter()
@@ -240,23 +303,39 @@ pub fn check(instance: &Instance, table: &Table, claims: &[Expectation]) -> Chec
         non_shortest,
         expectations,
         expects_invalid,
+        optimal_by,
+        unrefuted,
         _sealed: (),
     }
 }
 
-/// Whether one claim holds. Every claim is decided here, from the kernel's own
-/// findings: the verdict, the time, the bound and the violations' places.
-fn claim_outcome(
-    claim: Expectation,
+/// What the claims are decided from.
+struct Found<'a> {
     verdict: Verdict,
+    optimal_by: Option<OptimalBy>,
     time: usize,
-    bound: Option<&LowerBound>,
-    violations: &[Violation],
-) -> ExpectationOutcome {
+    bound: Option<&'a LowerBound>,
+    violations: &'a [Violation],
+}
+
+/// Whether one claim holds. Every claim is decided here, from the kernel's own
+/// findings: the verdict, why the table is optimal (the bound, or the
+/// refutations it was given), the time, the bound and the violations' places.
+fn claim_outcome(claim: Expectation, found: &Found<'_>) -> ExpectationOutcome {
+    let Found {
+        verdict,
+        optimal_by,
+        time,
+        bound,
+        violations,
+    } = *found;
     let (text, holds) = match claim {
         Expectation::Time(t) => (format!("time {t}"), t == time),
-        Expectation::Optimal => ("optimal".to_string(), verdict == Verdict::Optimal),
-        Expectation::NotOptimal => ("not optimal".to_string(), verdict == Verdict::Valid),
+        Expectation::Optimal => ("optimal".to_string(), optimal_by.is_some()),
+        Expectation::NotOptimal => (
+            "not optimal".to_string(),
+            verdict != Verdict::Invalid && optimal_by.is_none(),
+        ),
         Expectation::Bound(b) => (format!("bound {b}"), bound.is_some_and(|l| l.value == b)),
         Expectation::Invalid { row, column } => {
             let mut text = "invalid".to_string();

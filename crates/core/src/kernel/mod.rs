@@ -40,6 +40,7 @@ mod instance;
 pub use bounds::{LowerBound, SubsetBound};
 pub use check::{
     Checked, ExpectationOutcome, NonShortestWord, Place, Verdict, Violation, WordRef, check,
+    check_with_refutations,
 };
 pub use instance::{
     ElementName, ElementNamer, Expectation, Instance, InstanceError, LinkId, MessageSpec,

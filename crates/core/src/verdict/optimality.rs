@@ -61,7 +61,7 @@ pub trait Refutation {
 }
 
 /// Whether `steps` is settled by one of `refutations`.
-fn refuted<R: Refutation>(steps: u64, refutations: &[R]) -> bool {
+pub(crate) fn refuted<R: Refutation>(steps: u64, refutations: &[R]) -> bool {
     refutations.iter().any(|r| {
         let refuted = r.steps();
         refuted == steps || (refuted > steps && r.covers_fewer_steps())
@@ -70,11 +70,21 @@ fn refuted<R: Refutation>(steps: u64, refutations: &[R]) -> bool {
 
 /// The rule itself: `bound` is a lower bound that holds for every answer of
 /// the model (`None`: there is none), `time` the answer's.
-fn optimal_by<R: Refutation>(
+pub(crate) fn optimal_by<R: Refutation>(
     valid: bool,
     bound: Option<u64>,
     time: u64,
     refutations: &[R],
+) -> Option<OptimalBy> {
+    optimal_by_settled(valid, bound, time, |t| refuted(t, refutations))
+}
+
+/// [`optimal_by`], with `settled(t)` saying whether `t` steps are refuted.
+pub(crate) fn optimal_by_settled(
+    valid: bool,
+    bound: Option<u64>,
+    time: u64,
+    settled: impl Fn(u64) -> bool,
 ) -> Option<OptimalBy> {
     let bound = bound.filter(|_| valid)?;
     if time == bound {
@@ -82,8 +92,7 @@ fn optimal_by<R: Refutation>(
     }
     // Faster than a bound that holds is a bug of the bound or of the check,
     // and settles nothing.
-    (time > bound && (bound..time).all(|t| refuted(t, refutations)))
-        .then_some(OptimalBy::Certificates)
+    (time > bound && (bound..time).all(settled)).then_some(OptimalBy::Certificates)
 }
 
 /// Why the judged schedule is optimal, if it is: by the bound on time its
