@@ -10,6 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use txverify_clients::msccl;
+use txverify_clients::report::collective_search::{
+    CollectiveSearchArgs, CollectiveSearchRequest, SearchOption,
+};
 use txverify_clients::report::network_search::write::write_output;
 use txverify_clients::report::network_search::{NetworkSearchRequest, search_network};
 use txverify_clients::report::schedule::{ScheduleRequest, simulate_schedule};
@@ -350,6 +353,155 @@ fn search_work(request: &NetworkSearchRequest) -> Result<Searched, Fail> {
     ))
 }
 
+/// How the Python API names each option of a search in its messages.
+fn option_name(option: SearchOption) -> &'static str {
+    use SearchOption as O;
+    match option {
+        O::Collective => "collective",
+        O::Chunks => "chunks",
+        O::Root => "root",
+        O::Ports => "ports",
+        O::Time => "time",
+        O::MaxTime => "max_time",
+        O::TimeLimit => "time_limit",
+        O::Deadline => "deadline",
+        O::Certificate => "certificate",
+        O::Heuristic => "heuristic",
+        O::Descending => "descending",
+        O::AnyLength => "any_length",
+        O::Slack => "slack",
+        O::Symmetry => "symmetry",
+        O::BreakSymmetry => "break_symmetry",
+        O::Cubes => "cubes",
+        O::Dimacs => "dimacs",
+        O::Model => "model",
+        O::Merge => "merge",
+        O::SolverCmd => "solver_cmd",
+        O::FormatHtml => "format html",
+    }
+}
+
+/// `search --network NET --collective X [--chunks C] [--ports K]`, stopped
+/// by Ctrl-C. The options are read here and checked by the library's
+/// `CollectiveSearchRequest::try_from`, as the command line's are.
+#[pyfunction]
+#[pyo3(signature = (network, collective=None, chunks=None, root=None, ports=None,
+                    time_limit=None, deadline=None, heuristic=None, slack=None,
+                    any_length=None, time=None, max_time=None, max_variables=None,
+                    certificate=None, solver=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn search_collective<'py>(
+    py: Python<'py>,
+    network: Bound<'py, PyAny>,
+    collective: Arg<'py>,
+    chunks: Arg<'py>,
+    root: Arg<'py>,
+    ports: Arg<'py>,
+    time_limit: Arg<'py>,
+    deadline: Arg<'py>,
+    heuristic: Arg<'py>,
+    slack: Arg<'py>,
+    any_length: Arg<'py>,
+    time: Arg<'py>,
+    max_time: Arg<'py>,
+    max_variables: Arg<'py>,
+    certificate: Arg<'py>,
+    solver: Arg<'py>,
+) -> PyResult<Searched> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let interrupt = Arc::clone(&stop);
+    call(py, Some(&stop), || {
+        let bad = |message: String| Fail::input(message, None, None);
+        let words = args::required_text(&network, "network")?;
+        let network = words
+            .parse::<NetworkName>()
+            .map_err(|e| bad(format!("`{words}`: {e}")))?;
+        let others = [
+            (
+                args::whole::<u32>(&slack, "slack")?.unwrap_or(0) > 0,
+                SearchOption::Slack,
+            ),
+            (
+                args::flag(&any_length, "any_length")?.unwrap_or(false),
+                SearchOption::AnyLength,
+            ),
+        ];
+        let raw = CollectiveSearchArgs {
+            network,
+            collective: args::text(&collective, "collective")?,
+            chunks: args::whole::<u32>(&chunks, "chunks")?.map(|c| c.to_string()),
+            root: args::whole::<u32>(&root, "root")?,
+            ports: ports_of(&ports)?,
+            solver: solver_named(args::text(&solver, "solver")?.as_deref())?,
+            time: args::whole::<usize>(&time, "time")?,
+            max_time: args::whole::<usize>(&max_time, "max_time")?,
+            max_variables: args::whole::<u64>(&max_variables, "max_variables")?,
+            time_limit: args::number(&time_limit, "time_limit")?,
+            deadline: args::number(&deadline, "deadline")?,
+            output: None,
+            certificate: args::path(&certificate, "certificate")?,
+            heuristic: args::flag(&heuristic, "heuristic")?.unwrap_or(false),
+            others: others
+                .iter()
+                .filter(|(given, _)| *given)
+                .map(|o| o.1)
+                .collect(),
+            interrupt: Some(interrupt),
+            names: option_name,
+        };
+        let request = CollectiveSearchRequest::try_from(raw).map_err(|e| bad(e.to_string()))?;
+        Ok(move || search_collective_work(&request))
+    })
+}
+
+/// `search_collective`'s work, its request checked.
+fn search_collective_work(request: &CollectiveSearchRequest) -> Result<Searched, Fail> {
+    let report =
+        txverify_clients::report::collective_search::search_collective(request, &mut |_| {})
+            .map_err(|f| Fail::of(&f, None))?;
+    let schedule = match report.schedule() {
+        Some(schedule) => {
+            let mut out = Vec::new();
+            write_json(schedule, &mut out).map_err(|e| Fail::input(e.to_string(), None, None))?;
+            Some(String::from_utf8_lossy(&out).into_owned())
+        }
+        None => None,
+    };
+    Ok((
+        json_text(report.json())?,
+        report.text().to_string(),
+        report.status().code(),
+        schedule,
+    ))
+}
+
+/// `--ports K` or `--ports all`: K may be given as an int.
+fn ports_of(ports: &Arg<'_>) -> Result<Option<String>, Fail> {
+    match args::whole::<u64>(ports, "ports") {
+        Ok(k) => Ok(k.map(|k| k.to_string())),
+        Err(_) => args::text(ports, "ports").map_err(|_| {
+            Fail::input(
+                "argument `ports`: \"all\" or a whole number is needed",
+                None,
+                None,
+            )
+        }),
+    }
+}
+
+/// The solver named `cadical` (the default) or `varisat`.
+fn solver_named(name: Option<&str>) -> Result<SolverChoice, Fail> {
+    match name.unwrap_or("cadical") {
+        "cadical" => Ok(SolverChoice::Cadical),
+        "varisat" => Ok(SolverChoice::Varisat),
+        other => Err(Fail::input(
+            format!("solver `{other}`: cadical or varisat"),
+            None,
+            None,
+        )),
+    }
+}
+
 /// `simulate FILE [--network NET] [--ports K]`: a schedule replayed, or a
 /// table played out on its network.
 #[pyfunction]
@@ -365,17 +517,7 @@ pub fn simulate<'py>(
     call(py, None, || {
         let given = Given::of(&text, &path)?;
         let network = args::text(&network, "network")?;
-        // `--ports K` or `--ports all`: K may be given as an int.
-        let ports = match args::whole::<u64>(&ports, "ports") {
-            Ok(k) => k.map(|k| k.to_string()),
-            Err(_) => args::text(&ports, "ports").map_err(|_| {
-                Fail::input(
-                    "argument `ports`: \"all\" or a whole number is needed",
-                    None,
-                    None,
-                )
-            })?,
-        };
+        let ports = ports_of(&ports)?;
         let all = args::flag(&all, "all")?.unwrap_or(false);
         Ok(move || simulate_work(given, network, ports, all))
     })
@@ -460,8 +602,9 @@ fn schedule_of(text: &str) -> Result<txverify_core::schedule::Schedule, Fail> {
     })
 }
 
-/// A total-exchange schedule as the MSCCL all-to-all program `name`
-/// (docs/export.md).
+/// A schedule as the MSCCL program `name` (docs/export.md): a total exchange
+/// as an all-to-all, a collective as the collective of that name, checked
+/// as `export --format msccl` checks it.
 #[pyfunction]
 pub fn schedule_msccl_xml<'py>(
     py: Python<'py>,
@@ -473,7 +616,7 @@ pub fn schedule_msccl_xml<'py>(
         let name = args::required_text(&name, "name")?;
         Ok(move || {
             let schedule = schedule_of(&schedule)?;
-            let program = txverify_clients::export::msccl::alltoall(&schedule, &name)
+            let program = txverify_clients::export::schedule::program_of(&schedule, &name)
                 .map_err(|e| Fail::input(e.to_string(), None, None))?;
             let mut out = Vec::new();
             program

@@ -159,8 +159,9 @@ class SimulationReport(Report):
 
 class Schedule(Report):
     """What ``search`` found: the search report (schema
-    ``txverify-schedule-search/1``) and the schedule itself, which can be
-    replayed, saved and exported.
+    ``txverify-schedule-search/2``, or ``txverify-collective-search/2`` for
+    a collective) and the schedule itself, which can be replayed, saved and
+    exported.
     """
 
     __slots__ = ("_schedule",)
@@ -199,7 +200,8 @@ class Schedule(Report):
         return _json.dumps(_json.loads(text), indent=indent)
 
     def report_json(self) -> str:
-        """The search report as JSON (schema ``txverify-schedule-search/1``)."""
+        """The search report as JSON (schema ``txverify-schedule-search/2`` or
+        ``txverify-collective-search/2``)."""
         return Report.to_json(self)
 
     def to_text(self) -> str:
@@ -207,7 +209,9 @@ class Schedule(Report):
         return _txverify.schedule_text(self._need())
 
     def to_msccl_xml(self, name: Optional[str] = None) -> str:
-        """The schedule as an MSCCL all-to-all program (docs/export.md)."""
+        """The schedule as an MSCCL program (docs/export.md): a total exchange
+        as an all-to-all, a collective as the collective of that name, checked
+        as ``export --format msccl`` checks it."""
         return _txverify.schedule_msccl_xml(self._need(), name or str(self._data["network"]))
 
     def simulate(self, network: Optional[str] = None, ports: Optional[Union[str, int]] = None) -> "SimulationReport":
@@ -291,6 +295,10 @@ def search(
     network: str,
     time_limit: Optional[float] = None,
     *,
+    collective: Optional[str] = None,
+    chunks: Optional[int] = None,
+    root: Optional[int] = None,
+    ports: Optional[Union[str, int]] = None,
     deadline: Optional[float] = None,
     heuristic: bool = False,
     slack: int = 0,
@@ -310,7 +318,36 @@ def search(
     before it is kept; the best is returned. Raises ``LimitError`` (with
     ``report``) when a limit ran out before any schedule; Ctrl-C stops the
     search and raises ``KeyboardInterrupt``.
+
+    With ``collective`` (``"allgather"``, ``"reduce-scatter"``,
+    ``"allreduce"``, ``"broadcast"``, ``"reduce"``; the root as ``root=R``
+    or in the name, ``"broadcast 0"``), ``chunks`` per block and ``ports``
+    (``"all"``, the default, or K), as ``txverify search --network NET
+    --collective X``: by SAT from the lower bound up, the construction
+    alone (``heuristic``), or both until ``deadline`` (docs/collectives.md).
+    Its report has schema ``txverify-collective-search/2``; ``ascending``
+    changes nothing there (the search goes up from the bound).
     """
+    if collective is not None or chunks is not None or root is not None or ports is not None:
+        # Which options go together is the library's rule, checked there.
+        data, text, status, schedule = _txverify.search_collective(
+            network,
+            collective=collective,
+            chunks=chunks,
+            root=root,
+            ports=ports,
+            time_limit=time_limit,
+            deadline=deadline,
+            heuristic=heuristic,
+            slack=slack,
+            any_length=any_length,
+            time=time,
+            max_time=max_time,
+            max_variables=max_variables,
+            certificate=certificate,
+            solver=solver,
+        )
+        return _searched(data, text, status, schedule, network)
     data, text, status, schedule = _txverify.search(
         network,
         time_limit=time_limit,
@@ -325,6 +362,10 @@ def search(
         ascending=ascending,
         solver=solver,
     )
+    return _searched(data, text, status, schedule, network)
+
+
+def _searched(data: str, text: str, status: int, schedule: Optional[str], network: Any) -> Schedule:
     result = Schedule(_json.loads(data), text, schedule)
     if status == 4:
         error = LimitError("the limit ran out before a schedule was found", network)

@@ -63,7 +63,8 @@ class SimulationReport(Report):
 
 class Schedule(Report):
     """What ``search`` found: the search report (schema
-    ``txverify-schedule-search/1``) and the schedule itself."""
+    ``txverify-schedule-search/2``, or ``txverify-collective-search/2`` for a
+    collective) and the schedule itself."""
 
     def __init__(self, data: Dict[str, Any], text: str, schedule: Optional[str]) -> None: ...
     @property
@@ -78,11 +79,13 @@ class Schedule(Report):
     def to_json(self, indent: Optional[int] = ...) -> str:
         """The schedule as JSON (schema ``txverify-schedule/1``)."""
     def report_json(self) -> str:
-        """The search report as JSON (schema ``txverify-schedule-search/1``)."""
+        """The search report as JSON (schema ``txverify-schedule-search/2`` or
+        ``txverify-collective-search/2``)."""
     def to_text(self) -> str:
         """The schedule in the text format (docs/schedule.md)."""
     def to_msccl_xml(self, name: Optional[str] = ...) -> str:
-        """The schedule as an MSCCL all-to-all program (docs/export.md)."""
+        """The schedule as an MSCCL program (docs/export.md): an all-to-all for a
+        total exchange, else the collective of that name."""
     def simulate(self, network: Optional[str] = ..., ports: Optional[Union[str, int]] = ...) -> SimulationReport:
         """Replays the schedule."""
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
@@ -113,6 +116,10 @@ def search(
     network: str,
     time_limit: Optional[float] = ...,
     *,
+    collective: Optional[str] = ...,
+    chunks: Optional[int] = ...,
+    root: Optional[int] = ...,
+    ports: Optional[Union[str, int]] = ...,
     deadline: Optional[float] = ...,
     heuristic: bool = ...,
     slack: int = ...,
@@ -127,6 +134,11 @@ def search(
     """A total-exchange schedule on ``network``, as ``txverify search --network NET``:
     the heuristic's first, then by SAT ever fewer steps (``ascending``: from the
     bound up), ``time_limit`` seconds per ``T``, ``deadline`` for the whole run.
+
+    With ``collective`` (allgather, reduce-scatter, allreduce, broadcast,
+    reduce; ``root``, ``chunks``, ``ports``): that collective's schedule, as
+    ``txverify search --network NET --collective X`` (report schema
+    ``txverify-collective-search/2``).
 
     Raises ``LimitError`` (with ``report``) when a limit ran out before any
     schedule; Ctrl-C stops the search with ``KeyboardInterrupt``.

@@ -38,6 +38,23 @@ def search(
     ascending: Optional[bool] = ...,
     solver: Optional[str] = ...,
 ) -> Tuple[str, str, int, Optional[str]]: ...
+def search_collective(
+    network: str,
+    collective: Optional[str] = ...,
+    chunks: Optional[int] = ...,
+    root: Optional[int] = ...,
+    ports: Optional[Union[str, int]] = ...,
+    time_limit: Optional[float] = ...,
+    deadline: Optional[float] = ...,
+    heuristic: Optional[bool] = ...,
+    slack: Optional[int] = ...,
+    any_length: Optional[bool] = ...,
+    time: Optional[int] = ...,
+    max_time: Optional[int] = ...,
+    max_variables: Optional[int] = ...,
+    certificate: Optional[Path] = ...,
+    solver: Optional[str] = ...,
+) -> Tuple[str, str, int, Optional[str]]: ...
 def simulate(
     text: Optional[Text] = ...,
     path: Optional[Path] = ...,
