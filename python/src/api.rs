@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+use txverify_clients::lp_bound::{LpCertificate, parse_certificate, verify_certificate};
 use txverify_clients::msccl;
 use txverify_clients::report::collective_search::{
     CollectiveSearchArgs, CollectiveSearchRequest, SearchOption,
@@ -18,6 +19,7 @@ use txverify_clients::report::network_search::{NetworkSearchRequest, search_netw
 use txverify_clients::report::schedule::{ScheduleRequest, simulate_schedule};
 use txverify_clients::report::single::{self, Emit, SourceCheck, check_source, simulate_table};
 use txverify_clients::report::{Status, read_text};
+use txverify_clients::timed::TimingRequest;
 use txverify_core::format::line_col;
 use txverify_core::load::{LoadOptions, NetworkSpec, Reader, detect, load};
 use txverify_core::network::{Graph, NetworkName};
@@ -144,22 +146,56 @@ fn msccl_report(shown: &str, source: &str, network: Option<&Graph>) -> Result<Re
 
 /// `check PROGRAM [--network NET]` on an MSCCL program.
 #[pyfunction]
-#[pyo3(signature = (text=None, path=None, network=None))]
+#[pyo3(signature = (text=None, path=None, network=None, alpha=None, beta=None, link_table=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn check_msccl<'py>(
     py: Python<'py>,
     text: Arg<'py>,
     path: Arg<'py>,
     network: Arg<'py>,
+    alpha: Arg<'py>,
+    beta: Arg<'py>,
+    link_table: Arg<'py>,
 ) -> PyResult<Reported> {
     call(py, None, || {
         let given = Given::of(&text, &path)?;
         let network = args::text(&network, "network")?;
-        Ok(move || check_msccl_work(given, network))
+        let timing = Timing::of(&alpha, &beta, &link_table)?;
+        Ok(move || check_msccl_work(given, network, &timing))
     })
 }
 
+/// `--alpha A --beta B --link-table FILE`: the timed replay's link times.
+struct Timing {
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    link_table: Option<PathBuf>,
+}
+
+impl Timing {
+    fn of(alpha: &Arg<'_>, beta: &Arg<'_>, link_table: &Arg<'_>) -> Result<Timing, Fail> {
+        Ok(Timing {
+            alpha: args::number(alpha, "alpha")?,
+            beta: args::number(beta, "beta")?,
+            link_table: args::path(link_table, "link_table")?,
+        })
+    }
+
+    fn request(&self) -> TimingRequest<'_> {
+        TimingRequest {
+            alpha: self.alpha,
+            beta: self.beta,
+            link_table: self.link_table.as_deref(),
+        }
+    }
+}
+
 /// `check_msccl`'s work, its arguments read.
-fn check_msccl_work(given: Given, network: Option<String>) -> Result<Reported, Fail> {
+fn check_msccl_work(
+    given: Given,
+    network: Option<String>,
+    timing: &Timing,
+) -> Result<Reported, Fail> {
     let (shown, source) = given.read()?;
     let graph = match network.as_deref().map(network_spec).transpose()? {
         Some(spec) => Some(
@@ -168,35 +204,68 @@ fn check_msccl_work(given: Given, network: Option<String>) -> Result<Reported, F
         ),
         None => None,
     };
-    msccl_report(&shown, &source, graph.as_ref())
+    if !timing.request().asked() {
+        return msccl_report(&shown, &source, graph.as_ref());
+    }
+    // As `check PROGRAM --network NET --alpha A …`: the report and its timed replay.
+    let Some(graph) = graph else {
+        let message = "alpha, beta and link_table need a network";
+        return Err(Fail::input(message, Some(&shown), None));
+    };
+    match msccl::check_asked(&source, Some(&graph), &timing.request()) {
+        Err(e) => Err(Fail::input(e.to_string(), Some(&shown), None)),
+        Ok(Err(e)) => {
+            let at = (e.pos.line as usize, e.pos.col as usize);
+            Err(Fail::input(e.message, Some(&shown), Some(at)))
+        }
+        Ok(Ok((check, timed))) => {
+            let status = txverify_clients::batch::msccl_status(&check).code();
+            let json = msccl::report::json_timed(&shown, &check, status, timed.as_ref());
+            let text = msccl::report::text_timed(&shown, &check, timed.as_ref());
+            Ok((json.to_string(), text, status))
+        }
+    }
 }
 
-/// `bounds --network NET [--ports K]`.
+/// `bounds --network NET [--ports K] [--lp-certificate FILE]`: the report,
+/// and with `lp` the LP bound's certificate (schema txverify-lp-bound/1) as
+/// `bounds --lp-certificate` writes it, when the network has one.
 #[pyfunction]
-#[pyo3(signature = (network, ports=None))]
+#[pyo3(signature = (network, ports=None, lp=None))]
 pub fn bounds<'py>(
     py: Python<'py>,
     network: Bound<'py, PyAny>,
     ports: Arg<'py>,
-) -> PyResult<Reported> {
+    lp: Arg<'py>,
+) -> PyResult<(String, String, u8, Option<String>)> {
     call(py, None, || {
         let network = args::required_text(&network, "network")?;
         let ports = args::whole::<u64>(&ports, "ports")?.unwrap_or(1);
-        Ok(move || bounds_work(&network, ports))
+        let lp = args::flag(&lp, "lp")?.unwrap_or(false);
+        Ok(move || bounds_work(&network, ports, lp))
     })
 }
 
 /// `bounds`' work, its arguments read.
-fn bounds_work(network: &str, ports: u64) -> Result<Reported, Fail> {
+fn bounds_work(
+    network: &str,
+    ports: u64,
+    lp: bool,
+) -> Result<(String, String, u8, Option<String>), Fail> {
     let spec = network_spec(network)?;
     let shown = spec.to_string();
     let fail = |message: String| Fail::input(message, Some(&shown), None);
     let name = spec.name().map_err(|e| fail(e.to_string()))?;
     // The command line's report: the LP bound included.
     let options = txverify_core::bounds::lp::LpOptions::default();
-    let (report, _, _) =
-        txverify_clients::bounds::network_report_with_lp(&name.to_string(), ports, &options)
+    let words = name.to_string();
+    let (report, graph, solution) =
+        txverify_clients::bounds::network_report_with_lp(&words, ports, &options)
             .map_err(|e| fail(e.to_string()))?;
+    let certificate = match solution.filter(|_| lp) {
+        Some(s) => Some(json_text(&LpCertificate::of(&words, &graph, &s))?),
+        None => None,
+    };
     // As the command line: statuses by search and by formula that differ are a bug.
     let status = if report.statuses_agree == Some(false) {
         Status::Internal
@@ -207,7 +276,37 @@ fn bounds_work(network: &str, ports: u64) -> Result<Reported, Fail> {
         json_text(&report)?,
         report.text().to_string(),
         status.code(),
+        certificate,
     ))
+}
+
+/// `verify-bound --network NET FILE`: the LP bound a certificate (its text
+/// or its file) proves on the network, recomputed.
+#[pyfunction]
+#[pyo3(signature = (network, text=None, path=None))]
+pub fn verify_bound<'py>(
+    py: Python<'py>,
+    network: Bound<'py, PyAny>,
+    text: Arg<'py>,
+    path: Arg<'py>,
+) -> PyResult<Reported> {
+    call(py, None, || {
+        let given = Given::of(&text, &path)?;
+        let network = args::required_text(&network, "network")?;
+        Ok(move || {
+            let (shown, source) = given.read()?;
+            let spec = network_spec(&network)?;
+            let on = spec.to_string();
+            let graph = spec
+                .graph(&LoadOptions::default())
+                .map_err(|e| Fail::input(format!("{on}: {e}"), None, None))?;
+            let report = parse_certificate(&shown, &source)
+                .and_then(|c| verify_certificate(&shown, c, &on, &graph))
+                .map_err(|e| Fail::input(e.to_string(), Some(&shown), None))?;
+            let status = Status::of_validity(report.accepted);
+            Ok((json_text(&report)?, report.text(), status.code()))
+        })
+    })
 }
 
 /// A search's report, with the schedule found (schema txverify-schedule/1)
@@ -505,7 +604,9 @@ fn solver_named(name: Option<&str>) -> Result<SolverChoice, Fail> {
 /// `simulate FILE [--network NET] [--ports K]`: a schedule replayed, or a
 /// table played out on its network.
 #[pyfunction]
-#[pyo3(signature = (text=None, path=None, network=None, ports=None, all=None))]
+#[pyo3(signature = (text=None, path=None, network=None, ports=None, all=None,
+                    alpha=None, beta=None, link_table=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
     text: Arg<'py>,
@@ -513,13 +614,17 @@ pub fn simulate<'py>(
     network: Arg<'py>,
     ports: Arg<'py>,
     all: Arg<'py>,
+    alpha: Arg<'py>,
+    beta: Arg<'py>,
+    link_table: Arg<'py>,
 ) -> PyResult<Reported> {
     call(py, None, || {
         let given = Given::of(&text, &path)?;
         let network = args::text(&network, "network")?;
         let ports = ports_of(&ports)?;
         let all = args::flag(&all, "all")?.unwrap_or(false);
-        Ok(move || simulate_work(given, network, ports, all))
+        let timing = Timing::of(&alpha, &beta, &link_table)?;
+        Ok(move || simulate_work(given, network, ports, all, &timing))
     })
 }
 
@@ -529,6 +634,7 @@ fn simulate_work(
     network: Option<String>,
     ports: Option<String>,
     all: bool,
+    timing: &Timing,
 ) -> Result<Reported, Fail> {
     let (shown, source) = given.read()?;
     if let Some(line) = detect(&source).refusal(Reader::Simulate, &shown) {
@@ -539,6 +645,11 @@ fn simulate_work(
             let message = format!("{shown}: network and ports apply to schedule files only");
             return Err(Fail::input(message, Some(&shown), None));
         }
+        if timing.request().asked() {
+            let message =
+                format!("{shown}: alpha, beta and link_table apply to schedule files only");
+            return Err(Fail::input(message, Some(&shown), None));
+        }
         return table_simulation(&shown, &source);
     }
     let spec = network.as_deref().map(network_spec).transpose()?;
@@ -547,7 +658,7 @@ fn simulate_work(
         ports: ports.as_deref(),
         trace: false,
         all,
-        timing: Default::default(),
+        timing: timing.request(),
     };
     match simulate_schedule(Path::new(&shown), &source, &request) {
         Ok(report) => Ok((

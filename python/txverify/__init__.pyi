@@ -7,7 +7,7 @@ access to its fields; ``str(report)`` is the command line's text report.
 
 import os
 from collections.abc import Iterator, Mapping
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ._errors import Error as Error
 from ._errors import InputError as InputError
@@ -51,8 +51,28 @@ class MscclReport(Report):
     ``collective``, ``reason``, ``problems`` (line, column), link loads and
     bounds on a network, ``exit``."""
 
+class LpCertificate:
+    """The LP bound's certificate (schema ``txverify-lp-bound/1``)."""
+
+    def __init__(self, data: Dict[str, Any]) -> None: ...
+    @property
+    def weights(self) -> List[Tuple[int, int, int]]:
+        """``(u, v, w)``: weight w on the directed link u → v."""
+    @property
+    def bound(self) -> Optional[int]: ...
+    @property
+    def network(self) -> Optional[str]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_json(self) -> str: ...
+    def save(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes the file ``verify-bound`` reads."""
+
 class BoundsReport(Report):
     """A network's lower bounds (schema ``txverify-bounds/4``)."""
+
+    @property
+    def certificate(self) -> Optional[LpCertificate]:
+        """The LP bound's certificate, with ``bounds(..., lp=True)``."""
 
     @property
     def lower_bounds(self) -> List[Report]:
@@ -86,8 +106,16 @@ class Schedule(Report):
     def to_msccl_xml(self, name: Optional[str] = ...) -> str:
         """The schedule as an MSCCL program (docs/export.md): an all-to-all for a
         total exchange, else the collective of that name."""
-    def simulate(self, network: Optional[str] = ..., ports: Optional[Union[str, int]] = ...) -> SimulationReport:
-        """Replays the schedule."""
+    def simulate(
+        self,
+        network: Optional[str] = ...,
+        ports: Optional[Union[str, int]] = ...,
+        *,
+        alpha: Optional[float] = ...,
+        beta: Optional[float] = ...,
+        link_table: Optional[Union[str, os.PathLike[str]]] = ...,
+    ) -> SimulationReport:
+        """Replays the schedule, timed with ``alpha``, ``beta`` or ``link_table``."""
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
         """Writes the schedule: JSON for a ``.json`` name, else the text format."""
 
@@ -103,14 +131,26 @@ def check_table(
     Raises ``InputError`` (``file``, ``line``, ``column``) when it cannot be read or loaded.
     """
 
-def check_msccl(xml: Source, network: Optional[str] = ...) -> MscclReport:
+def check_msccl(
+    xml: Union[Source, Any],
+    network: Optional[str] = ...,
+    *,
+    alpha: Optional[float] = ...,
+    beta: Optional[float] = ...,
+    link_table: Optional[Union[str, os.PathLike[str]]] = ...,
+) -> MscclReport:
     """Checks an MSCCL XML program, as ``txverify check PROGRAM [--network NET]``.
 
     Raises ``InputError`` (``line``, ``column``) for XML that cannot be read.
     """
 
-def bounds(network: str, ports: int = ...) -> BoundsReport:
-    """Every lower bound of a total exchange on ``network``, with its name and model."""
+def bounds(network: str, ports: int = ..., *, lp: bool = ...) -> BoundsReport:
+    """Every lower bound of a total exchange on ``network``, with its name and model;
+    with ``lp`` the LP bound's certificate (``.certificate``)."""
+
+def verify_bound(certificate: Union[LpCertificate, Source], network: str) -> Report:
+    """The LP bound a certificate proves, as ``txverify verify-bound`` (schema
+    ``txverify-verify-bound/1``)."""
 
 def search(
     network: str,
@@ -145,10 +185,15 @@ def search(
     """
 
 def simulate(
-    schedule_json_or_path: Source,
+    schedule_json_or_path: Union[Source, Schedule, Any],
     network: Optional[str] = ...,
     ports: Optional[Union[str, int]] = ...,
     *,
     all: bool = ...,
-) -> SimulationReport:
-    """Replays a schedule (or plays a table out), as ``txverify simulate``."""
+    alpha: Optional[float] = ...,
+    beta: Optional[float] = ...,
+    link_table: Optional[Union[str, os.PathLike[str]]] = ...,
+) -> Union[SimulationReport, MscclReport]:
+    """Replays a schedule (or plays a table out), as ``txverify simulate``;
+    ``alpha``, ``beta``, ``link_table`` add the timed replay. An MSCCL
+    program is checked and timed as ``check_msccl`` does."""
