@@ -10,12 +10,17 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use txverify_clients::certified::CertificateLookup;
+use txverify_clients::lp_bound::{LpCertificate, parse_certificate, verify_certificate};
 use txverify_clients::msccl;
+use txverify_clients::report::collective_search::{
+    CollectiveSearchArgs, CollectiveSearchRequest, SearchOption,
+};
 use txverify_clients::report::network_search::write::write_output;
 use txverify_clients::report::network_search::{NetworkSearchRequest, search_network};
 use txverify_clients::report::schedule::{ScheduleRequest, simulate_schedule};
 use txverify_clients::report::single::{self, Emit, SourceCheck, check_source, simulate_table};
 use txverify_clients::report::{Status, read_text};
+use txverify_clients::timed::TimingRequest;
 use txverify_core::format::line_col;
 use txverify_core::load::{LoadOptions, NetworkSpec, Reader, detect, load};
 use txverify_core::network::{Graph, NetworkName};
@@ -152,22 +157,56 @@ fn msccl_report(shown: &str, source: &str, network: Option<&Graph>) -> Result<Re
 
 /// `check PROGRAM [--network NET]` on an MSCCL program.
 #[pyfunction]
-#[pyo3(signature = (text=None, path=None, network=None))]
+#[pyo3(signature = (text=None, path=None, network=None, alpha=None, beta=None, link_table=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn check_msccl<'py>(
     py: Python<'py>,
     text: Arg<'py>,
     path: Arg<'py>,
     network: Arg<'py>,
+    alpha: Arg<'py>,
+    beta: Arg<'py>,
+    link_table: Arg<'py>,
 ) -> PyResult<Reported> {
     call(py, None, || {
         let given = Given::of(&text, &path)?;
         let network = args::text(&network, "network")?;
-        Ok(move || check_msccl_work(given, network))
+        let timing = Timing::of(&alpha, &beta, &link_table)?;
+        Ok(move || check_msccl_work(given, network, &timing))
     })
 }
 
+/// `--alpha A --beta B --link-table FILE`: the timed replay's link times.
+struct Timing {
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    link_table: Option<PathBuf>,
+}
+
+impl Timing {
+    fn of(alpha: &Arg<'_>, beta: &Arg<'_>, link_table: &Arg<'_>) -> Result<Timing, Fail> {
+        Ok(Timing {
+            alpha: args::number(alpha, "alpha")?,
+            beta: args::number(beta, "beta")?,
+            link_table: args::path(link_table, "link_table")?,
+        })
+    }
+
+    fn request(&self) -> TimingRequest<'_> {
+        TimingRequest {
+            alpha: self.alpha,
+            beta: self.beta,
+            link_table: self.link_table.as_deref(),
+        }
+    }
+}
+
 /// `check_msccl`'s work, its arguments read.
-fn check_msccl_work(given: Given, network: Option<String>) -> Result<Reported, Fail> {
+fn check_msccl_work(
+    given: Given,
+    network: Option<String>,
+    timing: &Timing,
+) -> Result<Reported, Fail> {
     let (shown, source) = given.read()?;
     let graph = match network.as_deref().map(network_spec).transpose()? {
         Some(spec) => Some(
@@ -176,35 +215,68 @@ fn check_msccl_work(given: Given, network: Option<String>) -> Result<Reported, F
         ),
         None => None,
     };
-    msccl_report(&shown, &source, graph.as_ref())
+    if !timing.request().asked() {
+        return msccl_report(&shown, &source, graph.as_ref());
+    }
+    // As `check PROGRAM --network NET --alpha A …`: the report and its timed replay.
+    let Some(graph) = graph else {
+        let message = "alpha, beta and link_table need a network";
+        return Err(Fail::input(message, Some(&shown), None));
+    };
+    match msccl::check_asked(&source, Some(&graph), &timing.request()) {
+        Err(e) => Err(Fail::input(e.to_string(), Some(&shown), None)),
+        Ok(Err(e)) => {
+            let at = (e.pos.line as usize, e.pos.col as usize);
+            Err(Fail::input(e.message, Some(&shown), Some(at)))
+        }
+        Ok(Ok((check, timed))) => {
+            let status = txverify_clients::batch::msccl_status(&check).code();
+            let json = msccl::report::json_timed(&shown, &check, status, timed.as_ref());
+            let text = msccl::report::text_timed(&shown, &check, timed.as_ref());
+            Ok((json.to_string(), text, status))
+        }
+    }
 }
 
-/// `bounds --network NET [--ports K]`.
+/// `bounds --network NET [--ports K] [--lp-certificate FILE]`: the report,
+/// and with `lp` the LP bound's certificate (schema txverify-lp-bound/1) as
+/// `bounds --lp-certificate` writes it, when the network has one.
 #[pyfunction]
-#[pyo3(signature = (network, ports=None))]
+#[pyo3(signature = (network, ports=None, lp=None))]
 pub fn bounds<'py>(
     py: Python<'py>,
     network: Bound<'py, PyAny>,
     ports: Arg<'py>,
-) -> PyResult<Reported> {
+    lp: Arg<'py>,
+) -> PyResult<(String, String, u8, Option<String>)> {
     call(py, None, || {
         let network = args::required_text(&network, "network")?;
         let ports = args::whole::<u64>(&ports, "ports")?.unwrap_or(1);
-        Ok(move || bounds_work(&network, ports))
+        let lp = args::flag(&lp, "lp")?.unwrap_or(false);
+        Ok(move || bounds_work(&network, ports, lp))
     })
 }
 
 /// `bounds`' work, its arguments read.
-fn bounds_work(network: &str, ports: u64) -> Result<Reported, Fail> {
+fn bounds_work(
+    network: &str,
+    ports: u64,
+    lp: bool,
+) -> Result<(String, String, u8, Option<String>), Fail> {
     let spec = network_spec(network)?;
     let shown = spec.to_string();
     let fail = |message: String| Fail::input(message, Some(&shown), None);
     let name = spec.name().map_err(|e| fail(e.to_string()))?;
     // The command line's report: the LP bound included.
     let options = txverify_core::bounds::lp::LpOptions::default();
-    let (report, _, _) =
-        txverify_clients::bounds::network_report_with_lp(&name.to_string(), ports, &options)
+    let words = name.to_string();
+    let (report, graph, solution) =
+        txverify_clients::bounds::network_report_with_lp(&words, ports, &options)
             .map_err(|e| fail(e.to_string()))?;
+    let certificate = match solution.filter(|_| lp) {
+        Some(s) => Some(json_text(&LpCertificate::of(&words, &graph, &s))?),
+        None => None,
+    };
     // As the command line: statuses by search and by formula that differ are a bug.
     let status = if report.statuses_agree == Some(false) {
         Status::Internal
@@ -215,7 +287,37 @@ fn bounds_work(network: &str, ports: u64) -> Result<Reported, Fail> {
         json_text(&report)?,
         report.text().to_string(),
         status.code(),
+        certificate,
     ))
+}
+
+/// `verify-bound --network NET FILE`: the LP bound a certificate (its text
+/// or its file) proves on the network, recomputed.
+#[pyfunction]
+#[pyo3(signature = (network, text=None, path=None))]
+pub fn verify_bound<'py>(
+    py: Python<'py>,
+    network: Bound<'py, PyAny>,
+    text: Arg<'py>,
+    path: Arg<'py>,
+) -> PyResult<Reported> {
+    call(py, None, || {
+        let given = Given::of(&text, &path)?;
+        let network = args::required_text(&network, "network")?;
+        Ok(move || {
+            let (shown, source) = given.read()?;
+            let spec = network_spec(&network)?;
+            let on = spec.to_string();
+            let graph = spec
+                .graph(&LoadOptions::default())
+                .map_err(|e| Fail::input(format!("{on}: {e}"), None, None))?;
+            let report = parse_certificate(&shown, &source)
+                .and_then(|c| verify_certificate(&shown, c, &on, &graph))
+                .map_err(|e| Fail::input(e.to_string(), Some(&shown), None))?;
+            let status = Status::of_validity(report.accepted);
+            Ok((json_text(&report)?, report.text(), status.code()))
+        })
+    })
 }
 
 /// A search's report, with the schedule found (schema txverify-schedule/1)
@@ -361,10 +463,161 @@ fn search_work(request: &NetworkSearchRequest) -> Result<Searched, Fail> {
     ))
 }
 
+/// How the Python API names each option of a search in its messages.
+fn option_name(option: SearchOption) -> &'static str {
+    use SearchOption as O;
+    match option {
+        O::Collective => "collective",
+        O::Chunks => "chunks",
+        O::Root => "root",
+        O::Ports => "ports",
+        O::Time => "time",
+        O::MaxTime => "max_time",
+        O::TimeLimit => "time_limit",
+        O::Deadline => "deadline",
+        O::Certificate => "certificate",
+        O::Heuristic => "heuristic",
+        O::Descending => "descending",
+        O::AnyLength => "any_length",
+        O::Slack => "slack",
+        O::Symmetry => "symmetry",
+        O::BreakSymmetry => "break_symmetry",
+        O::Cubes => "cubes",
+        O::Dimacs => "dimacs",
+        O::Model => "model",
+        O::Merge => "merge",
+        O::SolverCmd => "solver_cmd",
+        O::FormatHtml => "format html",
+    }
+}
+
+/// `search --network NET --collective X [--chunks C] [--ports K]`, stopped
+/// by Ctrl-C. The options are read here and checked by the library's
+/// `CollectiveSearchRequest::try_from`, as the command line's are.
+#[pyfunction]
+#[pyo3(signature = (network, collective=None, chunks=None, root=None, ports=None,
+                    time_limit=None, deadline=None, heuristic=None, slack=None,
+                    any_length=None, time=None, max_time=None, max_variables=None,
+                    certificate=None, solver=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn search_collective<'py>(
+    py: Python<'py>,
+    network: Bound<'py, PyAny>,
+    collective: Arg<'py>,
+    chunks: Arg<'py>,
+    root: Arg<'py>,
+    ports: Arg<'py>,
+    time_limit: Arg<'py>,
+    deadline: Arg<'py>,
+    heuristic: Arg<'py>,
+    slack: Arg<'py>,
+    any_length: Arg<'py>,
+    time: Arg<'py>,
+    max_time: Arg<'py>,
+    max_variables: Arg<'py>,
+    certificate: Arg<'py>,
+    solver: Arg<'py>,
+) -> PyResult<Searched> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let interrupt = Arc::clone(&stop);
+    call(py, Some(&stop), || {
+        let bad = |message: String| Fail::input(message, None, None);
+        let words = args::required_text(&network, "network")?;
+        let network = words
+            .parse::<NetworkName>()
+            .map_err(|e| bad(format!("`{words}`: {e}")))?;
+        let others = [
+            (
+                args::whole::<u32>(&slack, "slack")?.unwrap_or(0) > 0,
+                SearchOption::Slack,
+            ),
+            (
+                args::flag(&any_length, "any_length")?.unwrap_or(false),
+                SearchOption::AnyLength,
+            ),
+        ];
+        let raw = CollectiveSearchArgs {
+            network,
+            collective: args::text(&collective, "collective")?,
+            chunks: args::whole::<u32>(&chunks, "chunks")?.map(|c| c.to_string()),
+            root: args::whole::<u32>(&root, "root")?,
+            ports: ports_of(&ports)?,
+            solver: solver_named(args::text(&solver, "solver")?.as_deref())?,
+            time: args::whole::<usize>(&time, "time")?,
+            max_time: args::whole::<usize>(&max_time, "max_time")?,
+            max_variables: args::whole::<u64>(&max_variables, "max_variables")?,
+            time_limit: args::number(&time_limit, "time_limit")?,
+            deadline: args::number(&deadline, "deadline")?,
+            output: None,
+            certificate: args::path(&certificate, "certificate")?,
+            heuristic: args::flag(&heuristic, "heuristic")?.unwrap_or(false),
+            others: others
+                .iter()
+                .filter(|(given, _)| *given)
+                .map(|o| o.1)
+                .collect(),
+            interrupt: Some(interrupt),
+            names: option_name,
+        };
+        let request = CollectiveSearchRequest::try_from(raw).map_err(|e| bad(e.to_string()))?;
+        Ok(move || search_collective_work(&request))
+    })
+}
+
+/// `search_collective`'s work, its request checked.
+fn search_collective_work(request: &CollectiveSearchRequest) -> Result<Searched, Fail> {
+    let report =
+        txverify_clients::report::collective_search::search_collective(request, &mut |_| {})
+            .map_err(|f| Fail::of(&f, None))?;
+    let schedule = match report.schedule() {
+        Some(schedule) => {
+            let mut out = Vec::new();
+            write_json(schedule, &mut out).map_err(|e| Fail::input(e.to_string(), None, None))?;
+            Some(String::from_utf8_lossy(&out).into_owned())
+        }
+        None => None,
+    };
+    Ok((
+        json_text(report.json())?,
+        report.text().to_string(),
+        report.status().code(),
+        schedule,
+    ))
+}
+
+/// `--ports K` or `--ports all`: K may be given as an int.
+fn ports_of(ports: &Arg<'_>) -> Result<Option<String>, Fail> {
+    match args::whole::<u64>(ports, "ports") {
+        Ok(k) => Ok(k.map(|k| k.to_string())),
+        Err(_) => args::text(ports, "ports").map_err(|_| {
+            Fail::input(
+                "argument `ports`: \"all\" or a whole number is needed",
+                None,
+                None,
+            )
+        }),
+    }
+}
+
+/// The solver named `cadical` (the default) or `varisat`.
+fn solver_named(name: Option<&str>) -> Result<SolverChoice, Fail> {
+    match name.unwrap_or("cadical") {
+        "cadical" => Ok(SolverChoice::Cadical),
+        "varisat" => Ok(SolverChoice::Varisat),
+        other => Err(Fail::input(
+            format!("solver `{other}`: cadical or varisat"),
+            None,
+            None,
+        )),
+    }
+}
+
 /// `simulate FILE [--network NET] [--ports K]`: a schedule replayed, or a
 /// table played out on its network.
 #[pyfunction]
-#[pyo3(signature = (text=None, path=None, network=None, ports=None, all=None))]
+#[pyo3(signature = (text=None, path=None, network=None, ports=None, all=None,
+                    alpha=None, beta=None, link_table=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
     text: Arg<'py>,
@@ -372,23 +625,17 @@ pub fn simulate<'py>(
     network: Arg<'py>,
     ports: Arg<'py>,
     all: Arg<'py>,
+    alpha: Arg<'py>,
+    beta: Arg<'py>,
+    link_table: Arg<'py>,
 ) -> PyResult<Reported> {
     call(py, None, || {
         let given = Given::of(&text, &path)?;
         let network = args::text(&network, "network")?;
-        // `--ports K` or `--ports all`: K may be given as an int.
-        let ports = match args::whole::<u64>(&ports, "ports") {
-            Ok(k) => k.map(|k| k.to_string()),
-            Err(_) => args::text(&ports, "ports").map_err(|_| {
-                Fail::input(
-                    "argument `ports`: \"all\" or a whole number is needed",
-                    None,
-                    None,
-                )
-            })?,
-        };
+        let ports = ports_of(&ports)?;
         let all = args::flag(&all, "all")?.unwrap_or(false);
-        Ok(move || simulate_work(given, network, ports, all))
+        let timing = Timing::of(&alpha, &beta, &link_table)?;
+        Ok(move || simulate_work(given, network, ports, all, &timing))
     })
 }
 
@@ -398,6 +645,7 @@ fn simulate_work(
     network: Option<String>,
     ports: Option<String>,
     all: bool,
+    timing: &Timing,
 ) -> Result<Reported, Fail> {
     let (shown, source) = given.read()?;
     if let Some(line) = detect(&source).refusal(Reader::Simulate, &shown) {
@@ -408,6 +656,11 @@ fn simulate_work(
             let message = format!("{shown}: network and ports apply to schedule files only");
             return Err(Fail::input(message, Some(&shown), None));
         }
+        if timing.request().asked() {
+            let message =
+                format!("{shown}: alpha, beta and link_table apply to schedule files only");
+            return Err(Fail::input(message, Some(&shown), None));
+        }
         return table_simulation(&shown, &source);
     }
     let spec = network.as_deref().map(network_spec).transpose()?;
@@ -416,7 +669,7 @@ fn simulate_work(
         ports: ports.as_deref(),
         trace: false,
         all,
-        timing: Default::default(),
+        timing: timing.request(),
     };
     match simulate_schedule(Path::new(&shown), &source, &request) {
         Ok(report) => Ok((
@@ -471,8 +724,9 @@ fn schedule_of(text: &str) -> Result<txverify_core::schedule::Schedule, Fail> {
     })
 }
 
-/// A total-exchange schedule as the MSCCL all-to-all program `name`
-/// (docs/export.md).
+/// A schedule as the MSCCL program `name` (docs/export.md): a total exchange
+/// as an all-to-all, a collective as the collective of that name, checked
+/// as `export --format msccl` checks it.
 #[pyfunction]
 pub fn schedule_msccl_xml<'py>(
     py: Python<'py>,
@@ -484,7 +738,7 @@ pub fn schedule_msccl_xml<'py>(
         let name = args::required_text(&name, "name")?;
         Ok(move || {
             let schedule = schedule_of(&schedule)?;
-            let program = txverify_clients::export::msccl::alltoall(&schedule, &name)
+            let program = txverify_clients::export::schedule::program_of(&schedule, &name)
                 .map_err(|e| Fail::input(e.to_string(), None, None))?;
             let mut out = Vec::new();
             program

@@ -25,6 +25,7 @@ __all__ = [
     "InputError",
     "InternalError",
     "LimitError",
+    "LpCertificate",
     "MscclReport",
     "Report",
     "Schedule",
@@ -34,6 +35,7 @@ __all__ = [
     "check_table",
     "search",
     "simulate",
+    "verify_bound",
 ]
 
 Source = Union[str, bytes, "_os.PathLike[str]"]
@@ -136,10 +138,77 @@ class MscclReport(Report):
     __slots__ = ()
 
 
-class BoundsReport(Report):
-    """A network's lower bounds (schema ``txverify-bounds/4``)."""
+class LpCertificate:
+    """The LP bound's certificate (schema ``txverify-lp-bound/1``, docs/json.md),
+    as ``bounds --lp-certificate FILE`` writes it: ``weights``, a list of
+    ``(u, v, w)`` (weight w on the directed link u → v), the ``bound`` they
+    prove and the ``network`` they are for; ``save(path)`` writes the file
+    ``verify-bound`` reads, ``to_json()`` its text."""
 
-    __slots__ = ()
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Dict[str, Any]) -> None:
+        self._data = data
+
+    @property
+    def weights(self) -> list:
+        """``(u, v, w)`` for every directed link u → v of positive weight w."""
+        return [tuple(w) for w in self._data["weights"]]
+
+    @property
+    def bound(self) -> Optional[int]:
+        """The bound the weights prove (as the writer stated it)."""
+        return self._data.get("bound")
+
+    @property
+    def network(self) -> Optional[str]:
+        """The network the weights are for, as named."""
+        return self._data.get("network")
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The certificate's JSON object (a copy)."""
+        return _json.loads(_json.dumps(self._data))
+
+    def to_json(self) -> str:
+        """The certificate's text, as ``bounds --lp-certificate`` writes it."""
+        return _json.dumps(self._data, separators=(",", ":"))
+
+    def save(self, path: Union[str, "_os.PathLike[str]"]) -> None:
+        """Writes the certificate to ``path``. Raises ``InputError`` when it
+        cannot be written."""
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(self.to_json() + "\n")
+        except (OSError, TypeError, ValueError) as e:
+            raise InputError(f"cannot write the certificate: {e}", str(path)) from None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LpCertificate):
+            return self._data == other._data
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<LpCertificate network={self.network!r} bound={self.bound!r} links={len(self._data['weights'])}>"
+
+
+class BoundsReport(Report):
+    """A network's lower bounds (schema ``txverify-bounds/4``); with
+    ``bounds(..., lp=True)`` also the LP bound's ``certificate``."""
+
+    __slots__ = ("_certificate",)
+
+    def __init__(self, data: Dict[str, Any], text: Optional[str] = None, certificate: Optional[str] = None) -> None:
+        super().__init__(data, text)
+        self._certificate = certificate
+
+    @property
+    def certificate(self) -> Optional[LpCertificate]:
+        """The LP bound's certificate (``bounds(..., lp=True)``), or None."""
+        if self._certificate is None:
+            return None
+        return LpCertificate(_json.loads(self._certificate))
 
     @property
     def lower_bounds(self) -> list:
@@ -159,8 +228,9 @@ class SimulationReport(Report):
 
 class Schedule(Report):
     """What ``search`` found: the search report (schema
-    ``txverify-schedule-search/1``) and the schedule itself, which can be
-    replayed, saved and exported.
+    ``txverify-schedule-search/2``, or ``txverify-collective-search/2`` for
+    a collective) and the schedule itself, which can be replayed, saved and
+    exported.
     """
 
     __slots__ = ("_schedule",)
@@ -199,7 +269,8 @@ class Schedule(Report):
         return _json.dumps(_json.loads(text), indent=indent)
 
     def report_json(self) -> str:
-        """The search report as JSON (schema ``txverify-schedule-search/1``)."""
+        """The search report as JSON (schema ``txverify-schedule-search/2`` or
+        ``txverify-collective-search/2``)."""
         return Report.to_json(self)
 
     def to_text(self) -> str:
@@ -207,12 +278,24 @@ class Schedule(Report):
         return _txverify.schedule_text(self._need())
 
     def to_msccl_xml(self, name: Optional[str] = None) -> str:
-        """The schedule as an MSCCL all-to-all program (docs/export.md)."""
+        """The schedule as an MSCCL program (docs/export.md): a total exchange
+        as an all-to-all, a collective as the collective of that name, checked
+        as ``export --format msccl`` checks it."""
         return _txverify.schedule_msccl_xml(self._need(), name or str(self._data["network"]))
 
-    def simulate(self, network: Optional[str] = None, ports: Optional[Union[str, int]] = None) -> "SimulationReport":
-        """Replays the schedule (as ``simulate``)."""
-        return simulate(self._need(), network=network, ports=ports)
+    def simulate(
+        self,
+        network: Optional[str] = None,
+        ports: Optional[Union[str, int]] = None,
+        *,
+        alpha: Optional[float] = None,
+        beta: Optional[float] = None,
+        link_table: Optional[Union[str, "_os.PathLike[str]"]] = None,
+    ) -> "SimulationReport":
+        """Replays the schedule (as ``simulate``), timed with ``alpha``,
+        ``beta`` or ``link_table``."""
+        return simulate(self._need(), network=network, ports=ports,
+                        alpha=alpha, beta=beta, link_table=link_table)
 
     def save(self, path: Union[str, "_os.PathLike[str]"]) -> None:
         """Writes the schedule as ``search -o`` does (the same writer): JSON
@@ -269,28 +352,83 @@ def check_table(
     return _report(kind, reported)
 
 
-def check_msccl(xml: Source, network: Optional[str] = None) -> MscclReport:
-    """Checks an MSCCL XML program (a file or its text), as ``txverify check
-    PROGRAM [--network NET]``: valid or not, the collective, the reason with
-    its line and column, the verdict as if the reader had accepted it, and
-    with a network each link's load and the collective's lower bounds.
+def _program(program: Any) -> Any:
+    """An MSCCL program object (msccl-tools' ``MSCCLProgram``, or anything
+    with a ``generate_xml()`` method returning the XML) as its XML text;
+    anything else as given."""
+    generate = getattr(program, "generate_xml", None)
+    if generate is None or isinstance(program, (str, bytes, bytearray, _os.PathLike)):
+        return program
+    try:
+        xml = generate()
+    except Exception as e:  # the program's own failure, e.g. an invalid dependency
+        raise InputError(f"the program's generate_xml() failed: {type(e).__name__}: {e}") from None
+    if not isinstance(xml, str):
+        raise InputError(f"the program's generate_xml() gave {type(xml).__name__}, not the XML text")
+    return {"text": xml}
+
+
+def check_msccl(
+    xml: Any,
+    network: Optional[str] = None,
+    *,
+    alpha: Optional[float] = None,
+    beta: Optional[float] = None,
+    link_table: Optional[Union[str, "_os.PathLike[str]"]] = None,
+) -> MscclReport:
+    """Checks an MSCCL XML program — a file, its text, or a program object
+    with a ``generate_xml()`` method (msccl-tools' ``MSCCLProgram``) — as
+    ``txverify check PROGRAM [--network NET] [--alpha A] [--beta B]
+    [--link-table FILE]``: valid or not, the collective, the reason with its
+    line and column, the verdict as if the reader had accepted it, with a
+    network each link's load and the collective's lower bounds, and with
+    ``alpha``/``beta``/``link_table`` its timed replay (``timed``).
     Raises ``InputError`` (with ``line``, ``column``) for XML that cannot be read.
     """
-    return _report(MscclReport, _txverify.check_msccl(**_source(xml), network=network))
+    source = _program(xml)
+    given = source if isinstance(source, dict) else _source(source)
+    reported = _txverify.check_msccl(
+        **given, network=network, alpha=alpha, beta=beta, link_table=link_table
+    )
+    return _report(MscclReport, reported)
 
 
-def bounds(network: str, ports: int = 1) -> BoundsReport:
+def bounds(network: str, ports: int = 1, *, lp: bool = False) -> BoundsReport:
     """Every lower bound of a total exchange on ``network`` (``"torus 4 4"``,
     ``"mesh 3 3"``, an edge-list file), with its name and model, as ``txverify
-    bounds --network NET [--ports K]``.
+    bounds --network NET [--ports K]``; the report holds the LP bound
+    (``lp_bound``). With ``lp=True`` also its certificate (``.certificate``,
+    as ``--lp-certificate FILE`` writes it; None on a network without links).
     """
-    return _report(BoundsReport, _txverify.bounds(network, ports))
+    data, text, status, certificate = _txverify.bounds(network, ports, lp=lp)
+    report = _report(BoundsReport, (data, text, status))
+    report._certificate = certificate
+    return report
+
+
+def verify_bound(certificate: Any, network: str) -> Report:
+    """The LP bound a certificate proves on ``network``, recomputed from its
+    weights alone, as ``txverify verify-bound --network NET FILE`` (schema
+    ``txverify-verify-bound/1``): ``bound``, ``accepted`` (False when the
+    certificate states more than its weights prove). ``certificate`` is an
+    ``LpCertificate``, a file, or its JSON text. Raises ``InputError`` for
+    a certificate that cannot be read or does not fit the network.
+    """
+    if isinstance(certificate, LpCertificate):
+        given: Dict[str, Any] = {"text": certificate.to_json()}
+    else:
+        given = _source(certificate)
+    return _report(Report, _txverify.verify_bound(network, **given))
 
 
 def search(
     network: str,
     time_limit: Optional[float] = None,
     *,
+    collective: Optional[str] = None,
+    chunks: Optional[int] = None,
+    root: Optional[int] = None,
+    ports: Optional[Union[str, int]] = None,
     deadline: Optional[float] = None,
     heuristic: bool = False,
     slack: int = 0,
@@ -310,7 +448,36 @@ def search(
     before it is kept; the best is returned. Raises ``LimitError`` (with
     ``report``) when a limit ran out before any schedule; Ctrl-C stops the
     search and raises ``KeyboardInterrupt``.
+
+    With ``collective`` (``"allgather"``, ``"reduce-scatter"``,
+    ``"allreduce"``, ``"broadcast"``, ``"reduce"``; the root as ``root=R``
+    or in the name, ``"broadcast 0"``), ``chunks`` per block and ``ports``
+    (``"all"``, the default, or K), as ``txverify search --network NET
+    --collective X``: by SAT from the lower bound up, the construction
+    alone (``heuristic``), or both until ``deadline`` (docs/collectives.md).
+    Its report has schema ``txverify-collective-search/2``; ``ascending``
+    changes nothing there (the search goes up from the bound).
     """
+    if collective is not None or chunks is not None or root is not None or ports is not None:
+        # Which options go together is the library's rule, checked there.
+        data, text, status, schedule = _txverify.search_collective(
+            network,
+            collective=collective,
+            chunks=chunks,
+            root=root,
+            ports=ports,
+            time_limit=time_limit,
+            deadline=deadline,
+            heuristic=heuristic,
+            slack=slack,
+            any_length=any_length,
+            time=time,
+            max_time=max_time,
+            max_variables=max_variables,
+            certificate=certificate,
+            solver=solver,
+        )
+        return _searched(data, text, status, schedule, network)
     data, text, status, schedule = _txverify.search(
         network,
         time_limit=time_limit,
@@ -325,6 +492,10 @@ def search(
         ascending=ascending,
         solver=solver,
     )
+    return _searched(data, text, status, schedule, network)
+
+
+def _searched(data: str, text: str, status: int, schedule: Optional[str], network: Any) -> Schedule:
     result = Schedule(_json.loads(data), text, schedule)
     if status == 4:
         error = LimitError("the limit ran out before a schedule was found", network)
@@ -334,18 +505,39 @@ def search(
 
 
 def simulate(
-    schedule_json_or_path: Source,
+    schedule_json_or_path: Any,
     network: Optional[str] = None,
     ports: Optional[Union[str, int]] = None,
     *,
     all: bool = False,
-) -> SimulationReport:
-    """Replays a schedule (JSON or text, or a file) on its network, or on
-    ``network`` (with ``ports``: ``"all"`` or K), as ``txverify simulate``;
-    a ``.tbl`` table is played out on its physical network. ``all`` lists
-    every violation of an invalid schedule (``--all``).
+    alpha: Optional[float] = None,
+    beta: Optional[float] = None,
+    link_table: Optional[Union[str, "_os.PathLike[str]"]] = None,
+) -> Union[SimulationReport, MscclReport]:
+    """Replays a schedule (JSON or text, a file, or a ``Schedule`` from
+    ``search``) on its network, or on ``network`` (with ``ports``: ``"all"``
+    or K), as ``txverify simulate``; a ``.tbl`` table is played out on its
+    physical network. ``all`` lists every violation of an invalid schedule
+    (``--all``). ``alpha``, ``beta`` (one time for every link) and
+    ``link_table`` (a file of ``from to alpha beta`` lines) add the timed
+    replay (``timed``: the predicted completion beside its α-β lower bound),
+    as ``--alpha A --beta B --link-table FILE``. An MSCCL program (its XML,
+    or a program object with ``generate_xml()``) is checked and timed on
+    ``network`` as ``check_msccl`` does (``txverify check PROGRAM --network
+    NET --alpha A …``).
     """
+    source = schedule_json_or_path
+    if isinstance(source, Schedule):
+        source = source._need()
+    program = _program(source)
+    is_xml = isinstance(program, dict) or (isinstance(program, str) and program.lstrip().startswith("<"))
+    if is_xml:
+        if ports is not None or all:
+            raise InputError("ports and all apply to schedules, not to an MSCCL program")
+        return check_msccl(program["text"] if isinstance(program, dict) else program,
+                           network, alpha=alpha, beta=beta, link_table=link_table)
     reported = _txverify.simulate(
-        **_source(schedule_json_or_path), network=network, ports=ports, all=all
+        **_source(source), network=network, ports=ports, all=all,
+        alpha=alpha, beta=beta, link_table=link_table,
     )
     return _report(SimulationReport, reported)

@@ -7,7 +7,7 @@ access to its fields; ``str(report)`` is the command line's text report.
 
 import os
 from collections.abc import Iterator, Mapping
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ._errors import Error as Error
 from ._errors import InputError as InputError
@@ -51,8 +51,28 @@ class MscclReport(Report):
     ``collective``, ``reason``, ``problems`` (line, column), link loads and
     bounds on a network, ``exit``."""
 
+class LpCertificate:
+    """The LP bound's certificate (schema ``txverify-lp-bound/1``)."""
+
+    def __init__(self, data: Dict[str, Any]) -> None: ...
+    @property
+    def weights(self) -> List[Tuple[int, int, int]]:
+        """``(u, v, w)``: weight w on the directed link u → v."""
+    @property
+    def bound(self) -> Optional[int]: ...
+    @property
+    def network(self) -> Optional[str]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_json(self) -> str: ...
+    def save(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes the file ``verify-bound`` reads."""
+
 class BoundsReport(Report):
     """A network's lower bounds (schema ``txverify-bounds/4``)."""
+
+    @property
+    def certificate(self) -> Optional[LpCertificate]:
+        """The LP bound's certificate, with ``bounds(..., lp=True)``."""
 
     @property
     def lower_bounds(self) -> List[Report]:
@@ -63,7 +83,8 @@ class SimulationReport(Report):
 
 class Schedule(Report):
     """What ``search`` found: the search report (schema
-    ``txverify-schedule-search/1``) and the schedule itself."""
+    ``txverify-schedule-search/2``, or ``txverify-collective-search/2`` for a
+    collective) and the schedule itself."""
 
     def __init__(self, data: Dict[str, Any], text: str, schedule: Optional[str]) -> None: ...
     @property
@@ -78,13 +99,23 @@ class Schedule(Report):
     def to_json(self, indent: Optional[int] = ...) -> str:
         """The schedule as JSON (schema ``txverify-schedule/1``)."""
     def report_json(self) -> str:
-        """The search report as JSON (schema ``txverify-schedule-search/1``)."""
+        """The search report as JSON (schema ``txverify-schedule-search/2`` or
+        ``txverify-collective-search/2``)."""
     def to_text(self) -> str:
         """The schedule in the text format (docs/schedule.md)."""
     def to_msccl_xml(self, name: Optional[str] = ...) -> str:
-        """The schedule as an MSCCL all-to-all program (docs/export.md)."""
-    def simulate(self, network: Optional[str] = ..., ports: Optional[Union[str, int]] = ...) -> SimulationReport:
-        """Replays the schedule."""
+        """The schedule as an MSCCL program (docs/export.md): an all-to-all for a
+        total exchange, else the collective of that name."""
+    def simulate(
+        self,
+        network: Optional[str] = ...,
+        ports: Optional[Union[str, int]] = ...,
+        *,
+        alpha: Optional[float] = ...,
+        beta: Optional[float] = ...,
+        link_table: Optional[Union[str, os.PathLike[str]]] = ...,
+    ) -> SimulationReport:
+        """Replays the schedule, timed with ``alpha``, ``beta`` or ``link_table``."""
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
         """Writes the schedule: JSON for a ``.json`` name, else the text format."""
 
@@ -100,19 +131,35 @@ def check_table(
     Raises ``InputError`` (``file``, ``line``, ``column``) when it cannot be read or loaded.
     """
 
-def check_msccl(xml: Source, network: Optional[str] = ...) -> MscclReport:
+def check_msccl(
+    xml: Union[Source, Any],
+    network: Optional[str] = ...,
+    *,
+    alpha: Optional[float] = ...,
+    beta: Optional[float] = ...,
+    link_table: Optional[Union[str, os.PathLike[str]]] = ...,
+) -> MscclReport:
     """Checks an MSCCL XML program, as ``txverify check PROGRAM [--network NET]``.
 
     Raises ``InputError`` (``line``, ``column``) for XML that cannot be read.
     """
 
-def bounds(network: str, ports: int = ...) -> BoundsReport:
-    """Every lower bound of a total exchange on ``network``, with its name and model."""
+def bounds(network: str, ports: int = ..., *, lp: bool = ...) -> BoundsReport:
+    """Every lower bound of a total exchange on ``network``, with its name and model;
+    with ``lp`` the LP bound's certificate (``.certificate``)."""
+
+def verify_bound(certificate: Union[LpCertificate, Source], network: str) -> Report:
+    """The LP bound a certificate proves, as ``txverify verify-bound`` (schema
+    ``txverify-verify-bound/1``)."""
 
 def search(
     network: str,
     time_limit: Optional[float] = ...,
     *,
+    collective: Optional[str] = ...,
+    chunks: Optional[int] = ...,
+    root: Optional[int] = ...,
+    ports: Optional[Union[str, int]] = ...,
     deadline: Optional[float] = ...,
     heuristic: bool = ...,
     slack: int = ...,
@@ -128,15 +175,25 @@ def search(
     the heuristic's first, then by SAT ever fewer steps (``ascending``: from the
     bound up), ``time_limit`` seconds per ``T``, ``deadline`` for the whole run.
 
+    With ``collective`` (allgather, reduce-scatter, allreduce, broadcast,
+    reduce; ``root``, ``chunks``, ``ports``): that collective's schedule, as
+    ``txverify search --network NET --collective X`` (report schema
+    ``txverify-collective-search/2``).
+
     Raises ``LimitError`` (with ``report``) when a limit ran out before any
     schedule; Ctrl-C stops the search with ``KeyboardInterrupt``.
     """
 
 def simulate(
-    schedule_json_or_path: Source,
+    schedule_json_or_path: Union[Source, Schedule, Any],
     network: Optional[str] = ...,
     ports: Optional[Union[str, int]] = ...,
     *,
     all: bool = ...,
-) -> SimulationReport:
-    """Replays a schedule (or plays a table out), as ``txverify simulate``."""
+    alpha: Optional[float] = ...,
+    beta: Optional[float] = ...,
+    link_table: Optional[Union[str, os.PathLike[str]]] = ...,
+) -> Union[SimulationReport, MscclReport]:
+    """Replays a schedule (or plays a table out), as ``txverify simulate``;
+    ``alpha``, ``beta``, ``link_table`` add the timed replay. An MSCCL
+    program is checked and timed as ``check_msccl`` does."""

@@ -21,9 +21,17 @@ def check_table(
     max_simulation_steps: Optional[int] = ...,
 ) -> Reported: ...
 def check_msccl(
-    text: Optional[Text] = ..., path: Optional[Path] = ..., network: Optional[str] = ...
+    text: Optional[Text] = ...,
+    path: Optional[Path] = ...,
+    network: Optional[str] = ...,
+    alpha: Optional[float] = ...,
+    beta: Optional[float] = ...,
+    link_table: Optional[Path] = ...,
 ) -> Reported: ...
-def bounds(network: str, ports: Optional[int] = ...) -> Reported: ...
+def bounds(
+    network: str, ports: Optional[int] = ..., lp: Optional[bool] = ...
+) -> Tuple[str, str, int, Optional[str]]: ...
+def verify_bound(network: str, text: Optional[Text] = ..., path: Optional[Path] = ...) -> Reported: ...
 def search(
     network: str,
     time_limit: Optional[float] = ...,
@@ -38,12 +46,32 @@ def search(
     ascending: Optional[bool] = ...,
     solver: Optional[str] = ...,
 ) -> Tuple[str, str, int, Optional[str]]: ...
+def search_collective(
+    network: str,
+    collective: Optional[str] = ...,
+    chunks: Optional[int] = ...,
+    root: Optional[int] = ...,
+    ports: Optional[Union[str, int]] = ...,
+    time_limit: Optional[float] = ...,
+    deadline: Optional[float] = ...,
+    heuristic: Optional[bool] = ...,
+    slack: Optional[int] = ...,
+    any_length: Optional[bool] = ...,
+    time: Optional[int] = ...,
+    max_time: Optional[int] = ...,
+    max_variables: Optional[int] = ...,
+    certificate: Optional[Path] = ...,
+    solver: Optional[str] = ...,
+) -> Tuple[str, str, int, Optional[str]]: ...
 def simulate(
     text: Optional[Text] = ...,
     path: Optional[Path] = ...,
     network: Optional[str] = ...,
     ports: Optional[Union[str, int]] = ...,
     all: Optional[bool] = ...,
+    alpha: Optional[float] = ...,
+    beta: Optional[float] = ...,
+    link_table: Optional[Path] = ...,
 ) -> Reported: ...
 def schedule_msccl_xml(schedule: str, name: str) -> str: ...
 def schedule_text(schedule: str) -> str: ...

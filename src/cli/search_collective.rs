@@ -3,17 +3,17 @@
 //! construction (`--heuristic`) or both (`--deadline S`). The search, the
 //! check of what it found and the report are the library's
 //! ([`txverify_clients::report::collective_search`]); this file maps the
-//! arguments to a request and prints the report.
+//! arguments to the library's request (whose `try_from` holds every rule on
+//! them) and prints the report.
 
 use super::exit::Exit;
 use super::search_args::SearchArgs;
 use super::search_config::{SearchFormat, solver_of};
-use std::time::Duration;
 use txverify_clients::report::collective_search::{
-    COLLECTIVE_SEARCH_SCHEMA, CollectiveSearchRequest, search_collective,
+    COLLECTIVE_SEARCH_SCHEMA, CollectiveSearchArgs, CollectiveSearchRequest, SearchOption,
+    search_collective,
 };
 use txverify_core::network::NetworkName;
-use txverify_core::schedule::{Ports, parse_collective};
 
 /// `search --network NET --collective X`.
 pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
@@ -41,47 +41,75 @@ pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
 }
 
 fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearchRequest, String> {
-    let refused = [
-        (args.descending, "--descending"),
-        (args.any_length, "--any-length"),
-        (args.slack > 0, "--slack"),
-        (!args.symmetry.is_empty(), "--symmetry"),
-        (args.break_symmetry, "--break-symmetry"),
-        (args.cubes.is_some(), "--cubes"),
-        (args.dimacs.is_some(), "--dimacs"),
-        (args.model.is_some(), "--model"),
-        (args.merge.is_some(), "--merge"),
-        (args.solver_cmd.is_some(), "--solver-cmd"),
-        (args.format == SearchFormat::Html, "--format html"),
+    use SearchOption as O;
+    let others = [
+        (args.descending, O::Descending),
+        (args.any_length, O::AnyLength),
+        (args.slack > 0, O::Slack),
+        (!args.symmetry.is_empty(), O::Symmetry),
+        (args.break_symmetry, O::BreakSymmetry),
+        (args.cubes.is_some(), O::Cubes),
+        (args.dimacs.is_some(), O::Dimacs),
+        (args.model.is_some(), O::Model),
+        (args.merge.is_some(), O::Merge),
+        (args.solver_cmd.is_some(), O::SolverCmd),
+        (args.format == SearchFormat::Html, O::FormatHtml),
     ];
-    if let Some((_, name)) = refused.iter().find(|(given, _)| *given) {
-        return Err(format!("{name} is not available with --collective yet"));
-    }
-    let words = args.collective.as_deref().unwrap_or_default();
-    let collective = parse_collective(words, args.chunks.as_deref())
-        .map_err(|e| format!("--collective `{words}`: {e}"))?;
-    let ports = match &args.ports {
-        Some(text) => text.parse::<Ports>().map_err(|e| format!("--ports: {e}"))?,
-        None => Ports::All,
-    };
-    Ok(CollectiveSearchRequest {
+    let raw = CollectiveSearchArgs {
         network,
-        collective,
-        ports,
+        collective: args.collective.clone(),
+        chunks: args.chunks.clone(),
+        root: None,
+        ports: args.ports.clone(),
         solver: solver_of(args)?,
         time: args.time,
         max_time: args.max_time,
-        max_variables: args.max_variables,
-        time_limit: args.time_limit.map(Duration::from_secs_f64),
+        max_variables: Some(args.max_variables),
+        time_limit: args.time_limit,
+        deadline: args.deadline,
         output: args.output.clone(),
         certificate: args.certificate.clone(),
         heuristic: args.heuristic,
-        deadline: args.deadline.map(Duration::from_secs_f64),
+        others: others
+            .iter()
+            .filter(|(given, _)| *given)
+            .map(|o| o.1)
+            .collect(),
         // A signal stops the anytime search, which reports the best found.
         interrupt: args
             .deadline
             .and_then(|_| super::search_network::install_interrupt().ok()),
-    })
+        names: flag_name,
+    };
+    CollectiveSearchRequest::try_from(raw).map_err(|e| e.to_string())
+}
+
+/// The command line's name of each option.
+fn flag_name(option: SearchOption) -> &'static str {
+    use SearchOption as O;
+    match option {
+        O::Collective => "--collective",
+        O::Chunks => "--chunks",
+        O::Root => "the root",
+        O::Ports => "--ports",
+        O::Time => "--time",
+        O::MaxTime => "--max-time",
+        O::TimeLimit => "--time-limit",
+        O::Deadline => "--deadline",
+        O::Certificate => "--certificate",
+        O::Heuristic => "--heuristic",
+        O::Descending => "--descending",
+        O::AnyLength => "--any-length",
+        O::Slack => "--slack",
+        O::Symmetry => "--symmetry",
+        O::BreakSymmetry => "--break-symmetry",
+        O::Cubes => "--cubes",
+        O::Dimacs => "--dimacs",
+        O::Model => "--model",
+        O::Merge => "--merge",
+        O::SolverCmd => "--solver-cmd",
+        O::FormatHtml => "--format html",
+    }
 }
 
 /// An error, on standard error and, with `--format json`, as a report.

@@ -212,11 +212,18 @@ pub fn read_certificate(path: &Path) -> Result<LpCertificate, CertificateError> 
         .take(MAX_CERTIFICATE_BYTES + 1)
         .read_to_string(&mut text)
         .map_err(unreadable)?;
+    parse_certificate(&file, &text)
+}
+
+/// Reads a certificate from its text, named `file` in messages, at most
+/// [`MAX_CERTIFICATE_BYTES`].
+pub fn parse_certificate(file: &str, text: &str) -> Result<LpCertificate, CertificateError> {
+    let file = file.to_string();
     if text.len() as u64 > MAX_CERTIFICATE_BYTES {
         return Err(CertificateError::TooLarge { file });
     }
     let certificate: LpCertificate =
-        serde_json::from_str(&text).map_err(|e| CertificateError::Json {
+        serde_json::from_str(text).map_err(|e| CertificateError::Json {
             file: file.clone(),
             line: e.line(),
             column: e.column(),
@@ -269,8 +276,18 @@ pub fn verify_bound(
     network: &str,
     graph: &Graph,
 ) -> Result<VerifyBoundReport, CertificateError> {
-    let file = path.display().to_string();
     let certificate = read_certificate(path)?;
+    verify_certificate(&path.display().to_string(), certificate, network, graph)
+}
+
+/// The bound `certificate` (named `file`) proves on `graph`, named `network`.
+pub fn verify_certificate(
+    file: &str,
+    certificate: LpCertificate,
+    network: &str,
+    graph: &Graph,
+) -> Result<VerifyBoundReport, CertificateError> {
+    let file = file.to_string();
     let weights = link_weights(&file, network, graph, &certificate)?;
     let bound: LpBound =
         lp::evaluate(graph, &weights).map_err(|error| CertificateError::NoBound {
