@@ -9,9 +9,7 @@ use super::exit::Exit;
 use super::search_args::SearchArgs;
 use super::search_config::{SearchFormat, solver_of};
 use std::time::Duration;
-use txverify_clients::report::collective_search::{
-    COLLECTIVE_SEARCH_SCHEMA, CollectiveSearchRequest, search_collective,
-};
+use txverify_clients::report::collective_search::{CollectiveSearchRequest, search_collective};
 use txverify_core::network::NetworkName;
 use txverify_core::schedule::{Ports, parse_collective};
 
@@ -84,17 +82,9 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearc
     })
 }
 
-/// An error, on standard error and, with `--format json`, as a report.
-fn failure(args: &SearchArgs, message: &str, exit: Exit) -> Exit {
-    eprintln!("error: {message}");
-    if args.format == SearchFormat::Json {
-        let value = serde_json::json!({
-            "schema": COLLECTIVE_SEARCH_SCHEMA,
-            "collective": args.collective,
-            "error": { "message": message },
-            "exit_code": exit.code(),
-        });
-        outln!("{value}");
-    }
+/// An error, on standard error (with `--format json`, the binary writes the
+/// error object: `failure_object`).
+fn failure(_args: &SearchArgs, message: &str, exit: Exit) -> Exit {
+    errorln!("{message}");
     exit
 }
