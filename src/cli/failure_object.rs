@@ -111,6 +111,8 @@ fn parse_diagnostic(text: &str) -> Option<Shown> {
 fn schema(path: &str, has: impl Fn(&str) -> bool) -> Option<&'static str> {
     use txverify_clients::report as r;
     Some(match path {
+        // `--network` applies to MSCCL programs only (tables name their own).
+        "check" if has("network") => txverify_clients::msccl::report::SCHEMA,
         "check" => r::CHECK_SCHEMA,
         "simulate" if has("algorithm") => txverify_clients::fifo::report::FIFO_SCHEMA,
         "simulate" => r::SIMULATE_SCHEMA,

@@ -7,6 +7,10 @@ use std::io::Write;
 /// Writes `text` to standard output (its verdict lines coloured when colour is
 /// on); when the reader has gone, exits quietly.
 pub fn write(text: &str) {
+    if text.is_empty() {
+        // Nothing shown is no report (the error object still goes out).
+        return;
+    }
     super::failure_object::wrote_stdout();
     let text = super::global::paint_report(text);
     let mut out = std::io::stdout().lock();

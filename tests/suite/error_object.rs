@@ -200,3 +200,31 @@ fn every_command_with_json_format_prints_the_error_object_on_every_failure() {
         }
     }
 }
+
+#[test]
+fn a_refused_timing_value_of_an_msccl_check_prints_the_error_object() {
+    // The MSCCL checker writes its report as an empty text when it stops
+    // early: that must not count as a report.
+    let run = txverify(&[
+        "check",
+        "tests/golden/torus3x4.msccl.xml",
+        "--network",
+        "torus 3 4",
+        "--alpha",
+        "1",
+        "--beta",
+        "NaN",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let object = error_object(&run);
+    assert_eq!(object["schema"], "txverify-msccl/2", "{object}");
+    assert!(
+        object["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--beta"),
+        "{object}"
+    );
+}
