@@ -557,8 +557,11 @@ def run_case(case):
     foreground = "--foreground " if case.get("signal") else ""
     prefix = f"ulimit -v {memory}; exec timeout {foreground}{limit} "
     if case.get("python"):
-        command = shlex.join([python, "-c", "DRIVER"] + args)
-        argv = ["sh", "-c", prefix + "\"$0\" -c \"$1\" \"$2\" \"$3\"", python, PYTHON_DRIVER] + args
+        driver = f"{out}/python_driver.py"
+        if not os.path.exists(driver):
+            write(driver, PYTHON_DRIVER.encode())
+        command = shlex.join([python, driver] + args)
+        argv = ["sh", "-c", prefix + "\"$0\" \"$@\"", python, driver] + args
     elif case.get("process"):
         shown = " ".join(shlex.quote(a) if not a.startswith("<(") else a for a in args)
         command = f"txverify {shown}"
