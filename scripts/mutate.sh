@@ -416,7 +416,10 @@ def make_new(kind, n):
             seed_path = case_path(kind, n, ".links")
             write(seed_path, link_table(schedules[0]))
         how = rng.choice(["/dev/zero", "/dev/urandom", "fifo", "process", "stdin"])
-        if how == "stdin" and words[0] != "simulate":
+        # `-` is the FILE of simulate (docs/schedule.md); `<(…)` must be a word of its own.
+        if how == "stdin" and words[:2] != ["simulate", "{}"]:
+            how = "fifo"
+        if how == "process" and "{}" not in words:
             how = "fifo"
         fill = lambda value: [w.replace("{}", value) for w in words]
         if how.startswith("/dev/"):
