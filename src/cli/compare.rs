@@ -47,7 +47,7 @@ pub fn run(args: &CompareArgs) -> Exit {
     let mut worst = Exit::Ok;
     for (_, outcome) in &outcomes {
         if let Err(e) = outcome {
-            eprintln!("error: {e}");
+            errorln!("{e}");
             worst = worst.max(exit_of(e));
         }
     }

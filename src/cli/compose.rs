@@ -51,7 +51,7 @@ pub fn run(args: &ComposeArgs) -> Exit {
         OutputFormat::Text => out!("{}", report::text(&run)),
     }
     if !run.status_by_theorem_agrees {
-        eprintln!("error: the status by Corollary 2 differs from the breadth-first search");
+        errorln!("the status by Corollary 2 differs from the breadth-first search");
         Exit::Internal
     } else if run.meets_theorem() {
         Exit::Ok
@@ -72,7 +72,7 @@ fn write_schedule(run: &ProductRun, path: &std::path::Path) -> std::io::Result<(
 }
 
 fn fail(args: &ComposeArgs, network: &str, message: &str, exit: Exit) -> Exit {
-    eprintln!("error: {message}");
+    errorln!("{message}");
     if args.format == OutputFormat::Json {
         let value = serde_json::json!({
             "schema": COMPOSE_SCHEMA,

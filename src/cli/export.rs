@@ -68,7 +68,7 @@ pub fn run(args: &ExportArgs) -> Exit {
                 .output
                 .as_ref()
                 .map_or("standard output".to_string(), |p| p.display().to_string());
-            eprintln!("error: cannot write {target}: {e}");
+            errorln!("cannot write {target}: {e}");
             Exit::Input
         }
     }

@@ -176,7 +176,7 @@ fn write_schedule(
 /// object on standard output; returns `exit`.
 fn fail(args: &SimulateArgs, message: &str, exit: Exit) -> Exit {
     let shown = args.file.display().to_string();
-    eprintln!("error: {shown}: {message}");
+    errorln!("{shown}: {message}");
     if args.format == OutputFormat::Json {
         let value = serde_json::json!({
             "schema": FIFO_SCHEMA,

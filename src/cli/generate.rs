@@ -7,7 +7,7 @@
 use super::exit::Exit;
 use super::{GenArgs, GroupArg, OutputFormat};
 use txverify_clients::construct::GroupChoice;
-use txverify_clients::construct::report::{GEN_SCHEMA, GenRequest, gen_construction};
+use txverify_clients::construct::report::{GenRequest, gen_construction};
 
 pub fn run(args: &GenArgs) -> Exit {
     let request = GenRequest {
@@ -20,10 +20,8 @@ pub fn run(args: &GenArgs) -> Exit {
     };
     let report = match gen_construction(&request) {
         Ok(report) => report,
-        Err(failure) => {
-            eprint!("{}", failure.stderr_text());
-            return json_failure(args, &failure.message, failure.status.into());
-        }
+        // With `--format json`, the binary writes the error object (`failure_object`).
+        Err(failure) => return super::output::failure(&failure, None),
     };
     if args.format == OutputFormat::Json {
         outln!("{}", report.json());
@@ -44,19 +42,4 @@ fn group(args: &GenArgs) -> GroupChoice {
         GroupArg::Cyclic => GroupChoice::Cyclic,
         GroupArg::Dihedral => GroupChoice::Dihedral,
     }
-}
-
-/// In JSON, the object of a failure; returns `exit`.
-fn json_failure(args: &GenArgs, message: &str, exit: Exit) -> Exit {
-    if args.format == OutputFormat::Json {
-        let value = serde_json::json!({
-            "schema": GEN_SCHEMA,
-            "family": args.family,
-            "size": args.size,
-            "error": { "message": message },
-            "exit_code": exit.code(),
-        });
-        outln!("{value}");
-    }
-    exit
 }

@@ -27,9 +27,11 @@ pub fn run(args: &HypercubeArgs) -> Exit {
             Exit::from(report.status())
         }
         Err(failure) => {
-            eprintln!(
-                "error: hypercube {} {}: {}",
-                args.problem, args.dimension, failure.message
+            errorln!(
+                "hypercube {} {}: {}",
+                args.problem,
+                args.dimension,
+                failure.message
             );
             if args.format == OutputFormat::Json {
                 outln!("{}", failure.json(&request));

@@ -46,17 +46,14 @@ pub fn man(args: &ManArgs) -> Exit {
         return match written {
             Ok(()) => Exit::Ok,
             Err(e) => {
-                eprintln!(
-                    "error: cannot write the manual pages to {}: {e}",
-                    dir.display()
-                );
+                errorln!("cannot write the manual pages to {}: {e}", dir.display());
                 Exit::Input
             }
         };
     }
     let mut page = Vec::new();
     if let Err(e) = clap_mangen::Man::new(command).render(&mut page) {
-        eprintln!("error: cannot render the manual page (a bug): {e}");
+        errorln!("cannot render the manual page (a bug): {e}");
         return Exit::Internal;
     }
     let mut text = String::from_utf8_lossy(&page).into_owned();

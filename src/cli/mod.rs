@@ -13,6 +13,7 @@ mod compose;
 use txverify_clients::help_examples as examples;
 mod exit;
 mod export;
+mod failure_object;
 mod fifo;
 mod generate;
 mod global;
@@ -607,20 +608,29 @@ fn read_text(path: &std::path::Path) -> std::io::Result<String> {
 }
 
 /// Parses the command line. `--color` is looked up first so that clap's own
-/// help and usage errors follow it (and NO_COLOR) too.
-fn parse() -> Cli {
+/// help and usage errors follow it (and NO_COLOR) too. Also returns what a
+/// failure's JSON error object says when the command was asked for
+/// `--format json`; a usage error gets that object here.
+fn parse() -> (Cli, Option<failure_object::Context>) {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let when = global::color_in_args(&args).with_no_color(global::no_color_env());
     let mut command = Cli::command().color(when.for_clap());
     let parsed = command
-        .try_get_matches_from_mut(args)
-        .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches));
-    parsed.unwrap_or_else(|e| e.with_cmd(&command).exit())
+        .try_get_matches_from_mut(args.clone())
+        .and_then(|matches| {
+            let context = failure_object::context(&matches);
+            Cli::from_arg_matches_mut(&mut matches.clone()).map(|cli| (cli, context))
+        });
+    parsed.unwrap_or_else(|e| {
+        let e = e.with_cmd(&command);
+        failure_object::usage_error(&args, &e);
+        e.exit()
+    })
 }
 
 /// Runs the command line and returns the exit status.
 pub fn run() -> ExitCode {
-    let cli = parse();
+    let (cli, json_failure) = parse();
     global::init(&cli.global);
     let exit: Exit = match cli.command {
         Command::Check(args) => check::run(&args),
@@ -645,6 +655,7 @@ pub fn run() -> ExitCode {
         // Its status follows the SAT solvers' convention (10, 20), not `Exit`.
         Command::SolveCube(args) => return search_mpi::solve_cube(&args),
     };
+    failure_object::finish(json_failure.as_ref(), exit);
     ExitCode::from(exit)
 }
 

@@ -14,7 +14,7 @@ pub fn run(args: &NetArgs) -> Exit {
     let header = match header_of(args) {
         Ok(header) => header,
         Err(message) => {
-            eprintln!("error: {message}");
+            errorln!("{message}");
             return Exit::Input;
         }
     };
@@ -22,7 +22,7 @@ pub fn run(args: &NetArgs) -> Exit {
         Some(path) => match std::fs::write(path, &header) {
             Ok(()) => Exit::Ok,
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                errorln!("cannot write {}: {e}", path.display());
                 Exit::Input
             }
         },

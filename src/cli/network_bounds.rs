@@ -55,7 +55,7 @@ fn print(report: Result<BoundsReport, String>, shown: &str, args: &BoundsArgs) -
         OutputFormat::Text => out!("{}", report.text()),
     }
     if report.statuses_agree == Some(false) {
-        eprintln!("error: {shown}: the status by search and by the seed's formulas differ");
+        errorln!("{shown}: the status by search and by the seed's formulas differ");
         return Exit::Internal;
     }
     Exit::Ok

@@ -93,7 +93,7 @@ fn write_picture(args: &RenderArgs, picture: Result<Picture, Failure>) -> Exit {
     let written = match &args.output {
         Some(path) => {
             if let Err(e) = std::fs::write(path, svg) {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                errorln!("cannot write {}: {e}", path.display());
                 return Exit::Input.max(Exit::from(picture.status));
             }
             if !super::global::quiet() {
@@ -119,9 +119,7 @@ fn schedule_if_schedule(args: &RenderArgs) -> Option<Exit> {
     }
     if args.utilisation {
         let shown = args.file.display();
-        eprintln!(
-            "error: {shown}: --utilisation is for tables; a schedule's picture shows its link use"
-        );
+        errorln!("{shown}: --utilisation is for tables; a schedule's picture shows its link use");
         return Some(Exit::Input);
     }
     let picture = render_schedule(&args.file, &source, args.max_columns as usize);

@@ -60,7 +60,7 @@ pub fn run(args: &ScheduleArgs) -> Exit {
 
 fn read(path: &std::path::Path) -> Result<String, Exit> {
     super::read_text(path).map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", path.display());
+        errorln!("cannot read {}: {e}", path.display());
         Exit::Input
     })
 }
@@ -70,7 +70,7 @@ fn read_schedule(path: &std::path::Path) -> Result<(String, Schedule), Exit> {
     match parse(&source) {
         Ok(s) => Ok((source, s)),
         Err(e) => {
-            eprint!("{}", e.render(&path.display().to_string(), &source));
+            super::failure_object::diagnostic(&e.render(&path.display().to_string(), &source));
             Err(Exit::Input)
         }
     }
@@ -96,7 +96,7 @@ fn convert(args: &ConvertArgs) -> Exit {
         Ok(()) => Exit::Ok,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Exit::BrokenPipe,
         Err(e) => {
-            eprintln!("error: cannot write the schedule: {e}");
+            errorln!("cannot write the schedule: {e}");
             Exit::Input
         }
     }
@@ -117,14 +117,12 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
     if !is_schedule(&source) {
         if args.timing.request().asked() {
             let shown = args.file.display();
-            eprintln!(
-                "error: {shown}: --alpha, --beta and --link-table apply to schedule files only"
-            );
+            errorln!("{shown}: --alpha, --beta and --link-table apply to schedule files only");
             return Some(Exit::Input);
         }
         if args.network.is_some() || args.ports.is_some() {
             let shown = args.file.display();
-            eprintln!("error: {shown}: --network and --ports apply to schedule files only");
+            errorln!("{shown}: --network and --ports apply to schedule files only");
             return Some(Exit::Input);
         }
         return None;

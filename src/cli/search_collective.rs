@@ -10,8 +10,7 @@ use super::exit::Exit;
 use super::search_args::SearchArgs;
 use super::search_config::{SearchFormat, solver_of};
 use txverify_clients::report::collective_search::{
-    COLLECTIVE_SEARCH_SCHEMA, CollectiveSearchArgs, CollectiveSearchRequest, SearchOption,
-    search_collective,
+    CollectiveSearchArgs, CollectiveSearchRequest, SearchOption, search_collective,
 };
 use txverify_core::network::NetworkName;
 
@@ -112,17 +111,9 @@ fn flag_name(option: SearchOption) -> &'static str {
     }
 }
 
-/// An error, on standard error and, with `--format json`, as a report.
-fn failure(args: &SearchArgs, message: &str, exit: Exit) -> Exit {
-    eprintln!("error: {message}");
-    if args.format == SearchFormat::Json {
-        let value = serde_json::json!({
-            "schema": COLLECTIVE_SEARCH_SCHEMA,
-            "collective": args.collective,
-            "error": { "message": message },
-            "exit_code": exit.code(),
-        });
-        outln!("{value}");
-    }
+/// An error, on standard error (with `--format json`, the binary writes the
+/// error object: `failure_object`).
+fn failure(_args: &SearchArgs, message: &str, exit: Exit) -> Exit {
+    errorln!("{message}");
     exit
 }

@@ -33,7 +33,7 @@ pub fn solve_cube(args: &SolveCubeArgs) -> ExitCode {
             super::exit::of_solver_answer(&answer)
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errorln!("{e}");
             ExitCode::from(Exit::Input)
         }
     }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use txverify_clients::report::network_search::{
-    NetworkSearchEvent, NetworkSearchRequest, SCHEDULE_SEARCH_SCHEMA, search_network,
+    NetworkSearchEvent, NetworkSearchRequest, search_network,
 };
 use txverify_search::schedule::{ScheduleEvent, Stopped};
 
@@ -145,17 +145,9 @@ fn show(reporter: &mut Reporter, quiet: bool, event: NetworkSearchEvent<'_>) {
     }
 }
 
-/// An error, on standard error and, with `--format json`, as a report.
-fn failure(args: &SearchArgs, words: &str, message: &str, exit: Exit) -> Exit {
-    eprintln!("error: {message}");
-    if args.format == SearchFormat::Json {
-        let value = serde_json::json!({
-            "schema": SCHEDULE_SEARCH_SCHEMA,
-            "network": words.trim(),
-            "error": { "message": message },
-            "exit_code": exit.code(),
-        });
-        outln!("{value}");
-    }
+/// An error, on standard error (with `--format json`, the binary writes the
+/// error object: `failure_object`).
+fn failure(_args: &SearchArgs, _words: &str, message: &str, exit: Exit) -> Exit {
+    errorln!("{message}");
     exit
 }

@@ -23,7 +23,7 @@ pub(super) fn write(args: &SearchArgs, source: &str, loaded: &Loaded, tried: Tri
     match &args.output {
         Some(out) => {
             if let Err(e) = std::fs::write(out, &page) {
-                eprintln!("error: cannot write {}: {e}", out.display());
+                errorln!("cannot write {}: {e}", out.display());
                 return Exit::Input;
             }
             if !super::global::quiet() {

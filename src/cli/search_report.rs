@@ -9,11 +9,8 @@ use super::search_config::SearchFormat;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
-use txverify_clients::report::search::{
-    Found, SEARCH_SCHEMA, SearchReport, Tried, solver_name, verdict_line,
-};
+use txverify_clients::report::search::{Found, SearchReport, Tried, solver_name, verdict_line};
 pub(super) use txverify_clients::report::search::{describe, found_by_text};
-use txverify_clients::report::{ErrorReport, Failure, Status};
 use txverify_core::kernel::{Instance, Table};
 use txverify_search::portfolio::HelperActivity;
 use txverify_search::{FoundBy, Phase, Progress, SearchOptions};
@@ -115,23 +112,12 @@ impl Reporter {
     }
 }
 
-/// A search that stopped before it ran: the message on standard error and, in
-/// JSON, an object with it.
-pub(super) fn search_failure(args: &SearchArgs, message: &str, exit: Exit) -> Exit {
+/// A search that stopped before it ran: the message on standard error (an
+/// empty one: the diagnostic is already there). With `--format json` the
+/// binary writes the error object (`failure_object`).
+pub(super) fn search_failure(_args: &SearchArgs, message: &str, exit: Exit) -> Exit {
     if !message.is_empty() {
-        eprintln!("error: {message}");
-    }
-    if args.format == SearchFormat::Json {
-        let message = if message.is_empty() {
-            "the file cannot be read or loaded (the diagnostic is on standard error)"
-        } else {
-            message
-        };
-        let failure = Failure::new(Status::Input, message);
-        let report = ErrorReport::new(Some(SEARCH_SCHEMA), &failure)
-            .about("file", args.shown_file())
-            .with_exit_code(exit.code());
-        super::output::json(&report);
+        errorln!("{message}");
     }
     exit
 }
@@ -140,7 +126,7 @@ pub(super) fn search_failure(args: &SearchArgs, message: &str, exit: Exit) -> Ex
 /// input was at fault, 3 (internal) otherwise.
 #[cfg(feature = "mpi")]
 pub(super) fn cube_run_failed(error: &dyn std::fmt::Display, input_at_fault: bool) -> Exit {
-    eprintln!("error: {error}");
+    errorln!("{error}");
     if input_at_fault {
         Exit::Input
     } else {
@@ -161,7 +147,7 @@ pub(super) fn write_found(
     match write_table(&found.text, output) {
         Ok(()) => Exit::Ok,
         Err(message) => {
-            eprintln!("error: {message}");
+            errorln!("{message}");
             Exit::Input
         }
     }

@@ -12,11 +12,11 @@ pub fn run(args: &SimulateArgs) -> Exit {
         && let Some(line) =
             detect(&source).refusal(Reader::Simulate, &args.file.display().to_string())
     {
-        eprintln!("error: {line}");
+        errorln!("{line}");
         return Exit::Input;
     }
     if args.algorithm.is_some() && args.timing.request().asked() {
-        eprintln!("error: --alpha, --beta and --link-table apply to schedule files only");
+        errorln!("--alpha, --beta and --link-table apply to schedule files only");
         return Exit::Input;
     }
     if args.algorithm.is_some() {

@@ -43,7 +43,7 @@ pub(super) fn verify(args: &VerifyProofArgs, cnf: &Path) -> Exit {
         Err(failure) => return super::output::failure(&failure, None),
     };
     if let Some(message) = report.unreadable() {
-        eprintln!("error: {message}");
+        errorln!("{message}");
     }
     match args.format {
         OutputFormat::Json => super::output::json(&report),

@@ -31,7 +31,7 @@ pub(super) fn verify_one(
     let asked = match asked {
         Ok(c) => c,
         Err(message) => {
-            eprintln!("error: {message}");
+            errorln!("{message}");
             if json {
                 let v = serde_json::json!({"network": words, "error": {"message": message}, "exit_code": 2});
                 outln!("{v}");
@@ -49,7 +49,7 @@ pub(super) fn verify_one(
     if let Err(e) = &checked
         && exit != Exit::Rejected
     {
-        eprintln!("error: {e}");
+        errorln!("{e}");
     }
     if json {
         let v = report_json(words, dir, &checked, exit.code());

@@ -30,7 +30,7 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
         return match network.name() {
             Ok(name) => super::verify_schedule_proof::verify(args, &name.to_string()),
             Err(e) => {
-                eprintln!("error: --network {e}");
+                errorln!("--network {e}");
                 Exit::Input
             }
         };
@@ -45,8 +45,8 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
         .flat_map(|d| search::certificate_dirs_in(d))
         .collect();
     if args.lrat.is_some() && dirs.len() > 1 {
-        eprintln!(
-            "error: --lrat writes one proof: give one certificate directory (found {})",
+        errorln!(
+            "--lrat writes one proof: give one certificate directory (found {})",
             dirs.len()
         );
         return Exit::Input;
@@ -64,8 +64,8 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
 /// Checks one certificate directory and reports it.
 fn verify_one(args: &VerifyProofArgs, instance: &Instance, dir: &Path) -> Exit {
     if search::schedule::certificate::is_schedule_certificate(dir) {
-        eprintln!(
-            "error: {} certifies a schedule search on a network: check it with `verify-proof --network NET {}`",
+        errorln!(
+            "{} certifies a schedule search on a network: check it with `verify-proof --network NET {}`",
             dir.display(),
             dir.display()
         );
@@ -82,7 +82,7 @@ fn verify_one(args: &VerifyProofArgs, instance: &Instance, dir: &Path) -> Exit {
     {
         // A file that cannot be read or written: a problem with a path, not a
         // verdict on the certificate.
-        eprintln!("error: {e}");
+        errorln!("{e}");
     }
     if args.format == OutputFormat::Json {
         let report = TableProofReport::new(&args.file, dir, &checked, exit.code());

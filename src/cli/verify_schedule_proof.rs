@@ -23,7 +23,7 @@ pub(super) fn verify(args: &VerifyProofArgs, words: &str) -> Exit {
         Ok(g) => g,
         Err(e) => {
             let message = format!("`{words}`: {e}");
-            eprintln!("error: {message}");
+            errorln!("{message}");
             if args.format == OutputFormat::Json {
                 let report = ScheduleProofUnbuilt::new(words, message, Exit::Input.code());
                 outln!("{}", serde_json::to_string(&report).unwrap_or_default());
@@ -70,7 +70,7 @@ fn verify_one(
     if let Err(e) = &checked
         && exit != Exit::Rejected
     {
-        eprintln!("error: {e}");
+        errorln!("{e}");
     }
     if args.format == OutputFormat::Json {
         let report = ScheduleProofReport::new(words, dir, &checked, exit.code());

@@ -898,7 +898,8 @@ fn simulate_json_writes_exactly_the_documented_fields() {
     for path in schema_cases() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         // Defective link sets, mismatched networks and letters that are not links leave
-        // nothing to simulate on (docs/json.md): no JSON, exit status 1.
+        // nothing to simulate on (docs/json.md): the error object with the reason,
+        // exit status 1.
         if [
             "inverse",
             "identity-link",
@@ -911,7 +912,16 @@ fn simulate_json_writes_exactly_the_documented_fields() {
         {
             let run = txverify(&["simulate", "--format", "json", path.to_str().unwrap()]);
             assert_eq!(run.code, 1, "{name}: {}", run.stderr);
-            assert!(run.stdout.is_empty(), "{name}: {}", run.stdout);
+            let object: serde_json::Value = serde_json::from_str(run.stdout.trim())
+                .unwrap_or_else(|e| panic!("{name}: {e}: {}", run.stdout));
+            assert_eq!(object["exit_code"], 1, "{name}: {object}");
+            assert_eq!(object["schema"], "txverify-simulate/1", "{name}: {object}");
+            let message = object["error"]["message"].as_str().unwrap_or_default();
+            // The reason standard error gives, naming the file.
+            assert!(
+                message.starts_with(path.to_str().unwrap()) && run.stderr.contains(message),
+                "{name}: {object}"
+            );
             continue;
         }
         for (_, value) in json_lines(&["simulate", "--format", "json"], &path) {

@@ -90,3 +90,141 @@ fn search_failures_keep_their_exit_status() {
     assert_eq!(object["schema"], "txverify-search/2");
     assert_eq!(object["file"], "/nonexistent/x.tbl");
 }
+
+/// The commands whose `--help` offers `--format json` (`lcc map`, …), found by
+/// walking the help pages as a user would.
+fn commands_with_json_format() -> Vec<Vec<String>> {
+    fn subcommands(path: &[String]) -> Vec<String> {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = txverify(&args).stdout;
+        help.lines()
+            .skip_while(|l| l.trim() != "Commands:")
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|name| *name != "help")
+            .map(str::to_string)
+            .collect()
+    }
+    fn offers_json(path: &[String]) -> bool {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = txverify(&args).stdout;
+        let mut lines = help
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("--format <"));
+        lines.next().is_some()
+            && lines
+                // The option's description and values are indented deeper than
+                // the next option.
+                .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > 6)
+                .any(|l| l.trim_start().starts_with("- json"))
+    }
+    let mut found = Vec::new();
+    for name in subcommands(&[]) {
+        let path = vec![name];
+        let deeper = subcommands(&path);
+        if deeper.is_empty() {
+            if offers_json(&path) {
+                found.push(path);
+            }
+        } else {
+            for sub in deeper {
+                let path = vec![path[0].clone(), sub];
+                if offers_json(&path) {
+                    found.push(path);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The arguments that make the command `path` read (or write) `file`.
+fn reading(path: &[String], file: &str) -> Vec<String> {
+    let words: &[&str] = match path.join(" ").as_str() {
+        "check" | "simulate" | "search" | "export" | "bounds" | "infer" => &["FILE"],
+        "verify-proof" => &["FILE", "FILE"],
+        "verify-bound" => &["--network", "ring 4", "FILE"],
+        "compare" => &["edges FILE"],
+        "lcc contention" | "lcc reorder" | "lcc map" | "lcc simulate" => &["FILE"],
+        // Commands that read no file write one: a path under a file, or in a
+        // missing directory, cannot be written.
+        "gen" => &["ring", "4", "-o", "FILE/x.tbl"],
+        "hypercube" => &["exchange", "3", "-o", "FILE/x.json"],
+        "compose" => &["a1", "ring", "4", "-o", "FILE/x.json"],
+        other => panic!("`{other}` has --format json: say here which file it reads"),
+    };
+    path.iter()
+        .cloned()
+        .chain(words.iter().map(|w| w.replace("FILE", file)))
+        .collect()
+}
+
+#[test]
+fn every_command_with_json_format_prints_the_error_object_on_every_failure() {
+    let commands = commands_with_json_format();
+    assert!(commands.len() >= 15, "{commands:?}");
+    // A DIMACS formula is no command's input here (verify-proof reads it
+    // only after --cnf).
+    let wrong_kind = file("formula.cnf", "p cnf 1 1\n1 0\n");
+    let wrong_kind = wrong_kind.to_str().unwrap();
+    let missing = "/nonexistent/input.tbl";
+    for path in &commands {
+        let cases = [
+            reading(path, wrong_kind),
+            reading(path, missing),
+            // A usage error: clap refuses the value before the command runs.
+            [reading(path, missing), vec!["--no-such-option".to_string()]].concat(),
+        ];
+        for mut args in cases {
+            args.extend(["--format".to_string(), "json".to_string()]);
+            let words: Vec<&str> = args.iter().map(String::as_str).collect();
+            let run = txverify(&words);
+            assert_eq!(run.code, 2, "{words:?}: {}", run.stderr);
+            assert_eq!(
+                run.stdout.lines().count(),
+                1,
+                "{words:?}: not one line on standard output:\n{}\nstderr: {}",
+                run.stdout,
+                run.stderr
+            );
+            let object = error_object(&run);
+            let schema = object["schema"].as_str().unwrap_or_default();
+            assert!(schema.starts_with("txverify-"), "{words:?}: {object}");
+            assert!(
+                !object["error"]["message"].as_str().unwrap().is_empty(),
+                "{words:?}: {object}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_refused_timing_value_of_an_msccl_check_prints_the_error_object() {
+    // The MSCCL checker writes its report as an empty text when it stops
+    // early: that must not count as a report.
+    let run = txverify(&[
+        "check",
+        "tests/golden/torus3x4.msccl.xml",
+        "--network",
+        "torus 3 4",
+        "--alpha",
+        "1",
+        "--beta",
+        "NaN",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let object = error_object(&run);
+    assert_eq!(object["schema"], "txverify-msccl/2", "{object}");
+    assert!(
+        object["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--beta"),
+        "{object}"
+    );
+}

@@ -87,3 +87,4 @@ mod tbl_proptest;
 mod timed_replay;
 mod trust_doc;
 mod twisted;
+mod written_layout;

@@ -346,7 +346,7 @@ impl Family {
             let _ = writeln!(text, "network: {network}");
         }
         text.push_str("table:\n");
-        text
+        crate::format::canonical(&text)
     }
 
     /// Where the family is described.

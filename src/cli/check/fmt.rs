@@ -12,8 +12,8 @@ pub fn run(args: &FmtArgs) -> Exit {
         return check(&args.files);
     }
     let [path] = args.files.as_slice() else {
-        eprintln!(
-            "error: fmt prints one file ({} given); `fmt --check` takes several",
+        errorln!(
+            "fmt prints one file ({} given); `fmt --check` takes several",
             args.files.len()
         );
         return Exit::Input;
@@ -53,7 +53,7 @@ fn check(paths: &[std::path::PathBuf]) -> Exit {
     for entry in &collected.entries {
         match entry {
             Entry::Error { message, .. } => {
-                eprintln!("error: {message}");
+                errorln!("{message}");
                 worst = worst.max(Exit::Input);
             }
             Entry::File(path) => {

@@ -35,16 +35,14 @@ pub enum CheckFormat {
 
 pub fn run(args: &CheckArgs) -> Exit {
     let network = single::program_network(args.network.as_ref(), &args.files);
-    let Ok(network) = network.map_err(|line| eprintln!("error: {line}")) else {
+    let Ok(network) = network.map_err(|line| errorln!("{line}")) else {
         return Exit::Input;
     };
     let single = matches!(args.files.as_slice(), [one] if !one.is_dir());
     let timing = args.timing.request();
     let plain = matches!(args.format, CheckFormat::Text | CheckFormat::Json);
     if timing.asked() && !(single && plain && network.is_some()) {
-        eprintln!(
-            "error: --alpha, --beta and --link-table time one MSCCL program on its --network"
-        );
+        errorln!("--alpha, --beta and --link-table time one MSCCL program on its --network");
         return Exit::Input;
     }
     if args.proofs.is_some() && !single {
@@ -103,7 +101,7 @@ fn collection(args: &CheckArgs, network: Option<Graph>) -> Exit {
             buffered.push_str(&text);
         }
     });
-    let Ok(end) = ended.map_err(|e| eprintln!("error: {e}")) else {
+    let Ok(end) = ended.map_err(|e| errorln!("{e}")) else {
         return Exit::Internal;
     };
     let worst = Exit::from(end.status);
@@ -129,7 +127,7 @@ fn write_output(path: &Path, text: &str) -> Exit {
     match std::fs::write(path, text) {
         Ok(()) => Exit::Ok,
         Err(e) => {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            errorln!("cannot write {}: {e}", path.display());
             Exit::Input
         }
     }
@@ -173,7 +171,7 @@ pub(super) fn single_format(format: OutputFormat) -> Format {
 pub(super) fn emit_all(emits: Vec<Emit>) {
     emits.into_iter().for_each(|emit| match emit {
         Emit::Out(text) => out!("{text}"),
-        Emit::Err(text) => eprint!("{text}"),
+        Emit::Err(text) => super::failure_object::diagnostic(&text),
     });
 }
 

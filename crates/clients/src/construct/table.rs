@@ -137,7 +137,8 @@ pub(crate) fn render(header: &Header, names: &[String], table: &Table) -> String
         }
         out.push('\n');
     }
-    out
+    // In the layout `fmt` prints, so that `fmt --check` accepts what `gen` writes.
+    txverify_core::format::canonical(&out)
 }
 
 /// `<g | g^2 = 1>`-style relation list for commuting generators: `ab = ba, ac = ca, ...`.

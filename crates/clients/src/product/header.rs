@@ -219,5 +219,5 @@ pub fn product_header(network: &NetworkName) -> Result<String, HeaderError> {
         let _ = writeln!(text, "network: {torus}");
     }
     text.push_str("table:\n");
-    Ok(text)
+    Ok(txverify_core::format::canonical(&text))
 }

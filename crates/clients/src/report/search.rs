@@ -366,7 +366,7 @@ pub fn found_text(
     text.push_str("table:\n");
     let rows = txverify_core::load::table_syntax(instance.group(), table);
     text.push_str(&txverify_core::format::print_rows(&rows));
-    text
+    txverify_core::format::canonical(&text)
 }
 
 /// The file's header lines (comments included), without `expect:` and

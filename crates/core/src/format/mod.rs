@@ -27,6 +27,17 @@ pub use printer::{print, print_group, print_letters, print_row_token, print_rows
 
 use syntax::{Span, TblFile};
 
+/// `text` in the layout `txverify fmt` prints it (comments kept): every `.tbl`
+/// file the tool writes (`search -o`, `gen`, `net`) goes through here, so that
+/// `fmt --check` accepts it and the layout has one home, the printer. A text
+/// that does not parse is returned as it is, for its reader to report.
+pub fn canonical(text: &str) -> String {
+    match parse(text) {
+        Ok(file) => print_keeping_comments(text, &file),
+        Err(_) => text.to_string(),
+    }
+}
+
 /// What is wrong with a malformed file.
 ///
 /// Each variant is one kind of mistake; its `Display` text is the message shown to the
