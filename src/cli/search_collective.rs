@@ -8,12 +8,12 @@
 use super::exit::Exit;
 use super::search_args::SearchArgs;
 use super::search_config::{SearchFormat, solver_of};
-use std::time::Duration;
 use txverify_clients::report::collective_search::{
     COLLECTIVE_SEARCH_SCHEMA, CollectiveSearchRequest, search_collective,
 };
 use txverify_core::network::NetworkName;
 use txverify_core::schedule::{Ports, parse_collective};
+use txverify_search::seconds::Seconds;
 
 /// `search --network NET --collective X`.
 pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
@@ -72,11 +72,11 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearc
         time: args.time,
         max_time: args.max_time,
         max_variables: args.max_variables,
-        time_limit: args.time_limit.map(Duration::from_secs_f64),
+        time_limit: args.time_limit.map(Seconds::duration),
         output: args.output.clone(),
         certificate: args.certificate.clone(),
         heuristic: args.heuristic,
-        deadline: args.deadline.map(Duration::from_secs_f64),
+        deadline: args.deadline.map(Seconds::duration),
         // A signal stops the anytime search, which reports the best found.
         interrupt: args
             .deadline

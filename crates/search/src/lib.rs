@@ -35,6 +35,7 @@ pub mod proof_report;
 pub mod refutation;
 pub mod routes;
 pub mod schedule;
+pub mod seconds;
 pub mod solver;
 pub mod split;
 pub mod symmetry;
