@@ -5,9 +5,9 @@
 //! [`Duration::from_secs_f64`], which panics on a negative, NaN, infinite or
 //! huge number.
 //!
-//! The range: more than 0, and at most [`MAX_SECONDS`]. A longer duration,
-//! `inf` included, is no limit for any run and is taken as [`MAX_SECONDS`];
-//! 0, a negative number, NaN or a word that is not a number are refused.
+//! The range: a finite number more than 0; above [`MAX_SECONDS`] it is no
+//! limit for any run and is taken as [`MAX_SECONDS`]. 0, a negative number,
+//! NaN, `inf` or a word that is not a number are refused.
 
 use std::fmt;
 use std::str::FromStr;
@@ -29,9 +29,9 @@ pub enum SecondsError {
     /// The text is not a decimal number.
     #[error("`{0}` is not a number of seconds")]
     NotANumber(String),
-    /// The number is 0, negative or NaN.
+    /// The number is 0, negative, NaN or infinite.
     #[error(
-        "{0} is not a positive number of seconds (more than 0; anything above {max} s is taken as no limit)",
+        "{0} is not a positive number of seconds (a finite number more than 0; anything above {max} s is taken as no limit)",
         max = MAX_SECONDS
     )]
     NotPositive(String),
@@ -41,10 +41,10 @@ impl Seconds {
     /// The longest duration, [`MAX_SECONDS`].
     pub const MAX: Seconds = Seconds(Duration::from_secs(MAX_SECONDS));
 
-    /// `seconds`, when it is more than 0 (NaN is not); above [`MAX_SECONDS`]
-    /// (`inf` included) it is [`Seconds::MAX`].
+    /// `seconds`, when it is finite and more than 0; above [`MAX_SECONDS`]
+    /// it is [`Seconds::MAX`].
     pub fn new(seconds: f64) -> Result<Seconds, SecondsError> {
-        if seconds.is_nan() || seconds <= 0.0 {
+        if !seconds.is_finite() || seconds <= 0.0 {
             return Err(SecondsError::NotPositive(seconds.to_string()));
         }
         Ok(Seconds(clamped(seconds)))
@@ -111,10 +111,12 @@ mod tests {
 
     #[test]
     fn the_range_is_positive_and_huge_values_mean_no_limit() {
-        for bad in ["-1", "0", "-0", "NaN", "nan", "-inf", "", "3 s", "0x10"] {
+        for bad in [
+            "-1", "0", "-0", "NaN", "nan", "inf", "-inf", "", "3 s", "0x10",
+        ] {
             assert!(bad.parse::<Seconds>().is_err(), "{bad}");
         }
-        for huge in ["inf", "1e20", "18446744073709551616", "1e308", "1000000000"] {
+        for huge in ["1e20", "18446744073709551616", "1e308", "1000000000"] {
             assert_eq!(huge.parse::<Seconds>(), Ok(Seconds::MAX), "{huge}");
         }
         let s: Seconds = " 2.5 ".parse().unwrap();
