@@ -302,7 +302,7 @@ fn an_incomplete_t_folder_is_named_by_verify_proof_and_a_stop_leaves_no_partial_
             .join("examples/networks/dragonfly20.edges")
             .display()
     );
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_txverify"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_txverify"))
         .args(["search", "--network", &net, "-q", "--format", "json"])
         .arg("--certificate")
         .arg(&certificates)
