@@ -8,7 +8,6 @@ use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 use txverify_clients::certified::CertificateLookup;
 use txverify_clients::lp_bound::{LpCertificate, parse_certificate, verify_certificate};
 use txverify_clients::msccl;
@@ -28,6 +27,7 @@ use txverify_core::schedule::format::is_schedule;
 use txverify_core::schedule::{parse, write_json, write_text};
 use txverify_search::SolverChoice;
 use txverify_search::schedule::PathClass;
+use txverify_search::seconds::Seconds;
 
 /// A report: its JSON (one object), its text, and the exit status the
 /// command line would give.
@@ -389,17 +389,12 @@ pub fn search<'py>(
             "varisat" => SolverChoice::Varisat,
             other => return Err(bad(format!("solver `{other}`: cadical or varisat"))),
         };
-        let seconds = |name: &str, given: Option<f64>| match given {
-            Some(s) if !(s.is_finite() && s > 0.0) => {
-                Err(bad(format!("{name} {s}: a positive number of seconds")))
-            }
-            Some(s) => Duration::try_from_secs_f64(s).map(Some).map_err(|_| {
-                bad(format!(
-                    "{name} {s:e}: more seconds than a duration holds (at most {:e})",
-                    Duration::MAX.as_secs_f64()
-                ))
-            }),
-            None => Ok(None),
+        // The command line's reader and range (docs/limits.md).
+        let seconds = |name: &str, given: Option<f64>| {
+            given
+                .map(|s| Seconds::new(s).map(Seconds::duration))
+                .transpose()
+                .map_err(|e| bad(format!("{name}: {e}")))
         };
         let time_limit = seconds("time_limit", time_limit)?;
         let deadline = seconds("deadline", deadline)?;

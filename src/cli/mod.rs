@@ -193,11 +193,10 @@ struct InferArgs {
 }
 
 /// Reads a number of seconds: positive and finite.
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
-        _ => Err(format!("`{text}` is not a positive number of seconds")),
-    }
+fn parse_seconds(
+    text: &str,
+) -> Result<txverify_search::seconds::Seconds, txverify_search::seconds::SecondsError> {
+    text.parse()
 }
 
 /// Reads `--delete`: `row-ends`, `last:K` or `right-most:K`.
@@ -512,10 +511,12 @@ struct CheckArgs {
 struct TimingArgs {
     /// Time a message takes on a link before its first chunk (latency); adds a
     /// timed section, predicted completion beside its α-β lower bound.
-    #[arg(long, value_name = "A")]
+    /// At most 1e15 (docs/limits.md).
+    #[arg(long, value_name = "A", allow_negative_numbers = true)]
     alpha: Option<f64>,
     /// Time each chunk of a message takes on a link (inverse bandwidth).
-    #[arg(long, value_name = "B")]
+    /// At most 1e15 (docs/limits.md).
+    #[arg(long, value_name = "B", allow_negative_numbers = true)]
     beta: Option<f64>,
     /// Per-link α and β, lines `from to alpha beta` (docs/schedule.md).
     #[arg(long, value_name = "FILE")]

@@ -140,7 +140,7 @@ pub fn run(args: &SearchArgs) -> Exit {
             let cluster = txverify_search::cluster::ClusterOptions {
                 cubes: count,
                 budget,
-                lease: lease.map(std::time::Duration::from_secs_f64),
+                lease,
             };
             let given = descending.then_some(&loaded.table);
             super::search_mpi::run(args, &cluster, (time, given), options, &source, instance)

@@ -1,5 +1,6 @@
 //! The arguments of `search`: a table's network, or any network with `--network`.
 use super::*;
+use txverify_search::seconds::Seconds;
 #[derive(clap::Args, Debug)]
 pub(super) struct SearchArgs {
     /// The `.tbl` file giving the group, links, messages and ports (its table is ignored).
@@ -40,8 +41,8 @@ pub(super) struct SearchArgs {
     /// this many seconds and report the best result found (a schedule is
     /// already written to -o; exit 0 with a table or schedule); SIGINT and
     /// SIGTERM do the same at any time with --network (docs/schedules-any.md).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub(super) deadline: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub(super) deadline: Option<Seconds>,
     /// Try this number of columns only, instead of minimising from the lower bound.
     #[arg(long)]
     pub(super) time: Option<usize>,
@@ -104,8 +105,8 @@ pub(super) struct SearchArgs {
     #[arg(long, hide = true)]
     pub(super) no_redundant: bool,
     /// Give up on one number of columns after this many seconds.
-    #[arg(long)]
-    pub(super) time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub(super) time_limit: Option<Seconds>,
     /// Solver threads: 2 runs a helper beside the main solver (symmetric
     /// restrictions and a shuffled copy of the formula); 1 runs the main solver
     /// alone. Default: 2 when the machine has two cores or more.
@@ -155,13 +156,13 @@ pub(super) struct SearchArgs {
     pub(super) mpi: bool,
     /// With --mpi or --cubes: seconds a solver gets on one cube before the
     /// cube is split on two more variables and the parts are queued (default: no limit).
-    #[arg(long, value_name = "SECONDS")]
-    pub(super) cube_budget: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub(super) cube_budget: Option<Seconds>,
     /// With --mpi: seconds after which a cube whose worker has not answered is
     /// handed to another worker (default: twice the budget and a minute; never
     /// without a budget).
-    #[arg(long, value_name = "SECONDS", requires = "mpi")]
-    pub(super) cube_lease: Option<f64>,
+    #[arg(long, value_name = "SECONDS", requires = "mpi", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub(super) cube_lease: Option<Seconds>,
     /// Largest group order to enumerate.
     #[arg(long, default_value_t = 2_000_000)]
     pub(super) max_order: usize,

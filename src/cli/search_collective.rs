@@ -13,6 +13,7 @@ use txverify_clients::report::collective_search::{
     CollectiveSearchArgs, CollectiveSearchRequest, SearchOption, search_collective,
 };
 use txverify_core::network::NetworkName;
+use txverify_search::seconds::Seconds;
 
 /// `search --network NET --collective X`.
 pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
@@ -64,8 +65,8 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearc
         time: args.time,
         max_time: args.max_time,
         max_variables: Some(args.max_variables),
-        time_limit: args.time_limit,
-        deadline: args.deadline,
+        time_limit: args.time_limit.map(Seconds::as_secs_f64),
+        deadline: args.deadline.map(Seconds::as_secs_f64),
         output: args.output.clone(),
         certificate: args.certificate.clone(),
         heuristic: args.heuristic,

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use txverify_core::kernel::{self, Instance, LinkId};
 use txverify_core::load::Loaded;
+use txverify_search::seconds::Seconds;
 use txverify_search::{self as search, EncodingOptions, SearchOptions, SolverChoice, WordLengths};
 
 /// Formats of `search`: the text and JSON reports, and the HTML page.
@@ -59,8 +60,8 @@ pub(super) enum Mode {
         descending: bool,
         /// Seconds per cube before it is split again.
         budget: Option<f64>,
-        /// Seconds before a silent worker's cube is handed out again.
-        lease: Option<f64>,
+        /// The time before a silent worker's cube is handed out again.
+        lease: Option<Duration>,
     },
     /// The search, reported in text or JSON.
     Search,
@@ -121,11 +122,10 @@ fn mode_of(args: &SearchArgs) -> Result<Mode, String> {
     }
     if let Some(count) = args.cubes {
         let time = args.time.ok_or("--cubes K needs --time T (or --mpi)")?;
-        positive_seconds(args)?;
         return Ok(Mode::Cubes {
             count: count as usize,
             time,
-            budget: args.cube_budget,
+            budget: args.cube_budget.map(Seconds::as_secs_f64),
         });
     }
     Ok(Mode::Search)
@@ -140,27 +140,13 @@ fn mpi_mode(args: &SearchArgs, html: bool) -> Result<Mode, String> {
     if args.descending && args.time.is_some() {
         return Err("--descending starts from the file's table: no --time".to_string());
     }
-    positive_seconds(args)?;
     Ok(Mode::Mpi {
         count: args.cubes.map(|c| c as usize),
         time: args.time,
         descending: args.descending,
-        budget: args.cube_budget,
-        lease: args.cube_lease,
+        budget: args.cube_budget.map(Seconds::as_secs_f64),
+        lease: args.cube_lease.map(Seconds::duration),
     })
-}
-
-/// `--cube-budget` and `--cube-lease` must be positive seconds.
-fn positive_seconds(args: &SearchArgs) -> Result<(), String> {
-    for (value, name) in [
-        (args.cube_budget, "--cube-budget"),
-        (args.cube_lease, "--cube-lease"),
-    ] {
-        if value.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
-            return Err(format!("{name} must be a positive number of seconds"));
-        }
-    }
-    Ok(())
 }
 
 /// The search options the arguments ask for, or why they cannot be used.
@@ -173,7 +159,7 @@ fn options_of(
     let solver = solver_of(args)?;
     Ok(SearchOptions {
         encoding,
-        time_limit: args.time_limit.map(Duration::from_secs_f64),
+        time_limit: args.time_limit.map(Seconds::duration),
         stop: None,
         jobs: match args.jobs {
             Some(jobs) => usize::from(jobs),

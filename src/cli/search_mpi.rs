@@ -59,7 +59,7 @@ pub(super) fn run(
         Ok(plan) => plan,
         Err(failure) => return search_failure(args, &failure.message, failure.status.into()),
     };
-    let deadline = walk::deadline_in(args.deadline);
+    let deadline = walk::deadline_in(args.deadline.map(|d| d.as_secs_f64()));
     let mut show = |time: usize, outcome: &Outcome, stats: &ClusterStats| {
         for line in cluster::round_lines(time, outcome, stats) {
             eprintln!("{line}");
@@ -68,7 +68,9 @@ pub(super) fn run(
     match transport::run(instance, options, cluster, &plan, deadline, &mut show) {
         Ok(None) => Exit::Ok,
         Ok(Some(walked)) => {
-            if let Some(line) = cluster::deadline_line(&walked, args.deadline.unwrap_or(0.0)) {
+            if let Some(line) =
+                cluster::deadline_line(&walked, args.deadline.map_or(0.0, |d| d.as_secs_f64()))
+            {
                 eprintln!("{line}");
             }
             let options = SearchOptions {

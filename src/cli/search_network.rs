@@ -12,11 +12,11 @@ use super::search_config::{SearchFormat, network_config_of};
 use super::search_report::Reporter;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 use txverify_clients::report::network_search::{
     NetworkSearchEvent, NetworkSearchRequest, search_network,
 };
 use txverify_search::schedule::{ScheduleEvent, Stopped};
+use txverify_search::seconds::Seconds;
 
 /// `search --network`.
 pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
@@ -41,8 +41,8 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         time: args.time,
         max_time: args.max_time,
         max_variables: args.max_variables,
-        time_limit: args.time_limit.map(Duration::from_secs_f64),
-        deadline: args.deadline.map(Duration::from_secs_f64),
+        time_limit: args.time_limit.map(Seconds::duration),
+        deadline: args.deadline.map(Seconds::duration),
         interrupt,
         certificate: args.certificate.clone(),
         descending: !args.ascending,

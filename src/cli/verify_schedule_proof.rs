@@ -39,7 +39,8 @@ pub(super) fn verify(args: &VerifyProofArgs, words: &str) -> Exit {
         .flat_map(|d| txverify_search::certificate_dirs_in(d))
         .collect();
     let several = dirs.len() > 1;
-    let mut worst = Exit::Ok;
+    let given: Vec<PathBuf> = given.into_iter().cloned().collect();
+    let mut worst = super::verify_proof::incomplete_certificates(&given);
     for dir in &dirs {
         let exit = verify_one(args, words, &graph, dir, several);
         if exit.code() > worst.code() {

@@ -11,6 +11,7 @@ mod fifo_replay;
 mod fmt_comments;
 
 mod agreement;
+mod anytime_limits;
 mod bounded;
 mod bounds;
 mod breaking;

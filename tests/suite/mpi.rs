@@ -35,11 +35,11 @@ fn a_budget_or_lease_that_is_not_positive_and_html_are_refused_before_any_mpi() 
     for (extra, message) in [
         (
             ["--cube-budget", "0"],
-            "--cube-budget must be a positive number of seconds",
+            "'0' for '--cube-budget <SECONDS>': 0 is not a positive number of seconds",
         ),
         (
             ["--cube-lease", "inf"],
-            "--cube-lease must be a positive number of seconds",
+            "'inf' for '--cube-lease <SECONDS>': inf is not a positive number of seconds",
         ),
         (["--format", "html"], "--mpi reports in text or JSON"),
         (

@@ -302,7 +302,7 @@ fn conquer_thread(
         };
         let cut = lease
             .budget
-            .map(|b| Instant::now() + std::time::Duration::from_secs_f64(b));
+            .map(|b| Instant::now() + crate::seconds::saturating(b));
         job.index = lease.id as usize;
         job.deadline = match (cut, deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),

@@ -35,6 +35,7 @@ pub mod proof_report;
 pub mod refutation;
 pub mod routes;
 pub mod schedule;
+pub mod seconds;
 pub mod solver;
 pub mod split;
 pub mod symmetry;
@@ -660,6 +661,15 @@ pub fn certificate_dirs_in(dir: &Path) -> Vec<PathBuf> {
     if dir.join("provenance.json").is_file() {
         return vec![dir.to_path_buf()];
     }
+    let complete = complete_certificate_dirs(dir);
+    if complete.is_empty() && incomplete_certificate_dirs(dir).is_empty() {
+        return vec![dir.to_path_buf()];
+    }
+    complete
+}
+
+/// The `T<t>/` subdirectories of `dir` that hold a certificate, in order of t.
+fn complete_certificate_dirs(dir: &Path) -> Vec<PathBuf> {
     let mut found: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
@@ -672,10 +682,71 @@ pub fn certificate_dirs_in(dir: &Path) -> Vec<PathBuf> {
         })
         .collect();
     found.sort();
-    if found.is_empty() {
-        return vec![dir.to_path_buf()];
-    }
     found.into_iter().map(|(_, path)| path).collect()
+}
+
+/// A `T<t>/` folder of a certificate directory that holds no certificate:
+/// its search was stopped or killed before the certificate was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IncompleteCertificate {
+    /// The folder.
+    pub dir: PathBuf,
+    /// The files in it (a proof still under its partial name, a solver's
+    /// raw proof), with their sizes in bytes.
+    pub files: Vec<(String, u64)>,
+}
+
+impl std::fmt::Display for IncompleteCertificate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is an incomplete certificate: it holds no provenance.json (its search was stopped or killed before the certificate was written)",
+            self.dir.display()
+        )?;
+        if !self.files.is_empty() {
+            let files: Vec<String> = self
+                .files
+                .iter()
+                .map(|(name, bytes)| format!("{name} ({bytes} bytes)"))
+                .collect();
+            write!(f, "; it holds {}", files.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// The `T<t>/` subdirectories of `dir` without `provenance.json`, in order
+/// of t (none when `dir` is itself a certificate).
+pub fn incomplete_certificate_dirs(dir: &Path) -> Vec<IncompleteCertificate> {
+    if dir.join("provenance.json").is_file() {
+        return vec![];
+    }
+    let mut found: Vec<(usize, IncompleteCertificate)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name();
+            let t: usize = name.to_str()?.strip_prefix('T')?.parse().ok()?;
+            let path = entry.path();
+            if !path.is_dir() || path.join("provenance.json").is_file() {
+                return None;
+            }
+            let mut files: Vec<(String, u64)> = std::fs::read_dir(&path)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|f| {
+                    let bytes = f.metadata().map_or(0, |m| m.len());
+                    (f.file_name().to_string_lossy().into_owned(), bytes)
+                })
+                .collect();
+            files.sort();
+            Some((t, IncompleteCertificate { dir: path, files }))
+        })
+        .collect();
+    found.sort_by_key(|(t, _)| *t);
+    found.into_iter().map(|(_, i)| i).collect()
 }
 
 /// The options of [`minimise`]'s step `time`: certificates into `T<time>/`,

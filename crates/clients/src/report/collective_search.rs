@@ -32,12 +32,13 @@ use txverify_core::schedule::{
 };
 use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
 use txverify_search::SolverChoice;
-use txverify_search::schedule::Stopped;
 use txverify_search::schedule::collective::{
     CollectiveSearch, CollectiveSearchError, CollectiveSearchOptions, collective_optimal_by,
     encoding_version, minimise_collective,
 };
-use txverify_search::schedule::heuristic::collective::construct;
+use txverify_search::schedule::heuristic::collective::{ConstructionError, construct_until};
+use txverify_search::schedule::{Phase, StopToken, Stopped};
+use txverify_search::seconds::{Seconds, SecondsError};
 
 /// The JSON schema of `search --network --collective --format json`.
 pub const COLLECTIVE_SEARCH_SCHEMA: &str = "txverify-collective-search/2";
@@ -182,12 +183,12 @@ pub enum CollectiveRequestError {
         error: ValueError,
     },
     /// A number of seconds that is not positive, or too large for a duration.
-    #[error("{option} {value}: a positive number of seconds is needed, at most {}", Duration::MAX.as_secs_f64())]
+    #[error("{option}: {error}")]
     Seconds {
         /// The option's name.
         option: &'static str,
-        /// The value given.
-        value: f64,
+        /// Why the value is refused.
+        error: SecondsError,
     },
 }
 
@@ -270,14 +271,14 @@ impl TryFrom<CollectiveSearchArgs> for CollectiveSearchRequest {
             })?,
             None => Ports::All,
         };
+        // The one reader of durations (docs/limits.md): above its maximum,
+        // no limit.
         let seconds = |option: SearchOption, given: Option<f64>| match given {
-            Some(value) => Duration::try_from_secs_f64(value)
-                .ok()
-                .filter(|d| !d.is_zero())
-                .map(Some)
-                .ok_or(E::Seconds {
+            Some(value) => Seconds::new(value)
+                .map(|s| Some(s.duration()))
+                .map_err(|error| E::Seconds {
                     option: name(option),
-                    value,
+                    error,
                 }),
             None => Ok(None),
         };
@@ -396,20 +397,33 @@ pub fn search_collective(
         best: None,
         kept: vec![],
     };
+    let stop = StopToken::new(
+        request.deadline.map(|d| started + d),
+        request.interrupt.iter().cloned().collect(),
+    );
+    let mut searched = CollectiveSearch::default();
     if request.constructs() {
-        let made = construct(&graph, request.collective, request.ports)
-            .or_else(|e| fail(Status::Input, format!("`{words}`: {e}")))?;
-        let found = run.judged(made.sends, Some(made.method))?;
-        if request
-            .max_time
-            .is_none_or(|max| found.verdict.time() as usize <= max)
-        {
-            run.offer(found)?;
+        let made = match construct_until(&graph, request.collective, request.ports, &stop) {
+            Ok(made) => Some(made),
+            Err(ConstructionError::Stopped) => {
+                searched.stopped = stop.stopped();
+                searched.stopped_in = Some(Phase::Construction);
+                None
+            }
+            Err(e) => return fail(Status::Input, format!("`{words}`: {e}")),
+        };
+        if let Some(made) = made {
+            let found = run.judged(made.sends, Some(made.method))?;
+            if request
+                .max_time
+                .is_none_or(|max| found.verdict.time() as usize <= max)
+            {
+                run.offer(found)?;
+            }
         }
     }
-    let mut searched = CollectiveSearch::default();
     let mut sat_skipped = None;
-    if !request.heuristic {
+    if !request.heuristic && searched.stopped.is_none() {
         let from = request.time.unwrap_or(bound.value() as usize);
         let below_best = run
             .best
@@ -555,9 +569,16 @@ impl Run<'_> {
             Stopped::Deadline => "deadline",
             Stopped::Requested => "signal",
         });
-        let stopped_by = stopped.map(|s| match s {
-            "deadline" => "stopped by the deadline",
-            _ => "interrupted by a signal",
+        let stopped_in = searched.stopped_in.map(Phase::name);
+        let stopped_by = stopped.map(|s| {
+            let why = match s {
+                "deadline" => "stopped by the deadline",
+                _ => "interrupted by a signal",
+            };
+            match stopped_in {
+                Some(phase) => format!("{why} while {}", phase_words(phase)),
+                None => why.to_string(),
+            }
         });
         let optimal_by =
             found.and_then(|f| collective_optimal_by(&f.verdict, &searched.infeasible));
@@ -597,13 +618,13 @@ impl Run<'_> {
             let _ = writeln!(text, "  T={}: infeasible ({how})", i.time);
         }
         for (k, t) in searched.unknown.iter().enumerate() {
-            let why = match stopped_by {
-                Some(why) if k + 1 == searched.unknown.len() => why,
+            let why = match &stopped_by {
+                Some(why) if k + 1 == searched.unknown.len() => why.as_str(),
                 _ => "time limit",
             };
             let _ = writeln!(text, "  T={t}: unknown ({why})");
         }
-        if let (Some(why), true) = (stopped_by, searched.unknown.is_empty()) {
+        if let (Some(why), true) = (&stopped_by, searched.unknown.is_empty()) {
             let _ = writeln!(text, "  search       {why}");
         }
         if let Some(line) = Kept::improved_line(&self.kept) {
@@ -678,6 +699,7 @@ impl Run<'_> {
             "verdict": found.map(|f| verdict_text(&f.verdict, optimal_by, bound.value())),
             "improvements": improvements,
             "stopped": stopped,
+            "stopped_in": stopped_in,
             "deadline": request.deadline.map(|d| d.as_secs_f64()),
             "sat_skipped": sat_skipped,
             "seconds": seconds,
@@ -690,6 +712,15 @@ impl Run<'_> {
             status,
             schedule,
         }
+    }
+}
+
+/// A phase as the text report names it.
+fn phase_words(phase: &str) -> &'static str {
+    match phase {
+        "construction" => "the construction was made",
+        "encoding" => "the formula was built",
+        _ => "the formula was solved",
     }
 }
 
@@ -775,11 +806,16 @@ mod tests {
         let mut a = args(Some("allgather"));
         a.ports = Some("0".into());
         assert!(refusal(a).starts_with("ports: "));
-        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e30] {
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
             let mut a = args(Some("allgather"));
             a.time_limit = Some(bad);
-            assert!(refusal(a).starts_with("time_limit "), "{bad}");
+            assert!(refusal(a).starts_with("time_limit: "), "{bad}");
         }
+        // Above the longest duration: no limit, not a refusal.
+        let mut a = args(Some("allgather"));
+        a.time_limit = Some(1e30);
+        let request = CollectiveSearchRequest::try_from(a).unwrap();
+        assert_eq!(request.time_limit, Some(Seconds::MAX.duration()));
     }
 
     #[test]

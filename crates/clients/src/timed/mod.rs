@@ -12,7 +12,8 @@
 //! messages queue on a busy link. Steps become times; a schedule's step
 //! numbers only order the sends.
 //!
-//! Times are `f64` in the unit of α and β (µs, cycles, …), finite and ≥ 0.
+//! Times are `f64` in the unit of α and β (µs, cycles, …), finite and ≥ 0;
+//! α and β are at most [`MAX_TIME`], so that no sum of them overflows.
 
 mod engine;
 pub mod msccl;
@@ -31,6 +32,12 @@ pub use table::{TableError, TableErrorKind, parse_time};
 /// about 400 bytes each (measured: 1.18·10^6 sends of a 9-cube exchange take
 /// 490 MB more than the replay alone).
 pub const MAX_TIMED_SENDS: usize = 1 << 21;
+
+/// The largest α or β (`--alpha`, `--beta`, a link table's fields): 10^15 of
+/// any unit. With at most [`MAX_TIMED_SENDS`] sends of at most 2^64 chunks,
+/// a completion time stays below 10^41, far inside an `f64`: no time of the
+/// replay or of its bound can overflow to `inf`.
+pub const MAX_TIME: f64 = 1e15;
 
 /// What the command line asks of a timed replay (`--alpha`, `--beta`,
 /// `--link-table`). With none of the three there is no timed replay.
@@ -55,8 +62,8 @@ impl TimingRequest<'_> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TimingError {
-    /// `--alpha` or `--beta` is negative or not finite.
-    #[error("--{flag} {value}: a time must be a finite number, at least 0")]
+    /// `--alpha` or `--beta` is negative, not finite, or above [`MAX_TIME`].
+    #[error("--{flag} {value}: a time must be a number from 0 to 1e15")]
     Flag {
         /// `alpha` or `beta`.
         flag: &'static str,
@@ -91,6 +98,15 @@ impl TimingError {
     }
 }
 
+/// A number as an error names it: short even when it is huge (`1e308`).
+fn shown(x: f64) -> String {
+    if x.is_finite() && x != 0.0 && !(1e-6..1e16).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
 /// The `(α, β)` of every directed link of one network.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkTimes {
@@ -122,9 +138,9 @@ impl LinkTimes {
     /// The times `request` asks for on `graph`.
     pub fn of(request: &TimingRequest<'_>, graph: &Graph) -> Result<LinkTimes, TimingError> {
         let flag = |flag: &'static str, v: Option<f64>| match v {
-            Some(x) if !x.is_finite() || x < 0.0 => Err(TimingError::Flag {
+            Some(x) if !(0.0..=MAX_TIME).contains(&x) => Err(TimingError::Flag {
                 flag,
-                value: x.to_string(),
+                value: shown(x),
             }),
             v => Ok(v.unwrap_or(0.0)),
         };

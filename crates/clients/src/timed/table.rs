@@ -23,7 +23,7 @@ pub enum TableErrorKind {
     Fields(usize),
     /// A node field that is not a node number.
     NotANode(String),
-    /// A time field that is not a finite decimal ≥ 0.
+    /// A time field that is not a decimal from 0 to [`super::MAX_TIME`].
     NotATime(String),
     /// `u v` is not a link of the network.
     NotALink(u32, u32),
@@ -59,10 +59,7 @@ impl fmt::Display for TableErrorKind {
             ),
             TableErrorKind::NotANode(w) => write!(f, "`{w}` is not a node number"),
             TableErrorKind::NotATime(w) => {
-                write!(
-                    f,
-                    "`{w}` is not a time (a finite decimal number, at least 0)"
-                )
+                write!(f, "`{w}` is not a time (a decimal number from 0 to 1e15)")
             }
             TableErrorKind::NotALink(u, v) => write!(f, "{u} {v} is not a link of the network"),
             TableErrorKind::Repeated {
@@ -77,7 +74,7 @@ impl fmt::Display for TableErrorKind {
     }
 }
 
-/// Reads a time: a finite decimal number ≥ 0 (`--alpha`, `--beta`, a table field).
+/// Reads a time: a decimal number from 0 to [`super::MAX_TIME`] (a table field).
 pub fn parse_time(word: &str) -> Option<f64> {
     let ok = !word.is_empty()
         && word
@@ -85,7 +82,7 @@ pub fn parse_time(word: &str) -> Option<f64> {
             .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'));
     word.parse::<f64>()
         .ok()
-        .filter(|t| ok && t.is_finite() && *t >= 0.0)
+        .filter(|t| ok && (0.0..=super::MAX_TIME).contains(t))
 }
 
 /// The fields of a line (comment removed) with their 1-based columns.

@@ -43,8 +43,9 @@ pub const CUBES_PER_WORKER: usize = 8;
 impl ClusterOptions {
     /// The lease in effect.
     pub fn lease(&self) -> Option<Duration> {
-        self.lease
-            .or(self.budget.map(|b| Duration::from_secs_f64(2.0 * b + 60.0)))
+        self.lease.or(self
+            .budget
+            .map(|b| crate::seconds::saturating(2.0 * b + 60.0)))
     }
 }
 

@@ -19,7 +19,7 @@ use crate::solver::{SatAnswer, SolveControl};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Who writes the proofs rank 0 checks: the bundled CaDiCaL (LRAT) where the
 /// build has it, varisat (DRAT) otherwise.
@@ -83,7 +83,7 @@ impl ChildSolver {
             proof: Some(&proof),
         };
         let control = SolveControl {
-            deadline: budget.map(|b| started + Duration::from_secs_f64(b)),
+            deadline: budget.map(|b| started + crate::seconds::saturating(b)),
             stop: vec![stop.clone()],
             proof: None,
             lrat: None,

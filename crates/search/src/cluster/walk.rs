@@ -13,7 +13,7 @@ use super::root::ClusterStats;
 use crate::options::{SearchError, SearchOptions};
 use crate::{FoundBy, Infeasibility, Outcome, encode, step_options};
 use serde::Serialize;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use txverify_core::kernel::{self, Instance, Table};
 
 /// Which numbers of columns a cluster run tries, in order.
@@ -224,7 +224,7 @@ pub fn walk<E: From<SearchError>>(
 
 /// The deadline of `--deadline S`, from now.
 pub fn deadline_in(seconds: Option<f64>) -> Option<Instant> {
-    seconds.map(|s| Instant::now() + Duration::from_secs_f64(s))
+    seconds.map(|s| Instant::now() + crate::seconds::saturating(s))
 }
 
 #[cfg(test)]

@@ -310,8 +310,7 @@ pub fn verify_within(
         });
     }
     provenance.graph.check(graph)?;
-    let estimate =
-        super::encode::estimate_variables(graph, provenance.time, provenance.paths, max_variables);
+    let estimate = super::encode::estimate_variables(graph, provenance.time, provenance.paths);
     if estimate > max_variables {
         return Err(ExchangeEncodeError::OverLimit {
             time: provenance.time,

@@ -7,15 +7,15 @@
 //! returned; a model the replay rejects is an encoder bug (an error). The
 //! formulas: [`super::collective_copies`], [`super::collective_sums`].
 
-use super::Stopped;
 use super::collective_certificate as certificate;
 pub use super::collective_copies::{
     COPIES_ENCODING_VERSION, CollectiveEncoding, CollectiveSearchError, encode_copies,
     estimate_variables,
 };
 use super::collective_formula::encode_translated;
-pub use super::collective_formula::{encode, encoding_version, estimate};
+pub use super::collective_formula::{encode, encode_until, encoding_version, estimate};
 use super::collective_symmetry::Translations;
+use super::{Phase, StopToken, Stopped};
 use crate::certificate::ProofKind;
 use crate::options::SolverChoice;
 use crate::refutation::CheckedRefutation;
@@ -66,6 +66,18 @@ impl CollectiveSearchOptions {
     fn stopped(&self) -> Option<Stopped> {
         Stopped::now(&self.stop, self.deadline)
     }
+
+    /// The run's stop token.
+    fn token(&self) -> StopToken {
+        StopToken::new(self.deadline, self.stop.clone())
+    }
+
+    /// The deadline of one solve started now: `--time-limit`'s or the
+    /// run's, whichever comes first.
+    fn solve_deadline(&self) -> Option<Instant> {
+        let own = self.time_limit.map(|limit| Instant::now() + limit);
+        own.into_iter().chain(self.deadline).min()
+    }
 }
 
 /// What a search found.
@@ -83,6 +95,8 @@ pub struct CollectiveSearch {
     pub translated: bool,
     /// Why the search stopped before it was done, if it did.
     pub stopped: Option<Stopped>,
+    /// The phase the stop came in (with `stopped`).
+    pub stopped_in: Option<Phase>,
 }
 
 /// A number of steps the solver refuted.
@@ -141,11 +155,20 @@ pub fn minimise_collective(
         let estimate = estimate(graph, options.collective, time);
         if let Some(translations) = &translations
             && estimate / translations.len() as u64 <= options.max_variables
-            && let Some(sends) = translated(graph, options, time, translations)?
         {
-            result.found = Some(sends);
-            result.translated = true;
-            break;
+            match translated(graph, options, time, translations)? {
+                Translated::Found(sends) => {
+                    result.found = Some(sends);
+                    result.translated = true;
+                    break;
+                }
+                Translated::Stopped(why, phase) => {
+                    result.unknown.push(time);
+                    (result.stopped, result.stopped_in) = (Some(why), Some(phase));
+                    break;
+                }
+                Translated::None => {}
+            }
         }
         if estimate > options.max_variables {
             return Err(CollectiveSearchError::OverLimit {
@@ -154,7 +177,21 @@ pub fn minimise_collective(
                 limit: options.max_variables,
             });
         }
-        let encoding = encode(graph, options.collective, options.ports, time)?;
+        let encoding = match encode_until(
+            graph,
+            options.collective,
+            options.ports,
+            time,
+            &options.token(),
+        ) {
+            Err(CollectiveSearchError::Stopped) => {
+                result.unknown.push(time);
+                result.stopped = options.stopped();
+                result.stopped_in = Some(Phase::Encoding);
+                break;
+            }
+            encoding => encoding?,
+        };
         let dir = options
             .certificate_dir
             .as_ref()
@@ -170,19 +207,17 @@ pub fn minimise_collective(
         if let Some(dir) = &dir {
             std::fs::create_dir_all(dir).map_err(failed(dir))?;
         }
-        let proof_path = dir.as_ref().map(|d| d.join(kind.file_name()));
+        // Written under its partial name, renamed once finished.
+        let final_path = dir.as_ref().map(|d| d.join(kind.file_name()));
+        let proof_path = final_path.as_deref().map(super::partial_proof);
         let drat: Option<Box<dyn std::io::Write>> = match (&proof_path, kind) {
             (Some(path), ProofKind::Drat) => Some(Box::new(std::io::BufWriter::new(
                 std::fs::File::create(path).map_err(failed(path))?,
             ))),
             _ => None,
         };
-        let own = options.time_limit.map(|limit| Instant::now() + limit);
         let control = SolveControl {
-            deadline: match (own, options.deadline) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            },
+            deadline: options.solve_deadline(),
             stop: options.stop.clone(),
             proof: drat,
             lrat: proof_path.as_deref().filter(|_| kind == ProofKind::Lrat),
@@ -201,7 +236,8 @@ pub fn minimise_collective(
             }
             SatAnswer::Unsat => {
                 let mut checked = None;
-                if let Some(dir) = &dir {
+                if let (Some(dir), Some(path)) = (&dir, &final_path) {
+                    super::finish_proof(path).map_err(failed(dir))?;
                     let provenance = certificate::provenance_of(
                         &options.network,
                         graph,
@@ -239,6 +275,7 @@ pub fn minimise_collective(
                 result.unknown.push(time);
                 if let Some(why) = options.stopped() {
                     result.stopped = Some(why);
+                    result.stopped_in = Some(Phase::Solving);
                     break;
                 }
             }
@@ -255,15 +292,27 @@ fn translated(
     options: &CollectiveSearchOptions,
     time: usize,
     translations: &Translations,
-) -> Result<Option<Vec<TimedSend>>, CollectiveSearchError> {
-    let Some(encoding) =
-        encode_translated(graph, options.collective, options.ports, time, translations)
-    else {
-        return Ok(None);
+) -> Result<Translated, CollectiveSearchError> {
+    let stop = options.token();
+    let encoding = match encode_translated(
+        graph,
+        options.collective,
+        options.ports,
+        time,
+        (translations, &stop),
+    ) {
+        Ok(Some(encoding)) => encoding,
+        Ok(None) => return Ok(Translated::None),
+        Err(_) => {
+            let why = options.stopped().unwrap_or(Stopped::Requested);
+            return Ok(Translated::Stopped(why, Phase::Encoding));
+        }
     };
+    // The run's deadline and signals stop this solve as they stop the full
+    // formula's.
     let control = SolveControl {
-        deadline: options.time_limit.map(|limit| Instant::now() + limit),
-        stop: vec![],
+        deadline: options.solve_deadline(),
+        stop: options.stop.clone(),
         proof: None,
         lrat: None,
         on_progress: Box::new(|_| {}),
@@ -272,10 +321,23 @@ fn translated(
         SatAnswer::Sat(model) => {
             let sends = encoding.decode(&model);
             check_model(graph, options, time, &sends)?;
-            Ok(Some(sends))
+            Ok(Translated::Found(sends))
         }
-        _ => Ok(None),
+        _ => Ok(match options.stopped() {
+            Some(why) => Translated::Stopped(why, Phase::Solving),
+            None => Translated::None,
+        }),
     }
+}
+
+/// What the translated formula gave.
+enum Translated {
+    /// A schedule.
+    Found(Vec<TimedSend>),
+    /// Nothing: the full formula is tried.
+    None,
+    /// The run was stopped, in this phase.
+    Stopped(Stopped, Phase),
 }
 
 /// The personalised collectives are searched by `search --network` alone.

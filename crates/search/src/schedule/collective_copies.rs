@@ -17,6 +17,7 @@
 //! respects, so an unsatisfiable formula speaks about every schedule of the
 //! model.
 
+use super::StopToken;
 use super::collective_symmetry::Translations;
 use crate::cnf::{Cnf, Lit};
 use crate::options::SolverError;
@@ -48,6 +49,9 @@ pub enum CollectiveSearchError {
         /// The limit.
         limit: u64,
     },
+    /// The run's stop token (deadline or signal) stopped the encoder.
+    #[error("the formula was not finished: the run was stopped")]
+    Stopped,
     /// The solver failed.
     #[error("solver error: {0}")]
     Solver(#[from] SolverError),
@@ -117,7 +121,7 @@ pub fn encode_copies(
     ports: Ports,
     time: usize,
 ) -> Result<CollectiveEncoding, CollectiveSearchError> {
-    encode_copies_in(graph, collective, ports, time, None)
+    encode_copies_in(graph, collective, ports, time, None, &StopToken::default())
 }
 
 /// Builds the formula for `time` steps; with `translated`, of the schedules
@@ -129,6 +133,7 @@ pub(crate) fn encode_copies_in(
     ports: Ports,
     time: usize,
     translated: Option<&Translations>,
+    stop: &StopToken,
 ) -> Result<CollectiveEncoding, CollectiveSearchError> {
     if collective.items() != Items::Copies || (translated.is_some() && collective.root().is_some())
     {
@@ -143,6 +148,9 @@ pub(crate) fn encode_copies_in(
         all.retain(|&(block, _)| block == 0);
     }
     for (block, chunk) in all {
+        if stop.stopped().is_some() {
+            return Err(CollectiveSearchError::Stopped);
+        }
         let dist = graph.distances_from(block);
         // has[t][v]: 0 where the item cannot be yet.
         let mut has = vec![vec![0 as Lit; n]; time + 1];

@@ -2,6 +2,7 @@
 //! broadcast and allgather, [`encode_sums`] for reduce, reduce-scatter and
 //! allreduce.
 
+use super::StopToken;
 use super::collective_copies::{
     COPIES_ENCODING_VERSION, CollectiveEncoding, CollectiveSearchError, encode_copies,
     encode_copies_in, estimate_variables,
@@ -26,26 +27,45 @@ pub fn encode(
     }
 }
 
+/// [`encode`], given up ([`CollectiveSearchError::Stopped`]) as soon as
+/// `stop` says so: it is polled before each item's clauses.
+pub fn encode_until(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    time: usize,
+    stop: &StopToken,
+) -> Result<CollectiveEncoding, CollectiveSearchError> {
+    match collective.items() {
+        Items::Sums => encode_sums_in(graph, collective, ports, time, None, stop),
+        _ => encode_copies_in(graph, collective, ports, time, None, stop),
+    }
+}
+
 /// The formula of `collective` for `time` steps restricted to translated
 /// schedules (the items of block b those of block 0 mapped by σ_b): for
 /// allgather, reduce-scatter and allreduce, `None` for the rest. Its models
 /// are schedules; its refutations prove nothing and are never reported.
+/// `Err` only when `stop` stopped it.
 pub(crate) fn encode_translated(
     graph: &Graph,
     collective: Collective,
     ports: Ports,
     time: usize,
-    translations: &Translations,
-) -> Option<CollectiveEncoding> {
+    (translations, stop): (&Translations, &StopToken),
+) -> Result<Option<CollectiveEncoding>, CollectiveSearchError> {
     if collective.root().is_some() || collective.items() == Items::None {
-        return None;
+        return Ok(None);
     }
     let t = Some(translations);
-    match collective.items() {
-        Items::Sums => encode_sums_in(graph, collective, ports, time, t),
-        _ => encode_copies_in(graph, collective, ports, time, t),
+    match match collective.items() {
+        Items::Sums => encode_sums_in(graph, collective, ports, time, t, stop),
+        _ => encode_copies_in(graph, collective, ports, time, t, stop),
+    } {
+        Ok(encoding) => Ok(Some(encoding)),
+        Err(CollectiveSearchError::Stopped) => Err(CollectiveSearchError::Stopped),
+        Err(_) => Ok(None),
     }
-    .ok()
 }
 
 /// The version of the encoding [`encode`] uses for `collective`.

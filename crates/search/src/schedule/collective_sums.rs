@@ -16,6 +16,7 @@
 //! distance holds for every schedule, so a refutation covers every schedule of
 //! the model.
 
+use super::StopToken;
 use super::collective_copies::{CollectiveEncoding, CollectiveSearchError, SendSlots};
 use super::collective_symmetry::Translations;
 use crate::cnf::{Cnf, Lit};
@@ -54,7 +55,7 @@ pub fn encode_sums(
     ports: Ports,
     time: usize,
 ) -> Result<CollectiveEncoding, CollectiveSearchError> {
-    encode_sums_in(graph, collective, ports, time, None)
+    encode_sums_in(graph, collective, ports, time, None, &StopToken::default())
 }
 
 /// Builds the formula for `time` steps; with `translated`, of the schedules
@@ -67,6 +68,7 @@ pub(crate) fn encode_sums_in(
     ports: Ports,
     time: usize,
     translated: Option<&Translations>,
+    stop: &StopToken,
 ) -> Result<CollectiveEncoding, CollectiveSearchError> {
     if collective.items() != Items::Sums || (translated.is_some() && collective.root().is_some()) {
         return Err(CollectiveSearchError::Unsupported(collective));
@@ -83,6 +85,9 @@ pub(crate) fn encode_sums_in(
         items.retain(|&(block, _)| block == 0);
     }
     for (block, chunk) in items {
+        if stop.stopped().is_some() {
+            return Err(CollectiveSearchError::Stopped);
+        }
         // has[t][v][x], `no` where distance forbids.
         let mut has = vec![vec![vec![no; n]; n]; time + 1];
         for (t, layer) in has.iter_mut().enumerate() {

@@ -95,7 +95,7 @@ pub enum ExchangeEncodeError {
     OverLimit {
         /// The number of steps.
         time: usize,
-        /// The variables estimated (counting stops a little above the limit).
+        /// The variables estimated ([`estimate_variables`]).
         estimate: u64,
         /// The limit.
         limit: u64,
@@ -106,6 +106,16 @@ pub enum ExchangeEncodeError {
         /// The number of steps.
         time: usize,
     },
+    /// The run's stop token (deadline or signal) stopped the encoder.
+    #[error("the formula was not finished: the run was stopped")]
+    Stopped,
+}
+
+impl ExchangeEncodeError {
+    /// Whether the run was stopped (not a limit of the encoder).
+    pub fn is_stop(&self) -> bool {
+        matches!(self, ExchangeEncodeError::Stopped)
+    }
 }
 
 /// A move variable and the send it stands for.
@@ -134,14 +144,20 @@ impl ExchangeEncoding {
     }
 }
 
+/// The (source, destination, node) triples [`estimate_variables`] looks at
+/// before it samples sources instead of taking them all: about 0.1 s.
+const ESTIMATE_WORK: u64 = 1 << 26;
+
 /// An estimate of the variables of the formula for `time` steps, from the
 /// distances alone, before anything is built: exact for the `at` variables,
 /// and for the moves, every link out of a node the message may be at (at
-/// least as many as the encoder makes). Counting stops once over `limit`,
-/// first by a lower bound (every message within `time` hops of its
-/// destination has at least `time + 1` of them), so the estimate of a
-/// formula far over the limit costs little.
-pub fn estimate_variables(graph: &Graph, time: usize, paths: PathClass, limit: u64) -> u64 {
+/// least as many as the encoder makes). On a network of more than about 400
+/// nodes (N³ over [`ESTIMATE_WORK`]) the sum is taken over sources spread
+/// evenly, about [`ESTIMATE_WORK`] / N² of them, and scaled to all N (exact
+/// on a vertex-transitive network); it is never below the exact count of
+/// the `at` variables every message within reach needs (`time + 1` each).
+/// The estimate is the same whatever limit it is compared with.
+pub fn estimate_variables(graph: &Graph, time: usize, paths: PathClass) -> u64 {
     let n = graph.nodes();
     let horizon = time as u64 + 1;
     if n > MAX_NODES {
@@ -160,17 +176,15 @@ pub fn estimate_variables(graph: &Graph, time: usize, paths: PathClass, limit: u
         .sum::<u64>()
         .saturating_sub(n as u64);
     let lower = reachable.saturating_mul(horizon);
-    if lower > limit {
-        return lower;
-    }
     let degree: Vec<u64> = (0..n as u32).map(|v| graph.degree(v) as u64).collect();
+    let per_source = (n as u64 * n as u64).max(1);
+    let sampled = (ESTIMATE_WORK / per_source).clamp(1, n as u64) as usize;
     let mut count = 0u64;
-    for s in 0..n {
-        for d in 0..n {
-            if s == d {
-                continue;
-            }
-            let (from_s, to_d) = (dist.row(s as u32), dist.row(d as u32));
+    for k in 0..sampled {
+        let s = k * n / sampled;
+        let from_s = dist.row(s as u32);
+        for d in (0..n).filter(|&d| d != s) {
+            let to_d = dist.row(d as u32);
             let total = to_d[s];
             for v in 0..n {
                 let (a, b) = (from_s[v], to_d[v]);
@@ -180,12 +194,10 @@ pub fn estimate_variables(graph: &Graph, time: usize, paths: PathClass, limit: u
                 let window = horizon.saturating_sub(u64::from(a) + u64::from(b));
                 count = count.saturating_add(window.saturating_mul(1 + degree[v]));
             }
-            if count > limit {
-                return count;
-            }
         }
     }
-    count
+    let scaled = (u128::from(count) * n as u128 / sampled.max(1) as u128).min(u128::from(u64::MAX));
+    (scaled as u64).max(lower)
 }
 
 /// Builds the formula for `time` steps on `graph` with messages limited to `paths`.
@@ -193,6 +205,17 @@ pub fn encode_exchange(
     graph: &Graph,
     time: usize,
     paths: PathClass,
+) -> Result<ExchangeEncoding, ExchangeEncodeError> {
+    encode_exchange_until(graph, time, paths, &super::StopToken::default())
+}
+
+/// [`encode_exchange`], given up ([`ExchangeEncodeError::Stopped`]) as soon
+/// as `stop` says so: it is polled before each message's clauses.
+pub fn encode_exchange_until(
+    graph: &Graph,
+    time: usize,
+    paths: PathClass,
+    stop: &super::StopToken,
 ) -> Result<ExchangeEncoding, ExchangeEncodeError> {
     let n = graph.nodes();
     if n > MAX_NODES {
@@ -212,6 +235,9 @@ pub fn encode_exchange(
     for s in 0..n as u32 {
         for d in 0..n as u32 {
             if s != d {
+                if stop.stopped().is_some() {
+                    return Err(ExchangeEncodeError::Stopped);
+                }
                 encoder.message(s, d, &dist, paths)?;
             }
         }

@@ -160,6 +160,12 @@ pub struct ScheduleSearch {
     pub unknown: Vec<usize>,
     /// Why the search stopped before it was done, if it did.
     pub stopped: Option<Stopped>,
+    /// The phase the stop came in (with `stopped`).
+    pub stopped_in: Option<Phase>,
+    /// Why SAT stopped short of the times asked for: the formula of the
+    /// next time is over a limit of the encoder (`--max-variables`, the
+    /// nodes it takes). The schedules and refutations before it stand.
+    pub over_limit: Option<ExchangeEncodeError>,
 }
 
 /// Why a search stopped before it was done.
@@ -181,6 +187,68 @@ impl Stopped {
             Some(Stopped::Deadline)
         } else {
             None
+        }
+    }
+
+    /// `deadline` or `signal`, as the reports name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stopped::Deadline => "deadline",
+            Stopped::Requested => "signal",
+        }
+    }
+}
+
+/// The one stop token of a run: its deadline and the flags a signal sets.
+/// Every phase that can take long (a construction's steps, the encoder's
+/// messages, the solver's terminator) polls it, so that a run ends soon
+/// after either, whatever it is doing.
+#[derive(Clone, Debug, Default)]
+pub struct StopToken {
+    deadline: Option<Instant>,
+    flags: Vec<Arc<AtomicBool>>,
+}
+
+impl StopToken {
+    /// A token that stops at `deadline` or when a flag of `flags` is set.
+    pub fn new(deadline: Option<Instant>, flags: Vec<Arc<AtomicBool>>) -> StopToken {
+        StopToken { deadline, flags }
+    }
+
+    /// Whether the run must stop now, and why.
+    pub fn stopped(&self) -> Option<Stopped> {
+        Stopped::now(&self.flags, self.deadline)
+    }
+
+    /// The deadline.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The flags.
+    pub fn flags(&self) -> &[Arc<AtomicBool>] {
+        &self.flags
+    }
+}
+
+/// The phase of a run a stop came in, as the reports name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Making the construction's (heuristic's) schedule.
+    Construction,
+    /// Building a formula.
+    Encoding,
+    /// Solving a formula.
+    Solving,
+}
+
+impl Phase {
+    /// `construction`, `encoding` or `solving`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Construction => "construction",
+            Phase::Encoding => "encoding",
+            Phase::Solving => "solving",
         }
     }
 }
@@ -233,6 +301,11 @@ impl ScheduleSearchOptions {
     fn stopped(&self) -> Option<Stopped> {
         Stopped::now(&self.stop, self.deadline)
     }
+
+    /// The run's stop token.
+    fn token(&self) -> StopToken {
+        StopToken::new(self.deadline, self.stop.clone())
+    }
 }
 
 /// A total-exchange schedule of `sends` on `network`, all-port.
@@ -279,7 +352,15 @@ pub fn minimise(
             result.stopped = Some(why);
             break;
         }
-        match solve_at(graph, time, options, events)? {
+        let answer = match solve_at(graph, time, options, events) {
+            Err(ScheduleSearchError::Encode(e)) if !e.is_stop() => {
+                // SAT goes no further; what it found stands.
+                result.over_limit = Some(e);
+                break;
+            }
+            answer => answer?,
+        };
+        match answer {
             AtTime::Found(mut sends) => {
                 sends.sort_by_key(|s| s.step);
                 events(ScheduleEvent::Found {
@@ -301,12 +382,13 @@ pub fn minimise(
                 }
                 time += 1;
             }
-            AtTime::Unknown => {
+            AtTime::Unknown(phase) => {
                 // The run's own limits first: the solver gave up for them.
                 let stopped = options.stopped();
                 events(ScheduleEvent::Unknown { time, stopped });
                 result.unknown.push(time);
                 result.stopped = stopped;
+                result.stopped_in = stopped.map(|_| phase);
                 // Upward, perhaps a larger T is easier: a limit that runs out
                 // moves on. Downward, a smaller T is harder.
                 if stopped.is_some() || options.descending {
@@ -323,7 +405,8 @@ pub fn minimise(
 enum AtTime {
     Found(Vec<TimedSend>),
     Infeasible(ScheduleInfeasibility),
-    Unknown,
+    /// A limit ran out in this phase.
+    Unknown(Phase),
 }
 
 /// Encodes and solves `time` steps; writes and checks a certificate when the
@@ -336,7 +419,7 @@ fn solve_at(
 ) -> Result<AtTime, ScheduleSearchError> {
     let started = Instant::now();
     events(ScheduleEvent::Encoding { time });
-    let estimate = encode::estimate_variables(graph, time, options.paths, options.max_variables);
+    let estimate = encode::estimate_variables(graph, time, options.paths);
     if estimate > options.max_variables {
         return Err(ExchangeEncodeError::OverLimit {
             time,
@@ -345,7 +428,11 @@ fn solve_at(
         }
         .into());
     }
-    let encoding = encode_exchange(graph, time, options.paths)?;
+    let encoding = match encode::encode_exchange_until(graph, time, options.paths, &options.token())
+    {
+        Err(ExchangeEncodeError::Stopped) => return Ok(AtTime::Unknown(Phase::Encoding)),
+        encoding => encoding?,
+    };
     // This T's own limit, or the run's deadline if that comes first.
     let deadline = options
         .time_limit
@@ -396,11 +483,22 @@ fn solve_at(
             if let Some(dir) = &dir {
                 let _ = std::fs::remove_dir_all(dir);
             }
-            Ok(AtTime::Unknown)
+            if options.stopped().is_some() {
+                drop_aside(encoding);
+            }
+            Ok(AtTime::Unknown(Phase::Solving))
         }
         SatAnswer::Unsat => {
             let verified = match &dir {
-                Some(dir) => write_certificate(graph, time, options, &encoding, dir)?,
+                Some(dir) => {
+                    finish_proof(&dir.join("proof.drat")).map_err(|source| {
+                        ScheduleSearchError::Write {
+                            path: dir.clone(),
+                            source,
+                        }
+                    })?;
+                    write_certificate(graph, time, options, &encoding, dir)?
+                }
                 None => None,
             };
             Ok(AtTime::Infeasible(ScheduleInfeasibility {
@@ -418,15 +516,48 @@ fn solve_at(
     }
 }
 
-/// Creates `dir` and the proof file in it.
+/// Frees `value` on a thread of its own: a formula of millions of clauses
+/// takes a second or more to free, which a stopped run need not wait for
+/// (the process may end first: the memory is the system's again anyway).
+pub(crate) fn drop_aside<T: Send + 'static>(value: T) {
+    if std::thread::Builder::new()
+        .name("free".into())
+        .spawn(move || drop(value))
+        .is_err()
+    {
+        // No thread: freed here when the closure is dropped.
+    }
+}
+
+/// Creates `dir` and the proof file in it, under its partial name
+/// ([`partial_proof`]) until the solver has finished it.
 fn create_proof(dir: &Path) -> Result<std::io::BufWriter<std::fs::File>, ScheduleSearchError> {
     let failed = |source| ScheduleSearchError::Write {
         path: dir.to_path_buf(),
         source,
     };
     std::fs::create_dir_all(dir).map_err(failed)?;
-    let file = std::fs::File::create(dir.join("proof.drat")).map_err(failed)?;
+    let file = std::fs::File::create(partial_proof(&dir.join("proof.drat"))).map_err(failed)?;
     Ok(std::io::BufWriter::new(file))
+}
+
+/// The name a proof is written under until it is complete: `proof.drat`
+/// becomes `proof.drat.partial`. Only a finished proof is renamed into
+/// place ([`finish_proof`]), so that a run killed while its solver writes
+/// leaves no file that looks like a proof (`verify-proof` names the folder
+/// as incomplete).
+pub fn partial_proof(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(PARTIAL_SUFFIX);
+    PathBuf::from(name)
+}
+
+/// What [`partial_proof`] appends.
+pub const PARTIAL_SUFFIX: &str = ".partial";
+
+/// Renames the finished proof `partial_proof(path)` to `path`.
+pub(crate) fn finish_proof(path: &Path) -> std::io::Result<()> {
+    std::fs::rename(partial_proof(path), path)
 }
 
 /// Writes the provenance and formula next to the proof, then checks the

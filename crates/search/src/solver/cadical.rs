@@ -29,6 +29,9 @@ pub const CADICAL_NAME: &str = "CaDiCaL 3.0.1 (cadical-sys 0.8.0)";
 /// How often the caller's progress callback hears the count of learned clauses.
 const REPORT_EVERY: Duration = Duration::from_millis(250);
 
+/// Clauses added between two looks at the limits (about a millisecond).
+const ADD_POLL: usize = 1 << 14;
+
 /// Stops the solver at the deadline or when a stop flag is set.
 struct Limits {
     deadline: Option<Instant>,
@@ -137,7 +140,13 @@ fn run(
         reason: format!("{} variables are more than it takes", cnf.vars()),
     })?;
     solver.resize(vars);
-    for clause in cnf.clauses() {
+    // Adding a formula of millions of clauses takes seconds: the limits are
+    // polled here too, and a stop skips the solve.
+    let mut limits = limits;
+    for (k, clause) in cnf.clauses().iter().enumerate() {
+        if k % ADD_POLL == 0 && limits.terminated() {
+            return Ok(SatAnswer::Unknown);
+        }
         if clause.is_empty() {
             solver.add(0);
         } else {

@@ -53,6 +53,10 @@ pub(super) struct Facts<'a> {
     pub(super) optimal: Option<Option<&'static str>>,
     /// `deadline` or `signal` when the search was stopped before it was done.
     pub(super) stopped: Option<&'static str>,
+    /// The phase the stop came in: `construction`, `encoding` or `solving`.
+    pub(super) stopped_in: Option<&'static str>,
+    /// Why SAT was not run (or not run further) after the heuristic.
+    pub(super) sat_skipped: Option<&'a str>,
     pub(super) kept: &'a [Kept],
 }
 
@@ -69,6 +73,15 @@ impl Facts<'_> {
     fn gap(&self) -> Option<u64> {
         let time = u64::from(self.found.as_ref()?.verdict.time());
         Some(time.saturating_sub(self.bound.value()))
+    }
+
+    /// Why the search stopped and in which phase, in words.
+    fn stopped_while(&self) -> Option<String> {
+        let why = self.stopped_by()?;
+        Some(match self.stopped_in {
+            Some(phase) => format!("{why} while {}", phase_words(phase)),
+            None => why.to_string(),
+        })
     }
 
     /// Why the search stopped, in words.
@@ -96,6 +109,9 @@ impl Facts<'_> {
             self.graph.directed_links()
         );
         let _ = writeln!(out, "  lower bound  {} ({})", bound.value(), bound.name());
+        if let Some(why) = self.sat_skipped {
+            let _ = writeln!(out, "  SAT skipped  {why}");
+        }
         for i in self.infeasible() {
             let covers = if i.covers_all_schedules {
                 "every schedule"
@@ -113,9 +129,9 @@ impl Facts<'_> {
         }
         let unknown = self.unknown();
         for (k, t) in unknown.iter().enumerate() {
-            let why = match self.stopped_by() {
+            let why = match self.stopped_while() {
                 Some(why) if k + 1 == unknown.len() => why,
-                _ => "the limit ran out",
+                _ => "the limit ran out".to_string(),
             };
             let _ = writeln!(out, "  unknown      T={t}: {why}");
         }
@@ -141,7 +157,7 @@ impl Facts<'_> {
             }
             None => {
                 let why = self
-                    .stopped_by()
+                    .stopped_while()
                     .map(|w| format!(": {w}"))
                     .unwrap_or_default();
                 let _ = writeln!(out, "  no schedule found{why}");
@@ -215,12 +231,23 @@ impl Facts<'_> {
             "unknown": self.unknown(),
             "improvements": kept,
             "stopped": self.stopped,
+            "stopped_in": self.stopped_in,
+            "sat_skipped": self.sat_skipped,
             "deadline": request.deadline.map(|d| d.as_secs_f64()),
             "solver": if heuristic { None } else { Some(solver_name(request)) },
             "output": found.as_ref().and(request.output.as_ref()).map(|p| p.display().to_string()),
             "seconds": seconds,
             "exit_code": status.code(),
         })
+    }
+}
+
+/// A phase as the text report names it.
+fn phase_words(phase: &str) -> &'static str {
+    match phase {
+        "construction" => "the heuristic's schedule was made",
+        "encoding" => "the formula was built",
+        _ => "the formula was solved",
     }
 }
 

@@ -305,25 +305,31 @@ pub fn search_network(
     let figures = graph_bounds(&graph, u64::MAX);
     // The all-port bound every command states for this graph (`total_exchange`'s).
     let bound = figures.bound_set(Ports::All).best().clone();
+    // The smallest formula tried is estimated first: refused before the
+    // heuristic schedule or any clause is made; with a deadline (anytime)
+    // the heuristic's schedule is made and written, and SAT is skipped.
+    let mut sat_skipped = None;
     if !request.heuristic {
-        // The smallest formula tried is estimated first: refused before the
-        // heuristic schedule or any clause is made.
         let time = request.time.unwrap_or(bound.value() as usize);
-        if graph.nodes() > sched::encode::MAX_NODES {
-            let e = sched::ExchangeEncodeError::TooLarge {
-                nodes: graph.nodes(),
-            };
-            return fail(format!("`{words}`: {e}"), Status::Input);
-        }
         let limit = request.max_variables;
-        let estimate = sched::encode::estimate_variables(&graph, time, request.paths, limit);
-        if estimate > limit {
-            let e = sched::ExchangeEncodeError::OverLimit {
+        let over = if graph.nodes() > sched::encode::MAX_NODES {
+            Some(sched::ExchangeEncodeError::TooLarge {
+                nodes: graph.nodes(),
+            })
+        } else {
+            let estimate = sched::encode::estimate_variables(&graph, time, request.paths);
+            (estimate > limit).then_some(sched::ExchangeEncodeError::OverLimit {
                 time,
                 estimate,
                 limit,
-            };
-            return fail(format!("`{words}`: {e}"), Status::Input);
+            })
+        };
+        match over {
+            Some(e) if request.deadline.is_some() && request.time.is_none() => {
+                sat_skipped = Some(e.to_string());
+            }
+            Some(e) => return fail(format!("`{words}`: {e}"), Status::Input),
+            None => {}
         }
     }
     if figures.total_status > max_sends {
@@ -340,6 +346,7 @@ pub fn search_network(
         graph: &graph,
         bound: &bound,
         started,
+        sat_skipped,
     };
     run.search(events)
 }
@@ -350,6 +357,8 @@ struct Run<'a> {
     graph: &'a Graph,
     bound: &'a NamedBound,
     started: Instant,
+    /// Why SAT is not run after the heuristic (its formula is over a limit).
+    sat_skipped: Option<String>,
 }
 
 impl Run<'_> {
@@ -390,6 +399,12 @@ impl Run<'_> {
             }
             if request.heuristic {
                 return self.report(best, None);
+            }
+            if let Some(why) = &self.sat_skipped {
+                return match best.judged {
+                    Some(_) => self.report(best, None),
+                    None => self.fail(format!("`{}`: {why}", request.words), Status::Input),
+                };
             }
         }
         let from = request.time.unwrap_or(self.bound.value() as usize);
@@ -455,7 +470,12 @@ impl Run<'_> {
             return self.fail(message, status);
         }
         match searched {
-            Ok(s) => self.report(best, Some(&s)),
+            // A formula over a limit of the encoder does not take away what
+            // was found: SAT is skipped from there, and the report says why.
+            Ok(s) => match (&s.over_limit, &best.judged) {
+                (Some(e), None) => self.fail(e.to_string(), Status::Input),
+                _ => self.report(best, Some(&s)),
+            },
             Err(e) if e.is_io() || e.is_over_limit() => self.fail(e.to_string(), Status::Input),
             Err(e) => self.fail(e.to_string(), Status::Internal),
         }
@@ -486,10 +506,10 @@ impl Run<'_> {
         let optimal = found
             .as_ref()
             .map(|f| sched::optimal_by(&f.verdict, infeasible));
-        let stopped = searched.and_then(|s| s.stopped).map(|s| match s {
-            Stopped::Deadline => "deadline",
-            Stopped::Requested => "signal",
-        });
+        let stopped = searched.and_then(|s| s.stopped).map(Stopped::name);
+        let stopped_in = searched.and_then(|s| s.stopped_in).map(sched::Phase::name);
+        let over_limit = searched.and_then(|s| s.over_limit.as_ref().map(|e| e.to_string()));
+        let sat_skipped = self.sat_skipped.clone().or(over_limit);
         let facts = Facts {
             request: self.request,
             graph: self.graph,
@@ -498,6 +518,8 @@ impl Run<'_> {
             searched,
             optimal,
             stopped,
+            stopped_in,
+            sat_skipped: sat_skipped.as_deref(),
             kept: &best.kept,
         };
         Ok(NetworkSearchReport {

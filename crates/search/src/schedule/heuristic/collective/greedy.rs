@@ -19,6 +19,7 @@
 //! node receiving each item once.
 
 use super::ItemSet;
+use crate::schedule::StopToken;
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Ports, TimedSend};
 
@@ -48,13 +49,15 @@ pub(super) struct Choice {
     pub(super) fewest_first: bool,
 }
 
-/// The greedy schedule of `items` on `graph` (see the module notes).
+/// The greedy schedule of `items` on `graph` (see the module notes), or
+/// `None` when `stop` says so (polled each step).
 pub(super) fn copies(
     graph: &Graph,
     items: &ItemSet,
     ports: Ports,
     choice: Choice,
-) -> Vec<TimedSend> {
+    stop: &StopToken,
+) -> Option<Vec<TimedSend>> {
     let Choice {
         order,
         seed,
@@ -84,6 +87,9 @@ pub(super) fn copies(
     let mut senders: Vec<(u32, u32)> = Vec::new();
     let mut step = 0u32;
     while left > 0 {
+        if stop.stopped().is_some() {
+            return None;
+        }
         step += 1;
         send_left.fill(limit);
         step_sends.clear();
@@ -161,7 +167,7 @@ pub(super) fn copies(
             });
         }
     }
-    sends
+    Some(sends)
 }
 
 /// The item with the fewest holders among those `from` holds and `to`

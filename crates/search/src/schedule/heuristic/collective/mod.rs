@@ -28,6 +28,7 @@
 mod greedy;
 mod structured;
 
+use crate::schedule::StopToken;
 use greedy::{Choice, Order};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Items, Ports, TimedSend, item_destination};
@@ -102,6 +103,10 @@ pub enum ConstructionError {
         /// [`MAX_COLLECTIVE_SENDS`].
         limit: u64,
     },
+    /// The run's stop token (deadline or signal) came before any
+    /// construction was made.
+    #[error("no construction was finished: the run was stopped")]
+    Stopped,
 }
 
 /// The items of a copying collective: C chunks of the root's block
@@ -155,6 +160,18 @@ pub fn constructions(
     collective: Collective,
     ports: Ports,
 ) -> Result<Vec<Construction>, ConstructionError> {
+    constructions_until(graph, collective, ports, &StopToken::default())
+}
+
+/// [`constructions`], the cheap ones (the shapes of `structured.rs`) first;
+/// when `stop` says so (polled at each greedy step) those made so far, and
+/// [`ConstructionError::Stopped`] when none was.
+pub fn constructions_until(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    stop: &StopToken,
+) -> Result<Vec<Construction>, ConstructionError> {
     if collective.items() == Items::None {
         return Err(ConstructionError::Unsupported(collective));
     }
@@ -168,22 +185,23 @@ pub fn constructions(
         });
     }
     let chunks = collective.chunks();
-    let mut made = match collective {
-        Collective::Broadcast { root, .. } => copies(graph, Some(root), chunks, ports),
-        Collective::Allgather { .. } => copies(graph, None, chunks, ports),
-        Collective::Reduce { root, .. } => copies(graph, Some(root), chunks, ports)
+    let copies = |root| copies(graph, root, chunks, ports, stop);
+    let mut made: Vec<Construction> = match collective {
+        Collective::Broadcast { root, .. } => copies(Some(root)),
+        Collective::Allgather { .. } => copies(None),
+        Collective::Reduce { root, .. } => copies(Some(root))
             .iter()
             .map(|c| c.reversed(format!("reversed {}", c.method)))
             .collect(),
-        Collective::ReduceScatter { .. } => copies(graph, None, chunks, ports)
+        Collective::ReduceScatter { .. } => copies(None)
             .iter()
             .map(|c| c.reversed(format!("reversed {}", c.method)))
             .collect(),
-        _ => copies(graph, None, chunks, ports)
-            .iter()
-            .map(allreduce)
-            .collect(),
+        _ => copies(None).iter().map(allreduce).collect(),
     };
+    if made.is_empty() {
+        return Err(ConstructionError::Stopped);
+    }
     made.sort_by_key(|c| (c.time, c.sends.len()));
     Ok(made)
 }
@@ -194,15 +212,33 @@ pub fn construct(
     collective: Collective,
     ports: Ports,
 ) -> Result<Construction, ConstructionError> {
-    let made = constructions(graph, collective, ports)?;
+    construct_until(graph, collective, ports, &StopToken::default())
+}
+
+/// The fastest construction made before `stop` says so (see
+/// [`constructions_until`]).
+pub fn construct_until(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    stop: &StopToken,
+) -> Result<Construction, ConstructionError> {
+    let made = constructions_until(graph, collective, ports, stop)?;
     Ok(made
         .into_iter()
         .next()
         .unwrap_or_else(|| Construction::new("none", Vec::new())))
 }
 
-/// The copy schedules of broadcast (`root`) or allgather.
-fn copies(graph: &Graph, root: Option<u32>, chunks: u32, ports: Ports) -> Vec<Construction> {
+/// The copy schedules of broadcast (`root`) or allgather: the structured
+/// ones first (cheap), then the greedy runs, each left out once `stop` says so.
+fn copies(
+    graph: &Graph,
+    root: Option<u32>,
+    chunks: u32,
+    ports: Ports,
+    stop: &StopToken,
+) -> Vec<Construction> {
     let items = ItemSet {
         root,
         nodes: graph.nodes() as u32,
@@ -211,54 +247,59 @@ fn copies(graph: &Graph, root: Option<u32>, chunks: u32, ports: Ports) -> Vec<Co
     if graph.nodes() < 2 {
         return vec![Construction::new("nothing to send", Vec::new())];
     }
+    // Made first, listed last (the order ties are kept in).
+    let mut shaped = Vec::new();
+    if root.is_none() {
+        for (name, phases) in structured::shapes(graph) {
+            shaped.push(Construction::new(
+                name,
+                structured::buckets(graph, &phases, &items, ports),
+            ));
+        }
+    }
     let mut made = Vec::new();
-    let run_greedy = |choice: Choice| greedy::copies(graph, &items, ports, choice);
+    let run_greedy = |choice: Choice| greedy::copies(graph, &items, ports, choice, stop);
     // Small networks get a few orders more: a run costs about N·items/64
     // words a step.
     let work = graph.nodes() as u64 * items.count() as u64;
     let tries = (GREEDY_WORK / work.max(1)).clamp(1, GREEDY_TRIES);
     match root {
         Some(r) => {
-            made.push(Construction::new(
-                "greedy, deepest subtree first",
+            made.extend(
                 run_greedy(Choice {
                     order: Order::DeepestFirst(r),
                     seed: 0,
                     fewest_first: false,
-                }),
-            ));
+                })
+                .map(|sends| Construction::new("greedy, deepest subtree first", sends)),
+            );
             if ports != Ports::All {
-                made.push(Construction::new(
-                    "greedy",
+                made.extend(
                     run_greedy(Choice {
                         order: Order::Rotating,
                         seed: 0,
                         fewest_first: true,
-                    }),
-                ));
+                    })
+                    .map(|sends| Construction::new("greedy", sends)),
+                );
             }
         }
         None => {
             for seed in 0..tries {
                 for fewest_first in [false, true] {
-                    made.push(Construction::new(
-                        "greedy",
+                    made.extend(
                         run_greedy(Choice {
                             order: Order::Rotating,
                             seed,
                             fewest_first,
-                        }),
-                    ));
+                        })
+                        .map(|sends| Construction::new("greedy", sends)),
+                    );
                 }
-            }
-            for (name, phases) in structured::shapes(graph) {
-                made.push(Construction::new(
-                    name,
-                    structured::buckets(graph, &phases, &items, ports),
-                ));
             }
         }
     }
+    made.extend(shaped);
     made
 }
 
