@@ -185,6 +185,7 @@ class Network:
 
     def save(self, path: Union[str, "_os.PathLike[str]"]) -> None:
         """Writes the edge list to ``path``."""
+        _need_path(path)
         try:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(self.edges_text())
@@ -223,6 +224,13 @@ class Network:
 
     def __repr__(self) -> str:
         return f"<Network nodes={len(self._labels)} links={len(self._links)}>"
+
+
+def _need_path(path: Any) -> None:
+    """A path to write: a str or path object (an int would be taken by
+    ``open`` as a file descriptor, and closed)."""
+    if not isinstance(path, (str, _os.PathLike)):
+        raise InputError(f"expected a path, not {type(path).__name__}")
 
 
 def _hashable(value: Any) -> bool:
@@ -408,6 +416,7 @@ class LpCertificate:
     def save(self, path: Union[str, "_os.PathLike[str]"]) -> None:
         """Writes the certificate to ``path``. Raises ``InputError`` when it
         cannot be written."""
+        _need_path(path)
         try:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(self.to_json() + "\n")
