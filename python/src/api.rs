@@ -11,6 +11,8 @@ use std::sync::atomic::AtomicBool;
 use txverify_clients::certified::CertificateLookup;
 use txverify_clients::lp_bound::{LpCertificate, parse_certificate, verify_certificate};
 use txverify_clients::msccl;
+use txverify_clients::render::ColourBy;
+use txverify_clients::render::picture::{RenderRequest, TableView, render_source};
 use txverify_clients::report::collective_search::{
     CollectiveSearchArgs, CollectiveSearchRequest, SearchOption,
 };
@@ -21,6 +23,7 @@ use txverify_clients::report::single::{self, Emit, SourceCheck, check_source, si
 use txverify_clients::report::{Status, read_text};
 use txverify_clients::timed::TimingRequest;
 use txverify_core::format::line_col;
+use txverify_core::group::EnumerationLimits;
 use txverify_core::load::{LoadOptions, NetworkSpec, Reader, detect, load};
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::format::is_schedule;
@@ -791,5 +794,66 @@ pub fn panic_for_test<'py>(py: Python<'py>, on_caller_thread: Arg<'py>) -> PyRes
             panic!("a panic asked for by the tests, on the caller's thread");
         }
         Ok(|| -> Result<(), Fail> { panic!("a panic asked for by the tests") })
+    })
+}
+
+/// `render FILE [--by length|link] [--utilisation] [--max-columns N]
+/// [--max-order N]`: the SVG picture of a table or of a schedule (replayed
+/// first), drawn by the library's `render_source`, and the file's status
+/// (1 for an invalid table, drawn with its violations marked).
+#[pyfunction]
+#[pyo3(signature = (text=None, path=None, by=None, utilisation=None, max_columns=None,
+                    max_order=None))]
+pub fn render<'py>(
+    py: Python<'py>,
+    text: Arg<'py>,
+    path: Arg<'py>,
+    by: Arg<'py>,
+    utilisation: Arg<'py>,
+    max_columns: Arg<'py>,
+    max_order: Arg<'py>,
+) -> PyResult<(String, u8)> {
+    call(py, None, || {
+        let given = Given::of(&text, &path)?;
+        let by = match args::text(&by, "by")?.as_deref() {
+            None | Some("length") => ColourBy::Length,
+            Some("link") => ColourBy::Link,
+            Some(other) => {
+                let message =
+                    format!("argument `by` is {other:?}: \"length\" or \"link\" is needed");
+                return Err(Fail::input(message, None, None));
+            }
+        };
+        let view = if args::flag(&utilisation, "utilisation")?.unwrap_or(false) {
+            TableView::Utilisation
+        } else {
+            TableView::Table(by)
+        };
+        let max_columns = args::whole::<usize>(&max_columns, "max_columns")?.unwrap_or(1024);
+        if max_columns == 0 {
+            let message = "argument `max_columns` is 0: at least 1 is needed";
+            return Err(Fail::input(message, None, None));
+        }
+        let max_order = args::whole::<usize>(&max_order, "max_order")?.unwrap_or(2_000_000);
+        Ok(move || {
+            let file = match &given {
+                Given::Path(path) => path.clone(),
+                Given::Text(_) => PathBuf::from("<string>"),
+            };
+            let (shown, source) = given.read()?;
+            let request = RenderRequest {
+                view,
+                max_columns,
+                load: LoadOptions {
+                    limits: EnumerationLimits {
+                        max_order,
+                        ..EnumerationLimits::default()
+                    },
+                },
+            };
+            let picture =
+                render_source(&file, &source, &request).map_err(|e| Fail::of(&e, Some(&shown)))?;
+            Ok((picture.svg, picture.status.code()))
+        })
     })
 }

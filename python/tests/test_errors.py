@@ -174,6 +174,33 @@ def _hostile_calls(tmp_path):
         ]
     for bad in ("c\ud800", 3):
         calls.append((f"search certificate={bad!r}", lambda b=bad: txverify.search("ring 4", certificate=b, time=1)))
+    # Pictures and networks as objects.
+    for bad in (-1, 0, HUGE, 1.5, True, "7"):
+        calls += [
+            (f"render max_columns={bad!r}", lambda b=bad: txverify.render(table, max_columns=b)),
+            (f"render max_order={bad!r}", lambda b=bad: txverify.render(table, max_order=b if b != 0 else -2)),
+            (f"Schedule.plot max_columns={bad!r}", lambda b=bad: _schedule().plot(max_columns=b)),
+            (f"CheckReport.plot max_columns={bad!r}", lambda b=bad: txverify.check_table(table).plot(max_columns=b)),
+        ]
+    for bad in ("colour", 3, LONE, None.__class__):
+        calls += [
+            (f"render by={bad!r}", lambda b=bad: txverify.render(table, by=b)),
+            (f"render utilisation={bad!r}", lambda b=bad: txverify.render(table, utilisation=b if b != 3 else 2)),
+        ]
+    for bad in (NOT_UTF8, "name: x\n\ud800\n", directory, 3):
+        calls.append((f"render {bad!r}", lambda b=bad: txverify.render(b)))
+    for bad in (3, [3], [(1,)], [([1], 2)], [(0, 0)], [], [(0, 1), (2, 3)], {"a": 1}):
+        calls += [
+            (f"Network.from_edges {bad!r}", lambda b=bad: txverify.bounds(txverify.Network.from_edges(b))),
+            (f"bounds network={bad!r}", lambda b=bad: txverify.bounds(b)),
+        ]
+    for bad in (3, "ring 4", [(0, 1)]):
+        calls.append((f"Network.from_networkx {bad!r}", lambda b=bad: txverify.Network.from_networkx(b)))
+    for bad in (directory, missing, 3):
+        calls.append((f"Network.save {bad!r}", lambda b=bad: txverify.Network.from_edges([(0, 1)]).save(b)))
+    for bad in (directory, missing, 3):
+        calls.append((f"LpCertificate.save {bad!r}", lambda b=bad: txverify.bounds("ring 4", lp=True).certificate.save(b)))
+    calls.append(("Schedule.sends labels=True by name", lambda: _schedule().sends(labels=True)))
     return calls
 
 

@@ -8,8 +8,10 @@ attribute (``r.verdict``); ``str(r)`` is the command line's text report.
 The work runs with the GIL released; Ctrl-C stops a search.
 """
 
+import hashlib as _hashlib
 import json as _json
 import os as _os
+import tempfile as _tempfile
 from collections.abc import Mapping as _Mapping
 from typing import Any, Dict, Iterator, Optional, Union
 
@@ -27,12 +29,14 @@ __all__ = [
     "LimitError",
     "LpCertificate",
     "MscclReport",
+    "Network",
     "Report",
     "Schedule",
     "SimulationReport",
     "bounds",
     "check_msccl",
     "check_table",
+    "render",
     "search",
     "simulate",
     "verify_bound",
@@ -49,6 +53,219 @@ def _wrap(value: Any) -> Any:
     return value
 
 
+class Network:
+    """A network given by its links: node labels (any hashable values, e.g.
+    ``"gpu3"``) and undirected links between them. The library reads it as
+    an edge list (``edges FILE``, docs/networks.md): node ``i`` is the
+    ``i``-th label, in the order the labels were given (a graph's node
+    order, or the order of first appearance in an edge list); a node's ports
+    are its links in the order they are listed.
+
+    Wherever a network is accepted (``bounds``, ``search``, ``simulate``,
+    ``check_msccl``, ``verify_bound``), a ``Network``, a networkx
+    ``Graph``/``DiGraph`` or a list of ``(u, v)`` pairs may be given; the
+    result then carries ``labels`` (node number → label).
+    """
+
+    __slots__ = ("_labels", "_links")
+
+    def __init__(self, labels: list, links: list) -> None:
+        self._labels = list(labels)
+        self._links = [(int(u), int(v)) for u, v in links]
+
+    @classmethod
+    def from_edges(cls, edges: Any, labels: Optional[Any] = None) -> "Network":
+        """A network from ``(u, v)`` pairs of node labels, each one
+        undirected link. ``labels`` gives the node order (else the order in
+        which the edges first name them); every node must be in a link."""
+        try:
+            pairs = [tuple(e) for e in edges]
+        except TypeError:
+            raise InputError("a network's edges must be a list of (u, v) pairs") from None
+        index: Dict[Any, int] = {}
+        order: list = []
+
+        def number(label: Any) -> int:
+            try:
+                found = index.get(label)
+            except TypeError:
+                raise InputError(f"node label {label!r} is not hashable: a label must be hashable") from None
+            if found is None:
+                found = index[label] = len(order)
+                order.append(label)
+            return found
+
+        if labels is not None:
+            for label in labels:
+                if _hashable(label) and label in index:
+                    raise InputError(f"node label {label!r} is given twice")
+                number(label)
+        links = []
+        for pair in pairs:
+            if len(pair) != 2:
+                raise InputError(f"a link is two nodes, not {pair!r}")
+            links.append((number(pair[0]), number(pair[1])))
+        used = {n for link in links for n in link}
+        for i, label in enumerate(order):
+            if i not in used and len(order) > 1:
+                raise InputError(
+                    f"node {label!r} is in no link: the network is not connected"
+                )
+        return cls(order, links)
+
+    @classmethod
+    def from_networkx(cls, graph: Any) -> "Network":
+        """A network from a networkx ``Graph`` (each edge one link) or
+        ``DiGraph`` (each arc must have its reverse: links are undirected,
+        and an arc pair is one link). Edge attributes are not read yet: a
+        ``capacity`` other than 1, or an ``alpha`` or ``beta``, is refused
+        (``InputError``) rather than ignored; timings go to ``simulate``'s
+        ``link_table``."""
+        try:
+            nodes = list(graph.nodes)
+            directed = bool(graph.is_directed())
+            arcs = list(graph.edges(data=True))
+        except (AttributeError, TypeError):
+            raise InputError(
+                f"expected a networkx Graph or DiGraph, not {type(graph).__name__}"
+            ) from None
+        for u, v, data in arcs:
+            capacity = data.get("capacity", 1) if isinstance(data, dict) else 1
+            if capacity != 1:
+                raise InputError(
+                    f"link ({u!r}, {v!r}) has capacity {capacity!r}: link capacities are not "
+                    "modelled yet (every link carries one packet per step)"
+                )
+            for timing in ("alpha", "beta"):
+                if isinstance(data, dict) and timing in data:
+                    raise InputError(
+                        f"link ({u!r}, {v!r}) has a `{timing}` attribute: per-link timings "
+                        "are not read from graphs yet (give simulate a link_table)"
+                    )
+        pairs = [(u, v) for u, v, _ in arcs]
+        if directed:
+            present = set(pairs)
+            kept = []
+            for u, v in pairs:
+                if (v, u) not in present:
+                    raise InputError(
+                        f"the arc ({u!r}, {v!r}) has no reverse: a DiGraph must be symmetric "
+                        "(links are undirected; directed links are not modelled yet)"
+                    )
+                if u == v or (v, u) not in set(kept):
+                    kept.append((u, v))
+            pairs = kept
+        return cls.from_edges(pairs, labels=nodes)
+
+    def to_networkx(self) -> Any:
+        """The network as a networkx ``Graph`` (nodes in order, with their labels)."""
+        try:
+            import networkx
+        except ImportError:
+            raise InputError("to_networkx needs the networkx package") from None
+        graph = networkx.Graph()
+        graph.add_nodes_from(self._labels)
+        graph.add_edges_from(self.edges)
+        return graph
+
+    @property
+    def labels(self) -> list:
+        """The label of each node number."""
+        return list(self._labels)
+
+    @property
+    def edges(self) -> list:
+        """The links as ``(u, v)`` pairs of labels, in order."""
+        return [(self._labels[u], self._labels[v]) for u, v in self._links]
+
+    def edges_text(self) -> str:
+        """The edge list the library reads (docs/networks.md): one ``u v``
+        line of node numbers per link."""
+        return "".join(f"{u} {v}\n" for u, v in self._links)
+
+    def save(self, path: Union[str, "_os.PathLike[str]"]) -> None:
+        """Writes the edge list to ``path``."""
+        _need_path(path)
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(self.edges_text())
+        except (OSError, TypeError, ValueError) as e:
+            raise InputError(f"cannot write the edge list: {e}", str(path)) from None
+
+    @property
+    def name(self) -> str:
+        """The network's name as the library reads it: ``edges FILE``, FILE
+        an edge list in the temporary directory named by its content (so one
+        network has one name, and a schedule that names it replays later)."""
+        text = self.edges_text()
+        digest = _hashlib.sha256(text.encode()).hexdigest()[:32]
+        folder = _os.path.join(_tempfile.gettempdir(), "txverify-networks")
+        path = _os.path.join(folder, f"{digest}.edges")
+        if not _os.path.exists(path):
+            try:
+                _os.makedirs(folder, exist_ok=True)
+                partial = f"{path}.{_os.getpid()}.part"
+                with open(partial, "w", encoding="utf-8") as f:
+                    f.write(text)
+                _os.replace(partial, path)
+            except OSError as e:
+                raise InputError(f"cannot write the network's edge list: {e}", path) from None
+        return f"edges {path}"
+
+    def __len__(self) -> int:
+        return len(self._labels)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Network):
+            return self._labels == other._labels and self._links == other._links
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Network nodes={len(self._labels)} links={len(self._links)}>"
+
+
+def _need_path(path: Any) -> None:
+    """A path to write: a str or path object (an int would be taken by
+    ``open`` as a file descriptor, and closed)."""
+    if not isinstance(path, (str, _os.PathLike)):
+        raise InputError(f"expected a path, not {type(path).__name__}")
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _network(network: Any) -> "tuple[Any, Optional[list]]":
+    """A network argument as the library's name, and its labels when it was
+    given as an object (a ``Network``, a networkx graph, a list of edges)."""
+    if network is None or isinstance(network, (str, bytes, bytearray)):
+        return network, None
+    if isinstance(network, _os.PathLike):
+        return _os.fspath(network), None
+    if not isinstance(network, Network):
+        if hasattr(network, "is_directed") and hasattr(network, "nodes"):
+            network = Network.from_networkx(network)
+        elif isinstance(network, (list, tuple)):
+            network = Network.from_edges(network)
+        else:
+            raise InputError(
+                "a network is a name, a file, a txverify.Network, a networkx graph or a list "
+                f"of edges, not {type(network).__name__}"
+            )
+    return network.name, network.labels
+
+
+def _labelled(report: Any, labels: Optional[list]) -> Any:
+    report._labels = labels
+    return report
+
+
 class Report(_Mapping):
     """A JSON report (docs/json.md) as a read-only mapping with attribute access.
 
@@ -56,11 +273,18 @@ class Report(_Mapping):
     ``to_json()`` its text, ``str()`` the command line's text report.
     """
 
-    __slots__ = ("_data", "_text")
+    __slots__ = ("_data", "_text", "_labels")
 
     def __init__(self, data: Dict[str, Any], text: Optional[str] = None) -> None:
         self._data = data
         self._text = text
+        self._labels: Optional[list] = None
+
+    @property
+    def labels(self) -> Optional[list]:
+        """The label of each node number when the network was given as an
+        object (``Network``, networkx graph, list of edges); else None."""
+        return None if self._labels is None else list(self._labels)
 
     def __getitem__(self, key: str) -> Any:
         return _wrap(self._data[key])
@@ -119,7 +343,7 @@ class Report(_Mapping):
 class CheckReport(Report):
     """A table's check (schema ``txverify-check/1``)."""
 
-    __slots__ = ()
+    __slots__ = ("_given", "_max_order")
 
     @property
     def valid(self) -> bool:
@@ -130,6 +354,22 @@ class CheckReport(Report):
     def optimal(self) -> bool:
         """Whether the table is valid and proved optimal."""
         return self._data["verdict"] == "optimal"
+
+    def plot(self, by: str = "length", utilisation: bool = False, max_columns: int = 1024) -> str:
+        """The table's picture as SVG text, as ``txverify render FILE [--by
+        link] [--utilisation]`` draws it (docs/render.md): the table as the
+        paper prints it, coloured by word ``length`` or by ``link``, an
+        invalid table's violations marked; or with ``utilisation`` the link
+        use per step of its simulation. The table is read again from the
+        text or file ``check_table`` was given."""
+        given = getattr(self, "_given", None)
+        if given is None:
+            raise Error("this report does not hold its table")
+        return _txverify.render(**given, by=by, utilisation=utilisation,
+                                max_columns=max_columns, max_order=self._max_order)[0]
+
+    def _repr_svg_(self) -> str:
+        return self.plot()
 
 
 class MscclReport(Report):
@@ -176,6 +416,7 @@ class LpCertificate:
     def save(self, path: Union[str, "_os.PathLike[str]"]) -> None:
         """Writes the certificate to ``path``. Raises ``InputError`` when it
         cannot be written."""
+        _need_path(path)
         try:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(self.to_json() + "\n")
@@ -273,6 +514,40 @@ class Schedule(Report):
         ``txverify-collective-search/2``)."""
         return Report.to_json(self)
 
+    def sends(self, labels: bool = False) -> list:
+        """The schedule's sends (docs/schedule.md): ``step``, ``from``,
+        ``to``, ``source``, ``destination`` (and a collective's fields). With
+        ``labels=True`` the node numbers of ``from``, ``to``, ``source``,
+        ``destination`` and ``root`` become the labels of the network the
+        search was given as an object (``destination`` ``"*"``, every node,
+        stays); nothing else is translated. ``InputError`` when the
+        network had no labels."""
+        found = [dict(send) for send in _json.loads(self._need())["sends"]]
+        if not labels:
+            return found
+        if self._labels is None:
+            raise InputError("the network was given by name: its nodes have no labels")
+        names = self._labels
+        for send in found:
+            for key in ("from", "to", "source", "destination", "root"):
+                value = send.get(key)
+                if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+                    send[key] = names[value]
+        return found
+
+    def plot(self, max_columns: int = 1024) -> str:
+        """The schedule's picture as SVG text, as ``txverify render`` draws
+        a schedule file (one row per directed link used, one column per
+        step, each send a mark coloured by its source; docs/render.md), the
+        file named ``<string>`` in its title. Node numbers are drawn, not
+        labels."""
+        return _txverify.render(text=self._need(), max_columns=max_columns)[0]
+
+    def _repr_svg_(self) -> Optional[str]:
+        if self._schedule is None:
+            return None
+        return self.plot()
+
     def to_text(self) -> str:
         """The schedule in the text format (docs/schedule.md)."""
         return _txverify.schedule_text(self._need())
@@ -285,7 +560,7 @@ class Schedule(Report):
 
     def simulate(
         self,
-        network: Optional[str] = None,
+        network: Any = None,
         ports: Optional[Union[str, int]] = None,
         *,
         alpha: Optional[float] = None,
@@ -349,7 +624,30 @@ def check_table(
         max_simulation_steps=max_simulation_steps,
     )
     kind = MscclReport if _json.loads(reported[0])["schema"].startswith("txverify-msccl") else CheckReport
-    return _report(kind, reported)
+    report = _report(kind, reported)
+    if isinstance(report, CheckReport):
+        report._given = _source(text_or_path)
+        report._max_order = max_order
+    return report
+
+
+def render(
+    text_or_path: Source,
+    *,
+    by: str = "length",
+    utilisation: bool = False,
+    max_columns: int = 1024,
+    max_order: int = 2_000_000,
+) -> str:
+    """The SVG picture ``txverify render FILE [--by length|link]
+    [--utilisation] [--max-columns N] [--max-order N]`` writes (the same
+    library call, docs/render.md): a table (an invalid one drawn with its
+    violations marked), its link utilisation, or a schedule (replayed and
+    judged first: an invalid schedule is not drawn and raises ``Error``).
+    Raises ``InputError`` for input that cannot be read."""
+    svg, _status = _txverify.render(**_source(text_or_path), by=by, utilisation=utilisation,
+                                    max_columns=max_columns, max_order=max_order)
+    return svg
 
 
 def _program(program: Any) -> Any:
@@ -370,7 +668,7 @@ def _program(program: Any) -> Any:
 
 def check_msccl(
     xml: Any,
-    network: Optional[str] = None,
+    network: Any = None,
     *,
     alpha: Optional[float] = None,
     beta: Optional[float] = None,
@@ -387,26 +685,28 @@ def check_msccl(
     """
     source = _program(xml)
     given = source if isinstance(source, dict) else _source(source)
+    name, labels = _network(network)
     reported = _txverify.check_msccl(
-        **given, network=network, alpha=alpha, beta=beta, link_table=link_table
+        **given, network=name, alpha=alpha, beta=beta, link_table=link_table
     )
-    return _report(MscclReport, reported)
+    return _labelled(_report(MscclReport, reported), labels)
 
 
-def bounds(network: str, ports: int = 1, *, lp: bool = False) -> BoundsReport:
+def bounds(network: Any, ports: int = 1, *, lp: bool = False) -> BoundsReport:
     """Every lower bound of a total exchange on ``network`` (``"torus 4 4"``,
     ``"mesh 3 3"``, an edge-list file), with its name and model, as ``txverify
     bounds --network NET [--ports K]``; the report holds the LP bound
     (``lp_bound``). With ``lp=True`` also its certificate (``.certificate``,
     as ``--lp-certificate FILE`` writes it; None on a network without links).
     """
-    data, text, status, certificate = _txverify.bounds(network, ports, lp=lp)
+    name, labels = _network(network)
+    data, text, status, certificate = _txverify.bounds(name, ports, lp=lp)
     report = _report(BoundsReport, (data, text, status))
     report._certificate = certificate
-    return report
+    return _labelled(report, labels)
 
 
-def verify_bound(certificate: Any, network: str) -> Report:
+def verify_bound(certificate: Any, network: Any) -> Report:
     """The LP bound a certificate proves on ``network``, recomputed from its
     weights alone, as ``txverify verify-bound --network NET FILE`` (schema
     ``txverify-verify-bound/1``): ``bound``, ``accepted`` (False when the
@@ -418,11 +718,12 @@ def verify_bound(certificate: Any, network: str) -> Report:
         given: Dict[str, Any] = {"text": certificate.to_json()}
     else:
         given = _source(certificate)
-    return _report(Report, _txverify.verify_bound(network, **given))
+    name, labels = _network(network)
+    return _labelled(_report(Report, _txverify.verify_bound(name, **given)), labels)
 
 
 def search(
-    network: str,
+    network: Any,
     time_limit: Optional[float] = None,
     *,
     collective: Optional[str] = None,
@@ -458,6 +759,7 @@ def search(
     Its report has schema ``txverify-collective-search/2``; ``ascending``
     changes nothing there (the search goes up from the bound).
     """
+    network, labels = _network(network)
     if collective is not None or chunks is not None or root is not None or ports is not None:
         # Which options go together is the library's rule, checked there.
         data, text, status, schedule = _txverify.search_collective(
@@ -477,7 +779,7 @@ def search(
             certificate=certificate,
             solver=solver,
         )
-        return _searched(data, text, status, schedule, network)
+        return _labelled(_searched(data, text, status, schedule, network), labels)
     data, text, status, schedule = _txverify.search(
         network,
         time_limit=time_limit,
@@ -492,7 +794,7 @@ def search(
         ascending=ascending,
         solver=solver,
     )
-    return _searched(data, text, status, schedule, network)
+    return _labelled(_searched(data, text, status, schedule, network), labels)
 
 
 def _searched(data: str, text: str, status: int, schedule: Optional[str], network: Any) -> Schedule:
@@ -506,7 +808,7 @@ def _searched(data: str, text: str, status: int, schedule: Optional[str], networ
 
 def simulate(
     schedule_json_or_path: Any,
-    network: Optional[str] = None,
+    network: Any = None,
     ports: Optional[Union[str, int]] = None,
     *,
     all: bool = False,
@@ -527,17 +829,21 @@ def simulate(
     NET --alpha A …``).
     """
     source = schedule_json_or_path
+    network, labels = _network(network)
     if isinstance(source, Schedule):
+        if labels is None:
+            labels = source._labels
         source = source._need()
     program = _program(source)
     is_xml = isinstance(program, dict) or (isinstance(program, str) and program.lstrip().startswith("<"))
     if is_xml:
         if ports is not None or all:
             raise InputError("ports and all apply to schedules, not to an MSCCL program")
-        return check_msccl(program["text"] if isinstance(program, dict) else program,
-                           network, alpha=alpha, beta=beta, link_table=link_table)
+        report = check_msccl(program["text"] if isinstance(program, dict) else program,
+                             network, alpha=alpha, beta=beta, link_table=link_table)
+        return _labelled(report, labels)
     reported = _txverify.simulate(
         **_source(source), network=network, ports=ports, all=all,
         alpha=alpha, beta=beta, link_table=link_table,
     )
-    return _report(SimulationReport, reported)
+    return _labelled(_report(SimulationReport, reported), labels)

@@ -19,6 +19,36 @@ __version__: str
 Source = Union[str, bytes, os.PathLike[str]]
 """A file (a path object, or a one-line string that is not JSON or XML) or the text itself."""
 
+NetworkLike = Union[str, os.PathLike[str], "Network", Any]
+"""A network: a name (``"torus 4 4"``, ``"edges FILE"``), a file, a
+``Network``, a networkx ``Graph``/``DiGraph`` or a list of ``(u, v)`` pairs."""
+
+class Network:
+    """Node labels and undirected links, read by the library as an edge list
+    (node ``i`` is the ``i``-th label)."""
+
+    def __init__(self, labels: List[Any], links: List[Tuple[int, int]]) -> None: ...
+    @classmethod
+    def from_edges(cls, edges: Any, labels: Optional[Any] = ...) -> Network:
+        """From ``(u, v)`` pairs of labels; nodes in ``labels`` order, else first appearance."""
+    @classmethod
+    def from_networkx(cls, graph: Any) -> Network:
+        """From a networkx Graph, or a symmetric DiGraph; a ``capacity`` other
+        than 1, ``alpha`` or ``beta`` on an edge is refused (``InputError``)."""
+    def to_networkx(self) -> Any:
+        """A networkx ``Graph`` with the labels as nodes."""
+    @property
+    def labels(self) -> List[Any]: ...
+    @property
+    def edges(self) -> List[Tuple[Any, Any]]: ...
+    def edges_text(self) -> str:
+        """The edge list (``u v`` node numbers per line, docs/networks.md)."""
+    def save(self, path: Union[str, os.PathLike[str]]) -> None: ...
+    @property
+    def name(self) -> str:
+        """``edges FILE``, FILE the edge list in the temporary directory, named by its content."""
+    def __len__(self) -> int: ...
+
 class Report(Mapping[str, Any]):
     """A JSON report as a read-only mapping; nested objects are reports too."""
 
@@ -27,6 +57,9 @@ class Report(Mapping[str, Any]):
     def __getattr__(self, name: str) -> Any: ...
     def __iter__(self) -> Iterator[str]: ...
     def __len__(self) -> int: ...
+    @property
+    def labels(self) -> Optional[List[Any]]:
+        """Node number -> label when the network was given as an object, else None."""
     def to_dict(self) -> Dict[str, Any]:
         """The JSON object as plain dicts and lists (a copy)."""
     def to_json(self, indent: Optional[int] = ...) -> str:
@@ -45,6 +78,9 @@ class CheckReport(Report):
     @property
     def optimal(self) -> bool:
         """Whether the table is valid and proved optimal."""
+    def plot(self, by: str = ..., utilisation: bool = ..., max_columns: int = ...) -> str:
+        """The table's SVG picture, as ``txverify render FILE [--by link] [--utilisation]``."""
+    def _repr_svg_(self) -> str: ...
 
 class MscclReport(Report):
     """An MSCCL program's check (schema ``txverify-msccl/…``): ``valid``,
@@ -101,6 +137,11 @@ class Schedule(Report):
     def report_json(self) -> str:
         """The search report as JSON (schema ``txverify-schedule-search/2`` or
         ``txverify-collective-search/2``)."""
+    def sends(self, labels: bool = ...) -> List[Dict[str, Any]]:
+        """The sends; with ``labels`` from/to/source/destination/root as the network's labels."""
+    def plot(self, max_columns: int = ...) -> str:
+        """The schedule's SVG picture (link use per step), as ``txverify render``."""
+    def _repr_svg_(self) -> Optional[str]: ...
     def to_text(self) -> str:
         """The schedule in the text format (docs/schedule.md)."""
     def to_msccl_xml(self, name: Optional[str] = ...) -> str:
@@ -108,7 +149,7 @@ class Schedule(Report):
         total exchange, else the collective of that name."""
     def simulate(
         self,
-        network: Optional[str] = ...,
+        network: Optional[NetworkLike] = ...,
         ports: Optional[Union[str, int]] = ...,
         *,
         alpha: Optional[float] = ...,
@@ -133,7 +174,7 @@ def check_table(
 
 def check_msccl(
     xml: Union[Source, Any],
-    network: Optional[str] = ...,
+    network: Optional[NetworkLike] = ...,
     *,
     alpha: Optional[float] = ...,
     beta: Optional[float] = ...,
@@ -144,16 +185,16 @@ def check_msccl(
     Raises ``InputError`` (``line``, ``column``) for XML that cannot be read.
     """
 
-def bounds(network: str, ports: int = ..., *, lp: bool = ...) -> BoundsReport:
+def bounds(network: NetworkLike, ports: int = ..., *, lp: bool = ...) -> BoundsReport:
     """Every lower bound of a total exchange on ``network``, with its name and model;
     with ``lp`` the LP bound's certificate (``.certificate``)."""
 
-def verify_bound(certificate: Union[LpCertificate, Source], network: str) -> Report:
+def verify_bound(certificate: Union[LpCertificate, Source], network: NetworkLike) -> Report:
     """The LP bound a certificate proves, as ``txverify verify-bound`` (schema
     ``txverify-verify-bound/1``)."""
 
 def search(
-    network: str,
+    network: NetworkLike,
     time_limit: Optional[float] = ...,
     *,
     collective: Optional[str] = ...,
@@ -186,7 +227,7 @@ def search(
 
 def simulate(
     schedule_json_or_path: Union[Source, Schedule, Any],
-    network: Optional[str] = ...,
+    network: Optional[NetworkLike] = ...,
     ports: Optional[Union[str, int]] = ...,
     *,
     all: bool = ...,
@@ -197,3 +238,14 @@ def simulate(
     """Replays a schedule (or plays a table out), as ``txverify simulate``;
     ``alpha``, ``beta``, ``link_table`` add the timed replay. An MSCCL
     program is checked and timed as ``check_msccl`` does."""
+
+def render(
+    text_or_path: Source,
+    *,
+    by: str = ...,
+    utilisation: bool = ...,
+    max_columns: int = ...,
+    max_order: int = ...,
+) -> str:
+    """The SVG picture ``txverify render FILE`` writes: a table, its link
+    utilisation, or a schedule (replayed first)."""

@@ -8,7 +8,9 @@ use super::exit::Exit;
 use clap::ValueEnum;
 use std::path::PathBuf;
 use txverify_clients::render::ColourBy;
-use txverify_clients::render::picture::{Picture, TableView, render_schedule, render_table};
+use txverify_clients::render::picture::{
+    Picture, RenderRequest, TableView, render_source, render_table, table_name,
+};
 use txverify_clients::report::Failure;
 use txverify_core::group::EnumerationLimits;
 use txverify_core::load::LoadOptions;
@@ -60,26 +62,22 @@ pub fn run(args: &RenderArgs) -> Exit {
         return Exit::Input;
     };
     let shown = args.file.display().to_string();
-    let name = loaded
-        .file
-        .name
-        .as_ref()
-        .map(|n| n.value.clone())
-        .unwrap_or_else(|| {
-            args.file
-                .file_stem()
-                .map_or_else(|| shown.clone(), |s| s.to_string_lossy().into_owned())
-        });
-    let view = match (args.utilisation, args.by) {
-        (true, _) => TableView::Utilisation,
-        (false, ByArg::Length) => TableView::Table(ColourBy::Length),
-        (false, ByArg::Link) => TableView::Table(ColourBy::Link),
-    };
+    let name = table_name(&args.file, &loaded);
+    let view = view(args);
     let max_columns = args.max_columns as usize;
     write_picture(
         args,
         render_table(&shown, &name, &loaded, view, max_columns),
     )
+}
+
+/// What to draw of a table (`--utilisation`, `--by`).
+fn view(args: &RenderArgs) -> TableView {
+    match (args.utilisation, args.by) {
+        (true, _) => TableView::Utilisation,
+        (false, ByArg::Length) => TableView::Table(ColourBy::Length),
+        (false, ByArg::Link) => TableView::Table(ColourBy::Link),
+    }
 }
 
 /// Writes the picture to `-o` or standard output; the file's status, or the
@@ -117,11 +115,12 @@ fn schedule_if_schedule(args: &RenderArgs) -> Option<Exit> {
     if !is_schedule(&source) {
         return None;
     }
-    if args.utilisation {
-        let shown = args.file.display();
-        errorln!("{shown}: --utilisation is for tables; a schedule's picture shows its link use");
-        return Some(Exit::Input);
-    }
-    let picture = render_schedule(&args.file, &source, args.max_columns as usize);
+    // The library's rules for a schedule (`--utilisation` is for tables).
+    let request = RenderRequest {
+        view: view(args),
+        max_columns: args.max_columns as usize,
+        load: LoadOptions::default(),
+    };
+    let picture = render_source(&args.file, &source, &request);
     Some(write_picture(args, picture))
 }

@@ -11,8 +11,10 @@ use crate::report::schedule::{SHOWN_VIOLATIONS, violation_lines};
 use crate::report::{Failure, Status};
 use crate::verify::{SimulationOutcome, VerifyOptions, verify};
 use std::path::Path;
+use txverify_core::format::line_col;
 use txverify_core::kernel::{Verdict, check};
-use txverify_core::load::Loaded;
+use txverify_core::load::{LoadOptions, Loaded, load};
+use txverify_core::schedule::format::is_schedule;
 use txverify_core::schedule::{ReplayOptions, parse, replay};
 use txverify_core::verdict::judge;
 
@@ -33,6 +35,59 @@ pub enum TableView {
     Table(ColourBy),
     /// The link utilisation per step of its exhaustive simulation.
     Utilisation,
+}
+
+/// What `render FILE` is asked to draw, and its limits.
+#[derive(Clone, Debug)]
+pub struct RenderRequest {
+    /// What to draw of a table (a schedule has one picture).
+    pub view: TableView,
+    /// At most this many drawn columns (runs of steps aggregated above it).
+    pub max_columns: usize,
+    /// How a table is loaded (the largest group order).
+    pub load: LoadOptions,
+}
+
+/// `render FILE` on the text `source` of `file`: a schedule (told from its
+/// text, see [`render_schedule`]) or a table (see [`render_table`]). The
+/// command's rule lives here, for every caller: `--utilisation` is for
+/// tables, a schedule's picture already shows its link use.
+pub fn render_source(
+    file: &Path,
+    source: &str,
+    request: &RenderRequest,
+) -> Result<Picture, Failure> {
+    let shown = file.display().to_string();
+    if is_schedule(source) {
+        if matches!(request.view, TableView::Utilisation) {
+            return Err(Failure::input(format!(
+                "{shown}: --utilisation is for tables; a schedule's picture shows its link use"
+            )));
+        }
+        return render_schedule(file, source, request.max_columns);
+    }
+    let loaded = load(source, &request.load).map_err(|e| {
+        let mut failure = Failure::input(format!("{shown}: {e}"));
+        failure.at = Some(line_col(source, e.span().start));
+        failure
+    })?;
+    let name = table_name(file, &loaded);
+    render_table(&shown, &name, &loaded, request.view, request.max_columns)
+}
+
+/// A table's name in its picture's title: its `name:` line, else the file's stem.
+pub fn table_name(file: &Path, loaded: &Loaded) -> String {
+    loaded
+        .file
+        .name
+        .as_ref()
+        .map(|n| n.value.clone())
+        .unwrap_or_else(|| {
+            file.file_stem().map_or_else(
+                || file.display().to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            )
+        })
 }
 
 /// The picture of the table of `loaded` (the file shown as `shown`, named
