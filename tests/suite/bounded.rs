@@ -268,3 +268,38 @@ fn a_drat_proof_naming_a_variable_far_above_the_formula_is_refused_before_its_me
     let (code, stderr) = verify_capped(&cnf, &proof);
     assert!(matches!(code, Some(0 | 1)), "{stderr}");
 }
+
+#[test]
+fn msccl_byte_ranges_are_read_at_the_64_bits_the_executor_reads_them_in() {
+    // TE-CCL's published programs say `maxBytes="100000000000"` and
+    // `1152921504606846976` (2^60): both executors read minBytes and maxBytes
+    // with a 64-bit `strtoll`, so the program is read and judged.
+    for (attribute, value) in [
+        ("maxBytes", "100000000000"),
+        ("maxBytes", "1152921504606846976"),
+        ("minBytes", "1152921504606846976"),
+    ] {
+        let xml = golden_with(
+            &format!("{attribute}=\"0\""),
+            &format!("{attribute}=\"{value}\""),
+        );
+        let path = file("bytes.xml", &xml);
+        let run = crate::common::cli::txverify(&["check", path.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{attribute}={value}: {}", run.stderr);
+        assert!(run.stdout.contains("VALID MSCCL"), "{}", run.stdout);
+    }
+    // Past 64 bits the reader's `strtoll` saturates: refused, at the attribute.
+    let xml = golden_with(r#"maxBytes=""#, r#"maxBytes="9223372036854775808"#);
+    let path = file("bytes-over.xml", &xml);
+    refused(
+        &["check", path.to_str().unwrap()],
+        "outside the range of the 64-bit integer",
+    );
+    // Every other integer stays at the reader's 32 bits.
+    let xml = golden_with(r#"nchannels=""#, r#"nchannels="100000000000"#);
+    let path = file("nchannels.xml", &xml);
+    refused(
+        &["check", path.to_str().unwrap()],
+        "outside the range of the 32-bit integer",
+    );
+}
