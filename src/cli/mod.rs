@@ -44,6 +44,8 @@ use exit::Exit;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use txverify_core::load::NetworkSpec;
+// Every command reads its files once, bounded, through this (`-`: standard input).
+use txverify_clients::report::read_text;
 
 /// `--version`: the package version and the SAT solvers compiled in.
 const VERSION: &str = match (cfg!(feature = "cadical"), cfg!(feature = "z3")) {
@@ -590,15 +592,6 @@ struct FmtArgs {
     /// exit 1 if there is one (2 if a file cannot be read or parsed).
     #[arg(long)]
     check: bool,
-}
-
-/// Reads a text file, dropping a leading byte-order mark (editors on some
-/// systems write one; it is not part of the text, and columns count from after it).
-fn read_text(path: &std::path::Path) -> std::io::Result<String> {
-    std::fs::read_to_string(path).map(|s| match s.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => s,
-    })
 }
 
 /// Parses the command line. `--color` is looked up first so that clap's own
