@@ -197,7 +197,10 @@ struct InferArgs {
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
-        _ => Err(format!("`{text}` is not a positive number of seconds")),
+        _ => Err(format!(
+            "`{}` is not a positive number of seconds",
+            txverify_core::format::echoed(text)
+        )),
     }
 }
 
@@ -205,10 +208,12 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 fn parse_deletion(text: &str) -> Result<txverify_clients::infer::Deletion, String> {
     use txverify_clients::infer::Deletion;
     let count = |k: &str| {
-        k.parse::<usize>()
-            .ok()
-            .filter(|&k| k >= 1)
-            .ok_or_else(|| format!("`{k}` is not a count of words (1 or more)"))
+        k.parse::<usize>().ok().filter(|&k| k >= 1).ok_or_else(|| {
+            format!(
+                "`{}` is not a count of words (1 or more)",
+                txverify_core::format::echoed(k)
+            )
+        })
     };
     match text.split_once(':') {
         None if text == "row-ends" => Ok(Deletion::RowEnds),
@@ -603,7 +608,20 @@ fn parse() -> Cli {
     let parsed = command
         .try_get_matches_from_mut(args)
         .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches));
-    parsed.unwrap_or_else(|e| e.with_cmd(&command).exit())
+    parsed.unwrap_or_else(|e| with_value_echoed(e).with_cmd(&command).exit())
+}
+
+/// A usage error whose rejected value is cut as every echoed token is
+/// ([`txverify_core::format::echoed`]): clap repeats the value whole.
+fn with_value_echoed(mut error: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    if let Some(ContextValue::String(value)) = error.get(ContextKind::InvalidValue)
+        && value.len() > txverify_core::format::SHOWN_LINE_BYTES
+    {
+        let shown = txverify_core::format::echoed(value).into_owned();
+        error.insert(ContextKind::InvalidValue, ContextValue::String(shown));
+    }
+    error
 }
 
 /// Runs the command line and returns the exit status.

@@ -148,7 +148,12 @@ pub fn search_collective(
     }
     let graph = match request.network.build() {
         Ok(g) => g,
-        Err(e) => return fail(Status::Input, format!("`{words}`: {e}")),
+        Err(e) => {
+            return fail(
+                Status::Input,
+                format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+            );
+        }
     };
     if let Some(root) = request.collective.root()
         && root as usize >= graph.nodes()
@@ -172,8 +177,12 @@ pub fn search_collective(
         kept: vec![],
     };
     if request.constructs() {
-        let made = construct(&graph, request.collective, request.ports)
-            .or_else(|e| fail(Status::Input, format!("`{words}`: {e}")))?;
+        let made = construct(&graph, request.collective, request.ports).or_else(|e| {
+            fail(
+                Status::Input,
+                format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+            )
+        })?;
         let found = run.judged(made.sends, Some(made.method))?;
         if request
             .max_time
@@ -222,7 +231,10 @@ pub fn search_collective(
                         E::Unsupported(_) | E::OverLimit { .. } | E::Write { .. } => Status::Input,
                         _ => Status::Internal,
                     };
-                    return fail(status, format!("`{words}`: {e}"));
+                    return fail(
+                        status,
+                        format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                    );
                 }
             }
             if let Some(sends) = searched.found.clone() {

@@ -255,7 +255,12 @@ pub fn search_network(
     }
     let graph = match request.network.build() {
         Ok(g) => g,
-        Err(e) => return fail(format!("`{words}`: {e}"), Status::Input),
+        Err(e) => {
+            return fail(
+                format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                Status::Input,
+            );
+        }
     };
     // Every message makes at least one send: a first bound on the sends,
     // before the distances are computed.
@@ -286,7 +291,10 @@ pub fn search_network(
             let e = sched::ExchangeEncodeError::TooLarge {
                 nodes: graph.nodes(),
             };
-            return fail(format!("`{words}`: {e}"), Status::Input);
+            return fail(
+                format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                Status::Input,
+            );
         }
         let limit = request.max_variables;
         let estimate = sched::encode::estimate_variables(&graph, time, request.paths, limit);
@@ -296,7 +304,10 @@ pub fn search_network(
                 estimate,
                 limit,
             };
-            return fail(format!("`{words}`: {e}"), Status::Input);
+            return fail(
+                format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                Status::Input,
+            );
         }
     }
     if figures.total_status > max_sends {
