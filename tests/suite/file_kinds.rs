@@ -177,8 +177,7 @@ fn through_fifo(args: &[&str], input: &[u8]) -> crate::common::cli::Run {
         if started.elapsed() > Duration::from_secs(60) {
             child.kill().ok();
             child.wait().ok();
-            // Release the writer if the binary never opened the FIFO.
-            let _ = std::fs::File::open(&fifo);
+            // The writer, if still waiting for a reader, is left waiting.
             panic!("{args:?}: still waiting on the FIFO after a minute");
         }
         std::thread::sleep(Duration::from_millis(20));

@@ -257,7 +257,7 @@ pub fn search_network(
         Ok(g) => g,
         Err(e) => {
             return fail(
-                format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                format!("`{}`: {e}", txverify_core::format::echoed(words)),
                 Status::Input,
             );
         }
@@ -292,7 +292,7 @@ pub fn search_network(
                 nodes: graph.nodes(),
             };
             return fail(
-                format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                format!("`{}`: {e}", txverify_core::format::echoed(words)),
                 Status::Input,
             );
         }
@@ -305,7 +305,7 @@ pub fn search_network(
                 limit,
             };
             return fail(
-                format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                format!("`{}`: {e}", txverify_core::format::echoed(words)),
                 Status::Input,
             );
         }
