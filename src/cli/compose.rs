@@ -18,7 +18,14 @@ pub fn run(args: &ComposeArgs) -> Exit {
     let words = args.network.join(" ");
     let network = match words.parse::<NetworkName>() {
         Ok(network) => network,
-        Err(e) => return fail(args, &words, &format!("`{words}`: {e}"), Exit::Input),
+        Err(e) => {
+            return fail(
+                args,
+                &words,
+                &format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                Exit::Input,
+            );
+        }
     };
     let run = match product::run(algorithm, &network) {
         Ok(run) => run,

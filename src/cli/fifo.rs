@@ -9,25 +9,22 @@
 //! [`txverify_clients::fifo::report`]'s. The algorithm's own checks (Lemma 2,
 //! no derouting) are reported beside it.
 
-use super::check::read_and_load;
 use super::exit::Exit;
 use super::{OutputFormat, QueueOrder, SimulateArgs};
 use std::io::Write as _;
 use txverify_clients::fifo::report::{FIFO_SCHEMA, FifoReport, judge_run, messages_name};
 use txverify_clients::fifo::{self, FifoError, FifoOptions, Order, Routing};
 use txverify_core::kernel::{Instance, MessageSpec};
-use txverify_core::load::NetworkSpec;
+use txverify_core::load::{Loaded, NetworkSpec};
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::{Ports, Schedule, write_json, write_text};
 
 /// Sends listed by `--trace` at most.
 const MAX_TRACE: usize = 100_000;
 
-pub fn run(args: &SimulateArgs) -> Exit {
+/// Runs the FIFO algorithm on the table `args.file`, read and loaded once.
+pub fn run(args: &SimulateArgs, loaded: Loaded) -> Exit {
     let shown = args.file.display().to_string();
-    let Some(loaded) = read_and_load(&args.file, &Default::default(), args.format) else {
-        return Exit::Input;
-    };
     let instance = &loaded.instance;
     // The FIFO schedule is single-port; it is replayed under the ports asked for
     // (`--ports`, else an explicit `ports:` of the header, else 1).

@@ -45,6 +45,8 @@ use exit::Exit;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use txverify_core::load::NetworkSpec;
+// Every command reads its files once, bounded, through this (`-`: standard input).
+use txverify_clients::report::read_text;
 
 /// `--version`: the package version and the SAT solvers compiled in.
 const VERSION: &str = match (cfg!(feature = "cadical"), cfg!(feature = "z3")) {
@@ -203,10 +205,12 @@ fn parse_seconds(
 fn parse_deletion(text: &str) -> Result<txverify_clients::infer::Deletion, String> {
     use txverify_clients::infer::Deletion;
     let count = |k: &str| {
-        k.parse::<usize>()
-            .ok()
-            .filter(|&k| k >= 1)
-            .ok_or_else(|| format!("`{k}` is not a count of words (1 or more)"))
+        k.parse::<usize>().ok().filter(|&k| k >= 1).ok_or_else(|| {
+            format!(
+                "`{}` is not a count of words (1 or more)",
+                txverify_core::format::echoed(k)
+            )
+        })
     };
     match text.split_once(':') {
         None if text == "row-ends" => Ok(Deletion::RowEnds),
@@ -599,15 +603,6 @@ struct FmtArgs {
     check: bool,
 }
 
-/// Reads a text file, dropping a leading byte-order mark (editors on some
-/// systems write one; it is not part of the text, and columns count from after it).
-fn read_text(path: &std::path::Path) -> std::io::Result<String> {
-    std::fs::read_to_string(path).map(|s| match s.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => s,
-    })
-}
-
 /// Parses the command line. `--color` is looked up first so that clap's own
 /// help and usage errors follow it (and NO_COLOR) too. Also returns what a
 /// failure's JSON error object says when the command was asked for
@@ -623,10 +618,23 @@ fn parse() -> (Cli, Option<failure_object::Context>) {
             Cli::from_arg_matches_mut(&mut matches.clone()).map(|cli| (cli, context))
         });
     parsed.unwrap_or_else(|e| {
-        let e = e.with_cmd(&command);
+        let e = with_value_echoed(e).with_cmd(&command);
         failure_object::usage_error(&args, &e);
         e.exit()
     })
+}
+
+/// A usage error whose rejected value is cut as every echoed token is
+/// ([`txverify_core::format::echoed`]): clap repeats the value whole.
+fn with_value_echoed(mut error: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    if let Some(ContextValue::String(value)) = error.get(ContextKind::InvalidValue)
+        && value.len() > txverify_core::format::SHOWN_LINE_BYTES
+    {
+        let shown = txverify_core::format::echoed(value).into_owned();
+        error.insert(ContextKind::InvalidValue, ContextValue::String(shown));
+    }
+    error
 }
 
 /// Runs the command line and returns the exit status.

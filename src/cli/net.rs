@@ -41,7 +41,8 @@ fn header_of(args: &NetArgs) -> Result<String, String> {
         .chain(args.sizes.iter().map(String::as_str))
         .collect::<Vec<_>>()
         .join(" ");
-    let network = NetworkName::parse_spanned(&text).map_err(|e| format!("`{text}`: {e}"))?;
+    let network = NetworkName::parse_spanned(&text)
+        .map_err(|e| format!("`{}`: {e}", txverify_core::format::echoed(&text)))?;
     match network {
         NetworkName::Product(_) => product_header(&network).map_err(|e| e.to_string()),
         _ => Family::of_network(&network)

@@ -111,10 +111,8 @@ fn write_to(s: &Schedule, to: ScheduleFormat, w: &mut impl std::io::Write) -> st
 
 /// When `args.file` is a schedule, replays it and returns the exit status;
 /// `None` hands the file on to the `.tbl` path.
-pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
-    // An unreadable file is reported by the `.tbl` path, as before.
-    let source = super::read_text(&args.file).ok()?;
-    if !is_schedule(&source) {
+pub fn simulate_if_schedule(args: &SimulateArgs, source: &str) -> Option<Exit> {
+    if !is_schedule(source) {
         if args.timing.request().asked() {
             let shown = args.file.display();
             errorln!("{shown}: --alpha, --beta and --link-table apply to schedule files only");
@@ -134,7 +132,7 @@ pub fn simulate_if_schedule(args: &SimulateArgs) -> Option<Exit> {
         all: args.all,
         timing: args.timing.request(),
     };
-    Some(match simulate_schedule(&args.file, &source, &request) {
+    Some(match simulate_schedule(&args.file, source, &request) {
         Ok(report) => {
             match args.format {
                 OutputFormat::Json => super::output::json(&report),

@@ -368,7 +368,7 @@ pub(super) fn network_config_of(args: &SearchArgs, words: &str) -> Result<Networ
     use search::schedule::PathClass;
     let network = words
         .parse::<txverify_core::network::NetworkName>()
-        .map_err(|e| format!("`{words}`: {e}"))?;
+        .map_err(|e| format!("`{}`: {e}", txverify_core::format::echoed(words)))?;
     let table_only = [
         (!args.symmetry.is_empty(), "--symmetry"),
         (args.break_symmetry, "--break-symmetry"),

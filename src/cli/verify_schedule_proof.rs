@@ -22,7 +22,7 @@ pub(super) fn verify(args: &VerifyProofArgs, words: &str) -> Exit {
     let graph = match words.parse::<NetworkName>().and_then(|n| n.build()) {
         Ok(g) => g,
         Err(e) => {
-            let message = format!("`{words}`: {e}");
+            let message = format!("`{}`: {e}", txverify_core::format::echoed(words));
             errorln!("{message}");
             if args.format == OutputFormat::Json {
                 let report = ScheduleProofUnbuilt::new(words, message, Exit::Input.code());

@@ -268,3 +268,187 @@ fn a_drat_proof_naming_a_variable_far_above_the_formula_is_refused_before_its_me
     let (code, stderr) = verify_capped(&cnf, &proof);
     assert!(matches!(code, Some(0 | 1)), "{stderr}");
 }
+
+#[test]
+fn msccl_byte_ranges_are_read_at_the_64_bits_the_executor_reads_them_in() {
+    // TE-CCL's published programs say `maxBytes="100000000000"` and
+    // `1152921504606846976` (2^60): both executors read minBytes and maxBytes
+    // with a 64-bit `strtoll`, so the program is read and judged.
+    for (attribute, value) in [
+        ("maxBytes", "100000000000"),
+        ("maxBytes", "1152921504606846976"),
+        ("minBytes", "1152921504606846976"),
+    ] {
+        let xml = golden_with(
+            &format!("{attribute}=\"0\""),
+            &format!("{attribute}=\"{value}\""),
+        );
+        let path = file("bytes.xml", &xml);
+        let run = crate::common::cli::txverify(&["check", path.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{attribute}={value}: {}", run.stderr);
+        assert!(run.stdout.contains("VALID MSCCL"), "{}", run.stdout);
+    }
+    // Past 64 bits the reader's `strtoll` saturates: refused, at the attribute.
+    let xml = golden_with(r#"maxBytes=""#, r#"maxBytes="9223372036854775808"#);
+    let path = file("bytes-over.xml", &xml);
+    refused(
+        &["check", path.to_str().unwrap()],
+        "outside the range of the 64-bit integer",
+    );
+    // Every other integer stays at the reader's 32 bits.
+    let xml = golden_with(r#"nchannels=""#, r#"nchannels="100000000000"#);
+    let path = file("nchannels.xml", &xml);
+    refused(
+        &["check", path.to_str().unwrap()],
+        "outside the range of the 32-bit integer",
+    );
+}
+
+/// A schedule `--link-table` applies to.
+fn ring4_schedule() -> std::path::PathBuf {
+    file(
+        "ring4.sched",
+        "network: ring 4\nports: all\ncollective: broadcast 0\nsends:\n1 0 1 0 *\n",
+    )
+}
+
+#[test]
+fn endless_devices_are_refused_at_once_by_every_reader() {
+    // /dev/zero's first byte is a NUL, which no text txverify reads has;
+    // /dev/urandom has one, or a byte that is not UTF-8, within a few bytes.
+    let schedule = ring4_schedule();
+    let schedule = schedule.to_str().unwrap();
+    let cnf = file("f.cnf", "p cnf 2 2\n1 2 0\n-1 0\n");
+    let cnf = cnf.to_str().unwrap();
+    let cases: [&[&str]; 8] = [
+        &["check", "/dev/zero"],
+        &["check", "/dev/urandom"],
+        &["simulate", "/dev/urandom"],
+        &["simulate", "/dev/zero"],
+        &["bounds", "--network", "edges /dev/zero"],
+        &["bounds", "--network", "/dev/zero"],
+        &["simulate", schedule, "--link-table", "/dev/zero"],
+        &["verify-proof", "--cnf", "/dev/zero", "/dev/null"],
+    ];
+    for args in cases {
+        refused(args, "/dev/");
+    }
+    // A binary proof is no text, but its first byte must be a step.
+    refused(
+        &["verify-proof", "--cnf", cnf, "/dev/zero"],
+        "expected 'a' or 'd'",
+    );
+}
+
+#[test]
+fn a_file_over_the_byte_limit_is_refused_before_it_is_read() {
+    // A sparse file of 256 MiB + 1 byte: refused by its size, unread.
+    let path = file("huge.tbl", "");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len((256 << 20) + 1)
+        .unwrap();
+    let shown = path.to_str().unwrap();
+    refused(&["check", shown], "longer than 268435456 bytes (256 MiB)");
+    refused(&["simulate", shown], "longer than 268435456 bytes");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn a_long_line_of_a_link_table_or_an_edge_list_is_refused_as_it_is_read() {
+    // One 4 MB line: it was held, split into fields and lower-cased (168 MB).
+    let line = "0,1,".repeat(1 << 20);
+    let table = file("long.csv", &line);
+    let schedule = ring4_schedule();
+    refused(
+        &[
+            "simulate",
+            schedule.to_str().unwrap(),
+            "--link-table",
+            table.to_str().unwrap(),
+        ],
+        "line 1 is longer than 65536 bytes (64 KiB)",
+    );
+    let edges = file(
+        "long.edges",
+        &format!("0 1\n1 2 # {}\n", "x".repeat(1 << 20)),
+    );
+    refused(
+        &["bounds", "--network", &format!("edges {}", edges.display())],
+        "line 2 is longer than 65536 bytes",
+    );
+}
+
+/// Runs `txverify ARGS…` and returns its standard error, asserting exit 2.
+fn error_line(args: &[&str]) -> String {
+    let run = crate::common::cli::txverify(args);
+    assert_eq!(
+        run.code,
+        2,
+        "{args:?}: {}",
+        &run.stderr[..run.stderr.len().min(300)]
+    );
+    run.stderr
+}
+
+#[test]
+fn an_error_echoes_at_most_200_bytes_of_a_token() {
+    // A number of a million digits, where each reader wants a number; and
+    // 60,000 digits, under the 64 KiB line limit of link tables and edge lists.
+    let million = "9".repeat(1_000_000);
+    let sixty_thousand = "9".repeat(60_000);
+    let schedule = ring4_schedule();
+    let schedule = schedule.to_str().unwrap();
+    let mut errors = Vec::new();
+    for digits in [&million, &sixty_thousand] {
+        let table = file("times.tsv", &format!("0 1 {digits}x 1\n"));
+        errors.push(error_line(&[
+            "simulate",
+            schedule,
+            "--link-table",
+            table.to_str().unwrap(),
+        ]));
+        let edges = file("n.edges", &format!("0 {digits}x\n"));
+        errors.push(error_line(&[
+            "bounds",
+            "--network",
+            &format!("edges {}", edges.display()),
+        ]));
+    }
+    let sched = file(
+        "big.sched",
+        &format!("network: ring 4\nsends:\n1 0 1 {million}x 1\n"),
+    );
+    errors.push(error_line(&["simulate", sched.to_str().unwrap()]));
+    let xml = golden_with(r#"nchannels="2""#, &format!(r#"nchannels="{million}""#));
+    let program = file("wide.xml", &xml);
+    errors.push(error_line(&["check", program.to_str().unwrap()]));
+    let xml = golden_with(r#"nchannels="2""#, &format!(r#"nchannels="{million}x""#));
+    let program = file("word.xml", &xml);
+    errors.push(error_line(&["check", program.to_str().unwrap()]));
+    // An argument is at most 128 KiB (the system's limit): 100,000 digits.
+    let argument = "9".repeat(100_000);
+    errors.push(error_line(&["net", &format!("ring {argument}")]));
+    errors.push(error_line(&["net", &format!("{argument}x")]));
+    errors.push(error_line(&["simulate", schedule, "--alpha", &argument]));
+    errors.push(error_line(&[
+        "simulate",
+        schedule,
+        "--alpha",
+        &format!("{argument}x"),
+    ]));
+    let long: Vec<String> = errors
+        .iter()
+        .filter(|e| e.len() >= 1024)
+        .map(|e| {
+            format!(
+                "{} bytes: {}…",
+                e.len(),
+                e.chars().take(200).collect::<String>()
+            )
+        })
+        .collect();
+    assert!(long.is_empty(), "{long:#?}");
+}

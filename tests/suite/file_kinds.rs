@@ -116,3 +116,109 @@ fn simulate_points_other_files_to_their_commands() {
         assert_redirected(&run, "a DIMACS formula", "check a proof of it", shown);
     }
 }
+
+/// Runs `txverify ARGS…` with `input` on its standard input.
+fn with_stdin(args: &[&str], input: &[u8]) -> crate::common::cli::Run {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_txverify"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // A reader that stops early closes the pipe: the error is not the test's.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    crate::common::cli::Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Runs `txverify ARGS…` where `{}` in an argument is a named FIFO that a
+/// thread fills with `input` once; a run that opens it twice would wait
+/// forever, so it is stopped after a minute and the test fails.
+fn through_fifo(args: &[&str], input: &[u8]) -> crate::common::cli::Run {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let dir = file("fifo.keep", "").parent().unwrap().to_path_buf();
+    let fifo = dir.join(format!("input-{}.fifo", args.join("-").len()));
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo");
+    let (out, err) = (dir.join("fifo.out"), dir.join("fifo.err"));
+    let shown = fifo.to_str().unwrap().to_string();
+    let args: Vec<String> = args.iter().map(|a| a.replace("{}", &shown)).collect();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_txverify"))
+        .args(&args)
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .expect("the binary runs");
+    let input = input.to_vec();
+    let path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        if let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&path) {
+            let _ = f.write_all(&input);
+        }
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().ok();
+            child.wait().ok();
+            // The writer, if still waiting for a reader, is left waiting.
+            panic!("{args:?}: still waiting on the FIFO after a minute");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    writer.join().unwrap();
+    let _ = std::fs::remove_file(&fifo);
+    crate::common::cli::Run {
+        code: status.code().unwrap_or(-1),
+        // Named `{}` in what it wrote, as in the arguments.
+        stdout: std::fs::read_to_string(out).unwrap().replace(&shown, "{}"),
+        stderr: std::fs::read_to_string(err).unwrap().replace(&shown, "{}"),
+    }
+}
+
+#[test]
+fn a_file_on_standard_input_or_a_fifo_gets_the_verdict_of_the_regular_file() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["simulate"], "examples/schedules/ring4-total.sched"),
+        (&["simulate"], "examples/schedules/mesh2x2-total.json"),
+        (&["simulate"], "tables/mesh5.tbl"),
+        (&["check"], "tables/mesh5.tbl"),
+        (
+            &["check", "--network", "ring 8"],
+            "examples/msccl/allgather_ring.xml",
+        ),
+    ];
+    for (command, path) in cases {
+        let bytes = std::fs::read(path).unwrap();
+        let regular = txverify(&[command, &[path]].concat());
+        assert_eq!(regular.code, 0, "{path}: {}", regular.stderr);
+        for (given, run) in [
+            ("-", with_stdin(&[command, &["-"]].concat(), &bytes)),
+            ("{}", through_fifo(&[command, &["{}"]].concat(), &bytes)),
+        ] {
+            assert_eq!(run.code, regular.code, "{path} as {given}: {}", run.stderr);
+            // The same report, the file named as it was given.
+            assert_eq!(
+                run.stdout.replacen(given, "FILE", 1),
+                regular.stdout.replacen(path, "FILE", 1),
+                "{path} as {given}"
+            );
+        }
+    }
+}

@@ -164,3 +164,32 @@ fn a_comment_line_of_a_hundred_megabytes() {
     let out = check_capped("line.tbl", &text);
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+#[test]
+fn a_word_over_ten_million_letters_is_refused_at_the_word() {
+    // Plain letter runs, in the table and in a relator (after a parenthesis,
+    // where a run starts again): the limit is applied before the letters are
+    // held (each letter held took about 140 bytes, 1.4 GB at the limit).
+    let over = "a".repeat(10_000_001);
+    let cases = [
+        (
+            "over-word.tbl",
+            format!("group: <a | a^2>\ntable:\n{over}\n"),
+        ),
+        (
+            "over-long.tbl",
+            format!("group: <a | a^2>\ntable:\n{}\n", "a".repeat(12_000_000)),
+        ),
+        (
+            "over-relator.tbl",
+            format!("group: <a, b | (b){over}, b^2>\ntable:\na\n"),
+        ),
+        (
+            "over-braced.tbl",
+            format!("group: <a | a^2>\ntable:\n{}\n", "{a}".repeat(10_000_001)),
+        ),
+    ];
+    for (name, text) in cases {
+        assert_input_error(name, text.as_bytes(), "more than 10000000 letters");
+    }
+}

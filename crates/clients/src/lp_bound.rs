@@ -15,9 +15,9 @@
 
 use crate::report::{ErrorReport, Failure, Status, json_line};
 use serde::{Deserialize, Serialize};
-use std::io::Read;
 use std::path::Path;
 use txverify_core::bounds::lp::{self, LpBound, LpError, LpSolution};
+use txverify_core::load::read::{ReadError, ReadLimits, read_text};
 use txverify_core::network::Graph;
 
 /// The certificate's schema.
@@ -202,16 +202,20 @@ impl VerifyBoundReport {
 /// Reads the certificate `path`, at most [`MAX_CERTIFICATE_BYTES`].
 pub fn read_certificate(path: &Path) -> Result<LpCertificate, CertificateError> {
     let file = path.display().to_string();
-    let unreadable = |e: std::io::Error| CertificateError::Unreadable {
+    let unreadable = |e: ReadError| CertificateError::Unreadable {
         file: file.clone(),
         reason: e.to_string(),
     };
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .map_err(unreadable)?
-        .take(MAX_CERTIFICATE_BYTES + 1)
-        .read_to_string(&mut text)
-        .map_err(unreadable)?;
+    let limits = ReadLimits {
+        bytes: MAX_CERTIFICATE_BYTES,
+        what: "an LP certificate",
+        ..ReadLimits::TEXT
+    };
+    let text = match read_text(path, limits) {
+        Ok(text) => text,
+        Err(ReadError::TooLarge { .. }) => return Err(CertificateError::TooLarge { file }),
+        Err(e) => return Err(unreadable(e)),
+    };
     parse_certificate(&file, &text)
 }
 

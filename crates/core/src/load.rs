@@ -12,6 +12,7 @@ use crate::kernel::{Expectation, Instance, MessageSpec, PlacedWord, Table, Table
 use crate::network::NetworkName;
 
 mod kind;
+pub mod read;
 mod spec;
 pub use kind::{FileKind, Reader, detect};
 pub use spec::{NetworkSpec, SpecError};

@@ -276,6 +276,17 @@ pub fn check_with(
         Some(format) => (format, Vec::new()),
         None => parse::detect(&mut proof)?,
     };
+    // The proof is held whole to be walked backwards: a binary proof that
+    // does not start with a step (`/dev/zero`) is refused before it is read.
+    if format == ProofFormat::Binary
+        && let Some(&tag) = head.first()
+        && !matches!(tag, b'a' | b'd')
+    {
+        return Err(ProofError::Malformed {
+            offset: 0,
+            problem: Malformation::BadTag(tag),
+        });
+    }
     let store = store::Store::read(vars, clauses, (&head[..]).chain(proof), format)?;
     backward::check(store, lrat, progress)
 }

@@ -66,10 +66,12 @@ impl FromStr for Seconds {
 
     fn from_str(text: &str) -> Result<Seconds, SecondsError> {
         let word = text.trim();
-        let number = word
-            .parse::<f64>()
-            .map_err(|_| SecondsError::NotANumber(word.to_string()))?;
-        Seconds::new(number).map_err(|_| SecondsError::NotPositive(word.to_string()))
+        let number = word.parse::<f64>().map_err(|_| {
+            SecondsError::NotANumber(txverify_core::format::echoed(word).into_owned())
+        })?;
+        Seconds::new(number).map_err(|_| {
+            SecondsError::NotPositive(txverify_core::format::echoed(word).into_owned())
+        })
     }
 }
 

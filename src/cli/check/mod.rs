@@ -34,13 +34,29 @@ pub enum CheckFormat {
 }
 
 pub fn run(args: &CheckArgs) -> Exit {
-    let network = single::program_network(args.network.as_ref(), &args.files);
+    let single = matches!(args.files.as_slice(), [one] if !one.is_dir());
+    let plain_format = match args.format {
+        CheckFormat::Json => OutputFormat::Json,
+        _ => OutputFormat::Text,
+    };
+    // One file is read once, here: its kind says whether `--network` applies,
+    // and its text is what is checked (a pipe cannot be read twice).
+    let plain = matches!(args.format, CheckFormat::Text | CheckFormat::Json);
+    let source = match &args.files[..] {
+        [one] if single && (plain || args.network.is_some()) => {
+            let Some(source) = read_once(one, plain_format) else {
+                return Exit::Input;
+            };
+            Some(source)
+        }
+        _ => None,
+    };
+    let one = source.as_deref().map(|s| (args.files[0].as_path(), s));
+    let network = single::program_network(args.network.as_ref(), one);
     let Ok(network) = network.map_err(|line| errorln!("{line}")) else {
         return Exit::Input;
     };
-    let single = matches!(args.files.as_slice(), [one] if !one.is_dir());
     let timing = args.timing.request();
-    let plain = matches!(args.format, CheckFormat::Text | CheckFormat::Json);
     if timing.asked() && !(single && plain && network.is_some()) {
         errorln!("--alpha, --beta and --link-table time one MSCCL program on its --network");
         return Exit::Input;
@@ -58,13 +74,14 @@ pub fn run(args: &CheckArgs) -> Exit {
         _ => return collection(args, network),
     };
     let (path, (load, verify)) = (&args.files[0], check_options(args));
-    let (exit, emits) = match single::check_file(
-        path,
-        &load,
-        &verify,
-        single_format(format),
-        args.proofs.as_deref(),
-    ) {
+    let proofs = args.proofs.as_deref();
+    let checked = match source {
+        Some(source) => {
+            single::check_read(path, source, &load, &verify, single_format(format), proofs)
+        }
+        None => single::check_file(path, &load, &verify, single_format(format), proofs),
+    };
+    let (exit, emits) = match checked {
         // MSCCL programs have a checker of their own (docs/msccl.md).
         FileCheck::Msccl(source) => {
             let shown = path.display().to_string();
@@ -178,6 +195,29 @@ pub(super) fn emit_all(emits: Vec<Emit>) {
 /// Reads and loads a file, reporting any error in `format`; `None` means [`Exit::Input`].
 pub fn read_and_load(path: &Path, options: &LoadOptions, format: OutputFormat) -> Option<Loaded> {
     read_and_load_with_source(path, options, format).map(|(_, loaded)| loaded)
+}
+
+/// Reads a file once (`-`: standard input), reporting an error in `format`;
+/// `None` means [`Exit::Input`]. A command that tells the kind of its file
+/// reads it with this and passes the text on: a pipe cannot be read twice.
+pub fn read_once(path: &Path, format: OutputFormat) -> Option<String> {
+    let mut emits = Vec::new();
+    let source = single::read_source(path, single_format(format), &mut emits);
+    emit_all(emits);
+    source
+}
+
+/// Loads the text [`read_once`] read, reporting an error in `format`.
+pub fn load_read(
+    path: &Path,
+    source: String,
+    options: &LoadOptions,
+    format: OutputFormat,
+) -> Option<Loaded> {
+    let mut emits = Vec::new();
+    let loaded = single::load_source(path, source, options, single_format(format), &mut emits);
+    emit_all(emits);
+    loaded.map(|(_, loaded)| loaded)
 }
 
 /// [`read_and_load`], keeping the file's text.

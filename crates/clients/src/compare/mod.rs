@@ -70,11 +70,11 @@ pub fn row(words: &str) -> Result<Row, CompareError> {
     let input = |m: String| CompareError::Input(m);
     let network = words
         .parse::<NetworkName>()
-        .map_err(|e| input(format!("`{words}`: {e}")))?;
+        .map_err(|e| input(format!("`{}`: {e}", txverify_core::format::echoed(words))))?;
     crate::bounds::check_size(&network).map_err(|e| input(e.to_string()))?;
     let graph = network
         .build()
-        .map_err(|e| input(format!("`{words}`: {e}")))?;
+        .map_err(|e| input(format!("`{}`: {e}", txverify_core::format::echoed(words))))?;
     // The bounds of `bounds --network NET --ports 1`, the very same report.
     let figures = network_report(words, 1).map_err(|e| input(e.to_string()))?;
     if figures.statuses_agree == Some(false) {

@@ -11,6 +11,7 @@ use super::gf2::{MAX_DIM, Matrix};
 use super::{Direction, Lcc};
 use std::path::Path;
 use thiserror::Error;
+use txverify_core::load::read::{ReadError, ReadLimits, read_text};
 
 /// What is wrong with a communication file, and where.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -91,7 +92,7 @@ pub enum LoadError {
         /// The path as given.
         path: String,
         /// The reason.
-        source: std::io::Error,
+        source: ReadError,
     },
     /// The file is malformed.
     #[error("{path}:{}:{}: {}", error.line, error.column, error.fault)]
@@ -182,8 +183,10 @@ pub fn load(arg: &str) -> Result<Lcc, LoadError> {
             .map_err(|_| LoadError::Builtin(format!("{arg}: `{size}` is not a size")))?;
         return builtin(name, n).map_err(|why| LoadError::Builtin(format!("{arg}: {why}")));
     }
-    let text = std::fs::read_to_string(Path::new(arg)).map_err(|source| {
-        if arg.contains(':') && source.kind() == std::io::ErrorKind::NotFound {
+    let text = read_text(Path::new(arg), ReadLimits::TEXT).map_err(|source| {
+        let missing =
+            matches!(&source, ReadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound);
+        if arg.contains(':') && missing {
             LoadError::Unknown(arg.to_string())
         } else {
             LoadError::Read {

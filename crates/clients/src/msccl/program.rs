@@ -9,6 +9,71 @@
 //! and the program is invalid (docs/msccl.md, "Reading").
 
 use super::parse::{Element, Pos, ReadError};
+use txverify_core::format::echoed;
+
+/// The integer type the executor's reader keeps an attribute in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntWidth {
+    /// A C `int`: `mscclXmlGetAttrInt` reads with `strtol` and stores an `int`.
+    Bits32,
+    /// An `int64_t`: `mscclXmlGetAttrInt64` reads with `strtoll`.
+    Bits64,
+}
+
+/// Every integer attribute the executor's reader reads, by element, with the
+/// width it keeps it in (msccl-executor-nccl and RCCL, `msccl_parser.cc`).
+/// Only the byte range the program is selected for is 64-bit: TE-CCL writes
+/// `maxBytes="1152921504606846976"` (2^60).
+pub const INTEGER_ATTRIBUTES: &[(&str, &str, IntWidth)] = &[
+    ("algo", "ngpus", IntWidth::Bits32),
+    ("algo", "nchannels", IntWidth::Bits32),
+    ("algo", "nchunksperloop", IntWidth::Bits32),
+    ("algo", "inplace", IntWidth::Bits32),
+    ("algo", "outofplace", IntWidth::Bits32),
+    ("algo", "minBytes", IntWidth::Bits64),
+    ("algo", "maxBytes", IntWidth::Bits64),
+    ("gpu", "id", IntWidth::Bits32),
+    ("gpu", "i_chunks", IntWidth::Bits32),
+    ("gpu", "o_chunks", IntWidth::Bits32),
+    ("gpu", "s_chunks", IntWidth::Bits32),
+    ("tb", "id", IntWidth::Bits32),
+    ("tb", "recv", IntWidth::Bits32),
+    ("tb", "send", IntWidth::Bits32),
+    ("tb", "chan", IntWidth::Bits32),
+    ("step", "s", IntWidth::Bits32),
+    ("step", "srcoff", IntWidth::Bits32),
+    ("step", "dstoff", IntWidth::Bits32),
+    ("step", "cnt", IntWidth::Bits32),
+    ("step", "depid", IntWidth::Bits32),
+    ("step", "deps", IntWidth::Bits32),
+    ("step", "hasdep", IntWidth::Bits32),
+];
+
+impl IntWidth {
+    /// The width `attribute` of `<element>` is read in ([`INTEGER_ATTRIBUTES`]).
+    pub fn of(element: &str, attribute: &str) -> IntWidth {
+        INTEGER_ATTRIBUTES
+            .iter()
+            .find(|(e, a, _)| *e == element && *a == attribute)
+            .map_or(IntWidth::Bits32, |(_, _, width)| *width)
+    }
+
+    /// Whether a value fits.
+    pub fn holds(self, value: i64) -> bool {
+        match self {
+            IntWidth::Bits32 => i32::try_from(value).is_ok(),
+            IntWidth::Bits64 => true,
+        }
+    }
+
+    /// `32-bit`, `64-bit`.
+    pub fn described(self) -> &'static str {
+        match self {
+            IntWidth::Bits32 => "32-bit",
+            IntWidth::Bits64 => "64-bit",
+        }
+    }
+}
 
 /// The most GPUs (`ngpus`) a program may have: more is unreadable, refused
 /// before a rank is laid out for each.
@@ -259,24 +324,36 @@ impl Attrs<'_> {
             .element
             .attribute(name)
             .map_or(self.element.pos, |a| a.pos);
-        let value = text.trim().parse::<i64>().map_err(|_| ReadError {
-            pos,
-            message: format!(
-                "`{name}` of <{}> is `{text}`, not an integer",
-                self.element.name
-            ),
-        })?;
-        // The executor's reader keeps every integer in a C `int`; checked here,
-        // every sum of two values read fits an i64.
-        if i32::try_from(value).is_err() {
+        let width = IntWidth::of(&self.element.name, name);
+        let digits = text.trim();
+        let unsigned = digits.strip_prefix(['-', '+']).unwrap_or(digits);
+        if unsigned.is_empty() || !unsigned.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ReadError {
                 pos,
                 message: format!(
-                    "`{name}` of <{}> is {value}, outside the range of the 32-bit integer the executor's reader keeps it in",
-                    self.element.name
+                    "`{name}` of <{}> is `{}`, not an integer",
+                    self.element.name,
+                    echoed(&text)
                 ),
             });
         }
+        // Digits past 38 are out of any width read. Every value is at most 32
+        // bits but the byte range, which nothing adds: every sum of two values
+        // read fits an i64.
+        let value = i64::try_from(digits.parse::<i128>().unwrap_or(i128::MAX))
+            .ok()
+            .filter(|&v| width.holds(v));
+        let Some(value) = value else {
+            return Err(ReadError {
+                pos,
+                message: format!(
+                    "`{name}` of <{}> is {}, outside the range of the {} integer the executor's reader keeps it in",
+                    self.element.name,
+                    echoed(digits),
+                    width.described()
+                ),
+            });
+        };
         Ok(value)
     }
 }

@@ -374,7 +374,12 @@ pub fn search_collective(
     }
     let graph = match request.network.build() {
         Ok(g) => g,
-        Err(e) => return fail(Status::Input, format!("`{words}`: {e}")),
+        Err(e) => {
+            return fail(
+                Status::Input,
+                format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+            );
+        }
     };
     if let Some(root) = request.collective.root()
         && root as usize >= graph.nodes()
@@ -410,7 +415,12 @@ pub fn search_collective(
                 searched.stopped_in = Some(Phase::Construction);
                 None
             }
-            Err(e) => return fail(Status::Input, format!("`{words}`: {e}")),
+            Err(e) => {
+                return fail(
+                    Status::Input,
+                    format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                );
+            }
         };
         if let Some(made) = made {
             let found = run.judged(made.sends, Some(made.method))?;
@@ -461,7 +471,10 @@ pub fn search_collective(
                         E::Unsupported(_) | E::OverLimit { .. } | E::Write { .. } => Status::Input,
                         _ => Status::Internal,
                     };
-                    return fail(status, format!("`{words}`: {e}"));
+                    return fail(
+                        status,
+                        format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                    );
                 }
             }
             if let Some(sends) = searched.found.clone() {

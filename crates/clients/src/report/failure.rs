@@ -17,6 +17,7 @@
 
 use serde::{Serialize, Serializer, ser::SerializeMap};
 use serde_json::Value;
+use txverify_core::load::read::{ReadError, ReadLimits};
 
 /// How a command ended, one variant per documented exit status but the broken
 /// pipe (which only the binary sees). Ordered from best to worst, so that the
@@ -66,13 +67,12 @@ impl From<crate::verify::Outcome> for Status {
     }
 }
 
-/// Reads a text file, dropping a leading byte-order mark (editors on some
-/// systems write one; it is not part of the text, and columns count from after it).
-pub fn read_text(path: &std::path::Path) -> std::io::Result<String> {
-    std::fs::read_to_string(path).map(|s| match s.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => s,
-    })
+/// Reads a text file once, bounded (`-`: standard input; the limits of
+/// [`ReadLimits::TEXT`], docs/limits.md), dropping a leading byte-order mark
+/// (editors on some systems write one; it is not part of the text, and
+/// columns count from after it).
+pub fn read_text(path: &std::path::Path) -> Result<String, ReadError> {
+    txverify_core::load::read::read_text(path, ReadLimits::TEXT)
 }
 
 /// Why a command stopped without its report.

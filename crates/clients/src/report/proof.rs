@@ -12,6 +12,7 @@ use serde::Serialize;
 use std::io::{BufReader, Read};
 use std::path::Path;
 use std::time::Instant;
+use txverify_core::load::read::{self, ReadLimits};
 use txverify_proofcheck::{self as proofcheck, ProofError, ProofReport, dimacs};
 
 /// The JSON schema of `verify-proof --cnf --format json`.
@@ -136,8 +137,8 @@ pub fn check_cnf_proof(
     request: &CnfProofRequest<'_>,
     progress: &mut dyn FnMut(&dyn Fn() -> String),
 ) -> Result<CnfProofReport, Failure> {
-    let formula = std::fs::File::open(request.cnf)
-        .map_err(dimacs::DimacsError::Read)
+    let formula = read::open(request.cnf, ReadLimits::FORMULA)
+        .map_err(|e| dimacs::DimacsError::Read(std::io::Error::other(e)))
         .and_then(|f| dimacs::read(BufReader::new(f)))
         .map_err(|e| Failure::input(format!("{}: {e}", request.cnf.display())))?;
     let format = match request.format {
@@ -266,7 +267,8 @@ enum Checked {
 pub fn sniff(path: &Path, clauses: usize) -> std::io::Result<ProofFormat> {
     let is_lrat_name = path.extension().is_some_and(|e| e == "lrat");
     let mut head = Vec::new();
-    std::fs::File::open(path)?
+    read::open(path, ReadLimits::PROOF)
+        .map_err(std::io::Error::other)?
         .take(1 << 16)
         .read_to_end(&mut head)?;
     let binary = head.first() == Some(&b'a')
@@ -310,9 +312,9 @@ fn check_drat(
     progress: &mut dyn FnMut(&dyn Fn() -> String),
 ) -> Outcome {
     let path = request.proof;
-    let file = std::fs::File::open(path)
+    let total = std::fs::metadata(path).map_or(0, |m| m.len());
+    let file = read::open(path, ReadLimits::PROOF)
         .map_err(|e| Checked::Unreadable(format!("{}: {e}", path.display())))?;
-    let total = file.metadata().map_or(0, |m| m.len());
     let progress = std::cell::RefCell::new(progress);
     let counting = Counting {
         inner: file,
@@ -365,7 +367,7 @@ fn check_drat(
 
 /// The LRAT check.
 fn check_lrat(formula: &dimacs::Formula, path: &Path) -> Outcome {
-    let file = std::fs::File::open(path)
+    let file = read::open(path, ReadLimits::PROOF)
         .map_err(|e| Checked::Unreadable(format!("{}: {e}", path.display())))?;
     let lemmas =
         proofcheck::check_lrat_reader(&formula.clauses, BufReader::with_capacity(1 << 16, file))
@@ -421,7 +423,13 @@ fn classify(error: ProofError, path: &Path) -> Checked {
 
 /// The 1-based line and column of byte `offset` of a text file.
 fn line_and_column(path: &Path, offset: usize) -> Option<(usize, usize)> {
-    let bytes = std::fs::read(path).ok()?;
+    // Only the bytes before the offset, which the check has read already.
+    let mut bytes = Vec::new();
+    read::open(path, ReadLimits::PROOF)
+        .ok()?
+        .take(offset as u64)
+        .read_to_end(&mut bytes)
+        .ok()?;
     let before = bytes.get(..offset.min(bytes.len()))?;
     if before
         .iter()

@@ -78,8 +78,8 @@ pub fn read_and_load(
     load_source(path, source, options, format, emits)
 }
 
-/// Reads a file's text, with a read error kept in `emits`.
-fn read_source(path: &Path, format: Format, emits: &mut Vec<Emit>) -> Option<String> {
+/// Reads a file's text once, with a read error kept in `emits`.
+pub fn read_source(path: &Path, format: Format, emits: &mut Vec<Emit>) -> Option<String> {
     read_text(path)
         .map_err(|e| {
             let shown = path.display().to_string();
@@ -90,7 +90,7 @@ fn read_source(path: &Path, format: Format, emits: &mut Vec<Emit>) -> Option<Str
 }
 
 /// Loads text read from `path`, with a load error kept in `emits`.
-fn load_source(
+pub fn load_source(
     path: &Path,
     source: String,
     options: &LoadOptions,
@@ -187,11 +187,24 @@ pub fn check_file(
     format: Format,
     proofs: Option<&Path>,
 ) -> FileCheck {
-    let shown = path.display().to_string();
     let mut emits = Vec::new();
     let Some(source) = read_source(path, format, &mut emits) else {
         return FileCheck::Done(Outcome::input(emits));
     };
+    check_read(path, source, load, options, format, proofs)
+}
+
+/// [`check_file`] on the text read from `path` (read once by the caller).
+pub fn check_read(
+    path: &Path,
+    source: String,
+    load: &LoadOptions,
+    options: &VerifyOptions,
+    format: Format,
+    proofs: Option<&Path>,
+) -> FileCheck {
+    let shown = path.display().to_string();
+    let mut emits = Vec::new();
     let lookup = CertificateLookup::for_file(path, proofs);
     let report = match check_source(&shown, source, load, options, &lookup) {
         SourceCheck::Msccl(source) => return FileCheck::Msccl(source),
@@ -309,9 +322,10 @@ pub fn check_html(
 
 /// `--network`, built, for MSCCL programs; a bad name, or `--network` with one
 /// table (which names its network itself), is refused with the line to show.
+/// `one` is the single file given and its text, read once by the caller.
 pub fn program_network(
     spec: Option<&NetworkSpec>,
-    files: &[PathBuf],
+    one: Option<(&Path, &str)>,
 ) -> Result<Option<Graph>, String> {
     let Some(spec) = spec else {
         return Ok(None);
@@ -319,15 +333,13 @@ pub fn program_network(
     let graph = spec
         .graph(&LoadOptions::default())
         .map_err(|e| format!("--network {e}"))?;
-    if let [one] = files
-        && !one.is_dir()
-        && let Ok(source) = read_text(one)
-        && detect(&source) != FileKind::Msccl
+    if let Some((path, source)) = one
+        && detect(source) != FileKind::Msccl
     {
         return Err(format!(
             "--network is for MSCCL programs; {} is {}, which names its network itself",
-            one.display(),
-            detect(&source)
+            path.display(),
+            detect(source)
         ));
     }
     Ok(Some(graph))

@@ -148,11 +148,15 @@ impl LinkTimes {
         let mut times = LinkTimes::uniform(graph, alpha, beta);
         if let Some(path) = request.link_table {
             let shown = path.display().to_string();
-            let text =
-                crate::report::failure::read_text(path).map_err(|e| TimingError::Unreadable {
-                    path: shown.clone(),
-                    reason: e.to_string(),
-                })?;
+            // Short lines only: a line is refused as it is read, before it is held.
+            let text = txverify_core::load::read::read_text(
+                path,
+                txverify_core::load::read::ReadLimits::RECORDS,
+            )
+            .map_err(|e| TimingError::Unreadable {
+                path: shown.clone(),
+                reason: e.to_string(),
+            })?;
             let n = graph.nodes() as u32;
             let link = |u: u32, v: u32| (u < n && v < n).then(|| graph.link(u, v)).flatten();
             let listed = table::read(&text, link).map_err(|error| TimingError::Table {

@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use txverify_core::format::echoed;
 
 /// What is wrong with a link table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,9 +58,13 @@ impl fmt::Display for TableErrorKind {
                 "a line is `from to alpha beta`, this line has {n} field{}",
                 if *n == 1 { "" } else { "s" }
             ),
-            TableErrorKind::NotANode(w) => write!(f, "`{w}` is not a node number"),
+            TableErrorKind::NotANode(w) => write!(f, "`{}` is not a node number", echoed(w)),
             TableErrorKind::NotATime(w) => {
-                write!(f, "`{w}` is not a time (a decimal number from 0 to 1e15)")
+                write!(
+                    f,
+                    "`{}` is not a time (a decimal number from 0 to 1e15)",
+                    echoed(w)
+                )
             }
             TableErrorKind::NotALink(u, v) => write!(f, "{u} {v} is not a link of the network"),
             TableErrorKind::Repeated {
@@ -85,15 +90,23 @@ pub fn parse_time(word: &str) -> Option<f64> {
         .filter(|t| ok && (0.0..=super::MAX_TIME).contains(t))
 }
 
-/// The fields of a line (comment removed) with their 1-based columns.
-fn fields(line: &str) -> Vec<(usize, &str)> {
+/// The most fields of a line kept: a line has four, and one more shows it has too many.
+const FIELDS_KEPT: usize = 5;
+
+/// The fields of a line (comment removed) with their 1-based columns: the
+/// first [`FIELDS_KEPT`], and how many there are.
+fn fields(line: &str) -> (Vec<(usize, &str)>, usize) {
     let mut out = Vec::new();
+    let mut count = 0;
     let mut start: Option<(usize, usize)> = None; // (byte, column)
     for (column, (byte, c)) in line.char_indices().enumerate() {
         let separator = c.is_whitespace() || c == ',';
         match (separator, start) {
             (true, Some((b, col))) => {
-                out.push((col, &line[b..byte]));
+                count += 1;
+                if out.len() < FIELDS_KEPT {
+                    out.push((col, &line[b..byte]));
+                }
                 start = None;
             }
             (false, None) => start = Some((byte, column + 1)),
@@ -101,9 +114,12 @@ fn fields(line: &str) -> Vec<(usize, &str)> {
         }
     }
     if let Some((b, col)) = start {
-        out.push((col, &line[b..]));
+        count += 1;
+        if out.len() < FIELDS_KEPT {
+            out.push((col, &line[b..]));
+        }
     }
-    out
+    (out, count)
 }
 
 /// The per-link times of `text` on the links `link(u, v)` names (`None`: not
@@ -119,12 +135,15 @@ pub fn read(
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
         let body = raw.split('#').next().unwrap_or("");
-        let f = fields(body);
+        let (f, count) = fields(body);
         if f.is_empty() {
             continue;
         }
-        let words: Vec<String> = f.iter().map(|(_, w)| w.to_ascii_lowercase()).collect();
-        if std::mem::take(&mut header_allowed) && words == ["from", "to", "alpha", "beta"] {
+        let header = count == 4
+            && f.iter()
+                .zip(["from", "to", "alpha", "beta"])
+                .all(|((_, w), h)| w.eq_ignore_ascii_case(h));
+        if std::mem::take(&mut header_allowed) && header {
             continue;
         }
         let at = |column: usize, kind: TableErrorKind| TableError {
@@ -132,8 +151,8 @@ pub fn read(
             column,
             kind,
         };
-        if f.len() != 4 {
-            return Err(at(f[0].0, TableErrorKind::Fields(f.len())));
+        if count != 4 {
+            return Err(at(f[0].0, TableErrorKind::Fields(count)));
         }
         let node = |(column, w): (usize, &str)| {
             w.parse::<u32>()

@@ -70,8 +70,21 @@ pub fn render_diagnostic(path: &str, source: &str, span: Span, message: &dyn Dis
     )
 }
 
-/// Lines longer than this many bytes are shown as a window around the error.
-const SHOWN_LINE_BYTES: usize = 200;
+/// Lines longer than this many bytes are shown as a window around the error;
+/// a token an error message repeats is cut to it ([`echoed`]).
+pub const SHOWN_LINE_BYTES: usize = 200;
+
+/// A token as an error message repeats it: whole up to [`SHOWN_LINE_BYTES`],
+/// else its first [`SHOWN_LINE_BYTES`] bytes, `…` and its length, so that a
+/// million-digit number gives a line of a few hundred bytes. Every message that
+/// quotes what a user wrote (a number, a name, a value) goes through this.
+pub fn echoed(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.len() <= SHOWN_LINE_BYTES {
+        return std::borrow::Cow::Borrowed(token);
+    }
+    let end = floor_char_boundary(token, SHOWN_LINE_BYTES);
+    std::borrow::Cow::Owned(format!("{}… ({} bytes)", &token[..end], token.len()))
+}
 
 /// How much of a long line the window shows before the error.
 const SHOWN_BEFORE_BYTES: usize = 60;
@@ -79,4 +92,18 @@ const SHOWN_BEFORE_BYTES: usize = 60;
 /// Combining marks take no room on screen (U+0300..U+036F covers the macron).
 fn is_zero_width(c: char) -> bool {
     ('\u{0300}'..='\u{036F}').contains(&c)
+}
+
+#[cfg(test)]
+mod echo_tests {
+    use super::*;
+
+    #[test]
+    fn a_long_token_is_cut_at_a_character_boundary_with_its_length() {
+        assert_eq!(echoed("12"), "12");
+        let long = "é".repeat(1000);
+        let shown = echoed(&long);
+        assert!(shown.len() < SHOWN_LINE_BYTES + 30, "{shown}");
+        assert!(shown.ends_with("… (2000 bytes)"), "{shown}");
+    }
 }

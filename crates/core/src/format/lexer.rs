@@ -90,6 +90,39 @@ impl<'a> Cursor<'a> {
         self.rest().chars().next()
     }
 
+    /// The letters of the run of plain letters ahead (`aab'{t1}`, with blanks
+    /// between them unless `compact`), counted without reading them into
+    /// letters: up to `limit + 1`, and the offset where the count stopped. A
+    /// word's letter limit is checked with this before its letters are held.
+    pub fn letters_ahead(&self, compact: bool, limit: u64) -> (u64, usize) {
+        let rest = self.rest();
+        let mut count = 0u64;
+        let mut chars = rest.char_indices().peekable();
+        while let Some(&(i, c)) = chars.peek() {
+            if count > limit {
+                return (count, self.pos + i);
+            }
+            if c.is_ascii_alphabetic() || macron_base(c).is_some() {
+                count += 1;
+            } else if c == '{' {
+                // A braced name is one letter; an unclosed one ends the run.
+                match rest[i..].find('}') {
+                    Some(close) => {
+                        count += 1;
+                        while chars.next_if(|&(j, _)| j < i + close).is_some() {}
+                    }
+                    None => return (count, self.pos + i),
+                }
+            } else if !(matches!(c, '\'' | COMBINING_MACRON | COMBINING_OVERLINE)
+                || (!compact && c.is_whitespace()))
+            {
+                return (count, self.pos + i);
+            }
+            chars.next();
+        }
+        (count, self.pos + rest.len())
+    }
+
     /// Whether everything has been read.
     pub fn at_end(&self) -> bool {
         self.pos >= self.end

@@ -20,7 +20,7 @@ mod strip;
 pub mod syntax;
 
 pub use comments::print_keeping_comments;
-pub use diagnostic::{render_diagnostic, render_error};
+pub use diagnostic::{SHOWN_LINE_BYTES, echoed, render_diagnostic, render_error};
 pub use lower::{MAX_EXPONENT, MAX_GENERATORS, MAX_RELATOR_LETTERS, lower_group, lower_word};
 pub use parser::{MAX_HYPERCUBE_DIMENSION, MAX_NESTING, parse};
 pub use printer::{print, print_group, print_letters, print_row_token, print_rows, print_word};

@@ -5,7 +5,7 @@
 //! [`Cursor`].
 
 use super::lexer::{Cursor, is_name_char, starts_letter};
-use super::lower::MAX_EXPONENT;
+use super::lower::{MAX_EXPONENT, MAX_RELATOR_LETTERS};
 use super::syntax::{
     Atom, Expectation, Factor, GroupSyntax, Letter, MessagesSyntax, PresentationSyntax, Relation,
     Row, RowToken, Span, Spanned, TblFile, WordExpr,
@@ -581,6 +581,9 @@ pub(crate) fn word(
     let start = cursor.pos();
     let mut factors = Vec::new();
     let mut end = start;
+    // Each run of plain letters is counted before its letters are held: a
+    // word over the limit is refused in the memory of its text.
+    let mut counted_to = start;
     loop {
         if !compact {
             cursor.skip_ws();
@@ -588,6 +591,16 @@ pub(crate) fn word(
         match cursor.peek() {
             Some(c) if starts_factor(c) => {}
             _ => break,
+        }
+        if cursor.pos() >= counted_to {
+            let (letters, to) = cursor.letters_ahead(compact, MAX_RELATOR_LETTERS);
+            if letters > MAX_RELATOR_LETTERS {
+                return Err(ParseError::new(
+                    ParseErrorKind::WordTooLong,
+                    Span::new(cursor.pos(), to),
+                ));
+            }
+            counted_to = to.max(cursor.pos() + 1);
         }
         let factor = factor(cursor, compact, depth)?;
         end = factor.span.end;
@@ -732,8 +745,12 @@ fn parse_row(source: &str, span: Span, line: usize) -> Result<Row, ParseError> {
             }
             continue;
         }
-        let mut letters = Vec::new();
         let mut token = Cursor::new(source, item.span.start, item.span.end);
+        // A word of the table is letters only: counted before they are held.
+        if token.letters_ahead(true, MAX_RELATOR_LETTERS).0 > MAX_RELATOR_LETTERS {
+            return Err(ParseError::new(ParseErrorKind::WordTooLong, item.span));
+        }
+        let mut letters = Vec::new();
         while !token.at_end() {
             match token.letter()? {
                 Some(scanned) => letters.push(scanned.letter),

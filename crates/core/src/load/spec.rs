@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::{FileKind, LoadOptions, detect, load};
-use crate::network::{Graph, NameError, NetworkError, NetworkName, read_edges};
+use crate::network::{Graph, NameError, NetworkError, NetworkName, parse_edges};
 
 /// A network as a `--network` argument gives it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -116,9 +116,11 @@ impl NetworkSpec {
             NetworkSpec::Named(name) => name.build().map_err(|e| network(name, e)),
             NetworkSpec::File(path) => {
                 let shown = path.display().to_string();
-                match kind_of(path)? {
+                // Read once: the kind is told from the text read (a pipe
+                // cannot be read again).
+                let source = read(path)?;
+                match detect(&source) {
                     FileKind::Table | FileKind::Unknown => {
-                        let source = read(path)?;
                         let loaded = load(&source, options).map_err(|_| SpecError::Header {
                             path: shown.clone(),
                         })?;
@@ -127,10 +129,12 @@ impl NetworkSpec {
                             .map(|g| g.with_label(shown.clone()))
                             .map_err(|error| SpecError::Network { name: shown, error })
                     }
-                    FileKind::EdgeList => read_edges(path).map_err(|e| SpecError::Network {
-                        name: format!("edges {shown}"),
-                        error: NetworkError::Edges(e),
-                    }),
+                    FileKind::EdgeList => {
+                        parse_edges(&source, &shown).map_err(|e| SpecError::Network {
+                            name: format!("edges {shown}"),
+                            error: NetworkError::Edges(e),
+                        })
+                    }
                     kind => Err(SpecError::NotANetwork { path: shown, kind }),
                 }
             }
@@ -139,7 +143,7 @@ impl NetworkSpec {
 }
 
 fn read(path: &Path) -> Result<String, SpecError> {
-    std::fs::read_to_string(path).map_err(|e| SpecError::Unreadable {
+    super::read::read_text(path, super::read::ReadLimits::TEXT).map_err(|e| SpecError::Unreadable {
         path: path.display().to_string(),
         reason: e.to_string(),
     })

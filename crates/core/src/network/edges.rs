@@ -97,7 +97,8 @@ impl fmt::Display for EdgesErrorKind {
             EdgesErrorKind::Unreadable(reason) => write!(f, "cannot read the edge list: {reason}"),
             EdgesErrorKind::NotANode(word) => write!(
                 f,
-                "`{word}` is not a node number (a line is two node numbers `u v`)"
+                "`{}` is not a node number (a line is two node numbers `u v`)",
+                crate::format::echoed(word)
             ),
             EdgesErrorKind::NotTwo(n) => write!(
                 f,
@@ -126,10 +127,11 @@ impl fmt::Display for EdgesErrorKind {
     }
 }
 
-/// Reads and checks the edge list at `path` (named in errors as given).
+/// Reads and checks the edge list at `path` (named in errors as given; `-`
+/// is standard input), once and bounded ([`crate::load::read::ReadLimits::RECORDS`]).
 pub fn read_edges(path: &Path) -> Result<Graph, EdgesError> {
     let shown = path.display().to_string();
-    match std::fs::read_to_string(path) {
+    match crate::load::read::read_text(path, crate::load::read::ReadLimits::RECORDS) {
         Ok(text) => parse_edges(&text, &shown),
         Err(e) => Err(EdgesError {
             path: shown,

@@ -66,11 +66,15 @@ pub enum NetworkError {
     Empty,
     /// The family is not one txverify builds.
     #[error(
-        "unknown network family `{0}` (known: ring, linear, torus, mesh, hypercube, complete, nvlink, kary, genhypercube, twisted, star, pancake, ccc, butterfly, edges FILE)"
+        "unknown network family `{}` (known: ring, linear, torus, mesh, hypercube, complete, nvlink, kary, genhypercube, twisted, star, pancake, ccc, butterfly, edges FILE)",
+        crate::format::echoed(.0)
     )]
     UnknownFamily(String),
     /// A Cayley family's group could not be computed.
-    #[error("the Cayley graph of `{name}` could not be built: {reason}")]
+    #[error(
+        "the Cayley graph of `{}` could not be built: {reason}",
+        crate::format::echoed(name)
+    )]
     CayleyGroup {
         /// The network.
         name: String,
@@ -78,7 +82,7 @@ pub enum NetworkError {
         reason: String,
     },
     /// A size is not a number.
-    #[error("`{0}` is not a size")]
+    #[error("`{}` is not a size", crate::format::echoed(.0))]
     BadSize(String),
     /// The family takes a different number of sizes.
     #[error("`{family}` takes {expected}, not {given} numbers")]
@@ -147,10 +151,10 @@ pub enum NetworkError {
     #[error("`edges` takes one file name")]
     EdgesName,
     /// A table's network must be a ring, a hypercube or a torus.
-    #[error("`{0}` is not a ring, a hypercube or a torus")]
+    #[error("`{}` is not a ring, a hypercube or a torus", crate::format::echoed(.0))]
     NotATorus(String),
     /// Sizes that are not a twisted-torus shape.
-    #[error("`{0}` is not a twisted-torus shape (valid: {shapes})", shapes = super::twisted::SHAPES)]
+    #[error("`{}` is not a twisted-torus shape (valid: {shapes})", crate::format::echoed(.0), shapes = super::twisted::SHAPES)]
     TwistedShape(String),
 }
 

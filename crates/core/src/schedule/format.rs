@@ -45,10 +45,10 @@ pub enum ParseErrorKind {
     #[error("expected a header line `key: value` or `sends:`")]
     NotAHeader,
     /// A header key other than `network`, `ports`, `collective` and `chunks`.
-    #[error("unknown key `{0}:` (known keys: network, ports, collective, chunks, sends)")]
+    #[error("unknown key `{}:` (known keys: network, ports, collective, chunks, sends)", crate::format::echoed(.0))]
     UnknownKey(String),
     /// A header key given twice.
-    #[error("`{0}:` is given twice")]
+    #[error("`{}:` is given twice", crate::format::echoed(.0))]
     DuplicateKey(String),
     /// The `network:` value names no network txverify builds.
     #[error("{0}")]
@@ -72,7 +72,7 @@ pub enum ParseErrorKind {
     )]
     BadChunk(u32),
     /// A field that is not a number (or `*` in the destination).
-    #[error("`{0}` is not a number{dest}", dest = if *.1 { " or `*`" } else { "" })]
+    #[error("`{}` is not a number{dest}", crate::format::echoed(.0), dest = if *.1 { " or `*`" } else { "" })]
     BadNumber(String, bool),
     /// Malformed JSON, or JSON not in the schedule schema (serde_json's message).
     #[error("{0}")]

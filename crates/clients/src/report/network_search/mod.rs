@@ -282,7 +282,12 @@ pub fn search_network(
     }
     let graph = match request.network.build() {
         Ok(g) => g,
-        Err(e) => return fail(format!("`{words}`: {e}"), Status::Input),
+        Err(e) => {
+            return fail(
+                format!("`{}`: {e}", txverify_core::format::echoed(words)),
+                Status::Input,
+            );
+        }
     };
     // Every message makes at least one send: a first bound on the sends,
     // before the distances are computed.
@@ -328,7 +333,12 @@ pub fn search_network(
             Some(e) if request.deadline.is_some() && request.time.is_none() => {
                 sat_skipped = Some(e.to_string());
             }
-            Some(e) => return fail(format!("`{words}`: {e}"), Status::Input),
+            Some(e) => {
+                return fail(
+                    format!("`{}`: {e}", txverify_core::format::echoed(words)),
+                    Status::Input,
+                );
+            }
             None => {}
         }
     }
