@@ -3,7 +3,7 @@
 //! or as an MSCCL program (docs/export.md). The checks and the export are
 //! [`txverify_clients::export`]'s; this writes what it gives.
 
-use super::check::read_and_load;
+use super::check::{load_read, read_once};
 use super::exit::Exit;
 use super::{ExportArgs, ExportFormat, OutputFormat};
 use std::io::Write;
@@ -26,12 +26,15 @@ pub fn run(args: &ExportArgs) -> Exit {
         ExportFormat::Msccl => table::ExportFormat::Msccl,
     };
     // A schedule file (what `search -o` writes) has a path of its own.
-    let source = super::read_text(&args.file).ok();
-    let exported = match source.filter(|s| is_schedule(s)) {
-        Some(source) => export_schedule(&args.file, &source, &stem(), format),
-        None => {
-            let Some(loaded) = read_and_load(&args.file, &Default::default(), OutputFormat::Text)
-            else {
+    // Read once, then told by content: a pipe cannot be read twice.
+    let Some(source) = read_once(&args.file, OutputFormat::Text) else {
+        return Exit::Input;
+    };
+    let exported = match is_schedule(&source) {
+        true => export_schedule(&args.file, &source, &stem(), format),
+        false => {
+            let options = Default::default();
+            let Some(loaded) = load_read(&args.file, source, &options, OutputFormat::Text) else {
                 return Exit::Input;
             };
             let name = loaded

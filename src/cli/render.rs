@@ -3,7 +3,7 @@
 //! [`txverify_clients::render::picture`].
 
 use super::OutputFormat;
-use super::check::read_and_load_with_source;
+use super::check::{load_read, read_once};
 use super::exit::Exit;
 use clap::ValueEnum;
 use std::path::PathBuf;
@@ -49,8 +49,12 @@ enum ByArg {
 }
 
 pub fn run(args: &RenderArgs) -> Exit {
-    if let Some(exit) = schedule_if_schedule(args) {
-        return exit;
+    // Read once, then told by content: a pipe cannot be read twice.
+    let Some(source) = read_once(&args.file, OutputFormat::Text) else {
+        return Exit::Input;
+    };
+    if is_schedule(&source) {
+        return render_schedule_file(args, &source);
     }
     let load = LoadOptions {
         limits: EnumerationLimits {
@@ -58,7 +62,7 @@ pub fn run(args: &RenderArgs) -> Exit {
             ..EnumerationLimits::default()
         },
     };
-    let Some((_, loaded)) = read_and_load_with_source(&args.file, &load, OutputFormat::Text) else {
+    let Some(loaded) = load_read(&args.file, source, &load, OutputFormat::Text) else {
         return Exit::Input;
     };
     let shown = args.file.display().to_string();
@@ -107,20 +111,14 @@ fn write_picture(args: &RenderArgs, picture: Result<Picture, Failure>) -> Exit {
     written.max(Exit::from(picture.status))
 }
 
-/// When `args.file` is a schedule, draws it (see [`render_schedule`]);
-/// `None` hands the file on to the `.tbl` path.
-fn schedule_if_schedule(args: &RenderArgs) -> Option<Exit> {
-    // An unreadable file is reported by the `.tbl` path, as `simulate` does.
-    let source = super::read_text(&args.file).ok()?;
-    if !is_schedule(&source) {
-        return None;
-    }
+/// Draws the schedule `args.file` holds (its text, `source`).
+fn render_schedule_file(args: &RenderArgs, source: &str) -> Exit {
     // The library's rules for a schedule (`--utilisation` is for tables).
     let request = RenderRequest {
         view: view(args),
         max_columns: args.max_columns as usize,
         load: LoadOptions::default(),
     };
-    let picture = render_source(&args.file, &source, &request);
-    Some(write_picture(args, picture))
+    let picture = render_source(&args.file, source, &request);
+    write_picture(args, picture)
 }
