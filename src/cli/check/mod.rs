@@ -171,7 +171,7 @@ pub(super) fn single_format(format: OutputFormat) -> Format {
 pub(super) fn emit_all(emits: Vec<Emit>) {
     emits.into_iter().for_each(|emit| match emit {
         Emit::Out(text) => out!("{text}"),
-        Emit::Err(text) => super::failure_object::diagnostic(&text),
+        Emit::Err(text) => super::output::diagnostic(&text),
     });
 }
 

@@ -9,6 +9,7 @@
 pub mod cluster;
 pub mod collective_search;
 pub mod cubes;
+pub mod error_object;
 pub mod failure;
 pub mod html;
 pub mod json;
