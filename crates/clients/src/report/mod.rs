@@ -18,6 +18,7 @@ pub mod proof;
 pub mod schedule;
 pub mod search;
 pub mod search_html;
+pub mod search_options;
 pub mod single;
 
 use crate::simulate::{Failure as SimulationFailure, FailureCounts, MessageRef};
