@@ -599,14 +599,8 @@ struct FmtArgs {
     check: bool,
 }
 
-/// Reads a text file, dropping a leading byte-order mark (editors on some
-/// systems write one; it is not part of the text, and columns count from after it).
-fn read_text(path: &std::path::Path) -> std::io::Result<String> {
-    std::fs::read_to_string(path).map(|s| match s.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => s,
-    })
-}
+/// Reads a text file without its byte-order mark (the library's reader).
+use txverify_clients::report::read_text;
 
 /// Parses the command line. `--color` is looked up first so that clap's own
 /// help and usage errors follow it (and NO_COLOR) too. Also returns what a
