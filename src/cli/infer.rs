@@ -71,7 +71,7 @@ fn print(format: OutputFormat, report: &impl serde::Serialize, text: &str, statu
 /// standard error in both. The object's schema is `infer`'s, with `--complete` too.
 fn fail(format: OutputFormat, shown: &str, failure: &Failure) -> Exit {
     if format == OutputFormat::Text || failure.status == Status::Internal {
-        super::failure_object::diagnostic(&failure.stderr_text());
+        super::output::diagnostic(&failure.stderr_text());
     }
     if format == OutputFormat::Json {
         let file = failure.file.as_deref().unwrap_or(shown);

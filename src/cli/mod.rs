@@ -607,7 +607,10 @@ struct FmtArgs {
 /// help and usage errors follow it (and NO_COLOR) too. Also returns what a
 /// failure's JSON error object says when the command was asked for
 /// `--format json`; a usage error gets that object here.
-fn parse() -> (Cli, Option<failure_object::Context>) {
+fn parse() -> (
+    Cli,
+    Option<txverify_clients::report::error_object::ErrorContext>,
+) {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let when = global::color_in_args(&args).with_no_color(global::no_color_env());
     let mut command = Cli::command().color(when.for_clap());

@@ -70,7 +70,7 @@ fn read_schedule(path: &std::path::Path) -> Result<(String, Schedule), Exit> {
     match parse(&source) {
         Ok(s) => Ok((source, s)),
         Err(e) => {
-            super::failure_object::diagnostic(&e.render(&path.display().to_string(), &source));
+            super::output::diagnostic(&e.render(&path.display().to_string(), &source));
             Err(Exit::Input)
         }
     }

@@ -79,37 +79,9 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearc
         interrupt: args
             .deadline
             .and_then(|_| super::search_network::install_interrupt().ok()),
-        names: flag_name,
+        names: SearchOption::flag,
     };
     CollectiveSearchRequest::try_from(raw).map_err(|e| e.to_string())
-}
-
-/// The command line's name of each option.
-fn flag_name(option: SearchOption) -> &'static str {
-    use SearchOption as O;
-    match option {
-        O::Collective => "--collective",
-        O::Chunks => "--chunks",
-        O::Root => "the root",
-        O::Ports => "--ports",
-        O::Time => "--time",
-        O::MaxTime => "--max-time",
-        O::TimeLimit => "--time-limit",
-        O::Deadline => "--deadline",
-        O::Certificate => "--certificate",
-        O::Heuristic => "--heuristic",
-        O::Descending => "--descending",
-        O::AnyLength => "--any-length",
-        O::Slack => "--slack",
-        O::Symmetry => "--symmetry",
-        O::BreakSymmetry => "--break-symmetry",
-        O::Cubes => "--cubes",
-        O::Dimacs => "--dimacs",
-        O::Model => "--model",
-        O::Merge => "--merge",
-        O::SolverCmd => "--solver-cmd",
-        O::FormatHtml => "--format html",
-    }
 }
 
 /// An error, on standard error (with `--format json`, the binary writes the

@@ -6,7 +6,8 @@
 use super::{SolverArg, SymmetryArg, search_args::SearchArgs};
 use std::path::PathBuf;
 use std::time::Duration;
-use txverify_core::kernel::{self, Instance, LinkId};
+use txverify_clients::report::search_options::{checked_solver, sigma_for, split_links};
+use txverify_core::kernel::Instance;
 use txverify_core::load::Loaded;
 use txverify_search::seconds::Seconds;
 use txverify_search::{self as search, EncodingOptions, SearchOptions, SolverChoice, WordLengths};
@@ -206,7 +207,7 @@ fn encoding_of(
             }
             SymmetryArg::Reverse => encoding.time_reversal = true,
             SymmetryArg::Split => {
-                let links = split_of(args, instance)?;
+                let links = split_links(instance, &args.split_along, args.time)?;
                 notes.push(format!(
                     "--symmetry split: {}",
                     search::split::describe(instance, &links, args.time.unwrap_or(0))
@@ -235,110 +236,16 @@ fn encoding_of(
     Ok(encoding)
 }
 
-/// The links `--symmetry split` splits along: those of `--split-along`, which
-/// must fit, or else the suggested ones (which need `--time`).
-fn split_of(args: &SearchArgs, instance: &Instance) -> Result<Vec<LinkId>, String> {
-    let chosen = if args.split_along.is_empty() {
-        args.time
-            .and_then(|t| search::split::suggested(instance, t))
-    } else {
-        let links = split_links_named(instance, &args.split_along)?;
-        if args
-            .time
-            .is_some_and(|t| !search::split::can_split(instance, &links, t))
-        {
-            return Err(format!(
-                "--split-along {}: the links must generate a direct factor F (each commuting with every other link), with |F| dividing the number of columns and the messages closed under F",
-                args.split_along.join(",")
-            ));
-        }
-        Some(links)
-    };
-    chosen.ok_or_else(|| {
-        let why = if args.time.is_none() {
-            "it needs --time"
-        } else {
-            "no set of links generates a direct factor F of the group whose blocks fit: |F| must divide the number of columns and, unless the links are central involutions, the other links must fill every column of a block (docs/search.md)"
-        };
-        format!("--symmetry split: {why}")
-    })
-}
-
 /// The solver the arguments ask for, with its command checked, or why it
 /// cannot be used.
 pub(super) fn solver_of(args: &SearchArgs) -> Result<SolverChoice, String> {
-    let (solver, name, feature) = match args.solver {
-        SolverArg::Varisat => (SolverChoice::Varisat, "varisat", ""),
-        SolverArg::Cadical => (SolverChoice::Cadical, "CaDiCaL", "cadical"),
-        SolverArg::Z3 => (SolverChoice::Z3, "z3", "z3"),
-        SolverArg::External => (SolverChoice::External, "external", ""),
+    let solver = match args.solver {
+        SolverArg::Varisat => SolverChoice::Varisat,
+        SolverArg::Cadical => SolverChoice::Cadical,
+        SolverArg::Z3 => SolverChoice::Z3,
+        SolverArg::External => SolverChoice::External,
     };
-    if (solver == SolverChoice::External) != args.solver_cmd.is_some() {
-        return Err("--solver external and --solver-cmd CMD go together".to_string());
-    }
-    if let Some(command) = &args.solver_cmd
-        && !command.contains("{cnf}")
-    {
-        return Err("--solver-cmd must say where the formula goes: `{cnf}`".to_string());
-    }
-    if let Some(command) = &args.solver_cmd
-        && command.contains("{proof}")
-        && command.contains("{lrat}")
-    {
-        return Err(
-            "--solver-cmd takes one proof: `{proof}` (DRAT) or `{lrat}` (LRAT)".to_string(),
-        );
-    }
-    if !solver.available() {
-        return Err(format!(
-            "this build has no {name}; rebuild with `--features {feature}`"
-        ));
-    }
-    Ok(solver)
-}
-
-/// The automorphism `--symmetry sigma` asks for: the first one that the portfolio's
-/// counting test keeps at the searched number of columns (the lower bound when none
-/// is given; with a free tail the test is skipped, since the tail holds what it
-/// counts), else the link automorphism of largest order (docs/search.md).
-fn sigma_for(instance: &Instance, time: Option<usize>, tail: Option<usize>) -> Option<Vec<u16>> {
-    const BUDGET: usize = 1_000_000;
-    let time = time.or_else(|| kernel::lower_bound(instance).map(|b| b.value as usize))?;
-    if tail.is_some() {
-        // The tail holds the short orbits: the symmetry of largest order divides most.
-        return search::symmetry::candidates(instance, false, BUDGET)
-            .into_iter()
-            .max_by_key(|c| (c.order, std::cmp::Reverse(c.free_letters)))
-            .map(|c| c.links)
-            .or_else(|| search::symmetry::find_rotation(instance, BUDGET));
-    }
-    let full = search::encode::fills_every_cell(instance, time);
-    search::symmetry::candidates(instance, full, BUDGET)
-        .into_iter()
-        .next()
-        .map(|c| c.links)
-        .or_else(|| search::symmetry::find_rotation(instance, BUDGET))
-}
-
-/// The links `names` denote, for `--split-along`.
-fn split_links_named(instance: &Instance, names: &[String]) -> Result<Vec<LinkId>, String> {
-    names
-        .iter()
-        .map(|name| {
-            let name = name.trim();
-            instance
-                .link_names()
-                .iter()
-                .position(|n| n == name)
-                .map(|l| LinkId(l as u32))
-                .ok_or_else(|| {
-                    format!(
-                        "--split-along: {name:?} is not a link (the links are {})",
-                        instance.link_names().join(", ")
-                    )
-                })
-        })
-        .collect()
+    checked_solver(solver, args.solver_cmd.as_deref())
 }
 
 impl SearchArgs {

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 use txverify_clients::report::search::{Found, SearchReport, Tried, solver_name, verdict_line};
 pub(super) use txverify_clients::report::search::{describe, found_by_text};
+use txverify_clients::report::search_options::certificates_as_named;
 use txverify_core::kernel::{Instance, Table};
 use txverify_search::portfolio::HelperActivity;
 use txverify_search::{FoundBy, Phase, Progress, SearchOptions};
@@ -229,37 +230,4 @@ pub(super) fn report(
     }
     reporter.say(&verdict_line(found.as_ref(), tried));
     exit
-}
-
-/// The certificate directory (`--certificate DIR`) as the found table's
-/// `certificates:` line names it: relative to the directory of `-o FILE`
-/// (absolute when no relative path joins them), or as given when the table
-/// goes to standard output.
-fn certificates_as_named(options: &SearchOptions, output: Option<&Path>) -> Option<String> {
-    let dir = options.certificate_dir.as_deref()?;
-    let Some(output) = output else {
-        return Some(dir.display().to_string());
-    };
-    let absolute = std::fs::canonicalize(dir).ok()?;
-    let base = output.parent().filter(|p| !p.as_os_str().is_empty());
-    let base = std::fs::canonicalize(base.unwrap_or(Path::new("."))).ok()?;
-    Some(relative_path(&base, &absolute).display().to_string())
-}
-
-/// `target` as a path relative to the directory `base` (both absolute).
-fn relative_path(base: &Path, target: &Path) -> std::path::PathBuf {
-    let (base, target): (Vec<_>, Vec<_>) =
-        (base.components().collect(), target.components().collect());
-    let common = base.iter().zip(&target).take_while(|(a, b)| a == b).count();
-    let mut path = std::path::PathBuf::new();
-    for _ in common..base.len() {
-        path.push("..");
-    }
-    for part in &target[common..] {
-        path.push(part);
-    }
-    if path.as_os_str().is_empty() {
-        path.push(".");
-    }
-    path
 }

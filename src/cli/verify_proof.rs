@@ -44,7 +44,7 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
         .iter()
         .flat_map(|d| search::certificate_dirs_in(d))
         .collect();
-    let incomplete = incomplete_certificates(&args.certificates);
+    let incomplete = super::verify_schedule_proof::incomplete_certificates(&args.certificates);
     if args.lrat.is_some() && dirs.len() > 1 {
         errorln!(
             "--lrat writes one proof: give one certificate directory (found {})",
@@ -60,21 +60,6 @@ pub fn verify_proof(args: &VerifyProofArgs) -> Exit {
         }
     }
     worst
-}
-
-/// Names each `T<t>/` folder of `dirs` that holds no certificate (a search
-/// stopped or killed before writing it) on standard error: exit 2 when there
-/// is one, else 0.
-pub(super) fn incomplete_certificates(dirs: &[PathBuf]) -> Exit {
-    let mut exit = Exit::Ok;
-    for incomplete in dirs
-        .iter()
-        .flat_map(|d| search::incomplete_certificate_dirs(d))
-    {
-        eprintln!("error: {incomplete}");
-        exit = Exit::Input;
-    }
-    exit
 }
 
 /// Checks one certificate directory and reports it.

@@ -40,7 +40,7 @@ pub(super) fn verify(args: &VerifyProofArgs, words: &str) -> Exit {
         .collect();
     let several = dirs.len() > 1;
     let given: Vec<PathBuf> = given.into_iter().cloned().collect();
-    let mut worst = super::verify_proof::incomplete_certificates(&given);
+    let mut worst = incomplete_certificates(&given);
     for dir in &dirs {
         let exit = verify_one(args, words, &graph, dir, several);
         if exit.code() > worst.code() {
@@ -48,6 +48,21 @@ pub(super) fn verify(args: &VerifyProofArgs, words: &str) -> Exit {
         }
     }
     worst
+}
+
+/// Names each `T<t>/` folder of `dirs` that holds no certificate (a search
+/// stopped or killed before writing it) on standard error: exit 2 when there
+/// is one, else 0.
+pub(super) fn incomplete_certificates(dirs: &[PathBuf]) -> Exit {
+    let mut exit = Exit::Ok;
+    for incomplete in dirs
+        .iter()
+        .flat_map(|d| txverify_search::incomplete_certificate_dirs(d))
+    {
+        eprintln!("error: {incomplete}");
+        exit = Exit::Input;
+    }
+    exit
 }
 
 /// Checks one certificate and reports it.

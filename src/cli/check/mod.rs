@@ -10,7 +10,6 @@ use super::exit::Exit;
 use super::{CheckArgs, OutputFormat};
 use std::path::Path;
 use txverify_clients::batch::collection::{CollectionFormat, check_collection};
-use txverify_clients::batch::walk;
 use txverify_clients::report::single::{self, Emit, FileCheck, Format};
 use txverify_clients::verify::VerifyOptions;
 use txverify_core::load::{LoadOptions, Loaded};
@@ -188,7 +187,7 @@ pub(super) fn single_format(format: OutputFormat) -> Format {
 pub(super) fn emit_all(emits: Vec<Emit>) {
     emits.into_iter().for_each(|emit| match emit {
         Emit::Out(text) => out!("{text}"),
-        Emit::Err(text) => super::failure_object::diagnostic(&text),
+        Emit::Err(text) => super::output::diagnostic(&text),
     });
 }
 

@@ -10,6 +10,7 @@
 
 pub mod ci;
 pub mod collection;
+pub mod fmt;
 pub mod walk;
 
 use crate::report::{CheckReport, describe, json};

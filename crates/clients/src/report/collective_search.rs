@@ -91,6 +91,36 @@ pub enum SearchOption {
     FormatHtml,
 }
 
+impl SearchOption {
+    /// The command line's name of the option (`--time-limit`).
+    pub fn flag(self) -> &'static str {
+        use SearchOption as O;
+        match self {
+            O::Collective => "--collective",
+            O::Chunks => "--chunks",
+            O::Root => "the root",
+            O::Ports => "--ports",
+            O::Time => "--time",
+            O::MaxTime => "--max-time",
+            O::TimeLimit => "--time-limit",
+            O::Deadline => "--deadline",
+            O::Certificate => "--certificate",
+            O::Heuristic => "--heuristic",
+            O::Descending => "--descending",
+            O::AnyLength => "--any-length",
+            O::Slack => "--slack",
+            O::Symmetry => "--symmetry",
+            O::BreakSymmetry => "--break-symmetry",
+            O::Cubes => "--cubes",
+            O::Dimacs => "--dimacs",
+            O::Model => "--model",
+            O::Merge => "--merge",
+            O::SolverCmd => "--solver-cmd",
+            O::FormatHtml => "--format html",
+        }
+    }
+}
+
 /// How a front end spells each option in its messages.
 pub type OptionNames = fn(SearchOption) -> &'static str;
 

@@ -9,6 +9,7 @@
 pub mod cluster;
 pub mod collective_search;
 pub mod cubes;
+pub mod error_object;
 pub mod failure;
 pub mod html;
 pub mod json;
@@ -17,6 +18,7 @@ pub mod proof;
 pub mod schedule;
 pub mod search;
 pub mod search_html;
+pub mod search_options;
 pub mod single;
 
 use crate::simulate::{Failure as SimulationFailure, FailureCounts, MessageRef};
