@@ -499,10 +499,15 @@ try:
     elif what == "search":
         name = open(path, "rb").read().decode("utf-8", "surrogateescape")
         found = txverify.search(name, heuristic=True)
-        if found.found and str(found.simulate().verdict).upper() != "VALID":
-            print("wrong: a schedule called", found.verdict, "replays as",
-                  found.simulate().verdict, file=sys.stderr)
-            sys.exit(7)
+        if found.found:
+            # The schedule returned is the one judged: its replay is valid,
+            # in the time the search reported.
+            replay = found.simulate()
+            if replay.get("valid") is not True or replay.get("time") != found.get("time"):
+                print("wrong: a schedule called", found.verdict, "of time", found.get("time"),
+                      "replays as valid", replay.get("valid"), "time", replay.get("time"),
+                      file=sys.stderr)
+                sys.exit(7)
 except txverify.Error:
     pass
 except BaseException as e:

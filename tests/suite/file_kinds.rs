@@ -222,3 +222,24 @@ fn a_file_on_standard_input_or_a_fifo_gets_the_verdict_of_the_regular_file() {
         }
     }
 }
+
+/// An edge list is read to estimate the network's size, then to build it: a
+/// pipe's text is kept from its one read (it hung on a FIFO).
+#[test]
+fn an_edge_list_on_standard_input_or_a_fifo_gives_the_regular_files_bounds() {
+    let path = "examples/networks/petersen.edges";
+    let bytes = std::fs::read(path).unwrap();
+    let regular = txverify(&["bounds", "--network", &format!("edges {path}")]);
+    assert_eq!(regular.code, 0, "{}", regular.stderr);
+    let figures = |out: &str| out.lines().skip(1).map(String::from).collect::<Vec<_>>();
+    for (given, run) in [
+        ("-", with_stdin(&["bounds", "--network", "edges -"], &bytes)),
+        (
+            "fifo",
+            through_fifo(&["bounds", "--network", "edges {}"], &bytes),
+        ),
+    ] {
+        assert_eq!(run.code, 0, "{given}: {}", run.stderr);
+        assert_eq!(figures(&run.stdout), figures(&regular.stdout), "{given}");
+    }
+}

@@ -496,3 +496,21 @@ fn a_torus_edge_list_gets_a_schedule_within_seven_percent_of_its_bound() {
         assert!(!text.with_extension("sched.partial").exists());
     }
 }
+
+/// A one-node network has no message to send: every search gives the empty
+/// schedule, time 0 (it panicked on a zero-sized block of messages).
+#[test]
+fn a_one_node_network_gets_the_empty_schedule_not_a_panic() {
+    let out = file("one.sched", "");
+    for extra in [&[][..], &["--heuristic"], &["--deadline", "5"]] {
+        let mut args = vec!["search", "--network", "complete 1", "-o"];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let run = txverify(&args);
+        assert_eq!(run.code, 0, "{extra:?}: {}", run.stderr);
+        assert!(run.stdout.contains("time 0"), "{}", run.stdout);
+        let replay = txverify(&["simulate", out.to_str().unwrap()]);
+        assert_eq!(replay.code, 0, "{}", replay.stderr);
+        assert!(replay.stdout.contains("VALID"));
+    }
+}

@@ -129,17 +129,51 @@ impl fmt::Display for EdgesErrorKind {
 
 /// Reads and checks the edge list at `path` (named in errors as given; `-`
 /// is standard input), once and bounded ([`crate::load::read::ReadLimits::RECORDS`]).
+/// The text of a pipe kept by [`peek_edges`] is taken here instead of read.
 pub fn read_edges(path: &Path) -> Result<Graph, EdgesError> {
-    let shown = path.display().to_string();
-    match crate::load::read::read_text(path, crate::load::read::ReadLimits::RECORDS) {
-        Ok(text) => parse_edges(&text, &shown),
-        Err(e) => Err(EdgesError {
-            path: shown,
+    let kept = piped().and_then(|mut kept| kept.remove(path));
+    match kept {
+        Some(text) => parse_edges(&text, &path.display().to_string()),
+        None => parse_edges_at(path, &read_edges_text(path)?),
+    }
+}
+
+/// [`read_edges`] for a size estimate made before the network is built: the
+/// text of a pipe, a device or standard input is kept for the build, which
+/// cannot read it again (a regular file is read again then).
+pub fn peek_edges(path: &Path) -> Result<Graph, EdgesError> {
+    if let Some(text) = piped().and_then(|kept| kept.get(path).cloned()) {
+        return parse_edges_at(path, &text);
+    }
+    let text = read_edges_text(path)?;
+    let regular = path != Path::new("-") && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if !regular && let Some(mut kept) = piped() {
+        kept.insert(path.to_path_buf(), text.clone());
+    }
+    parse_edges_at(path, &text)
+}
+
+/// The edge lists read from pipes by [`peek_edges`], until [`read_edges`]
+/// takes them (`None` if the lock was poisoned: then a pipe is read again).
+fn piped() -> Option<std::sync::MutexGuard<'static, HashMap<std::path::PathBuf, String>>> {
+    static PIPED: std::sync::OnceLock<std::sync::Mutex<HashMap<std::path::PathBuf, String>>> =
+        std::sync::OnceLock::new();
+    PIPED.get_or_init(Default::default).lock().ok()
+}
+
+fn read_edges_text(path: &Path) -> Result<String, EdgesError> {
+    crate::load::read::read_text(path, crate::load::read::ReadLimits::RECORDS).map_err(|e| {
+        EdgesError {
+            path: path.display().to_string(),
             line: 0,
             column: 0,
             kind: EdgesErrorKind::Unreadable(e.to_string()),
-        }),
-    }
+        }
+    })
+}
+
+fn parse_edges_at(path: &Path, text: &str) -> Result<Graph, EdgesError> {
+    parse_edges(text, &path.display().to_string())
 }
 
 /// A position in the file: line and column, both 1-based.

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::cayley::CayleyFamily;
-use super::edges::{EdgesError, read_edges};
+use super::edges::{EdgesError, peek_edges, read_edges};
 use super::{Graph, MAX_DIRECTED_LINKS, MAX_NODES};
 
 /// A network family and its sizes, as written after `network:`.
@@ -437,7 +437,7 @@ impl NetworkName {
             | NetworkName::GenHypercube(s)
             | NetworkName::Twisted(s) => product(s),
             NetworkName::Cayley { family, size } => family.nodes(*size),
-            NetworkName::Edges(path) => read_edges(path)
+            NetworkName::Edges(path) => peek_edges(path)
                 .map(|g| g.nodes())
                 .map_err(NetworkError::Edges),
             NetworkName::Product(parts) => {
@@ -494,7 +494,7 @@ impl NetworkName {
         Ok(match self {
             NetworkName::Complete(m) => n * clique_degrees(&[*m]),
             NetworkName::GenHypercube(sides) => n * clique_degrees(sides),
-            NetworkName::Edges(path) => read_edges(path)
+            NetworkName::Edges(path) => peek_edges(path)
                 .map(|g| g.directed_links() as u64)
                 .map_err(NetworkError::Edges)?,
             NetworkName::Product(parts) => {

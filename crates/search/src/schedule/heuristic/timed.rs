@@ -89,7 +89,8 @@ pub(super) fn earliest_arrival(
         blocks: Vec::with_capacity(n),
     };
     let mut all_steps = Vec::with_capacity(n);
-    for chunk in found.chunks(per) {
+    // A block per node, `per` messages each (none on a one-node network).
+    for chunk in (0..n).map(|d| &found[d * per..(d + 1) * per]) {
         let mut block = Block::default();
         let mut steps = Vec::new();
         block.starts.push(0);
