@@ -3,6 +3,8 @@
 //! chunk's rows of the delivery bitmap. Chunks share nothing mutable, so they
 //! run in parallel.
 
+use std::collections::BTreeMap;
+
 /// One arrival worth recording.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Arrival {
@@ -34,7 +36,7 @@ pub(super) struct Chunk {
     /// `(conflicts, lowest conflicting link)` per step of the batch.
     pub(super) step_conflicts: Vec<(u64, u32)>,
     /// Nodes where a message left over an already-used link, per step of the batch.
-    pub(super) conflict_nodes: Vec<Vec<u32>>,
+    pub(super) conflict_nodes: Vec<BTreeMap<u32, usize>>,
     /// Messages leaving each node, `leaving[b * n + x]` for step `b` of the batch;
     /// empty unless the ports limit is below some node's degree.
     pub(super) leaving: Vec<u32>,
@@ -64,7 +66,7 @@ impl Chunk {
             cur: Vec::new(),
             occupancy: vec![0; batch * link_words],
             step_conflicts: Vec::with_capacity(batch),
-            conflict_nodes: vec![Vec::new(); batch],
+            conflict_nodes: vec![BTreeMap::new(); batch],
             leaving: leaving_nodes.map_or_else(Vec::new, |n| vec![0; batch * n]),
             delivered: vec![0; (end - start) * row_words],
             arrived: 0,
@@ -141,11 +143,13 @@ impl Chunk {
 }
 
 /// What one step of a chunk writes: link occupancy, messages leaving each node
-/// (when counted), and the nodes where a link was used again.
+/// (when counted), and the nodes where a link was used again, with how often
+/// (a count per node, not an entry per conflict: an invalid table can make
+/// millions a step).
 pub(super) struct StepMarks<'a> {
     occupancy: &'a mut [u64],
     leaving: Option<&'a mut [u32]>,
-    conflict_nodes: &'a mut Vec<u32>,
+    conflict_nodes: &'a mut BTreeMap<u32, usize>,
 }
 
 /// Read-only data every chunk uses.
@@ -203,7 +207,7 @@ fn step(
             if o & bit != 0 {
                 conflicts += 1;
                 lowest = lowest.min(link);
-                conflict_nodes.push(*c);
+                *conflict_nodes.entry(*c).or_default() += 1;
             }
             occupancy[w] = o | bit;
             *c = next;

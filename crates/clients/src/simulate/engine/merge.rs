@@ -184,8 +184,10 @@ impl<'a> Tally<'a> {
             }
         } else if merged.conflicts > 0 {
             let mut extra: BTreeMap<u32, usize> = BTreeMap::new();
-            let nodes = chunks.iter().flat_map(|c| &c.conflict_nodes[b]);
-            for &x in nodes.chain(&merged.overlap_nodes) {
+            for (&x, &uses) in chunks.iter().flat_map(|c| &c.conflict_nodes[b]) {
+                *extra.entry(x).or_default() += uses;
+            }
+            for &x in &merged.overlap_nodes {
                 *extra.entry(x).or_default() += 1;
             }
             for (x, extra_uses) in extra {
