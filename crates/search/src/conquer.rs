@@ -180,7 +180,11 @@ pub fn solve_cubes(
 /// signal, its deadline or its time limit) or failed leaves no proof behind.
 fn remove_cube_proofs(dir: &Path) {
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        if entry.file_name().to_str().is_some_and(|n| n.starts_with("cube-")) {
+        if entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with("cube-"))
+        {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -484,8 +488,9 @@ impl CubeJob<'_> {
         };
         let keep = answer == CubeAnswer::Unsat && self.options.certificate_dir.is_some();
         match (proof_path, finished) {
-            (Some(_), Some(finished)) if keep => super::schedule::finish_proof(&finished)
-                .map_err(SearchError::io(&finished))?,
+            (Some(_), Some(finished)) if keep => {
+                super::schedule::finish_proof(&finished).map_err(SearchError::io(&finished))?
+            }
             (Some(path), _) => {
                 let _ = std::fs::remove_file(path);
             }
