@@ -334,3 +334,106 @@ fn an_incomplete_t_folder_is_named_by_verify_proof_and_a_stop_leaves_no_partial_
         "{left:?}"
     );
 }
+
+/// Starts `txverify search ARGS --certificate DIR` and waits (up to two
+/// minutes) until a file whose name contains `part` is under `DIR`.
+fn table_search_writing(
+    args: &[&str],
+    dir: &std::path::Path,
+    part: &str,
+) -> (std::process::Child, Vec<String>) {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_txverify"))
+        .args(args)
+        .arg("--certificate")
+        .arg(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut seen = files_under(dir);
+    while !seen.iter().any(|f| f.contains(part))
+        && started.elapsed() < std::time::Duration::from_secs(120)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        seen = files_under(dir);
+    }
+    (child, seen)
+}
+
+fn terminate(child: &std::process::Child) {
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+}
+
+#[test]
+fn a_table_search_killed_while_its_solver_writes_leaves_a_partial_proof_that_verify_proof_names() {
+    // The 16-ring at 35 with words of any length: refuted, but in tens of
+    // seconds. A search without cubes has no handler: SIGTERM ends it at
+    // once, while CaDiCaL writes `proof.lrat.partial.cadical` (its raw proof,
+    // renumbered into `proof.lrat.partial`).
+    let table = "campaign/networks/ring16-cyclic-anylength.tbl";
+    let dir = file("unused", "").with_file_name("certificates");
+    let args = ["search", table, "--any-length", "--time", "35", "-q"];
+    let (mut child, seen) = table_search_writing(&args, &dir, ".partial");
+    terminate(&child);
+    let _ = child.wait();
+    assert!(
+        seen.iter().any(|f| f.contains("proof.lrat.partial")),
+        "{seen:?}"
+    );
+    let left = files_under(&dir);
+    assert!(left.iter().all(|f| !f.ends_with("proof.lrat")), "{left:?}");
+    let run = txverify(&["verify-proof", table, dir.to_str().unwrap()]);
+    no_panic(&run, "verify-proof");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let folder = dir.join("T35");
+    assert!(
+        run.stderr.contains(&format!(
+            "{} is an incomplete certificate",
+            folder.display()
+        )) && run.stderr.contains("proof.lrat.partial"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_cube_search_stopped_by_sigterm_leaves_no_cube_proof() {
+    // Cubes of the same formula: a cube's proof is written under its
+    // partial name; a signal stops the run, which removes every cube's proof.
+    let table = "campaign/networks/ring16-cyclic-anylength.tbl";
+    let dir = file("unused", "").with_file_name("cube-certificates");
+    let args = [
+        "search",
+        table,
+        "--any-length",
+        "--time",
+        "35",
+        "--cubes",
+        "8",
+        "--jobs",
+        "1",
+        "-q",
+    ];
+    let (child, seen) = table_search_writing(&args, &dir, ".lrat.partial");
+    assert!(
+        seen.iter()
+            .any(|f| f.contains("cube-") && f.contains(".lrat.partial")),
+        "{seen:?}"
+    );
+    terminate(&child);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        ![101, 134].contains(&output.status.code().unwrap_or(0)),
+        "{stderr}"
+    );
+    let left = files_under(&dir);
+    assert!(left.is_empty(), "{left:?} {:?} {stderr}", output.status);
+    let run = txverify(&["verify-proof", table, dir.to_str().unwrap()]);
+    no_panic(&run, "verify-proof");
+}

@@ -164,6 +164,38 @@ pub fn solve_cubes(
     instance: &Instance,
     time: usize,
     options: &SearchOptions,
+    cubes: (usize, Option<f64>),
+    on_cube: &(dyn Fn(&CubeProgress) + Sync),
+) -> Result<(Outcome, CubeTally), SearchError> {
+    let result = conquer(instance, time, options, cubes, on_cube);
+    let certified = matches!(result, Ok((Outcome::Infeasible(_), _)));
+    if let (Some(dir), false) = (&options.certificate_dir, certified) {
+        remove_cube_proofs(dir);
+    }
+    result
+}
+
+/// Removes the cubes' proofs, finished or partial, from `dir` (and `dir` if
+/// that leaves it empty): a run that found a table, was stopped (by a
+/// signal, its deadline or its time limit) or failed leaves no proof behind.
+fn remove_cube_proofs(dir: &Path) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with("cube-"))
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    let _ = std::fs::remove_dir(dir);
+}
+
+/// [`solve_cubes`] before the proofs of a run without a certificate are removed.
+fn conquer(
+    instance: &Instance,
+    time: usize,
+    options: &SearchOptions,
     (count, budget): (usize, Option<f64>),
     on_cube: &(dyn Fn(&CubeProgress) + Sync),
 ) -> Result<(Outcome, CubeTally), SearchError> {
@@ -409,8 +441,13 @@ impl CubeJob<'_> {
         let extension = proof_extension(self.author.kind());
         let writes_proof = self.solver == self.author.solver();
         let external = matches!(self.author, ProofAuthor::External(_));
+        // A certificate's cube proof is written under its partial name and
+        // renamed once refuted.
+        let finished = (self.options.certificate_dir.as_ref())
+            .filter(|_| writes_proof)
+            .map(|dir| dir.join(format!("{stem}.{extension}")));
         let proof_path: Option<PathBuf> = match &self.options.certificate_dir {
-            Some(dir) if writes_proof => Some(dir.join(format!("{stem}.{extension}"))),
+            Some(_) => finished.as_deref().map(super::schedule::partial_proof),
             None if external && writes_proof => Some(external::scratch_path(extension)),
             _ => None,
         };
@@ -450,8 +487,14 @@ impl CubeJob<'_> {
             }
         };
         let keep = answer == CubeAnswer::Unsat && self.options.certificate_dir.is_some();
-        if let Some(path) = proof_path.filter(|_| !keep) {
-            let _ = std::fs::remove_file(path);
+        match (proof_path, finished) {
+            (Some(_), Some(finished)) if keep => {
+                super::schedule::finish_proof(&finished).map_err(SearchError::io(&finished))?
+            }
+            (Some(path), _) => {
+                let _ = std::fs::remove_file(path);
+            }
+            (None, _) => {}
         }
         Ok(answer)
     }

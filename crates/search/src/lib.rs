@@ -179,7 +179,11 @@ pub fn solve_reporting(
 
     let author = ProofAuthor::of(options);
     let proof_path = match (&options.certificate_dir, author) {
-        (Some(dir), author) => Some(certificate::prepare(dir, author.kind())?),
+        // Written under its partial name, renamed once the solver has finished it.
+        (Some(dir), author) => Some(schedule::partial_proof(&certificate::prepare(
+            dir,
+            author.kind(),
+        )?)),
         // An external solver's proof is checked even when no certificate is kept.
         (None, ProofAuthor::External(kind)) => Some(external::scratch_path(match kind {
             ProofKind::Drat => "drat",
@@ -469,6 +473,8 @@ impl Run<'_> {
         let encoding_options = &self.options.encoding;
         let certificate = match (&self.options.certificate_dir, self.proof_path) {
             (Some(dir), Some(_)) => {
+                let finished = dir.join(self.author.kind().file_name());
+                schedule::finish_proof(&finished).map_err(SearchError::io(&finished))?;
                 let solver = self.author.describe(self.options);
                 let source = certificate::ProofSource {
                     solver: &solver,
@@ -505,8 +511,10 @@ impl Run<'_> {
     }
 }
 
-/// Removes the proof file unless the outcome is an infeasibility with a
-/// certificate (and the certificate's directory too, if it is left empty).
+/// Removes the proof file, under its partial name or renamed, unless the
+/// outcome is an infeasibility with a certificate (and the certificate's
+/// directory too, if it is left empty): a run stopped by a signal, its
+/// deadline or its time limit leaves no proof behind.
 fn clean_up(
     outcome: &Result<Outcome, SearchError>,
     certificate_dir: &Option<PathBuf>,
@@ -519,6 +527,12 @@ fn clean_up(
     if !certified {
         let _ = std::fs::remove_file(path);
         if let Some(dir) = certificate_dir {
+            if let Some(finished) = path
+                .file_name()
+                .and_then(|n| n.to_str()?.strip_suffix(schedule::PARTIAL_SUFFIX))
+            {
+                let _ = std::fs::remove_file(dir.join(finished));
+            }
             let _ = std::fs::remove_dir(dir);
         }
     }
