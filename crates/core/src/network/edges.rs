@@ -129,7 +129,7 @@ impl fmt::Display for EdgesErrorKind {
 
 /// Reads and checks the edge list at `path` (named in errors as given; `-`
 /// is standard input), once and bounded ([`crate::load::read::ReadLimits::RECORDS`]).
-/// The text of a pipe kept by [`peek_edges`] is taken here instead of read.
+/// The text of a pipe kept by `peek_edges` (a size estimate) is taken here instead of read.
 pub fn read_edges(path: &Path) -> Result<Graph, EdgesError> {
     let kept = piped().and_then(|mut kept| kept.remove(path));
     match kept {

@@ -152,8 +152,8 @@ const ESTIMATE_WORK: u64 = 1 << 26;
 /// distances alone, before anything is built: exact for the `at` variables,
 /// and for the moves, every link out of a node the message may be at (at
 /// least as many as the encoder makes). On a network of more than about 400
-/// nodes (N³ over [`ESTIMATE_WORK`]) the sum is taken over sources spread
-/// evenly, about [`ESTIMATE_WORK`] / N² of them, and scaled to all N (exact
+/// nodes (N³ over `ESTIMATE_WORK`) the sum is taken over sources spread
+/// evenly, about `ESTIMATE_WORK` / N² of them, and scaled to all N (exact
 /// on a vertex-transitive network); it is never below the exact count of
 /// the `at` variables every message within reach needs (`time + 1` each).
 /// The estimate is the same whatever limit it is compared with.

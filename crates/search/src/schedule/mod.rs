@@ -543,7 +543,7 @@ fn create_proof(dir: &Path) -> Result<std::io::BufWriter<std::fs::File>, Schedul
 
 /// The name a proof is written under until it is complete: `proof.drat`
 /// becomes `proof.drat.partial`. Only a finished proof is renamed into
-/// place ([`finish_proof`]), so that a run killed while its solver writes
+/// place (`finish_proof`), so that a run killed while its solver writes
 /// leaves no file that looks like a proof (`verify-proof` names the folder
 /// as incomplete).
 pub fn partial_proof(path: &Path) -> PathBuf {
