@@ -3,7 +3,7 @@
 //! form, so a CI or a pre-commit hook can keep a collection formatted.
 
 use super::walk::{self, Entry, plural};
-use crate::report::failure::{Status, read_text};
+use crate::failure::{Status, read_text};
 use crate::report::single::Emit;
 use std::path::{Path, PathBuf};
 

@@ -5,8 +5,9 @@
 //! a rejection is a bug of the construction (status 3).
 
 use super::{Family, GenOptions, GroupChoice, generate};
-use crate::report::{Failure, Status, describe};
+use crate::failure::{Failure, Status};
 use crate::verify::{Outcome, SimulationOutcome, VerifyOptions, verify};
+use crate::wording::describe;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -6,7 +6,7 @@
 
 use super::msccl::{self, AllToAll};
 use super::{table_schedule, write_csv};
-use crate::report::{Failure, Status};
+use crate::failure::{Failure, Status};
 use crate::verify::{physical_network, simulation_words};
 use txverify_core::kernel::{self, MessageSpec, Verdict};
 use txverify_core::load::Loaded;

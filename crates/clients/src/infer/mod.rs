@@ -303,7 +303,7 @@ impl Recheck<'_> {
                     why: checked
                         .violations()
                         .first()
-                        .map(crate::report::describe)
+                        .map(crate::wording::describe)
                         .unwrap_or_default(),
                 });
             }

@@ -1,6 +1,6 @@
 //! Pictures: a table drawn as the paper draws it, link utilisation from the
-//! simulator, and a replayed schedule's sends, as SVG text (and the HTML report puts them on one page,
-//! [`crate::report::html`]).
+//! simulator, and a replayed schedule's sends, as SVG text (the HTML report of
+//! `check` puts them on one page).
 //!
 //! Pictures only draw what the kernel and the simulator found: the blocks come
 //! from the loaded table, the marks from the kernel's violations, the heat map

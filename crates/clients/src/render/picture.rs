@@ -7,8 +7,8 @@ use super::{
     ColourBy, LINK_USE_SHAPE, ScheduleOptions, TableOptions, schedule_svg, table_svg,
     utilisation_svg,
 };
-use crate::report::schedule::{SHOWN_VIOLATIONS, violation_lines};
-use crate::report::{Failure, Status};
+use crate::failure::{Failure, Status};
+use crate::replay_text::{SHOWN_VIOLATIONS, violation_lines};
 use crate::verify::{SimulationOutcome, VerifyOptions, verify};
 use std::path::Path;
 use txverify_core::format::line_col;

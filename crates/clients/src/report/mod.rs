@@ -10,7 +10,6 @@ pub mod cluster;
 pub mod collective_search;
 pub mod cubes;
 pub mod error_object;
-pub mod failure;
 pub mod html;
 pub mod json;
 pub mod network_search;
@@ -32,7 +31,9 @@ use txverify_core::load::Loaded;
 use txverify_core::verdict::OptimalBy;
 
 pub use crate::wording::describe;
-pub use failure::{ErrorReport, Failure, Status, json_line, read_text};
+// Failures are below the commands (a feature reports one too); re-exported
+// here, where every command finds them.
+pub use crate::failure::{self, ErrorReport, Failure, Status, json_line, read_text};
 pub use json::{CHECK_SCHEMA, SIMULATE_SCHEMA};
 
 /// Summary of the group a table runs on.
