@@ -3,6 +3,7 @@
 //! Ten samples each with a short measurement time: each run enumerates up to a
 //! million elements, so the default hundred samples would take many minutes.
 
+#[path = "shared/presentations.rs"]
 mod presentations;
 
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -4,7 +4,7 @@
 //! line per presentation, for plain enumeration and for the cross-checked
 //! `compute`; it is the quick companion of the criterion benchmark.
 
-#[path = "../benches/presentations.rs"]
+#[path = "../benches/shared/presentations.rs"]
 mod presentations;
 
 use presentations::{abelian, dihedral_product, symmetric};

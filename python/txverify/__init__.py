@@ -373,7 +373,7 @@ class CheckReport(Report):
 
 
 class MscclReport(Report):
-    """An MSCCL program's check (schema ``txverify-msccl/…``)."""
+    """An MSCCL program's check (schema ``txverify-msccl/2``)."""
 
     __slots__ = ()
 
@@ -462,7 +462,7 @@ class BoundsReport(Report):
 
 
 class SimulationReport(Report):
-    """A replay (schema ``txverify-schedule-report/…`` or ``txverify-simulate/1``)."""
+    """A replay (schema ``txverify-schedule-report/1`` or ``txverify-simulate/1``)."""
 
     __slots__ = ()
 

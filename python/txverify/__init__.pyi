@@ -83,7 +83,7 @@ class CheckReport(Report):
     def _repr_svg_(self) -> str: ...
 
 class MscclReport(Report):
-    """An MSCCL program's check (schema ``txverify-msccl/…``): ``valid``,
+    """An MSCCL program's check (schema ``txverify-msccl/2``): ``valid``,
     ``collective``, ``reason``, ``problems`` (line, column), link loads and
     bounds on a network, ``exit``."""
 
@@ -115,7 +115,7 @@ class BoundsReport(Report):
         """Every named bound, all-port then K-port: ``value``, ``name``, ``model``."""
 
 class SimulationReport(Report):
-    """A replay (schema ``txverify-schedule-report/…`` or ``txverify-simulate/1``)."""
+    """A replay (schema ``txverify-schedule-report/1`` or ``txverify-simulate/1``)."""
 
 class Schedule(Report):
     """What ``search`` found: the search report (schema

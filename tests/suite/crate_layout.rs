@@ -142,3 +142,34 @@ fn only_the_native_crate_links_z3_and_mpi() {
     assert!(native.lines().any(|l| l.starts_with("z3 = {")), "{native}");
     assert!(native.lines().any(|l| l.starts_with("mpi = {")), "{native}");
 }
+
+/// Cargo makes every `benches/*.rs` a bench target, declared or not: each one
+/// must be a `[[bench]]` of the manifest (a module the benches share lives in
+/// `benches/shared/`).
+#[test]
+fn every_file_directly_in_benches_is_a_declared_bench() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("the manifest");
+    let declared: Vec<&str> = manifest
+        .split("[[bench]]")
+        .skip(1)
+        .filter_map(|entry| {
+            let line = entry.lines().find(|l| l.trim_start().starts_with("name"))?;
+            line.split('"').nth(1)
+        })
+        .collect();
+    assert!(declared.len() >= 5, "{declared:?}");
+    let mut undeclared = Vec::new();
+    for entry in std::fs::read_dir(root().join("benches")).expect("benches/ is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            if !declared.contains(&stem.as_str()) {
+                undeclared.push(stem);
+            }
+        }
+    }
+    assert!(
+        undeclared.is_empty(),
+        "benches/ files that are no declared bench: {undeclared:?}"
+    );
+}

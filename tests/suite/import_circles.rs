@@ -403,3 +403,100 @@ fn every_crate_of_the_workspace_is_scanned() {
     assert!(files.contains_key(&replay));
     assert!(files.contains_key(&vec!["#bin".to_string(), "cli".to_string()]));
 }
+
+/// The feature modules of `crates/clients` (constructions, importers,
+/// exporters, simulations) and its commands layer (one pipeline per
+/// command), README.md's "Contributing": commands compose features, so a
+/// feature never names a command module.
+const FEATURES: [&str; 13] = [
+    "construct",
+    "fifo",
+    "product",
+    "hypercube",
+    "lcc",
+    "msccl",
+    "export",
+    "infer",
+    "catalogue",
+    "simulate",
+    "timed",
+    "render",
+    "compare",
+];
+const COMMANDS: [&str; 2] = ["report", "batch"];
+
+/// The layer (`crates/clients`'s top module) of a module of that crate.
+fn clients_layer(module: &Module) -> Option<&str> {
+    match module.as_slice() {
+        [krate, layer, ..] if krate == "clients" => Some(layer),
+        _ => None,
+    }
+}
+
+/// Every `feature -> command` pair of `named` (a file's module and the
+/// modules it names).
+fn feature_to_command(named: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<String> {
+    let mut found = Vec::new();
+    for (from, targets) in named {
+        if !clients_layer(from).is_some_and(|l| FEATURES.contains(&l)) {
+            continue;
+        }
+        for to in targets {
+            if clients_layer(to).is_some_and(|l| COMMANDS.contains(&l)) {
+                found.push(format!("{} -> {}", from.join("::"), to.join("::")));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_feature_module_names_the_commands_layer() {
+    let mut files = BTreeMap::new();
+    for (name, root) in crate_sources() {
+        if name == "clients" {
+            modules(&name, &root, &root, &mut files);
+        }
+    }
+    // A layer renamed or moved shows here, not as a test that checks nothing.
+    for layer in FEATURES.iter().chain(&COMMANDS) {
+        let top: Module = vec!["clients".to_string(), layer.to_string()];
+        assert!(files.contains_key(&top), "no module clients::{layer}");
+    }
+    let named: BTreeMap<Module, BTreeSet<Module>> = files
+        .iter()
+        .map(|(m, path)| {
+            let src = std::fs::read_to_string(path).unwrap();
+            (m.clone(), named_by(m, &src, &files))
+        })
+        .collect();
+    let breaches = feature_to_command(&named);
+    assert!(
+        breaches.is_empty(),
+        "features that import the commands layer:\n{}",
+        breaches.join("\n")
+    );
+}
+
+#[test]
+fn a_feature_naming_a_command_is_found() {
+    let module = |path: &[&str]| -> Module { path.iter().map(|p| p.to_string()).collect() };
+    let named = BTreeMap::from([
+        (
+            module(&["clients", "msccl", "report"]),
+            BTreeSet::from([module(&["clients", "report", "failure"])]),
+        ),
+        (
+            module(&["clients", "report", "check"]),
+            BTreeSet::from([module(&["clients", "msccl"])]),
+        ),
+        (
+            module(&["core", "msccl"]),
+            BTreeSet::from([module(&["core", "report"])]),
+        ),
+    ]);
+    assert_eq!(
+        feature_to_command(&named),
+        ["clients::msccl::report -> clients::report::failure"]
+    );
+}

@@ -11,10 +11,9 @@ use crate::product::ProductError;
 use crate::product::bounds::NetworkBounds;
 use serde::Serialize;
 use std::fmt::Write;
-use txverify_core::bounds::cut_search::{CutMethod, FoundCut};
 use txverify_core::bounds::general::{GraphBounds, graph_bounds};
 use txverify_core::bounds::lp::{LpOptions, LpSolution, WeightsFound};
-use txverify_core::bounds::{BoundSet, Cut, total_exchange_with_lp};
+use txverify_core::bounds::{BoundSet, Cut, CutMethod, total_exchange_with_lp};
 use txverify_core::kernel::{self, Instance};
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::Ports;
@@ -59,7 +58,8 @@ pub fn check_size(network: &NetworkName) -> Result<(), BoundsError> {
         .map_err(|e| BoundsError::TooLarge(shown, e))
 }
 
-/// A cut found, as the report states it.
+/// A cut found, as the report states it: a view of the core's one cut type
+/// ([`Cut`]) in the shape of schema `txverify-bounds/4`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CutReport {
     /// ⌈|A|·|V∖A| / capacity⌉.
@@ -85,30 +85,24 @@ pub struct CutReport {
 }
 
 impl CutReport {
-    fn of(c: &FoundCut) -> CutReport {
-        let dimension = match c.method {
-            CutMethod::Dimension { dimension, .. } | CutMethod::Halving { dimension } => {
-                Some(dimension)
-            }
-            _ => None,
-        };
+    fn of(c: &Cut) -> CutReport {
         CutReport {
             value: c.steps(),
             ratio: c.ratio.value(),
-            side_size: c.side.len(),
+            side_size: c.side as usize,
             other_side: c.other_side,
             edges: c.edges,
             capacity: c.capacity,
             method: c.method.to_string(),
             exhaustive: c.method == CutMethod::Exhaustive,
-            dimension,
-            side: c.side.clone(),
+            dimension: c.method.dimension(),
+            side: c.nodes.clone(),
         }
     }
 }
 
 /// A cut in brief (a product's one-dimension cut, a factor's), as
-/// `compose` reports it too.
+/// `compose` reports it too: a view of the core's [`Cut`] by its sizes.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CutSummary {
     /// |A|·|V∖A| / c(A).
@@ -134,7 +128,7 @@ impl CutSummary {
             side: c.side,
             other_side: c.other_side,
             edges: c.edges,
-            dimension: c.dimension,
+            dimension: c.method.dimension(),
         }
     }
 }

@@ -9,11 +9,12 @@
 //! `cnt` on every link of its route); how the program's messages would share
 //! a link in time is not modelled, only how many chunks each link carries.
 
-use super::bounds::{self, Bounds};
+use super::bounds;
 use super::collective::Shape;
 use super::execute::Figures;
 pub use super::routes::{MAX_DISTANCE_BYTES, Routes};
 use std::collections::BTreeMap;
+use txverify_core::bounds::chunks::ChunkBounds;
 
 /// What a program does to a network, next to the bounds of its collective.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,7 +42,7 @@ pub struct OnNetwork {
     /// [`Figures::depth`] with each message weighed by its route's hops.
     pub depth: u64,
     /// The lower bounds of the collective on this network.
-    pub bounds: Bounds,
+    pub bounds: ChunkBounds,
 }
 
 impl OnNetwork {

@@ -437,13 +437,13 @@ fn network_text(on: &OnNetwork) -> String {
     if let Some(c) = &b.cut {
         why.push_str(&format!(
             "; cut of {} node{} / {}: {} and {} chunks across {} links each way: {}",
-            c.side.len(),
-            if c.side.len() == 1 { "" } else { "s" },
-            on.nodes - c.side.len(),
+            c.side,
+            if c.side == 1 { "" } else { "s" },
+            c.other_side,
             c.demand.0,
             c.demand.1,
-            c.links,
-            c.bound()
+            c.edges,
+            c.steps()
         ));
     }
     out.push_str(&format!(
@@ -498,11 +498,11 @@ fn network_json(on: &OnNetwork) -> Value {
         .collect();
     let cut = b.cut.as_ref().map(|c| {
         json!({
-            "side": c.side,
+            "side": c.nodes,
             "chunks_out": c.demand.0,
             "chunks_in": c.demand.1,
-            "links": c.links,
-            "bound": c.bound(),
+            "links": c.edges,
+            "bound": c.steps(),
         })
     });
     json!({
@@ -523,7 +523,7 @@ fn network_json(on: &OnNetwork) -> Value {
             "traffic_bound": b.traffic_bound(),
             "cut": cut,
             "latency": b.latency,
-            "latency_of": b.latency_of,
+            "latency_of": b.latency_of.to_string(),
         },
         "load_ratio": on.load_ratio(),
         "depth_ratio": on.depth_ratio(),

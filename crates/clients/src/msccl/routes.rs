@@ -36,6 +36,11 @@ impl<'g> Routes<'g> {
         self.graph
     }
 
+    /// All pairs' distances, row-major (`[x·N + y]`).
+    pub fn distances(&self) -> &[u32] {
+        &self.dist
+    }
+
     /// Nodes.
     pub fn nodes(&self) -> usize {
         self.graph.nodes()

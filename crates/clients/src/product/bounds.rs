@@ -7,7 +7,7 @@
 
 use super::factor::Factor;
 use txverify_core::bounds::cut_search::{EXHAUSTIVE_NODES, best_cut};
-use txverify_core::bounds::{Cut, cut, distance};
+use txverify_core::bounds::{Cut, CutMethod, cut, distance};
 use txverify_core::network::Graph;
 
 /// Sum over all nodes of their status, S_G = Σ_v s(v), and the status of
@@ -65,15 +65,15 @@ pub fn factor_cut(factor: &Factor) -> Option<Cut> {
         return None;
     }
     let graph = factor.network().build().ok()?;
-    let searched = best_cut(&graph, None).and_then(|c| c.summary());
+    let searched = best_cut(&graph, None);
     if m as usize <= EXHAUSTIVE_NODES {
         return searched;
     }
     let (half, rest) = (u64::from(m / 2), u64::from(m - m / 2));
     let known = match factor {
         Factor::Ring(_) => cut::ring_cut(u64::from(m)),
-        Factor::Linear(_) => Cut::new(half, rest, 1, None),
-        Factor::Complete(_) => Cut::new(half, rest, half * rest, None),
+        Factor::Linear(_) => Cut::of_sizes(half, rest, 1, CutMethod::Family),
+        Factor::Complete(_) => Cut::of_sizes(half, rest, half * rest, CutMethod::Family),
         Factor::Cayley { .. } | Factor::Edges { .. } => None,
     };
     match (known, searched) {

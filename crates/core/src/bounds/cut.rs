@@ -41,48 +41,187 @@ impl Ratio {
     }
 }
 
-/// One cut and its bound.
+/// How a cut was found (or known).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CutMethod {
+    /// Every set of nodes was tried: the best cut bound there is.
+    Exhaustive,
+    /// Breadth-first sweeps from this many start nodes, refined by
+    /// Fiduccia–Mattheyses passes (`refined`) or not.
+    Heuristic {
+        /// Start nodes.
+        starts: usize,
+        /// Whether the passes ran (at most
+        /// [`REFINE_NODES`](super::cut_search::REFINE_NODES) nodes).
+        refined: bool,
+    },
+    /// A cut of one factor of a product (or one side of a torus), found by
+    /// the search there or known by its family, times every other factor:
+    /// A = A_i × the rest.
+    Dimension {
+        /// The factor, 1-based.
+        dimension: usize,
+        /// Whether the factor's cut was found by trying every cut of it.
+        factor_exhaustive: bool,
+    },
+    /// The halving of one coordinate of a grid numbered in mixed radix.
+    Halving {
+        /// The coordinate, 1-based.
+        dimension: usize,
+    },
+    /// A family's best cut by its formula (a ring's two arcs, a path's two
+    /// segments, a complete graph's halving).
+    Family,
+    /// The nodes at least as near one end of a link as the other
+    /// ([`neighbour_split`]).
+    NeighbourSplit,
+    /// One node against the rest.
+    OneNode,
+}
+
+impl CutMethod {
+    /// The factor or coordinate (1-based) the cut splits, if one.
+    pub fn dimension(self) -> Option<usize> {
+        match self {
+            CutMethod::Dimension { dimension, .. } | CutMethod::Halving { dimension } => {
+                Some(dimension)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for CutMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CutMethod::Exhaustive => write!(f, "exhaustive"),
+            CutMethod::Heuristic {
+                starts,
+                refined: true,
+            } => write!(f, "heuristic (BFS sweeps + FM, {starts} starts)"),
+            CutMethod::Heuristic { starts, .. } => {
+                write!(f, "heuristic (BFS sweeps, {starts} starts)")
+            }
+            CutMethod::Dimension {
+                dimension,
+                factor_exhaustive,
+            } => {
+                let how = if *factor_exhaustive {
+                    "exhaustive"
+                } else {
+                    "heuristic"
+                };
+                write!(f, "dimension {dimension} ({how} cut of the factor)")
+            }
+            CutMethod::Halving { dimension } => write!(f, "halving of coordinate {dimension}"),
+            CutMethod::Family => write!(f, "the family's best cut"),
+            CutMethod::NeighbourSplit => write!(f, "split between neighbours"),
+            CutMethod::OneNode => write!(f, "one node"),
+        }
+    }
+}
+
+/// A cut (A, V∖A) and its bound: txverify's one cut type, for a total
+/// exchange (|A|·|V∖A| messages each way), for a collective of chunks
+/// ([`super::chunks`]: the chunks that must cross), all-port or K-port.
+/// Reports that print a cut in another shape make a view of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cut {
-    /// |A|·|V∖A| / c(A), exact.
+    /// The larger demand over the capacity, exact: |A|·|V∖A| / cap_K(A) for
+    /// a total exchange.
     pub ratio: Ratio,
-    /// |A| (the side containing node 0 for [`best_bisection`](super::cut_search::best_bisection), the smaller
-    /// side for a dimension's halving).
+    /// |A| (the side holding node 0 for a cut searched on a graph, the
+    /// smaller side for a dimension's halving).
     pub side: u64,
+    /// The nodes of A, increasing, when the cut was made on the graph node
+    /// by node; empty for a cut known by its sizes alone (a family's formula,
+    /// a product's dimension scaled from its factor).
+    pub nodes: Vec<u32>,
     /// |V∖A|.
     pub other_side: u64,
     /// c(A): the directed links from A to V∖A (as many as the edges between
     /// the sides).
     pub edges: u64,
-    /// The dimension (1-based) whose halving this is, or `None` for a cut of
-    /// the whole graph.
-    pub dimension: Option<usize>,
+    /// The crossings a step: cap_K(A) under K ports, c(A) all-port.
+    pub capacity: u64,
+    /// What must cross from A to V∖A and from V∖A to A.
+    pub demand: (u64, u64),
+    /// How it was found.
+    pub method: CutMethod,
 }
 
 impl Cut {
-    /// The cut with sides of `side` and `other_side` nodes joined by `edges`
-    /// edges; `None` when a side is empty or no edge crosses.
-    pub fn new(side: u64, other_side: u64, edges: u64, dimension: Option<usize>) -> Option<Cut> {
-        (side > 0 && other_side > 0 && edges > 0).then_some(Cut {
+    /// The all-port cut of a total exchange with sides of `side` and
+    /// `other_side` nodes joined by `edges` edges, known by its sizes;
+    /// `None` when a side is empty or no edge crosses.
+    pub fn of_sizes(side: u64, other_side: u64, edges: u64, method: CutMethod) -> Option<Cut> {
+        (side > 0 && other_side > 0 && edges > 0).then(|| Cut {
             ratio: Ratio {
                 numerator: side * other_side,
                 denominator: edges,
             },
             side,
+            nodes: Vec::new(),
             other_side,
             edges,
-            dimension,
+            capacity: edges,
+            demand: (side * other_side, side * other_side),
+            method,
         })
     }
 
-    /// The bound in steps: ⌈|A|·|V∖A| / c(A)⌉.
+    /// The cut of a total exchange with A = `nodes` (increasing), of
+    /// `other_side` nodes on the other side, `edges` links crossing and
+    /// `capacity` crossings a step; `None` when a side is empty or nothing
+    /// can cross.
+    pub fn of_nodes(
+        nodes: Vec<u32>,
+        other_side: u64,
+        edges: u64,
+        capacity: u64,
+        method: CutMethod,
+    ) -> Option<Cut> {
+        let side = nodes.len() as u64;
+        let demand = side * other_side;
+        Cut::with_demand(nodes, other_side, edges, capacity, (demand, demand), method)
+    }
+
+    /// The cut with A = `nodes` (increasing) across which `demand` must
+    /// cross each way, over `capacity` crossings a step; `None` when a side
+    /// is empty or nothing can cross.
+    pub fn with_demand(
+        nodes: Vec<u32>,
+        other_side: u64,
+        edges: u64,
+        capacity: u64,
+        demand: (u64, u64),
+        method: CutMethod,
+    ) -> Option<Cut> {
+        let side = nodes.len() as u64;
+        (side > 0 && other_side > 0 && capacity > 0).then(|| Cut {
+            ratio: Ratio {
+                numerator: demand.0.max(demand.1),
+                denominator: capacity,
+            },
+            side,
+            nodes,
+            other_side,
+            edges,
+            capacity,
+            demand,
+            method,
+        })
+    }
+
+    /// The bound in steps: ⌈the larger demand / capacity⌉ (for a total
+    /// exchange ⌈|A|·|V∖A| / cap_K(A)⌉).
     pub fn steps(&self) -> u64 {
         self.ratio.ceil()
     }
 }
 
 /// The stronger of two cuts (the first on a tie).
-fn better(best: Option<Cut>, cut: Option<Cut>) -> Option<Cut> {
+pub fn better(best: Option<Cut>, cut: Option<Cut>) -> Option<Cut> {
     match (best, cut) {
         (Some(b), Some(c)) if c.ratio.exceeds(b.ratio) => Some(c),
         (None, c) => c,
@@ -100,11 +239,15 @@ pub fn product_cut(factors: &[(u64, Option<Cut>)]) -> Option<Cut> {
     for (i, (m, cut)) in factors.iter().enumerate() {
         let Some(c) = cut else { continue };
         let copies = n / m.max(&1);
-        let scaled = Cut::new(
+        let method = CutMethod::Dimension {
+            dimension: i + 1,
+            factor_exhaustive: c.method == CutMethod::Exhaustive,
+        };
+        let scaled = Cut::of_sizes(
             c.side * copies,
             c.other_side * copies,
             c.edges * copies,
-            Some(i + 1),
+            method,
         );
         best = better(best, scaled);
     }
@@ -117,7 +260,7 @@ pub fn product_cut(factors: &[(u64, Option<Cut>)]) -> Option<Cut> {
 /// |A|·|V∖A| ≤ ⌊m/2⌋·⌈m/2⌉.
 pub fn ring_cut(m: u64) -> Option<Cut> {
     let edges = if m == 2 { 1 } else { 2 };
-    Cut::new(m / 2, m - m / 2, edges, None)
+    Cut::of_sizes(m / 2, m - m / 2, edges, CutMethod::Family)
 }
 
 /// The best one-dimension halving of the torus with these sides (a hypercube
@@ -149,7 +292,8 @@ pub fn coordinate_halvings(graph: &Graph, sides: &[usize]) -> Option<Cut> {
         let in_a = |x: u32| (x as usize / stride) % side < side / 2;
         let size = (0..n as u32).filter(|&x| in_a(x)).count() as u64;
         let crossing = edges.iter().filter(|&&(x, y)| in_a(x) != in_a(y)).count() as u64;
-        best = better(best, Cut::new(size, n as u64 - size, crossing, Some(i + 1)));
+        let method = CutMethod::Halving { dimension: i + 1 };
+        best = better(best, Cut::of_sizes(size, n as u64 - size, crossing, method));
         stride *= side;
     }
     best
@@ -199,7 +343,15 @@ pub fn neighbour_split(graph: &Graph) -> Option<Cut> {
                 .iter()
                 .filter(|&&(a, b)| near_x[a as usize] != near_x[b as usize])
                 .count() as u64;
-            best = better(best, Cut::new(side, n as u64 - side, crossing, None));
+            let nodes = (0..n as u32).filter(|&z| near_x[z as usize]).collect();
+            let split = Cut::of_nodes(
+                nodes,
+                n as u64 - side,
+                crossing,
+                crossing,
+                CutMethod::NeighbourSplit,
+            );
+            best = better(best, split);
         }
     }
     best

@@ -24,7 +24,8 @@
 //! step saw. Whatever it finds is a cut, so its bound holds; it may not be the
 //! best.
 
-use super::cut::Ratio;
+use super::cut::{Cut, Ratio};
+pub use super::cut::{CutMethod, better};
 use crate::network::Graph;
 
 /// Largest graph whose every cut is tried.
@@ -39,91 +40,6 @@ pub const STARTS: usize = 8;
 
 /// Refinement passes at most per start.
 const PASSES: usize = 8;
-
-/// How a cut was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CutMethod {
-    /// Every set of nodes was tried: the best cut bound there is.
-    Exhaustive,
-    /// Breadth-first sweeps from this many start nodes, refined by
-    /// Fiduccia–Mattheyses passes (`refined`) or not.
-    Heuristic {
-        /// Start nodes.
-        starts: usize,
-        /// Whether the passes ran (at most [`REFINE_NODES`] nodes).
-        refined: bool,
-    },
-    /// A cut of one factor of a product (or one side of a torus), found by
-    /// the search there, times every other factor: A = A_i × the rest.
-    Dimension {
-        /// The factor, 1-based.
-        dimension: usize,
-        /// Whether the factor's cut was found by trying every cut of it.
-        factor_exhaustive: bool,
-    },
-    /// The halving of one coordinate of a grid numbered in mixed radix.
-    Halving {
-        /// The coordinate, 1-based.
-        dimension: usize,
-    },
-}
-
-impl std::fmt::Display for CutMethod {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CutMethod::Exhaustive => write!(f, "exhaustive"),
-            CutMethod::Heuristic {
-                starts,
-                refined: true,
-            } => write!(f, "heuristic (BFS sweeps + FM, {starts} starts)"),
-            CutMethod::Heuristic { starts, .. } => {
-                write!(f, "heuristic (BFS sweeps, {starts} starts)")
-            }
-            CutMethod::Dimension {
-                dimension,
-                factor_exhaustive,
-            } => {
-                let how = if *factor_exhaustive {
-                    "exhaustive"
-                } else {
-                    "heuristic"
-                };
-                write!(f, "dimension {dimension} ({how} cut of the factor)")
-            }
-            CutMethod::Halving { dimension } => write!(f, "halving of coordinate {dimension}"),
-        }
-    }
-}
-
-/// The best cut a search found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FoundCut {
-    /// |A|·|V∖A| / cap_K(A), exact.
-    pub ratio: Ratio,
-    /// The nodes of A (the side holding node 0), increasing.
-    pub side: Vec<u32>,
-    /// |V∖A|.
-    pub other_side: u64,
-    /// c(A): the links joining the sides.
-    pub edges: u64,
-    /// cap_K(A) (equal to `edges` all-port).
-    pub capacity: u64,
-    /// How it was found.
-    pub method: CutMethod,
-}
-
-impl FoundCut {
-    /// The bound in steps: ⌈|A|·|V∖A| / cap_K(A)⌉.
-    pub fn steps(&self) -> u64 {
-        self.ratio.ceil()
-    }
-
-    /// The cut in brief (sizes and crossing links), as [`super::cut::Cut`]
-    /// states it; `None` when no link crosses.
-    pub fn summary(&self) -> Option<super::cut::Cut> {
-        super::cut::Cut::new(self.side.len() as u64, self.other_side, self.edges, None)
-    }
-}
 
 /// A set A of nodes with the sums the bound needs, updated one node at a time.
 struct CutState<'a> {
@@ -214,28 +130,23 @@ impl<'a> CutState<'a> {
     }
 
     /// This cut as found by `method`, the side holding node 0.
-    fn found(&self, method: CutMethod) -> Option<FoundCut> {
-        let ratio = self.ratio()?;
+    fn found(&self, method: CutMethod) -> Option<Cut> {
+        self.ratio()?;
         let zero_side = self.in_a[0];
         let side: Vec<u32> = (0..self.graph.nodes() as u32)
             .filter(|&x| self.in_a[x as usize] == zero_side)
             .collect();
         let n = self.graph.nodes() as u64;
-        Some(FoundCut {
-            ratio,
-            other_side: n - side.len() as u64,
-            side,
-            edges: self.edges,
-            capacity: self.send.min(self.receive),
-            method,
-        })
+        let other_side = n - side.len() as u64;
+        let capacity = self.send.min(self.receive);
+        Cut::of_nodes(side, other_side, self.edges, capacity, method)
     }
 }
 
 /// The best cut bound of `graph` under `ports` ports (`None`: all-port):
 /// exhaustive up to [`EXHAUSTIVE_NODES`] nodes, heuristic beyond; `None` for
 /// a graph of one node.
-pub fn best_cut(graph: &Graph, ports: Option<u64>) -> Option<FoundCut> {
+pub fn best_cut(graph: &Graph, ports: Option<u64>) -> Option<Cut> {
     let ports = ports.unwrap_or(u64::MAX);
     if graph.nodes() < 2 {
         return None;
@@ -250,12 +161,7 @@ pub fn best_cut(graph: &Graph, ports: Option<u64>) -> Option<FoundCut> {
 /// The cut with side A = `side` under `ports` ports (`None`: all-port),
 /// labelled as found by `method`; `None` when a side is empty or a node does
 /// not exist.
-pub fn cut_of(
-    graph: &Graph,
-    side: &[u32],
-    ports: Option<u64>,
-    method: CutMethod,
-) -> Option<FoundCut> {
+pub fn cut_of(graph: &Graph, side: &[u32], ports: Option<u64>, method: CutMethod) -> Option<Cut> {
     let mut state = CutState::new(graph, ports.unwrap_or(u64::MAX));
     state.flip(0); // empty
     let mut seen = vec![false; graph.nodes()];
@@ -289,7 +195,7 @@ pub fn every_side(nodes: usize) -> Option<impl Iterator<Item = (u32, u64)>> {
 }
 
 /// Every set containing node 0 ([`every_side`]); ties keep the first found.
-fn exhaustive(graph: &Graph, ports: u64) -> Option<FoundCut> {
+fn exhaustive(graph: &Graph, ports: u64) -> Option<Cut> {
     let n = graph.nodes();
     let sides = every_side(n)?;
     let best_set = if ports == u64::MAX {
@@ -355,17 +261,8 @@ fn all_port_gray(graph: &Graph, sides: impl Iterator<Item = (u32, u64)>) -> u64 
     best.map_or(1, |(_, set)| set)
 }
 
-/// The better of two found cuts (the first on a tie).
-pub fn better(best: Option<FoundCut>, cut: Option<FoundCut>) -> Option<FoundCut> {
-    match (best, cut) {
-        (Some(b), Some(c)) if c.ratio.exceeds(b.ratio) => Some(c),
-        (None, c) => c,
-        (b, _) => b,
-    }
-}
-
 /// Sweeps and refinement from [`STARTS`] start nodes spread over the graph.
-fn heuristic(graph: &Graph, ports: u64) -> Option<FoundCut> {
+fn heuristic(graph: &Graph, ports: u64) -> Option<Cut> {
     let n = graph.nodes();
     let refined = n <= REFINE_NODES;
     let method = CutMethod::Heuristic {
@@ -427,7 +324,7 @@ fn best_prefix<'a>(graph: &'a Graph, ports: u64, order: &[u32]) -> CutState<'a> 
 /// Fiduccia–Mattheyses passes on `state`, each move chosen by the all-port
 /// ratio it leaves; returns the best cut (under the state's ports) any move
 /// reached, and leaves `state` at the best end of a pass.
-fn refine(state: &mut CutState<'_>, method: CutMethod) -> Option<FoundCut> {
+fn refine(state: &mut CutState<'_>, method: CutMethod) -> Option<Cut> {
     let n = state.graph.nodes();
     let mut best = state.found(method);
     for _ in 0..PASSES {
@@ -496,10 +393,9 @@ mod tests;
 /// The best cut over every partition of the nodes into two non-empty sets,
 /// by the one enumeration of cuts ([`every_side`], graphs
 /// up to [`EXHAUSTIVE_NODES`] nodes; `None` beyond).
-pub fn best_bisection(graph: &Graph) -> Option<super::cut::Cut> {
+pub fn best_bisection(graph: &Graph) -> Option<Cut> {
     if graph.nodes() > EXHAUSTIVE_NODES {
         return None;
     }
-    let found = best_cut(graph, None)?;
-    super::cut::Cut::new(found.side.len() as u64, found.other_side, found.edges, None)
+    best_cut(graph, None)
 }

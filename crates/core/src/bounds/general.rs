@@ -22,7 +22,8 @@
 //! [`crate::bounds`]: any routing, any buffering; copies of a packet serve no
 //! other destination, so they change none of these counts.
 
-use super::cut_search::{CutMethod, FoundCut, best_cut, better, cut_of};
+use super::cut::Cut;
+use super::cut_search::{CutMethod, best_cut, better, cut_of};
 use super::distance;
 use super::lp;
 use super::set::{BoundSet, counting_model, port_limit};
@@ -51,9 +52,9 @@ pub struct GraphBounds {
     /// Σ_x min(K, deg x).
     pub port_capacity: u64,
     /// The best all-port cut found.
-    pub cut: Option<FoundCut>,
+    pub cut: Option<Cut>,
     /// The best K-port cut found (the all-port one when K ≥ every degree).
-    pub ports_cut: Option<FoundCut>,
+    pub ports_cut: Option<Cut>,
     /// On a tree, the node load: max_x (N − 1 + messages through x) and the
     /// degree of that x (`None` on a graph with a cycle).
     node_load: Option<Vec<(u64, u64)>>,
@@ -119,7 +120,7 @@ impl GraphBounds {
     /// The weights of the best all-port cut found (1 on its links either
     /// way), a candidate for the LP bound; `None` without a cut.
     pub fn cut_weights(&self, graph: &Graph) -> Option<Vec<u64>> {
-        self.cut.as_ref().map(|c| lp::cut_weights(graph, &c.side))
+        self.cut.as_ref().map(|c| lp::cut_weights(graph, &c.nodes))
     }
 
     /// The named bounds of [`GraphBounds::bound_set`], in its order.
@@ -228,7 +229,7 @@ pub fn graph_bounds(graph: &Graph, ports: u64) -> GraphBounds {
         // The best all-port side is a K-port cut too, perhaps a better one.
         let all_port_side = cut
             .as_ref()
-            .and_then(|c| cut_of(graph, &c.side, Some(ports), c.method));
+            .and_then(|c| cut_of(graph, &c.nodes, Some(ports), c.method));
         let searched = better(
             best_cut(graph, Some(ports)),
             structured_cut(graph, Some(ports)),
@@ -254,7 +255,7 @@ pub fn graph_bounds(graph: &Graph, ports: u64) -> GraphBounds {
 /// The cuts a graph's structure offers beyond the search: on a graph too
 /// large for every cut to be tried, each factor's best cut times the other
 /// factors (a product, a torus), and the halving of each coordinate of a grid.
-fn structured_cut(graph: &Graph, ports: Option<u64>) -> Option<FoundCut> {
+fn structured_cut(graph: &Graph, ports: Option<u64>) -> Option<Cut> {
     if graph.nodes() <= super::cut_search::EXHAUSTIVE_NODES {
         return None;
     }
@@ -286,7 +287,7 @@ fn factor_cut(
     side: usize,
     dimension: usize,
     ports: Option<u64>,
-) -> Option<FoundCut> {
+) -> Option<Cut> {
     if side < 2 {
         return None;
     }
@@ -304,7 +305,7 @@ fn factor_cut(
     let found = best_cut(&factor, ports)?;
     let in_side: Vec<bool> = {
         let mut v = vec![false; side];
-        found.side.iter().for_each(|&c| v[c as usize] = true);
+        found.nodes.iter().for_each(|&c| v[c as usize] = true);
         v
     };
     let a: Vec<u32> = (0..graph.nodes() as u32)

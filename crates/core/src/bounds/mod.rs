@@ -47,6 +47,15 @@
 //! by Σ_{x∈A} min(K, links from x out of A); that stronger K-port cut bound is
 //! not computed here: the cut bounds divide by c(A), which holds for every K.
 //!
+//! The collectives of equal chunks of MSCCL programs ([`chunks`]: no copies
+//! in the network, reductions at the nodes) have a traffic bound (the
+//! crossings every program needs over the L links), a demand cut bound (the
+//! chunks that must cross a cut each way over its c(A) links) and a latency
+//! bound (the diameter, or the worst root's eccentricity).
+//!
+//! Every cut is one type, [`Cut`]: its sides, the links and crossings a step
+//! between them, what must cross each way and how it was found.
+//!
 //! The timed (α-β) bounds of [`timed`] turn these step bounds into time: a
 //! step bound T gives T·min_e(α_e + β_e) for schedules of one-chunk sends, and
 //! the MSCCL load and latency bounds give ⌈L / M⌉·α + L·β and D·(α + β).
@@ -55,6 +64,7 @@
 //! start from; the FIFO algorithm's optimality check computes it by its own
 //! search of the Cayley graph, on purpose apart.
 
+pub mod chunks;
 pub mod collective;
 pub mod cut;
 pub mod cut_search;
@@ -66,7 +76,7 @@ mod set;
 pub mod timed;
 
 pub use collective::{CollectiveBounds, collective, half_duplex_time};
-pub use cut::{Cut, Ratio};
+pub use cut::{Cut, CutMethod, Ratio};
 pub use general::{total_exchange, total_exchange_with_lp};
 pub use messages::message_set;
 pub use set::BoundSet;

@@ -86,7 +86,7 @@ fn torus_halvings_count_the_links_of_the_torus() {
     ] {
         let g = graph(name);
         let cut = torus_cut(&sides).unwrap();
-        let d = cut.dimension.unwrap() - 1;
+        let d = cut.method.dimension().unwrap() - 1;
         // Node number: coordinates little-endian in the sides.
         let stride: usize = sides[..d].iter().product();
         let set = (0..g.nodes())
@@ -106,6 +106,6 @@ fn cut_bounds_of_known_networks() {
     assert_eq!(torus_cut(&[6]).unwrap().steps(), 5);
     // 4 × 8: halving the side 8 gives 16 · 16 / 8 = 32, the side 4 16 · 16 / 16 = 16.
     let c = torus_cut(&[4, 8]).unwrap();
-    assert_eq!((c.steps(), c.dimension), (32, Some(2)));
+    assert_eq!((c.steps(), c.method.dimension()), (32, Some(2)));
     assert!(torus_cut(&[1]).is_none());
 }

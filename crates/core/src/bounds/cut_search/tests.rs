@@ -89,8 +89,11 @@ fn exhaustive_search_agrees_with_brute_force() {
                 brute_force(&g, ports)
             );
             // The named side gives the ratio claimed.
-            assert_eq!(found.side[0], 0);
-            assert_eq!(found.side.len() as u64 + found.other_side, g.nodes() as u64);
+            assert_eq!(found.nodes[0], 0);
+            assert_eq!(
+                found.nodes.len() as u64 + found.other_side,
+                g.nodes() as u64
+            );
         }
     }
 }
@@ -99,14 +102,14 @@ fn exhaustive_search_agrees_with_brute_force() {
 fn the_named_side_has_the_claimed_edges() {
     let g = random_graph(14, 10, 7);
     let c = best_cut(&g, None).unwrap();
-    let inside = |x: u32| c.side.contains(&x);
+    let inside = |x: u32| c.nodes.contains(&x);
     let edges = (0..14u32)
         .filter(|&x| inside(x))
         .map(|x| g.neighbours(x).iter().filter(|&&y| !inside(y)).count() as u64)
         .sum::<u64>();
     assert_eq!(edges, c.edges);
     assert_eq!(c.capacity, c.edges);
-    assert_eq!(c.ratio.numerator, c.side.len() as u64 * c.other_side);
+    assert_eq!(c.ratio.numerator, c.nodes.len() as u64 * c.other_side);
 }
 
 #[test]
@@ -141,7 +144,7 @@ fn a_given_side_is_evaluated_as_the_search_would() {
     let g = random_graph(12, 8, 3);
     for ports in [Some(1), Some(2), None] {
         let c = best_cut(&g, ports).unwrap();
-        let again = cut_of(&g, &c.side, ports, c.method).unwrap();
+        let again = cut_of(&g, &c.nodes, ports, c.method).unwrap();
         assert_eq!(again, c);
     }
     assert!(cut_of(&g, &[], None, CutMethod::Exhaustive).is_none());

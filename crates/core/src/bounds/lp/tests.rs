@@ -65,7 +65,7 @@ fn unit_weights_give_the_link_load_bound_and_a_cut_the_cut_bound() {
         assert_eq!(ones.value, b.link_load_bound());
         assert_eq!(ones.weighted_distance, u128::from(b.total_status));
         let cut = b.cut.as_ref().unwrap();
-        let by_cut = evaluate(&g, &cut_weights(&g, &cut.side)).unwrap();
+        let by_cut = evaluate(&g, &cut_weights(&g, &cut.nodes)).unwrap();
         assert_eq!(by_cut.value, cut.steps());
     }
 }

@@ -1,7 +1,8 @@
 //! Presentations used by the group benchmarks and the timing example.
 //!
 //! Shared by `benches/group.rs` and `examples/enumerate_timing.rs` so both time
-//! exactly the same inputs.
+//! exactly the same inputs. It lives in `benches/shared/`, where Cargo finds no
+//! bench target: a file directly in `benches/` would become one.
 
 use txverify_core::group::{GenLetter, Presentation};
 
