@@ -78,6 +78,7 @@ pub fn inner_extension(path: &Path) -> Option<&OsStr> {
 }
 
 /// The error of a format this build lacks.
+#[cfg(not(feature = "zstd"))]
 fn unavailable(format: Compression) -> io::Error {
     io::Error::new(
         io::ErrorKind::Unsupported,
