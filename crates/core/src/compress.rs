@@ -92,7 +92,7 @@ pub enum Encoder<W: Write> {
     Plain(W),
     /// gzip at the default level.
     Gzip(flate2::write::GzEncoder<W>),
-    /// zstd at its default level.
+    /// zstd at its default level, with the frame's checksum.
     #[cfg(feature = "zstd")]
     Zstd(zstd::stream::write::Encoder<'static, W>),
 }
@@ -107,7 +107,12 @@ impl<W: Write> Encoder<W> {
                 flate2::Compression::default(),
             )),
             #[cfg(feature = "zstd")]
-            Some(Compression::Zstd) => Encoder::Zstd(zstd::stream::write::Encoder::new(inner, 0)?),
+            Some(Compression::Zstd) => {
+                let mut encoder = zstd::stream::write::Encoder::new(inner, 0)?;
+                // The frame's checksum lets a reader refuse a damaged file.
+                encoder.include_checksum(true)?;
+                Encoder::Zstd(encoder)
+            }
             #[cfg(not(feature = "zstd"))]
             Some(Compression::Zstd) => return Err(unavailable(Compression::Zstd)),
         })
@@ -279,7 +284,13 @@ mod tests {
         let text = b"1 0 1 0 1\n".repeat(1000);
         let z = compressed(Some(Compression::Zstd), &text);
         assert_eq!(z[..4], ZSTD_MAGIC);
-        assert_eq!(read_back(z).unwrap(), text);
+        assert_eq!(read_back(z.clone()).unwrap(), text);
+        // A byte changed in the frame: refused by its checksum, not read as other text.
+        let mut damaged = z;
+        let middle = damaged.len() / 2;
+        damaged[middle] ^= 0x20;
+        let e = read_back(damaged).unwrap_err().to_string();
+        assert!(e.starts_with("its zstd data is damaged"), "{e}");
     }
 
     #[cfg(not(feature = "zstd"))]
