@@ -357,6 +357,27 @@ fn a_file_over_the_byte_limit_is_refused_before_it_is_read() {
 }
 
 #[test]
+fn a_decompression_bomb_is_refused_at_the_byte_limit_of_the_decompressed_text() {
+    use std::io::Write as _;
+    use txverify_core::compress::{Compression, Encoder};
+    // One gzip member of 1 MiB of spaces, about 1 KB; 300 of them in a row
+    // are one stream of 300 MiB, over the 256 MiB cap, in a file of ~300 KB.
+    let mut member = Encoder::new(Vec::new(), Some(Compression::Gzip)).unwrap();
+    member.write_all(&[b' '; 1 << 20]).unwrap();
+    let member = member.finish().unwrap();
+    let path = file("bomb.json.gz", "");
+    std::fs::write(&path, member.repeat(300)).unwrap();
+    assert!(std::fs::metadata(&path).unwrap().len() < 1 << 20);
+    let shown = path.to_str().unwrap();
+    refused(
+        &["simulate", shown],
+        "longer than 268435456 bytes (256 MiB)",
+    );
+    refused(&["check", shown], "longer than 268435456 bytes (256 MiB)");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
 fn a_long_line_of_a_link_table_or_an_edge_list_is_refused_as_it_is_read() {
     // One 4 MB line: it was held, split into fields and lower-cased (168 MB).
     let line = "0,1,".repeat(1 << 20);

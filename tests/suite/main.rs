@@ -23,6 +23,7 @@ mod cli_polish;
 mod collective_heuristics;
 mod collectives;
 mod compare;
+mod compressed;
 mod crate_layout;
 mod cubes;
 mod doc_examples;

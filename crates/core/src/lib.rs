@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod bounds;
+pub mod compress;
 pub mod families;
 pub mod format;
 pub mod group;

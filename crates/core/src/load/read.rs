@@ -15,6 +15,10 @@
 //!   `/dev/zero` is refused at its first byte) and the first byte that is not
 //!   UTF-8 (`/dev/urandom`, within a few bytes).
 //!
+//! Text compressed with gzip or zstd is told by its first bytes and read
+//! decompressed, the limits above counting the decompressed bytes (a
+//! decompression bomb stops at the byte limit); see [`crate::compress`].
+//!
 //! The limits are in docs/limits.md with the tests that check them.
 
 use std::fmt;
@@ -272,10 +276,26 @@ impl<R> fmt::Debug for Bounded<R> {
 }
 
 /// Opens `path` (`-`: standard input) as a stream under `limits`; a regular
-/// file over the byte limit is refused before it is read.
+/// file over the byte limit is refused before it is read. Text compressed
+/// with gzip or zstd ([`crate::compress`]) is decompressed as it is read, and
+/// the limits count the decompressed bytes: a small file that decompresses
+/// past them is refused there, having never been held whole.
 pub fn open(path: &Path, limits: ReadLimits) -> Result<Bounded<Box<dyn Read>>, ReadError> {
+    let raw = opened(path, limits)?;
+    // Text may come compressed (a schedule written to `F.json.gz`): told by
+    // its first bytes, and the limits hold the bytes decompressed.
+    let raw = match limits.text {
+        true => crate::compress::decompressing(raw)?,
+        false => raw,
+    };
+    Ok(Bounded::new(raw, limits))
+}
+
+/// `path` (`-`: standard input) opened; a regular file over the byte limit is
+/// refused before it is read.
+fn opened(path: &Path, limits: ReadLimits) -> Result<Box<dyn Read>, ReadError> {
     if path.as_os_str() == STANDARD_INPUT {
-        return Ok(Bounded::new(Box::new(std::io::stdin().lock()), limits));
+        return Ok(Box::new(std::io::stdin().lock()));
     }
     let file = std::fs::File::open(path)?;
     let meta = file.metadata()?;
@@ -291,7 +311,7 @@ pub fn open(path: &Path, limits: ReadLimits) -> Result<Bounded<Box<dyn Read>>, R
             what: limits.what,
         });
     }
-    Ok(Bounded::new(Box::new(file), limits))
+    Ok(Box::new(file))
 }
 
 /// The bytes of `path` (`-`: standard input), read once under `limits`.
@@ -401,6 +421,50 @@ mod tests {
         );
         // A proof is binary: NULs are its terminators.
         assert!(stream(b"a\x02\0", ReadLimits::PROOF).is_ok());
+    }
+
+    /// gzip of `text`, as `search -o F.gz` writes it.
+    fn gzip(text: &[u8]) -> Vec<u8> {
+        use std::io::Write as _;
+        let mut e =
+            crate::compress::Encoder::new(Vec::new(), Some(crate::compress::Compression::Gzip))
+                .unwrap();
+        e.write_all(text).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn compressed_text_is_read_decompressed_and_limited_decompressed() {
+        let dir = std::env::temp_dir().join(format!("txverify-read-gz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("s.json.gz");
+        let text = "{\"schema\": \"txverify-schedule/1\"}\n".repeat(50);
+        std::fs::write(&path, gzip(text.as_bytes())).unwrap();
+        assert_eq!(read_text(&path, ReadLimits::TEXT).unwrap(), text);
+        // A bomb: 64 members of 64 KiB of `a` each, a few KB on the disk, 4 MiB
+        // decompressed, refused at a 1 MiB limit (counted decompressed).
+        let member = gzip(&[b'a'; 64 << 10]);
+        std::fs::write(&path, member.repeat(64)).unwrap();
+        let limit = ReadLimits {
+            bytes: 1 << 20,
+            ..ReadLimits::TEXT
+        };
+        assert!(std::fs::metadata(&path).unwrap().len() < limit.bytes / 16);
+        assert!(matches!(
+            read_text(&path, limit),
+            Err(ReadError::TooLarge { limit: 1048576, .. })
+        ));
+        // The checks of text apply to the decompressed bytes.
+        std::fs::write(&path, gzip(b"ok\nx\0")).unwrap();
+        let e = read_text(&path, ReadLimits::TEXT).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 2: a NUL byte (`\\0`): txverify reads text"
+        );
+        // A proof is not text: its bytes are read as they are.
+        std::fs::write(&path, gzip(b"a")).unwrap();
+        assert_eq!(read_bytes(&path, ReadLimits::PROOF).unwrap(), gzip(b"a"));
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -8,7 +8,6 @@
 //! written under a temporary name beside it and renamed only once the replay
 //! is judged valid, so an invalid schedule is never left behind.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{
@@ -29,7 +28,7 @@ pub(super) struct Streamed {
 struct Output {
     partial: PathBuf,
     path: PathBuf,
-    file: std::io::BufWriter<std::fs::File>,
+    file: super::write::ScheduleWriter,
     writer: SendWriter,
 }
 
@@ -98,8 +97,7 @@ fn open(path: &Path, header: &Schedule) -> Result<Output, String> {
     let partial = super::write::temporary_beside(path);
     let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     let file = std::fs::File::create(&partial).map_err(failed)?;
-    let mut file = std::io::BufWriter::new(file);
-    let json = path.extension().is_some_and(|e| e == "json");
+    let (mut file, json) = super::write::compressed_writer(file, path).map_err(failed)?;
     let writer = SendWriter::start(header, json, &mut file).map_err(failed)?;
     Ok(Output {
         partial,
@@ -112,7 +110,7 @@ fn open(path: &Path, header: &Schedule) -> Result<Output, String> {
 fn close(mut o: Output) -> Result<(), String> {
     let failed = |e: std::io::Error| format!("cannot write {}: {e}", o.path.display());
     o.writer.finish(&mut o.file).map_err(failed)?;
-    o.file.flush().map_err(failed)?;
+    super::write::finish(o.file).map_err(failed)?;
     std::fs::rename(&o.partial, &o.path).map_err(failed)
 }
 

@@ -2,12 +2,13 @@
 //! rewrites it with each faster schedule, and a kill between two writes must
 //! leave the last one, never half of the next.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use txverify_core::compress::{Compression, Encoder, inner_extension};
 use txverify_core::network::NetworkName;
 use txverify_core::schedule::{Schedule, write_json, write_text};
 
-/// Writes the schedule to `path` (JSON for a `.json` name, else text), with
+/// Writes the schedule to `path` (JSON for a `.json` name, else text;
+/// compressed for a `.gz` or `.zst` one, [`compressed_writer`]), with
 /// an edge list named by an absolute path when the schedule goes elsewhere (a
 /// schedule names its edge list relative to itself). The text goes to a file
 /// beside `path` first, which is then renamed over it.
@@ -57,15 +58,34 @@ pub(super) fn temporary_beside(path: &Path) -> PathBuf {
 fn write_to(file: &Path, schedule: &Schedule, shown: &Path) -> Result<(), String> {
     let cannot = |e: std::io::Error| format!("cannot write {}: {e}", shown.display());
     let handle = std::fs::File::create(file).map_err(cannot)?;
-    let mut w = std::io::BufWriter::new(handle);
-    let json = shown.extension().is_some_and(|e| e == "json");
+    let (mut w, json) = compressed_writer(handle, shown).map_err(cannot)?;
     let written = if json {
         write_json(schedule, &mut w)
     } else {
         write_text(schedule, &mut w)
     };
-    written.and_then(|()| w.flush()).map_err(cannot)?;
-    w.get_ref().sync_all().map_err(cannot)
+    let handle = written.and_then(|()| finish(w)).map_err(cannot)?;
+    handle.sync_all().map_err(cannot)
+}
+
+/// A buffered writer to `file` for a schedule named `shown`, compressed as
+/// its name says (`s.json.gz`: gzip, `.zst`: zstd), and whether the
+/// schedule goes in JSON (its name without the compression ends in `.json`).
+pub(super) fn compressed_writer(
+    file: std::fs::File,
+    shown: &Path,
+) -> std::io::Result<(ScheduleWriter, bool)> {
+    let encoder = Encoder::new(file, Compression::of_name(shown))?;
+    let json = inner_extension(shown).is_some_and(|e| e == "json");
+    Ok((std::io::BufWriter::new(encoder), json))
+}
+
+/// What [`compressed_writer`] gives.
+pub(super) type ScheduleWriter = std::io::BufWriter<Encoder<std::fs::File>>;
+
+/// Flushes `w` and ends its compressed stream; the file is given back.
+pub(super) fn finish(w: ScheduleWriter) -> std::io::Result<std::fs::File> {
+    w.into_inner().map_err(|e| e.into_error())?.finish()
 }
 
 #[cfg(test)]
@@ -88,6 +108,39 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_compressed_name_writes_compressed_and_reads_back_the_same() {
+        use txverify_core::load::read::{ReadLimits, read_text};
+        let dir = std::env::temp_dir().join(format!("txverify-write-gz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plain = dir.join("s.json");
+        write_output(&plain, &schedule(3)).unwrap();
+        let text = std::fs::read_to_string(&plain).unwrap();
+        assert!(text.starts_with('{'), "{text}");
+        let plain_text = dir.join("s.sched");
+        write_output(&plain_text, &schedule(3)).unwrap();
+        let plain_text = std::fs::read_to_string(&plain_text).unwrap();
+        let mut names = vec!["s.json.gz", "s.sched.gz"];
+        if Compression::Zstd.available() {
+            names.push("s.json.zst");
+        }
+        for name in names {
+            let path = dir.join(name);
+            write_output(&path, &schedule(3)).unwrap();
+            let bytes = std::fs::read(&path).unwrap();
+            let format = Compression::of_magic(&bytes).unwrap();
+            assert_eq!(Some(format), Compression::of_name(&path), "{name}");
+            let back = read_text(&path, ReadLimits::TEXT).unwrap();
+            let expected = if name.contains(".json") {
+                &text
+            } else {
+                &plain_text
+            };
+            assert_eq!(&back, expected, "{name}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
