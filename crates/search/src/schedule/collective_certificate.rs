@@ -27,6 +27,11 @@ use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Ports, parse_chunks};
 use txverify_proofcheck::ProofReport;
 
+/// The largest formula `verify-proof --network NET --collective X` regenerates,
+/// in estimated variables: the time a certificate states is read from a file,
+/// so a formula past this is refused before it is built (docs/limits.md).
+pub const MAX_CERTIFICATE_VARIABLES: u64 = 1 << 26;
+
 /// Version of the layout of a collective certificate.
 pub const COLLECTIVE_CERTIFICATE_FORMAT: &str = "txverify-collective-certificate-1";
 
