@@ -16,7 +16,9 @@ use txverify_clients::render::picture::{RenderRequest, TableView, render_source}
 use txverify_clients::report::collective_search::search_collective;
 use txverify_clients::report::network_search::search_network;
 use txverify_clients::report::network_search::write::write_output;
-use txverify_clients::report::schedule::{ScheduleRequest, simulate_schedule};
+use txverify_clients::report::schedule::{
+    ScheduleRequest, refuse_schedule_options, simulate_schedule,
+};
 use txverify_clients::report::schedule_request::{
     ScheduleSearchArgs, ScheduleSearchRequest, SearchOption,
 };
@@ -279,12 +281,7 @@ fn bounds_work(
         Some(s) => Some(json_text(&LpCertificate::of(&words, &graph, &s))?),
         None => None,
     };
-    // As the command line: statuses by search and by formula that differ are a bug.
-    let status = if report.statuses_agree == Some(false) {
-        Status::Internal
-    } else {
-        Status::Ok
-    };
+    let status = report.exit_status();
     Ok((
         json_text(&report)?,
         report.text().to_string(),
@@ -542,15 +539,13 @@ fn simulate_work(
         return Err(Fail::input(line, Some(&shown), None));
     }
     if !is_schedule(&source) {
-        if network.is_some() || ports.is_some() {
-            let message = format!("{shown}: network and ports apply to schedule files only");
-            return Err(Fail::input(message, Some(&shown), None));
-        }
-        if timing.request().asked() {
-            let message =
-                format!("{shown}: alpha, beta and link_table apply to schedule files only");
-            return Err(Fail::input(message, Some(&shown), None));
-        }
+        let timing = timing
+            .request()
+            .asked()
+            .then_some("alpha, beta and link_table");
+        let placing = (network.is_some() || ports.is_some()).then_some("network and ports");
+        refuse_schedule_options(&format!("{shown}: "), timing, placing)
+            .map_err(|e| Fail::input(e.to_string(), Some(&shown), None))?;
         return table_simulation(&shown, &source);
     }
     let spec = network.as_deref().map(network_spec).transpose()?;
