@@ -439,8 +439,6 @@ def make_new(kind, n):
         output = case_path(kind, n, ".sched")
         network, extra = rng.choice([
             ("hypercube 4", []),
-            # Anytime: without --deadline a collective search is not stopped by a
-            # signal but ended (docs/collectives.md).
             ("hypercube 3", ["--collective", "allreduce", "--deadline", "30"]),
         ])
         which = rng.choice(["INT", "TERM"])

@@ -13,12 +13,15 @@ use txverify_clients::lp_bound::{LpCertificate, parse_certificate, verify_certif
 use txverify_clients::msccl;
 use txverify_clients::render::ColourBy;
 use txverify_clients::render::picture::{RenderRequest, TableView, render_source};
-use txverify_clients::report::collective_search::{
-    CollectiveSearchArgs, CollectiveSearchRequest, SearchOption,
-};
+use txverify_clients::report::collective_search::search_collective;
+use txverify_clients::report::network_search::search_network;
 use txverify_clients::report::network_search::write::write_output;
-use txverify_clients::report::network_search::{NetworkSearchRequest, search_network};
-use txverify_clients::report::schedule::{ScheduleRequest, simulate_schedule};
+use txverify_clients::report::schedule::{
+    ScheduleRequest, refuse_schedule_options, simulate_schedule,
+};
+use txverify_clients::report::schedule_request::{
+    ScheduleSearchArgs, ScheduleSearchRequest, SearchOption,
+};
 use txverify_clients::report::single::{self, Emit, SourceCheck, check_source, simulate_table};
 use txverify_clients::report::{Status, read_text};
 use txverify_clients::timed::TimingRequest;
@@ -29,8 +32,6 @@ use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::format::is_schedule;
 use txverify_core::schedule::{parse, write_json, write_text};
 use txverify_search::SolverChoice;
-use txverify_search::schedule::PathClass;
-use txverify_search::seconds::Seconds;
 
 /// A report: its JSON (one object), its text, and the exit status the
 /// command line would give.
@@ -280,12 +281,7 @@ fn bounds_work(
         Some(s) => Some(json_text(&LpCertificate::of(&words, &graph, &s))?),
         None => None,
     };
-    // As the command line: statuses by search and by formula that differ are a bug.
-    let status = if report.statuses_agree == Some(false) {
-        Status::Internal
-    } else {
-        Status::Ok
-    };
+    let status = report.exit_status();
     Ok((
         json_text(&report)?,
         report.text().to_string(),
@@ -327,16 +323,23 @@ pub fn verify_bound<'py>(
 /// when there is one.
 type Searched = (String, String, u8, Option<String>);
 
-/// `search --network NET`, stopped by Ctrl-C (the flag the binary's SIGINT
-/// handler sets).
+/// `search --network NET [--collective X ...]`, stopped by Ctrl-C (the flag
+/// the binary's SIGINT handler sets). The options are read here and checked
+/// by the library's `ScheduleSearchRequest::try_from`, as the command line's
+/// are.
 #[pyfunction]
-#[pyo3(signature = (network, time_limit=None, deadline=None, heuristic=None, slack=None,
+#[pyo3(signature = (network, collective=None, chunks=None, root=None, ports=None,
+                    time_limit=None, deadline=None, heuristic=None, slack=None,
                     any_length=None, time=None, max_time=None, max_variables=None,
                     certificate=None, ascending=None, solver=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn search<'py>(
     py: Python<'py>,
     network: Bound<'py, PyAny>,
+    collective: Arg<'py>,
+    chunks: Arg<'py>,
+    root: Arg<'py>,
+    ports: Arg<'py>,
     time_limit: Arg<'py>,
     deadline: Arg<'py>,
     heuristic: Arg<'py>,
@@ -353,189 +356,13 @@ pub fn search<'py>(
     let interrupt = Arc::clone(&stop);
     call(py, Some(&stop), || {
         let bad = |message: String| Fail::input(message, None, None);
-        let network = args::required_text(&network, "network")?;
-        let time_limit = args::number(&time_limit, "time_limit")?;
-        let deadline = args::number(&deadline, "deadline")?;
-        let heuristic = args::flag(&heuristic, "heuristic")?.unwrap_or(false);
-        let slack = args::whole::<u32>(&slack, "slack")?.unwrap_or(0);
-        let any_length = args::flag(&any_length, "any_length")?.unwrap_or(false);
-        let time = args::whole::<usize>(&time, "time")?;
-        let max_time = args::whole::<usize>(&max_time, "max_time")?;
-        let max_variables = args::whole::<u64>(&max_variables, "max_variables")?
-            .unwrap_or(txverify_search::schedule::encode::MAX_VARIABLES);
-        let certificate = args::path(&certificate, "certificate")?;
-        let ascending = args::flag(&ascending, "ascending")?.unwrap_or(false);
-        let solver = args::text(&solver, "solver")?.unwrap_or_else(|| "cadical".to_string());
-        let name = network
-            .parse::<NetworkName>()
-            .map_err(|e| bad(format!("`{network}`: {e}")))?;
-        let sat_only = [
-            (time.is_some(), "time"),
-            (max_time.is_some(), "max_time"),
-            (certificate.is_some(), "certificate"),
-            (any_length, "any_length"),
-            (slack > 0, "slack"),
-            (time_limit.is_some(), "time_limit"),
-            (deadline.is_some(), "deadline"),
-            (ascending, "ascending"),
-        ];
-        if heuristic && let Some((_, arg)) = sat_only.iter().find(|(given, _)| *given) {
-            return Err(bad(format!(
-                "{arg} is for the SAT search, not with heuristic"
-            )));
-        }
-        if any_length && slack > 0 {
-            return Err(bad("any_length and slack: give one".to_string()));
-        }
-        let solver = match solver.as_str() {
-            "cadical" => SolverChoice::Cadical,
-            "varisat" => SolverChoice::Varisat,
-            other => return Err(bad(format!("solver `{other}`: cadical or varisat"))),
-        };
-        // The command line's reader and range (docs/limits.md).
-        let seconds = |name: &str, given: Option<f64>| {
-            given
-                .map(|s| Seconds::new(s).map(Seconds::duration))
-                .transpose()
-                .map_err(|e| bad(format!("{name}: {e}")))
-        };
-        let time_limit = seconds("time_limit", time_limit)?;
-        let deadline = seconds("deadline", deadline)?;
-        let request = NetworkSearchRequest {
-            network: name,
-            words: network.clone(),
-            heuristic,
-            paths: match (any_length, slack) {
-                (true, _) => PathClass::Any,
-                (false, 0) => PathClass::Shortest,
-                (false, k) => PathClass::Slack(k),
-            },
-            solver,
-            time,
-            max_time,
-            max_variables,
-            time_limit,
-            deadline,
-            interrupt: Some(interrupt),
-            certificate,
-            descending: !ascending,
-            output: None,
-            // The schedule is read from the report: held whole, never streamed.
-            keep_schedule: true,
-        };
-        Ok(move || search_work(&request))
-    })
-}
-
-/// `search`'s work, its request made.
-fn search_work(request: &NetworkSearchRequest) -> Result<Searched, Fail> {
-    let bad = |message: String| Fail::input(message, None, None);
-    let report =
-        search_network(request, &mut |_| {}).map_err(|e| Fail::of(&e.failure, Some(&e.network)))?;
-    // The very schedule the verdict was reached on; a report that found
-    // one without holding it would hand over an empty schedule.
-    let found = report.json()["found"] == true;
-    let schedule = match (found, report.schedule()) {
-        (true, Some(schedule)) => {
-            let mut out = Vec::new();
-            write_json(schedule, &mut out).map_err(|e| bad(e.to_string()))?;
-            Some(String::from_utf8_lossy(&out).into_owned())
-        }
-        (false, None) => None,
-        (true, None) | (false, Some(_)) => {
-            return Err(Fail {
-                status: Status::Internal,
-                message: "the search's report and the schedule it holds disagree (a bug)"
-                    .to_string(),
-                file: None,
-                at: None,
-            });
-        }
-    };
-    let json = json_text(report.json())?;
-    Ok((
-        json,
-        report.text().to_string(),
-        report.status().code(),
-        schedule,
-    ))
-}
-
-/// How the Python API names each option of a search in its messages.
-fn option_name(option: SearchOption) -> &'static str {
-    use SearchOption as O;
-    match option {
-        O::Collective => "collective",
-        O::Chunks => "chunks",
-        O::Root => "root",
-        O::Ports => "ports",
-        O::Time => "time",
-        O::MaxTime => "max_time",
-        O::TimeLimit => "time_limit",
-        O::Deadline => "deadline",
-        O::Certificate => "certificate",
-        O::Heuristic => "heuristic",
-        O::Descending => "descending",
-        O::AnyLength => "any_length",
-        O::Slack => "slack",
-        O::Symmetry => "symmetry",
-        O::BreakSymmetry => "break_symmetry",
-        O::Cubes => "cubes",
-        O::Dimacs => "dimacs",
-        O::Model => "model",
-        O::Merge => "merge",
-        O::SolverCmd => "solver_cmd",
-        O::FormatHtml => "format html",
-    }
-}
-
-/// `search --network NET --collective X [--chunks C] [--ports K]`, stopped
-/// by Ctrl-C. The options are read here and checked by the library's
-/// `CollectiveSearchRequest::try_from`, as the command line's are.
-#[pyfunction]
-#[pyo3(signature = (network, collective=None, chunks=None, root=None, ports=None,
-                    time_limit=None, deadline=None, heuristic=None, slack=None,
-                    any_length=None, time=None, max_time=None, max_variables=None,
-                    certificate=None, solver=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn search_collective<'py>(
-    py: Python<'py>,
-    network: Bound<'py, PyAny>,
-    collective: Arg<'py>,
-    chunks: Arg<'py>,
-    root: Arg<'py>,
-    ports: Arg<'py>,
-    time_limit: Arg<'py>,
-    deadline: Arg<'py>,
-    heuristic: Arg<'py>,
-    slack: Arg<'py>,
-    any_length: Arg<'py>,
-    time: Arg<'py>,
-    max_time: Arg<'py>,
-    max_variables: Arg<'py>,
-    certificate: Arg<'py>,
-    solver: Arg<'py>,
-) -> PyResult<Searched> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let interrupt = Arc::clone(&stop);
-    call(py, Some(&stop), || {
-        let bad = |message: String| Fail::input(message, None, None);
         let words = args::required_text(&network, "network")?;
         let network = words
             .parse::<NetworkName>()
             .map_err(|e| bad(format!("`{words}`: {e}")))?;
-        let others = [
-            (
-                args::whole::<u32>(&slack, "slack")?.unwrap_or(0) > 0,
-                SearchOption::Slack,
-            ),
-            (
-                args::flag(&any_length, "any_length")?.unwrap_or(false),
-                SearchOption::AnyLength,
-            ),
-        ];
-        let raw = CollectiveSearchArgs {
+        let raw = ScheduleSearchArgs {
             network,
+            words,
             collective: args::text(&collective, "collective")?,
             chunks: args::whole::<u32>(&chunks, "chunks")?.map(|c| c.to_string()),
             root: args::whole::<u32>(&root, "root")?,
@@ -549,38 +376,100 @@ pub fn search_collective<'py>(
             output: None,
             certificate: args::path(&certificate, "certificate")?,
             heuristic: args::flag(&heuristic, "heuristic")?.unwrap_or(false),
-            others: others
-                .iter()
-                .filter(|(given, _)| *given)
-                .map(|o| o.1)
-                .collect(),
+            descending: false,
+            ascending: args::flag(&ascending, "ascending")?.unwrap_or(false),
+            any_length: args::flag(&any_length, "any_length")?.unwrap_or(false),
+            slack: args::whole::<u64>(&slack, "slack")?.unwrap_or(0),
+            others: vec![],
             interrupt: Some(interrupt),
+            // The schedule is read from the report: held whole, never streamed.
+            keep_schedule: true,
             names: option_name,
         };
-        let request = CollectiveSearchRequest::try_from(raw).map_err(|e| bad(e.to_string()))?;
-        Ok(move || search_collective_work(&request))
+        let request = ScheduleSearchRequest::try_from(raw).map_err(|e| bad(e.to_string()))?;
+        Ok(move || search_work(&request))
     })
 }
 
-/// `search_collective`'s work, its request checked.
-fn search_collective_work(request: &CollectiveSearchRequest) -> Result<Searched, Fail> {
-    let report =
-        txverify_clients::report::collective_search::search_collective(request, &mut |_| {})
-            .map_err(|f| Fail::of(&f, None))?;
-    let schedule = match report.schedule() {
-        Some(schedule) => {
-            let mut out = Vec::new();
-            write_json(schedule, &mut out).map_err(|e| Fail::input(e.to_string(), None, None))?;
-            Some(String::from_utf8_lossy(&out).into_owned())
+/// `search`'s work, its request checked.
+fn search_work(request: &ScheduleSearchRequest) -> Result<Searched, Fail> {
+    let (json, text, status, schedule, found) = match request {
+        ScheduleSearchRequest::TotalExchange(request) => {
+            let r = search_network(request, &mut |_| {})
+                .map_err(|e| Fail::of(&e.failure, Some(&e.network)))?;
+            let found = r.json()["found"] == true;
+            let schedule = r.schedule().map(schedule_json).transpose()?;
+            (
+                json_text(r.json())?,
+                r.text().to_string(),
+                r.status(),
+                schedule,
+                found,
+            )
         }
-        None => None,
+        ScheduleSearchRequest::Collective(request) => {
+            let r = search_collective(request, &mut |_| {}).map_err(|f| Fail::of(&f, None))?;
+            let schedule = r.schedule().map(schedule_json).transpose()?;
+            let found = schedule.is_some();
+            (
+                json_text(r.json())?,
+                r.text().to_string(),
+                r.status(),
+                schedule,
+                found,
+            )
+        }
     };
-    Ok((
-        json_text(report.json())?,
-        report.text().to_string(),
-        report.status().code(),
-        schedule,
-    ))
+    // The very schedule the verdict was reached on; a report that found
+    // one without holding it would hand over an empty schedule.
+    if found != schedule.is_some() {
+        return Err(Fail {
+            status: Status::Internal,
+            message: "the search's report and the schedule it holds disagree (a bug)".to_string(),
+            file: None,
+            at: None,
+        });
+    }
+    Ok((json, text, status.code(), schedule))
+}
+
+/// A schedule as `search -o` writes it (schema txverify-schedule/1).
+fn schedule_json(schedule: &txverify_core::schedule::Schedule) -> Result<String, Fail> {
+    let mut out = Vec::new();
+    write_json(schedule, &mut out).map_err(|e| Fail::input(e.to_string(), None, None))?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// How the Python API names each option of a search in its messages.
+fn option_name(option: SearchOption) -> &'static str {
+    use SearchOption as O;
+    match option {
+        O::Network => "network",
+        O::Collective => "collective",
+        O::Chunks => "chunks",
+        O::Root => "root",
+        O::Ports => "ports",
+        O::Time => "time",
+        O::MaxTime => "max_time",
+        O::TimeLimit => "time_limit",
+        O::Deadline => "deadline",
+        O::Certificate => "certificate",
+        O::Heuristic => "heuristic",
+        O::Descending => "descending",
+        O::Ascending => "ascending",
+        O::AnyLength => "any_length",
+        O::Slack => "slack",
+        O::Symmetry => "symmetry",
+        O::BreakSymmetry => "break_symmetry",
+        O::FreeTail => "free_tail",
+        O::SplitAlong => "split_along",
+        O::Cubes => "cubes",
+        O::Dimacs => "dimacs",
+        O::Model => "model",
+        O::Merge => "merge",
+        O::SolverCmd => "solver_cmd",
+        O::FormatHtml => "format html",
+    }
 }
 
 /// `--ports K` or `--ports all`: K may be given as an int.
@@ -650,15 +539,13 @@ fn simulate_work(
         return Err(Fail::input(line, Some(&shown), None));
     }
     if !is_schedule(&source) {
-        if network.is_some() || ports.is_some() {
-            let message = format!("{shown}: network and ports apply to schedule files only");
-            return Err(Fail::input(message, Some(&shown), None));
-        }
-        if timing.request().asked() {
-            let message =
-                format!("{shown}: alpha, beta and link_table apply to schedule files only");
-            return Err(Fail::input(message, Some(&shown), None));
-        }
+        let timing = timing
+            .request()
+            .asked()
+            .then_some("alpha, beta and link_table");
+        let placing = (network.is_some() || ports.is_some()).then_some("network and ports");
+        refuse_schedule_options(&format!("{shown}: "), timing, placing)
+            .map_err(|e| Fail::input(e.to_string(), Some(&shown), None))?;
         return table_simulation(&shown, &source);
     }
     let spec = network.as_deref().map(network_spec).transpose()?;

@@ -25,7 +25,6 @@ fn _txverify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(api::bounds, m)?)?;
     m.add_function(wrap_pyfunction!(api::verify_bound, m)?)?;
     m.add_function(wrap_pyfunction!(api::search, m)?)?;
-    m.add_function(wrap_pyfunction!(api::search_collective, m)?)?;
     m.add_function(wrap_pyfunction!(api::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(api::schedule_msccl_xml, m)?)?;
     m.add_function(wrap_pyfunction!(api::schedule_text, m)?)?;

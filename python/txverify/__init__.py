@@ -756,32 +756,18 @@ def search(
     (``"all"``, the default, or K), as ``txverify search --network NET
     --collective X``: by SAT from the lower bound up, the construction
     alone (``heuristic``), or both until ``deadline`` (docs/collectives.md).
-    Its report has schema ``txverify-collective-search/2``; ``ascending``
-    changes nothing there (the search goes up from the bound).
+    With ``deadline`` that search is anytime and goes down from the
+    construction (``ascending``: up from the bound). Its report has schema
+    ``txverify-collective-search/2``.
     """
     network, labels = _network(network)
-    if collective is not None or chunks is not None or root is not None or ports is not None:
-        # Which options go together is the library's rule, checked there.
-        data, text, status, schedule = _txverify.search_collective(
-            network,
-            collective=collective,
-            chunks=chunks,
-            root=root,
-            ports=ports,
-            time_limit=time_limit,
-            deadline=deadline,
-            heuristic=heuristic,
-            slack=slack,
-            any_length=any_length,
-            time=time,
-            max_time=max_time,
-            max_variables=max_variables,
-            certificate=certificate,
-            solver=solver,
-        )
-        return _labelled(_searched(data, text, status, schedule, network), labels)
+    # Which options go together is the library's rule, checked there.
     data, text, status, schedule = _txverify.search(
         network,
+        collective=collective,
+        chunks=chunks,
+        root=root,
+        ports=ports,
         time_limit=time_limit,
         deadline=deadline,
         heuristic=heuristic,

@@ -34,20 +34,6 @@ def bounds(
 def verify_bound(network: str, text: Optional[Text] = ..., path: Optional[Path] = ...) -> Reported: ...
 def search(
     network: str,
-    time_limit: Optional[float] = ...,
-    deadline: Optional[float] = ...,
-    heuristic: Optional[bool] = ...,
-    slack: Optional[int] = ...,
-    any_length: Optional[bool] = ...,
-    time: Optional[int] = ...,
-    max_time: Optional[int] = ...,
-    max_variables: Optional[int] = ...,
-    certificate: Optional[Path] = ...,
-    ascending: Optional[bool] = ...,
-    solver: Optional[str] = ...,
-) -> Tuple[str, str, int, Optional[str]]: ...
-def search_collective(
-    network: str,
     collective: Optional[str] = ...,
     chunks: Optional[int] = ...,
     root: Optional[int] = ...,
@@ -61,6 +47,7 @@ def search_collective(
     max_time: Optional[int] = ...,
     max_variables: Optional[int] = ...,
     certificate: Optional[Path] = ...,
+    ascending: Optional[bool] = ...,
     solver: Optional[str] = ...,
 ) -> Tuple[str, str, int, Optional[str]]: ...
 def simulate(

@@ -28,7 +28,6 @@ mod render;
 mod schedule;
 mod search;
 mod search_args;
-mod search_collective;
 mod search_config;
 mod search_mpi;
 mod search_network;

@@ -54,11 +54,11 @@ fn print(report: Result<BoundsReport, String>, shown: &str, args: &BoundsArgs) -
         OutputFormat::Json => super::output::json(&report),
         OutputFormat::Text => out!("{}", report.text()),
     }
-    if report.statuses_agree == Some(false) {
+    let status = report.exit_status();
+    if status != txverify_clients::report::Status::Ok {
         errorln!("{shown}: the status by search and by the seed's formulas differ");
-        return Exit::Internal;
     }
-    Exit::Ok
+    Exit::from(status)
 }
 
 /// The arguments of `verify-bound`.

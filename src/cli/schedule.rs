@@ -11,7 +11,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use txverify_clients::report::ErrorReport;
 pub(super) use txverify_clients::report::schedule::{
-    REPORT_SCHEMA, ScheduleRequest, simulate_schedule,
+    REPORT_SCHEMA, ScheduleRequest, refuse_schedule_options, simulate_schedule,
 };
 use txverify_core::schedule::format::{is_schedule, write_json, write_text};
 use txverify_core::schedule::{Schedule, parse};
@@ -113,17 +113,16 @@ fn write_to(s: &Schedule, to: ScheduleFormat, w: &mut impl std::io::Write) -> st
 /// `None` hands the file on to the `.tbl` path.
 pub fn simulate_if_schedule(args: &SimulateArgs, source: &str) -> Option<Exit> {
     if !is_schedule(source) {
-        if args.timing.request().asked() {
-            let shown = args.file.display();
-            errorln!("{shown}: --alpha, --beta and --link-table apply to schedule files only");
-            return Some(Exit::Input);
-        }
-        if args.network.is_some() || args.ports.is_some() {
-            let shown = args.file.display();
-            errorln!("{shown}: --network and --ports apply to schedule files only");
-            return Some(Exit::Input);
-        }
-        return None;
+        let timing = args
+            .timing
+            .request()
+            .asked()
+            .then_some("--alpha, --beta and --link-table");
+        let placing =
+            (args.network.is_some() || args.ports.is_some()).then_some("--network and --ports");
+        let shown = format!("{}: ", args.file.display());
+        let refused = refuse_schedule_options(&shown, timing, placing).err();
+        return refused.map(|e| (errorln!("{e}"), Exit::Input).1);
     }
     let request = ScheduleRequest {
         network: args.network.as_ref(),

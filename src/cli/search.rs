@@ -37,10 +37,7 @@ pub fn run(args: &SearchArgs) -> Exit {
     let file = match (&args.network, &args.file) {
         (Some(network), _) => {
             return match network.name() {
-                Ok(name) if args.collective.is_some() => {
-                    super::search_collective::run(args, name.clone())
-                }
-                Ok(name) => super::search_network::run(args, &name.to_string()),
+                Ok(name) => super::search_network::run(args, name.clone()),
                 Err(e) => search_failure(args, &e.to_string(), Exit::Input),
             };
         }

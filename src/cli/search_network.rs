@@ -1,76 +1,115 @@
-//! `txverify search --network NET`: a total-exchange schedule on any network,
-//! by SAT (the fewest steps, with certificates) or by the heuristic.
+//! `txverify search --network NET [--collective X]`: a schedule of a total
+//! exchange or of a collective on any network, by SAT (the fewest steps, with
+//! certificates), by the heuristic, or both (anytime).
 //!
-//! The search, the check of what it found and the report are the
-//! library's ([`txverify_clients::report::network_search`]); this file maps
-//! the arguments to a request, installs the signal handlers that stop the
-//! search, shows its progress and prints the report.
+//! The rules on the arguments, the search, the check of what it found and the
+//! report are the library's ([`txverify_clients::report::schedule_request`]);
+//! this file translates the arguments, installs the signal handlers that stop
+//! the search, shows its progress and prints the report.
 
 use super::exit::Exit;
 use super::search_args::SearchArgs;
-use super::search_config::{SearchFormat, network_config_of};
+use super::search_config::{SearchFormat, solver_of};
 use super::search_report::Reporter;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use txverify_clients::report::network_search::{
-    NetworkSearchEvent, NetworkSearchRequest, search_network,
+use txverify_clients::report::collective_search::search_collective;
+use txverify_clients::report::network_search::{NetworkSearchEvent, search_network};
+use txverify_clients::report::schedule_request::{
+    ScheduleSearchArgs, ScheduleSearchRequest, SearchOption,
 };
+use txverify_core::network::NetworkName;
 use txverify_search::schedule::{ScheduleEvent, Stopped};
 use txverify_search::seconds::Seconds;
 
 /// `search --network`.
-pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
-    let config = match network_config_of(args, words) {
-        Ok(c) => c,
-        Err(message) => return failure(args, words, &message, Exit::Input),
+pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
+    let request = match request_of(args, network) {
+        Ok(r) => r,
+        Err(message) => return failure(&message, Exit::Input),
     };
-    // The heuristic alone is not interrupted: there a signal ends it at once.
-    let interrupt = match (!config.heuristic).then(install_interrupt).transpose() {
-        Ok(flag) => flag,
-        Err(e) => {
-            eprintln!("warning: SIGINT and SIGTERM will end the search at once: {e}");
-            None
+    let quiet = super::global::quiet();
+    let (json, text, status) = match request {
+        ScheduleSearchRequest::TotalExchange(request) => {
+            let mut reporter = Reporter::new(quiet);
+            let mut hear = |event: NetworkSearchEvent<'_>| show(&mut reporter, quiet, event);
+            let result = search_network(&request, &mut hear);
+            reporter.finish();
+            match result {
+                Ok(r) => (r.json().clone(), r.text().to_string(), r.status()),
+                Err(e) => return failure(&e.failure.message, e.failure.status.into()),
+            }
+        }
+        ScheduleSearchRequest::Collective(request) => {
+            let mut progress = |t: usize| {
+                if !quiet {
+                    eprintln!("search: trying T={t}");
+                }
+            };
+            match search_collective(&request, &mut progress) {
+                Ok(r) => (r.json().clone(), r.text().to_string(), r.status()),
+                Err(f) => return failure(&f.message, f.status.into()),
+            }
         }
     };
-    let request = NetworkSearchRequest {
-        network: config.network,
-        words: words.to_string(),
-        heuristic: config.heuristic,
-        paths: config.paths,
-        solver: config.solver,
+    if args.format == SearchFormat::Json {
+        outln!("{json}");
+    } else {
+        out!("{text}");
+    }
+    Exit::from(status)
+}
+
+/// The arguments translated for the library, which checks them.
+fn request_of(args: &SearchArgs, network: NetworkName) -> Result<ScheduleSearchRequest, String> {
+    use SearchOption as O;
+    let table_only = [
+        (!args.symmetry.is_empty(), O::Symmetry),
+        (args.break_symmetry, O::BreakSymmetry),
+        (args.free_tail.is_some(), O::FreeTail),
+        (!args.split_along.is_empty(), O::SplitAlong),
+        (args.cubes.is_some(), O::Cubes),
+        (args.merge.is_some(), O::Merge),
+        (args.model.is_some(), O::Model),
+        (args.dimacs.is_some(), O::Dimacs),
+        (args.solver_cmd.is_some(), O::SolverCmd),
+        (args.format == SearchFormat::Html, O::FormatHtml),
+    ];
+    let raw = ScheduleSearchArgs {
+        words: network.to_string(),
+        network,
+        collective: args.collective.clone(),
+        chunks: args.chunks.clone(),
+        root: None,
+        ports: args.ports.clone(),
+        solver: solver_of(args)?,
         time: args.time,
         max_time: args.max_time,
-        max_variables: args.max_variables,
-        time_limit: args.time_limit.map(Seconds::duration),
-        deadline: args.deadline.map(Seconds::duration),
-        interrupt,
-        certificate: args.certificate.clone(),
-        descending: !args.ascending,
+        max_variables: Some(args.max_variables),
+        time_limit: args.time_limit.map(Seconds::as_secs_f64),
+        deadline: args.deadline.map(Seconds::as_secs_f64),
         output: args.output.clone(),
-        // The report is printed, the schedule only written: the heuristic's may stream.
-        keep_schedule: false,
-    };
-    let mut reporter = Reporter::new(super::global::quiet());
-    let quiet = super::global::quiet();
-    let mut hear = |event: NetworkSearchEvent<'_>| show(&mut reporter, quiet, event);
-    let result = search_network(&request, &mut hear);
-    reporter.finish();
-    match result {
-        Ok(report) => {
-            if args.format == SearchFormat::Json {
-                outln!("{}", report.json());
-            } else {
-                out!("{}", report.text());
+        certificate: args.certificate.clone(),
+        heuristic: args.heuristic,
+        descending: args.descending,
+        ascending: args.ascending,
+        any_length: args.any_length,
+        slack: args.slack as u64,
+        others: table_only.iter().filter(|o| o.0).map(|o| o.1).collect(),
+        // A signal stops the SAT search, which reports the best found; the
+        // heuristic alone is not interrupted: there a signal ends it at once.
+        interrupt: match (!args.heuristic).then(install_interrupt).transpose() {
+            Ok(flag) => flag,
+            Err(e) => {
+                eprintln!("warning: SIGINT and SIGTERM will end the search at once: {e}");
+                None
             }
-            Exit::from(report.status())
-        }
-        Err(e) => failure(
-            args,
-            &e.network,
-            &e.failure.message,
-            e.failure.status.into(),
-        ),
-    }
+        },
+        // The report is printed, the schedule only written: it may stream.
+        keep_schedule: false,
+        names: SearchOption::flag,
+    };
+    ScheduleSearchRequest::try_from(raw).map_err(|e| e.to_string())
 }
 
 /// The flag SIGINT and SIGTERM set: the search polls it, stops, and reports
@@ -147,7 +186,7 @@ fn show(reporter: &mut Reporter, quiet: bool, event: NetworkSearchEvent<'_>) {
 
 /// An error, on standard error (with `--format json`, the binary writes the
 /// error object: `failure_object`).
-fn failure(_args: &SearchArgs, _words: &str, message: &str, exit: Exit) -> Exit {
+fn failure(message: &str, exit: Exit) -> Exit {
     errorln!("{message}");
     exit
 }

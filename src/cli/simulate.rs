@@ -3,6 +3,7 @@
 use super::SimulateArgs;
 use super::check::{emit_all, load_read, read_once, single_format};
 use super::exit::Exit;
+use txverify_clients::report::schedule::refuse_schedule_options;
 use txverify_clients::report::single::simulate_table;
 use txverify_core::load::{Reader, detect};
 
@@ -17,8 +18,13 @@ pub fn run(args: &SimulateArgs) -> Exit {
         errorln!("{line}");
         return Exit::Input;
     }
-    if args.algorithm.is_some() && args.timing.request().asked() {
-        errorln!("--alpha, --beta and --link-table apply to schedule files only");
+    let timing = args
+        .timing
+        .request()
+        .asked()
+        .then_some("--alpha, --beta and --link-table");
+    if let (Some(_), Err(e)) = (&args.algorithm, refuse_schedule_options("", timing, None)) {
+        errorln!("{e}");
         return Exit::Input;
     }
     if args.algorithm.is_none()

@@ -11,7 +11,9 @@ use super::{OutputFormat, VerifyProofArgs};
 use std::path::Path;
 use txverify_core::network::Graph;
 use txverify_core::schedule::parse_collective;
-use txverify_search::schedule::collective_certificate::{report_json, verify};
+use txverify_search::schedule::collective_certificate::{
+    MAX_CERTIFICATE_VARIABLES, report_json, verify,
+};
 
 /// Checks one collective certificate and reports it.
 pub(super) fn verify_one(
@@ -40,7 +42,7 @@ pub(super) fn verify_one(
         }
     };
     // The time is read from a file: a formula past this size is refused.
-    let checked = verify(graph, dir, asked, 1 << 26);
+    let checked = verify(graph, dir, asked, MAX_CERTIFICATE_VARIABLES);
     let exit = match &checked {
         Ok(_) => Exit::Ok,
         Err(e) if e.is_io() => Exit::Input,

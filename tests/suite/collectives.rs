@@ -664,4 +664,23 @@ fn refuted_times_are_certified_and_verify_proof_checks_them() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     let r = txverify(&["verify-proof", "--network", "ring 7", &t4]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // A certificate stating a time whose formula is past the limit: refused
+    // before the formula is regenerated.
+    let far = format!("{dir}/T4-far");
+    std::fs::create_dir_all(&far).unwrap();
+    for name in ["formula.cnf", "proof.lrat", "proof.drat"] {
+        let _ = std::fs::copy(format!("{t4}/{name}"), format!("{far}/{name}"));
+    }
+    let provenance = std::fs::read_to_string(format!("{t4}/provenance.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&provenance).unwrap();
+    v["time"] = serde_json::json!(100_000_000u64);
+    std::fs::write(format!("{far}/provenance.json"), v.to_string()).unwrap();
+    let r = txverify(&["verify-proof", "--network", "ring 6", &far]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let limit = txverify_search::schedule::collective_certificate::MAX_CERTIFICATE_VARIABLES;
+    assert!(
+        r.stdout.contains(&format!("limit of {limit}")),
+        "{}",
+        r.stdout
+    );
 }

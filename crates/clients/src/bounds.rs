@@ -374,6 +374,18 @@ fn report(
 }
 
 impl BoundsReport {
+    /// The status of the report, for every front end: internal when the
+    /// statuses by search and by the seed's formulas differ (a bug of one of
+    /// them), else ok.
+    pub fn exit_status(&self) -> crate::failure::Status {
+        match self.statuses_agree {
+            Some(false) => crate::failure::Status::Internal,
+            _ => crate::failure::Status::Ok,
+        }
+    }
+}
+
+impl BoundsReport {
     /// The report in words.
     pub fn text(&self) -> String {
         let mut out = String::new();

@@ -15,6 +15,7 @@ pub mod json;
 pub mod network_search;
 pub mod proof;
 pub mod schedule;
+pub mod schedule_request;
 pub mod search;
 pub mod search_html;
 pub mod search_options;

@@ -120,6 +120,34 @@ pub struct LinkUse {
     pub busy_links: u32,
 }
 
+/// `simulate`'s options of schedule files given for a table.
+#[derive(Debug, thiserror::Error)]
+#[error("{shown}{options} apply to schedule files only")]
+pub struct ScheduleOnly {
+    /// The file as shown, with its `: `, or empty.
+    shown: String,
+    /// The options given, as the caller names them.
+    options: &'static str,
+}
+
+/// The rule of `simulate` on a file that is not a schedule, for every front
+/// end: the timing options (`timing`: their names, when given) and the
+/// network and ports (`placement`) apply to schedule files only; `shown` is
+/// the file with its `: `, or empty.
+pub fn refuse_schedule_options(
+    shown: &str,
+    timing: Option<&'static str>,
+    placement: Option<&'static str>,
+) -> Result<(), ScheduleOnly> {
+    match timing.or(placement) {
+        Some(options) => Err(ScheduleOnly {
+            shown: shown.to_string(),
+            options,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Replays the schedule `source` (the text of `file`, shown as `shown`) as
 /// `request` asks, and reports the core's verdict on it.
 pub fn simulate_schedule(

@@ -283,6 +283,73 @@ pub(crate) fn provenance_format_is(dir: &Path, format: &str) -> bool {
         .is_some_and(|v| v["format"] == format)
 }
 
+/// Why one of the steps every schedule certificate's check shares failed
+/// ([`read_provenance`], [`check_regenerated`]); each certificate's error
+/// takes it in.
+#[derive(Debug)]
+pub(crate) enum CertificateStepError {
+    /// A file could not be read.
+    Read {
+        /// The path.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// `provenance.json` does not parse as this kind's.
+    Provenance(serde_json::Error),
+    /// The stated provenance or `formula.cnf` is not what the encoder gives.
+    FormulaDiffers,
+    /// The proof is missing or does not refute the formula.
+    Proof(CertificateError),
+}
+
+/// `name` in the certificate's folder, read whole.
+fn read_in(dir: &Path, name: &str) -> Result<Vec<u8>, CertificateStepError> {
+    let path = dir.join(name);
+    std::fs::read(&path).map_err(|source| CertificateStepError::Read { path, source })
+}
+
+/// The first step of every schedule certificate's check, whatever its
+/// collective: `provenance.json` read and parsed.
+pub(crate) fn read_provenance<P: serde::de::DeserializeOwned>(
+    dir: &Path,
+) -> Result<P, CertificateStepError> {
+    serde_json::from_slice(&read_in(dir, "provenance.json")?)
+        .map_err(CertificateStepError::Provenance)
+}
+
+/// The last steps of every schedule certificate's check, once the formula is
+/// regenerated from what the provenance records: the provenance must state
+/// what the encoder gives (`as_regenerated`), `formula.cnf` must be the
+/// regenerated `formula` byte for byte, and the proof (`kind`) must refute
+/// `cnf` under the checker.
+pub(crate) fn check_regenerated(
+    dir: &Path,
+    as_regenerated: bool,
+    formula: &str,
+    cnf: &crate::cnf::Cnf,
+    kind: ProofKind,
+) -> Result<ProofReport, CertificateStepError> {
+    if !as_regenerated || read_in(dir, "formula.cnf")? != formula.as_bytes() {
+        return Err(CertificateStepError::FormulaDiffers);
+    }
+    check_proof_file(cnf.vars(), cnf.clauses(), &dir.join(kind.file_name()), kind)
+        .map_err(CertificateStepError::Proof)
+}
+
+impl From<CertificateStepError> for ScheduleCertificateError {
+    fn from(e: CertificateStepError) -> Self {
+        match e {
+            CertificateStepError::Read { path, source } => {
+                ScheduleCertificateError::Read { path, source }
+            }
+            CertificateStepError::Provenance(e) => ScheduleCertificateError::Provenance(e),
+            CertificateStepError::FormulaDiffers => ScheduleCertificateError::FormulaDiffers,
+            CertificateStepError::Proof(e) => ScheduleCertificateError::Proof(e),
+        }
+    }
+}
+
 /// Checks the certificate in `dir` against `graph` (see the module notes).
 pub fn verify(graph: &Graph, dir: &Path) -> Result<VerifiedSchedule, ScheduleCertificateError> {
     verify_within(graph, dir, super::encode::MAX_VARIABLES)
@@ -296,12 +363,7 @@ pub fn verify_within(
     dir: &Path,
     max_variables: u64,
 ) -> Result<VerifiedSchedule, ScheduleCertificateError> {
-    let read = |name: &str| {
-        let path = dir.join(name);
-        std::fs::read(&path).map_err(|source| ScheduleCertificateError::Read { path, source })
-    };
-    let provenance: ScheduleProvenance = serde_json::from_slice(&read("provenance.json")?)
-        .map_err(ScheduleCertificateError::Provenance)?;
+    let provenance: ScheduleProvenance = read_provenance(dir)?;
     if provenance.format != SCHEDULE_CERTIFICATE_FORMAT
         || provenance.encoding != EXCHANGE_ENCODING_VERSION
     {
@@ -333,13 +395,12 @@ pub fn verify_within(
         proof: provenance.proof.clone(),
         ..expected
     };
-    if same != provenance || read("formula.cnf")? != formula_text(&same, &encoding).as_bytes() {
-        return Err(ScheduleCertificateError::FormulaDiffers);
-    }
-    let report = check_proof_file(
-        encoding.cnf.vars(),
-        encoding.cnf.clauses(),
-        &dir.join(ProofKind::Drat.file_name()),
+    let formula = formula_text(&same, &encoding);
+    let report = check_regenerated(
+        dir,
+        same == provenance,
+        &formula,
+        &encoding.cnf,
         ProofKind::Drat,
     )?;
     Ok(VerifiedSchedule { provenance, report })

@@ -15,16 +15,22 @@
 //! an item to be), so a refutation covers every schedule of the model.
 
 use super::certificate::{
-    GraphStamp, WrongGraph, graph_comment, provenance_format_is, write_files,
+    CertificateStepError, GraphStamp, WrongGraph, check_regenerated, graph_comment,
+    provenance_format_is, read_provenance, write_files,
 };
 use super::collective_copies::CollectiveEncoding;
 use super::collective_formula::{encode, encoding_version};
-use crate::certificate::{CertificateError, ProofKind, check_proof_file};
+use crate::certificate::{CertificateError, ProofKind};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Ports, parse_chunks};
 use txverify_proofcheck::ProofReport;
+
+/// The largest formula `verify-proof --network NET --collective X` regenerates,
+/// in estimated variables: the time a certificate states is read from a file,
+/// so a formula past this is refused before it is built (docs/limits.md).
+pub const MAX_CERTIFICATE_VARIABLES: u64 = 1 << 26;
 
 /// Version of the layout of a collective certificate.
 pub const COLLECTIVE_CERTIFICATE_FORMAT: &str = "txverify-collective-certificate-1";
@@ -111,6 +117,21 @@ impl CollectiveCertificateError {
             CollectiveCertificateError::Read { .. } => true,
             CollectiveCertificateError::Proof(e) => e.is_io(),
             _ => false,
+        }
+    }
+}
+
+impl From<CertificateStepError> for CollectiveCertificateError {
+    fn from(e: CertificateStepError) -> Self {
+        match e {
+            CertificateStepError::Read { path, source } => {
+                CollectiveCertificateError::Read { path, source }
+            }
+            CertificateStepError::Provenance(e) => {
+                CollectiveCertificateError::Provenance(e.to_string())
+            }
+            CertificateStepError::FormulaDiffers => CollectiveCertificateError::FormulaDiffers,
+            CertificateStepError::Proof(e) => CollectiveCertificateError::Proof(e),
         }
     }
 }
@@ -238,13 +259,8 @@ pub fn verify(
     asked: Option<Collective>,
     max_variables: u64,
 ) -> Result<VerifiedCollective, CollectiveCertificateError> {
-    let read = |name: &str| {
-        let path = dir.join(name);
-        std::fs::read(&path).map_err(|source| CollectiveCertificateError::Read { path, source })
-    };
     let bad = |e: String| CollectiveCertificateError::Provenance(e);
-    let provenance: CollectiveProvenance =
-        serde_json::from_slice(&read("provenance.json")?).map_err(|e| bad(e.to_string()))?;
+    let provenance: CollectiveProvenance = read_provenance(dir)?;
     if provenance.format != COLLECTIVE_CERTIFICATE_FORMAT {
         return Err(bad(format!(
             "it names {}, this build checks {COLLECTIVE_CERTIFICATE_FORMAT}",
@@ -298,16 +314,7 @@ pub fn verify(
         &encoding,
         kind,
     );
-    if expected != provenance
-        || read("formula.cnf")? != formula_text(&expected, &encoding).as_bytes()
-    {
-        return Err(CollectiveCertificateError::FormulaDiffers);
-    }
-    let report = check_proof_file(
-        encoding.cnf.vars(),
-        encoding.cnf.clauses(),
-        &dir.join(kind.file_name()),
-        kind,
-    )?;
+    let formula = formula_text(&expected, &encoding);
+    let report = check_regenerated(dir, expected == provenance, &formula, &encoding.cnf, kind)?;
     Ok(VerifiedCollective { provenance, report })
 }

@@ -20,11 +20,17 @@ use super::network_search::write::write_output;
 use super::{Failure, Status};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use std::time::Instant;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 use txverify_core::bounds;
-use txverify_core::network::Graph;
-use txverify_core::schedule::{Ports, ReplayOptions, Schedule, TimedSend, replay, write_text};
+use txverify_core::network::{Graph, NetworkName};
+use txverify_core::schedule::{
+    Collective, Ports, ReplayOptions, Schedule, TimedSend, replay, write_text,
+};
 use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
+use txverify_search::SolverChoice;
 use txverify_search::schedule::collective::{
     CollectiveSearch, CollectiveSearchError, CollectiveSearchOptions, collective_optimal_by,
     encoding_version, minimise_collective,
@@ -32,11 +38,40 @@ use txverify_search::schedule::collective::{
 use txverify_search::schedule::heuristic::collective::{ConstructionError, construct_until};
 use txverify_search::schedule::{Phase, StopToken, Stopped};
 
-mod request;
-pub use request::{
-    CollectiveRequestError, CollectiveSearchArgs, CollectiveSearchRequest, OptionNames,
-    SearchOption,
-};
+/// A collective search's request, its options checked: made only by
+/// [`super::schedule_request::ScheduleSearchRequest`]'s `try_from`, where
+/// every rule on them lives.
+#[derive(Clone, Debug)]
+pub struct CollectiveSearchRequest {
+    pub(crate) network: NetworkName,
+    pub(crate) collective: Collective,
+    pub(crate) ports: Ports,
+    pub(crate) solver: SolverChoice,
+    pub(crate) time: Option<usize>,
+    pub(crate) max_time: Option<usize>,
+    pub(crate) max_variables: u64,
+    pub(crate) time_limit: Option<Duration>,
+    pub(crate) output: Option<PathBuf>,
+    pub(crate) certificate: Option<PathBuf>,
+    pub(crate) heuristic: bool,
+    /// Downward from the construction, one step fewer each time.
+    pub(crate) descending: bool,
+    pub(crate) deadline: Option<Duration>,
+    pub(crate) interrupt: Option<Arc<AtomicBool>>,
+}
+
+impl CollectiveSearchRequest {
+    /// The collective asked for.
+    pub fn collective(&self) -> Collective {
+        self.collective
+    }
+
+    /// The construction is made first: `--heuristic`, `--deadline` or
+    /// `--descending`, unless `--time T` asks for SAT at T alone.
+    fn constructs(&self) -> bool {
+        (self.heuristic || self.deadline.is_some() || self.descending) && self.time.is_none()
+    }
+}
 
 /// The JSON schema of `search --network --collective --format json`.
 pub const COLLECTIVE_SEARCH_SCHEMA: &str = "txverify-collective-search/2";
@@ -159,50 +194,44 @@ pub fn search_collective(
         }
     }
     let mut sat_skipped = None;
-    if !request.heuristic && searched.stopped.is_none() {
+    let best_time = run.best.as_ref().map(|b| b.verdict.time() as usize);
+    if request.heuristic || searched.stopped.is_some() {
+        // The construction alone, or the run stopped while it was made.
+    } else if let (true, Some(best)) = (request.descending, best_time) {
+        // Downward, as the total exchange: one step below each schedule
+        // found, until a time is refuted (which settles every time below
+        // it), a limit runs out or the bound is met.
+        let from = bound.value() as usize;
+        let mut next = best
+            .checked_sub(1)
+            .map(|t| request.max_time.map_or(t, |m| m.min(t)));
+        while let Some(time) = next.filter(|&t| t >= from) {
+            let Some(step) = run.sat(time, time, progress, &mut sat_skipped)? else {
+                break;
+            };
+            searched.infeasible.extend(step.infeasible);
+            searched.unknown.extend(step.unknown);
+            (searched.stopped, searched.stopped_in) = (step.stopped, step.stopped_in);
+            let Some(sends) = step.found else {
+                break;
+            };
+            searched.translated = step.translated;
+            let found = run.judged(sends, None)?;
+            next = (found.verdict.time() as usize).checked_sub(1);
+            run.offer(found)?;
+        }
+    } else {
         let from = request.time.unwrap_or(bound.value() as usize);
-        let below_best = run
-            .best
-            .as_ref()
-            .map(|b| (b.verdict.time() as usize).checked_sub(1));
+        let below_best = best_time.map(|b| b.checked_sub(1));
         let to = match (request.time, request.max_time, below_best) {
             (Some(t), _, _) => Some(t),
             (None, max, Some(below)) => below.map(|b| max.map_or(b, |m| m.min(b))),
             (None, max, None) => Some(max.unwrap_or(from + 16)),
         };
-        if let Some(to) = to.filter(|&to| to >= from) {
-            let options = CollectiveSearchOptions {
-                network: words.clone(),
-                certificate_dir: request.certificate.clone(),
-                collective: request.collective,
-                ports: request.ports,
-                from,
-                to,
-                time_limit: request.time_limit,
-                solver: request.solver,
-                max_variables: request.max_variables,
-                translate: true,
-                deadline: request.deadline.map(|d| started + d),
-                stop: request.interrupt.iter().cloned().collect(),
-            };
-            match minimise_collective(&graph, &options, progress) {
-                Ok(s) => searched = s,
-                // A formula too large does not take the construction away.
-                Err(e @ CollectiveSearchError::OverLimit { .. }) if run.best.is_some() => {
-                    sat_skipped = Some(e.to_string());
-                }
-                Err(e) => {
-                    use CollectiveSearchError as E;
-                    let status = match e {
-                        E::Unsupported(_) | E::OverLimit { .. } | E::Write { .. } => Status::Input,
-                        _ => Status::Internal,
-                    };
-                    return fail(
-                        status,
-                        format!("`{}`: {e}", txverify_core::format::echoed(&words)),
-                    );
-                }
-            }
+        if let Some(to) = to.filter(|&to| to >= from)
+            && let Some(s) = run.sat(from, to, progress, &mut sat_skipped)?
+        {
+            searched = s;
             if let Some(sends) = searched.found.clone() {
                 let found = run.judged(sends, None)?;
                 run.offer(found)?;
@@ -223,6 +252,53 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// SAT for `from ..= to` steps, upward; `None` when the formula is over
+    /// `--max-variables` after a construction was kept (`sat_skipped` says
+    /// why: the construction stands).
+    fn sat(
+        &self,
+        from: usize,
+        to: usize,
+        progress: &mut dyn FnMut(usize),
+        sat_skipped: &mut Option<String>,
+    ) -> Outcome<Option<CollectiveSearch>> {
+        let request = self.request;
+        let words = request.network.to_string();
+        let options = CollectiveSearchOptions {
+            network: words.clone(),
+            certificate_dir: request.certificate.clone(),
+            collective: request.collective,
+            ports: request.ports,
+            from,
+            to,
+            time_limit: request.time_limit,
+            solver: request.solver,
+            max_variables: request.max_variables,
+            translate: true,
+            deadline: request.deadline.map(|d| self.started + d),
+            stop: request.interrupt.iter().cloned().collect(),
+        };
+        match minimise_collective(self.graph, &options, progress) {
+            Ok(s) => Ok(Some(s)),
+            // A formula too large does not take the construction away.
+            Err(e @ CollectiveSearchError::OverLimit { .. }) if self.best.is_some() => {
+                *sat_skipped = Some(e.to_string());
+                Ok(None)
+            }
+            Err(e) => {
+                use CollectiveSearchError as E;
+                let status = match e {
+                    E::Unsupported(_) | E::OverLimit { .. } | E::Write { .. } => Status::Input,
+                    _ => Status::Internal,
+                };
+                fail(
+                    status,
+                    format!("`{}`: {e}", txverify_core::format::echoed(&words)),
+                )
+            }
+        }
+    }
+
     /// Replays `sends` and judges them against the bound: a schedule that is
     /// not valid, or beats the bound, is an internal error.
     fn judged(&self, sends: Vec<TimedSend>, construction: Option<String>) -> Outcome<Found> {
