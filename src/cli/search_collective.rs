@@ -76,9 +76,7 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<CollectiveSearc
             .map(|o| o.1)
             .collect(),
         // A signal stops the anytime search, which reports the best found.
-        interrupt: args
-            .deadline
-            .and_then(|_| super::search_network::install_interrupt().ok()),
+        interrupt: super::search_network::interrupt_if(args.deadline.is_some()),
         names: SearchOption::flag,
     };
     CollectiveSearchRequest::try_from(raw).map_err(|e| e.to_string())

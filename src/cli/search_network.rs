@@ -16,7 +16,7 @@ use txverify_clients::report::network_search::{
     NetworkSearchEvent, NetworkSearchRequest, search_network,
 };
 use txverify_search::schedule::{ScheduleEvent, Stopped};
-use txverify_search::seconds::Seconds;
+use txverify_search::{SearchOptions, seconds::Seconds};
 
 /// `search --network`.
 pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
@@ -25,13 +25,7 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         Err(message) => return failure(args, words, &message, Exit::Input),
     };
     // The heuristic alone is not interrupted: there a signal ends it at once.
-    let interrupt = match (!config.heuristic).then(install_interrupt).transpose() {
-        Ok(flag) => flag,
-        Err(e) => {
-            eprintln!("warning: SIGINT and SIGTERM will end the search at once: {e}");
-            None
-        }
-    };
+    let interrupt = interrupt_if(!config.heuristic);
     let request = NetworkSearchRequest {
         network: config.network,
         words: words.to_string(),
@@ -73,19 +67,30 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
     }
 }
 
-/// The flag SIGINT and SIGTERM set: the search polls it, stops, and reports
-/// the best schedule found. A second signal, once the flag is set, ends the
+/// `options` with the flag of [`interrupt_if`] as its stop when `wanted`.
+pub(super) fn stoppable(options: &SearchOptions, wanted: bool) -> SearchOptions {
+    let mut options = options.clone();
+    options.stop = interrupt_if(wanted).or(options.stop);
+    options
+}
+
+/// The flag SIGINT and SIGTERM set when `wanted`: the search polls it, stops, and
+/// reports the best schedule found. A second signal, once the flag is set, ends the
 /// process at once (status 130), for a search that does not stop soon enough.
-pub(super) fn install_interrupt() -> std::io::Result<Arc<AtomicBool>> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let flag = Arc::new(AtomicBool::new(false));
-    let status = i32::from(Exit::Interrupted.code());
-    for signal in [SIGINT, SIGTERM] {
+/// None, with a warning, when the handlers cannot be installed.
+pub(super) fn interrupt_if(wanted: bool) -> Option<Arc<AtomicBool>> {
+    use signal_hook::{consts::SIGINT, consts::SIGTERM, flag};
+    let (stop, status) = (Arc::new(AtomicBool::new(false)), Exit::Interrupted.code());
+    for signal in [SIGINT, SIGTERM].into_iter().filter(|_| wanted) {
         // The exit first: it looks at the flag before this signal sets it.
-        signal_hook::flag::register_conditional_shutdown(signal, status, flag.clone())?;
-        signal_hook::flag::register(signal, flag.clone())?;
+        let installed = flag::register_conditional_shutdown(signal, status.into(), stop.clone())
+            .and_then(|_| flag::register(signal, stop.clone()));
+        if let Err(e) = installed {
+            eprintln!("warning: SIGINT and SIGTERM will end the search at once: {e}");
+            return None;
+        }
     }
-    Ok(flag)
+    wanted.then_some(stop)
 }
 
 /// Shows the search's progress on standard error, as the table search does.
