@@ -1,8 +1,7 @@
-//! A table search stopped or killed while its solver writes a proof: SIGTERM
-//! (from `timeout`, a job scheduler) stops it as its limit does and leaves no
-//! proof behind; a SIGKILL, which no program can handle, leaves a T-folder
-//! without `provenance.json` and its proof under a partial name, and
-//! `verify-proof` names that folder.
+//! A table search killed while its solver writes a proof (SIGTERM, which
+//! stops it as its limit does, is `anytime_limits.rs`): a SIGKILL, which no
+//! program can handle, leaves a T-folder without `provenance.json` and its
+//! proof under a partial name, and `verify-proof` names that folder.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -62,19 +61,6 @@ fn files(dir: &Path) -> Vec<String> {
         }
     }
     found
-}
-
-#[test]
-fn sigterm_stops_a_table_search_and_leaves_no_proof() {
-    let dir = fresh_dir("term");
-    let mut child = start_solving(&dir);
-    signal(&child, "-TERM");
-    let status = child.wait().unwrap();
-    // Stopped, not killed: the search reports and exits with a status.
-    assert!(status.code().is_some(), "{status:?}");
-    let left = files(&dir);
-    assert!(left.iter().all(|f| !f.contains("proof")), "{left:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
