@@ -12,6 +12,7 @@ use super::exit::Exit;
 use super::search_args::SearchArgs;
 pub use super::search_config::SearchFormat;
 use super::search_config::{Mode, config_of};
+use super::search_network::stoppable;
 use super::search_report::{Reporter, how_found, search_failure, write_found};
 use std::path::Path;
 use txverify_clients::report::search::{Tried, run_search, solver_name};
@@ -111,17 +112,7 @@ pub fn run(args: &SearchArgs) -> Exit {
             };
             // SIGINT and SIGTERM stop a run of hours as its limit does: with
             // the count of refuted cubes and the open ones.
-            let options = match (output.is_none()).then(super::search_network::install_interrupt) {
-                Some(Ok(stop)) => &SearchOptions {
-                    stop: Some(stop),
-                    ..options.clone()
-                },
-                Some(Err(e)) => {
-                    eprintln!("warning: SIGINT and SIGTERM will end the search at once: {e}");
-                    options
-                }
-                None => options,
-            };
+            let options = &stoppable(options, output.is_none());
             let run = cubes::cubes(instance, (time, count, budget), options, output, &on_cube);
             // `-o` names the cubes' directory here: a table goes to standard output.
             let how = solver_name(options);
@@ -142,7 +133,8 @@ pub fn run(args: &SearchArgs) -> Exit {
             let given = descending.then_some(&loaded.table);
             super::search_mpi::run(args, &cluster, (time, given), options, &source, instance)
         }
-        Mode::Search => search_and_report(args, options, &source, instance),
+        // A signal stops it as its limit does: no partial proof is left behind.
+        Mode::Search => search_and_report(args, &stoppable(options, true), &source, instance),
     }
 }
 

@@ -20,7 +20,7 @@ use txverify_clients::report::schedule_request::{
 };
 use txverify_core::network::NetworkName;
 use txverify_search::schedule::{ScheduleEvent, Stopped};
-use txverify_search::seconds::Seconds;
+use txverify_search::{SearchOptions, seconds::Seconds};
 
 /// `search --network`.
 pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
@@ -98,13 +98,7 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<ScheduleSearchR
         others: table_only.iter().filter(|o| o.0).map(|o| o.1).collect(),
         // A signal stops the SAT search, which reports the best found; the
         // heuristic alone is not interrupted: there a signal ends it at once.
-        interrupt: match (!args.heuristic).then(install_interrupt).transpose() {
-            Ok(flag) => flag,
-            Err(e) => {
-                eprintln!("warning: SIGINT and SIGTERM will end the search at once: {e}");
-                None
-            }
-        },
+        interrupt: interrupt_if(!args.heuristic),
         // The report is printed, the schedule only written: it may stream.
         keep_schedule: false,
         names: SearchOption::flag,
@@ -112,19 +106,30 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<ScheduleSearchR
     ScheduleSearchRequest::try_from(raw).map_err(|e| e.to_string())
 }
 
-/// The flag SIGINT and SIGTERM set: the search polls it, stops, and reports
-/// the best schedule found. A second signal, once the flag is set, ends the
+/// `options` with the flag of [`interrupt_if`] as its stop when `wanted`.
+pub(super) fn stoppable(options: &SearchOptions, wanted: bool) -> SearchOptions {
+    let mut options = options.clone();
+    options.stop = interrupt_if(wanted).or(options.stop);
+    options
+}
+
+/// The flag SIGINT and SIGTERM set when `wanted`: the search polls it, stops, and
+/// reports the best schedule found. A second signal, once the flag is set, ends the
 /// process at once (status 130), for a search that does not stop soon enough.
-pub(super) fn install_interrupt() -> std::io::Result<Arc<AtomicBool>> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let flag = Arc::new(AtomicBool::new(false));
-    let status = i32::from(Exit::Interrupted.code());
-    for signal in [SIGINT, SIGTERM] {
+/// None, with a warning, when the handlers cannot be installed.
+pub(super) fn interrupt_if(wanted: bool) -> Option<Arc<AtomicBool>> {
+    use signal_hook::{consts::SIGINT, consts::SIGTERM, flag};
+    let (stop, status) = (Arc::new(AtomicBool::new(false)), Exit::Interrupted.code());
+    for signal in [SIGINT, SIGTERM].into_iter().filter(|_| wanted) {
         // The exit first: it looks at the flag before this signal sets it.
-        signal_hook::flag::register_conditional_shutdown(signal, status, flag.clone())?;
-        signal_hook::flag::register(signal, flag.clone())?;
+        let installed = flag::register_conditional_shutdown(signal, status.into(), stop.clone())
+            .and_then(|_| flag::register(signal, stop.clone()));
+        if let Err(e) = installed {
+            eprintln!("warning: SIGINT and SIGTERM will end the search at once: {e}");
+            return None;
+        }
     }
-    Ok(flag)
+    wanted.then_some(stop)
 }
 
 /// Shows the search's progress on standard error, as the table search does.

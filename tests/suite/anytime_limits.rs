@@ -370,35 +370,25 @@ fn terminate(child: &std::process::Child) {
 }
 
 #[test]
-fn a_table_search_killed_while_its_solver_writes_leaves_a_partial_proof_that_verify_proof_names() {
+fn a_table_search_stopped_by_sigterm_while_its_solver_writes_leaves_no_proof() {
     // The 16-ring at 35 with words of any length: refuted, but in tens of
-    // seconds. A search without cubes has no handler: SIGTERM ends it at
-    // once, while CaDiCaL writes `proof.lrat.partial.cadical` (its raw proof,
-    // renumbered into `proof.lrat.partial`).
+    // seconds. SIGTERM stops the search as its limit does (a SIGKILL, which
+    // cannot be handled, is `search_stopped.rs`), while CaDiCaL writes
+    // `proof.lrat.partial.cadical` (its raw proof, renumbered into
+    // `proof.lrat.partial`): the partial proof is removed.
     let table = "campaign/networks/ring16-cyclic-anylength.tbl";
     let dir = file("unused", "").with_file_name("certificates");
     let args = ["search", table, "--any-length", "--time", "35", "-q"];
     let (mut child, seen) = table_search_writing(&args, &dir, ".partial");
     terminate(&child);
-    let _ = child.wait();
+    let status = child.wait().unwrap();
     assert!(
         seen.iter().any(|f| f.contains("proof.lrat.partial")),
         "{seen:?}"
     );
+    assert!(status.code().is_some(), "ended by the signal: {status:?}");
     let left = files_under(&dir);
-    assert!(left.iter().all(|f| !f.ends_with("proof.lrat")), "{left:?}");
-    let run = txverify(&["verify-proof", table, dir.to_str().unwrap()]);
-    no_panic(&run, "verify-proof");
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    let folder = dir.join("T35");
-    assert!(
-        run.stderr.contains(&format!(
-            "{} is an incomplete certificate",
-            folder.display()
-        )) && run.stderr.contains("proof.lrat.partial"),
-        "{}",
-        run.stderr
-    );
+    assert!(left.iter().all(|f| !f.contains("proof")), "{left:?}");
 }
 
 #[test]

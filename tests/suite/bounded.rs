@@ -473,3 +473,25 @@ fn an_error_echoes_at_most_200_bytes_of_a_token() {
         .collect();
     assert!(long.is_empty(), "{long:#?}");
 }
+
+/// An endless stream of valid text (`yes aaa | txverify check -`) is refused
+/// at the byte limit while holding at most `MAX_HELD_STREAM_BYTES` (64 MiB):
+/// under an address-space limit of 200 MB, which the 256 MiB it held did not
+/// fit, the refusal is still the byte limit's.
+#[test]
+fn an_endless_stream_of_text_is_refused_holding_a_quarter_of_the_limit() {
+    let run = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 200000 && yes aaa | exec \"$0\" check -",
+            env!("CARGO_BIN_EXE_txverify"),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot read -: it is longer than 268435456 bytes (256 MiB)"),
+        "{stderr}"
+    );
+}

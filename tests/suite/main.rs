@@ -79,6 +79,7 @@ mod search_any;
 mod search_anytime;
 mod search_html;
 mod search_returns;
+mod search_stopped;
 mod single_port;
 mod solvers;
 mod split;

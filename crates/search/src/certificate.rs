@@ -396,6 +396,15 @@ pub(crate) struct ProofSource<'a> {
     pub cubes: Option<usize>,
 }
 
+/// Writes `bytes` to `path` under its partial name ([`crate::schedule::partial_proof`])
+/// and renames it once whole: a process killed on the way leaves no
+/// truncated file under the final name.
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let partial = crate::schedule::partial_proof(path);
+    std::fs::write(&partial, bytes)?;
+    std::fs::rename(&partial, path)
+}
+
 /// Writes `provenance.json` and `formula.cnf` next to the proof.
 pub(crate) fn write_provenance(
     dir: &Path,
@@ -422,19 +431,22 @@ pub(crate) fn write_provenance(
         },
         cubes: source.cubes,
     };
+    // Each file is written under its partial name and renamed once whole,
+    // provenance.json last: a search killed on the way leaves a folder
+    // without it, which `verify-proof` names as incomplete.
     let write = |name: &str, text: String| {
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(SearchError::io(path))
+        write_whole(&path, text.as_bytes()).map_err(SearchError::io(path))
     };
-    write(
-        "provenance.json",
-        serde_json::to_string_pretty(&provenance).unwrap_or_default() + "\n",
-    )?;
     write(
         "formula.cnf",
         encoding
             .cnf
             .to_dimacs(&provenance_comments(instance, time, options)),
+    )?;
+    write(
+        "provenance.json",
+        serde_json::to_string_pretty(&provenance).unwrap_or_default() + "\n",
     )
 }
 

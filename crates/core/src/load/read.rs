@@ -314,12 +314,112 @@ fn opened(path: &Path, limits: ReadLimits) -> Result<Box<dyn Read>, ReadError> {
     Ok(Box::new(file))
 }
 
+/// The most bytes of a stream (a pipe, a FIFO, standard input, a device) held
+/// in memory while it is read: past them the bytes go to a temporary file
+/// (unlinked at once) until the stream ends, and come back whole only if it
+/// ends within the byte limit. An endless stream is then refused at the limit
+/// holding 64 MiB, not the limit's 256 MiB; a regular file's size is known
+/// before it is read, and it is read straight into memory.
+pub const MAX_HELD_STREAM_BYTES: u64 = 64 << 20;
+
 /// The bytes of `path` (`-`: standard input), read once under `limits`.
 pub fn read_bytes(path: &Path, limits: ReadLimits) -> Result<Vec<u8>, ReadError> {
-    let mut stream = open(path, limits)?;
-    let mut bytes = Vec::new();
+    let stream = open(path, limits)?;
+    let regular =
+        path.as_os_str() != STANDARD_INPUT && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    let hold = if regular {
+        u64::MAX
+    } else {
+        MAX_HELD_STREAM_BYTES
+    };
+    read_held(stream, hold)
+}
+
+/// The bytes read so far: in memory, or past [`MAX_HELD_STREAM_BYTES`] in a file.
+enum Held {
+    Memory(Vec<u8>),
+    Spilled(std::fs::File),
+}
+
+impl Held {
+    fn push(&mut self, bytes: &[u8], hold: u64) -> Result<(), ReadError> {
+        use std::io::Write;
+        if let Held::Memory(held) = self
+            && (held.len() + bytes.len()) as u64 > hold
+            && let Some(mut file) = spill_file()
+        {
+            file.write_all(held)?;
+            *self = Held::Spilled(file);
+        }
+        match self {
+            Held::Memory(held) => held.extend_from_slice(bytes),
+            Held::Spilled(file) => file.write_all(bytes)?,
+        }
+        Ok(())
+    }
+
+    fn into_bytes(self) -> Result<Vec<u8>, ReadError> {
+        use std::io::{Seek, SeekFrom};
+        match self {
+            Held::Memory(held) => Ok(held),
+            Held::Spilled(mut file) => {
+                let len = file.seek(SeekFrom::End(0))?;
+                file.seek(SeekFrom::Start(0))?;
+                let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+                file.read_to_end(&mut bytes)?;
+                Ok(bytes)
+            }
+        }
+    }
+}
+
+/// A new temporary file, already unlinked where the system allows it (nothing
+/// is left behind by a killed process); none if it cannot be made (the
+/// stream is then held in memory).
+fn spill_file() -> Option<std::fs::File> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static MADE: AtomicU64 = AtomicU64::new(0);
+    let name = format!(
+        "txverify-stream-{}-{}",
+        std::process::id(),
+        MADE.fetch_add(1, Ordering::Relaxed)
+    );
+    let path = std::env::temp_dir().join(name);
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .ok()?;
+    let _ = std::fs::remove_file(&path);
+    Some(file)
+}
+
+/// Where a stream's bytes are after `bytes`, from `(line, column)`: the
+/// 1-based line and the characters before the next one on it (as [`Guard`]).
+fn advance((mut line, mut column): (u64, u64), bytes: &[u8]) -> (u64, u64) {
+    for &b in bytes {
+        if b == b'\n' {
+            line += 1;
+            column = 0;
+        } else if b & 0xc0 != 0x80 {
+            column += 1;
+        }
+    }
+    (line, column)
+}
+
+/// `stream` read to its end, holding at most `hold` bytes in memory (the rest
+/// in a temporary file until the end).
+fn read_held<R: Read>(mut stream: Bounded<R>, hold: u64) -> Result<Vec<u8>, ReadError> {
+    let text = stream.guard.limits.text;
+    let mut held = Held::Memory(Vec::new());
     let mut chunk = vec![0u8; 1 << 16];
-    let mut checked = 0;
+    // UTF-8 is checked as it comes, so that binary input stops early; the
+    // bytes of a character cut by a chunk's end wait for the next one, with
+    // where they start.
+    let mut pending: Vec<u8> = Vec::new();
+    let mut pending_at = (1, 0);
     loop {
         let n = match stream.inner.read(&mut chunk) {
             Ok(0) => break,
@@ -327,24 +427,39 @@ pub fn read_bytes(path: &Path, limits: ReadLimits) -> Result<Vec<u8>, ReadError>
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(ReadError::Io(e)),
         };
+        let before = (stream.guard.line, stream.guard.column);
         stream.guard.scan(&chunk[..n])?;
-        bytes.extend_from_slice(&chunk[..n]);
-        if limits.text {
-            // UTF-8 checked as it comes, so that binary input stops early; a
-            // character cut by the chunk's end waits for the next one.
-            match std::str::from_utf8(&bytes[checked..]) {
-                Ok(_) => checked = bytes.len(),
+        if text {
+            let (data, at) = if pending.is_empty() {
+                (&chunk[..n], before)
+            } else {
+                pending.extend_from_slice(&chunk[..n]);
+                (&pending[..], pending_at)
+            };
+            let cut = match std::str::from_utf8(data) {
+                Ok(_) => data.len(),
                 Err(e) if e.error_len().is_some() => {
-                    return Err(not_utf8(&bytes, checked + e.valid_up_to()));
+                    let (line, column) = advance(at, &data[..e.valid_up_to()]);
+                    return Err(ReadError::NotUtf8 {
+                        line,
+                        column: column + 1,
+                    });
                 }
-                Err(e) => checked += e.valid_up_to(),
-            }
+                Err(e) => e.valid_up_to(),
+            };
+            let rest = data[cut..].to_vec();
+            pending_at = advance(at, &data[..cut]);
+            pending = rest;
         }
+        held.push(&chunk[..n], hold)?;
     }
-    if limits.text && checked < bytes.len() {
-        return Err(not_utf8(&bytes, checked));
+    if !pending.is_empty() {
+        return Err(ReadError::NotUtf8 {
+            line: pending_at.0,
+            column: pending_at.1 + 1,
+        });
     }
-    Ok(bytes)
+    held.into_bytes()
 }
 
 /// The text of `path` (`-`: standard input), read once under `limits`
@@ -394,6 +509,56 @@ mod tests {
         let mut b = Bounded::new(bytes, limits);
         b.read_to_end(&mut out).map_err(|e| e.to_string())?;
         Ok(out)
+    }
+
+    /// A stream over what is held in memory goes on in a temporary file: it
+    /// comes back whole within the byte limit, is refused past it, and a
+    /// byte that is not UTF-8 is placed as in memory.
+    #[test]
+    fn a_long_stream_is_held_in_a_file_and_comes_back_whole() {
+        let limits = ReadLimits {
+            bytes: 5_000,
+            ..ReadLimits::TEXT
+        };
+        let text: Vec<u8> = "é ab\n".repeat(600).into_bytes();
+        assert_eq!(text.len(), 3_600);
+        // Characters cut by every chunk's end, and the spill in mid-stream.
+        let held = read_held(Bounded::new(&text[..], limits), 1_000).unwrap();
+        assert_eq!(held, text);
+        let over = "x".repeat(6_000).into_bytes();
+        let refused = read_held(Bounded::new(&over[..], limits), 1_000).unwrap_err();
+        assert!(
+            matches!(refused, ReadError::TooLarge { limit: 5_000, .. }),
+            "{refused}"
+        );
+        let mut bad = text.clone();
+        bad[3_000] = 0xff; // line 501, after `é ab\n` × 500
+        let at = read_held(Bounded::new(&bad[..], limits), 1_000).unwrap_err();
+        assert!(
+            matches!(
+                at,
+                ReadError::NotUtf8 {
+                    line: 501,
+                    column: 1
+                }
+            ),
+            "{at}"
+        );
+        bad.truncate(3_003);
+        bad[3_000] = b'a';
+        bad[3_001] = b'b';
+        bad[3_002] = 0xc3; // a character cut by the end of the stream
+        let cut = read_held(Bounded::new(&bad[..], limits), 1_000).unwrap_err();
+        assert!(
+            matches!(
+                cut,
+                ReadError::NotUtf8 {
+                    line: 501,
+                    column: 3
+                }
+            ),
+            "{cut}"
+        );
     }
 
     #[test]

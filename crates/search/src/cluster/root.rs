@@ -243,7 +243,7 @@ impl<'a> Conductor<'a> {
             self.collect_checks(1)?;
         }
         let path = self.pending_proof(id);
-        std::fs::write(&path, proof).map_err(SearchError::io(&path))?;
+        certificate::write_whole(&path, proof).map_err(SearchError::io(&path))?;
         let conjoined = cubes::with_cube(&self.encoding.cnf, self.queue.cube(id));
         let handle = std::thread::spawn(move || {
             let started = Instant::now();

@@ -117,10 +117,13 @@ pub fn solve_cube_file(cnf_path: &Path, proof_path: &Path) -> Result<SatAnswer, 
     let file = std::fs::File::open(cnf_path).map_err(unreadable)?;
     let cnf = Cnf::parse_dimacs(std::io::BufReader::new(file)).map_err(unreadable)?;
     let lrat_named = proof_path.extension().is_some_and(|e| e == "lrat");
+    // Written under its partial name, renamed once the formula is refuted:
+    // a child killed on the way leaves no truncated proof under the name.
+    let partial = crate::schedule::partial_proof(proof_path);
     let (solver, proof, lrat): (_, Option<Box<dyn std::io::Write>>, _) = if lrat_named {
-        (SolverChoice::Cadical, None, Some(proof_path))
+        (SolverChoice::Cadical, None, Some(partial.as_path()))
     } else {
-        let file = std::fs::File::create(proof_path).map_err(SearchError::io(proof_path))?;
+        let file = std::fs::File::create(&partial).map_err(SearchError::io(&partial))?;
         let sink = Box::new(std::io::BufWriter::new(file));
         (SolverChoice::Varisat, Some(sink), None)
     };
@@ -131,8 +134,13 @@ pub fn solve_cube_file(cnf_path: &Path, proof_path: &Path) -> Result<SatAnswer, 
         lrat,
         on_progress: Box::new(|_| {}),
     };
-    let (answer, _) = crate::run_solver(solver, None, &cnf, control)?;
-    Ok(answer)
+    let solved = crate::run_solver(solver, None, &cnf, control);
+    if let Ok((SatAnswer::Unsat, _)) = solved {
+        std::fs::rename(&partial, proof_path).map_err(SearchError::io(proof_path))?;
+    } else {
+        let _ = std::fs::remove_file(&partial);
+    }
+    Ok(solved?.0)
 }
 
 /// The answer in the conventions of [`external`]: the text to print and the exit status.

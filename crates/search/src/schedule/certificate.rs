@@ -266,8 +266,9 @@ pub(crate) fn write_files(
     formula: String,
 ) -> std::io::Result<()> {
     let json = serde_json::to_string_pretty(provenance).map_err(std::io::Error::other)?;
-    std::fs::write(dir.join("provenance.json"), json + "\n")?;
-    std::fs::write(dir.join("formula.cnf"), formula)
+    // Whole files only, provenance.json last: a killed run leaves an incomplete folder.
+    crate::certificate::write_whole(&dir.join("formula.cnf"), formula.as_bytes())?;
+    crate::certificate::write_whole(&dir.join("provenance.json"), (json + "\n").as_bytes())
 }
 
 /// Whether `dir` holds a schedule certificate (its provenance names the format).

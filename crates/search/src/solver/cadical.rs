@@ -8,6 +8,15 @@
 //! learner counts learned clauses into a shared counter, and the caller's
 //! thread relays that count to the progress callback until the answer arrives.
 //!
+//! CaDiCaL polls its terminator seldom in some phases (a 22-million-clause
+//! formula spent over 3 s past its deadline in one), so that thread is
+//! detached and owns what it works on: the caller streams the clauses to it
+//! in chunks (the formula is never held twice), and stops waiting
+//! [`ABANDON_AFTER`] after the deadline or a stop flag. An abandoned solver
+//! sees the stop at its next poll and then only cleans up: it renumbers no
+//! proof and removes its raw one; until then it keeps its memory and a core
+//! (at the end of a run, the process's exit ends it).
+//!
 //! The proof is CaDiCaL's binary LRAT, renumbered (`renumber.rs`) so that the
 //! formula's clauses are 1, 2, … in the order given, as the LRAT checker and
 //! the certificate's `formula.cnf` number them: the proof checks against the
@@ -29,8 +38,17 @@ pub const CADICAL_NAME: &str = "CaDiCaL 3.0.1 (cadical-sys 0.8.0)";
 /// How often the caller's progress callback hears the count of learned clauses.
 const REPORT_EVERY: Duration = Duration::from_millis(250);
 
-/// Clauses added between two looks at the limits (about a millisecond).
+/// Clauses sent to the solver's thread at once, with a look at the limits
+/// between two chunks (about a millisecond of adding).
 const ADD_POLL: usize = 1 << 14;
+
+/// Chunks of clauses on their way to the solver's thread: the formula's copy
+/// in flight is at most this many chunks.
+const CHUNKS_IN_FLIGHT: usize = 2;
+
+/// How long the caller waits, past the deadline or a stop, for the solver to
+/// notice it before abandoning it.
+pub const ABANDON_AFTER: Duration = Duration::from_millis(250);
 
 /// Stops the solver at the deadline or when a stop flag is set.
 struct Limits {
@@ -72,61 +90,134 @@ pub fn solve_cadical_with(
     control: SolveControl<'_>,
     options: &[(&str, i32)],
 ) -> Result<(SatAnswer, u64), SolverError> {
+    solve_detached(cnf, control, options, Box::new(|| {}))
+}
+
+/// What the solver's thread needs, all of it owned: the thread may outlive the call.
+struct Job {
+    vars: usize,
+    originals: usize,
+    clauses: mpsc::Receiver<Vec<i32>>,
+    lrat: Option<PathBuf>,
+    options: Vec<(String, i32)>,
+    limits: Limits,
+    counter: Counter,
+    abandoned: Arc<AtomicBool>,
+    /// Runs just before the solve (tests hold the thread there, as a phase that never polls).
+    before_solve: Box<dyn FnOnce() + Send>,
+}
+
+fn solve_detached(
+    cnf: &Cnf,
+    control: SolveControl<'_>,
+    options: &[(&str, i32)],
+    before_solve: Box<dyn FnOnce() + Send>,
+) -> Result<(SatAnswer, u64), SolverError> {
     let SolveControl {
         deadline,
-        stop,
+        mut stop,
         proof: _,
         lrat,
         mut on_progress,
     } = control;
     let learned = Arc::new(AtomicU64::new(0));
-    let limits = Limits { deadline, stop };
-    let counter = Counter(learned.clone());
+    let abandoned = Arc::new(AtomicBool::new(false));
+    // The caller's view of the limits; the solver's also stops once abandoned.
+    let mut limits = Limits {
+        deadline,
+        stop: stop.clone(),
+    };
+    stop.push(abandoned.clone());
+    let (chunks, clauses) = mpsc::sync_channel(CHUNKS_IN_FLIGHT);
     let (sender, receiver) = mpsc::channel();
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("cadical".into())
-            .spawn_scoped(scope, move || {
-                let answer = run(cnf, lrat, options, limits, counter);
-                // The receiver waits for this message; it cannot be gone.
-                let _ = sender.send(answer);
-            })
-            .map_err(|source| SolverError::Thread {
-                name: "CaDiCaL",
-                source,
-            })?;
-        loop {
-            match receiver.recv_timeout(REPORT_EVERY) {
-                Ok(answer) => return Ok((answer?, learned.load(Ordering::Relaxed))),
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    on_progress(learned.load(Ordering::Relaxed));
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(SolverError::Panicked { name: "CaDiCaL's" });
-                }
+    let job = Job {
+        vars: cnf.vars(),
+        originals: cnf.clauses().len(),
+        clauses,
+        lrat: lrat.map(Path::to_path_buf),
+        options: options.iter().map(|&(n, v)| (n.to_string(), v)).collect(),
+        limits: Limits { deadline, stop },
+        counter: Counter(learned.clone()),
+        abandoned: abandoned.clone(),
+        before_solve,
+    };
+    std::thread::Builder::new()
+        .name("cadical".into())
+        .spawn(move || {
+            let answer = run(job);
+            // The caller may have stopped waiting: then no one reads this.
+            let _ = sender.send(answer);
+        })
+        .map_err(|source| SolverError::Thread {
+            name: "CaDiCaL",
+            source,
+        })?;
+    // Adding a formula of millions of clauses takes seconds: the limits are
+    // polled between chunks, and a stop leaves the formula incomplete (the
+    // solver's thread then answers unknown without solving).
+    for chunk in cnf.clauses().chunks(ADD_POLL) {
+        if limits.terminated() {
+            break;
+        }
+        let mut flat = Vec::with_capacity(chunk.iter().map(|c| c.len() + 1).sum());
+        for clause in chunk {
+            flat.extend_from_slice(clause);
+            flat.push(0);
+        }
+        if chunks.send(flat).is_err() {
+            break; // the thread has answered already (an option it lacks)
+        }
+    }
+    drop(chunks);
+    let mut stopped_at: Option<Instant> = None;
+    loop {
+        match receiver.recv_timeout(REPORT_EVERY.min(ABANDON_AFTER)) {
+            Ok(answer) => return Ok((answer?, learned.load(Ordering::Relaxed))),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                on_progress(learned.load(Ordering::Relaxed));
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(SolverError::Panicked { name: "CaDiCaL's" });
             }
         }
-    })
+        if limits.terminated() {
+            let since = *stopped_at.get_or_insert_with(Instant::now);
+            if since.elapsed() >= ABANDON_AFTER {
+                abandoned.store(true, Ordering::Relaxed);
+                // The process may end before the solver cleans up: its raw
+                // proof goes now (CaDiCaL writes on to the unlinked file).
+                if let Some(path) = lrat {
+                    let _ = std::fs::remove_file(raw_path(path));
+                }
+                return Ok((SatAnswer::Unknown, learned.load(Ordering::Relaxed)));
+            }
+        }
+    }
 }
 
-/// Builds the solver, adds the formula and solves it (on the solver's thread).
-fn run(
-    cnf: &Cnf,
-    lrat: Option<&Path>,
-    options: &[(&str, i32)],
-    limits: Limits,
-    counter: Counter,
-) -> Result<SatAnswer, SolverError> {
+/// Builds the solver, adds the formula as it arrives and solves it (on the solver's thread).
+fn run(job: Job) -> Result<SatAnswer, SolverError> {
+    let Job {
+        vars,
+        originals,
+        clauses,
+        lrat,
+        options,
+        mut limits,
+        counter,
+        abandoned,
+        before_solve,
+    } = job;
     let mut solver = CaDiCal::new();
-    for &(name, value) in options {
-        if !solver.set(name, value) {
+    for (name, value) in &options {
+        if !solver.set(name, *value) {
             return Err(SolverError::GaveUp {
                 solver: "CaDiCaL",
                 reason: format!("it has no option {name} = {value}"),
             });
         }
     }
-    let raw = lrat.map(raw_path);
+    let raw = lrat.as_deref().map(raw_path);
     if let Some(raw) = &raw {
         solver.set("lrat", 1);
         solver.set("binary", 1);
@@ -135,40 +226,48 @@ fn run(
             return Err(proof_file(raw));
         }
     }
-    let vars = i32::try_from(cnf.vars()).map_err(|_| SolverError::GaveUp {
+    let vars = i32::try_from(vars).map_err(|_| SolverError::GaveUp {
         solver: "CaDiCaL",
-        reason: format!("{} variables are more than it takes", cnf.vars()),
+        reason: format!("{vars} variables are more than it takes"),
     })?;
     solver.resize(vars);
-    // Adding a formula of millions of clauses takes seconds: the limits are
-    // polled here too, and a stop skips the solve.
-    let mut limits = limits;
-    for (k, clause) in cnf.clauses().iter().enumerate() {
-        if k % ADD_POLL == 0 && limits.terminated() {
-            return Ok(SatAnswer::Unknown);
-        }
-        if clause.is_empty() {
-            solver.add(0);
-        } else {
-            solver.clause6(clause);
+    let mut added = 0;
+    for chunk in clauses.iter() {
+        for clause in chunk.split_inclusive(|&l| l == 0) {
+            if clause.len() == 1 {
+                solver.add(0);
+            } else {
+                solver.clause6(&clause[..clause.len() - 1]);
+            }
+            added += 1;
         }
     }
-    solver.connect_terminator(limits);
-    solver.connect_learner(counter);
-    let status = solver.solve();
-    let answer = match status {
-        Status::SATISFIABLE => SatAnswer::Sat((1..=vars).map(|v| solver.val(v) > 0).collect()),
-        Status::UNSATISFIABLE => SatAnswer::Unsat,
-        Status::UNKNOWN => SatAnswer::Unknown,
+    let answer = if added < originals || limits.terminated() {
+        SatAnswer::Unknown
+    } else {
+        solver.connect_terminator(limits);
+        solver.connect_learner(counter);
+        before_solve();
+        match solver.solve() {
+            Status::SATISFIABLE => SatAnswer::Sat((1..=vars).map(|v| solver.val(v) > 0).collect()),
+            Status::UNSATISFIABLE => SatAnswer::Unsat,
+            Status::UNKNOWN => SatAnswer::Unknown,
+        }
     };
-    if let (Some(raw), Some(path)) = (&raw, lrat) {
+    if let (Some(raw), Some(path)) = (&raw, &lrat) {
         solver.close_proof_trace(false);
         drop(solver);
+        // An abandoned run's caller has moved on: nothing of it is left under a proof's name.
         let renumbered = match answer {
-            SatAnswer::Unsat => renumber_file(raw, path, cnf.clauses().len() as u64),
+            SatAnswer::Unsat if !abandoned.load(Ordering::Relaxed) => {
+                renumber_file(raw, path, originals as u64)
+            }
             _ => Ok(()),
         };
         let _ = std::fs::remove_file(raw);
+        if abandoned.load(Ordering::Relaxed) {
+            let _ = std::fs::remove_file(path);
+        }
         renumbered?;
     }
     Ok(answer)
@@ -325,6 +424,36 @@ mod tests {
             check_lrat_reader(cnf.clauses(), &proof[..]),
             Err(ProofError::NotRup { .. } | ProofError::MalformedLrat { .. })
         ));
+    }
+
+    /// A solver busy in a phase that never polls its terminator (held before
+    /// its solve here) is abandoned at a stop: the call answers unknown while
+    /// the solver's thread is still held.
+    #[test]
+    fn a_solver_that_does_not_poll_is_abandoned_at_a_stop() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let released = Arc::new(AtomicBool::new(false));
+        let (release, held) = mpsc::channel::<()>();
+        let hold = {
+            let (stop, released) = (stop.clone(), released.clone());
+            Box::new(move || {
+                stop.store(true, Ordering::Relaxed);
+                // Released when the test ends, or after a while if the call waits for it.
+                let _ = held.recv_timeout(Duration::from_secs(5));
+                released.store(true, Ordering::Relaxed);
+            })
+        };
+        let control = SolveControl {
+            stop: vec![stop],
+            ..control(None)
+        };
+        let (answer, _) = solve_detached(&pigeonhole(7, 7), control, &[], hold).unwrap();
+        assert_eq!(answer, SatAnswer::Unknown);
+        assert!(
+            !released.load(Ordering::Relaxed),
+            "the call waited for the held solver"
+        );
+        drop(release);
     }
 
     #[test]

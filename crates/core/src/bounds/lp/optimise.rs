@@ -298,34 +298,49 @@ fn sweep(graph: &Graph, x: &mut [f64], per_source: &mut [Vec<f64>], beta: f64) {
 }
 
 /// [`line_search`] for a direction that is 0 off `support` (link, d_e): the
-/// derivative's sign only depends on the links that move.
+/// derivative's sign only depends on the links that move. Safeguarded Newton
+/// steps on the derivative (it grows with γ; its own derivative comes from
+/// the same exponentials), a bisection whenever a step leaves the bracket:
+/// about five evaluations where bisection alone took 26, and these
+/// exponentials were most of the descent's time.
 fn sparse_line_search(x: &[f64], support: &[(usize, f64)], b: f64) -> f64 {
+    // The derivative at g and its own derivative, both scaled by exp(−b·top).
     let slope = |g: f64| {
         let top = support
             .iter()
             .map(|&(e, de)| x[e] + g * de)
             .fold(f64::MIN, f64::max);
-        support
-            .iter()
-            .map(|&(e, de)| (b * (x[e] + g * de - top)).exp() * de)
-            .sum::<f64>()
+        support.iter().fold((0.0, 0.0), |(s, c), &(e, de)| {
+            let w = (b * (x[e] + g * de - top)).exp();
+            (s + w * de, c + w * b * de * de)
+        })
     };
-    if support.is_empty() || slope(0.0) >= 0.0 {
+    if support.is_empty() || slope(0.0).0 >= 0.0 {
         return 0.0;
     }
-    if slope(1.0) <= 0.0 {
+    if slope(1.0).0 <= 0.0 {
         return 1.0;
     }
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..24 {
-        let mid = 0.5 * (lo + hi);
-        if slope(mid) > 0.0 {
-            hi = mid;
+    let (mut lo, mut hi, mut g) = (0.0, 1.0, 0.5);
+    for _ in 0..40 {
+        let (s, c) = slope(g);
+        if s > 0.0 {
+            hi = g;
         } else {
-            lo = mid;
+            lo = g;
         }
+        let newton = g - s / c;
+        let next = if c > 0.0 && newton > lo && newton < hi {
+            newton
+        } else {
+            0.5 * (lo + hi)
+        };
+        if (next - g).abs() < 1e-9 || hi - lo < 1e-9 {
+            return next;
+        }
+        g = next;
     }
-    0.5 * (lo + hi)
+    g
 }
 
 /// The largest entry (0 for none).
@@ -471,4 +486,62 @@ fn round(weights: &[f64]) -> Vec<u64> {
         .iter()
         .map(|&v| (v / top * 1e9).round() as u64)
         .collect()
+}
+
+#[cfg(test)]
+mod line_search_tests {
+    use super::sparse_line_search;
+
+    /// The minimiser of ln Σ exp(b·(x + γ·d)) over [0, 1] by bisection alone,
+    /// as the search did before its Newton steps.
+    fn bisected(x: &[f64], support: &[(usize, f64)], b: f64) -> f64 {
+        let slope = |g: f64| {
+            support
+                .iter()
+                .map(|&(e, de)| (b * (x[e] + g * de)).exp() * de)
+                .sum::<f64>()
+        };
+        if slope(0.0) >= 0.0 {
+            return 0.0;
+        }
+        if slope(1.0) <= 0.0 {
+            return 1.0;
+        }
+        let (mut lo, mut hi) = (0.0, 1.0);
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if slope(mid) > 0.0 {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    }
+
+    #[test]
+    fn newton_steps_find_the_step_bisection_finds() {
+        // Loads and moves of a few links, from a fixed pseudo-random sequence.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..200 {
+            let links = 2 + case % 9;
+            let x: Vec<f64> = (0..links).map(|_| 10.0 * next()).collect();
+            let support: Vec<(usize, f64)> = (0..links).map(|e| (e, 6.0 * next() - 3.0)).collect();
+            let b = 0.1 + 3.0 * next();
+            let (newton, bisection) = (
+                sparse_line_search(&x, &support, b),
+                bisected(&x, &support, b),
+            );
+            assert!(
+                (newton - bisection).abs() < 1e-6,
+                "case {case}: {newton} against {bisection}"
+            );
+        }
+    }
 }
