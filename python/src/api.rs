@@ -421,6 +421,7 @@ pub fn search<'py>(
             descending: !ascending,
             output: None,
             // The schedule is read from the report: held whole, never streamed.
+            lp: true,
             keep_schedule: true,
         };
         Ok(move || search_work(&request))

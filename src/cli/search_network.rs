@@ -47,7 +47,7 @@ pub(super) fn run(args: &SearchArgs, words: &str) -> Exit {
         certificate: args.certificate.clone(),
         descending: !args.ascending,
         output: args.output.clone(),
-        // The report is printed, the schedule only written: the heuristic's may stream.
+        lp: !args.no_lp,
         keep_schedule: false,
     };
     let mut reporter = Reporter::new(super::global::quiet());

@@ -4,6 +4,8 @@
 //! their seconds.
 //!
 //! `cargo run --release -p txverify-search --example heuristic_probe -- 'edges g.edges'`
+//!
+//! Environment: LP_WORK (the LP descent's work budget, default 2^28).
 
 use std::time::Instant;
 use txverify_core::bounds::lp::LpOptions;
@@ -22,8 +24,12 @@ fn main() {
                 continue;
             }
         };
+        let mut options = LpOptions::default();
+        if let Some(w) = std::env::var("LP_WORK").ok().and_then(|v| v.parse().ok()) {
+            options.max_work = w;
+        }
         let start = Instant::now();
-        let (_, solution) = total_exchange_with_lp(&graph, Ports::All, &LpOptions::default());
+        let (_, solution) = total_exchange_with_lp(&graph, Ports::All, &options);
         let lp_s = start.elapsed().as_secs_f64();
         let Some(s) = solution else { continue };
         let start = Instant::now();
