@@ -615,3 +615,54 @@ fn status_of(found: bool, searched: Option<&ScheduleSearch>) -> Status {
         (false, Some(_)) => Status::Limit,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(network: &str, lp: bool) -> NetworkSearchRequest {
+        NetworkSearchRequest {
+            network: network.parse().unwrap(),
+            words: network.to_string(),
+            heuristic: true,
+            paths: PathClass::Shortest,
+            solver: SolverChoice::default(),
+            time: None,
+            max_time: None,
+            max_variables: 0,
+            time_limit: None,
+            deadline: None,
+            interrupt: None,
+            certificate: None,
+            descending: false,
+            output: None,
+            lp,
+            keep_schedule: false,
+        }
+    }
+
+    /// The LP bound is computed up to LP_SEARCH_NODES nodes only, and never
+    /// with `--no-lp`: each absence says why.
+    #[test]
+    fn the_lp_bound_is_skipped_over_its_node_limit_and_with_no_lp() {
+        let over = format!("ring {}", LP_SEARCH_NODES + 1);
+        let r = request(&over, true);
+        let graph = r.network.build().unwrap();
+        let figures = graph_bounds(&graph, u64::MAX);
+        let (facts, solution) = lp_bound(&r, &graph, &figures);
+        assert!(solution.is_none());
+        assert!(
+            matches!(&facts, LpFacts::Skipped(why) if why.contains(&LP_SEARCH_NODES.to_string())),
+            "{facts:?}"
+        );
+        let r = request("ring 6", false);
+        let graph = r.network.build().unwrap();
+        let figures = graph_bounds(&graph, u64::MAX);
+        let (facts, _) = lp_bound(&r, &graph, &figures);
+        assert_eq!(facts, LpFacts::Skipped("--no-lp".to_string()));
+        let r = request("ring 6", true);
+        let (facts, solution) = lp_bound(&r, &graph, &figures);
+        assert_eq!(facts, LpFacts::Stated(5));
+        assert!(solution.is_some_and(|s| s.bound.value == 5));
+    }
+}
