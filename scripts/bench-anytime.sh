@@ -23,7 +23,7 @@ OUT="$WORK/dragonfly20.sched"
 since() { awk -v now="$(date +%s.%N)" -v start="$1" 'BEGIN { printf "%.2f", now - start }'; }
 
 start=$(date +%s.%N)
-"$BIN" -q search --network 'edges examples/networks/dragonfly20.edges' \
+"$BIN" -q search --network 'edges examples/networks/dragonfly20.edges' --no-lp \
     --deadline "$DEADLINE" -o "$OUT" --format json >"$WORK/report.json" &
 pid=$!
 first=""

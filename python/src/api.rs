@@ -380,6 +380,8 @@ pub fn search<'py>(
             ascending: args::flag(&ascending, "ascending")?.unwrap_or(false),
             any_length: args::flag(&any_length, "any_length")?.unwrap_or(false),
             slack: args::whole::<u64>(&slack, "slack")?.unwrap_or(0),
+            // The LP bound is stated and followed, as the command line's default.
+            no_lp: false,
             others: vec![],
             interrupt: Some(interrupt),
             // The schedule is read from the report: held whole, never streamed.
@@ -459,6 +461,7 @@ fn option_name(option: SearchOption) -> &'static str {
         O::Ascending => "ascending",
         O::AnyLength => "any_length",
         O::Slack => "slack",
+        O::NoLp => "lp",
         O::Symmetry => "symmetry",
         O::BreakSymmetry => "break_symmetry",
         O::FreeTail => "free_tail",

@@ -23,18 +23,19 @@ pub(super) struct SearchArgs {
     /// With --collective: ports per node, `all` (default) or K.
     #[arg(long, value_name = "K", requires = "collective")]
     pub(super) ports: Option<String>,
-    /// With --network: no SAT, a fast schedule (balanced shortest paths, list
-    /// scheduling; with --collective a construction) reported against the bound.
+    /// With --network: no SAT, a fast schedule (with --collective a construction) against the bound.
     #[arg(long, requires = "network")]
     pub(super) heuristic: bool,
+    /// With --network (total exchange): no LP bound, stated, judged against or followed.
+    #[arg(long, requires = "network")]
+    pub(super) no_lp: bool,
     /// With --network (the default there): try T from the heuristic's time
     /// minus one downward, one below each schedule found, and stop at the first
     /// T refuted or out of time; each schedule found is written to -o at once.
     /// With --mpi: the same from the FILE's table (docs/cluster.md).
     #[arg(long, conflicts_with = "heuristic")]
     pub(super) descending: bool,
-    /// With --network: try T from the lower bound upward instead, and stop at
-    /// the first T satisfiable (each T refuted on the way is a proved bound).
+    /// With --network: try T from the lower bound upward instead (each T refuted is a proved bound).
     #[arg(long, requires = "network", conflicts_with_all = ["heuristic", "descending"])]
     pub(super) ascending: bool,
     /// With --network (and --collective) or --mpi: stop the whole run after
@@ -49,8 +50,7 @@ pub(super) struct SearchArgs {
     /// When minimising, give up above this number of columns.
     #[arg(long)]
     pub(super) max_time: Option<usize>,
-    /// With --network: refuse a formula estimated to have more variables than
-    /// this, before it is built (docs/limits.md).
+    /// With --network: refuse a formula estimated above this many variables (docs/limits.md).
     #[arg(
         long,
         value_name = "N",

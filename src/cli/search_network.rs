@@ -94,6 +94,7 @@ fn request_of(args: &SearchArgs, network: NetworkName) -> Result<ScheduleSearchR
         descending: args.descending,
         ascending: args.ascending,
         any_length: args.any_length,
+        no_lp: args.no_lp,
         slack: args.slack as u64,
         others: table_only.iter().filter(|o| o.0).map(|o| o.1).collect(),
         // A signal stops the SAT search, which reports the best found; the

@@ -137,9 +137,12 @@ fn k33_plus_a_link_needs_a_step_more_than_its_bound_with_a_checked_certificate()
     let dir = graph.with_file_name("cert");
     let out = graph.with_file_name("k33e.json");
     let net = format!("edges {}", graph.display());
+    // The LP bound is 3 here: without it the search starts at 2 and must
+    // refute it, which is what this test is about.
     let r = search_json(&[
         "--network",
         &net,
+        "--no-lp",
         "--any-length",
         "--certificate",
         dir.to_str().unwrap(),
@@ -174,6 +177,7 @@ fn k33_plus_a_link_needs_a_step_more_than_its_bound_with_a_checked_certificate()
     let r = search_json(&[
         "--network",
         &net,
+        "--no-lp",
         "--any-length",
         "--descending",
         "--certificate",
@@ -182,6 +186,11 @@ fn k33_plus_a_link_needs_a_step_more_than_its_bound_with_a_checked_certificate()
     assert_eq!(r["time"], bound + 1);
     assert_eq!(r["optimal_by"], "certificates");
     assert_eq!(r["infeasible"].as_array().unwrap().len(), 1);
+    // With the LP bound (3) the heuristic's schedule meets the bound: no
+    // refutation is needed.
+    let r = search_json(&["--network", &net, "--any-length"]);
+    assert_eq!(r["lower_bound"], bound + 1);
+    assert_eq!(r["optimal_by"], "lower_bound");
 }
 
 /// The fields of `report` are those docs/json.md lists under `heading`.
@@ -390,7 +399,14 @@ fn a_checked_refutation_of_shortest_paths_settles_no_optimality() {
     let graph = file("k33e-shortest.edges", &edge_list(&edges));
     let dir = graph.with_file_name("cert-shortest");
     let net = format!("edges {}", graph.display());
-    let r = search_json(&["--network", &net, "--certificate", dir.to_str().unwrap()]);
+    // Without the LP bound (3), T = 2 is tried and refuted.
+    let r = search_json(&[
+        "--network",
+        &net,
+        "--no-lp",
+        "--certificate",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(r["time"], 3);
     assert_eq!(r["infeasible"][0]["time"], 2);
     assert_eq!(r["infeasible"][0]["covers_all_schedules"], false);
@@ -513,4 +529,64 @@ fn a_one_node_network_gets_the_empty_schedule_not_a_panic() {
         assert_eq!(replay.code, 0, "{}", replay.stderr);
         assert!(replay.stdout.contains("VALID"));
     }
+}
+
+/// The LP bound in the report, judged against and routed along: on a random
+/// 6-regular graph of 60 nodes the heuristic that follows the LP's flow meets
+/// the LP bound (25), so the schedule is optimal by the bound, where without
+/// it (`--no-lp`, which the report names as why the bound is absent) the
+/// schedule is 4 steps longer. The schedules are replayed here.
+#[test]
+fn the_lp_bound_is_stated_judged_against_and_followed() {
+    let net_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/networks/random60-6.edges");
+    let text = std::fs::read_to_string(&net_file).unwrap();
+    let edges: Vec<(usize, usize)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut w = l.split_whitespace().map(|x| x.parse().unwrap());
+            (w.next().unwrap(), w.next().unwrap())
+        })
+        .collect();
+    let adj = lists(60, &edges);
+    let (distance, _) = distance_bound(&adj);
+    let net = format!("edges {}", net_file.display());
+    let out = file("random60-6-lp.json", "");
+    let r = search_json(&[
+        "--network",
+        &net,
+        "--heuristic",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let lp = r["lp"].as_u64().unwrap();
+    assert!(lp >= distance, "{r}");
+    assert_eq!(r["lp_skipped"], serde_json::Value::Null);
+    assert_eq!(r["lower_bound"], lp);
+    assert_eq!(replay_here(&adj, &out), Ok(lp));
+    assert_eq!(r["time"], lp);
+    assert_eq!(r["optimal_by"], "lower_bound");
+    let mut written = BTreeSet::new();
+    nested_field_paths(&r, "", &mut written);
+    assert!(written.is_subset(&documented_fields("### A schedule search that ran")));
+    let run = txverify(&["search", "--network", &net, "--heuristic"]);
+    assert!(
+        run.stdout.contains(&format!("  LP bound     {lp}\n")),
+        "{}",
+        run.stdout
+    );
+    let out = file("random60-6-no-lp.json", "");
+    let r = search_json(&[
+        "--network",
+        &net,
+        "--heuristic",
+        "--no-lp",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r["lp"], serde_json::Value::Null);
+    assert_eq!(r["lp_skipped"], "--no-lp");
+    assert!(r["lower_bound"].as_u64().unwrap() <= lp);
+    assert!(r["time"].as_u64().unwrap() > lp, "{r}");
+    assert_eq!(replay_here(&adj, &out), Ok(r["time"].as_u64().unwrap()));
 }

@@ -118,6 +118,7 @@ fn in_memory(network: &str, heuristic: bool) -> NetworkSearchRequest {
         certificate: None,
         descending: true,
         output: None,
+        lp: true,
         keep_schedule: true,
     }
 }

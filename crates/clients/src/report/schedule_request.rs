@@ -50,6 +50,8 @@ pub enum SearchOption {
     AnyLength,
     /// A total exchange's longer paths.
     Slack,
+    /// A total exchange's search without the LP bound.
+    NoLp,
     /// A table search's symmetry restriction.
     Symmetry,
     /// A table search's symmetry breaking.
@@ -92,6 +94,7 @@ impl SearchOption {
             O::Ascending => "--ascending",
             O::AnyLength => "--any-length",
             O::Slack => "--slack",
+            O::NoLp => "--no-lp",
             O::Symmetry => "--symmetry",
             O::BreakSymmetry => "--break-symmetry",
             O::FreeTail => "--free-tail",
@@ -153,6 +156,9 @@ pub struct ScheduleSearchArgs {
     pub any_length: bool,
     /// A total exchange's messages on paths this much longer than shortest.
     pub slack: u64,
+    /// A total exchange's search without the LP bound (not stated, judged
+    /// against or followed).
+    pub no_lp: bool,
     /// The options of table searches the caller was given: each is refused.
     pub others: Vec<SearchOption>,
     /// Set by a signal (or the caller): stop and report the best found.
@@ -286,7 +292,11 @@ impl TryFrom<ScheduleSearchArgs> for ScheduleSearchRequest {
                 });
             }
         } else {
-            let paths = [(args.any_length, O::AnyLength), (args.slack > 0, O::Slack)];
+            let paths = [
+                (args.any_length, O::AnyLength),
+                (args.slack > 0, O::Slack),
+                (args.no_lp, O::NoLp),
+            ];
             let other = args.others.first().copied();
             if let Some(option) = other.or_else(|| paths.iter().find(|(g, _)| *g).map(|o| o.1)) {
                 return Err(E::Unavailable {
@@ -369,6 +379,7 @@ impl TryFrom<ScheduleSearchArgs> for ScheduleSearchRequest {
                     certificate: args.certificate,
                     descending: !args.ascending,
                     output: args.output,
+                    lp: !args.no_lp,
                     keep_schedule: args.keep_schedule,
                 },
             )));
@@ -458,6 +469,7 @@ mod tests {
             ascending: false,
             any_length: false,
             slack: 0,
+            no_lp: false,
             others: vec![],
             interrupt: None,
             keep_schedule: false,

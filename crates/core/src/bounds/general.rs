@@ -174,14 +174,35 @@ pub fn total_exchange_with_lp(
 ) -> (BoundSet, Option<lp::LpSolution>) {
     let k = port_limit(ports).unwrap_or(u64::MAX);
     let g = graph_bounds(graph, k);
-    let mut candidates = vec![vec![1; graph.directed_links()]];
-    candidates.extend(g.cut_weights(graph));
-    let solution = lp::optimise(graph, options, &candidates).ok();
-    let mut bounds = g.named_bounds(ports);
-    if let Some(s) = &solution {
-        bounds.push((s.bound.value, lp::LP_BOUND_NAME.to_string()));
+    let solution = g.lp(graph, options);
+    (g.bound_set_with_lp(ports, solution.as_ref()), solution)
+}
+
+/// The most nodes on which a schedule search states the LP bound by default
+/// (`search --network`, with [`lp::LpOptions::for_search`]: seconds up to
+/// here); beyond, only `bounds --network` computes it.
+pub const LP_SEARCH_NODES: usize = 1024;
+
+impl GraphBounds {
+    /// The LP bound's weights for `graph`, whose bounds these are: the
+    /// distance weights (w = 1) and the best cut's weights are the search's
+    /// candidates, so its bound is at least the link-load and cut bounds.
+    /// `None` on a graph without links (one node).
+    pub fn lp(&self, graph: &Graph, options: &lp::LpOptions) -> Option<lp::LpSolution> {
+        let mut candidates = vec![vec![1; graph.directed_links()]];
+        candidates.extend(self.cut_weights(graph));
+        lp::optimise(graph, options, &candidates).ok()
     }
-    (BoundSet::new(counting_model(ports), bounds), solution)
+
+    /// [`GraphBounds::bound_set`] with the LP bound of `lp` beside the others
+    /// (named [`lp::LP_BOUND_NAME`]; all-port, so it holds under any ports).
+    pub fn bound_set_with_lp(&self, ports: Ports, lp: Option<&lp::LpSolution>) -> BoundSet {
+        let mut bounds = self.named_bounds(ports);
+        if let Some(s) = lp {
+            bounds.push((s.bound.value, lp::LP_BOUND_NAME.to_string()));
+        }
+        BoundSet::new(counting_model(ports), bounds)
+    }
 }
 
 /// The most work [`graph_bounds`] is given: its breadth-first search from

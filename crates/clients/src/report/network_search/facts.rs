@@ -2,7 +2,7 @@
 //! txverify-schedule-search/2, docs/json.md): what was found, how sure it is,
 //! how the run ended and how far the best schedule is from the bound.
 
-use super::{Judged, NetworkSearchRequest, SCHEDULE_SEARCH_SCHEMA};
+use super::{Judged, LpFacts, NetworkSearchRequest, SCHEDULE_SEARCH_SCHEMA};
 use crate::report::Status;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -48,6 +48,8 @@ pub(super) struct Facts<'a> {
     pub(super) request: &'a NetworkSearchRequest,
     pub(super) graph: &'a Graph,
     pub(super) bound: &'a NamedBound,
+    /// The LP bound, or why it is absent (the best of it and the others is `bound`).
+    pub(super) lp: &'a LpFacts,
     pub(super) found: &'a Option<Judged>,
     pub(super) searched: Option<&'a ScheduleSearch>,
     pub(super) optimal: Option<Option<&'static str>>,
@@ -109,6 +111,10 @@ impl Facts<'_> {
             self.graph.directed_links()
         );
         let _ = writeln!(out, "  lower bound  {} ({})", bound.value(), bound.name());
+        let _ = match self.lp {
+            LpFacts::Stated(value) => writeln!(out, "  LP bound     {value}"),
+            LpFacts::Skipped(why) => writeln!(out, "  LP bound     not computed: {why}"),
+        };
         if let Some(why) = self.sat_skipped {
             let _ = writeln!(out, "  SAT skipped  {why}");
         }
@@ -218,6 +224,14 @@ impl Facts<'_> {
             "paths": paths_name(if heuristic { PathClass::Any } else { request.paths }),
             "lower_bound": bound.value(),
             "bound_name": bound.name(),
+            "lp": match self.lp {
+                LpFacts::Stated(value) => Some(*value),
+                LpFacts::Skipped(_) => None,
+            },
+            "lp_skipped": match self.lp {
+                LpFacts::Stated(_) => None,
+                LpFacts::Skipped(why) => Some(why.as_str()),
+            },
             "found": found.is_some(),
             "found_by": found.as_ref().map(|f| if f.by_heuristic { "heuristic" } else { "sat" }),
             "time": time,

@@ -23,7 +23,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use txverify_core::bounds::general::graph_bounds;
+use txverify_core::bounds::general::{GraphBounds, LP_SEARCH_NODES, graph_bounds};
+use txverify_core::bounds::lp::{LpOptions, LpSolution};
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::{Ports, ReplayOptions, Schedule, TimedSend, replay};
 use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
@@ -66,6 +67,10 @@ pub struct NetworkSearchRequest {
     pub descending: bool,
     /// `-o FILE`: where the schedule found is written.
     pub output: Option<PathBuf>,
+    /// State the LP bound, judge against it and route along its flow
+    /// (`--no-lp`: false), on networks of at most
+    /// [`txverify_core::bounds::general::LP_SEARCH_NODES`] nodes.
+    pub lp: bool,
     /// The caller reads the schedule from the report
     /// ([`NetworkSearchReport::schedule`]), as the Python package does: it is
     /// held whole, never streamed, so the heuristic's limit is
@@ -308,8 +313,13 @@ pub fn search_network(
         );
     }
     let figures = graph_bounds(&graph, u64::MAX);
-    // The all-port bound every command states for this graph (`total_exchange`'s).
-    let bound = figures.bound_set(Ports::All).best().clone();
+    let (lp, lp_solution) = lp_bound(request, &graph, &figures);
+    // The all-port bounds every command states for this graph
+    // (`total_exchange`'s), and the LP bound when it was computed: the best.
+    let bound = figures
+        .bound_set_with_lp(Ports::All, lp_solution.as_ref())
+        .best()
+        .clone();
     // The smallest formula tried is estimated first: refused before the
     // heuristic schedule or any clause is made; with a deadline (anytime)
     // the heuristic's schedule is made and written, and SAT is skipped.
@@ -355,10 +365,50 @@ pub fn search_network(
         request,
         graph: &graph,
         bound: &bound,
+        lp: &lp,
+        flow: lp_solution.as_ref().and_then(|s| s.per_source.as_deref()),
         started,
         sat_skipped,
     };
     run.search(events)
+}
+
+/// The LP bound of a run, as the report states it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum LpFacts {
+    /// Its value in steps.
+    Stated(u64),
+    /// Why it was not computed.
+    Skipped(String),
+}
+
+/// The LP bound of `graph` when the request wants it and the network is
+/// within [`LP_SEARCH_NODES`] (the core's search for its weights, with
+/// [`LpOptions::for_search`]), or why not.
+fn lp_bound(
+    request: &NetworkSearchRequest,
+    graph: &Graph,
+    figures: &GraphBounds,
+) -> (LpFacts, Option<LpSolution>) {
+    if !request.lp {
+        return (LpFacts::Skipped("--no-lp".to_string()), None);
+    }
+    if graph.nodes() > LP_SEARCH_NODES {
+        return (
+            LpFacts::Skipped(format!(
+                "{} nodes, more than the {LP_SEARCH_NODES} a search computes it on (`bounds --network` does)",
+                graph.nodes()
+            )),
+            None,
+        );
+    }
+    match figures.lp(graph, &LpOptions::for_search()) {
+        Some(s) => (LpFacts::Stated(s.bound.value), Some(s)),
+        None => (
+            LpFacts::Skipped("a network without links".to_string()),
+            None,
+        ),
+    }
 }
 
 /// One run, once the network is built and its bound known.
@@ -366,6 +416,9 @@ struct Run<'a> {
     request: &'a NetworkSearchRequest,
     graph: &'a Graph,
     bound: &'a NamedBound,
+    lp: &'a LpFacts,
+    /// The LP's flow source by source, for the heuristic to follow.
+    flow: Option<&'a [Vec<f64>]>,
     started: Instant,
     /// Why SAT is not run after the heuristic (its formula is over a limit).
     sat_skipped: Option<String>,
@@ -396,7 +449,8 @@ impl Run<'_> {
             };
         }
         if request.time.is_none() {
-            let sends = sched::heuristic::list_schedule(self.graph);
+            let sends =
+                sched::heuristic::plan_with_flow(self.graph, self.flow).to_sends(self.graph);
             let heuristic = match judged(&request.network, self.graph, sends, self.bound, true) {
                 Ok(j) => j,
                 Err(message) => return self.fail(message, Status::Internal),
@@ -500,7 +554,7 @@ impl Run<'_> {
             Some(path) => write::named_for(path, &header)?,
             None => header,
         };
-        let found = stream::heuristic(self.graph, &header, self.bound, output)?;
+        let found = stream::heuristic(self.graph, self.flow, &header, self.bound, output)?;
         Ok(Judged {
             schedule: JudgedSchedule::Streamed { sends: found.sends },
             verdict: found.verdict,
@@ -524,6 +578,7 @@ impl Run<'_> {
             request: self.request,
             graph: self.graph,
             bound: self.bound,
+            lp: self.lp,
             found: &found,
             searched,
             optimal,
@@ -558,5 +613,56 @@ fn status_of(found: bool, searched: Option<&ScheduleSearch>) -> Status {
         (true, _) | (false, None) => Status::Ok,
         (false, Some(s)) if s.unknown.is_empty() && s.stopped.is_none() => Status::Rejected,
         (false, Some(_)) => Status::Limit,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(network: &str, lp: bool) -> NetworkSearchRequest {
+        NetworkSearchRequest {
+            network: network.parse().unwrap(),
+            words: network.to_string(),
+            heuristic: true,
+            paths: PathClass::Shortest,
+            solver: SolverChoice::default(),
+            time: None,
+            max_time: None,
+            max_variables: 0,
+            time_limit: None,
+            deadline: None,
+            interrupt: None,
+            certificate: None,
+            descending: false,
+            output: None,
+            lp,
+            keep_schedule: false,
+        }
+    }
+
+    /// The LP bound is computed up to LP_SEARCH_NODES nodes only, and never
+    /// with `--no-lp`: each absence says why.
+    #[test]
+    fn the_lp_bound_is_skipped_over_its_node_limit_and_with_no_lp() {
+        let over = format!("ring {}", LP_SEARCH_NODES + 1);
+        let r = request(&over, true);
+        let graph = r.network.build().unwrap();
+        let figures = graph_bounds(&graph, u64::MAX);
+        let (facts, solution) = lp_bound(&r, &graph, &figures);
+        assert!(solution.is_none());
+        assert!(
+            matches!(&facts, LpFacts::Skipped(why) if why.contains(&LP_SEARCH_NODES.to_string())),
+            "{facts:?}"
+        );
+        let r = request("ring 6", false);
+        let graph = r.network.build().unwrap();
+        let figures = graph_bounds(&graph, u64::MAX);
+        let (facts, _) = lp_bound(&r, &graph, &figures);
+        assert_eq!(facts, LpFacts::Skipped("--no-lp".to_string()));
+        let r = request("ring 6", true);
+        let (facts, solution) = lp_bound(&r, &graph, &figures);
+        assert_eq!(facts, LpFacts::Stated(5));
+        assert!(solution.is_some_and(|s| s.bound.value == 5));
     }
 }

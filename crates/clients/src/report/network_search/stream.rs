@@ -32,16 +32,18 @@ struct Output {
     writer: SendWriter,
 }
 
-/// Plans the heuristic's schedule on `graph`, replays it step by step, judges
+/// Plans the heuristic's schedule on `graph` (following `flow`, the LP's,
+/// when given: [`sched::heuristic::plan_with_flow`]), replays it step by step, judges
 /// it against `bound` and writes it to `output`. `header` is the schedule as
 /// `-o` names it (its sends empty).
 pub(super) fn heuristic(
     graph: &Graph,
+    flow: Option<&[Vec<f64>]>,
     header: &Schedule,
     bound: &NamedBound,
     output: Option<&Path>,
 ) -> Result<Streamed, String> {
-    let timed = sched::heuristic::plan(graph);
+    let timed = sched::heuristic::plan_with_flow(graph, flow);
     let mut out = match output {
         Some(path) => Some(open(path, header)?),
         None => None,
