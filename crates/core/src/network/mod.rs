@@ -30,6 +30,7 @@ mod build;
 mod cayley;
 mod edges;
 mod embed;
+mod fabric;
 mod graph;
 mod name;
 mod twisted;
@@ -37,6 +38,10 @@ mod twisted;
 pub use cayley::{CayleyFamily, CayleyGroup};
 pub use edges::{EdgesError, EdgesErrorKind, parse_edges, read_edges};
 pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
+pub use fabric::{
+    Fabric, FabricError, FabricSpec, LinkTiming, MAX_CAPACITY, MAX_LINK_TIME, MAX_SWITCH_LIMITS,
+    MAX_SWITCH_MEMBERS, SwitchLimit,
+};
 pub use graph::{
     DistanceSums, DistanceTable, Graph, Topology, UNREACHABLE, torus_distance, torus_distances_from,
 };
