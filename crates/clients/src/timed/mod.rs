@@ -150,7 +150,7 @@ impl LinkTimes {
         // A fabric's own link times, then the table's over them.
         for (l, slot) in times.times.iter_mut().enumerate() {
             if let Some(t) = graph.link_timing(l as u32) {
-                *slot = (t.alpha, t.beta);
+                *slot = (t.alpha.unwrap_or(slot.0), t.beta.unwrap_or(slot.1));
             }
         }
         if let Some(path) = request.link_table {

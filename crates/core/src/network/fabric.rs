@@ -49,13 +49,14 @@ pub struct SwitchLimit {
     pub sends: u32,
 }
 
-/// The time of a message of `s` chunks on one link: `alpha + s·beta`.
+/// The time of a message of `s` chunks on one link: `alpha + s·beta`; what
+/// a link does not give is the command line's (`--alpha`, `--beta`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LinkTiming {
     /// The start-up time α.
-    pub alpha: f64,
+    pub alpha: Option<f64>,
     /// The time per chunk β.
-    pub beta: f64,
+    pub beta: Option<f64>,
 }
 
 /// A fabric as a reader states it, by node numbers; [`Graph::with_fabric`]
@@ -265,7 +266,7 @@ impl Graph {
             for &(from, to, t) in &spec.timing {
                 let l = link(from, to)?;
                 let fine = |x: f64| (0.0..=MAX_LINK_TIME).contains(&x);
-                if !fine(t.alpha) || !fine(t.beta) {
+                if !t.alpha.is_none_or(fine) || !t.beta.is_none_or(fine) {
                     return Err(FabricError::BadTime { from, to });
                 }
                 timing[l as usize] = Some(t);
@@ -376,8 +377,8 @@ mod tests {
                 1,
                 0,
                 LinkTiming {
-                    alpha: 1.0,
-                    beta: 0.5,
+                    alpha: Some(1.0),
+                    beta: Some(0.5),
                 },
             )],
         };
@@ -390,8 +391,8 @@ mod tests {
         assert_eq!(
             g.link_timing(g.link(1, 0).unwrap()),
             Some(LinkTiming {
-                alpha: 1.0,
-                beta: 0.5
+                alpha: Some(1.0),
+                beta: Some(0.5),
             })
         );
         assert_eq!(g.link_timing(g.link(0, 1).unwrap()), None);
@@ -442,8 +443,8 @@ mod tests {
                     0,
                     2,
                     LinkTiming {
-                        alpha: -1.0,
-                        beta: 0.0
+                        alpha: Some(-1.0),
+                        beta: Some(0.0),
                     }
                 )],
                 ..FabricSpec::default()

@@ -7,7 +7,10 @@
 //!   `--network` flag takes (`ring 8`, `mesh 4 4`, `star 5`, `A x B`), with
 //!   typed errors and a printed form that parses back to itself;
 //! - `edges.rs` reads any connected simple graph from an edge list, named
-//!   `edges FILE` (machines are not all rings, tori and Cayley graphs);
+//!   `edges FILE` (machines are not all rings, tori and Cayley graphs), and
+//!   `msccl_topology.rs` msccl-tools' topology JSON under the same name;
+//! - `fabric.rs` is what a graph's links and nodes carry beyond one chunk a
+//!   step: capacities, switch limits, forward-only nodes, link times;
 //! - [`Graph`] (`graph.rs`) is the one graph type: nodes, directed links with
 //!   dense ids and ports, sorted neighbours for fast link lookup, distances;
 //! - `build.rs` has one builder per family (grids, complete graphs and their
@@ -32,6 +35,7 @@ mod edges;
 mod embed;
 mod fabric;
 mod graph;
+mod msccl_topology;
 mod name;
 mod twisted;
 
@@ -45,6 +49,7 @@ pub use fabric::{
 pub use graph::{
     DistanceSums, DistanceTable, Graph, Topology, UNREACHABLE, torus_distance, torus_distances_from,
 };
+pub use msccl_topology::{looks_like_topology, parse_topology, topology_json};
 pub use name::{NameError, NetworkError, NetworkName};
 pub use twisted::SHAPES as TWISTED_SHAPES;
 pub use twisted::next_permutation;
