@@ -34,6 +34,7 @@ mod cayley;
 mod edges;
 mod embed;
 mod fabric;
+mod fabrics;
 mod graph;
 mod msccl_topology;
 mod name;
@@ -46,6 +47,7 @@ pub use fabric::{
     Fabric, FabricError, FabricSpec, LinkTiming, MAX_CAPACITY, MAX_LINK_TIME, MAX_SWITCH_LIMITS,
     MAX_SWITCH_MEMBERS, SwitchLimit,
 };
+pub use fabrics::{FabricName, MAX_FABRIC_NODES};
 pub use graph::{
     DistanceSums, DistanceTable, Graph, Topology, UNREACHABLE, torus_distance, torus_distances_from,
 };
