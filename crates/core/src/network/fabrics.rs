@@ -241,13 +241,16 @@ fn cluster(
         }
     }
     for c in 0..copies {
-        let shift = |v: &[u32]| v.iter().map(|&x| x + c * m).collect::<Vec<u32>>();
         for &(a, b, cap) in &local_spec.capacities {
             spec.capacities.push((a + c * m, b + c * m, cap));
         }
         spec.forward_only
             .extend(local_spec.forward_only.iter().map(|&x| x + c * m));
-        for limit in &local_spec.limits {
+    }
+    // msccl-tools' order: each local limit, copy by copy.
+    for limit in &local_spec.limits {
+        for c in 0..copies {
+            let shift = |v: &[u32]| v.iter().map(|&x| x + c * m).collect::<Vec<u32>>();
             spec.limits.push(SwitchLimit {
                 name: format!("copy_{c}_{}_local", limit.name),
                 sources: shift(&limit.sources),
