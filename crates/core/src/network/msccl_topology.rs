@@ -248,9 +248,11 @@ pub fn parse_topology(text: &str, shown: &str) -> Result<Graph, EdgesError> {
         .map_err(|e| fail(1, 1, e.to_string()))
 }
 
-/// `graph` and its fabric as msccl-tools topology JSON (one line), named `name`:
-/// `links[dst][src]` the capacity of each link (0 for none), the switch limits,
-/// and txverify's `forward_only` and `multicast` when there are switches.
+/// `graph` and its fabric as msccl-tools topology JSON named `name`:
+/// `links[dst][src]` the capacity of each link (0 for none), the switch
+/// limits, and txverify's `forward_only` and `multicast` when there are
+/// switches. One switch and one row of `links` a line, so that no line is
+/// longer than the edge-list reader takes.
 pub fn topology_json(graph: &Graph, name: &str) -> String {
     let n = graph.nodes();
     let mut links = vec![vec![0u32; n]; n];
@@ -258,26 +260,42 @@ pub fn topology_json(graph: &Graph, name: &str) -> String {
         let (src, dst) = graph.endpoints(l);
         links[dst as usize][src as usize] = graph.capacity(l);
     }
-    let switches: Vec<serde_json::Value> = graph
+    let text = |v: serde_json::Value| v.to_string();
+    let lines = |items: Vec<String>| match items.is_empty() {
+        true => "[]".to_string(),
+        false => format!("[\n{}\n]", items.join(",\n")),
+    };
+    let switches: Vec<String> = graph
         .fabric()
         .limits()
         .iter()
-        .map(|s| serde_json::json!([s.sources, s.destinations, s.sends, s.name]))
+        .map(|s| {
+            text(serde_json::json!([
+                s.sources,
+                s.destinations,
+                s.sends,
+                s.name
+            ]))
+        })
         .collect();
-    let mut out = serde_json::json!({
-        "msccl_type": "topology",
-        "name": name,
-        "switches": switches,
-        "links": links,
-    });
+    let rows: Vec<String> = links.iter().map(|r| text(serde_json::json!(r))).collect();
+    let mut out = format!(
+        "{{\"msccl_type\": \"topology\", \"name\": {},\n\"switches\": {},\n",
+        text(serde_json::json!(name)),
+        lines(switches)
+    );
     if graph.fabric().has_forward_only() {
         let switches: Vec<u32> = (0..n as u32)
             .filter(|&x| graph.is_forward_only(x))
             .collect();
-        out["forward_only"] = serde_json::json!(switches);
-        out["multicast"] = serde_json::json!(graph.fabric().multicast());
+        out.push_str(&format!(
+            "\"forward_only\": {}, \"multicast\": {},\n",
+            text(serde_json::json!(switches)),
+            graph.fabric().multicast()
+        ));
     }
-    out.to_string()
+    out.push_str(&format!("\"links\": {}}}", lines(rows)));
+    out
 }
 
 #[cfg(test)]
@@ -307,6 +325,9 @@ mod tests {
         let again = parse_topology(&topology_json(&g, "DGX1"), "again").unwrap();
         assert_eq!(again, g);
         assert_eq!(again.fabric_spec(), g.fabric_spec());
+        let value: serde_json::Value = serde_json::from_str(&topology_json(&g, "DGX1")).unwrap();
+        assert_eq!(value["links"][0][1], 2);
+        assert_eq!(value["msccl_type"], "topology");
     }
 
     #[test]
