@@ -135,12 +135,10 @@ fn through_the_centre() -> Vec<TimedSend> {
     for leaf in 1..4 {
         sends.push(item(1, leaf, 0, leaf, 0));
     }
-    let mut step = 2;
-    for block in 1..4 {
+    for (step, block) in (2..).zip(1..4) {
         for to in (1..4).filter(|&to| to != block) {
             sends.push(item(step, 0, to, block, 0));
         }
-        step += 1;
     }
     sends
 }
