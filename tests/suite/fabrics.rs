@@ -268,3 +268,44 @@ fn an_msccl_program_on_a_fabric_reports_loads_against_capacities() {
     ]);
     assert!(!plain.stdout.contains("on capacity"), "{}", plain.stdout);
 }
+
+#[test]
+fn a_links_own_alpha_and_beta_time_the_replay() {
+    // Link 0–1 takes 5 + 1 per message; link 1–2 the command line's 1 + 1.
+    let edges = file("timed.edges", "0 1 alpha=5 beta=1\n1 2\n");
+    let schedule = format!(
+        "network: edges {}\nports: all\ncollective: allgather\nsends:\n\
+         1 0 1 0 *\n1 1 0 1 *\n2 1 2 0 *\n2 2 1 2 *\n3 1 0 2 *\n3 1 2 1 *\n",
+        edges.display()
+    );
+    let path = file("timed.sched", &schedule);
+    let run = txverify(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--alpha",
+        "1",
+        "--beta",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // 1→0 carries two messages of 6 each; on plain links of 2 each, 4.
+    assert!(run.stdout.contains("completion 12"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("busiest link 1→0 busy 12"),
+        "{}",
+        run.stdout
+    );
+    let plain = file("plain.edges", "0 1\n1 2\n");
+    let net = format!("edges {}", plain.display());
+    let run = txverify(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--network",
+        &net,
+        "--alpha",
+        "1",
+        "--beta",
+        "1",
+    ]);
+    assert!(run.stdout.contains("completion 4"), "{}", run.stdout);
+}
