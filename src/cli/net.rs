@@ -1,13 +1,12 @@
 //! `txverify net FAMILY SIZE… [-o FILE]`: a network family, or a product of
 //! families (`'star 3 x ring 4'`), as a `.tbl` header (group presentation,
 //! links, `network:` where one applies) for `check`, `simulate`, `search` and
-//! `bounds`.
+//! `bounds`; a fabric or an edge list as msccl-tools topology JSON.
 
 use super::exit::Exit;
 use super::{BoundsArgs, NetArgs};
 
-use txverify_clients::product::header::product_header;
-use txverify_core::families::Family;
+use txverify_clients::export::network::network_definition;
 use txverify_core::network::NetworkName;
 
 pub fn run(args: &NetArgs) -> Exit {
@@ -43,12 +42,7 @@ fn header_of(args: &NetArgs) -> Result<String, String> {
         .join(" ");
     let network = NetworkName::parse_spanned(&text)
         .map_err(|e| format!("`{}`: {e}", txverify_core::format::echoed(&text)))?;
-    match network {
-        NetworkName::Product(_) => product_header(&network).map_err(|e| e.to_string()),
-        _ => Family::of_network(&network)
-            .map(|f| f.header())
-            .map_err(|e| e.to_string()),
-    }
+    network_definition(&network)
 }
 
 /// `txverify bounds FILE… [--network NET…] [--ports K]`.

@@ -113,7 +113,7 @@ fn every_refusal_is_exit_2_with_file_line_and_column() {
         ("apart.edges", "0 1\n2 3\n", ":2:1:", "not connected"),
         ("empty.edges", "# nothing here\n", ":1:1:", "no link"),
         ("word.edges", "0 a\n", ":1:3:", "not a node number"),
-        ("three.edges", "0 1 2\n", ":1:5:", "two node numbers"),
+        ("three.edges", "0 1 2 3\n", ":1:7:", "not a capacity"),
     ] {
         let path = file(name, text);
         let net = format!("edges {}", path.display());

@@ -33,6 +33,7 @@ mod expect;
 mod export;
 mod export_replay;
 mod external;
+mod fabrics;
 mod families;
 mod fifo;
 mod fifo_cli;

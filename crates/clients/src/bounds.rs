@@ -41,7 +41,16 @@ pub enum BoundsError {
     /// its name before it is built.
     #[error("`{0}`: {1}")]
     TooLarge(String, txverify_core::bounds::general::TooLargeForAllPairs),
+    /// A fabric, whose bounds would need its capacities and switches.
+    #[error("`{0}`: {FABRIC_NOT_MODELLED}")]
+    Fabric(String),
 }
+
+/// Why a fabric (a network with link capacities, switch limits or
+/// forward-only nodes) is refused by the bounds and the searches, which
+/// assume one chunk a link a step and every node a participant: their
+/// figures would not be the fabric's.
+pub const FABRIC_NOT_MODELLED: &str = "a fabric (link capacities, switch limits or forward-only nodes): bounds and searches do not model fabrics yet; `simulate` replays a schedule on it (docs/networks.md, \"Fabrics\")";
 
 /// Refuses a network whose all-pairs distances are over
 /// [`txverify_core::bounds::general::MAX_ALL_PAIRS_WORK`], from its name,
@@ -277,6 +286,9 @@ fn network_report_and_graph(words: &str, ports: u64) -> Result<(BoundsReport, Gr
     let graph = network
         .build()
         .map_err(|e| BoundsError::Network(words.to_string(), e))?;
+    if !graph.fabric().is_plain() {
+        return Err(BoundsError::Fabric(words.to_string()));
+    }
     // A network that is not a product of families (an edge list, a twisted
     // torus) has the general figures only: no factor statuses to check.
     let product = match crate::product::bounds::network_bounds(&network, ports) {

@@ -11,6 +11,7 @@
 //! as an MSCCL all-to-all program for GPUs.
 
 pub mod msccl;
+pub mod network;
 pub mod schedule;
 pub mod table;
 

@@ -199,7 +199,8 @@ impl Family {
             NetworkName::Linear(_)
             | NetworkName::Mesh(_)
             | NetworkName::Product(_)
-            | NetworkName::Edges(_) => return Err(no_header()),
+            | NetworkName::Edges(_)
+            | NetworkName::Fabric(_) => return Err(no_header()),
         };
         let order = family.order();
         if order > MAX_ORDER {

@@ -43,6 +43,25 @@ pub struct OnNetwork {
     pub depth: u64,
     /// The lower bounds of the collective on this network.
     pub bounds: ChunkBounds,
+    /// The capacity of each directed link that carries more than one chunk a
+    /// step (a fabric's; empty on a plain network).
+    pub capacities: BTreeMap<(u32, u32), u32>,
+    /// On a fabric with capacities: the link whose load over its capacity is
+    /// the largest, its load, its capacity and the steps ⌈load / capacity⌉.
+    pub busiest_per_capacity: Option<LoadOnCapacity>,
+}
+
+/// A link's load against its capacity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadOnCapacity {
+    /// The link.
+    pub link: (u32, u32),
+    /// Chunks it carries.
+    pub chunks: u64,
+    /// Chunks a step it carries.
+    pub capacity: u32,
+    /// ⌈chunks / capacity⌉: the steps it is busy at the least.
+    pub steps: u64,
 }
 
 impl OnNetwork {
@@ -85,7 +104,32 @@ pub fn measure(routes: &Routes, figures: &Figures, shape: &Shape) -> OnNetwork {
             *loads.entry(link).or_default() += chunks;
         }
     }
+    let capacities: BTreeMap<(u32, u32), u32> = (0..graph.directed_links() as u32)
+        .filter(|&l| graph.capacity(l) > 1)
+        .map(|l| (graph.endpoints(l), graph.capacity(l)))
+        .collect();
+    let busiest_per_capacity = (!capacities.is_empty())
+        .then(|| {
+            loads
+                .iter()
+                .map(|(&link, &chunks)| {
+                    let capacity = capacities.get(&link).copied().unwrap_or(1);
+                    LoadOnCapacity {
+                        link,
+                        chunks,
+                        capacity,
+                        steps: chunks.div_ceil(u64::from(capacity)),
+                    }
+                })
+                .fold(None::<LoadOnCapacity>, |best, x| match best {
+                    Some(b) if b.steps >= x.steps => Some(b),
+                    _ => Some(x),
+                })
+        })
+        .flatten();
     OnNetwork {
+        capacities,
+        busiest_per_capacity,
         network: graph.label().to_string(),
         nodes: graph.nodes(),
         directed_links: graph.directed_links(),

@@ -472,8 +472,24 @@ fn network_text(on: &OnNetwork) -> String {
     let shown: Vec<String> = used
         .iter()
         .take(LINKS_SHOWN)
-        .map(|((x, y), c)| format!("{x}→{y} {c}"))
+        .map(|((x, y), c)| match on.capacities.get(&(*x, *y)) {
+            Some(capacity) => format!("{x}→{y} {c}/{capacity}"),
+            None => format!("{x}→{y} {c}"),
+        })
         .collect();
+    if let Some(b) = &on.busiest_per_capacity {
+        out.push_str(&format!(
+            "    on capacity: {} of {} links carry more than 1 chunk a step; busiest for its capacity {}→{}: {} chunks over capacity {}, {} step{}\n",
+            on.capacities.len(),
+            on.directed_links,
+            b.link.0,
+            b.link.1,
+            b.chunks,
+            b.capacity,
+            b.steps,
+            if b.steps == 1 { "" } else { "s" }
+        ));
+    }
     out.push_str(&format!(
         "    link loads ({} of {} links used{}): {}\n",
         used.len(),
@@ -494,7 +510,12 @@ fn network_json(on: &OnNetwork) -> Value {
     let links: Vec<Value> = on
         .loads
         .iter()
-        .map(|(&(from, to), &chunks)| json!({"from": from, "to": to, "chunks": chunks}))
+        .map(
+            |(&(from, to), &chunks)| match on.capacities.get(&(from, to)) {
+                Some(c) => json!({"from": from, "to": to, "chunks": chunks, "capacity": c}),
+                None => json!({"from": from, "to": to, "chunks": chunks}),
+            },
+        )
         .collect();
     let cut = b.cut.as_ref().map(|c| {
         json!({
@@ -505,7 +526,7 @@ fn network_json(on: &OnNetwork) -> Value {
             "bound": c.steps(),
         })
     });
-    json!({
+    let mut network = json!({
         "name": on.network,
         "nodes": on.nodes,
         "directed_links": on.directed_links,
@@ -527,7 +548,16 @@ fn network_json(on: &OnNetwork) -> Value {
         },
         "load_ratio": on.load_ratio(),
         "depth_ratio": on.depth_ratio(),
-    })
+    });
+    // Only on a fabric with capacities, so that plain reports keep their keys.
+    if let (Some(b), Some(object)) = (on.busiest_per_capacity, network.as_object_mut()) {
+        object.insert(
+            "busiest_per_capacity".into(),
+            json!({"from": b.link.0, "to": b.link.1, "chunks": b.chunks,
+                   "capacity": b.capacity, "steps": b.steps}),
+        );
+    }
+    network
 }
 
 /// The JSON report of a file that cannot be read.

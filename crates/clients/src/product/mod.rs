@@ -109,7 +109,9 @@ pub fn factors_of(network: &NetworkName) -> Result<Vec<Factor>, ProductError> {
             }]
         }
         NetworkName::Edges(_) => return Err(ProductError::NotAProduct(network.to_string())),
-        NetworkName::Twisted(_) => return Err(ProductError::NotAProduct(network.to_string())),
+        NetworkName::Twisted(_) | NetworkName::Fabric(_) => {
+            return Err(ProductError::NotAProduct(network.to_string()));
+        }
         NetworkName::Product(parts) => {
             let mut factors = Vec::new();
             for part in parts {

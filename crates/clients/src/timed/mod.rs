@@ -123,7 +123,8 @@ pub struct LinkTimes {
 }
 
 impl LinkTimes {
-    /// Every link of `graph` at `(alpha, beta)`.
+    /// Every link of `graph` at `(alpha, beta)` (a fabric's link times are
+    /// applied by [`LinkTimes::of`]).
     pub fn uniform(graph: &Graph, alpha: f64, beta: f64) -> LinkTimes {
         let l = graph.directed_links() as u32;
         LinkTimes {
@@ -146,6 +147,12 @@ impl LinkTimes {
         };
         let (alpha, beta) = (flag("alpha", request.alpha)?, flag("beta", request.beta)?);
         let mut times = LinkTimes::uniform(graph, alpha, beta);
+        // A fabric's own link times, then the table's over them.
+        for (l, slot) in times.times.iter_mut().enumerate() {
+            if let Some(t) = graph.link_timing(l as u32) {
+                *slot = (t.alpha.unwrap_or(slot.0), t.beta.unwrap_or(slot.1));
+            }
+        }
         if let Some(path) = request.link_table {
             let shown = path.display().to_string();
             // Short lines only: a line is refused as it is read, before it is held.

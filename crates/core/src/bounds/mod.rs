@@ -69,6 +69,7 @@ pub mod collective;
 pub mod cut;
 pub mod cut_search;
 pub mod distance;
+pub mod fabric_intake;
 pub mod general;
 pub mod lp;
 pub mod messages;

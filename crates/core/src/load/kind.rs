@@ -35,7 +35,7 @@ pub enum FileKind {
     Schedule,
     /// An MSCCL program (XML, root `<algo>`).
     Msccl,
-    /// An edge list (`edges FILE`, docs/networks.md).
+    /// An edge list or an msccl-tools topology (`edges FILE`, docs/networks.md).
     EdgeList,
     /// A DIMACS CNF formula.
     Dimacs,
@@ -124,6 +124,10 @@ pub fn detect(source: &str) -> FileKind {
     if text.trim_start().starts_with('<') {
         return FileKind::Msccl;
     }
+    // An msccl-tools topology is JSON, as a schedule may be: told first.
+    if crate::network::looks_like_topology(text) {
+        return FileKind::EdgeList;
+    }
     if is_schedule(text) {
         return FileKind::Schedule;
     }
@@ -161,18 +165,34 @@ fn is_table(text: &str) -> bool {
     })
 }
 
-/// Every line blank or two node numbers, and at least one link.
+/// Every line blank, a link (two node numbers, then its capacity and times)
+/// or a `switch:` or `multicast:` line, and at least one link.
 fn is_edge_list(text: &str) -> bool {
     let mut links = 0usize;
     for line in text.lines() {
         let words: Vec<&str> = without_comment(line).split_whitespace().collect();
         match words.as_slice() {
             [] => {}
-            [u, v] if is_number(u) && is_number(v) => links += 1,
+            [u, v, fields @ ..]
+                if is_number(u) && is_number(v) && fields.iter().all(|f| is_link_field(f)) =>
+            {
+                links += 1
+            }
+            [key, ..]
+                if key.eq_ignore_ascii_case("switch:")
+                    || key.eq_ignore_ascii_case("multicast:") => {}
             _ => return false,
         }
     }
     links > 0
+}
+
+/// A capacity or a time after a link's two nodes (`2`, `alpha=0.5`).
+fn is_link_field(word: &str) -> bool {
+    is_number(word)
+        || word.split_once('=').is_some_and(|(key, _)| {
+            key.eq_ignore_ascii_case("alpha") || key.eq_ignore_ascii_case("beta")
+        })
 }
 
 fn is_number(word: &str) -> bool {
@@ -198,7 +218,19 @@ mod tests {
             ("  <?xml version=\"1.0\"?>\n<algo/>", FileKind::Msccl),
             ("c a formula\np cnf 2 1\n1 -2 0\n", FileKind::Dimacs),
             ("# petersen\n0 1\n1 2  # a link\n\n", FileKind::EdgeList),
-            ("0 1 2\n", FileKind::Unknown),
+            ("0 1 x\n", FileKind::Unknown),
+            (
+                "0 1 2 alpha=1\nswitch: 1\nmulticast: yes\n",
+                FileKind::EdgeList,
+            ),
+            (
+                "{\"msccl_type\": \"topology\", \"links\": [[0]]}",
+                FileKind::EdgeList,
+            ),
+            (
+                "{\"msccl_type\": \"algorithm\", \"topology\": {\"msccl_type\": \"topology\"}}",
+                FileKind::Schedule,
+            ),
             ("", FileKind::Unknown),
             ("hello\n", FileKind::Unknown),
         ];

@@ -14,7 +14,7 @@
 //! `u v` separated by white space. The nodes are `0 … N−1`, N one more than the
 //! largest number used; every one of them must be in some link. Refused, each
 //! with the file, line and column of the fault ([`EdgesError`]): a word that is
-//! not a node number, a line without exactly two, a self-loop `u u`, a link
+//! not a node number, a line with fewer than two, a self-loop `u u`, a link
 //! listed twice (in either direction), a node number that leaves a gap, a
 //! graph that is not connected, a file with no link, more nodes or links than
 //! [`MAX_NODES`] and [`MAX_DIRECTED_LINKS`].
@@ -22,11 +22,21 @@
 //! A node's ports are its links in the order the file lists them. The reader
 //! checks everything itself, with positions, before [`Graph::from_ports`]
 //! checks the graph again.
+//!
+//! **Fabrics** (`fabric.rs`). A link line may go on with its capacity, the
+//! chunks it carries each way a step (`0 1 2`; 1 when not given; from 1 to
+//! [`super::MAX_CAPACITY`]), and its own times for the timed replay,
+//! `alpha=A` and `beta=B` (numbers from 0 to 10^15). A line `switch: 8 9`
+//! names forward-only nodes (switches: no data, need none), which do not copy
+//! unless a line `multicast: yes` says so. A file whose text is an
+//! msccl-tools topology (JSON, `"msccl_type": "topology"`) is read by
+//! `msccl_topology.rs` instead.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
+use super::fabric::{FabricSpec, LinkTiming, MAX_CAPACITY, MAX_LINK_TIME};
 use super::graph::{Graph, Topology};
 use super::{MAX_DIRECTED_LINKS, MAX_NODES};
 
@@ -38,7 +48,7 @@ pub enum EdgesErrorKind {
     Unreadable(String),
     /// A word that is not a node number.
     NotANode(String),
-    /// A line with one node number, or more than two.
+    /// A line with one node number.
     NotTwo(usize),
     /// A link from a node to itself.
     SelfLoop(u32),
@@ -65,6 +75,25 @@ pub enum EdgesErrorKind {
     /// A node number at least [`MAX_NODES`], or more than
     /// [`MAX_DIRECTED_LINKS`] directed links.
     TooLarge,
+    /// A word after a link's two nodes that is neither its capacity nor a
+    /// time (`alpha=`, `beta=`), or a second capacity.
+    NotAField(String),
+    /// A capacity of 0.
+    ZeroCapacity,
+    /// A capacity above [`super::MAX_CAPACITY`].
+    CapacityTooLarge(String),
+    /// An `alpha=` or `beta=` that is not a number from 0 to 10^15, or given twice.
+    BadTime(String),
+    /// A `key:` line other than `switch:` and `multicast:`.
+    UnknownKey(String),
+    /// A switch that is in no link.
+    SwitchNotANode(u32),
+    /// `multicast:` not followed by `yes` or `no`.
+    BadMulticast(String),
+    /// Every node is a switch.
+    AllSwitches,
+    /// An msccl-tools topology that does not give a network.
+    Topology(String),
 }
 
 /// An edge list that does not give a network: where, and why.
@@ -123,6 +152,46 @@ impl fmt::Display for EdgesErrorKind {
                 f,
                 "the network is too large (at most {MAX_NODES} nodes and {MAX_DIRECTED_LINKS} directed links)"
             ),
+            EdgesErrorKind::NotAField(word) => write!(
+                f,
+                "`{}` is not a capacity or a time (a link is `u v [capacity] [alpha=A] [beta=B]`)",
+                crate::format::echoed(word)
+            ),
+            EdgesErrorKind::ZeroCapacity => write!(
+                f,
+                "capacity 0: a link carries at least 1 chunk a step (leave out a link that carries nothing)"
+            ),
+            EdgesErrorKind::CapacityTooLarge(word) => write!(
+                f,
+                "capacity {} is more than {}",
+                crate::format::echoed(word),
+                super::MAX_CAPACITY
+            ),
+            EdgesErrorKind::BadTime(word) => write!(
+                f,
+                "`{}`: a link's alpha= and beta= are numbers from 0 to 1e15, each given once",
+                crate::format::echoed(word)
+            ),
+            EdgesErrorKind::UnknownKey(key) => write!(
+                f,
+                "`{}:` is not a line of an edge list (known: `switch:`, `multicast:`)",
+                crate::format::echoed(key)
+            ),
+            EdgesErrorKind::SwitchNotANode(x) => {
+                write!(
+                    f,
+                    "switch {x} is in no link: a switch is a node of the network"
+                )
+            }
+            EdgesErrorKind::BadMulticast(word) => write!(
+                f,
+                "`multicast:` is `yes` or `no`, not `{}`",
+                crate::format::echoed(word)
+            ),
+            EdgesErrorKind::AllSwitches => {
+                write!(f, "every node is a switch: no node has data")
+            }
+            EdgesErrorKind::Topology(message) => f.write_str(message),
         }
     }
 }
@@ -181,6 +250,9 @@ type Position = (usize, usize);
 
 /// Parses and checks an edge list; `shown` names the file in errors.
 pub fn parse_edges(text: &str, shown: &str) -> Result<Graph, EdgesError> {
+    if super::msccl_topology::looks_like_topology(text) {
+        return super::msccl_topology::parse_topology(text, shown);
+    }
     let fail = |(line, column): Position, kind| EdgesError {
         path: shown.to_string(),
         line,
@@ -192,6 +264,8 @@ pub fn parse_edges(text: &str, shown: &str) -> Result<Graph, EdgesError> {
     let mut pairs: Vec<(u32, u32)> = Vec::new();
     let mut links: HashMap<(u32, u32), usize> = HashMap::new();
     let mut last_line = 1;
+    let mut fabric = FabricSpec::default();
+    let mut switches: Vec<(u32, Position)> = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         last_line = line;
@@ -200,9 +274,38 @@ pub fn parse_edges(text: &str, shown: &str) -> Result<Graph, EdgesError> {
         if words.is_empty() {
             continue;
         }
-        if words.len() != 2 {
-            let at = words.get(2).map_or(words[0].1, |w| w.1);
-            return Err(fail((line, at), EdgesErrorKind::NotTwo(words.len())));
+        if let Some(key) = words[0].0.strip_suffix(':') {
+            let rest = &words[1..];
+            match key.to_ascii_lowercase().as_str() {
+                "switch" => {
+                    for &(word, column) in rest {
+                        let x = node_number(word).map_err(|kind| fail((line, column), kind))?;
+                        switches.push((x, (line, column)));
+                    }
+                }
+                "multicast" => {
+                    let (word, column) = rest.first().copied().unwrap_or(("", words[0].1));
+                    fabric.multicast = match word.to_ascii_lowercase().as_str() {
+                        "yes" if rest.len() == 1 => true,
+                        "no" if rest.len() == 1 => false,
+                        _ => {
+                            let kind = EdgesErrorKind::BadMulticast(word.to_string());
+                            return Err(fail((line, column), kind));
+                        }
+                    };
+                }
+                _ => {
+                    let kind = EdgesErrorKind::UnknownKey(key.to_string());
+                    return Err(fail((line, words[0].1), kind));
+                }
+            }
+            continue;
+        }
+        if words.len() < 2 {
+            return Err(fail(
+                (line, words[0].1),
+                EdgesErrorKind::NotTwo(words.len()),
+            ));
         }
         let mut ends = [0u32; 2];
         for (end, &(word, column)) in ends.iter_mut().zip(&words) {
@@ -222,6 +325,14 @@ pub fn parse_edges(text: &str, shown: &str) -> Result<Graph, EdgesError> {
         }
         links.insert((u.min(v), u.max(v)), line);
         pairs.push((u, v));
+        let (capacity, timing) =
+            link_fields(&words[2..]).map_err(|(c, kind)| fail((line, c), kind))?;
+        if let Some(c) = capacity {
+            fabric.capacities.extend([(u, v, c), (v, u, c)]);
+        }
+        if let Some(t) = timing {
+            fabric.timing.extend([(u, v, t), (v, u, t)]);
+        }
     }
     if links.is_empty() {
         return Err(fail((last_line, 1), EdgesErrorKind::Empty));
@@ -238,9 +349,65 @@ pub fn parse_edges(text: &str, shown: &str) -> Result<Graph, EdgesError> {
         lists[v as usize].push(u);
     }
     check_connected(&lists, &first_seen).map_err(|(at, kind)| fail(at, kind))?;
+    for &(x, at) in &switches {
+        if x as usize >= n {
+            return Err(fail(at, EdgesErrorKind::SwitchNotANode(x)));
+        }
+        fabric.forward_only.push(x);
+    }
     // Every fault from_ports checks was refused above, with its position.
-    Graph::from_ports(shown, Topology::General, lists)
-        .map_err(|_| fail((1, 1), EdgesErrorKind::TooLarge))
+    let graph = Graph::from_ports(shown, Topology::General, lists)
+        .map_err(|_| fail((1, 1), EdgesErrorKind::TooLarge))?;
+    if fabric == FabricSpec::default() {
+        return Ok(graph);
+    }
+    // Capacities, times and switch numbers were checked above; what is left
+    // is a file whose every node is a switch.
+    let at = switches.last().map_or((1, 1), |&(_, at)| at);
+    graph
+        .with_fabric(fabric)
+        .map_err(|_| fail(at, EdgesErrorKind::AllSwitches))
+}
+
+/// The capacity and the times of a link line, from the words after its two
+/// nodes; on a fault, its column and kind.
+fn link_fields(
+    words: &[(&str, usize)],
+) -> Result<(Option<u64>, Option<LinkTiming>), (usize, EdgesErrorKind)> {
+    let mut capacity = None;
+    let mut timing: Option<LinkTiming> = None;
+    for &(word, column) in words {
+        let fail = |kind| Err((column, kind));
+        if let Some((key, value)) = word.split_once('=') {
+            let t = timing.get_or_insert(LinkTiming {
+                alpha: None,
+                beta: None,
+            });
+            let slot = match key.to_ascii_lowercase().as_str() {
+                "alpha" => &mut t.alpha,
+                "beta" => &mut t.beta,
+                _ => return fail(EdgesErrorKind::NotAField(word.to_string())),
+            };
+            let number = value
+                .parse::<f64>()
+                .ok()
+                .filter(|x| (0.0..=MAX_LINK_TIME).contains(x));
+            match (number, &slot) {
+                (Some(x), None) => *slot = Some(x),
+                _ => return fail(EdgesErrorKind::BadTime(word.to_string())),
+            }
+            continue;
+        }
+        if capacity.is_some() || !word.bytes().all(|b| b.is_ascii_digit()) {
+            return fail(EdgesErrorKind::NotAField(word.to_string()));
+        }
+        match word.parse::<u64>() {
+            Ok(0) => return fail(EdgesErrorKind::ZeroCapacity),
+            Ok(c) if c <= u64::from(MAX_CAPACITY) => capacity = Some(c),
+            _ => return fail(EdgesErrorKind::CapacityTooLarge(word.to_string())),
+        }
+    }
+    Ok((capacity, timing))
 }
 
 /// The words of a line with their 1-based columns (in characters).

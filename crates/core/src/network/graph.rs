@@ -67,6 +67,9 @@ pub struct Graph {
     /// The sides of the mixed-radix numbering of a grid (torus, mesh, twisted
     /// torus), first coordinate fastest; empty for any other graph.
     radix: Vec<usize>,
+    /// Capacities, switch limits, forward-only nodes and link times
+    /// (`fabric.rs`); empty for the plain model of one chunk a link a step.
+    pub(super) fabric: super::fabric::Fabric,
 }
 
 /// The sums of a graph's distances, from one function ([`Graph::distance_sums`]),
@@ -145,6 +148,7 @@ impl Graph {
             sources,
             sorted,
             by_head,
+            fabric: Default::default(),
         };
         graph.check_undirected_and_connected()?;
         Ok(graph)

@@ -55,18 +55,27 @@ pub enum NetworkName {
     /// network is built (and, as a factor of a product, when the product's
     /// size is checked).
     Edges(PathBuf),
+    /// A named fabric (`fabrics.rs`): `dgx1`, `hub-and-spoke N`, `nvswitch N`,
+    /// `cluster K B MACHINE`, built with its link capacities and switches.
+    Fabric(super::fabrics::FabricName),
 }
 
 /// Why a network name or an adjacency list does not give a usable graph.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum NetworkError {
+    /// A fabric (capacities, switches) as a factor of a product, which
+    /// would lose them.
+    #[error(
+        "`{0}` is a fabric: a product of fabrics is not built (it would lose their capacities and switches)"
+    )]
+    FabricInProduct(String),
     /// The name is empty.
     #[error("no network named (expected e.g. `ring 8`, `mesh 4 4`, `hypercube 3`)")]
     Empty,
     /// The family is not one txverify builds.
     #[error(
-        "unknown network family `{}` (known: ring, linear, torus, mesh, hypercube, complete, nvlink, kary, genhypercube, twisted, star, pancake, ccc, butterfly, edges FILE)",
+        "unknown network family `{}` (known: ring, linear, torus, mesh, hypercube, complete, nvlink, kary, genhypercube, twisted, star, pancake, ccc, butterfly, dgx1, hub-and-spoke, nvswitch, cluster, edges FILE)",
         crate::format::echoed(.0)
     )]
     UnknownFamily(String),
@@ -178,6 +187,7 @@ impl fmt::Display for NetworkName {
             NetworkName::Twisted(s) => list(f, "twisted", s),
             NetworkName::Cayley { family, size } => write!(f, "{} {size}", family.name()),
             NetworkName::Edges(path) => write!(f, "edges {}", path.display()),
+            NetworkName::Fabric(fabric) => write!(f, "{fabric}"),
             NetworkName::Product(parts) => {
                 for (i, part) in parts.iter().enumerate() {
                     if i > 0 {
@@ -343,6 +353,12 @@ impl NetworkName {
                 path => Ok(NetworkName::Edges(PathBuf::from(path))),
             };
         }
+        if super::fabrics::is_fabric_family(&family) {
+            let all: Vec<&str> = words.iter().map(|&(_, w)| w).collect();
+            return super::fabrics::FabricName::parse(&all)
+                .map(NetworkName::Fabric)
+                .map_err(whole);
+        }
         let size_words = &words[1..];
         let mut sizes = Vec::with_capacity(size_words.len());
         for &(at, w) in size_words {
@@ -413,6 +429,7 @@ impl NetworkName {
             NetworkName::Twisted(_) => "twisted",
             NetworkName::Product(_) => "product",
             NetworkName::Edges(_) => "edges",
+            NetworkName::Fabric(_) => "fabric",
         }
     }
 }
@@ -440,6 +457,7 @@ impl NetworkName {
             NetworkName::Edges(path) => peek_edges(path)
                 .map(|g| g.nodes())
                 .map_err(NetworkError::Edges),
+            NetworkName::Fabric(fabric) => fabric.nodes(),
             NetworkName::Product(parts) => {
                 let mut n = 1usize;
                 for part in parts {
@@ -497,6 +515,8 @@ impl NetworkName {
             NetworkName::Edges(path) => peek_edges(path)
                 .map(|g| g.directed_links() as u64)
                 .map_err(NetworkError::Edges)?,
+            // At most every pair linked.
+            NetworkName::Fabric(_) => n * n.saturating_sub(1),
             NetworkName::Product(parts) => {
                 // Each factor's links, once per node of the other factors.
                 let mut links = 0u64;
@@ -550,12 +570,16 @@ impl NetworkName {
             NetworkName::GenHypercube(s) => super::build::gen_hypercube(&widen(s)),
             NetworkName::Cayley { family, size } => family.graph(*size),
             NetworkName::Edges(path) => read_edges(path).map_err(NetworkError::Edges),
+            NetworkName::Fabric(fabric) => fabric.build(),
             NetworkName::Twisted(s) => super::twisted::build(s),
             NetworkName::Product(parts) => {
                 let graphs = parts
                     .iter()
                     .map(NetworkName::build)
                     .collect::<Result<Vec<_>, _>>()?;
+                if let Some(i) = graphs.iter().position(|g| !g.fabric().is_plain()) {
+                    return Err(NetworkError::FabricInProduct(parts[i].to_string()));
+                }
                 super::build::product(&graphs)
             }
         }?;

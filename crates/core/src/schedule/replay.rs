@@ -3,9 +3,14 @@
 //!
 //! Rules (docs/schedule.md): each node starts with the packets the collective
 //! gives it; a send at step `t` needs a link `from`–`to`, the packet at `from`
-//! since before step `t` (store-and-forward), and room on the directed link (one
-//! packet per step) and in the sender's and receiver's ports (K per step, or
-//! unlimited for `all`). Personalised packets move; the items of broadcast and
+//! since before step `t` (store-and-forward), and room on the directed link (its
+//! capacity: one packet per step, or the fabric's; a second packet on a link of
+//! capacity 1 is `link-busy`, one too many on a larger link `over-capacity`), in
+//! the fabric's switch limits (`switch-limit`) and in the sender's and
+//! receiver's ports (K per step, or unlimited for `all`). A fabric's
+//! forward-only nodes start with nothing and need nothing: the packets and
+//! items of their blocks are not the collective's, and one that does not copy
+//! sends each item at most once (`switch-copy`). Personalised packets move; the items of broadcast and
 //! allgather are copied; those of reduce, reduce-scatter and allreduce are
 //! partial combinations, merged at the receiver (`replay/sums.rs`). `gather R` is
 //! replayed as the time-and-direction reversal of `scatter R`, its dual.
@@ -80,6 +85,9 @@ pub enum ReplayError {
         /// Number of nodes.
         nodes: usize,
     },
+    /// The collective's root is a forward-only node, which has no data.
+    #[error("root {0} is a forward-only node (a switch), which has no data")]
+    RootIsForwardOnly(u32),
     /// [`replay_exchange`] was given a schedule whose collective is not
     /// `total-exchange`.
     #[error("an exchange of a message set is replayed from a total-exchange schedule, not {0}")]
@@ -208,9 +216,19 @@ struct State<'a> {
     fresh_list: Vec<usize>,
     /// Combined items: the contributions of each node's partials.
     sums: Option<sums::Sums>,
-    /// Per-step capacity.
+    /// Per-step capacity: a bit per link in the plain model, a count per
+    /// link when some link of the fabric carries more than one packet.
     link_busy: Bits,
+    link_load: Option<Vec<u32>>,
     busy_list: Vec<u32>,
+    /// The fabric's switch limits: by node, those it is a source of; the
+    /// sends counted this step by each, and the limits touched.
+    limits_from: Vec<Vec<u32>>,
+    limit_sends: Vec<u32>,
+    limits_touched: Vec<u32>,
+    /// Forward-only nodes that do not copy: the (item, node) pairs already
+    /// forwarded.
+    forwarded: Option<std::collections::HashSet<(usize, u32)>>,
     sent: Vec<u32>,
     received: Vec<u32>,
     port_touched: Vec<u32>,
@@ -240,6 +258,10 @@ enum Slot {
 impl State<'_> {
     fn slot(&self, p: Packet) -> Option<Slot> {
         let n = self.n as u32;
+        let switch = |x: u32| self.graph.is_forward_only(x);
+        if switch(p.source) || (!p.is_broadcast() && switch(p.destination)) {
+            return None;
+        }
         match self.packets {
             Packets::All => {
                 let i = p.source as usize * self.n + p.destination as usize;
@@ -307,8 +329,16 @@ impl State<'_> {
                 busy_links: self.busy_list.len() as u32,
             });
         }
-        for l in self.busy_list.drain(..) {
-            self.link_busy.clear(l as usize);
+        match &mut self.link_load {
+            Some(load) => self.busy_list.drain(..).for_each(|l| load[l as usize] = 0),
+            None => {
+                for l in self.busy_list.drain(..) {
+                    self.link_busy.clear(l as usize);
+                }
+            }
+        }
+        for i in self.limits_touched.drain(..) {
+            self.limit_sends[i as usize] = 0;
         }
         for x in self.port_touched.drain(..) {
             self.sent[x as usize] = 0;
@@ -372,12 +402,16 @@ impl State<'_> {
         }
         // Capacity.
         if let Some(l) = link_id {
-            if self.link_busy.get(l as usize) {
-                self.report(ViolationKind::LinkBusy, step, s.from, link, packet);
-            } else {
-                self.link_busy.set(l as usize);
-                self.busy_list.push(l);
-            }
+            self.use_link(l, s);
+        }
+        if !self.limits_from.is_empty() {
+            self.count_limits(s);
+        }
+        if let (Some(forwarded), Slot::Copy(p) | Slot::Sum(p)) = (&mut self.forwarded, &slot)
+            && self.graph.is_forward_only(s.from)
+            && !forwarded.insert((*p, s.from))
+        {
+            self.report(ViolationKind::SwitchCopy, step, s.from, link, packet);
         }
         let (from, to) = (s.from as usize, s.to as usize);
         if self.sent[from] == 0 && self.received[from] == 0 {
@@ -425,6 +459,58 @@ impl State<'_> {
         }
     }
 
+    /// Counts a send on directed link `l` against its capacity.
+    fn use_link(&mut self, l: u32, s: TimedSend) {
+        let (step, link, packet) = (Some(s.step), Some((s.from, s.to)), s.packet());
+        let Some(load) = self.link_load.as_mut() else {
+            if self.link_busy.get(l as usize) {
+                self.report(ViolationKind::LinkBusy, step, s.from, link, packet);
+            } else {
+                self.link_busy.set(l as usize);
+                self.busy_list.push(l);
+            }
+            return;
+        };
+        let count = &mut load[l as usize];
+        if *count == 0 {
+            self.busy_list.push(l);
+        }
+        *count = count.saturating_add(1);
+        let capacity = self.graph.capacity(l);
+        if *count > capacity {
+            let kind = if capacity == 1 {
+                ViolationKind::LinkBusy
+            } else {
+                ViolationKind::OverCapacity
+            };
+            self.report(kind, step, s.from, link, packet);
+        }
+    }
+
+    /// Counts a send against every switch limit between its sender and receiver.
+    fn count_limits(&mut self, s: TimedSend) {
+        let limits = self.graph.fabric().limits();
+        let mut over = 0;
+        for &i in &self.limits_from[s.from as usize] {
+            let limit = &limits[i as usize];
+            if limit.destinations.binary_search(&s.to).is_err() {
+                continue;
+            }
+            let sends = &mut self.limit_sends[i as usize];
+            if *sends == 0 {
+                self.limits_touched.push(i);
+            }
+            *sends = sends.saturating_add(1);
+            if *sends > limit.sends {
+                over += 1;
+            }
+        }
+        for _ in 0..over {
+            let (step, link) = (Some(s.step), Some((s.from, s.to)));
+            self.report(ViolationKind::SwitchLimit, step, s.from, link, s.packet());
+        }
+    }
+
     fn finish(&mut self) {
         let n = self.n;
         match self.packets {
@@ -435,7 +521,9 @@ impl State<'_> {
                         Packets::From(r) => (r, i as u32),
                         _ => unreachable!("personalised collectives only"),
                     };
-                    let wanted = self.wanted.as_ref().is_none_or(|w| w.get(i));
+                    let wanted = self.wanted.as_ref().is_none_or(|w| w.get(i))
+                        && !self.graph.is_forward_only(source)
+                        && !self.graph.is_forward_only(destination);
                     if wanted && source != destination && self.personal[i].holder != destination {
                         let packet = Packet {
                             source,
@@ -454,7 +542,13 @@ impl State<'_> {
             Packets::Items(set) => {
                 for p in 0..set.count(n) {
                     let block = set.packet(p).source as usize;
+                    if self.graph.is_forward_only(block as u32) {
+                        continue;
+                    }
                     for x in 0..n {
+                        if self.graph.is_forward_only(x as u32) {
+                            continue;
+                        }
                         let missing = match &self.sums {
                             None => !self.have.get(p * n + x),
                             Some(sums) => (set.everywhere || x == block) && !sums.complete(p, x),
@@ -533,10 +627,13 @@ fn replay_among(
         return Err(ReplayError::TooManySends(schedule.sends.len()));
     }
     let collective = schedule.collective;
-    if let Some(root) = collective.root()
-        && root as usize >= n
-    {
-        return Err(ReplayError::RootOutOfRange { root, nodes: n });
+    if let Some(root) = collective.root() {
+        if root as usize >= n {
+            return Err(ReplayError::RootOutOfRange { root, nodes: n });
+        }
+        if graph.is_forward_only(root) {
+            return Err(ReplayError::RootIsForwardOnly(root));
+        }
     }
     let (checked_as, packets, reversed) = plan(collective);
     let mut state = State::start(graph, ports, packets, options)?;
@@ -670,15 +767,29 @@ impl<'g> State<'g> {
             Packets::From(r) => personal.extend(std::iter::repeat_n(at(r), n)),
             _ => {}
         }
+        let fabric = graph.fabric();
+        let mut limits_from: Vec<Vec<u32>> = Vec::new();
+        if !fabric.limits().is_empty() {
+            limits_from = vec![Vec::new(); n];
+            for (i, limit) in fabric.limits().iter().enumerate() {
+                for &x in &limit.sources {
+                    limits_from[x as usize].push(i as u32);
+                }
+            }
+        }
         let mut have = Bits::new(broadcast_bits);
         let mut sums = None;
         if let Packets::Items(set) = packets {
+            let switch: Vec<bool> = (0..n as u32).map(|x| graph.is_forward_only(x)).collect();
             if set.how == Items::Sums {
-                sums = Some(sums::Sums::new(n, set.count(n)));
+                sums = Some(sums::Sums::new(n, set.count(n), &switch));
             } else {
-                // Each item starts at its block's node.
+                // Each item starts at its block's node; a forward-only node has none.
                 for p in 0..set.count(n) {
-                    have.set(p * n + set.packet(p).source as usize);
+                    let block = set.packet(p).source as usize;
+                    if !switch[block] {
+                        have.set(p * n + block);
+                    }
                 }
             }
         }
@@ -693,8 +804,19 @@ impl<'g> State<'g> {
             fresh: Bits::new(broadcast_bits),
             fresh_list: Vec::new(),
             sums,
-            link_busy: Bits::new(graph.directed_links()),
+            link_busy: Bits::new(if fabric.has_capacities() {
+                0
+            } else {
+                graph.directed_links()
+            }),
+            link_load: fabric
+                .has_capacities()
+                .then(|| vec![0; graph.directed_links()]),
             busy_list: Vec::new(),
+            limits_from,
+            limit_sends: vec![0; fabric.limits().len()],
+            limits_touched: Vec::new(),
+            forwarded: (fabric.has_forward_only() && !fabric.multicast()).then(Default::default),
             sent: vec![0; n],
             received: vec![0; n],
             port_touched: Vec::new(),
@@ -708,3 +830,6 @@ impl<'g> State<'g> {
         })
     }
 }
+
+#[cfg(test)]
+mod fabric_tests;

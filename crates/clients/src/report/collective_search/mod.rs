@@ -142,6 +142,16 @@ pub fn search_collective(
             );
         }
     };
+    if !graph.fabric().is_plain() {
+        return fail(
+            Status::Input,
+            format!(
+                "`{}`: {}",
+                txverify_core::format::echoed(&words),
+                crate::bounds::FABRIC_NOT_MODELLED
+            ),
+        );
+    }
     if let Some(root) = request.collective.root()
         && root as usize >= graph.nodes()
     {

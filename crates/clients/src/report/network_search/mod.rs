@@ -294,6 +294,16 @@ pub fn search_network(
             );
         }
     };
+    if !graph.fabric().is_plain() {
+        return fail(
+            format!(
+                "`{}`: {}",
+                txverify_core::format::echoed(words),
+                crate::bounds::FABRIC_NOT_MODELLED
+            ),
+            Status::Input,
+        );
+    }
     // Every message makes at least one send: a first bound on the sends,
     // before the distances are computed.
     let nodes = graph.nodes() as u64;

@@ -24,7 +24,10 @@ fn every_refusal_has_its_position() {
         (2, 3, EdgesErrorKind::NotANode("x".into()))
     );
     assert_eq!(at("0 -1\n"), (1, 3, EdgesErrorKind::NotANode("-1".into())));
-    assert_eq!(at("0 1 2\n"), (1, 5, EdgesErrorKind::NotTwo(3)));
+    assert_eq!(
+        at("0 1 2 3\n"),
+        (1, 7, EdgesErrorKind::NotAField("3".into()))
+    );
     assert_eq!(at("0 1\n 5\n"), (2, 2, EdgesErrorKind::NotTwo(1)));
     assert_eq!(at("0 1\n1  1\n"), (2, 4, EdgesErrorKind::SelfLoop(1)));
     let repeated = EdgesErrorKind::Repeated {
@@ -71,4 +74,68 @@ fn a_huge_node_number_is_a_gap_without_a_huge_table() {
         missing: 2,
     };
     assert_eq!((e.line, e.column, e.kind), (2, 3, gap));
+}
+
+#[test]
+fn a_fabric_edge_list_gives_capacities_times_and_switches() {
+    let text = "0 2 2 alpha=0.5\n1 2 beta=3\nswitch: 2\nmulticast: yes\n";
+    let g = parse_edges(text, "t.edges").unwrap();
+    assert_eq!(g.capacity(g.link(0, 2).unwrap()), 2);
+    assert_eq!(g.capacity(g.link(2, 0).unwrap()), 2);
+    assert_eq!(g.capacity(g.link(1, 2).unwrap()), 1);
+    let t = g.link_timing(g.link(2, 0).unwrap()).unwrap();
+    assert_eq!((t.alpha, t.beta), (Some(0.5), None));
+    assert!(g.is_forward_only(2) && !g.is_forward_only(0));
+    assert!(g.fabric().multicast());
+    // Without any field the graph has no fabric.
+    assert!(parse_edges("0 1\n", "t.edges").unwrap().fabric().is_plain());
+}
+
+#[test]
+fn every_fabric_refusal_has_its_position() {
+    let at = |text: &str| {
+        let e = err(text);
+        (e.line, e.column, e.kind)
+    };
+    assert_eq!(at("0 1 0\n"), (1, 5, EdgesErrorKind::ZeroCapacity));
+    assert_eq!(
+        at("0 1 -2\n"),
+        (1, 5, EdgesErrorKind::NotAField("-2".into()))
+    );
+    assert_eq!(
+        at("0 1 18446744073709551616\n"),
+        (
+            1,
+            5,
+            EdgesErrorKind::CapacityTooLarge("18446744073709551616".into())
+        )
+    );
+    assert_eq!(
+        at("0 1 alpha=-1\n"),
+        (1, 5, EdgesErrorKind::BadTime("alpha=-1".into()))
+    );
+    assert_eq!(
+        at("0 1 beta=1 beta=2\n"),
+        (1, 12, EdgesErrorKind::BadTime("beta=2".into()))
+    );
+    assert_eq!(
+        at("0 1 gamma=1\n"),
+        (1, 5, EdgesErrorKind::NotAField("gamma=1".into()))
+    );
+    assert_eq!(
+        at("0 1\nswitch: 1 7\n"),
+        (2, 11, EdgesErrorKind::SwitchNotANode(7))
+    );
+    assert_eq!(
+        at("0 1\nswitch: 0 1\n"),
+        (2, 11, EdgesErrorKind::AllSwitches)
+    );
+    assert_eq!(
+        at("0 1\nmulticast: maybe\n"),
+        (2, 12, EdgesErrorKind::BadMulticast("maybe".into()))
+    );
+    assert_eq!(
+        at("0 1\nhub: 0\n"),
+        (2, 1, EdgesErrorKind::UnknownKey("hub".into()))
+    );
 }

@@ -20,8 +20,17 @@ pub enum ViolationKind {
     NotALink,
     /// `from` does not hold the packet at the start of the step.
     NotHeld,
-    /// A second packet on one direction of a link in one step.
+    /// A second packet on one direction of a link of capacity 1 in one step.
     LinkBusy,
+    /// More packets on one direction of a link in one step than its
+    /// capacity, for a link of capacity 2 or more (a fabric's).
+    OverCapacity,
+    /// More sends in one step than a switch limit of the fabric allows
+    /// between its sources and destinations.
+    SwitchLimit,
+    /// A forward-only node sends an item it has already forwarded, on a
+    /// fabric whose switches do not copy (no multicast).
+    SwitchCopy,
     /// A node sends more than K packets in one step.
     SendPorts,
     /// A node receives more than K packets in one step.
@@ -40,13 +49,16 @@ pub enum ViolationKind {
 
 impl ViolationKind {
     /// Every kind, in report order.
-    pub const ALL: [ViolationKind; 11] = [
+    pub const ALL: [ViolationKind; 14] = [
         ViolationKind::StepZero,
         ViolationKind::BadNode,
         ViolationKind::UnknownPacket,
         ViolationKind::NotALink,
         ViolationKind::NotHeld,
         ViolationKind::LinkBusy,
+        ViolationKind::OverCapacity,
+        ViolationKind::SwitchLimit,
+        ViolationKind::SwitchCopy,
         ViolationKind::SendPorts,
         ViolationKind::ReceivePorts,
         ViolationKind::DeliveredTwice,
@@ -63,6 +75,9 @@ impl ViolationKind {
             ViolationKind::NotALink => "not-a-link",
             ViolationKind::NotHeld => "not-held",
             ViolationKind::LinkBusy => "link-busy",
+            ViolationKind::OverCapacity => "over-capacity",
+            ViolationKind::SwitchLimit => "switch-limit",
+            ViolationKind::SwitchCopy => "switch-copy",
             ViolationKind::SendPorts => "send-ports",
             ViolationKind::ReceivePorts => "receive-ports",
             ViolationKind::DeliveredTwice => "delivered-twice",

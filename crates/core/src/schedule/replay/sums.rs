@@ -21,6 +21,8 @@ pub(super) struct Sums {
     n: usize,
     words: usize,
     sets: Vec<u64>,
+    /// By node: whether it contributes (is not forward-only).
+    contributors: Vec<bool>,
     /// Partials received this step: the send, the item, and where its set
     /// starts in `pending_sets`.
     pending: Vec<(TimedSend, usize, usize)>,
@@ -28,12 +30,13 @@ pub(super) struct Sums {
 }
 
 impl Sums {
-    /// Every node holds its own contribution to each of `items` items.
-    pub(super) fn new(n: usize, items: usize) -> Sums {
+    /// Every node holds its own contribution to each of `items` items, but
+    /// the forward-only ones (`switch[x]`), which contribute nothing.
+    pub(super) fn new(n: usize, items: usize, switch: &[bool]) -> Sums {
         let words = n.div_ceil(64);
         let mut sets = vec![0u64; items * n * words];
         for item in 0..items {
-            for x in 0..n {
+            for x in (0..n).filter(|&x| !switch[x]) {
                 sets[(item * n + x) * words + x / 64] |= 1 << (x % 64);
             }
         }
@@ -41,6 +44,7 @@ impl Sums {
             n,
             words,
             sets,
+            contributors: switch.iter().map(|&f| !f).collect(),
             pending: Vec::new(),
             pending_sets: Vec::new(),
         }
@@ -107,7 +111,7 @@ impl Sums {
     /// Whether `node`'s partial of `item` combines every node's contribution.
     pub(super) fn complete(&self, item: usize, node: usize) -> bool {
         let set = self.set(item, node);
-        (0..self.n).all(|x| set[x / 64] >> (x % 64) & 1 == 1)
+        (0..self.n).all(|x| !self.contributors[x] || set[x / 64] >> (x % 64) & 1 == 1)
     }
 }
 

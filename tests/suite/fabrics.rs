@@ -1,0 +1,311 @@
+//! Fabrics (docs/networks.md, "Fabrics"): link capacities, switch limits and
+//! forward-only nodes, read from edge lists, msccl-tools topology JSON and
+//! names, replayed with their named violations, written back out, and refused
+//! where a command does not model them.
+
+use super::common::cli::{file, txverify};
+
+const DGX1_SCHEDULE: &str = "examples/schedules/dgx1-allgather-3steps.sched";
+
+#[test]
+fn the_doubled_dgx1_carries_a_three_step_two_chunk_allgather() {
+    let run = txverify(&["simulate", DGX1_SCHEDULE]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("verdict      VALID"), "{}", run.stdout);
+    // On single links the doubled pairs are busy, and only they.
+    let single = "edges examples/networks/dgx1.edges";
+    let run = txverify(&["simulate", DGX1_SCHEDULE, "--network", single]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("link-busy"), "{}", run.stdout);
+    assert!(!run.stdout.contains("over-capacity"), "{}", run.stdout);
+    // The fabric written as msccl-tools JSON and read back is the same fabric.
+    let out = file("dgx1.json", "");
+    let net = txverify(&["net", "dgx1", "-o", out.to_str().unwrap()]);
+    assert_eq!(net.code, 0, "{}", net.stderr);
+    let run = txverify(&[
+        "simulate",
+        DGX1_SCHEDULE,
+        "--network",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn over_capacity_and_switch_limit_are_named_violations() {
+    let doubled = file("doubled.edges", "0 1 2\n");
+    let schedule = format!(
+        "network: edges {}\nports: all\ncollective: allgather\nchunks: 3\nsends:\n\
+         1 0 1 0 *\n1 0 1 0 * 1\n1 0 1 0 * 2\n1 1 0 1 *\n1 1 0 1 * 1\n2 1 0 1 * 2\n",
+        doubled.display()
+    );
+    let path = file("over.sched", &schedule);
+    let run = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("1 violations: 1 over-capacity")
+            || run.stdout.contains("(1 violation: 1 over-capacity)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("over-capacity: node 0, link 0 -> 1"),
+        "{}",
+        run.stdout
+    );
+    // HubAndSpoke(3): one send out of a node a step; node 0 sends two.
+    let hub = "network: hub-and-spoke 3\nports: all\ncollective: allgather\nsends:\n\
+               1 0 1 0 *\n1 0 2 0 *\n2 1 0 1 *\n3 1 2 1 *\n4 2 0 2 *\n5 2 1 2 *\n";
+    let path = file("hub.sched", hub);
+    let run = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("step 1: switch-limit: node 0, link 0 -> 2"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stdout.matches("switch-limit: node").count(),
+        1,
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_switch_node_forwards_without_data_of_its_own_and_copies_only_with_multicast() {
+    // nvswitch 2: GPUs 0 and 1, the switch is node 2.
+    let through = "network: nvswitch 2\nports: all\ncollective: allgather\nsends:\n\
+                   1 0 2 0 *\n1 1 2 1 *\n2 2 1 0 *\n2 2 0 1 *\n";
+    let path = file("through.sched", through);
+    let run = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // nvswitch 3: the switch (node 3) sends GPU 0's block twice.
+    let copies = "network: nvswitch 3\nports: all\ncollective: allgather\nsends:\n\
+                  1 0 3 0 *\n2 3 1 0 *\n3 3 2 0 *\n";
+    let path = file("copies.sched", copies);
+    let run = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("switch-copy: node 3"), "{}", run.stdout);
+    // The same on an edge list whose switch may copy: no switch-copy.
+    let star = file("star.edges", "0 3\n1 3\n2 3\nswitch: 3\nmulticast: yes\n");
+    let net = format!("edges {}", star.display());
+    let run = txverify(&["simulate", path.to_str().unwrap(), "--network", &net]);
+    assert!(!run.stdout.contains("switch-copy"), "{}", run.stdout);
+}
+
+#[test]
+fn hostile_fabric_files_are_refused_with_their_place() {
+    let head = r#"{"msccl_type": "topology", "switches": [], "links": "#;
+    for (name, text, place, words) in [
+        (
+            "zero.edges",
+            "0 1\n1 2 0\n".to_string(),
+            ":2:5:",
+            "capacity 0",
+        ),
+        (
+            "negative.edges",
+            "0 1 -2\n".into(),
+            ":1:5:",
+            "not a capacity",
+        ),
+        (
+            "huge.edges",
+            "0 1 18446744073709551616\n".into(),
+            ":1:5:",
+            "more than 65536",
+        ),
+        (
+            "unknown.edges",
+            "0 1\nswitch: 5\n".into(),
+            ":2:9:",
+            "switch 5",
+        ),
+        (
+            "square.json",
+            format!("{head}[[0, 1],\n[1, 0, 1]]}}"),
+            ":2:",
+            "not square",
+        ),
+        (
+            "negative.json",
+            format!("{head}[[0, -1],\n[1, 0]]}}"),
+            ":1:",
+            "not negative",
+        ),
+        (
+            "huge.json",
+            format!("{head}[[0, 18446744073709551616], [1, 0]]}}"),
+            ":1:",
+            "whole number",
+        ),
+        (
+            "switch.json",
+            r#"{"msccl_type": "topology", "links": [[0, 1], [1, 0]],
+"switches": [[[0], [7], 1, "s"]]}"#
+                .into(),
+            ":2:",
+            "node 7 is not a node",
+        ),
+    ] {
+        let path = file(name, &text);
+        // A bare file is told by content: a topology is, an edge list with a
+        // bad field is not (it reads as a table); `edges FILE` reads either.
+        let mut nets = vec![format!("edges {}", path.display())];
+        if name.ends_with(".json") {
+            nets.push(path.display().to_string());
+        }
+        for net in nets {
+            let run = txverify(&["bounds", "--network", &net]);
+            assert_eq!(run.code, 2, "{name}: {}", run.stderr);
+            let at = format!("{}{place}", path.display());
+            assert!(run.stderr.contains(&at), "{name}: {}", run.stderr);
+            assert!(run.stderr.contains(words), "{name}: {}", run.stderr);
+            assert!(!run.stderr.contains("panicked"), "{name}");
+        }
+    }
+    // Endless input: a line longer than the reader takes is refused, not held.
+    let endless = file("endless.edges", &format!("0 1 {}\n", "7".repeat(1 << 17)));
+    let net = format!("edges {}", endless.display());
+    let run = txverify(&["simulate", DGX1_SCHEDULE, "--network", &net]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("longer than"), "{}", run.stderr);
+}
+
+#[test]
+fn bounds_and_searches_refuse_a_fabric_rather_than_misjudge_it() {
+    for args in [
+        vec!["bounds", "--network", "dgx1"],
+        vec![
+            "search",
+            "--network",
+            "hub-and-spoke 4",
+            "--collective",
+            "allgather",
+        ],
+        vec!["search", "--network", "nvswitch 4"],
+    ] {
+        let run = txverify(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains("a fabric"), "{args:?}: {}", run.stderr);
+    }
+    let run = txverify(&["bounds", "--network", "dgx1 x ring 2"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("is a fabric"), "{}", run.stderr);
+}
+
+#[test]
+fn named_fabrics_are_written_as_msccl_tools_defines_them() {
+    let json = |name: &str| {
+        let run = txverify(&["net", name]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap()
+    };
+    // hub_and_spoke(4): every pair linked, and per node one send out, one in.
+    let hub = json("hub-and-spoke 4");
+    for dst in 0..4 {
+        for src in 0..4 {
+            assert_eq!(hub["links"][dst][src], u64::from(dst != src), "{dst} {src}");
+        }
+    }
+    let switches = hub["switches"].as_array().unwrap();
+    assert_eq!(switches.len(), 8);
+    assert_eq!(
+        switches[0],
+        serde_json::json!([[0], [1, 2, 3], 1, "node_0_out"])
+    );
+    assert_eq!(
+        switches[1],
+        serde_json::json!([[1, 2, 3], [0], 1, "node_0_in"])
+    );
+    // distributed_hub_and_spoke(DGX1, 2, 1): remote links of bandwidth 1,
+    // local links kept, two NIC limits per copy.
+    let two = json("cluster 2 1 dgx1");
+    assert_eq!(two["links"].as_array().unwrap().len(), 16);
+    assert_eq!(two["links"][9][8], 2);
+    assert_eq!(two["links"][8][0], 1);
+    assert_eq!(two["links"][9][0], 1);
+    let names: Vec<&str> = two["switches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s[3].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "copy_0_out_remote",
+            "copy_0_in_remote",
+            "copy_1_out_remote",
+            "copy_1_in_remote"
+        ]
+    );
+}
+
+#[test]
+fn an_msccl_program_on_a_fabric_reports_loads_against_capacities() {
+    let run = txverify(&[
+        "check",
+        "examples/msccl/allgather_ring.xml",
+        "--network",
+        "dgx1",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("0→1 7/2"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("busiest for its capacity 3→0: 14 chunks over capacity 1, 14 steps"),
+        "{}",
+        run.stdout
+    );
+    let plain = txverify(&[
+        "check",
+        "examples/msccl/allgather_ring.xml",
+        "--network",
+        "ring 8",
+    ]);
+    assert!(!plain.stdout.contains("on capacity"), "{}", plain.stdout);
+}
+
+#[test]
+fn a_links_own_alpha_and_beta_time_the_replay() {
+    // Link 0–1 takes 5 + 1 per message; link 1–2 the command line's 1 + 1.
+    let edges = file("timed.edges", "0 1 alpha=5 beta=1\n1 2\n");
+    let schedule = format!(
+        "network: edges {}\nports: all\ncollective: allgather\nsends:\n\
+         1 0 1 0 *\n1 1 0 1 *\n2 1 2 0 *\n2 2 1 2 *\n3 1 0 2 *\n3 1 2 1 *\n",
+        edges.display()
+    );
+    let path = file("timed.sched", &schedule);
+    let run = txverify(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--alpha",
+        "1",
+        "--beta",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // 1→0 carries two messages of 6 each; on plain links of 2 each, 4.
+    assert!(run.stdout.contains("completion 12"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("busiest link 1→0 busy 12"),
+        "{}",
+        run.stdout
+    );
+    let plain = file("plain.edges", "0 1\n1 2\n");
+    let net = format!("edges {}", plain.display());
+    let run = txverify(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--network",
+        &net,
+        "--alpha",
+        "1",
+        "--beta",
+        "1",
+    ]);
+    assert!(run.stdout.contains("completion 4"), "{}", run.stdout);
+}
