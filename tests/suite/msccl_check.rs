@@ -275,6 +275,9 @@ fn the_json_report_has_the_documented_fields() {
     let mut g = allreduce2();
     g[0][1].3[3].4 = 1;
     let mut seen = BTreeSet::new();
+    // A fabric whose one link carries two chunks a step: the capacity fields.
+    let fabric = file("doubled.edges", "0 1 2\n");
+    let fabric = format!("edges {}", fabric.to_str().unwrap());
     let refused =
         xml("allreduce", 2, 2, false, 0, &allreduce2()).replacen("type=\"rrc\"", "type=\"rrx\"", 1);
     for (text, network) in [
@@ -282,6 +285,10 @@ fn the_json_report_has_the_documented_fields() {
         (
             xml("allreduce", 2, 2, false, 0, &allreduce2()),
             Some("nvlink 2"),
+        ),
+        (
+            xml("allreduce", 2, 2, false, 0, &allreduce2()),
+            Some(fabric.as_str()),
         ),
         (xml("allreduce", 2, 2, false, 0, &g), None),
         (refused, None),

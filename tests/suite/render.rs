@@ -589,7 +589,11 @@ fn a_schedule_is_drawn_with_one_mark_per_send() {
             .collect();
         cells.sort();
         cells.dedup();
-        assert_eq!(cells.len(), sends.len(), "{name}");
+        // A link of capacity 2 or more (a fabric's) carries several sends a
+        // step: they share its cell, one mark each.
+        let mut link_steps = sends.clone();
+        link_steps.dedup();
+        assert_eq!(cells.len(), link_steps.len(), "{name}");
         drawn += 1;
     }
     assert!(drawn >= 5, "{drawn} schedules");

@@ -396,11 +396,11 @@ pub(crate) struct ProofSource<'a> {
     pub cubes: Option<usize>,
 }
 
-/// Writes `bytes` to `path` under its partial name ([`crate::schedule::partial_proof`])
+/// Writes `bytes` to `path` under its partial name ([`partial_proof`])
 /// and renames it once whole: a process killed on the way leaves no
 /// truncated file under the final name.
 pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let partial = crate::schedule::partial_proof(path);
+    let partial = partial_proof(path);
     std::fs::write(&partial, bytes)?;
     std::fs::rename(&partial, path)
 }
@@ -643,4 +643,23 @@ fn verify_cubes(encoding: &Encoding, dir: &Path, count: usize) -> Result<usize, 
         lemmas += report.lemmas;
     }
     Ok(lemmas)
+}
+
+/// The name a proof is written under until it is complete: `proof.drat`
+/// becomes `proof.drat.partial`. Only a finished proof is renamed into
+/// place (`finish_proof`), so that a run killed while its solver writes
+/// leaves no file that looks like a proof (`verify-proof` names the folder
+/// as incomplete).
+pub fn partial_proof(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(PARTIAL_SUFFIX);
+    PathBuf::from(name)
+}
+
+/// What [`partial_proof`] appends.
+pub const PARTIAL_SUFFIX: &str = ".partial";
+
+/// Renames the finished proof `partial_proof(path)` to `path`.
+pub(crate) fn finish_proof(path: &Path) -> std::io::Result<()> {
+    std::fs::rename(partial_proof(path), path)
 }

@@ -447,7 +447,7 @@ impl CubeJob<'_> {
             .filter(|_| writes_proof)
             .map(|dir| dir.join(format!("{stem}.{extension}")));
         let proof_path: Option<PathBuf> = match &self.options.certificate_dir {
-            Some(_) => finished.as_deref().map(super::schedule::partial_proof),
+            Some(_) => finished.as_deref().map(super::certificate::partial_proof),
             None if external && writes_proof => Some(external::scratch_path(extension)),
             _ => None,
         };
@@ -489,7 +489,7 @@ impl CubeJob<'_> {
         let keep = answer == CubeAnswer::Unsat && self.options.certificate_dir.is_some();
         match (proof_path, finished) {
             (Some(_), Some(finished)) if keep => {
-                super::schedule::finish_proof(&finished).map_err(SearchError::io(&finished))?
+                super::certificate::finish_proof(&finished).map_err(SearchError::io(&finished))?
             }
             (Some(path), _) => {
                 let _ = std::fs::remove_file(path);

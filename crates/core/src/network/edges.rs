@@ -30,13 +30,16 @@
 //! names forward-only nodes (switches: no data, need none), which do not copy
 //! unless a line `multicast: yes` says so. A file whose text is an
 //! msccl-tools topology (JSON, `"msccl_type": "topology"`) is read by
-//! `msccl_topology.rs` instead.
+//! `edges/msccl_topology.rs` instead.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
-use super::fabric::{FabricSpec, LinkTiming, MAX_CAPACITY, MAX_LINK_TIME};
+/// msccl-tools' topology JSON, read wherever an edge list is.
+pub(super) mod msccl_topology;
+
+use super::graph::fabric::{FabricSpec, LinkTiming, MAX_CAPACITY, MAX_LINK_TIME};
 use super::graph::{Graph, Topology};
 use super::{MAX_DIRECTED_LINKS, MAX_NODES};
 
@@ -250,8 +253,8 @@ type Position = (usize, usize);
 
 /// Parses and checks an edge list; `shown` names the file in errors.
 pub fn parse_edges(text: &str, shown: &str) -> Result<Graph, EdgesError> {
-    if super::msccl_topology::looks_like_topology(text) {
-        return super::msccl_topology::parse_topology(text, shown);
+    if msccl_topology::looks_like_topology(text) {
+        return msccl_topology::parse_topology(text, shown);
     }
     let fail = |(line, column): Position, kind| EdgesError {
         path: shown.to_string(),

@@ -23,6 +23,9 @@ use std::ops::Range;
 
 use super::{MAX_DIRECTED_LINKS, MAX_NODES, NetworkError};
 
+/// A graph's fabric: its links' capacities and times, its switches.
+pub(super) mod fabric;
+
 /// The distance [`Graph::distances_to`] gives a node that cannot reach the destination.
 pub const UNREACHABLE: u32 = u32::MAX;
 
@@ -69,7 +72,7 @@ pub struct Graph {
     radix: Vec<usize>,
     /// Capacities, switch limits, forward-only nodes and link times
     /// (`fabric.rs`); empty for the plain model of one chunk a link a step.
-    pub(super) fabric: super::fabric::Fabric,
+    pub(super) fabric: fabric::Fabric,
 }
 
 /// The sums of a graph's distances, from one function ([`Graph::distance_sums`]),

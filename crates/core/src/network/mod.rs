@@ -8,7 +8,7 @@
 //!   typed errors and a printed form that parses back to itself;
 //! - `edges.rs` reads any connected simple graph from an edge list, named
 //!   `edges FILE` (machines are not all rings, tori and Cayley graphs), and
-//!   `msccl_topology.rs` msccl-tools' topology JSON under the same name;
+//!   `edges/msccl_topology.rs` msccl-tools' topology JSON under the same name;
 //! - `fabric.rs` is what a graph's links and nodes carry beyond one chunk a
 //!   step: capacities, switch limits, forward-only nodes, link times;
 //! - [`Graph`] (`graph.rs`) is the one graph type: nodes, directed links with
@@ -33,25 +33,22 @@ mod build;
 mod cayley;
 mod edges;
 mod embed;
-mod fabric;
-mod fabrics;
 mod graph;
-mod msccl_topology;
 mod name;
 mod twisted;
 
 pub use cayley::{CayleyFamily, CayleyGroup};
+pub use edges::msccl_topology::{looks_like_topology, parse_topology, topology_json};
 pub use edges::{EdgesError, EdgesErrorKind, parse_edges, read_edges};
 pub use embed::{Embedding, NetworkMismatch, embed, infer, validate_links};
-pub use fabric::{
+pub use graph::fabric::{
     Fabric, FabricError, FabricSpec, LinkTiming, MAX_CAPACITY, MAX_LINK_TIME, MAX_SWITCH_LIMITS,
     MAX_SWITCH_MEMBERS, SwitchLimit,
 };
-pub use fabrics::{FabricName, MAX_FABRIC_NODES};
 pub use graph::{
     DistanceSums, DistanceTable, Graph, Topology, UNREACHABLE, torus_distance, torus_distances_from,
 };
-pub use msccl_topology::{looks_like_topology, parse_topology, topology_json};
+pub use name::fabrics::{FabricName, MAX_FABRIC_NODES};
 pub use name::{NameError, NetworkError, NetworkName};
 pub use twisted::SHAPES as TWISTED_SHAPES;
 pub use twisted::next_permutation;

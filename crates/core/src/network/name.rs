@@ -11,6 +11,9 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+/// The named fabrics (`dgx1`, `nvswitch N`, …): their words and builds.
+pub(super) mod fabrics;
+
 use super::cayley::CayleyFamily;
 use super::edges::{EdgesError, peek_edges, read_edges};
 use super::{Graph, MAX_DIRECTED_LINKS, MAX_NODES};
@@ -57,7 +60,7 @@ pub enum NetworkName {
     Edges(PathBuf),
     /// A named fabric (`fabrics.rs`): `dgx1`, `hub-and-spoke N`, `nvswitch N`,
     /// `cluster K B MACHINE`, built with its link capacities and switches.
-    Fabric(super::fabrics::FabricName),
+    Fabric(fabrics::FabricName),
 }
 
 /// Why a network name or an adjacency list does not give a usable graph.
@@ -353,9 +356,9 @@ impl NetworkName {
                 path => Ok(NetworkName::Edges(PathBuf::from(path))),
             };
         }
-        if super::fabrics::is_fabric_family(&family) {
+        if fabrics::is_fabric_family(&family) {
             let all: Vec<&str> = words.iter().map(|&(_, w)| w).collect();
-            return super::fabrics::FabricName::parse(&all)
+            return fabrics::FabricName::parse(&all)
                 .map(NetworkName::Fabric)
                 .map_err(whole);
         }

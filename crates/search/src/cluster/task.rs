@@ -119,7 +119,7 @@ pub fn solve_cube_file(cnf_path: &Path, proof_path: &Path) -> Result<SatAnswer, 
     let lrat_named = proof_path.extension().is_some_and(|e| e == "lrat");
     // Written under its partial name, renamed once the formula is refuted:
     // a child killed on the way leaves no truncated proof under the name.
-    let partial = crate::schedule::partial_proof(proof_path);
+    let partial = crate::certificate::partial_proof(proof_path);
     let (solver, proof, lrat): (_, Option<Box<dyn std::io::Write>>, _) = if lrat_named {
         (SolverChoice::Cadical, None, Some(partial.as_path()))
     } else {

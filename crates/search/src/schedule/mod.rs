@@ -541,24 +541,8 @@ fn create_proof(dir: &Path) -> Result<std::io::BufWriter<std::fs::File>, Schedul
     Ok(std::io::BufWriter::new(file))
 }
 
-/// The name a proof is written under until it is complete: `proof.drat`
-/// becomes `proof.drat.partial`. Only a finished proof is renamed into
-/// place (`finish_proof`), so that a run killed while its solver writes
-/// leaves no file that looks like a proof (`verify-proof` names the folder
-/// as incomplete).
-pub fn partial_proof(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(PARTIAL_SUFFIX);
-    PathBuf::from(name)
-}
-
-/// What [`partial_proof`] appends.
-pub const PARTIAL_SUFFIX: &str = ".partial";
-
-/// Renames the finished proof `partial_proof(path)` to `path`.
-pub(crate) fn finish_proof(path: &Path) -> std::io::Result<()> {
-    std::fs::rename(partial_proof(path), path)
-}
+pub(crate) use crate::certificate::finish_proof;
+pub use crate::certificate::{PARTIAL_SUFFIX, partial_proof};
 
 /// Writes the provenance and formula next to the proof, then checks the
 /// certificate as `verify-schedule-proof` would; returns what the check

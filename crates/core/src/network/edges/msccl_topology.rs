@@ -21,10 +21,10 @@ use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use std::cell::Cell;
 use std::fmt;
 
-use super::MAX_NODES;
-use super::edges::{EdgesError, EdgesErrorKind};
-use super::fabric::{FabricSpec, MAX_CAPACITY, SwitchLimit};
-use super::graph::{Graph, Topology};
+use super::super::MAX_NODES;
+use super::super::graph::fabric::{FabricSpec, MAX_CAPACITY, SwitchLimit};
+use super::super::graph::{Graph, Topology};
+use super::{EdgesError, EdgesErrorKind};
 
 thread_local! {
     /// The node count of the topology being read (its number of rows), for

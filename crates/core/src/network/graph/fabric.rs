@@ -21,7 +21,7 @@
 //! checks every link and node it names, so holding a graph means its fabric
 //! is consistent with it.
 
-use super::graph::Graph;
+use super::Graph;
 
 /// The largest capacity of a directed link, in chunks per step.
 pub const MAX_CAPACITY: u32 = 1 << 16;

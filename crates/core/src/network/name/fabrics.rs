@@ -19,9 +19,9 @@
 
 use std::fmt;
 
-use super::fabric::{FabricSpec, SwitchLimit};
-use super::graph::{Graph, Topology};
-use super::name::NetworkError;
+use super::super::graph::fabric::{FabricSpec, SwitchLimit};
+use super::super::graph::{Graph, Topology};
+use super::NetworkError;
 
 /// The most nodes a named fabric may have (a cluster's remote links grow
 /// with the square of its nodes).
