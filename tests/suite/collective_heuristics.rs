@@ -338,3 +338,48 @@ fn the_anytime_collective_search_goes_down_from_the_construction() {
     assert_eq!(code, 0, "{d}");
     assert!(d["time"].as_u64().unwrap() < h, "{d}");
 }
+
+/// The collectives' descent is the total exchange's (one driver): a
+/// construction slower than `--max-time` is not kept, and SAT goes down from
+/// the cap, not up from the bound.
+#[test]
+fn a_descent_past_a_construction_over_the_max_time_starts_at_the_cap() {
+    // The allgather's construction on a path of six, one port, takes 10 steps.
+    let args = [
+        "search",
+        "--network",
+        "linear 6",
+        "--collective",
+        "allgather",
+        "--ports",
+        "1",
+        "--descending",
+        "--max-time",
+        "9",
+    ];
+    let r = txverify(&args);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let tried: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("search: trying T="))
+        .collect();
+    assert_eq!(tried.first(), Some(&"9"), "{}", r.stderr);
+    assert_eq!(tried.last(), Some(&"7"), "{}", r.stderr);
+    let (v, code) = search(
+        "linear 6",
+        &[
+            "--collective",
+            "allgather",
+            "--ports",
+            "1",
+            "--descending",
+            "--max-time",
+            "9",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(v["time"], 8);
+    assert_eq!(v["infeasible"][0]["time"], 7);
+    assert_eq!(v["found_by"], "sat");
+}

@@ -419,7 +419,6 @@ fn only_a_checked_refutation_of_any_paths_is_evidence() {
             stop: vec![],
             solver: Default::default(),
             certificate_dir: certificate.map(|c| path.with_file_name(c)),
-            descending: false,
             max_variables: sched::encode::MAX_VARIABLES,
         };
         sched::minimise(&graph, &options, &mut |_| {}).unwrap()
