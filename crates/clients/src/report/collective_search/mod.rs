@@ -17,6 +17,7 @@
 
 use super::anytime::{self, AnytimeSearch, Plan};
 use super::network_search::Kept;
+use super::network_search::SCHEDULE_SEARCH_SCHEMA;
 use super::network_search::write::write_output;
 use super::{Failure, Status};
 use serde_json::{Value, json};
@@ -73,9 +74,6 @@ impl CollectiveSearchRequest {
         (self.heuristic || self.deadline.is_some() || self.descending) && self.time.is_none()
     }
 }
-
-/// The JSON schema of `search --network --collective --format json`.
-pub const COLLECTIVE_SEARCH_SCHEMA: &str = "txverify-collective-search/2";
 
 /// The report: text, JSON and status.
 pub struct CollectiveSearchReport {
@@ -485,25 +483,34 @@ impl Run<'_> {
         let _ = writeln!(text, "  seconds      {seconds:.3}");
         let improvements: Vec<Value> = self.kept.iter().map(Kept::json).collect();
         let json = json!({
-            "schema": COLLECTIVE_SEARCH_SCHEMA,
+            "schema": SCHEDULE_SEARCH_SCHEMA,
             "network": words,
             "nodes": graph.nodes(),
+            "directed_links": graph.directed_links(),
             "collective": request.collective.to_string(),
             "chunks": chunks,
             "ports": match request.ports { Ports::All => json!("all"), Ports::Limit(k) => json!(k) },
             "method": if request.heuristic { "heuristic" } else { "sat" },
             "encoding": (!request.heuristic).then(|| encoding_version(request.collective)),
+            // The formulas let an item take any path.
+            "paths": "any",
             "bound": bound,
+            "lower_bound": bound.value(),
+            "bound_name": bound.name(),
             "infeasible": searched.infeasible.iter().map(|i| json!({
                 "time": i.time,
                 "claim": i.claim,
+                "covers_all_schedules": true,
+                "restrictions": Vec::<String>::new(),
                 "certificate": i.certificate.as_ref().map(|d| d.display().to_string()),
                 "certificate_checked": i.certificate_checked,
             })).collect::<Vec<_>>(),
             "unknown": searched.unknown,
+            "found": found.is_some(),
             "time": found.map(|f| f.verdict.time()),
             "transmissions": found.map(|f| f.schedule.sends.len()),
             "valid": found.map(|f| f.verdict.valid()),
+            "ratio": found.map(|f| f64::from(f.verdict.time()) / bound.value().max(1) as f64),
             "found_by": found_by,
             "construction": found.and_then(|f| f.construction.clone()),
             "gap": gap,
@@ -516,6 +523,8 @@ impl Run<'_> {
             "stopped_in": stopped_in,
             "deadline": request.deadline.map(|d| d.as_secs_f64()),
             "sat_skipped": sat_skipped,
+            "solver": (!request.heuristic).then(|| solver_name(request.solver)),
+            "output": found.and(request.output.as_ref()).map(|p| p.display().to_string()),
             "seconds": seconds,
             "exit_code": status.code(),
         });
@@ -549,5 +558,13 @@ fn verdict_text(verdict: &ScheduleVerdict, optimal_by: Option<&str>, bound: u64)
         )
     } else {
         verdict.to_string()
+    }
+}
+
+/// The solver as the report names it.
+fn solver_name(solver: SolverChoice) -> String {
+    match serde_json::to_value(solver) {
+        Ok(Value::String(name)) => name,
+        _ => "a SAT solver".to_string(),
     }
 }

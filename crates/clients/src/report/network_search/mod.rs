@@ -33,8 +33,10 @@ use txverify_search::schedule::{
     self as sched, PathClass, ScheduleEvent, ScheduleSearch, ScheduleSearchOptions, Stopped,
 };
 
-/// The JSON schema of `search --network --format json`.
-pub const SCHEDULE_SEARCH_SCHEMA: &str = "txverify-schedule-search/2";
+/// The JSON schema of every schedule search, `search --network --format
+/// json`, total exchange and the collectives alike (docs/json.md: it
+/// replaces `txverify-schedule-search/2` and `txverify-collective-search/2`).
+pub const SCHEDULE_SEARCH_SCHEMA: &str = "txverify-schedule-search/3";
 
 /// What `search --network` was asked, its arguments checked.
 #[derive(Clone, Debug)]
@@ -157,7 +159,7 @@ impl NetworkSearchReport {
         &self.text
     }
 
-    /// The report for programs (schema txverify-schedule-search/2, docs/json.md).
+    /// The report for programs (schema txverify-schedule-search/3, docs/json.md).
     pub fn json(&self) -> &Value {
         &self.json
     }
