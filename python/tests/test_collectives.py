@@ -51,7 +51,7 @@ def _without_seconds(report):
 def test_the_report_is_the_command_lines(cli, network, collective, options):
     (expected,), status = cli("search", "--network", network, *_flags(collective, options))
     found = txverify.search(network, collective=collective, **options)
-    assert found["schema"] == "txverify-collective-search/2"
+    assert found["schema"] == "txverify-schedule-search/3"
     assert _without_seconds(found.to_dict()) == _without_seconds(expected)
     assert found.exit_code == status == 0
     assert found.found and found.verdict in ("optimal", "valid")

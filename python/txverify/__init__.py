@@ -469,8 +469,7 @@ class SimulationReport(Report):
 
 class Schedule(Report):
     """What ``search`` found: the search report (schema
-    ``txverify-schedule-search/2``, or ``txverify-collective-search/2`` for
-    a collective) and the schedule itself, which can be replayed, saved and
+    ``txverify-schedule-search/3``, total exchange and collectives alike) and the schedule itself, which can be replayed, saved and
     exported.
     """
 
@@ -510,8 +509,8 @@ class Schedule(Report):
         return _json.dumps(_json.loads(text), indent=indent)
 
     def report_json(self) -> str:
-        """The search report as JSON (schema ``txverify-schedule-search/2`` or
-        ``txverify-collective-search/2``)."""
+        """The search report as JSON (schema
+        ``txverify-schedule-search/3``)."""
         return Report.to_json(self)
 
     def sends(self, labels: bool = False) -> list:
@@ -758,7 +757,7 @@ def search(
     alone (``heuristic``), or both until ``deadline`` (docs/collectives.md).
     With ``deadline`` that search is anytime and goes down from the
     construction (``ascending``: up from the bound). Its report has schema
-    ``txverify-collective-search/2``.
+    ``txverify-schedule-search/3``.
     """
     network, labels = _network(network)
     # Which options go together is the library's rule, checked there.

@@ -119,8 +119,7 @@ class SimulationReport(Report):
 
 class Schedule(Report):
     """What ``search`` found: the search report (schema
-    ``txverify-schedule-search/2``, or ``txverify-collective-search/2`` for a
-    collective) and the schedule itself."""
+    ``txverify-schedule-search/3``, total exchange and collectives alike) and the schedule itself."""
 
     def __init__(self, data: Dict[str, Any], text: str, schedule: Optional[str]) -> None: ...
     @property
@@ -135,8 +134,8 @@ class Schedule(Report):
     def to_json(self, indent: Optional[int] = ...) -> str:
         """The schedule as JSON (schema ``txverify-schedule/1``)."""
     def report_json(self) -> str:
-        """The search report as JSON (schema ``txverify-schedule-search/2`` or
-        ``txverify-collective-search/2``)."""
+        """The search report as JSON (schema
+        ``txverify-schedule-search/3``)."""
     def sends(self, labels: bool = ...) -> List[Dict[str, Any]]:
         """The sends; with ``labels`` from/to/source/destination/root as the network's labels."""
     def plot(self, max_columns: int = ...) -> str:
@@ -219,7 +218,7 @@ def search(
     With ``collective`` (allgather, reduce-scatter, allreduce, broadcast,
     reduce; ``root``, ``chunks``, ``ports``): that collective's schedule, as
     ``txverify search --network NET --collective X`` (report schema
-    ``txverify-collective-search/2``).
+    ``txverify-schedule-search/3``).
 
     Raises ``LimitError`` (with ``report``) when a limit ran out before any
     schedule; Ctrl-C stops the search with ``KeyboardInterrupt``.

@@ -125,7 +125,7 @@ fn heuristic_reports_replay_valid_with_the_documented_fields() {
     let irregular = file("irregular.edges", &edge_list(&irregular(30, 12, 9)));
     let irregular = format!("edges {}", irregular.display());
     let petersen = format!("edges {PETERSEN}");
-    let documented = documented_fields("## Schema `txverify-collective-search/2`");
+    let documented = documented_fields("### A schedule search that ran");
     for network in ["ring 8", "hypercube 3", "torus 4 4", &petersen, &irregular] {
         for c in [
             "broadcast 1",
@@ -138,7 +138,7 @@ fn heuristic_reports_replay_valid_with_the_documented_fields() {
             let out = out.to_str().unwrap();
             let (v, code) = search(network, &["--collective", c, "--heuristic", "-o", out]);
             assert_eq!(code, 0, "{network} {c}: {v}");
-            assert_eq!(v["schema"], "txverify-collective-search/2");
+            assert_eq!(v["schema"], "txverify-schedule-search/3");
             assert_eq!(
                 (v["method"].as_str(), v["found_by"].as_str()),
                 (Some("heuristic"), Some("heuristic"))
@@ -337,4 +337,81 @@ fn the_anytime_collective_search_goes_down_from_the_construction() {
     );
     assert_eq!(code, 0, "{d}");
     assert!(d["time"].as_u64().unwrap() < h, "{d}");
+}
+
+/// The collectives' descent is the total exchange's (one driver): a
+/// construction slower than `--max-time` is not kept, and SAT goes down from
+/// the cap, not up from the bound.
+#[test]
+fn a_descent_past_a_construction_over_the_max_time_starts_at_the_cap() {
+    // The allgather's construction on a path of six, one port, takes 10 steps.
+    let args = [
+        "search",
+        "--network",
+        "linear 6",
+        "--collective",
+        "allgather",
+        "--ports",
+        "1",
+        "--descending",
+        "--max-time",
+        "9",
+    ];
+    let r = txverify(&args);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let tried: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("search: trying T="))
+        .collect();
+    assert_eq!(tried.first(), Some(&"9"), "{}", r.stderr);
+    assert_eq!(tried.last(), Some(&"7"), "{}", r.stderr);
+    let (v, code) = search(
+        "linear 6",
+        &[
+            "--collective",
+            "allgather",
+            "--ports",
+            "1",
+            "--descending",
+            "--max-time",
+            "9",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(v["time"], 8);
+    assert_eq!(v["infeasible"][0]["time"], 7);
+    assert_eq!(v["found_by"], "sat");
+}
+
+/// Every schedule search writes one schema: the total exchange's report and a
+/// collective's have the same fields, exactly those docs/json.md lists.
+#[test]
+fn every_schedule_search_writes_the_one_documented_schema() {
+    let documented = documented_fields("### A schedule search that ran");
+    let top: std::collections::BTreeSet<String> = documented
+        .iter()
+        // `field_paths` goes two levels deep: `bound.model`, not its fields.
+        .filter(|f| !f.contains("[]") && f.matches('.').count() <= 1)
+        .cloned()
+        .collect();
+    let (exchange, code) = search("ring 5", &[]);
+    assert_eq!(code, 0, "{exchange}");
+    let (allgather, code) = search("ring 5", &["--collective", "allgather"]);
+    assert_eq!(code, 0, "{allgather}");
+    for v in [&exchange, &allgather] {
+        assert_eq!(v["schema"], "txverify-schedule-search/3");
+        assert_eq!(field_paths(v), top, "{v}");
+        for kept in v["improvements"].as_array().unwrap() {
+            let keys: std::collections::BTreeSet<String> = kept
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(|k| format!("improvements[].{k}"))
+                .collect();
+            assert!(keys.is_subset(&documented), "{keys:?}");
+        }
+    }
+    assert_eq!(exchange["collective"], "total-exchange");
+    assert_eq!(allgather["collective"], "allgather");
 }

@@ -556,7 +556,7 @@ fn search_finds_an_optimal_allgather_and_the_file_replays_valid() {
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["schema"], "txverify-collective-search/2");
+    assert_eq!(v["schema"], "txverify-schedule-search/3");
     assert_eq!(
         (v["time"].as_u64(), v["bound"]["value"].as_u64()),
         (Some(5), Some(5))

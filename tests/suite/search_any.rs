@@ -80,7 +80,7 @@ fn the_petersen_graph_gets_a_five_step_schedule_that_meets_its_bound() {
     let out = graph.with_file_name("petersen.json");
     let net = format!("edges {}", graph.display());
     let r = search_json(&["--network", &net, "-o", out.to_str().unwrap()]);
-    assert_eq!(r["schema"], "txverify-schedule-search/2");
+    assert_eq!(r["schema"], "txverify-schedule-search/3");
     assert_eq!(r["lower_bound"], bound);
     assert_eq!(r["time"], bound);
     assert_eq!(r["optimal_by"], "lower_bound");
@@ -435,7 +435,6 @@ fn only_a_checked_refutation_of_any_paths_is_evidence() {
             stop: vec![],
             solver: Default::default(),
             certificate_dir: certificate.map(|c| path.with_file_name(c)),
-            descending: false,
             max_variables: sched::encode::MAX_VARIABLES,
         };
         sched::minimise(&graph, &options, &mut |_| {}).unwrap()

@@ -103,7 +103,7 @@ fn a_deadline_ends_the_run_with_the_best_schedule_on_disk() {
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
-    assert_eq!(report["schema"], "txverify-schedule-search/2");
+    assert_eq!(report["schema"], "txverify-schedule-search/3");
     assert_eq!(report["deadline"], 2.0);
     assert_stopped_with_a_schedule(&report, &out, "deadline");
     let mut written = BTreeSet::new();

@@ -98,8 +98,9 @@ pub fn schema(path: &str, has: impl Fn(&str) -> bool) -> Option<&'static str> {
         "simulate" if has("algorithm") => crate::fifo::report::FIFO_SCHEMA,
         "simulate" => r::SIMULATE_SCHEMA,
         "gen" => crate::construct::report::GEN_SCHEMA,
-        "search" if has("collective") => r::collective_search::COLLECTIVE_SEARCH_SCHEMA,
-        "search" if has("network") => r::network_search::SCHEDULE_SEARCH_SCHEMA,
+        "search" if has("collective") || has("network") => {
+            r::network_search::SCHEDULE_SEARCH_SCHEMA
+        }
         "search" => r::search::SEARCH_SCHEMA,
         "verify-proof" if has("cnf") => r::proof::SCHEMA,
         "verify-proof" if has("collective") => "txverify-verify-collective-proof/1",

@@ -6,6 +6,7 @@
 //! kernel's and the simulator's results, so that the kernel's types can change
 //! without changing the interface. The text form is for reading and may change.
 
+pub(crate) mod anytime;
 pub mod cluster;
 pub mod collective_search;
 pub mod cubes;

@@ -56,8 +56,6 @@ pub struct ScheduleSearchOptions {
     pub solver: SolverChoice,
     /// Where certificates go (`DIR/T<t>/`).
     pub certificate_dir: Option<PathBuf>,
-    /// Try `to`, `to − 1`, … instead (see [`minimise`]).
-    pub descending: bool,
     /// Refuse a formula estimated to have more variables than this
     /// ([`encode::estimate_variables`]) before building it.
     pub max_variables: u64,
@@ -325,29 +323,20 @@ pub fn exchange_schedule(
 /// satisfiable one (the `T`s where the limit ran out before are listed: the
 /// schedule found is then not shown to be the fastest).
 /// `events` hears each `T` tried, the solver's progress, and each schedule
-/// found as soon as it is found (before the search goes on).
+/// found as soon as it is found.
 ///
-/// Descending (`options.descending`), it tries `to`, then one below the time
-/// of each schedule found, and stops at the first `T` refuted or where the
-/// limit runs out: the satisfiable formulas far from the optimum are the easy
-/// ones, and each one found improves on the last. As no schedule that
-/// finishes within `T` steps means none within fewer, a refutation of `T`
-/// then settles every `T` below it too.
-///
-/// Either way the search stops at once when `options.deadline` passes or a
-/// flag of `options.stop` is set (`stopped`), keeping what it found.
+/// The search stops at once when `options.deadline` passes or a flag of
+/// `options.stop` is set (`stopped`), keeping what it found. Downward, one
+/// step below each schedule kept, is the anytime driver's order (the
+/// clients' `report::anytime`), which calls this one `T` at a time.
 pub fn minimise(
     graph: &Graph,
     options: &ScheduleSearchOptions,
     events: &mut dyn FnMut(ScheduleEvent<'_>),
 ) -> Result<ScheduleSearch, ScheduleSearchError> {
     let mut result = ScheduleSearch::default();
-    let mut time = if options.descending {
-        options.to
-    } else {
-        options.from
-    };
-    while (options.from..=options.to).contains(&time) {
+    let mut time = options.from;
+    while time <= options.to {
         if let Some(why) = options.stopped() {
             result.stopped = Some(why);
             break;
@@ -367,19 +356,12 @@ pub fn minimise(
                     time,
                     sends: &sends,
                 });
-                let finished = sends.last().map_or(0, |s| s.step as usize);
                 result.found = Some(sends);
-                match finished.min(time).checked_sub(1) {
-                    Some(next) if options.descending => time = next,
-                    _ => break,
-                }
+                break;
             }
             AtTime::Infeasible(i) => {
                 events(ScheduleEvent::Refuted { time });
                 result.infeasible.push(i);
-                if options.descending {
-                    break;
-                }
                 time += 1;
             }
             AtTime::Unknown(phase) => {
@@ -389,9 +371,8 @@ pub fn minimise(
                 result.unknown.push(time);
                 result.stopped = stopped;
                 result.stopped_in = stopped.map(|_| phase);
-                // Upward, perhaps a larger T is easier: a limit that runs out
-                // moves on. Downward, a smaller T is harder.
-                if stopped.is_some() || options.descending {
+                // Perhaps a larger T is easier: a limit that runs out moves on.
+                if stopped.is_some() {
                     break;
                 }
                 time += 1;
@@ -600,7 +581,6 @@ mod tests {
             stop: vec![],
             solver: SolverChoice::Varisat,
             certificate_dir: None,
-            descending: false,
             max_variables: encode::MAX_VARIABLES,
         }
     }
@@ -613,22 +593,12 @@ mod tests {
         assert_eq!(found.infeasible.len(), 1);
         let sends = found.found.unwrap();
         assert_eq!(sends.iter().map(|s| s.step).max(), Some(3));
-        let mut down = options("ring 5", 2, 6, PathClass::Any);
-        down.descending = true;
-        let found = minimise(&g, &down, &mut |_| {}).unwrap();
-        assert_eq!(
-            found.infeasible.iter().map(|i| i.time).collect::<Vec<_>>(),
-            [2]
-        );
-        let sends = found.found.unwrap();
-        assert_eq!(sends.iter().map(|s| s.step).max(), Some(3));
     }
 
     #[test]
     fn each_schedule_found_is_heard_and_a_stop_ends_the_search() {
         let g = "ring 5".parse::<NetworkName>().unwrap().build().unwrap();
         let mut down = options("ring 5", 2, 6, PathClass::Any);
-        down.descending = true;
         let mut found = vec![];
         let mut hear = |e: ScheduleEvent<'_>| {
             if let ScheduleEvent::Found { time, sends } = e {

@@ -15,7 +15,9 @@
 //! meets the bound, or by the core's rule on the checked certificates of
 //! every time from the bound up ([`collective_optimal_by`]).
 
+use super::anytime::{self, AnytimeSearch, Plan};
 use super::network_search::Kept;
+use super::network_search::SCHEDULE_SEARCH_SCHEMA;
 use super::network_search::write::write_output;
 use super::{Failure, Status};
 use serde_json::{Value, json};
@@ -72,9 +74,6 @@ impl CollectiveSearchRequest {
         (self.heuristic || self.deadline.is_some() || self.descending) && self.time.is_none()
     }
 }
-
-/// The JSON schema of `search --network --collective --format json`.
-pub const COLLECTIVE_SEARCH_SCHEMA: &str = "txverify-collective-search/2";
 
 /// The report: text, JSON and status.
 pub struct CollectiveSearchReport {
@@ -172,83 +171,82 @@ pub fn search_collective(
         started,
         best: None,
         kept: vec![],
+        searched: CollectiveSearch::default(),
+        sat_skipped: None,
+        stop: StopToken::new(
+            request.deadline.map(|d| started + d),
+            request.interrupt.iter().cloned().collect(),
+        ),
+        progress,
     };
-    let stop = StopToken::new(
-        request.deadline.map(|d| started + d),
-        request.interrupt.iter().cloned().collect(),
-    );
-    let mut searched = CollectiveSearch::default();
-    if request.constructs() {
-        let made = match construct_until(&graph, request.collective, request.ports, &stop) {
-            Ok(made) => Some(made),
+    let plan = Plan {
+        constructs: request.constructs(),
+        construction_only: request.heuristic,
+        time: request.time,
+        max_time: request.max_time,
+        bound: bound.value() as usize,
+        descending: request.descending,
+    };
+    anytime::run(&mut run, &plan)?;
+    Ok(run.report())
+}
+
+impl AnytimeSearch for Run<'_> {
+    type Error = Box<Failure>;
+    type Judged = Found;
+
+    fn construct(&mut self) -> Outcome<Option<Found>> {
+        let request = self.request;
+        match construct_until(self.graph, request.collective, request.ports, &self.stop) {
+            Ok(made) => self.judged(made.sends, Some(made.method)).map(Some),
             Err(ConstructionError::Stopped) => {
-                searched.stopped = stop.stopped();
-                searched.stopped_in = Some(Phase::Construction);
-                None
+                self.searched.stopped = self.stop.stopped();
+                self.searched.stopped_in = Some(Phase::Construction);
+                Ok(None)
             }
-            Err(e) => {
-                return fail(
-                    Status::Input,
-                    format!("`{}`: {e}", txverify_core::format::echoed(&words)),
-                );
-            }
-        };
-        if let Some(made) = made {
-            let found = run.judged(made.sends, Some(made.method))?;
-            if request
-                .max_time
-                .is_none_or(|max| found.verdict.time() as usize <= max)
-            {
-                run.offer(found)?;
-            }
+            Err(e) => fail(
+                Status::Input,
+                format!(
+                    "`{}`: {e}",
+                    txverify_core::format::echoed(&request.network.to_string())
+                ),
+            ),
         }
     }
-    let mut sat_skipped = None;
-    let best_time = run.best.as_ref().map(|b| b.verdict.time() as usize);
-    if request.heuristic || searched.stopped.is_some() {
-        // The construction alone, or the run stopped while it was made.
-    } else if let (true, Some(best)) = (request.descending, best_time) {
-        // Downward, as the total exchange: one step below each schedule
-        // found, until a time is refuted (which settles every time below
-        // it), a limit runs out or the bound is met.
-        let from = bound.value() as usize;
-        let mut next = best
-            .checked_sub(1)
-            .map(|t| request.max_time.map_or(t, |m| m.min(t)));
-        while let Some(time) = next.filter(|&t| t >= from) {
-            let Some(step) = run.sat(time, time, progress, &mut sat_skipped)? else {
-                break;
-            };
-            searched.infeasible.extend(step.infeasible);
-            searched.unknown.extend(step.unknown);
-            (searched.stopped, searched.stopped_in) = (step.stopped, step.stopped_in);
-            let Some(sends) = step.found else {
-                break;
-            };
-            searched.translated = step.translated;
-            let found = run.judged(sends, None)?;
-            next = (found.verdict.time() as usize).checked_sub(1);
-            run.offer(found)?;
-        }
-    } else {
-        let from = request.time.unwrap_or(bound.value() as usize);
-        let below_best = best_time.map(|b| b.checked_sub(1));
-        let to = match (request.time, request.max_time, below_best) {
-            (Some(t), _, _) => Some(t),
-            (None, max, Some(below)) => below.map(|b| max.map_or(b, |m| m.min(b))),
-            (None, max, None) => Some(max.unwrap_or(from + 16)),
-        };
-        if let Some(to) = to.filter(|&to| to >= from)
-            && let Some(s) = run.sat(from, to, progress, &mut sat_skipped)?
-        {
-            searched = s;
-            if let Some(sends) = searched.found.clone() {
-                let found = run.judged(sends, None)?;
-                run.offer(found)?;
-            }
-        }
+
+    fn time_of(found: &Found) -> u32 {
+        found.verdict.time()
     }
-    Ok(run.report(&searched, sat_skipped))
+
+    fn keep(&mut self, found: Found) -> Outcome<()> {
+        self.offer(found)
+    }
+
+    fn sat_follows(&self) -> bool {
+        self.searched.stopped.is_none()
+    }
+
+    fn best_time(&self) -> Option<u32> {
+        self.best.as_ref().map(|b| b.verdict.time())
+    }
+
+    fn sat(&mut self, from: usize, to: usize) -> Outcome<Option<u32>> {
+        let Some(step) = self.solve(from, to)? else {
+            return Ok(None);
+        };
+        let searched = &mut self.searched;
+        searched.infeasible.extend(step.infeasible);
+        searched.unknown.extend(step.unknown);
+        (searched.stopped, searched.stopped_in) = (step.stopped, step.stopped_in);
+        let Some(sends) = step.found else {
+            return Ok(None);
+        };
+        searched.translated = step.translated;
+        let found = self.judged(sends, None)?;
+        let time = found.verdict.time();
+        self.offer(found)?;
+        Ok(Some(time))
+    }
 }
 
 /// One run, once the network is built and its bound known.
@@ -259,19 +257,21 @@ struct Run<'a> {
     started: Instant,
     best: Option<Found>,
     kept: Vec<Kept>,
+    /// What SAT found, every step of the run together.
+    searched: CollectiveSearch,
+    /// Why SAT stopped short: its formula is over `--max-variables` after a
+    /// construction was kept, which stands.
+    sat_skipped: Option<String>,
+    stop: StopToken,
+    /// Hears each time tried.
+    progress: &'a mut dyn FnMut(usize),
 }
 
 impl Run<'_> {
     /// SAT for `from ..= to` steps, upward; `None` when the formula is over
     /// `--max-variables` after a construction was kept (`sat_skipped` says
     /// why: the construction stands).
-    fn sat(
-        &self,
-        from: usize,
-        to: usize,
-        progress: &mut dyn FnMut(usize),
-        sat_skipped: &mut Option<String>,
-    ) -> Outcome<Option<CollectiveSearch>> {
+    fn solve(&mut self, from: usize, to: usize) -> Outcome<Option<CollectiveSearch>> {
         let request = self.request;
         let words = request.network.to_string();
         let options = CollectiveSearchOptions {
@@ -288,11 +288,11 @@ impl Run<'_> {
             deadline: request.deadline.map(|d| self.started + d),
             stop: request.interrupt.iter().cloned().collect(),
         };
-        match minimise_collective(self.graph, &options, progress) {
+        match minimise_collective(self.graph, &options, self.progress) {
             Ok(s) => Ok(Some(s)),
             // A formula too large does not take the construction away.
             Err(e @ CollectiveSearchError::OverLimit { .. }) if self.best.is_some() => {
-                *sat_skipped = Some(e.to_string());
+                self.sat_skipped = Some(e.to_string());
                 Ok(None)
             }
             Err(e) => {
@@ -374,12 +374,9 @@ impl Run<'_> {
     }
 
     /// The report in text and JSON.
-    fn report(
-        self,
-        searched: &CollectiveSearch,
-        sat_skipped: Option<String>,
-    ) -> CollectiveSearchReport {
+    fn report(self) -> CollectiveSearchReport {
         let (request, graph, bound) = (self.request, self.graph, self.bound);
+        let (searched, sat_skipped) = (&self.searched, self.sat_skipped.clone());
         let found = self.best.as_ref();
         let status = match (
             found,
@@ -496,25 +493,37 @@ impl Run<'_> {
         let _ = writeln!(text, "  seconds      {seconds:.3}");
         let improvements: Vec<Value> = self.kept.iter().map(Kept::json).collect();
         let json = json!({
-            "schema": COLLECTIVE_SEARCH_SCHEMA,
+            "schema": SCHEDULE_SEARCH_SCHEMA,
             "network": words,
             "nodes": graph.nodes(),
+            "directed_links": graph.directed_links(),
             "collective": request.collective.to_string(),
             "chunks": chunks,
             "ports": match request.ports { Ports::All => json!("all"), Ports::Limit(k) => json!(k) },
             "method": if request.heuristic { "heuristic" } else { "sat" },
             "encoding": (!request.heuristic).then(|| encoding_version(request.collective)),
+            // The formulas let an item take any path.
+            "paths": "any",
             "bound": bound,
+            "lower_bound": bound.value(),
+            "bound_name": bound.name(),
+            // The LP bound the search states is the total exchange's.
+            "lp": Value::Null,
+            "lp_skipped": "the LP bound is of the total exchange",
             "infeasible": searched.infeasible.iter().map(|i| json!({
                 "time": i.time,
                 "claim": i.claim,
+                "covers_all_schedules": true,
+                "restrictions": Vec::<String>::new(),
                 "certificate": i.certificate.as_ref().map(|d| d.display().to_string()),
                 "certificate_checked": i.certificate_checked,
             })).collect::<Vec<_>>(),
             "unknown": searched.unknown,
+            "found": found.is_some(),
             "time": found.map(|f| f.verdict.time()),
             "transmissions": found.map(|f| f.schedule.sends.len()),
             "valid": found.map(|f| f.verdict.valid()),
+            "ratio": found.map(|f| f64::from(f.verdict.time()) / bound.value().max(1) as f64),
             "found_by": found_by,
             "construction": found.and_then(|f| f.construction.clone()),
             "gap": gap,
@@ -527,6 +536,8 @@ impl Run<'_> {
             "stopped_in": stopped_in,
             "deadline": request.deadline.map(|d| d.as_secs_f64()),
             "sat_skipped": sat_skipped,
+            "solver": (!request.heuristic).then(|| solver_name(request.solver)),
+            "output": found.and(request.output.as_ref()).map(|p| p.display().to_string()),
             "seconds": seconds,
             "exit_code": status.code(),
         });
@@ -560,5 +571,13 @@ fn verdict_text(verdict: &ScheduleVerdict, optimal_by: Option<&str>, bound: u64)
         )
     } else {
         verdict.to_string()
+    }
+}
+
+/// The solver as the report names it.
+fn solver_name(solver: SolverChoice) -> String {
+    match serde_json::to_value(solver) {
+        Ok(Value::String(name)) => name,
+        _ => "a SAT solver".to_string(),
     }
 }

@@ -1,5 +1,5 @@
 //! The report of `search --network`, in text and JSON (schema
-//! txverify-schedule-search/2, docs/json.md): what was found, how sure it is,
+//! txverify-schedule-search/3, docs/json.md): what was found, how sure it is,
 //! how the run ended and how far the best schedule is from the bound.
 
 use super::{Judged, LpFacts, NetworkSearchRequest, SCHEDULE_SEARCH_SCHEMA};
@@ -7,6 +7,7 @@ use crate::report::Status;
 use serde_json::Value;
 use std::fmt::Write as _;
 use txverify_core::network::Graph;
+use txverify_core::schedule::Collective;
 use txverify_core::verdict::NamedBound;
 use txverify_search::schedule::{self as sched, PathClass, ScheduleSearch};
 
@@ -194,7 +195,8 @@ impl Facts<'_> {
         }
     }
 
-    /// The JSON report (schema txverify-schedule-search/2, docs/json.md).
+    /// The JSON report (schema txverify-schedule-search/3, docs/json.md):
+    /// the fields every schedule search writes, the collective's among them.
     pub(super) fn json(&self, status: Status, seconds: f64) -> Value {
         let (request, bound, found) = (self.request, self.bound, self.found);
         let infeasible: Vec<Value> = self
@@ -219,9 +221,13 @@ impl Facts<'_> {
             "network": request.network.to_string(),
             "nodes": self.graph.nodes(),
             "directed_links": self.graph.directed_links(),
+            "collective": Collective::TotalExchange.to_string(),
+            "chunks": Collective::TotalExchange.chunks(),
             "ports": "all",
             "method": if heuristic { "heuristic" } else { "sat" },
+            "encoding": (!heuristic).then_some(sched::encode::EXCHANGE_ENCODING_VERSION),
             "paths": paths_name(if heuristic { PathClass::Any } else { request.paths }),
+            "bound": bound,
             "lower_bound": bound.value(),
             "bound_name": bound.name(),
             "lp": match self.lp {
@@ -234,6 +240,7 @@ impl Facts<'_> {
             },
             "found": found.is_some(),
             "found_by": found.as_ref().map(|f| if f.by_heuristic { "heuristic" } else { "sat" }),
+            "construction": found.as_ref().and_then(|f| f.by_heuristic.then_some(LIST_SCHEDULE)),
             "time": time,
             "transmissions": found.as_ref().map(|f| f.schedule.sends()),
             "valid": found.as_ref().map(|f| f.verdict.valid()),
@@ -241,6 +248,8 @@ impl Facts<'_> {
             "gap": self.gap(),
             "optimal": self.optimal.map(|o| o.is_some()),
             "optimal_by": self.optimal.flatten(),
+            "verdict": found.as_ref().map(|f| self.verdict_words(f)),
+            "translated": found.as_ref().map(|_| false),
             "infeasible": infeasible,
             "unknown": self.unknown(),
             "improvements": kept,
@@ -255,6 +264,10 @@ impl Facts<'_> {
         })
     }
 }
+
+/// The construction of the total exchange, as the report names it: the
+/// heuristic's list schedule ([`sched::heuristic::list_schedule`]).
+const LIST_SCHEDULE: &str = "list schedule";
 
 /// A phase as the text report names it.
 fn phase_words(phase: &str) -> &'static str {

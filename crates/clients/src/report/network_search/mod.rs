@@ -15,6 +15,7 @@ mod facts;
 mod stream;
 pub mod write;
 
+use super::anytime::{self, AnytimeSearch, Ended, Plan};
 use super::{Failure, Status};
 use facts::Facts;
 pub(crate) use facts::Kept;
@@ -33,8 +34,10 @@ use txverify_search::schedule::{
     self as sched, PathClass, ScheduleEvent, ScheduleSearch, ScheduleSearchOptions, Stopped,
 };
 
-/// The JSON schema of `search --network --format json`.
-pub const SCHEDULE_SEARCH_SCHEMA: &str = "txverify-schedule-search/2";
+/// The JSON schema of every schedule search, `search --network --format
+/// json`, total exchange and the collectives alike (docs/json.md: it
+/// replaces `txverify-schedule-search/2` and `txverify-collective-search/2`).
+pub const SCHEDULE_SEARCH_SCHEMA: &str = "txverify-schedule-search/3";
 
 /// What `search --network` was asked, its arguments checked.
 #[derive(Clone, Debug)]
@@ -161,7 +164,7 @@ impl NetworkSearchReport {
         &self.text
     }
 
-    /// The report for programs (schema txverify-schedule-search/2, docs/json.md).
+    /// The report for programs (schema txverify-schedule-search/3, docs/json.md).
     pub fn json(&self) -> &Value {
         &self.json
     }
@@ -458,100 +461,36 @@ impl Run<'_> {
                 Err(message) => self.fail(message, Status::Internal),
             };
         }
-        if request.time.is_none() {
-            let sends =
-                sched::heuristic::plan_with_flow(self.graph, self.flow).to_sends(self.graph);
-            let heuristic = match judged(&request.network, self.graph, sends, self.bound, true) {
-                Ok(j) => j,
-                Err(message) => return self.fail(message, Status::Internal),
-            };
-            let within = request
-                .max_time
-                .is_none_or(|max| heuristic.verdict.time() as usize <= max);
-            if within && let Err(message) = best.offer(heuristic, events) {
-                return self.fail(message, Status::Input);
-            }
-            if request.heuristic {
-                return self.report(best, None);
-            }
-            if let Some(why) = &self.sat_skipped {
-                return match best.judged {
-                    Some(_) => self.report(best, None),
-                    None => self.fail(format!("`{}`: {why}", request.words), Status::Input),
-                };
-            }
-        }
-        let from = request.time.unwrap_or(self.bound.value() as usize);
-        // Only faster than the best so far is of use.
-        let below_best = best.time().map(|t| (t as usize).checked_sub(1));
-        let to = match (request.time, request.max_time, below_best) {
-            (Some(t), _, _) => Some(t),
-            (None, max, Some(below)) => below.map(|b| max.map_or(b, |m| m.min(b))),
-            (None, max, None) => max,
+        let mut exchange = Exchange {
+            run: self,
+            best,
+            events,
+            searched: ScheduleSearch::default(),
         };
-        let Some(to) = to.filter(|&to| to >= from) else {
-            // The best meets the bound, or nothing is left to try.
-            return self.report(best, Some(&ScheduleSearch::default()));
-        };
-        // Set when a schedule SAT found cannot be kept: the search stops.
-        let failed = Arc::new(AtomicBool::new(false));
-        let options = ScheduleSearchOptions {
-            network: request.words.trim().to_string(),
-            paths: request.paths,
-            from,
-            to,
-            time_limit: request.time_limit,
-            deadline: request.deadline.map(|d| self.started + d),
-            stop: request
-                .interrupt
-                .iter()
-                .cloned()
-                .chain([failed.clone()])
-                .collect(),
-            solver: request.solver,
-            certificate_dir: request.certificate.clone(),
+        let plan = Plan {
+            constructs: request.time.is_none(),
+            construction_only: request.heuristic,
+            time: request.time,
+            max_time: request.max_time,
+            bound: self.bound.value() as usize,
             descending: request.descending,
-            max_variables: request.max_variables,
         };
-        let mut problem: Option<(String, Status)> = None;
-        let mut hear = |event: ScheduleEvent<'_>| {
-            if let ScheduleEvent::Found { sends, .. } = event
-                && problem.is_none()
-            {
-                let kept = judged(
-                    &request.network,
-                    self.graph,
-                    sends.to_vec(),
-                    self.bound,
-                    false,
-                )
-                .map_err(|m| (m, Status::Internal))
-                .and_then(|j| best.offer(j, events).map_err(|m| (m, Status::Input)));
-                if let Err(e) = kept {
-                    problem = Some(e);
-                    failed.store(true, Ordering::Relaxed);
+        let ended = anytime::run(&mut exchange, &plan);
+        let Exchange { best, searched, .. } = exchange;
+        match ended {
+            Err(e) => Err(e),
+            Ok(Ended::Construction) => match (&self.sat_skipped, &best.judged) {
+                (Some(why), None) => {
+                    self.fail(format!("`{}`: {why}", request.words), Status::Input)
                 }
-            }
-            events(NetworkSearchEvent::Search {
-                event,
-                best: best.time(),
-                bound: self.bound.value(),
-                elapsed: self.started.elapsed(),
-            });
-        };
-        let searched = sched::minimise(self.graph, &options, &mut hear);
-        if let Some((message, status)) = problem {
-            return self.fail(message, status);
-        }
-        match searched {
+                _ => self.report(best, None),
+            },
             // A formula over a limit of the encoder does not take away what
             // was found: SAT is skipped from there, and the report says why.
-            Ok(s) => match (&s.over_limit, &best.judged) {
+            Ok(Ended::Sat) => match (&searched.over_limit, &best.judged) {
                 (Some(e), None) => self.fail(e.to_string(), Status::Input),
-                _ => self.report(best, Some(&s)),
+                _ => self.report(best, Some(&searched)),
             },
-            Err(e) if e.is_io() || e.is_over_limit() => self.fail(e.to_string(), Status::Input),
-            Err(e) => self.fail(e.to_string(), Status::Internal),
         }
     }
 
@@ -603,6 +542,124 @@ impl Run<'_> {
             status,
             schedule: found.map(|f| f.schedule),
         })
+    }
+}
+
+/// The total exchange's search as the anytime driver sees it: the list
+/// heuristic is its construction, [`sched::minimise`] its SAT.
+struct Exchange<'r, 'a, 'e> {
+    run: &'r Run<'a>,
+    best: Best<'a>,
+    events: &'e mut dyn FnMut(NetworkSearchEvent<'_>),
+    /// What SAT found, every step of the run together.
+    searched: ScheduleSearch,
+}
+
+impl AnytimeSearch for Exchange<'_, '_, '_> {
+    type Error = NetworkSearchFailure;
+    type Judged = Judged;
+
+    fn construct(&mut self) -> Result<Option<Judged>, NetworkSearchFailure> {
+        let run = self.run;
+        let sends = sched::heuristic::plan_with_flow(run.graph, run.flow).to_sends(run.graph);
+        judged(&run.request.network, run.graph, sends, run.bound, true)
+            .map(Some)
+            .map_err(|message| failure(&run.request.words, Status::Internal, message))
+    }
+
+    fn time_of(judged: &Judged) -> u32 {
+        judged.verdict.time()
+    }
+
+    fn keep(&mut self, judged: Judged) -> Result<(), NetworkSearchFailure> {
+        self.best
+            .offer(judged, self.events)
+            .map_err(|message| failure(&self.run.request.words, Status::Input, message))
+    }
+
+    fn sat_follows(&self) -> bool {
+        self.run.sat_skipped.is_none()
+    }
+
+    fn best_time(&self) -> Option<u32> {
+        self.best.time()
+    }
+
+    fn sat(&mut self, from: usize, to: usize) -> Result<Option<u32>, NetworkSearchFailure> {
+        let run = self.run;
+        let request = run.request;
+        // Set when a schedule SAT found cannot be kept: the search stops.
+        let failed = Arc::new(AtomicBool::new(false));
+        let options = ScheduleSearchOptions {
+            network: request.words.trim().to_string(),
+            paths: request.paths,
+            from,
+            to,
+            time_limit: request.time_limit,
+            deadline: request.deadline.map(|d| run.started + d),
+            stop: request
+                .interrupt
+                .iter()
+                .cloned()
+                .chain([failed.clone()])
+                .collect(),
+            solver: request.solver,
+            certificate_dir: request.certificate.clone(),
+            max_variables: request.max_variables,
+        };
+        let mut problem: Option<(String, Status)> = None;
+        let (best, events) = (&mut self.best, &mut *self.events);
+        let mut hear = |event: ScheduleEvent<'_>| {
+            if let ScheduleEvent::Found { sends, .. } = event
+                && problem.is_none()
+            {
+                let kept = judged(
+                    &request.network,
+                    run.graph,
+                    sends.to_vec(),
+                    run.bound,
+                    false,
+                )
+                .map_err(|m| (m, Status::Internal))
+                .and_then(|j| best.offer(j, events).map_err(|m| (m, Status::Input)));
+                if let Err(e) = kept {
+                    problem = Some(e);
+                    failed.store(true, Ordering::Relaxed);
+                }
+            }
+            events(NetworkSearchEvent::Search {
+                event,
+                best: best.time(),
+                bound: run.bound.value(),
+                elapsed: run.started.elapsed(),
+            });
+        };
+        let step = sched::minimise(run.graph, &options, &mut hear);
+        if let Some((message, status)) = problem {
+            return Err(failure(&request.words, status, message));
+        }
+        let step = match step {
+            Ok(step) => step,
+            Err(e) if e.is_io() || e.is_over_limit() => {
+                return Err(failure(&request.words, Status::Input, e.to_string()));
+            }
+            Err(e) => return Err(failure(&request.words, Status::Internal, e.to_string())),
+        };
+        let searched = &mut self.searched;
+        searched.infeasible.extend(step.infeasible);
+        searched.unknown.extend(step.unknown);
+        (searched.stopped, searched.stopped_in) = (step.stopped, step.stopped_in);
+        if step.over_limit.is_some() {
+            searched.over_limit = step.over_limit;
+        }
+        let finished = step
+            .found
+            .as_ref()
+            .map(|sends| sends.last().map_or(0, |s| s.step));
+        if step.found.is_some() {
+            searched.found = step.found;
+        }
+        Ok(finished)
     }
 }
 
