@@ -8,7 +8,7 @@ use txverify_core::network::NetworkName;
 use txverify_core::schedule::{Schedule, write_json, write_text};
 
 /// Writes the schedule to `path` (JSON for a `.json` name, else text;
-/// compressed for a `.gz` or `.zst` one, [`compressed_writer`]), with
+/// compressed for a `.gz` or `.zst` one, `compressed_writer`), with
 /// an edge list named by an absolute path when the schedule goes elsewhere (a
 /// schedule names its edge list relative to itself). The text goes to a file
 /// beside `path` first, which is then renamed over it.
