@@ -133,8 +133,6 @@ def _timed():
         (_self_loop, "self-loop"),
         (lambda: nx.Graph(), "no link"),
         (lambda: [([1], [2])], "not hashable"),
-        (_capacity_two, "capacities are not modelled yet"),
-        (_timed, "timings are not read"),
         (lambda: nx.DiGraph([(0, 1), (1, 2), (2, 0)]), "no reverse"),
         (_isolated, "in no link"),
         (lambda: [(0, 1, 2)], "two nodes"),
@@ -153,6 +151,15 @@ def test_hostile_graphs_are_input_errors(network, message):
     ):
         with pytest.raises(txverify.InputError, match=message):
             call()
+
+
+@pytest.mark.parametrize("fabric", [_capacity_two, _timed])
+def test_bounds_and_search_refuse_a_fabric_graph_and_simulate_replays_on_it(fabric):
+    for call in (lambda: txverify.bounds(fabric()), lambda: txverify.search(fabric(), heuristic=True)):
+        with pytest.raises(txverify.InputError, match="do not model fabrics yet"):
+            call()
+    found = txverify.search(_cycle(), heuristic=True)
+    assert txverify.simulate(found.to_json(), network=fabric()).valid
 
 
 def test_simulate_and_check_msccl_take_a_graph(cli):

@@ -10,6 +10,7 @@ The work runs with the GIL released; Ctrl-C stops a search.
 
 import hashlib as _hashlib
 import json as _json
+import math as _math
 import os as _os
 import tempfile as _tempfile
 from collections.abc import Mapping as _Mapping
@@ -67,11 +68,15 @@ class Network:
     result then carries ``labels`` (node number → label).
     """
 
-    __slots__ = ("_labels", "_links")
+    __slots__ = ("_labels", "_links", "_fabric")
 
-    def __init__(self, labels: list, links: list) -> None:
+    def __init__(self, labels: list, links: list, fabric: Optional[list] = None) -> None:
         self._labels = list(labels)
         self._links = [(int(u), int(v)) for u, v in links]
+        # Per link: (capacity, alpha, beta); None for a network of plain links.
+        self._fabric = None if fabric is None else [_link_fabric(f) for f in fabric]
+        if self._fabric is not None and len(self._fabric) != len(self._links):
+            raise InputError("a network's fabric gives one (capacity, alpha, beta) per link")
 
     @classmethod
     def from_edges(cls, edges: Any, labels: Optional[Any] = None) -> "Network":
@@ -117,10 +122,11 @@ class Network:
     def from_networkx(cls, graph: Any) -> "Network":
         """A network from a networkx ``Graph`` (each edge one link) or
         ``DiGraph`` (each arc must have its reverse: links are undirected,
-        and an arc pair is one link). Edge attributes are not read yet: a
-        ``capacity`` other than 1, or an ``alpha`` or ``beta``, is refused
-        (``InputError``) rather than ignored; timings go to ``simulate``'s
-        ``link_table``."""
+        and an arc pair is one link). The edge attributes ``capacity`` (the
+        chunks a link carries a step, a whole number from 1, default 1),
+        ``alpha`` and ``beta`` (the link's times in the timed replay) are read
+        and make the network a fabric (docs/networks.md, "Fabrics"); a
+        DiGraph's two arcs of a link must agree on them."""
         try:
             nodes = list(graph.nodes)
             directed = bool(graph.is_directed())
@@ -129,19 +135,9 @@ class Network:
             raise InputError(
                 f"expected a networkx Graph or DiGraph, not {type(graph).__name__}"
             ) from None
+        of = {}
         for u, v, data in arcs:
-            capacity = data.get("capacity", 1) if isinstance(data, dict) else 1
-            if capacity != 1:
-                raise InputError(
-                    f"link ({u!r}, {v!r}) has capacity {capacity!r}: link capacities are not "
-                    "modelled yet (every link carries one packet per step)"
-                )
-            for timing in ("alpha", "beta"):
-                if isinstance(data, dict) and timing in data:
-                    raise InputError(
-                        f"link ({u!r}, {v!r}) has a `{timing}` attribute: per-link timings "
-                        "are not read from graphs yet (give simulate a link_table)"
-                    )
+            of[(u, v)] = _attributes(u, v, data if isinstance(data, dict) else {})
         pairs = [(u, v) for u, v, _ in arcs]
         if directed:
             present = set(pairs)
@@ -152,10 +148,19 @@ class Network:
                         f"the arc ({u!r}, {v!r}) has no reverse: a DiGraph must be symmetric "
                         "(links are undirected; directed links are not modelled yet)"
                     )
+                if of[(u, v)] != of[(v, u)]:
+                    raise InputError(
+                        f"the arcs ({u!r}, {v!r}) and ({v!r}, {u!r}) differ in capacity or "
+                        "times: a link is read as one, the same both ways"
+                    )
                 if u == v or (v, u) not in set(kept):
                     kept.append((u, v))
             pairs = kept
-        return cls.from_edges(pairs, labels=nodes)
+        network = cls.from_edges(pairs, labels=nodes)
+        fabric = [of[pair] for pair in pairs]
+        if any(f != _PLAIN_LINK for f in fabric):
+            network._fabric = fabric
+        return network
 
     def to_networkx(self) -> Any:
         """The network as a networkx ``Graph`` (nodes in order, with their labels)."""
@@ -165,7 +170,12 @@ class Network:
             raise InputError("to_networkx needs the networkx package") from None
         graph = networkx.Graph()
         graph.add_nodes_from(self._labels)
-        graph.add_edges_from(self.edges)
+        if self._fabric is None:
+            graph.add_edges_from(self.edges)
+            return graph
+        for (u, v), (capacity, alpha, beta) in zip(self.edges, self._fabric):
+            times = {k: t for k, t in (("alpha", alpha), ("beta", beta)) if t is not None}
+            graph.add_edge(u, v, capacity=capacity, **times)
         return graph
 
     @property
@@ -178,10 +188,24 @@ class Network:
         """The links as ``(u, v)`` pairs of labels, in order."""
         return [(self._labels[u], self._labels[v]) for u, v in self._links]
 
+    @property
+    def capacities(self) -> Optional[list]:
+        """Each link's capacity, in the order of ``edges``; None for a
+        network of plain links (capacity 1, no times)."""
+        return None if self._fabric is None else [f[0] for f in self._fabric]
+
     def edges_text(self) -> str:
         """The edge list the library reads (docs/networks.md): one ``u v``
-        line of node numbers per link."""
-        return "".join(f"{u} {v}\n" for u, v in self._links)
+        line of node numbers per link, then its capacity and times when the
+        network is a fabric (``u v [capacity] [alpha=A] [beta=B]``)."""
+        if self._fabric is None:
+            return "".join(f"{u} {v}\n" for u, v in self._links)
+        lines = []
+        for (u, v), (capacity, alpha, beta) in zip(self._links, self._fabric):
+            words = [str(u), str(v)] + ([str(capacity)] if capacity != 1 else [])
+            words += [f"{k}={t!r}" for k, t in (("alpha", alpha), ("beta", beta)) if t is not None]
+            lines.append(" ".join(words) + "\n")
+        return "".join(lines)
 
     def save(self, path: Union[str, "_os.PathLike[str]"]) -> None:
         """Writes the edge list to ``path``."""
@@ -197,27 +221,15 @@ class Network:
         """The network's name as the library reads it: ``edges FILE``, FILE
         an edge list in the temporary directory named by its content (so one
         network has one name, and a schedule that names it replays later)."""
-        text = self.edges_text()
-        digest = _hashlib.sha256(text.encode()).hexdigest()[:32]
-        folder = _os.path.join(_tempfile.gettempdir(), "txverify-networks")
-        path = _os.path.join(folder, f"{digest}.edges")
-        if not _os.path.exists(path):
-            try:
-                _os.makedirs(folder, exist_ok=True)
-                partial = f"{path}.{_os.getpid()}.part"
-                with open(partial, "w", encoding="utf-8") as f:
-                    f.write(text)
-                _os.replace(partial, path)
-            except OSError as e:
-                raise InputError(f"cannot write the network's edge list: {e}", path) from None
-        return f"edges {path}"
+        return _named_file(self.edges_text(), "edges")
 
     def __len__(self) -> int:
         return len(self._labels)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Network):
-            return self._labels == other._labels and self._links == other._links
+            return (self._labels, self._links, self._fabric) == (
+                other._labels, other._links, other._fabric)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
@@ -241,13 +253,82 @@ def _hashable(value: Any) -> bool:
     return True
 
 
+_PLAIN_LINK = (1, None, None)
+
+
+def _link_fabric(given: Any) -> "tuple[int, Optional[float], Optional[float]]":
+    """A link's (capacity, alpha, beta), checked as the library will read them."""
+    try:
+        capacity, alpha, beta = given
+    except (TypeError, ValueError):
+        raise InputError(f"a link's fabric is (capacity, alpha, beta), not {given!r}") from None
+    return _attributes("u", "v", {"capacity": capacity, "alpha": alpha, "beta": beta})
+
+
+def _attributes(u: Any, v: Any, data: Dict[str, Any]) -> "tuple[int, Optional[float], Optional[float]]":
+    """The capacity and times of the link (u, v) from its edge attributes."""
+    capacity = data.get("capacity", 1)
+    if isinstance(capacity, bool) or not isinstance(capacity, int) or not 1 <= capacity <= 65536:
+        raise InputError(
+            f"link ({u!r}, {v!r}) has capacity {capacity!r}: a capacity is a whole number of "
+            "chunks a step from 1 to 65536"
+        )
+    times = []
+    for key in ("alpha", "beta"):
+        t = data.get(key)
+        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float))
+                              or not _math.isfinite(t) or t < 0):
+            raise InputError(f"link ({u!r}, {v!r}) has {key} {t!r}: a time is a finite number >= 0")
+        times.append(None if t is None else float(t))
+    return (capacity, times[0], times[1])
+
+
+def _topology_name(topology: Any) -> str:
+    """An msccl-tools ``Topology`` object (``name``, ``links[dst][src]``,
+    ``switches``) as the library's name: ``edges FILE``, FILE its topology
+    JSON in the temporary directory, named by its content."""
+    try:
+        links = [[int(b) for b in row] for row in topology.links]
+        switches = [[list(map(int, srcs)), list(map(int, dsts)), int(bw), str(name)]
+                    for srcs, dsts, bw, name in getattr(topology, "switches", None) or []]
+    except (TypeError, ValueError) as e:
+        raise InputError(f"an msccl-tools topology's links and switches cannot be read: {e}") from None
+    # One row and one switch a line: the edge-list reader's lines are bounded.
+    rows = ",\n".join("    " + _json.dumps(row) for row in links)
+    limits = ",\n".join("    " + _json.dumps(switch) for switch in switches)
+    text = ('{"msccl_type": "topology", "name": ' + _json.dumps(str(getattr(topology, "name", "")))
+            + ',\n "links": [\n' + rows + '\n ],\n "switches": [\n' + limits + "\n ]}\n")
+    return _named_file(text, "json")
+
+
+def _named_file(text: str, extension: str) -> str:
+    """``edges FILE``, FILE holding ``text`` in the temporary directory and
+    named by its content (so one network has one name)."""
+    digest = _hashlib.sha256(text.encode()).hexdigest()[:32]
+    folder = _os.path.join(_tempfile.gettempdir(), "txverify-networks")
+    path = _os.path.join(folder, f"{digest}.{extension}")
+    if not _os.path.exists(path):
+        try:
+            _os.makedirs(folder, exist_ok=True)
+            partial = f"{path}.{_os.getpid()}.part"
+            with open(partial, "w", encoding="utf-8") as f:
+                f.write(text)
+            _os.replace(partial, path)
+        except OSError as e:
+            raise InputError(f"cannot write the network's edge list: {e}", path) from None
+    return f"edges {path}"
+
+
 def _network(network: Any) -> "tuple[Any, Optional[list]]":
     """A network argument as the library's name, and its labels when it was
-    given as an object (a ``Network``, a networkx graph, a list of edges)."""
+    given as an object (a ``Network``, a networkx graph, a list of edges; an
+    msccl-tools ``Topology`` keeps its node numbers)."""
     if network is None or isinstance(network, (str, bytes, bytearray)):
         return network, None
     if isinstance(network, _os.PathLike):
         return _os.fspath(network), None
+    if not isinstance(network, Network) and hasattr(network, "links") and not hasattr(network, "nodes"):
+        return _topology_name(network), None
     if not isinstance(network, Network):
         if hasattr(network, "is_directed") and hasattr(network, "nodes"):
             network = Network.from_networkx(network)
@@ -255,8 +336,8 @@ def _network(network: Any) -> "tuple[Any, Optional[list]]":
             network = Network.from_edges(network)
         else:
             raise InputError(
-                "a network is a name, a file, a txverify.Network, a networkx graph or a list "
-                f"of edges, not {type(network).__name__}"
+                "a network is a name, a file, a txverify.Network, a networkx graph, an "
+                f"msccl-tools Topology or a list of edges, not {type(network).__name__}"
             )
     return network.name, network.labels
 

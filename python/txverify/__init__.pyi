@@ -27,20 +27,28 @@ class Network:
     """Node labels and undirected links, read by the library as an edge list
     (node ``i`` is the ``i``-th label)."""
 
-    def __init__(self, labels: List[Any], links: List[Tuple[int, int]]) -> None: ...
+    def __init__(
+        self,
+        labels: List[Any],
+        links: List[Tuple[int, int]],
+        fabric: Optional[List[Tuple[int, Optional[float], Optional[float]]]] = ...,
+    ) -> None: ...
     @classmethod
     def from_edges(cls, edges: Any, labels: Optional[Any] = ...) -> Network:
         """From ``(u, v)`` pairs of labels; nodes in ``labels`` order, else first appearance."""
     @classmethod
     def from_networkx(cls, graph: Any) -> Network:
-        """From a networkx Graph, or a symmetric DiGraph; a ``capacity`` other
-        than 1, ``alpha`` or ``beta`` on an edge is refused (``InputError``)."""
+        """From a networkx Graph, or a symmetric DiGraph; the edge attributes
+        ``capacity``, ``alpha`` and ``beta`` make it a fabric."""
     def to_networkx(self) -> Any:
         """A networkx ``Graph`` with the labels as nodes."""
     @property
     def labels(self) -> List[Any]: ...
     @property
     def edges(self) -> List[Tuple[Any, Any]]: ...
+    @property
+    def capacities(self) -> Optional[List[int]]:
+        """Each link's capacity; None for plain links."""
     def edges_text(self) -> str:
         """The edge list (``u v`` node numbers per line, docs/networks.md)."""
     def save(self, path: Union[str, os.PathLike[str]]) -> None: ...
