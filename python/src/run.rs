@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use txverify_clients::report::{Failure, Status};
 
 /// The stack of a worker thread: the command line's main thread has 8 MiB,
@@ -99,7 +99,7 @@ impl Fail {
 /// returns the work, which [`run`] runs. A panic in either is raised as
 /// `InternalError`, a failure as the package's exception: nothing but a
 /// `txverify.Error` (or Ctrl-C's `KeyboardInterrupt`) leaves the module.
-pub fn call<T: Send, W: FnOnce() -> Result<T, Fail> + Send>(
+pub fn call<T: Send + 'static, W: FnOnce() -> Result<T, Fail> + Send + 'static>(
     py: Python<'_>,
     stop: Option<&Arc<AtomicBool>>,
     prepare: impl FnOnce() -> Result<W, Fail>,
@@ -111,62 +111,72 @@ pub fn call<T: Send, W: FnOnce() -> Result<T, Fail> + Send>(
     }
 }
 
+/// How long a search asked to stop by Ctrl-C is waited for before it is
+/// left to finish alone.
+const GRACE: Duration = Duration::from_secs(1);
+
 /// Runs `work` on a thread of its own, the GIL released, and waits for it
-/// while looking for signals. On Ctrl-C (or any signal handler's
-/// exception) `stop` is set, so that a search gives up, and the exception is
-/// raised once the work has returned; work that has no stop flag runs to its
-/// end first. A panic is raised as `InternalError`.
-fn run<T: Send>(
+/// while looking for signals. On Ctrl-C (or any signal handler's exception)
+/// `stop` is set, so that a search gives up, and the exception is raised once
+/// the work has returned, or after [`GRACE`]; work without a stop flag is not
+/// waited for: it is left to finish on its thread, its result dropped, and the
+/// exception raised at once. A panic is raised as `InternalError`.
+fn run<T: Send + 'static>(
     py: Python<'_>,
     stop: Option<&Arc<AtomicBool>>,
-    work: impl FnOnce() -> Result<T, Fail> + Send,
+    work: impl FnOnce() -> Result<T, Fail> + Send + 'static,
 ) -> PyResult<T> {
-    let mut interrupted: Option<PyErr> = None;
-    let joined = std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new()
-            .name("txverify".into())
-            .stack_size(STACK)
-            .spawn_scoped(scope, move || catch_unwind(AssertUnwindSafe(work)));
-        let worker = match worker {
-            Ok(worker) => worker,
-            Err(e) => return Err(format!("cannot start a thread: {e}")),
-        };
-        loop {
-            let finished = py.detach(|| {
-                let waited = std::time::Instant::now();
-                while !worker.is_finished() && waited.elapsed() < POLL * 4 {
-                    std::thread::sleep(POLL / 5);
-                }
-                worker.is_finished()
-            });
-            if finished {
-                break;
+    let worker = std::thread::Builder::new()
+        .name("txverify".into())
+        .stack_size(STACK)
+        .spawn(move || catch_unwind(AssertUnwindSafe(work)));
+    let worker = match worker {
+        Ok(worker) => worker,
+        Err(e) => return Err(internal(format!("cannot start a thread: {e}")).into_py(py)),
+    };
+    let mut interrupted: Option<(PyErr, Instant)> = None;
+    loop {
+        let finished = py.detach(|| {
+            let waited = Instant::now();
+            while !worker.is_finished() && waited.elapsed() < POLL * 4 {
+                std::thread::sleep(POLL / 5);
             }
-            if interrupted.is_none()
-                && let Err(e) = py.check_signals()
-            {
-                interrupted = Some(e);
-                if let Some(stop) = stop {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
+            worker.is_finished()
+        });
+        if finished {
+            break;
         }
-        worker
-            .join()
-            .map_err(|_| "the worker thread failed".to_string())
-    });
-    if let Some(e) = interrupted {
+        match interrupted {
+            None => {
+                if let Err(e) = py.check_signals() {
+                    if let Some(stop) = stop {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    interrupted = Some((e, Instant::now()));
+                }
+            }
+            // Dropping the handle leaves the thread to end on its own.
+            Some((e, since)) if stop.is_none() || since.elapsed() >= GRACE => return Err(e),
+            Some(pending) => interrupted = Some(pending),
+        }
+    }
+    if let Some((e, _)) = interrupted {
         return Err(e);
     }
-    let result = match joined {
+    let result = match worker.join() {
         Ok(Ok(result)) => result,
         Ok(Err(panic)) => Err(Fail::panic(&*panic)),
-        Err(message) => Err(Fail {
-            status: Status::Internal,
-            message,
-            file: None,
-            at: None,
-        }),
+        Err(_) => Err(internal("the worker thread failed".to_string())),
     };
     result.map_err(|fail| fail.into_py(py))
+}
+
+/// A failure of the binding itself.
+fn internal(message: String) -> Fail {
+    Fail {
+        status: Status::Internal,
+        message,
+        file: None,
+        at: None,
+    }
 }

@@ -1,4 +1,5 @@
-"""Ctrl-C stops a search; long calls release the GIL."""
+"""Ctrl-C stops a search and interrupts every other long call; long calls
+release the GIL."""
 
 import os
 import signal
@@ -50,3 +51,21 @@ def test_other_threads_run_while_a_search_does():
         ticker.join()
     # About a hundred ticks in the second the solver ran; with the GIL held, one or two.
     assert len(ticks) > 30, f"{len(ticks)} ticks"
+
+
+def test_ctrl_c_interrupts_a_call_without_a_stop_flag():
+    # The LP bound of the 8 × 8 × 8 torus takes several seconds (15 on a
+    # loaded 2-core machine): Ctrl-C must not wait for it.
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    try:
+        txverify.bounds("torus 8 8 8", lp=True)
+    except KeyboardInterrupt:
+        elapsed = time.monotonic() - started
+    else:
+        raise AssertionError("the bounds call was not interrupted")
+    finally:
+        timer.cancel()
+    assert elapsed < 2, f"Ctrl-C was raised {elapsed:.1f} s after the call started"
+    assert txverify.bounds("ring 6").all_port_bound > 0

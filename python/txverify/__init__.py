@@ -5,7 +5,7 @@ returns a report that holds the same JSON object as the command line's
 ``--format json`` (the schemas of docs/json.md: the same field names and the
 same ``schema`` versions), readable as a mapping (``r["verdict"]``) or by
 attribute (``r.verdict``); ``str(r)`` is the command line's text report.
-The work runs with the GIL released; Ctrl-C stops a search.
+The work runs with the GIL released; Ctrl-C stops a search and interrupts every call.
 """
 
 import hashlib as _hashlib
