@@ -673,6 +673,30 @@ pub fn schedule_save<'py>(
     })
 }
 
+/// The SVG picture of the cut (A, V∖A) of `network`, A given by its nodes:
+/// what a bounds report's `cut_bound.side` names, drawn by the library.
+#[pyfunction]
+pub fn cut_svg<'py>(
+    py: Python<'py>,
+    network: Bound<'py, PyAny>,
+    side: Vec<u32>,
+    title: Bound<'py, PyAny>,
+) -> PyResult<String> {
+    call(py, None, || {
+        let network = args::required_text(&network, "network")?;
+        let title = args::required_text(&title, "title")?;
+        Ok(move || {
+            let spec = network_spec(&network)?;
+            let shown = spec.to_string();
+            let graph = spec
+                .graph(&LoadOptions::default())
+                .map_err(|e| Fail::input(e.to_string(), Some(&shown), None))?;
+            txverify_clients::render::cut_svg(&graph, &side, &title)
+                .map_err(|e| Fail::input(e.to_string(), Some(&shown), None))
+        })
+    })
+}
+
 /// Panics, on the worker thread or (`on_caller_thread`) while the arguments
 /// are read: the tests' way to see that a panic anywhere in an entry point
 /// becomes `txverify.InternalError` and leaves the interpreter running.

@@ -30,6 +30,7 @@ fn _txverify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(api::schedule_text, m)?)?;
     m.add_function(wrap_pyfunction!(api::schedule_save, m)?)?;
     m.add_function(wrap_pyfunction!(api::render, m)?)?;
+    m.add_function(wrap_pyfunction!(api::cut_svg, m)?)?;
     m.add_function(wrap_pyfunction!(api::panic_for_test, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

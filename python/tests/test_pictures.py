@@ -99,3 +99,23 @@ def test_an_invalid_schedule_is_not_drawn():
     text = '{"schema": "txverify-schedule/1", "network": "ring 4", "sends": []}'
     with pytest.raises(txverify.Error):
         txverify.render(text)
+
+
+def test_a_bounds_report_draws_its_proving_cut():
+    report = txverify.bounds("ring 8")
+    side = report.cut_bound.side
+    svg = report.plot()
+    root = ET.fromstring(svg)
+    assert root.tag == SVG and report._repr_svg_() == svg
+    ns = "{http://www.w3.org/2000/svg}"
+    filled = [c for c in root.iter(ns + "circle") if c.get("class") == "side"]
+    crossing = [e for e in root.iter(ns + "line") if e.get("class") == "crossing"]
+    assert len(filled) == len(side)
+    assert len(crossing) == report.cut_bound.edges
+
+
+def test_a_cut_of_a_network_too_large_to_draw_is_an_input_error():
+    report = txverify.bounds("ring 600")
+    with pytest.raises(txverify.InputError, match="at most 512"):
+        report.plot()
+    assert report._repr_svg_() is None

@@ -532,6 +532,23 @@ class BoundsReport(Report):
             return None
         return LpCertificate(_json.loads(self._certificate))
 
+    def plot(self) -> str:
+        """The SVG picture of the proving cut on the network: the nodes on a
+        circle, the side A filled, the links that cross the cut in red (up
+        to 512 nodes; ``InputError`` past them, or without a cut)."""
+        cut = self._data.get("cut_bound") or {}
+        side = cut.get("side")
+        if side is None:
+            raise InputError("the report has no cut bound to draw (one node, or no cut found)")
+        title = f"{self._data.get('network', '')}: cut bound {cut.get('value')}"
+        return _txverify.cut_svg(self._data["network"], list(side), title)
+
+    def _repr_svg_(self) -> Optional[str]:
+        try:
+            return self.plot()
+        except Error:
+            return None
+
     @property
     def lower_bounds(self) -> list:
         """Every named bound, all-port then K-port: ``value``, ``name``, ``model``."""

@@ -117,6 +117,9 @@ class BoundsReport(Report):
     @property
     def certificate(self) -> Optional[LpCertificate]:
         """The LP bound's certificate, with ``bounds(..., lp=True)``."""
+    def plot(self) -> str:
+        """The SVG picture of the proving cut on the network (up to 512 nodes)."""
+    def _repr_svg_(self) -> Optional[str]: ...
 
     @property
     def lower_bounds(self) -> List[Report]:

@@ -8,12 +8,14 @@
 //! Large tables are aggregated so that the size of a picture is bounded by the
 //! options, not by the table (the 32×32×32 torus has 131,072 steps).
 
+mod cut;
 mod heat;
 pub mod picture;
 mod schedule;
 mod svg;
 mod table;
 
+pub use cut::{MAX_CUT_NODES, cut_svg};
 pub use heat::utilisation_svg;
 pub use schedule::{ScheduleOptions, schedule_svg};
 pub use svg::escape;
@@ -44,4 +46,20 @@ pub enum RenderError {
     /// The schedule has no sends.
     #[error("the schedule has no sends: there is nothing to draw")]
     NoSends,
+    /// A cut picture of a network past [`MAX_CUT_NODES`].
+    #[error("the network has {nodes} nodes: a cut is drawn for at most {limit}")]
+    TooManyNodes {
+        /// Its nodes.
+        nodes: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A cut naming a node the network does not have.
+    #[error("node {node} of the cut is not a node of the network (0 … {nodes} − 1)")]
+    UnknownNode {
+        /// The node.
+        node: u32,
+        /// The network's nodes.
+        nodes: usize,
+    },
 }
