@@ -5,7 +5,7 @@
 
 use super::collective::{Collective, Shape};
 use super::routes::Routes;
-use txverify_core::bounds::chunks::{self, ChunkBounds, ChunkCollective, ChunkDemand};
+use txverify_core::bounds::chunks::{self, ChunkBounds, ChunkDemand};
 
 /// The chunks of the collective: C (per GPU) and k (per GPU and part).
 fn sizes(shape: &Shape) -> (u64, u64) {
@@ -23,14 +23,7 @@ fn sizes(shape: &Shape) -> (u64, u64) {
 pub fn demand(shape: &Shape) -> ChunkDemand {
     let (chunks, part) = sizes(shape);
     ChunkDemand {
-        collective: match shape.coll {
-            Collective::AllReduce => ChunkCollective::AllReduce,
-            Collective::AllGather => ChunkCollective::AllGather,
-            Collective::ReduceScatter => ChunkCollective::ReduceScatter,
-            Collective::AllToAll => ChunkCollective::AllToAll,
-            Collective::Broadcast => ChunkCollective::Broadcast,
-            Collective::Reduce => ChunkCollective::Reduce,
-        },
+        collective: shape.coll,
         nodes: shape.n,
         chunks,
         part,

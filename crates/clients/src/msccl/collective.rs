@@ -9,22 +9,9 @@
 //! output hold (input, output) = allreduce (C, C), allgather (C/n, C),
 //! reducescatter (C, C/n), alltoall (C, C), broadcast and reduce (C, C).
 
-/// A collective the executor accepts and txverify checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Collective {
-    /// `allreduce`.
-    AllReduce,
-    /// `allgather`.
-    AllGather,
-    /// `reducescatter`.
-    ReduceScatter,
-    /// `alltoall`.
-    AllToAll,
-    /// `broadcast` (the root is a runtime argument: every root is tried).
-    Broadcast,
-    /// `reduce` (likewise).
-    Reduce,
-}
+/// A collective the executor accepts and txverify checks: the core's chunk
+/// collective, the one its bounds are made for.
+pub use txverify_core::bounds::chunks::ChunkCollective as Collective;
 
 /// What `coll` means to the executor.
 pub enum CollKind {
@@ -36,36 +23,14 @@ pub enum CollKind {
     Refused,
 }
 
-impl Collective {
-    /// The executor's reading of `coll` (msccl_parser.cc, `mscclGetAlgoFromXmlFile`).
-    pub fn from_name(coll: &str) -> CollKind {
-        CollKind::Checked(match coll {
-            "allreduce" => Collective::AllReduce,
-            "allgather" => Collective::AllGather,
-            "reducescatter" => Collective::ReduceScatter,
-            "alltoall" => Collective::AllToAll,
-            "broadcast" => Collective::Broadcast,
-            "reduce" => Collective::Reduce,
-            "send" | "recv" | "gather" | "scatter" | "alltoallv" => return CollKind::Unchecked,
-            _ => return CollKind::Refused,
-        })
-    }
-
-    /// The name the JSON report uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Collective::AllReduce => "allreduce",
-            Collective::AllGather => "allgather",
-            Collective::ReduceScatter => "reducescatter",
-            Collective::AllToAll => "alltoall",
-            Collective::Broadcast => "broadcast",
-            Collective::Reduce => "reduce",
+/// The executor's reading of `coll` (msccl_parser.cc, `mscclGetAlgoFromXmlFile`).
+pub fn kind_of(coll: &str) -> CollKind {
+    match Collective::from_name(coll) {
+        Some(collective) => CollKind::Checked(collective),
+        None if matches!(coll, "send" | "recv" | "gather" | "scatter" | "alltoallv") => {
+            CollKind::Unchecked
         }
-    }
-
-    /// Whether the postcondition depends on a root.
-    pub fn rooted(self) -> bool {
-        matches!(self, Collective::Broadcast | Collective::Reduce)
+        None => CollKind::Refused,
     }
 }
 

@@ -313,7 +313,7 @@ fn run(
         None => None,
     };
     let mut problems = program.problems.clone();
-    let collective = match Collective::from_name(&program.coll) {
+    let collective = match collective::kind_of(&program.coll) {
         CollKind::Checked(c) => Some(c),
         CollKind::Unchecked => None,
         CollKind::Refused => {
@@ -367,7 +367,7 @@ fn run(
         verdict: MscclVerdict::NotChecked,
     };
     let Some(coll) = collective else {
-        if matches!(Collective::from_name(&program.coll), CollKind::Unchecked) {
+        if matches!(collective::kind_of(&program.coll), CollKind::Unchecked) {
             check.undecided = Some(format!(
                 "txverify does not know the postcondition of coll = \"{}\"",
                 program.coll

@@ -44,6 +44,33 @@ pub enum ChunkCollective {
 }
 
 impl ChunkCollective {
+    /// Every chunk collective, in the order of [`ChunkCollective::name`]'s table.
+    pub const ALL: [ChunkCollective; 6] = [
+        ChunkCollective::AllReduce,
+        ChunkCollective::AllGather,
+        ChunkCollective::ReduceScatter,
+        ChunkCollective::AllToAll,
+        ChunkCollective::Broadcast,
+        ChunkCollective::Reduce,
+    ];
+
+    /// The collective's name as an MSCCL program spells it (`coll="…"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ChunkCollective::AllReduce => "allreduce",
+            ChunkCollective::AllGather => "allgather",
+            ChunkCollective::ReduceScatter => "reducescatter",
+            ChunkCollective::AllToAll => "alltoall",
+            ChunkCollective::Broadcast => "broadcast",
+            ChunkCollective::Reduce => "reduce",
+        }
+    }
+
+    /// The collective `name` spells ([`ChunkCollective::name`]), if any.
+    pub fn from_name(name: &str) -> Option<ChunkCollective> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
     /// Whether a root names the node that sends or receives everything.
     pub fn rooted(self) -> bool {
         matches!(self, ChunkCollective::Broadcast | ChunkCollective::Reduce)
