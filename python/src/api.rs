@@ -275,7 +275,7 @@ fn bounds_work(
     let options = txverify_core::bounds::lp::LpOptions::default();
     let words = name.to_string();
     let (report, graph, solution) =
-        txverify_clients::bounds::network_report_with_lp(&words, ports, &options)
+        txverify_clients::bounds::network_report_with_lp(&words, ports, &options, lp)
             .map_err(|e| fail(e.to_string()))?;
     let certificate = match solution.filter(|_| lp) {
         Some(s) => Some(json_text(&LpCertificate::of(&words, &graph, &s))?),

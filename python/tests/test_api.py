@@ -96,3 +96,20 @@ def test_reports_copy_and_pickle():
     report = txverify.bounds("ring 4")
     assert copy.deepcopy(report) == report
     assert pickle.loads(pickle.dumps(report)) == report
+
+
+def test_a_table_report_is_parsed_once(tmp_path, monkeypatch):
+    """The JSON report of a table (every violation named: hundreds of MB on
+    a large invalid table) is parsed once, not once to tell its kind and
+    again to make the report."""
+    parsed = []
+    loads = txverify._json.loads
+
+    def counting_loads(text, *args, **kwargs):
+        parsed.append(len(text))
+        return loads(text, *args, **kwargs)
+
+    monkeypatch.setattr(txverify._json, "loads", counting_loads)
+    report = txverify.check_table(_invalid_table(tmp_path))
+    assert report.verdict == "invalid" and report.violations
+    assert len(parsed) == 1

@@ -691,9 +691,15 @@ def _source(source: Source) -> Dict[str, Any]:
     return {"path": source}
 
 
-def _report(kind: type, reported: Any) -> Any:
+def _report(kind: Any, reported: Any) -> Any:
+    """The report of `reported` (its JSON text, its text, its status), of
+    the class `kind`, or of the class `kind(data)` gives for its data (parsed
+    once: a table's may name millions of violations)."""
     data, text, status = reported
-    report = kind(_json.loads(data), text)
+    data = _json.loads(data)
+    if not isinstance(kind, type):
+        kind = kind(data)
+    report = kind(data, text)
     if status == 3:
         error = InternalError(text.strip().splitlines()[-1] if text.strip() else "internal error")
         error.report = report  # type: ignore[attr-defined]
@@ -720,8 +726,10 @@ def check_table(
         simulate=simulate,
         max_simulation_steps=max_simulation_steps,
     )
-    kind = MscclReport if _json.loads(reported[0])["schema"].startswith("txverify-msccl") else CheckReport
-    report = _report(kind, reported)
+    report = _report(
+        lambda data: MscclReport if data["schema"].startswith("txverify-msccl") else CheckReport,
+        reported,
+    )
     if isinstance(report, CheckReport):
         report._given = _source(text_or_path)
         report._max_order = max_order

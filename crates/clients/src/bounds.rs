@@ -11,7 +11,7 @@ use crate::product::ProductError;
 use crate::product::bounds::NetworkBounds;
 use serde::Serialize;
 use std::fmt::Write;
-use txverify_core::bounds::general::{GraphBounds, graph_bounds};
+use txverify_core::bounds::general::{GraphBounds, LP_BOUNDS_NODES, graph_bounds};
 use txverify_core::bounds::lp::{LpOptions, LpSolution, WeightsFound};
 use txverify_core::bounds::{BoundSet, Cut, CutMethod, total_exchange_with_lp};
 use txverify_core::kernel::{self, Instance};
@@ -210,6 +210,9 @@ pub struct BoundsReport {
     /// The all-port bounds with the LP bound among them, named `lp`
     /// (`bounds --network` only).
     pub all_port_with_lp: Option<BoundSet>,
+    /// Why `bounds --network` did not compute the LP bound (more than
+    /// [`LP_BOUNDS_NODES`] nodes and no certificate asked for).
+    pub lp_skipped: Option<String>,
 }
 
 /// The LP bound as `bounds --network` reports it ([`txverify_core::bounds::lp`]).
@@ -252,13 +255,23 @@ impl LpReport {
 
 /// [`network_report`] with the LP bound ([`total_exchange_with_lp`]), and the
 /// graph and weights that prove it (for a certificate). Apart because the
-/// weights take a search: `compare` and the other reports do without.
+/// weights take a search: `compare` and the other reports do without. Above
+/// [`LP_BOUNDS_NODES`] nodes the LP bound is skipped, with the reason in
+/// `lp_skipped`, unless `certificate_asked` (its certificate needs it).
 pub fn network_report_with_lp(
     words: &str,
     ports: u64,
     options: &LpOptions,
+    certificate_asked: bool,
 ) -> Result<(BoundsReport, Graph, Option<LpSolution>), BoundsError> {
     let (mut report, graph) = network_report_and_graph(words, ports)?;
+    if graph.nodes() > LP_BOUNDS_NODES && !certificate_asked {
+        report.lp_skipped = Some(format!(
+            "{} nodes, more than the {LP_BOUNDS_NODES} it is computed on unless its certificate is asked for (--lp-certificate)",
+            graph.nodes()
+        ));
+        return Ok((report, graph, None));
+    }
     let (set, solution) = total_exchange_with_lp(&graph, Ports::All, options);
     report.lp_bound = solution.as_ref().map(LpReport::of);
     report.all_port_with_lp = Some(set);
@@ -382,6 +395,7 @@ fn report(
         ports_bounds,
         lp_bound: None,
         all_port_with_lp: None,
+        lp_skipped: None,
     }
 }
 
@@ -477,6 +491,9 @@ impl BoundsReport {
                 lp.value, lp.weights, lp.ratio
             );
         }
+        if let Some(why) = &self.lp_skipped {
+            let _ = writeln!(out, "  LP bound           skipped ({why})");
+        }
         let _ = writeln!(
             out,
             "  {:<19}{} ({})",
@@ -523,4 +540,33 @@ fn cut_line(c: &CutReport, divisor: &str) -> String {
         "{} ({}: {} · {} / {} {divisor}; {side})",
         c.value, c.method, c.side_size, c.other_side, c.capacity
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Above its node limit `bounds --network` skips the LP bound and says
+    /// why, in the text and the JSON; asked for a certificate, it computes it.
+    #[test]
+    fn the_lp_bound_is_skipped_over_its_node_limit_unless_a_certificate_is_asked() {
+        let options = LpOptions::default();
+        let over = format!("ring {}", LP_BOUNDS_NODES + 1);
+        let (report, _, solution) = network_report_with_lp(&over, 1, &options, false).unwrap();
+        assert!(solution.is_none() && report.lp_bound.is_none());
+        let why = report.lp_skipped.as_deref().unwrap();
+        assert!(why.contains(&LP_BOUNDS_NODES.to_string()), "{why}");
+        assert!(
+            report
+                .text()
+                .contains(&format!("LP bound           skipped ({why})"))
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["lp_skipped"], why);
+        let (report, _, solution) = network_report_with_lp(&over, 1, &options, true).unwrap();
+        assert!(solution.is_some() && report.lp_bound.is_some() && report.lp_skipped.is_none());
+        let within = format!("ring {LP_BOUNDS_NODES}");
+        let (report, _, solution) = network_report_with_lp(&within, 1, &options, false).unwrap();
+        assert!(solution.is_some() && report.lp_skipped.is_none());
+    }
 }

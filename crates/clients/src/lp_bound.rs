@@ -328,7 +328,8 @@ pub fn bounds_with_certificate(
     }
     let options = lp::LpOptions::default();
     let (report, graph, solution) =
-        crate::bounds::network_report_with_lp(words, ports, &options).map_err(|e| e.to_string())?;
+        crate::bounds::network_report_with_lp(words, ports, &options, certificate.is_some())
+            .map_err(|e| e.to_string())?;
     if let Some(path) = certificate {
         let s = solution.ok_or("no LP bound (no links): no certificate written")?;
         let json = serde_json::to_string(&LpCertificate::of(words, &graph, &s))

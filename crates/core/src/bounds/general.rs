@@ -183,6 +183,12 @@ pub fn total_exchange_with_lp(
 /// here); beyond, only `bounds --network` computes it.
 pub const LP_SEARCH_NODES: usize = 1024;
 
+/// The most nodes on which `bounds --network` computes the LP bound unless
+/// its certificate is asked for: its descent takes at least eight
+/// shortest-path trees from every node, seconds on 2,048 nodes of degree 12
+/// but minutes on 8,192; beyond, the report says it was skipped and why.
+pub const LP_BOUNDS_NODES: usize = 2048;
+
 impl GraphBounds {
     /// The LP bound's weights for `graph`, whose bounds these are: the
     /// distance weights (w = 1) and the best cut's weights are the search's

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use txverify_core::bounds::general::{GraphBounds, LP_SEARCH_NODES, graph_bounds};
+use txverify_core::bounds::general::{GraphBounds, LP_BOUNDS_NODES, LP_SEARCH_NODES, graph_bounds};
 use txverify_core::bounds::lp::{LpOptions, LpSolution};
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::{Ports, ReplayOptions, Schedule, TimedSend, replay};
@@ -409,7 +409,7 @@ fn lp_bound(
     if graph.nodes() > LP_SEARCH_NODES {
         return (
             LpFacts::Skipped(format!(
-                "{} nodes, more than the {LP_SEARCH_NODES} a search computes it on (`bounds --network` does)",
+                "{} nodes, more than the {LP_SEARCH_NODES} a search computes it on (`bounds --network` does up to {LP_BOUNDS_NODES}, `--lp-certificate` beyond)",
                 graph.nodes()
             )),
             None,
@@ -719,7 +719,8 @@ mod tests {
         let (facts, solution) = lp_bound(&r, &graph, &figures);
         assert!(solution.is_none());
         assert!(
-            matches!(&facts, LpFacts::Skipped(why) if why.contains(&LP_SEARCH_NODES.to_string())),
+            matches!(&facts, LpFacts::Skipped(why) if why.contains(&LP_SEARCH_NODES.to_string())
+                && why.contains(&LP_BOUNDS_NODES.to_string())),
             "{facts:?}"
         );
         let r = request("ring 6", false);

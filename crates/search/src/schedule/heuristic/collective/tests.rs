@@ -161,3 +161,21 @@ fn personalised_collectives_and_oversized_ones_are_refused() {
         Err(ConstructionError::TooLarge { .. })
     ));
 }
+
+/// Where a structured construction exists, a greedy run whose work is over
+/// its limit is not started (it would take minutes: 15.7 million sends of a
+/// reduce-scatter in 65,536 chunks on the 4-cube); below it, it still is.
+#[test]
+fn the_greedy_is_left_out_beside_a_shape_when_its_work_is_over_the_limit() {
+    let cube = graph("hypercube 4");
+    let items = |chunks: u32| 16 * chunks as usize;
+    assert!(greedy_work(&cube, items(65536)) > MAX_GREEDY_WORK_BESIDE_SHAPES);
+    let over = (1u32..)
+        .find(|&c| greedy_work(&cube, items(c)) > MAX_GREEDY_WORK_BESIDE_SHAPES)
+        .unwrap();
+    let gather = |chunks| Collective::Allgather { chunks };
+    let made = constructions(&cube, gather(over), Ports::All).unwrap();
+    assert!(!made.is_empty() && made.iter().all(|c| !c.method.contains("greedy")));
+    let made = constructions(&cube, gather(2), Ports::All).unwrap();
+    assert!(made.iter().any(|c| c.method.contains("greedy")));
+}
