@@ -43,7 +43,7 @@ const GREEDY_WORK: u64 = 4_000_000;
 /// The most orders tried.
 const GREEDY_TRIES: u64 = 4;
 
-/// The most work ([`greedy_work`], in 64-bit words) the greedy list
+/// The most work (`greedy_work`, in 64-bit words) the greedy list
 /// scheduler is given where a structured construction (ring, buckets,
 /// recursive doubling) exists already: beyond, only that one is made (an
 /// allgather in 4,000 chunks on the 4-cube, 2.4·10^8, took 7 s for its two
