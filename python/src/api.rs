@@ -395,33 +395,15 @@ pub fn search<'py>(
 
 /// `search`'s work, its request checked.
 fn search_work(request: &ScheduleSearchRequest) -> Result<Searched, Fail> {
-    let (json, text, status, schedule, found) = match request {
-        ScheduleSearchRequest::TotalExchange(request) => {
-            let r = search_network(request, &mut |_| {})
-                .map_err(|e| Fail::of(&e.failure, Some(&e.network)))?;
-            let found = r.json()["found"] == true;
-            let schedule = r.schedule().map(schedule_json).transpose()?;
-            (
-                json_text(r.json())?,
-                r.text().to_string(),
-                r.status(),
-                schedule,
-                found,
-            )
-        }
+    let report = match request {
+        ScheduleSearchRequest::TotalExchange(request) => search_network(request, &mut |_| {})
+            .map_err(|e| Fail::of(&e.failure, Some(&e.network)))?,
         ScheduleSearchRequest::Collective(request) => {
-            let r = search_collective(request, &mut |_| {}).map_err(|f| Fail::of(&f, None))?;
-            let schedule = r.schedule().map(schedule_json).transpose()?;
-            let found = schedule.is_some();
-            (
-                json_text(r.json())?,
-                r.text().to_string(),
-                r.status(),
-                schedule,
-                found,
-            )
+            search_collective(request, &mut |_| {}).map_err(|f| Fail::of(&f, None))?
         }
     };
+    let found = report.json()["found"] == true;
+    let schedule = report.schedule().map(schedule_json).transpose()?;
     // The very schedule the verdict was reached on; a report that found
     // one without holding it would hand over an empty schedule.
     if found != schedule.is_some() {
@@ -432,7 +414,13 @@ fn search_work(request: &ScheduleSearchRequest) -> Result<Searched, Fail> {
             at: None,
         });
     }
-    Ok((json, text, status.code(), schedule))
+    let json = json_text(report.json())?;
+    Ok((
+        json,
+        report.text().to_string(),
+        report.status().code(),
+        schedule,
+    ))
 }
 
 /// A schedule as `search -o` writes it (schema txverify-schedule/1).

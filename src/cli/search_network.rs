@@ -29,14 +29,14 @@ pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
         Err(message) => return failure(&message, Exit::Input),
     };
     let quiet = super::global::quiet();
-    let (json, text, status) = match request {
+    let report = match request {
         ScheduleSearchRequest::TotalExchange(request) => {
             let mut reporter = Reporter::new(quiet);
             let mut hear = |event: NetworkSearchEvent<'_>| show(&mut reporter, quiet, event);
             let result = search_network(&request, &mut hear);
             reporter.finish();
             match result {
-                Ok(r) => (r.json().clone(), r.text().to_string(), r.status()),
+                Ok(r) => r,
                 Err(e) => return failure(&e.failure.message, e.failure.status.into()),
             }
         }
@@ -47,17 +47,17 @@ pub(super) fn run(args: &SearchArgs, network: NetworkName) -> Exit {
                 }
             };
             match search_collective(&request, &mut progress) {
-                Ok(r) => (r.json().clone(), r.text().to_string(), r.status()),
+                Ok(r) => r,
                 Err(f) => return failure(&f.message, f.status.into()),
             }
         }
     };
     if args.format == SearchFormat::Json {
-        outln!("{json}");
+        outln!("{}", report.json());
     } else {
-        out!("{text}");
+        out!("{}", report.text());
     }
-    Exit::from(status)
+    Exit::from(report.status())
 }
 
 /// The arguments translated for the library, which checks them.

@@ -9,6 +9,48 @@
 //! The order of the phases lives here alone; each collective's search says
 //! how to construct, solve, judge and keep ([`AnytimeSearch`]).
 
+use super::Status;
+use txverify_core::schedule::Schedule;
+
+/// What every schedule search returns, total exchange and collective alike:
+/// its reports and the schedule its verdict was reached on.
+pub struct ScheduleSearchReport {
+    pub(super) text: String,
+    pub(super) json: serde_json::Value,
+    pub(super) status: Status,
+    /// Held only: a schedule streamed to `-o` is not kept here.
+    pub(super) schedule: Option<Schedule>,
+}
+
+impl ScheduleSearchReport {
+    /// The report for people.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The report for programs (schema txverify-schedule-search/3, docs/json.md).
+    pub fn json(&self) -> &serde_json::Value {
+        &self.json
+    }
+
+    /// 0 with a schedule (also when the deadline or a signal stopped the
+    /// search after one was found), 4 when a limit ran out first, 1 when
+    /// every `T` tried is infeasible.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The best schedule found, the very one replayed and judged valid:
+    /// what `-o` holds, for callers that keep it in memory (the Python
+    /// package). `None` when nothing was found, and when the total
+    /// exchange's heuristic schedule was streamed to `-o` instead of held
+    /// (a request without `keep_schedule`): never a schedule whose sends
+    /// were not kept.
+    pub fn schedule(&self) -> Option<&Schedule> {
+        self.schedule.as_ref()
+    }
+}
+
 /// How far above the bound an upward search goes when neither `--max-time`
 /// nor a schedule kept bounds it.
 pub(crate) const UPWARD_SPAN: usize = 16;

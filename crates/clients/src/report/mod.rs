@@ -36,6 +36,7 @@ pub use crate::wording::describe;
 // Failures are below the commands (a feature reports one too); re-exported
 // here, where every command finds them.
 pub use crate::failure::{self, ErrorReport, Failure, Status, json_line, read_text};
+pub use anytime::ScheduleSearchReport;
 pub use json::{CHECK_SCHEMA, SIMULATE_SCHEMA};
 
 /// Summary of the group a table runs on.

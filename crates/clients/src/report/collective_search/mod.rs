@@ -19,7 +19,7 @@ use super::anytime::{self, AnytimeSearch, Plan};
 use super::network_search::Kept;
 use super::network_search::SCHEDULE_SEARCH_SCHEMA;
 use super::network_search::write::write_output;
-use super::{Failure, Status};
+use super::{Failure, ScheduleSearchReport, Status};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -75,39 +75,6 @@ impl CollectiveSearchRequest {
     }
 }
 
-/// The report: text, JSON and status.
-pub struct CollectiveSearchReport {
-    text: String,
-    json: Value,
-    status: Status,
-    /// The schedule the verdict was reached on, when one was found.
-    schedule: Option<Schedule>,
-}
-
-impl CollectiveSearchReport {
-    /// For people.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// For programs (docs/json.md).
-    pub fn json(&self) -> &Value {
-        &self.json
-    }
-
-    /// 0 with a schedule (also when the deadline or a signal stopped the
-    /// search after one was found), 4 when a limit ran out first, 1 when
-    /// every `T` tried is infeasible.
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// The schedule found (the one replayed and judged), if any.
-    pub fn schedule(&self) -> Option<&Schedule> {
-        self.schedule.as_ref()
-    }
-}
-
 /// A schedule replayed and judged.
 struct Found {
     schedule: Schedule,
@@ -126,7 +93,7 @@ fn fail<T>(status: Status, message: String) -> Outcome<T> {
 pub fn search_collective(
     request: &CollectiveSearchRequest,
     progress: &mut dyn FnMut(usize),
-) -> Outcome<CollectiveSearchReport> {
+) -> Outcome<ScheduleSearchReport> {
     let started = Instant::now();
     let words = request.network.to_string();
     if let Err(e) = crate::bounds::check_size(&request.network) {
@@ -374,7 +341,7 @@ impl Run<'_> {
     }
 
     /// The report in text and JSON.
-    fn report(self) -> CollectiveSearchReport {
+    fn report(self) -> ScheduleSearchReport {
         let (request, graph, bound) = (self.request, self.graph, self.bound);
         let (searched, sat_skipped) = (&self.searched, self.sat_skipped.clone());
         let found = self.best.as_ref();
@@ -542,7 +509,7 @@ impl Run<'_> {
             "exit_code": status.code(),
         });
         let schedule = self.best.map(|f| f.schedule);
-        CollectiveSearchReport {
+        ScheduleSearchReport {
             text,
             json,
             status,

@@ -16,10 +16,9 @@ mod stream;
 pub mod write;
 
 use super::anytime::{self, AnytimeSearch, Ended, Plan};
-use super::{Failure, Status};
+use super::{Failure, ScheduleSearchReport, Status};
 use facts::Facts;
 pub(crate) use facts::Kept;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,7 +74,7 @@ pub struct NetworkSearchRequest {
     /// [`txverify_core::bounds::general::LP_SEARCH_NODES`] nodes.
     pub lp: bool,
     /// The caller reads the schedule from the report
-    /// ([`NetworkSearchReport::schedule`]), as the Python package does: it is
+    /// ([`ScheduleSearchReport::schedule`]), as the Python package does: it is
     /// held whole, never streamed, so the heuristic's limit is
     /// [`sched::heuristic::MAX_SENDS`] sends, not `MAX_PLANNED_SENDS`.
     pub keep_schedule: bool,
@@ -119,7 +118,7 @@ pub struct NetworkSearchFailure {
 }
 
 /// The schedule a verdict was reached on: every consumer (`-o`, the report's
-/// counts, [`NetworkSearchReport::schedule`]) reads this one value, so none
+/// counts, [`ScheduleSearchReport::schedule`]) reads this one value, so none
 /// can be handed a schedule other than the one judged.
 enum JudgedSchedule {
     /// Held whole: the very sends the replay judged.
@@ -150,46 +149,7 @@ struct Judged {
     by_heuristic: bool,
 }
 
-/// The report of `search --network`: text and JSON, and its status.
-pub struct NetworkSearchReport {
-    text: String,
-    json: Value,
-    status: Status,
-    schedule: Option<JudgedSchedule>,
-}
-
-impl NetworkSearchReport {
-    /// The report for people.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// The report for programs (schema txverify-schedule-search/3, docs/json.md).
-    pub fn json(&self) -> &Value {
-        &self.json
-    }
-
-    /// 0 with a schedule (also when the deadline or a signal stopped the
-    /// search after one was found), 4 when a limit ran out first, 1 when
-    /// every `T` tried is infeasible.
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// The best schedule found, the very one replayed and judged valid:
-    /// what `-o` holds, for callers that keep it in memory (the Python
-    /// package). `None` when nothing was found, and when the heuristic's
-    /// schedule was streamed instead of held (a request without
-    /// `keep_schedule`): never a schedule whose sends were not kept.
-    pub fn schedule(&self) -> Option<&Schedule> {
-        match self.schedule.as_ref()? {
-            JudgedSchedule::Held(schedule) => Some(schedule),
-            JudgedSchedule::Streamed { .. } => None,
-        }
-    }
-}
-
-type Outcome = Result<NetworkSearchReport, NetworkSearchFailure>;
+type Outcome = Result<ScheduleSearchReport, NetworkSearchFailure>;
 
 fn failure(words: &str, status: Status, message: impl Into<String>) -> NetworkSearchFailure {
     NetworkSearchFailure {
@@ -536,11 +496,14 @@ impl Run<'_> {
             sat_skipped: sat_skipped.as_deref(),
             kept: &best.kept,
         };
-        Ok(NetworkSearchReport {
+        Ok(ScheduleSearchReport {
             text: facts.text(),
             json: facts.json(status, self.started.elapsed().as_secs_f64()),
             status,
-            schedule: found.map(|f| f.schedule),
+            schedule: found.and_then(|f| match f.schedule {
+                JudgedSchedule::Held(schedule) => Some(schedule),
+                JudgedSchedule::Streamed { .. } => None,
+            }),
         })
     }
 }
