@@ -286,7 +286,9 @@ pub fn search_network(
         );
     }
     let figures = graph_bounds(&graph, u64::MAX);
-    let (lp, lp_solution) = lp_bound(request, &graph, &figures);
+    // With a deadline the LP gets half of it: the construction must follow.
+    let lp_until = request.deadline.map(|d| started + d / 2);
+    let (lp, lp_solution) = lp_bound(request, &graph, &figures, lp_until);
     // The all-port bounds every command states for this graph
     // (`total_exchange`'s), and the LP bound when it was computed: the best.
     let bound = figures
@@ -357,11 +359,12 @@ pub(super) enum LpFacts {
 
 /// The LP bound of `graph` when the request wants it and the network is
 /// within [`LP_SEARCH_NODES`] (the core's search for its weights, with
-/// [`LpOptions::for_search`]), or why not.
+/// [`LpOptions::for_search`], stopped at `until`), or why not.
 fn lp_bound(
     request: &NetworkSearchRequest,
     graph: &Graph,
     figures: &GraphBounds,
+    until: Option<Instant>,
 ) -> (LpFacts, Option<LpSolution>) {
     if !request.lp {
         return (LpFacts::Skipped("--no-lp".to_string()), None);
@@ -375,7 +378,11 @@ fn lp_bound(
             None,
         );
     }
-    match figures.lp(graph, &LpOptions::for_search()) {
+    let options = LpOptions {
+        until,
+        ..LpOptions::for_search()
+    };
+    match figures.lp(graph, &options) {
         Some(s) => (LpFacts::Stated(s.bound.value), Some(s)),
         None => (
             LpFacts::Skipped("a network without links".to_string()),
@@ -679,7 +686,7 @@ mod tests {
         let r = request(&over, true);
         let graph = r.network.build().unwrap();
         let figures = graph_bounds(&graph, u64::MAX);
-        let (facts, solution) = lp_bound(&r, &graph, &figures);
+        let (facts, solution) = lp_bound(&r, &graph, &figures, None);
         assert!(solution.is_none());
         assert!(
             matches!(&facts, LpFacts::Skipped(why) if why.contains(&LP_SEARCH_NODES.to_string())
@@ -689,10 +696,10 @@ mod tests {
         let r = request("ring 6", false);
         let graph = r.network.build().unwrap();
         let figures = graph_bounds(&graph, u64::MAX);
-        let (facts, _) = lp_bound(&r, &graph, &figures);
+        let (facts, _) = lp_bound(&r, &graph, &figures, None);
         assert_eq!(facts, LpFacts::Skipped("--no-lp".to_string()));
         let r = request("ring 6", true);
-        let (facts, solution) = lp_bound(&r, &graph, &figures);
+        let (facts, solution) = lp_bound(&r, &graph, &figures, None);
         assert_eq!(facts, LpFacts::Stated(5));
         assert!(solution.is_some_and(|s| s.bound.value == 5));
     }

@@ -36,6 +36,10 @@ pub struct LpOptions {
     /// Most work: the steps are also capped so that steps × N × L stays under
     /// this (one step is a shortest-path tree from every node).
     pub max_work: u64,
+    /// When the descent stops, whatever its steps and work: an anytime
+    /// search gives the LP part of its deadline. Any weights prove a bound,
+    /// so stopping early gives a weaker bound, never a wrong one.
+    pub until: Option<std::time::Instant>,
 }
 
 impl Default for LpOptions {
@@ -44,6 +48,7 @@ impl Default for LpOptions {
             tolerance: 0.005,
             max_iterations: 3000,
             max_work: 1 << 28,
+            until: None,
         }
     }
 }
@@ -222,6 +227,13 @@ fn descend(graph: &Graph, options: &LpOptions, floor: f64) -> Descent {
     let (_, mut x) = route(graph, &ones);
     let mut beta = 4.0 * (m as f64).ln().max(1.0);
     for step in 1..=options.iterations(graph) {
+        if step > 1
+            && options
+                .until
+                .is_some_and(|t| std::time::Instant::now() >= t)
+        {
+            break;
+        }
         let c = max(&x);
         let w = soft_max(&x, beta / c);
         let total: f64 = w.iter().sum();

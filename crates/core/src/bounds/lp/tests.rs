@@ -169,3 +169,27 @@ fn the_routing_found_is_a_flow_of_every_message() {
     let largest = s.link_loads.iter().copied().fold(0.0, f64::max);
     assert!((largest - s.primal).abs() < 1e-9);
 }
+
+/// A descent stopped by its time takes one step and still proves a bound:
+/// never above the bound of the whole descent, never below the link-load bound
+/// (its weights, all ones, are a candidate).
+#[test]
+fn a_descent_past_its_time_stops_after_one_step_with_a_bound() {
+    let g = random_cubic(60, 7);
+    let (_, full) = total_exchange_with_lp(&g, Ports::All, &LpOptions::default());
+    let stopped = LpOptions {
+        until: Some(std::time::Instant::now()),
+        ..LpOptions::default()
+    };
+    let (_, early) = total_exchange_with_lp(&g, Ports::All, &stopped);
+    let (full, early) = (full.unwrap(), early.unwrap());
+    assert!(full.iterations > 1, "{} steps", full.iterations);
+    assert_eq!(early.iterations, 1);
+    assert!(early.bound.value <= full.bound.value);
+    let link_load = graph_bounds(&g, u64::MAX).link_load_bound();
+    assert!(
+        early.bound.value >= link_load,
+        "{} < {link_load}",
+        early.bound.value
+    );
+}
