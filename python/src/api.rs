@@ -96,7 +96,7 @@ pub fn check_table<'py>(
     max_order: Arg<'py>,
     simulate: Arg<'py>,
     max_simulation_steps: Arg<'py>,
-) -> PyResult<Reported> {
+) -> PyResult<(Reported, Option<String>)> {
     call(py, None, || {
         let given = Given::of(&text, &path)?;
         let max_order = args::whole(&max_order, "max_order")?.unwrap_or(2_000_000);
@@ -107,13 +107,15 @@ pub fn check_table<'py>(
     })
 }
 
-/// `check_table`'s work, its arguments read.
+/// `check_table`'s work, its arguments read. A table's report comes with its
+/// `violations` apart (the JSON text of the array), so that Python parses
+/// them only when they are asked for: an invalid table can name millions.
 fn check_table_work(
     given: Given,
     max_order: usize,
     simulate: bool,
     max_simulation_steps: u64,
-) -> Result<Reported, Fail> {
+) -> Result<(Reported, Option<String>), Fail> {
     // A `certificates:` path is relative to the file's directory (to the
     // current one for text).
     let path_dir = match &given {
@@ -127,17 +129,17 @@ fn check_table_work(
         proofs: None,
     };
     match check_source(&shown, source, &load, &verify, &lookup) {
-        SourceCheck::Msccl(source) => msccl_report(&shown, &source, None),
+        SourceCheck::Msccl(source) => Ok((msccl_report(&shown, &source, None)?, None)),
         SourceCheck::Failed(failure) => Err(Fail::of(&failure, Some(&shown))),
         SourceCheck::Report(report) => {
             let status = report.status().code();
-            let json = report.to_json(status).map_err(|e| Fail {
+            let (json, violations) = report.to_json_parts(status).map_err(|e| Fail {
                 status: Status::Internal,
                 message: format!("{shown}: cannot write the JSON report (a bug): {e}"),
                 file: Some(shown.clone()),
                 at: None,
             })?;
-            Ok((json, report.to_text(), status))
+            Ok(((json, report.to_text(), status), Some(violations)))
         }
     }
 }

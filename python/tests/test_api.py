@@ -23,6 +23,21 @@ def _invalid_table(tmp_path):
     return path
 
 
+def test_a_tables_violations_are_parsed_when_first_asked_for(tmp_path):
+    # An invalid table can name millions of violations: the verdict must not
+    # wait for them, and every way of reading the report still has them all.
+    path = _invalid_table(tmp_path)
+    report = txverify.check_table(path)
+    assert report.verdict == "invalid" and report._violations is not None
+    whole = txverify.check_table(path).to_dict()["violations"]
+    assert whole
+    assert [v.to_dict() for v in report.violations] == whole
+    assert report._violations is None
+    assert report.to_dict()["violations"] == whole
+    assert txverify.check_table(path) == report
+    assert len(txverify.check_table(path)["violations"]) == len(whole)
+
+
 def test_an_invalid_table_is_a_report_not_an_exception(tmp_path):
     report = txverify.check_table(_invalid_table(tmp_path))
     assert report.verdict == "invalid" and not report.valid
@@ -111,5 +126,6 @@ def test_a_table_report_is_parsed_once(tmp_path, monkeypatch):
 
     monkeypatch.setattr(txverify._json, "loads", counting_loads)
     report = txverify.check_table(_invalid_table(tmp_path))
-    assert report.verdict == "invalid" and report.violations
-    assert len(parsed) == 1
+    assert report.verdict == "invalid" and len(parsed) == 1
+    # The violations, held apart as text, are parsed once when first read.
+    assert report.violations and report["violations"] and len(parsed) == 2

@@ -368,7 +368,14 @@ class Report(_Mapping):
         return None if self._labels is None else list(self._labels)
 
     def __getitem__(self, key: str) -> Any:
-        return _wrap(self._data[key])
+        return _wrap(self._field(key))
+
+    def _field(self, key: str) -> Any:
+        return self._data[key]
+
+    def _whole(self) -> Dict[str, Any]:
+        """The whole JSON object (a subclass may hold part of it unparsed)."""
+        return self._data
 
     def __getattr__(self, name: str) -> Any:
         # No field starts with `_`: such names (and `_data` before it is set,
@@ -390,20 +397,20 @@ class Report(_Mapping):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Report):
-            return self._data == other._data
+            return self._whole() == other._whole()
         if isinstance(other, dict):
-            return self._data == other
+            return self._whole() == other
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> Dict[str, Any]:
         """The JSON object, as plain dicts and lists (a copy)."""
-        return _json.loads(_json.dumps(self._data))
+        return _json.loads(_json.dumps(self._whole()))
 
     def to_json(self, indent: Optional[int] = None) -> str:
         """The JSON object as text."""
-        return _json.dumps(self._data, indent=indent, sort_keys=True)
+        return _json.dumps(self._whole(), indent=indent, sort_keys=True)
 
     @property
     def text(self) -> str:
@@ -424,7 +431,21 @@ class Report(_Mapping):
 class CheckReport(Report):
     """A table's check (schema ``txverify-check/1``)."""
 
-    __slots__ = ("_given", "_max_order")
+    __slots__ = ("_given", "_max_order", "_violations")
+
+    def _field(self, key: str) -> Any:
+        if key == "violations":
+            self._whole()
+        return self._data[key]
+
+    def _whole(self) -> Dict[str, Any]:
+        # The violations arrive as JSON text, parsed when first asked for:
+        # an invalid table can name millions, and the verdict needs none.
+        pending = getattr(self, "_violations", None)
+        if pending is not None:
+            self._data["violations"] = _json.loads(pending)
+            self._violations = None
+        return self._data
 
     @property
     def valid(self) -> bool:
@@ -691,15 +712,18 @@ def _source(source: Source) -> Dict[str, Any]:
     return {"path": source}
 
 
-def _report(kind: Any, reported: Any) -> Any:
+def _report(kind: Any, reported: Any, violations: Optional[str] = None) -> Any:
     """The report of `reported` (its JSON text, its text, its status), of
     the class `kind`, or of the class `kind(data)` gives for its data (parsed
-    once: a table's may name millions of violations)."""
+    once); a table's `violations`, when given apart as JSON text, are parsed
+    when first asked for."""
     data, text, status = reported
     data = _json.loads(data)
     if not isinstance(kind, type):
         kind = kind(data)
     report = kind(data, text)
+    if violations is not None and isinstance(report, CheckReport):
+        report._violations = violations
     if status == 3:
         error = InternalError(text.strip().splitlines()[-1] if text.strip() else "internal error")
         error.report = report  # type: ignore[attr-defined]
@@ -720,7 +744,7 @@ def check_table(
     text, gets ``check_msccl``'s report. Raises ``InputError`` (with
     ``file``, ``line``, ``column``) when the table cannot be read or loaded.
     """
-    reported = _txverify.check_table(
+    reported, violations = _txverify.check_table(
         **_source(text_or_path),
         max_order=max_order,
         simulate=simulate,
@@ -729,6 +753,7 @@ def check_table(
     report = _report(
         lambda data: MscclReport if data["schema"].startswith("txverify-msccl") else CheckReport,
         reported,
+        violations,
     )
     if isinstance(report, CheckReport):
         report._given = _source(text_or_path)

@@ -19,7 +19,7 @@ def check_table(
     max_order: Optional[int] = ...,
     simulate: Optional[bool] = ...,
     max_simulation_steps: Optional[int] = ...,
-) -> Reported: ...
+) -> Tuple[Reported, Optional[str]]: ...
 def check_msccl(
     text: Optional[Text] = ...,
     path: Optional[Path] = ...,

@@ -87,6 +87,15 @@ impl<'a> CheckDocument<'a> {
             exit_code,
         }
     }
+
+    /// The object with an empty `violations` array, and that array's text.
+    pub(super) fn into_parts(mut self) -> Result<(String, String), serde_json::Error> {
+        let violations = std::mem::take(&mut self.violations);
+        Ok((
+            serde_json::to_string(&self)?,
+            serde_json::to_string(&violations)?,
+        ))
+    }
 }
 
 fn verdict(v: Verdict) -> &'static str {

@@ -240,6 +240,14 @@ impl CheckReport {
         serde_json::to_string(&json::CheckDocument::new(self, exit_code))
     }
 
+    /// [`to_json`](Self::to_json) in two parts: the object with an empty
+    /// `violations` array, and that array's text. Put together they are the
+    /// same object; a caller that needs the verdict first (Python) need not
+    /// parse millions of violations to get it.
+    pub fn to_json_parts(&self, exit_code: u8) -> Result<(String, String), serde_json::Error> {
+        json::CheckDocument::new(self, exit_code).into_parts()
+    }
+
     /// The human-readable report.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
