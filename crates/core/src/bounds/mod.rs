@@ -74,6 +74,7 @@ pub mod general;
 pub mod lp;
 pub mod messages;
 mod set;
+pub mod throughput;
 pub mod timed;
 
 pub use collective::{CollectiveBounds, collective, half_duplex_time};
