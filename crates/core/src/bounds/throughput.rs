@@ -311,6 +311,33 @@ pub fn narrowest(graph: &Graph) -> Option<ThroughputCut> {
     })
 }
 
+/// The least `cap(S)` over the sets S with a GPU but not `root` (broadcast:
+/// [`Crossing::Into`], every chunk enters S; reduce: [`Crossing::OutOf`],
+/// every chunk's contributions leave S), by one minimum cut per GPU; data 1
+/// (per chunk). `None` when no other GPU exists.
+pub fn rooted(graph: &Graph, root: u32, crossing: Crossing) -> Option<ThroughputCut> {
+    let n = graph.nodes();
+    let model = CutModel::new(graph, crossing);
+    let mut best: Option<(u64, Vec<bool>)> = None;
+    for v in gpus(graph).into_iter().filter(|&v| v != root) {
+        let mut flow = model.network(n, 1);
+        let (source, sink) = (flow.nodes() - 2, flow.nodes() - 1);
+        flow.arc(source, root as usize, INFINITE);
+        flow.arc(v as usize, sink, INFINITE);
+        let value = flow.max_flow(source, sink);
+        if best.as_ref().is_none_or(|(b, _)| value < *b) {
+            let reached = flow.source_side(source);
+            best = Some((value, (0..n).map(|x| !reached[x]).collect()));
+        }
+    }
+    let (_, inside) = best?;
+    Some(ThroughputCut {
+        set: (0..n as u32).filter(|&x| inside[x as usize]).collect(),
+        data: 1,
+        capacity: model.capacity(&inside),
+    })
+}
+
 /// [`densest`] by trying every set (the tests' cross-check), on fabrics of at
 /// most [`MAX_EXHAUSTIVE_NODES`] nodes.
 pub fn exhaustive(graph: &Graph, crossing: Crossing) -> Option<ThroughputCut> {
