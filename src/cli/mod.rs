@@ -408,6 +408,12 @@ struct BoundsArgs {
     /// Write the LP bound's certificate of the one --network here (docs/schedules-any.md).
     #[arg(long, value_name = "FILE", requires = "network")]
     lp_certificate: Option<PathBuf>,
+    /// With a --network fabric: this collective's bounds (`allgather`, `broadcast 0`, …).
+    #[arg(long, value_name = "X", requires = "network")]
+    collective: Option<String>,
+    /// With --collective: chunks per block (default 1).
+    #[arg(long, value_name = "C", requires = "collective")]
+    chunks: Option<String>,
     /// Report format (JSON: one object per file or network, schema txverify-bounds/4).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,

@@ -1,12 +1,9 @@
-//! `txverify bounds FILE…` and `txverify bounds --network NET`: one report
-//! for both ([`txverify_clients::bounds`], schema txverify-bounds/4), printed
-//! as text or JSON; `--lp-certificate` writes the LP bound's certificate. Exit 0, 2 for a file, name or port count that gives no
-//! network, 3 when a product's statuses by search and by the seed's formulas
-//! differ. `verify-bound`: the LP bound a certificate proves, recomputed.
+//! `bounds FILE…` / `bounds --network NET` (schema txverify-bounds/4, text or JSON; `--lp-certificate`). Exit 0, 2 for
+//! no network, 3 when a product's statuses by search and by formula differ. `verify-bound`: a certificate's LP bound, recomputed.
 
 use super::exit::Exit;
 use super::{BoundsArgs, OutputFormat};
-use txverify_clients::bounds::{BOUNDS_SCHEMA, BoundsReport, instance_report};
+use txverify_clients::bounds::{BOUNDS_SCHEMA, BoundsReport, instance_report, restate_fabric};
 use txverify_clients::lp_bound::bounds_with_certificate;
 use txverify_clients::report::{ErrorReport, Failure};
 
@@ -19,10 +16,18 @@ pub fn bounds(args: &BoundsArgs) -> Exit {
     let (cert, n) = (args.lp_certificate.as_deref(), args.network.len());
     for network in &args.network {
         let shown = network.to_string();
-        let report = network
+        let name = network
             .name()
             .map_err(|e| e.to_string())
-            .and_then(|name| bounds_with_certificate(&name.to_string(), args.ports, cert, n));
+            .map(|n| n.to_string());
+        let report = name.and_then(|name| {
+            let mut r = bounds_with_certificate(&name, args.ports, cert, n)?;
+            if let Some(c) = &args.collective {
+                restate_fabric(&mut r, &name, c, args.chunks.as_deref())
+                    .map_err(|e| e.to_string())?;
+            }
+            Ok(r)
+        });
         worst = worst.max(print(report, &shown, args));
     }
     worst
