@@ -3,7 +3,7 @@
 
 use super::exit::Exit;
 use super::{BoundsArgs, OutputFormat};
-use txverify_clients::bounds::{BOUNDS_SCHEMA, BoundsReport, instance_report, restate_fabric};
+use txverify_clients::bounds::{BOUNDS_SCHEMA, BoundsReport, instance_report};
 use txverify_clients::lp_bound::bounds_with_certificate;
 use txverify_clients::report::{ErrorReport, Failure};
 
@@ -16,25 +16,16 @@ pub fn bounds(args: &BoundsArgs) -> Exit {
     let (cert, n) = (args.lp_certificate.as_deref(), args.network.len());
     for network in &args.network {
         let shown = network.to_string();
-        let name = network
-            .name()
-            .map_err(|e| e.to_string())
-            .map(|n| n.to_string());
-        let report = name.and_then(|name| {
-            let mut r = bounds_with_certificate(&name, args.ports, cert, n)?;
-            if let Some(c) = &args.collective {
-                restate_fabric(&mut r, &name, c, args.chunks.as_deref())
-                    .map_err(|e| e.to_string())?;
-            }
-            Ok(r)
+        let asked = (args.collective.as_deref(), args.chunks.as_deref());
+        let report = network.name().map_err(|e| e.to_string()).and_then(|name| {
+            bounds_with_certificate(&name.to_string(), args.ports, cert, n, asked)
         });
         worst = worst.max(print(report, &shown, args));
     }
     worst
 }
 
-/// `bounds FILE`: the network the file declares (or is recognised as), else
-/// its Cayley graph.
+/// `bounds FILE`: the network the file declares (or is recognised as), else its Cayley graph.
 fn file_bounds(path: &std::path::Path, args: &BoundsArgs) -> Exit {
     let shown = path.display().to_string();
     let Some(loaded) = super::check::read_and_load(path, &Default::default(), args.format) else {

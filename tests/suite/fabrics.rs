@@ -365,3 +365,75 @@ fn a_links_own_alpha_and_beta_time_the_replay() {
     ]);
     assert!(run.stdout.contains("completion 4"), "{}", run.stdout);
 }
+
+#[test]
+fn verify_bound_recomputes_a_fabric_s_stated_bounds_from_their_sets() {
+    let args = ["bounds", "--network", "dgx1", "--collective", "allgather"];
+    let run = txverify(&[&args[..], &["--chunks", "2", "--format", "json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = file("dgx1-bounds.json", &run.stdout);
+    let check = |path: &std::path::Path| {
+        let path = path.to_str().unwrap();
+        txverify(&[
+            "verify-bound",
+            "--network",
+            "dgx1",
+            path,
+            "--format",
+            "json",
+        ])
+    };
+    let ok = check(&report);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let v: serde_json::Value = serde_json::from_str(&ok.stdout).unwrap();
+    assert_eq!(v["schema"], "txverify-verify-fabric-bound/1");
+    assert_eq!(v["bounds"][0]["steps"], 3);
+    assert_eq!(
+        (
+            v["bounds"][0]["data"].clone(),
+            v["bounds"][0]["capacity"].clone()
+        ),
+        (7.into(), 6.into())
+    );
+    // A stated bound above what its set proves is rejected; a set with no
+    // GPU outside it proves nothing and is bad input.
+    let lying = file(
+        "lying.json",
+        &run.stdout.replace("\"steps\":3", "\"steps\":4"),
+    );
+    assert_eq!(check(&lying).code, 1);
+    let everything = run
+        .stdout
+        .replace("\"set\":[0]", "\"set\":[0,1,2,3,4,5,6,7]");
+    let unfit = check(&file("unfit.json", &everything));
+    assert_eq!(unfit.code, 2, "{}", unfit.stderr);
+    assert!(unfit.stderr.contains("no GPU outside"), "{}", unfit.stderr);
+}
+
+#[test]
+fn an_lp_certificate_on_a_fabric_counts_gpu_pairs_and_capacities() {
+    // Weight 1 on the 16 links of an 8-GPU switch: the 8 · 7 GPU pairs are 2
+    // hops apart, 112 over 16 links: 7 (the switch's own pairs would make 8).
+    let links: Vec<String> = (0..8)
+        .flat_map(|x| [format!("[{x},8,1]"), format!("[8,{x},1]")])
+        .collect();
+    let text = format!(
+        "{{\"schema\":\"txverify-lp-bound/1\",\"weights\":[{}]}}",
+        links.join(",")
+    );
+    let cert = file("switch.json", &text);
+    let run = txverify(&[
+        "verify-bound",
+        "--network",
+        "nvswitch 8",
+        cert.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        (v["bound"].clone(), v["weighted_distance"].clone()),
+        (7.into(), 112.into())
+    );
+}

@@ -165,3 +165,131 @@ impl FabricBounds {
         out
     }
 }
+
+/// The report of `verify-bound --network FABRIC REPORT` on a `bounds` report.
+pub const VERIFY_FABRIC_BOUND_SCHEMA: &str = "txverify-verify-fabric-bound/1";
+
+/// What `verify-bound` found in a `bounds` report of a fabric (schema
+/// [`VERIFY_FABRIC_BOUND_SCHEMA`]): every stated throughput bound recomputed
+/// from its set S and the fabric alone.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VerifyFabricBoundReport {
+    /// [`VERIFY_FABRIC_BOUND_SCHEMA`].
+    pub schema: &'static str,
+    /// The report file.
+    pub file: String,
+    /// The network checked against, as given.
+    pub network: String,
+    /// One entry per stated throughput bound.
+    pub bounds: Vec<RecheckedBound>,
+    /// Whether every stated bound is at most its recomputed value.
+    pub accepted: bool,
+}
+
+/// One stated throughput bound, recomputed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RecheckedBound {
+    /// The collective, as the report names it.
+    pub collective: String,
+    /// Chunks per block.
+    pub chunks: u32,
+    /// The steps the report states.
+    pub stated: u64,
+    /// ⌈chunks · data / capacity⌉ recomputed from the set and the fabric.
+    pub steps: u64,
+    /// Items per chunk that must cross S, recomputed.
+    pub data: u64,
+    /// Chunks a step that can cross S, recomputed.
+    pub capacity: u64,
+    /// The set S.
+    pub set: Vec<u32>,
+}
+
+impl VerifyFabricBoundReport {
+    /// The report in words.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for b in &self.bounds {
+            let verdict = if b.stated <= b.steps {
+                "holds"
+            } else {
+                "REJECTED"
+            };
+            let _ = writeln!(
+                out,
+                "{}: {} in {} chunk(s) on {}: S of {} node(s) proves ⌈{} · {} / {}⌉ = {}; stated {} {verdict}",
+                self.file,
+                b.collective,
+                b.chunks,
+                self.network,
+                b.set.len(),
+                b.chunks,
+                b.data,
+                b.capacity,
+                b.steps,
+                b.stated
+            );
+        }
+        out
+    }
+}
+
+/// Re-checks the fabric bounds stated in the `bounds` report `text` (named
+/// `file`) on `graph` (named `network`); `None` when `text` is not a
+/// `txverify-bounds/4` report with a `fabric` object (an LP certificate).
+pub fn verify_stated(
+    file: &str,
+    text: &str,
+    network: &str,
+    graph: &Graph,
+) -> Option<Result<VerifyFabricBoundReport, String>> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    if value.get("schema")?.as_str()? != crate::bounds::BOUNDS_SCHEMA {
+        return None;
+    }
+    let entries = value.get("fabric")?.get("collectives")?.as_array()?;
+    let fail = |what: String| Err(format!("{file}: {what}"));
+    let mut bounds = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let Some(stated) = entry.get("throughput").filter(|t| !t.is_null()) else {
+            continue;
+        };
+        let name = entry.get("collective").and_then(|c| c.as_str());
+        let chunks = entry.get("chunks").and_then(|c| c.as_u64());
+        let steps = stated.get("steps").and_then(|s| s.as_u64());
+        let set: Option<Vec<u32>> = stated.get("set").and_then(|s| s.as_array()).and_then(|a| {
+            a.iter()
+                .map(|x| x.as_u64().and_then(|x| u32::try_from(x).ok()))
+                .collect()
+        });
+        let (Some(name), Some(chunks), Some(steps), Some(set)) = (name, chunks, steps, set) else {
+            return Some(fail(format!(
+                "fabric.collectives[{i}]: needs `collective`, `chunks`, `throughput.steps` and `throughput.set`"
+            )));
+        };
+        let c = match txverify_core::schedule::parse_collective(name, Some(&chunks.to_string())) {
+            Ok(c) => c,
+            Err(e) => return Some(fail(format!("fabric.collectives[{i}]: {e}"))),
+        };
+        let cut = match throughput::recheck(graph, c, &set) {
+            Ok(cut) => cut,
+            Err(e) => return Some(fail(format!("fabric.collectives[{i}]: {e}"))),
+        };
+        bounds.push(RecheckedBound {
+            collective: name.to_string(),
+            chunks: c.chunks(),
+            stated: steps,
+            steps: cut.steps(c.chunks()),
+            data: cut.data,
+            capacity: cut.capacity,
+            set: cut.set,
+        });
+    }
+    Some(Ok(VerifyFabricBoundReport {
+        schema: VERIFY_FABRIC_BOUND_SCHEMA,
+        file: file.to_string(),
+        network: network.to_string(),
+        accepted: bounds.iter().all(|b| b.stated <= b.steps),
+        bounds,
+    }))
+}

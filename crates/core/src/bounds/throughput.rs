@@ -238,9 +238,16 @@ pub fn densest(graph: &Graph, crossing: Crossing) -> Option<ThroughputCut> {
         let data = gpus.iter().filter(|&&x| !inside[x as usize]).count() as u64;
         (data, model.capacity(inside))
     };
-    // Start from the first GPU alone.
+    // Start from the best GPU alone (a GPU's intake is often the answer).
     let mut best_set = members(n, &gpus[..1]);
     let (mut p, mut q) = judge(&best_set);
+    for &x in &gpus[1..] {
+        let alone = members(n, &[x]);
+        let (data, cap) = judge(&alone);
+        if q == 0 || (cap > 0 && data * q > p * cap) {
+            (p, q, best_set) = (data, cap, alone);
+        }
+    }
     if q == 0 {
         return None;
     }
@@ -503,3 +510,76 @@ impl Flow {
 
 #[cfg(test)]
 mod tests;
+
+/// Why a stated node set proves no throughput bound.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotAProof {
+    /// A node number that is not a node.
+    #[error("node {0} of the set is not a node of the network")]
+    UnknownNode(u32),
+    /// The collective has no throughput bound (scatter, gather, total exchange).
+    #[error("{0} has no throughput bound")]
+    NoThroughput(String),
+    /// The set does not meet the bound's conditions.
+    #[error("the set {0}")]
+    Unfit(&'static str),
+}
+
+/// The throughput bound that the node set `set` proves for `collective` on
+/// `graph`, recomputed from the fabric alone (its data and the capacity
+/// crossing it): what `verify-bound` checks a stated bound against.
+pub fn recheck(
+    graph: &Graph,
+    collective: crate::schedule::Collective,
+    set: &[u32],
+) -> Result<ThroughputCut, NotAProof> {
+    use crate::schedule::Collective as C;
+    let n = graph.nodes();
+    if let Some(&x) = set.iter().find(|&&x| x as usize >= n) {
+        return Err(NotAProof::UnknownNode(x));
+    }
+    let inside = members(n, set);
+    let gpus = gpus(graph);
+    let within = gpus.iter().filter(|&&x| inside[x as usize]).count() as u64;
+    let outside = gpus.len() as u64 - within;
+    if within == 0 {
+        return Err(NotAProof::Unfit("holds no GPU"));
+    }
+    let (data, crossing) = match collective {
+        C::Allgather { .. } => (outside, Crossing::Into),
+        C::ReduceScatter { .. } => (outside, Crossing::OutOf),
+        C::Allreduce { .. } if outside > 0 => (gpus.len() as u64, Crossing::Into),
+        C::Broadcast { root, .. } | C::Reduce { root, .. } => {
+            if root as usize >= n || inside[root as usize] {
+                return Err(NotAProof::Unfit("holds the root"));
+            }
+            let broadcast = matches!(collective, C::Broadcast { .. });
+            (
+                1,
+                if broadcast {
+                    Crossing::Into
+                } else {
+                    Crossing::OutOf
+                },
+            )
+        }
+        C::Allreduce { .. } => return Err(NotAProof::Unfit("leaves no GPU outside")),
+        other => return Err(NotAProof::NoThroughput(other.to_string())),
+    };
+    if data == 0 {
+        return Err(NotAProof::Unfit("leaves no GPU outside"));
+    }
+    let capacity = capacity(graph, &inside, crossing);
+    if capacity == 0 {
+        return Err(NotAProof::Unfit("cannot be crossed"));
+    }
+    let mut set = set.to_vec();
+    set.sort_unstable();
+    set.dedup();
+    Ok(ThroughputCut {
+        set,
+        data,
+        capacity,
+    })
+}

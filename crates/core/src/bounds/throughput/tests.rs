@@ -178,3 +178,27 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_stated_set_is_rechecked_from_the_fabric() {
+    use crate::schedule::Collective;
+    let g = named("dgx1");
+    let ag = Collective::Allgather { chunks: 2 };
+    let cut = recheck(&g, ag, &[0]).unwrap();
+    assert_eq!((cut.data, cut.capacity, cut.steps(2)), (7, 6, 3));
+    assert_eq!(recheck(&g, ag, &[9]), Err(NotAProof::UnknownNode(9)));
+    assert!(matches!(
+        recheck(&g, ag, &(0..8).collect::<Vec<_>>()),
+        Err(NotAProof::Unfit(_))
+    ));
+    assert!(matches!(
+        recheck(&g, Collective::TotalExchange, &[0]),
+        Err(NotAProof::NoThroughput(_))
+    ));
+    assert!(matches!(
+        recheck(&g, Collective::broadcast(0), &[0]),
+        Err(NotAProof::Unfit(_))
+    ));
+    // The switch alone holds no GPU.
+    assert!(recheck(&named("nvswitch 4"), ag, &[4]).is_err());
+}
