@@ -24,7 +24,7 @@
 
 use super::super::set::{BoundSet, counting_model, port_limit};
 use super::super::throughput::{self, Crossing, ThroughputCut};
-use super::{CollectiveBounds, growth_steps};
+use super::{CollectiveBounds, Named, growth_steps};
 use crate::network::Graph;
 use crate::schedule::{Collective, Items, Ports};
 
@@ -96,7 +96,7 @@ pub fn fabric_collective(graph: &Graph, collective: Collective, ports: Ports) ->
     let sized = throughput::check_size(graph).is_ok();
     let distances = || gpu_distances(graph, &gpus);
     let mut proof: Option<ThroughputCut> = None;
-    let mut throughput_of = |cut: Option<ThroughputCut>, items: u64| -> Vec<(u64, String)> {
+    let mut throughput_of = |cut: Option<ThroughputCut>, items: u64| -> Named {
         let Some(cut) = cut.filter(|_| sized) else {
             return Vec::new();
         };
@@ -104,7 +104,7 @@ pub fn fabric_collective(graph: &Graph, collective: Collective, ports: Ports) ->
         proof = Some(cut);
         vec![(steps, THROUGHPUT.to_string())]
     };
-    let (time, sends): (Vec<(u64, String)>, Vec<(u64, String)>) = match collective {
+    let (time, sends): (Named, Named) = match collective {
         Collective::Allgather { .. } | Collective::ReduceScatter { .. } => {
             let crossing = match collective {
                 Collective::Allgather { .. } => Crossing::Into,

@@ -48,7 +48,7 @@ fn a_switch_and_a_hub_are_seven_a_chunk() {
     for name in ["nvswitch 8", "hub-and-spoke 8"] {
         let g = named(name);
         let cut = densest(&g, Crossing::Into).unwrap();
-        assert_eq!(cut.data * 1, 7 * cut.capacity, "{name}");
+        assert_eq!(cut.data, 7 * cut.capacity, "{name}");
         proves(&g, &cut, Crossing::Into);
         assert!(same_ratio(&cut, &exhaustive(&g, Crossing::Into).unwrap()));
         assert_eq!(cut.steps(3), 21);
