@@ -437,3 +437,11 @@ fn an_lp_certificate_on_a_fabric_counts_gpu_pairs_and_capacities() {
         (7.into(), 112.into())
     );
 }
+
+#[test]
+fn a_fabric_over_the_minimum_cut_work_limit_is_refused_before_the_work() {
+    // 512 GPUs, each linked to the 504 of the other machines.
+    let run = txverify(&["bounds", "--network", "cluster 64 1 dgx1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("minimum-cut work"), "{}", run.stderr);
+}
