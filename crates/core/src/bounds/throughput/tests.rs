@@ -202,3 +202,33 @@ fn a_stated_set_is_rechecked_from_the_fabric() {
     // The switch alone holds no GPU.
     assert!(recheck(&named("nvswitch 4"), ag, &[4]).is_err());
 }
+
+#[test]
+fn on_capacity_one_networks_the_throughput_bound_is_today_s_cut_bound() {
+    use crate::bounds::collective;
+    use crate::schedule::{Collective, Ports};
+    for name in [
+        "ring 5",
+        "linear 4",
+        "mesh 2 3",
+        "complete 4",
+        "hypercube 3",
+        "star 4",
+    ] {
+        let g = named(name);
+        for chunks in [1u32, 3] {
+            for (c, crossing) in [
+                (Collective::Allgather { chunks }, Crossing::Into),
+                (Collective::ReduceScatter { chunks }, Crossing::OutOf),
+            ] {
+                let plain = collective(&g, c, Ports::All).time;
+                let cut = densest(&g, crossing).unwrap();
+                assert_eq!(
+                    cut.steps(chunks),
+                    plain.named("cut").unwrap().value(),
+                    "{name}, {c} in {chunks} chunks"
+                );
+            }
+        }
+    }
+}
