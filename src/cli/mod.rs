@@ -265,8 +265,7 @@ pub enum SolverArg {
     /// varisat (built in; writes the proofs of certificates; the default in a build
     /// without the `cadical` feature).
     Varisat,
-    /// CaDiCaL (the `cadical` feature, on by default; the default solver where it is
-    /// built).
+    /// CaDiCaL (the `cadical` feature, on by default; the default solver where it is built).
     Cadical,
     /// z3 (needs a build with the `z3` feature and the system's libz3).
     Z3,
@@ -295,8 +294,7 @@ struct VerifyProofArgs {
     #[arg(required_unless_present_any = ["network", "cnf"], conflicts_with = "cnf", num_args = 1..)]
     certificates: Vec<PathBuf>,
     /// Check the proof FILE (DRAT or LRAT, text or binary) against this DIMACS
-    /// formula and answer `s VERIFIED` / `s NOT VERIFIED` as drat-trim does
-    /// (docs/proofcheck.md).
+    /// formula and answer `s VERIFIED` / `s NOT VERIFIED` as drat-trim does (docs/proofcheck.md).
     #[arg(long, value_name = "FORMULA", conflicts_with_all = ["network", "lrat"])]
     cnf: Option<PathBuf>,
     /// With --cnf: the proof's format (default: told from its first line, and
@@ -408,6 +406,12 @@ struct BoundsArgs {
     /// Write the LP bound's certificate of the one --network here (docs/schedules-any.md).
     #[arg(long, value_name = "FILE", requires = "network")]
     lp_certificate: Option<PathBuf>,
+    /// With a --network fabric: this collective's bounds (`allgather`, `broadcast 0`, …).
+    #[arg(long, value_name = "X", requires = "network")]
+    collective: Option<String>,
+    /// With --collective: chunks per block (default 1).
+    #[arg(long, value_name = "C", requires = "collective")]
+    chunks: Option<String>,
     /// Report format (JSON: one object per file or network, schema txverify-bounds/4).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,

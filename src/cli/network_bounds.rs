@@ -1,8 +1,5 @@
-//! `txverify bounds FILE…` and `txverify bounds --network NET`: one report
-//! for both ([`txverify_clients::bounds`], schema txverify-bounds/4), printed
-//! as text or JSON; `--lp-certificate` writes the LP bound's certificate. Exit 0, 2 for a file, name or port count that gives no
-//! network, 3 when a product's statuses by search and by the seed's formulas
-//! differ. `verify-bound`: the LP bound a certificate proves, recomputed.
+//! `bounds FILE…` / `bounds --network NET` (schema txverify-bounds/4, text or JSON; `--lp-certificate`). Exit 0, 2 for
+//! no network, 3 when a product's statuses by search and by formula differ. `verify-bound`: a certificate's LP bound, recomputed.
 
 use super::exit::Exit;
 use super::{BoundsArgs, OutputFormat};
@@ -19,17 +16,16 @@ pub fn bounds(args: &BoundsArgs) -> Exit {
     let (cert, n) = (args.lp_certificate.as_deref(), args.network.len());
     for network in &args.network {
         let shown = network.to_string();
-        let report = network
-            .name()
-            .map_err(|e| e.to_string())
-            .and_then(|name| bounds_with_certificate(&name.to_string(), args.ports, cert, n));
+        let asked = (args.collective.as_deref(), args.chunks.as_deref());
+        let report = network.name().map_err(|e| e.to_string()).and_then(|name| {
+            bounds_with_certificate(&name.to_string(), args.ports, cert, n, asked)
+        });
         worst = worst.max(print(report, &shown, args));
     }
     worst
 }
 
-/// `bounds FILE`: the network the file declares (or is recognised as), else
-/// its Cayley graph.
+/// `bounds FILE`: the network the file declares (or is recognised as), else its Cayley graph.
 fn file_bounds(path: &std::path::Path, args: &BoundsArgs) -> Exit {
     let shown = path.display().to_string();
     let Some(loaded) = super::check::read_and_load(path, &Default::default(), args.format) else {

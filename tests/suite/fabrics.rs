@@ -175,9 +175,9 @@ fn hostile_fabric_files_are_refused_with_their_place() {
 }
 
 #[test]
-fn bounds_and_searches_refuse_a_fabric_rather_than_misjudge_it() {
+fn compare_and_searches_refuse_a_fabric_rather_than_misjudge_it() {
     for args in [
-        vec!["bounds", "--network", "dgx1"],
+        vec!["compare", "dgx1"],
         vec![
             "search",
             "--network",
@@ -194,6 +194,62 @@ fn bounds_and_searches_refuse_a_fabric_rather_than_misjudge_it() {
     let run = txverify(&["bounds", "--network", "dgx1 x ring 2"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("is a fabric"), "{}", run.stderr);
+}
+
+/// The best time bound of `bounds --network NET --collective X --chunks C`,
+/// and the throughput bound's set and figures.
+fn fabric_bound(net: &str, collective: &str, chunks: u32) -> (u64, serde_json::Value) {
+    let c = chunks.to_string();
+    let args = ["bounds", "--network", net, "--collective", collective];
+    let run = txverify(&[&args[..], &["--chunks", &c, "--format", "json"]].concat());
+    assert_eq!(run.code, 0, "{net}: {}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let entry = &report["fabric"]["collectives"][0];
+    let best = entry["time"]["best"]["value"].as_u64().unwrap();
+    (best, entry["throughput"].clone())
+}
+
+#[test]
+fn bounds_on_a_fabric_are_forestcoll_s_optimum_with_the_set_that_proves_it() {
+    // Steps per chunk as ForestColl states them: 7/6 on the doubled DGX-1, 7
+    // behind an 8-GPU switch or hub, 8 across two DGX-1s joined by one NIC.
+    for (net, data, capacity) in [
+        ("dgx1", 7, 6),
+        ("nvswitch 8", 7, 1),
+        ("hub-and-spoke 8", 7, 1),
+        ("cluster 2 1 dgx1", 8, 1),
+    ] {
+        for chunks in [1u32, 2, 5, 8] {
+            let (best, proof) = fabric_bound(net, "allgather", chunks);
+            let want = (u64::from(chunks) * data).div_ceil(capacity);
+            assert_eq!(best, want, "{net}, {chunks} chunks");
+            assert_eq!(proof["steps"], want, "{net}");
+            assert_eq!(
+                (proof["data"].clone(), proof["capacity"].clone()),
+                (data.into(), capacity.into())
+            );
+            assert!(!proof["set"].as_array().unwrap().is_empty(), "{net}");
+        }
+    }
+    // The switch is no participant: its set has a GPU, and a root that is
+    // a switch is refused.
+    let run = txverify(&[
+        "bounds",
+        "--network",
+        "nvswitch 4",
+        "--collective",
+        "broadcast 4",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not a GPU"), "{}", run.stderr);
+    let run = txverify(&["bounds", "--network", "ring 4", "--collective", "allgather"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not a fabric"), "{}", run.stderr);
+    // The default report states the collectives of one chunk, in words too.
+    let run = txverify(&["bounds", "--network", "dgx1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("S = {0}"), "{}", run.stdout);
+    assert!(run.stdout.contains("left out"), "{}", run.stdout);
 }
 
 #[test]
@@ -308,4 +364,84 @@ fn a_links_own_alpha_and_beta_time_the_replay() {
         "1",
     ]);
     assert!(run.stdout.contains("completion 4"), "{}", run.stdout);
+}
+
+#[test]
+fn verify_bound_recomputes_a_fabric_s_stated_bounds_from_their_sets() {
+    let args = ["bounds", "--network", "dgx1", "--collective", "allgather"];
+    let run = txverify(&[&args[..], &["--chunks", "2", "--format", "json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = file("dgx1-bounds.json", &run.stdout);
+    let check = |path: &std::path::Path| {
+        let path = path.to_str().unwrap();
+        txverify(&[
+            "verify-bound",
+            "--network",
+            "dgx1",
+            path,
+            "--format",
+            "json",
+        ])
+    };
+    let ok = check(&report);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let v: serde_json::Value = serde_json::from_str(&ok.stdout).unwrap();
+    assert_eq!(v["schema"], "txverify-verify-fabric-bound/1");
+    assert_eq!(v["bounds"][0]["steps"], 3);
+    assert_eq!(
+        (
+            v["bounds"][0]["data"].clone(),
+            v["bounds"][0]["capacity"].clone()
+        ),
+        (7.into(), 6.into())
+    );
+    // A stated bound above what its set proves is rejected; a set with no
+    // GPU outside it proves nothing and is bad input.
+    let lying = file(
+        "lying.json",
+        &run.stdout.replace("\"steps\":3", "\"steps\":4"),
+    );
+    assert_eq!(check(&lying).code, 1);
+    let everything = run
+        .stdout
+        .replace("\"set\":[0]", "\"set\":[0,1,2,3,4,5,6,7]");
+    let unfit = check(&file("unfit.json", &everything));
+    assert_eq!(unfit.code, 2, "{}", unfit.stderr);
+    assert!(unfit.stderr.contains("no GPU outside"), "{}", unfit.stderr);
+}
+
+#[test]
+fn an_lp_certificate_on_a_fabric_counts_gpu_pairs_and_capacities() {
+    // Weight 1 on the 16 links of an 8-GPU switch: the 8 · 7 GPU pairs are 2
+    // hops apart, 112 over 16 links: 7 (the switch's own pairs would make 8).
+    let links: Vec<String> = (0..8)
+        .flat_map(|x| [format!("[{x},8,1]"), format!("[8,{x},1]")])
+        .collect();
+    let text = format!(
+        "{{\"schema\":\"txverify-lp-bound/1\",\"weights\":[{}]}}",
+        links.join(",")
+    );
+    let cert = file("switch.json", &text);
+    let run = txverify(&[
+        "verify-bound",
+        "--network",
+        "nvswitch 8",
+        cert.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        (v["bound"].clone(), v["weighted_distance"].clone()),
+        (7.into(), 112.into())
+    );
+}
+
+#[test]
+fn a_fabric_over_the_minimum_cut_work_limit_is_refused_before_the_work() {
+    // 512 GPUs, each linked to the 504 of the other machines.
+    let run = txverify(&["bounds", "--network", "cluster 64 1 dgx1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("minimum-cut work"), "{}", run.stderr);
 }

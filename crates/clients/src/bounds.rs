@@ -7,6 +7,7 @@
 //! with the search) and its one-dimension cut; a file gets the kernel's bound
 //! for tables beside.
 
+use crate::fabric_bounds::{FabricBounds, default_collectives, fabric_bounds};
 use crate::product::ProductError;
 use crate::product::bounds::NetworkBounds;
 use serde::Serialize;
@@ -44,13 +45,76 @@ pub enum BoundsError {
     /// A fabric, whose bounds would need its capacities and switches.
     #[error("`{0}`: {FABRIC_NOT_MODELLED}")]
     Fabric(String),
+    /// A fabric whose throughput bounds would take more than
+    /// [`txverify_core::bounds::throughput::MAX_CUT_WORK`].
+    #[error(
+        "`{0}`: the fabric's throughput bounds would take {1} units of minimum-cut work, more than {max} (docs/limits.md)",
+        max = txverify_core::bounds::throughput::MAX_CUT_WORK
+    )]
+    FabricTooLarge(String, u64),
+    /// `--collective` on a network that is not a fabric.
+    #[error(
+        "`{0}`: --collective states a fabric's bounds; this network is not a fabric (`search --network NET --collective X` states a collective's bound on it)"
+    )]
+    NotAFabric(String),
+    /// A root that is no GPU of the fabric.
+    #[error("`{0}`: the root {1} is not a GPU of the fabric (a node that is not forward-only)")]
+    Root(String, u32),
+    /// `--collective` or `--chunks` that does not parse.
+    #[error("{0}")]
+    Collective(txverify_core::schedule::ValueError),
+}
+
+use txverify_core::bounds::collective::fabric::is_fabric;
+
+/// The report of the fabric `graph` (named `network`): the plain report's
+/// figures, with the total-exchange bounds and the values that are not sound
+/// on a fabric replaced (0 or absent), and [`FabricBounds`] for the
+/// collectives of one chunk.
+fn fabric_report(network: &NetworkName, graph: &Graph, ports: u64) -> BoundsReport {
+    let mut r = report(None, Some(network), graph, ports, None, None);
+    r.all_port = txverify_core::bounds::total_exchange(graph, Ports::All);
+    r.ports_bounds = txverify_core::bounds::total_exchange(graph, ports_model(ports));
+    r.all_port_bound = r.all_port.value();
+    r.ports_bound = r.ports_bounds.value();
+    (r.single_port_bound, r.link_load_bound, r.intake_bound) = (0, 0, 0);
+    (r.cut_bound, r.ports_cut_bound) = (None, None);
+    r.fabric = Some(fabric_bounds(graph, &default_collectives(1)));
+    r
+}
+
+/// States in `report` (of the network `words`) the fabric bounds of
+/// `collective` in `chunks` chunks instead of the default collectives.
+pub fn restate_fabric(
+    report: &mut BoundsReport,
+    words: &str,
+    collective: &str,
+    chunks: Option<&str>,
+) -> Result<(), BoundsError> {
+    let c = txverify_core::schedule::parse_collective(collective, chunks)
+        .map_err(BoundsError::Collective)?;
+    let graph = words
+        .parse::<NetworkName>()
+        .and_then(|n| n.build())
+        .map_err(|e| BoundsError::Network(words.to_string(), e))?;
+    if report.fabric.is_none() || !is_fabric(&graph) {
+        return Err(BoundsError::NotAFabric(words.to_string()));
+    }
+    if let Some(root) = c
+        .root()
+        .filter(|&r| r as usize >= graph.nodes() || graph.is_forward_only(r))
+    {
+        return Err(BoundsError::Root(words.to_string(), root));
+    }
+    report.fabric = Some(fabric_bounds(&graph, &[c]));
+    Ok(())
 }
 
 /// Why a fabric (a network with link capacities, switch limits or
-/// forward-only nodes) is refused by the bounds and the searches, which
+/// forward-only nodes) is refused by the searches and `compare`, which
 /// assume one chunk a link a step and every node a participant: their
 /// figures would not be the fabric's.
-pub const FABRIC_NOT_MODELLED: &str = "a fabric (link capacities, switch limits or forward-only nodes): bounds and searches do not model fabrics yet; `simulate` replays a schedule on it (docs/networks.md, \"Fabrics\")";
+pub const FABRIC_NOT_MODELLED: &str = "a fabric (link capacities, switch limits or forward-only nodes): searches and `compare` do not model fabrics yet; `bounds` states its bounds and `simulate` replays a schedule on it (docs/networks.md, \"Fabrics\")";
 
 /// Refuses a network whose all-pairs distances are over
 /// [`txverify_core::bounds::general::MAX_ALL_PAIRS_WORK`], from its name,
@@ -213,6 +277,10 @@ pub struct BoundsReport {
     /// Why `bounds --network` did not compute the LP bound (more than
     /// [`LP_BOUNDS_NODES`] nodes and no certificate asked for).
     pub lp_skipped: Option<String>,
+    /// On a fabric, its collectives' bounds (GPUs only, links at capacity);
+    /// the plain figures above are then those the fabric keeps sound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fabric: Option<FabricBounds>,
 }
 
 /// The LP bound as `bounds --network` reports it ([`txverify_core::bounds::lp`]).
@@ -265,6 +333,10 @@ pub fn network_report_with_lp(
     certificate_asked: bool,
 ) -> Result<(BoundsReport, Graph, Option<LpSolution>), BoundsError> {
     let (mut report, graph) = network_report_and_graph(words, ports)?;
+    if report.fabric.is_some() {
+        report.lp_skipped = Some(crate::fabric_bounds::LEFT_OUT.to_string());
+        return Ok((report, graph, None));
+    }
     if graph.nodes() > LP_BOUNDS_NODES && !certificate_asked {
         report.lp_skipped = Some(format!(
             "{} nodes, more than the {LP_BOUNDS_NODES} it is computed on unless its certificate is asked for (--lp-certificate)",
@@ -299,8 +371,11 @@ fn network_report_and_graph(words: &str, ports: u64) -> Result<(BoundsReport, Gr
     let graph = network
         .build()
         .map_err(|e| BoundsError::Network(words.to_string(), e))?;
-    if !graph.fabric().is_plain() {
-        return Err(BoundsError::Fabric(words.to_string()));
+    if is_fabric(&graph) {
+        if let Err(work) = txverify_core::bounds::throughput::check_size(&graph) {
+            return Err(BoundsError::FabricTooLarge(words.to_string(), work));
+        }
+        return Ok((fabric_report(&network, &graph, ports), graph));
     }
     // A network that is not a product of families (an edge list, a twisted
     // torus) has the general figures only: no factor statuses to check.
@@ -396,6 +471,7 @@ fn report(
         lp_bound: None,
         all_port_with_lp: None,
         lp_skipped: None,
+        fabric: None,
     }
 }
 
@@ -425,6 +501,18 @@ impl BoundsReport {
         );
         if let (Some(_), Some(network)) = (&self.file, &self.network) {
             let _ = writeln!(out, "  network            {network}");
+        }
+        if let Some(fabric) = &self.fabric {
+            let _ = writeln!(
+                out,
+                "  order {}, diameter {}; total exchange at least {} steps ({})",
+                self.order,
+                self.diameter,
+                self.all_port_bound,
+                self.all_port.best().name()
+            );
+            out.push_str(&fabric.text());
+            return out;
         }
         let _ = writeln!(
             out,

@@ -15,6 +15,7 @@ pub mod certified;
 pub mod compare;
 pub mod construct;
 pub mod export;
+pub mod fabric_bounds;
 pub mod failure;
 pub mod fifo;
 pub mod help_examples;

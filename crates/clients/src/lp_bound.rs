@@ -316,22 +316,30 @@ pub fn verify_certificate(
 /// `bounds --network NET [--lp-certificate FILE]`: the report with the LP
 /// bound ([`crate::bounds::network_report_with_lp`]), and its certificate
 /// written to `certificate` when asked (a network of one node has none; the
-/// command must name one network of `networks`).
+/// command must name one network of `networks`); with `asked`
+/// (`--collective`, `--chunks`) a fabric's bounds of that collective.
 pub fn bounds_with_certificate(
     words: &str,
     ports: u64,
     certificate: Option<&Path>,
     networks: usize,
+    asked: (Option<&str>, Option<&str>),
 ) -> Result<crate::bounds::BoundsReport, String> {
     if certificate.is_some() && networks != 1 {
         return Err("--lp-certificate needs exactly one --network".to_string());
     }
     let options = lp::LpOptions::default();
-    let (report, graph, solution) =
+    let (mut report, graph, solution) =
         crate::bounds::network_report_with_lp(words, ports, &options, certificate.is_some())
             .map_err(|e| e.to_string())?;
+    if let (Some(collective), chunks) = asked {
+        crate::bounds::restate_fabric(&mut report, words, collective, chunks)
+            .map_err(|e| e.to_string())?;
+    }
     if let Some(path) = certificate {
-        let s = solution.ok_or("no LP bound (no links): no certificate written")?;
+        let s = solution.ok_or(
+            "no LP bound (no links, or a fabric, where it is left out): no certificate written",
+        )?;
         let json = serde_json::to_string(&LpCertificate::of(words, &graph, &s))
             .map_err(|e| e.to_string())?;
         std::fs::write(path, json + "\n")
@@ -351,12 +359,24 @@ pub fn verify_bound_run(
     graph: Result<Graph, String>,
     json: bool,
 ) -> Result<(String, Status), Box<RunFailure>> {
-    let report = graph.and_then(|g| verify_bound(path, shown, &g).map_err(|e| e.to_string()));
-    match report {
-        Ok(r) => {
-            let status = Status::of_validity(r.accepted);
-            Ok((if json { json_line(&r) } else { r.text() }, status))
+    let report = graph.and_then(|g| {
+        // A `bounds` report of a fabric: its throughput bounds recomputed.
+        let limits = ReadLimits {
+            bytes: MAX_CERTIFICATE_BYTES,
+            what: "an LP certificate",
+            ..ReadLimits::TEXT
+        };
+        let file = path.display().to_string();
+        let text = read_text(path, limits).ok();
+        let stated = text.and_then(|t| crate::fabric_bounds::verify_stated(&file, &t, shown, &g));
+        if let Some(r) = stated {
+            return r.map(|r| (if json { json_line(&r) } else { r.text() }, r.accepted));
         }
+        let r = verify_bound(path, shown, &g).map_err(|e| e.to_string())?;
+        Ok((if json { json_line(&r) } else { r.text() }, r.accepted))
+    });
+    match report {
+        Ok((text, accepted)) => Ok((text, Status::of_validity(accepted))),
         Err(message) => {
             let failure = Failure::input(message);
             let object = json.then(|| {

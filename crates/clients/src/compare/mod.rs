@@ -75,6 +75,12 @@ pub fn row(words: &str) -> Result<Row, CompareError> {
     let graph = network
         .build()
         .map_err(|e| input(format!("`{}`: {e}", txverify_core::format::echoed(words))))?;
+    // Its best-known schedules are the plain network's: a fabric is refused.
+    if txverify_core::bounds::collective::fabric::is_fabric(&graph) {
+        return Err(input(
+            crate::bounds::BoundsError::Fabric(words.to_string()).to_string(),
+        ));
+    }
     // The bounds of `bounds --network NET --ports 1`, the very same report.
     let figures = network_report(words, 1).map_err(|e| input(e.to_string()))?;
     if figures.statuses_agree == Some(false) {

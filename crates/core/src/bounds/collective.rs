@@ -41,6 +41,7 @@
 
 pub mod cut_vertex;
 pub mod cuts;
+pub mod fabric;
 
 use super::distance::{distance_bound, reach};
 use super::set::{BoundSet, counting_model, port_limit};
@@ -57,6 +58,10 @@ pub struct CollectiveBounds {
     pub time: BoundSet,
     /// No schedule of the collective under the model makes fewer sends.
     pub transmissions: BoundSet,
+    /// On a fabric, the node set that proves the throughput bound
+    /// ([`fabric::THROUGHPUT`]; absent on other networks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub throughput: Option<super::throughput::ThroughputCut>,
 }
 
 /// The largest cut bound: `need(S)` items must enter S, for every set tried.
@@ -76,8 +81,12 @@ fn cut_bound(graph: &Graph, ports: Ports, need: impl Fn(&[bool]) -> u64) -> u64 
     best
 }
 
-/// The bounds of `collective` on the connected `graph` under `ports`.
+/// The bounds of `collective` on the connected `graph` under `ports` (on a
+/// fabric, those of [`fabric::fabric_collective`]).
 pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> CollectiveBounds {
+    if fabric::is_fabric(graph) {
+        return fabric::fabric_collective(graph, collective, ports);
+    }
     let mut model = counting_model(ports);
     if collective.items() == Items::Sums {
         model = model.with_combining();
@@ -193,12 +202,14 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
             return CollectiveBounds {
                 time,
                 transmissions: BoundSet::new(model, vec![(sums().total, "total status".into())]),
+                throughput: None,
             };
         }
     };
     CollectiveBounds {
         time: BoundSet::new(model, time),
         transmissions: BoundSet::new(model, sends),
+        throughput: None,
     }
 }
 
@@ -218,9 +229,13 @@ fn growth_steps(n: u64, k: u64) -> u64 {
 /// all-port bounds still hold, and a multinode broadcast's N(N − 1) copies and
 /// a total exchange's Σ d hops are made at most one per undirected link a
 /// step. A figure beside a verdict, never compared by one: the replay has no
-/// half-duplex model.
+/// half-duplex model. On a fabric, the all-port bound only (the counts
+/// below count every node and one packet a link).
 pub fn half_duplex_time(graph: &Graph, collective: Collective) -> u64 {
     let all_port = self::collective(graph, collective, Ports::All).time.value();
+    if fabric::is_fabric(graph) {
+        return all_port;
+    }
     let links = (graph.directed_links() as u64 / 2).max(1);
     let n = graph.nodes() as u64;
     match collective {

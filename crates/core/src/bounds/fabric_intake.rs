@@ -8,8 +8,10 @@
 //! `T ≥ ⌈C · g(V∖S) / cap_in(S)⌉`. The maximum over S of `g(V∖S) / cap_in(S)`
 //! is the throughput bound ForestColl's optimum meets; this module finds it
 //! by trying every S, on fabrics of at most [`MAX_EXHAUSTIVE_NODES`] nodes,
-//! and states the set that proves it. Not used by the commands yet (they
-//! refuse fabrics): the next step is to state it in `bounds` and `search`.
+//! and states the set that proves it, counting links only (no switch
+//! limits). The commands take the bound from [`super::throughput`], which
+//! finds it by minimum cuts and counts limits too; this one is its tests'
+//! cross-check on fabrics without limits.
 
 use crate::network::Graph;
 

@@ -156,6 +156,9 @@ impl GraphBounds {
 /// The lower bounds of a total exchange on `graph` under `ports`: the one
 /// function every command takes them from.
 pub fn total_exchange(graph: &Graph, ports: Ports) -> BoundSet {
+    if super::collective::fabric::is_fabric(graph) {
+        return super::collective::fabric::fabric_total_exchange(graph, ports);
+    }
     let k = port_limit(ports).unwrap_or(u64::MAX);
     graph_bounds(graph, k).bound_set(ports)
 }
@@ -172,6 +175,10 @@ pub fn total_exchange_with_lp(
     ports: Ports,
     options: &lp::LpOptions,
 ) -> (BoundSet, Option<lp::LpSolution>) {
+    // The LP's weights do not count capacities: left out on a fabric.
+    if super::collective::fabric::is_fabric(graph) {
+        return (total_exchange(graph, ports), None);
+    }
     let k = port_limit(ports).unwrap_or(u64::MAX);
     let g = graph_bounds(graph, k);
     let solution = g.lp(graph, options);

@@ -35,6 +35,12 @@
 //! | reduce-scatter | diameter; ⌈log_{1+k} N⌉; ⌈C(N − 1) / k_x⌉ (outflow); ⌈C·|S| / cap(S)⌉; ⌈C·Σ_j (N − |A_j|) / k_x⌉ (cut vertex) |
 //! | allreduce | diameter; ⌈log_{1+k} N⌉; ⌈N·C / cap(S)⌉; ⌈2NC(N − 1) / Σ k_x⌉ (one-way gossip); ⌈N·C·m(x) / k_x⌉ (cut vertex) |
 //!
+//! On a fabric (link capacities, switch limits, forward-only nodes) the
+//! collectives' and the total exchange's bounds are those of
+//! [`collective::fabric`]: GPUs only, links at capacity, and the throughput
+//! bound of [`throughput`] with the node set that proves it; the bounds that
+//! count every node or one packet a link are left out there.
+//!
 //! The K-port bound caps K at each node's degree: a node cannot use more ports
 //! than it has links, so K above the degree is the all-port case (on a graph of
 //! degree deg, ⌈s / deg⌉ = ⌈N·s / L⌉).
@@ -74,6 +80,7 @@ pub mod general;
 pub mod lp;
 pub mod messages;
 mod set;
+pub mod throughput;
 pub mod timed;
 
 pub use collective::{CollectiveBounds, collective, half_duplex_time};

@@ -52,7 +52,7 @@ pub struct LpBound {
     pub value: u64,
     /// Σ_{s≠t} d_w(s, t).
     pub weighted_distance: u128,
-    /// Σ_e w(e) (> 0).
+    /// Σ_e w(e)·c(e), c the capacity (1 off a fabric; > 0).
     pub total_weight: u128,
 }
 
@@ -118,7 +118,10 @@ pub enum LpError {
 
 /// The exact LP bound of integer `weights`, one per directed link of `graph`
 /// (indexed by link id): ⌈Σ_{s≠t} d_w(s, t) / Σ_e w(e)⌉, by Dijkstra from
-/// every source (in parallel; the sum is the same in any order).
+/// every source (in parallel; the sum is the same in any order). On a fabric
+/// the pairs are of GPUs only (nodes that are not forward-only: a switch has
+/// no message) and a link of capacity c carries c messages a step, so the
+/// divisor is Σ_e w(e)·c(e) (`total_weight`): the same on a plain network.
 pub fn evaluate(graph: &Graph, weights: &[u64]) -> Result<LpBound, LpError> {
     let links = graph.directed_links();
     if weights.len() != links {
@@ -136,12 +139,20 @@ pub fn evaluate(graph: &Graph, weights: &[u64]) -> Result<LpBound, LpError> {
     }
     // Each distance is at most Σw < 2^64 and there are fewer than 2^48 pairs,
     // so the sum stays under 2^112.
+    let total_weight: u128 = weights
+        .iter()
+        .enumerate()
+        .map(|(l, &w)| u128::from(w) * u128::from(graph.capacity(l as u32)))
+        .sum();
+    let gpu = |x: u32| !graph.is_forward_only(x);
     let weighted_distance = (0..graph.nodes() as u32)
         .into_par_iter()
+        .filter(|&s| gpu(s))
         .map(|s| {
             let dist = weighted_distances(graph, weights, s);
             dist.iter()
                 .enumerate()
+                .filter(|&(t, _)| gpu(t as u32))
                 .try_fold(0u128, |sum, (t, d)| match d {
                     Some(d) => Ok(sum + d),
                     None => Err(LpError::Unreachable {
