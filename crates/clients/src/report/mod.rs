@@ -13,6 +13,7 @@ pub mod cubes;
 pub mod error_object;
 pub mod html;
 pub mod json;
+mod judged_bound;
 pub mod network_search;
 pub mod proof;
 pub mod schedule;

@@ -57,6 +57,14 @@ impl BoundSet {
     pub fn model(&self) -> Model {
         self.best.model()
     }
+
+    /// No bound, under the set's model: 0 steps (`none`), which every
+    /// schedule meets. What a question is judged against when its bounds are
+    /// not known to hold for it (a fabric, whose capacities and switch nodes
+    /// the counting bounds ignore): optimality is then left to refutations.
+    pub fn none(&self) -> NamedBound {
+        NamedBound::new(0, "none", self.model())
+    }
 }
 
 /// The model of a counting bound under `ports`: each of them counts hops,

@@ -15,10 +15,13 @@
 //! most K sends and K receives per node a step. A `has` variable is made only
 //! where breadth-first distance allows (d(b, v) ≤ t), which every schedule
 //! respects, so an unsatisfiable formula speaks about every schedule of the
-//! model.
+//! model. On a fabric ([`super::fabric`]): a link's capacity and the switch
+//! limits bound the sends of a step, a forward-only node has no item and
+//! needs none, and without multicast sends each item at most once.
 
 use super::StopToken;
 use super::collective_symmetry::Translations;
+use super::fabric::{self, SwitchSends};
 use crate::cnf::{Cnf, Lit};
 use crate::options::SolverError;
 use std::path::PathBuf;
@@ -94,11 +97,14 @@ impl CollectiveEncoding {
     }
 }
 
-/// The items of a copying collective as `(block, chunk)`.
+/// The items of a copying collective as `(block, chunk)`; a forward-only
+/// node has no block.
 fn items(graph: &Graph, collective: Collective) -> Vec<(u32, u32)> {
     let blocks: Vec<u32> = match collective.root() {
         Some(r) => vec![r],
-        None => (0..graph.nodes() as u32).collect(),
+        None => (0..graph.nodes() as u32)
+            .filter(|&x| !graph.is_forward_only(x))
+            .collect(),
     };
     let chunks = collective.chunks();
     blocks
@@ -135,8 +141,9 @@ pub(crate) fn encode_copies_in(
     translated: Option<&Translations>,
     stop: &StopToken,
 ) -> Result<CollectiveEncoding, CollectiveSearchError> {
-    if collective.items() != Items::Copies || (translated.is_some() && collective.root().is_some())
-    {
+    let translated_here =
+        translated.is_some() && (collective.root().is_some() || !graph.fabric().is_plain());
+    if collective.items() != Items::Copies || translated_here {
         return Err(CollectiveSearchError::Unsupported(collective));
     }
     let n = graph.nodes();
@@ -162,7 +169,10 @@ pub(crate) fn encode_copies_in(
             }
         }
         cnf.add(&[has[0][block as usize]]);
-        for &last in &has[time] {
+        for (v, &last) in has[time].iter().enumerate() {
+            if graph.is_forward_only(v as u32) {
+                continue;
+            }
             // Everywhere at the end (an empty clause when too far).
             cnf.add(if last == 0 {
                 &[]
@@ -170,6 +180,7 @@ pub(crate) fn encode_copies_in(
                 std::slice::from_ref(&last)
             });
         }
+        let mut switch_sends = SwitchSends::new(graph);
         for t in 1..=time {
             let mut into: Vec<Vec<Lit>> = vec![Vec::new(); n];
             for u in 0..n as u32 {
@@ -187,6 +198,7 @@ pub(crate) fn encode_copies_in(
                     }
                     cnf.add(&[-s, has[t][w as usize]]);
                     into[w as usize].push(s);
+                    switch_sends.record(graph, u, s);
                     slots.record(graph, translated, t, s, (u, w, link), (block, chunk));
                 }
             }
@@ -206,8 +218,9 @@ pub(crate) fn encode_copies_in(
                 cnf.at_most_one(&arriving);
             }
         }
+        switch_sends.at_most_once_from_switches(&mut cnf);
     }
-    Ok(slots.finish(cnf, ports, translated.is_some()))
+    Ok(slots.finish(graph, cnf, ports, translated.is_some()))
 }
 
 /// The send variables of a formula as it is built: of each (step, link), of each
@@ -262,8 +275,15 @@ impl SendSlots {
     }
 
     /// The capacities of every step, and the formula with its sends.
-    pub(crate) fn finish(self, mut cnf: Cnf, ports: Ports, translated: bool) -> CollectiveEncoding {
+    pub(crate) fn finish(
+        self,
+        graph: &Graph,
+        mut cnf: Cnf,
+        ports: Ports,
+        translated: bool,
+    ) -> CollectiveEncoding {
         capacities(
+            graph,
             &mut cnf,
             ports,
             &self.on_link,
@@ -304,10 +324,13 @@ pub(crate) fn images(
         .collect()
 }
 
-/// One packet per directed link a step, K sends and K receives per node a
-/// step. Translated, the constraints of the links (nodes) of one orbit are
-/// the same constraint: each is written once (`dedup`, in the order met).
+/// Its capacity per directed link a step (one packet without a fabric), the
+/// fabric's switch limits ([`super::fabric`]), K sends and K receives per
+/// node a step. Translated (networks without a fabric only), the constraints
+/// of the links (nodes) of one orbit are the same constraint: each is written
+/// once (`dedup`, in the order met).
 pub(crate) fn capacities(
+    graph: &Graph,
     cnf: &mut Cnf,
     ports: Ports,
     on_link: &[Vec<Lit>],
@@ -324,10 +347,15 @@ pub(crate) fn capacities(
         key.sort_unstable();
         written.insert(key)
     };
-    for vars in on_link {
-        if first(vars) {
-            cnf.at_most_one(vars);
+    if graph.fabric().is_plain() {
+        for vars in on_link {
+            if first(vars) {
+                cnf.at_most_one(vars);
+            }
         }
+    } else {
+        fabric::link_capacities(cnf, graph, on_link);
+        fabric::switch_limits(cnf, graph, on_link);
     }
     if let Ports::Limit(k) = ports {
         for vars in out.iter().chain(inn) {

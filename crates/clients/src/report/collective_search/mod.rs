@@ -16,6 +16,7 @@
 //! every time from the bound up ([`collective_optimal_by`]).
 
 use super::anytime::{self, AnytimeSearch, Plan};
+use super::judged_bound::judged_bound;
 use super::network_search::Kept;
 use super::network_search::SCHEDULE_SEARCH_SCHEMA;
 use super::network_search::write::write_output;
@@ -37,7 +38,8 @@ use txverify_search::schedule::collective::{
     CollectiveSearch, CollectiveSearchError, CollectiveSearchOptions, collective_optimal_by,
     encoding_version, minimise_collective,
 };
-use txverify_search::schedule::heuristic::collective::{ConstructionError, construct_until};
+use txverify_search::schedule::fabric::construct_on_fabric;
+use txverify_search::schedule::heuristic::collective::ConstructionError;
 use txverify_search::schedule::{Phase, StopToken, Stopped};
 
 /// A collective search's request, its options checked: made only by
@@ -108,16 +110,6 @@ pub fn search_collective(
             );
         }
     };
-    if !graph.fabric().is_plain() {
-        return fail(
-            Status::Input,
-            format!(
-                "`{}`: {}",
-                txverify_core::format::echoed(&words),
-                crate::bounds::FABRIC_NOT_MODELLED
-            ),
-        );
-    }
     if let Some(root) = request.collective.root()
         && root as usize >= graph.nodes()
     {
@@ -127,10 +119,18 @@ pub fn search_collective(
             format!("root {root} is not a node of `{words}` ({n} nodes)"),
         );
     }
-    let bound = bounds::collective(&graph, request.collective, request.ports)
-        .time
-        .best()
-        .clone();
+    if let Some(root) = request.collective.root()
+        && graph.is_forward_only(root)
+    {
+        return fail(
+            Status::Input,
+            format!("root {root} of `{words}` is a switch (forward-only): it has no data"),
+        );
+    }
+    let bound = judged_bound(
+        &graph,
+        &bounds::collective(&graph, request.collective, request.ports).time,
+    );
     let mut run = Run {
         request,
         graph: &graph,
@@ -164,8 +164,10 @@ impl AnytimeSearch for Run<'_> {
 
     fn construct(&mut self) -> Outcome<Option<Found>> {
         let request = self.request;
-        match construct_until(self.graph, request.collective, request.ports, &self.stop) {
-            Ok(made) => self.judged(made.sends, Some(made.method)).map(Some),
+        match construct_on_fabric(self.graph, request.collective, request.ports, &self.stop) {
+            Ok(Some(made)) => self.judged(made.sends, Some(made.method)).map(Some),
+            // No construction replays valid on the fabric: SAT alone.
+            Ok(None) => Ok(None),
             Err(ConstructionError::Stopped) => {
                 self.searched.stopped = self.stop.stopped();
                 self.searched.stopped_in = Some(Phase::Construction);
