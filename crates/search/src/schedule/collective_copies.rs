@@ -17,7 +17,9 @@
 //! respects, so an unsatisfiable formula speaks about every schedule of the
 //! model. On a fabric ([`super::fabric`]): a link's capacity and the switch
 //! limits bound the sends of a step, a forward-only node has no item and
-//! needs none, and without multicast sends each item at most once.
+//! needs none, and without multicast sends each item at most once; and the
+//! formula is the empty clause when some node cannot take in its items in
+//! time ([`super::fabric::starved`], a count every schedule respects).
 
 use super::StopToken;
 use super::collective_symmetry::Translations;
@@ -120,6 +122,39 @@ pub fn estimate_variables(graph: &Graph, collective: Collective, time: usize) ->
     items.saturating_mul(per_item)
 }
 
+/// Whether some node of a fabric cannot take in, within `time` steps, the
+/// items it needs ([`fabric::starved`]): every item not its own arrives once,
+/// no sooner than its distance.
+pub(crate) fn starved_somewhere(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    time: usize,
+) -> bool {
+    let all = items(graph, collective);
+    let blocks: Vec<u32> = all.iter().map(|&(b, _)| b).collect();
+    let dist: Vec<(u32, Vec<u32>)> = {
+        let mut seen: Vec<u32> = blocks.clone();
+        seen.dedup();
+        seen.into_iter()
+            .map(|b| (b, graph.distances_from(b)))
+            .collect()
+    };
+    (0..graph.nodes() as u32)
+        .filter(|&v| !graph.is_forward_only(v))
+        .any(|v| {
+            let mut far: Vec<u32> = all
+                .iter()
+                .filter(|&&(b, _)| b != v)
+                .map(|&(b, _)| {
+                    let row = &dist[dist.partition_point(|(x, _)| *x < b)].1;
+                    row[v as usize]
+                })
+                .collect();
+            fabric::starved(&mut far, fabric::intake_per_step(graph, ports, v), time)
+        })
+}
+
 /// Builds the formula for `time` steps.
 pub fn encode_copies(
     graph: &Graph,
@@ -150,6 +185,9 @@ pub(crate) fn encode_copies_in(
     let links = graph.directed_links();
     let mut cnf = Cnf::new();
     let mut slots = SendSlots::new(time, n, links);
+    if !graph.fabric().is_plain() && starved_somewhere(graph, collective, ports, time) {
+        cnf.add(&[]);
+    }
     let mut all = items(graph, collective);
     if translated.is_some() {
         all.retain(|&(block, _)| block == 0);

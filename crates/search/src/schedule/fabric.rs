@@ -22,7 +22,7 @@ use super::heuristic::collective::{
 };
 use crate::cnf::{Cnf, Lit};
 use txverify_core::network::Graph;
-use txverify_core::schedule::{Collective, Ports, ReplayOptions, Schedule, replay};
+use txverify_core::schedule::{Collective, Items, Ports, ReplayOptions, Schedule, replay};
 
 /// At most `capacity(link)` of `on_link[(t − 1)·L + link]` a step (L the
 /// directed links).
@@ -142,3 +142,76 @@ pub fn construct_on_fabric(
     }
     Ok(None)
 }
+
+/// The most packets node `v` can receive in one step: the capacities of the
+/// links into it, its ports (K), and each switch limit with `v` among its
+/// destinations (its b, plus what comes over links from nodes that are not
+/// its sources).
+pub(crate) fn intake_per_step(graph: &Graph, ports: Ports, v: u32) -> u64 {
+    let into = |u: u32| graph.link(u, v).map_or(0, |l| u64::from(graph.capacity(l)));
+    let neighbours = graph.neighbours(v);
+    let mut intake: u64 = neighbours.iter().map(|&u| into(u)).sum();
+    if let Ports::Limit(k) = ports {
+        intake = intake.min(u64::from(k));
+    }
+    for limit in graph.fabric().limits() {
+        if limit.destinations.binary_search(&v).is_ok() {
+            let outside: u64 = neighbours
+                .iter()
+                .filter(|u| limit.sources.binary_search(u).is_err())
+                .map(|&u| into(u))
+                .sum();
+            intake = intake.min(u64::from(limit.sends) + outside);
+        }
+    }
+    intake
+}
+
+/// Whether node `v` cannot take in, within `time` steps, the packets that must
+/// reach it, `far[i]` being the hops from where packet i starts to `v` (it
+/// arrives at step `far[i]` at the soonest, and takes a receipt of its own):
+/// some `s` with more packets at least `s` hops away than `intake` receipts a
+/// step can take in steps `s … time`. Every schedule respects this count, so
+/// a formula may state it (as the empty clause) and still speak about every
+/// schedule; on a fabric it settles at once what the solver would have to
+/// count out (a hub's one receipt a step, a switch's first step).
+pub(crate) fn starved(far: &mut [u32], intake: u64, time: usize) -> bool {
+    far.sort_unstable_by(|a, b| b.cmp(a));
+    // far[..k] are the k farthest: all at least far[k − 1] hops away.
+    far.iter().enumerate().any(|(k, &s)| {
+        let s = s.max(1) as u64;
+        let steps = (time as u64 + 1).saturating_sub(s);
+        k as u64 + 1 > intake.saturating_mul(steps)
+    })
+}
+
+/// Where an upward SAT search of `collective` on a fabric starts: one step
+/// below the first time at which no node is [`starved`] (that time's formula
+/// is then refuted at once, and its refutation covers every fewer step), so
+/// that a fabric whose nodes take in little, such as a hub's one receipt a
+/// step, is not searched step by step from 0. 0 for the combining
+/// collectives and on networks without a fabric (their bounds start them).
+pub fn sat_start(graph: &Graph, collective: Collective, ports: Ports) -> usize {
+    if graph.fabric().is_plain() || collective.items() != Items::Copies {
+        return 0;
+    }
+    // Starved at T means starved at every fewer step: a binary search.
+    let starved = |t| super::collective_copies::starved_somewhere(graph, collective, ports, t);
+    let (mut low, mut high) = (0, MAX_START);
+    if starved(high) {
+        return high;
+    }
+    // starved(t) for t < low, not starved(high).
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if starved(mid) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    high.saturating_sub(1)
+}
+
+/// The latest [`sat_start`] (the upward search tries a span of times from it).
+const MAX_START: usize = 1 << 12;

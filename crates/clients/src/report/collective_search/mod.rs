@@ -38,7 +38,7 @@ use txverify_search::schedule::collective::{
     CollectiveSearch, CollectiveSearchError, CollectiveSearchOptions, collective_optimal_by,
     encoding_version, minimise_collective,
 };
-use txverify_search::schedule::fabric::construct_on_fabric;
+use txverify_search::schedule::fabric::{construct_on_fabric, sat_start};
 use txverify_search::schedule::heuristic::collective::ConstructionError;
 use txverify_search::schedule::{Phase, StopToken, Stopped};
 
@@ -151,7 +151,9 @@ pub fn search_collective(
         construction_only: request.heuristic,
         time: request.time,
         max_time: request.max_time,
-        bound: bound.value() as usize,
+        // On a fabric, where no bound holds yet, below the first time a
+        // node can take in its items.
+        bound: (bound.value() as usize).max(sat_start(&graph, request.collective, request.ports)),
         descending: request.descending,
     };
     anytime::run(&mut run, &plan)?;
@@ -441,7 +443,7 @@ impl Run<'_> {
                         "  translated   block 0's items scheduled, every block b's mapped from them by an automorphism taking 0 to b"
                     );
                 }
-                if anytime && optimal_by.is_none() {
+                if anytime && optimal_by.is_none() && bound.value() > 0 {
                     let gap = gap.unwrap_or(0);
                     let percent = 100.0 * gap as f64 / bound.value().max(1) as f64;
                     let _ = writeln!(
@@ -537,6 +539,12 @@ fn verdict_text(verdict: &ScheduleVerdict, optimal_by: Option<&str>, bound: u64)
             "OPTIMAL (completion time {}: every time from the bound, {bound}, up to {} refuted by a checked certificate)",
             verdict.time(),
             verdict.time().saturating_sub(1)
+        )
+    } else if bound == 0 && verdict.valid() {
+        // `judged_bound` on a fabric: no bound, nothing to differ from.
+        format!(
+            "VALID (completion time {}; no lower bound is stated here: optimal only when the times below it are refuted by checked certificates, --certificate DIR)",
+            verdict.time()
         )
     } else {
         verdict.to_string()
