@@ -1,7 +1,7 @@
 //! Fabrics (docs/networks.md, "Fabrics"): link capacities, switch limits and
 //! forward-only nodes, read from edge lists, msccl-tools topology JSON and
 //! names, replayed with their named violations, written back out, and refused
-//! where a command does not model them.
+//! where a command does not model them (searches: fabric_search.rs).
 
 use super::common::cli::{file, txverify};
 
@@ -175,18 +175,9 @@ fn hostile_fabric_files_are_refused_with_their_place() {
 }
 
 #[test]
-fn bounds_and_searches_refuse_a_fabric_rather_than_misjudge_it() {
-    for args in [
-        vec!["bounds", "--network", "dgx1"],
-        vec![
-            "search",
-            "--network",
-            "hub-and-spoke 4",
-            "--collective",
-            "allgather",
-        ],
-        vec!["search", "--network", "nvswitch 4"],
-    ] {
+fn bounds_refuse_a_fabric_rather_than_misjudge_it() {
+    // `search` takes fabrics (fabric_search.rs); `bounds` not yet.
+    for args in [vec!["bounds", "--network", "dgx1"]] {
         let run = txverify(&args);
         assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
         assert!(run.stderr.contains("a fabric"), "{args:?}: {}", run.stderr);

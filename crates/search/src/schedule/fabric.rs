@@ -22,7 +22,9 @@ use super::heuristic::collective::{
 };
 use crate::cnf::{Cnf, Lit};
 use txverify_core::network::Graph;
-use txverify_core::schedule::{Collective, Items, Ports, ReplayOptions, Schedule, replay};
+use txverify_core::schedule::{
+    Collective, Items, Ports, ReplayOptions, Schedule, TimedSend, replay,
+};
 
 /// At most `capacity(link)` of `on_link[(t − 1)·L + link]` a step (L the
 /// directed links).
@@ -215,3 +217,24 @@ pub fn sat_start(graph: &Graph, collective: Collective, ports: Ports) -> usize {
 
 /// The latest [`sat_start`] (the upward search tries a span of times from it).
 const MAX_START: usize = 1 << 12;
+
+/// The heuristic's total exchange `sends` on a fabric: without the messages
+/// of forward-only nodes (they send and need none), and only when the
+/// fabric's replay finds the rest valid (a switch limit may not hold; a
+/// capacity does, every link being used once a step). The sends unchanged on
+/// a network without a fabric.
+pub fn exchange_on_fabric(graph: &Graph, mut sends: Vec<TimedSend>) -> Option<Vec<TimedSend>> {
+    if graph.fabric().is_plain() {
+        return Some(sends);
+    }
+    sends.retain(|s| !graph.is_forward_only(s.source) && !graph.is_forward_only(s.destination));
+    let schedule = Schedule {
+        network: None,
+        ports: Some(Ports::All),
+        collective: Collective::TotalExchange,
+        sends,
+    };
+    let valid = replay(&schedule, graph, &ReplayOptions { max_listed: 0 })
+        .is_ok_and(|r| r.violation_count() == 0);
+    valid.then_some(schedule.sends)
+}
