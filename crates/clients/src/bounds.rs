@@ -47,10 +47,10 @@ pub enum BoundsError {
 }
 
 /// Why a fabric (a network with link capacities, switch limits or
-/// forward-only nodes) is refused by the bounds and the searches, which
-/// assume one chunk a link a step and every node a participant: their
-/// figures would not be the fabric's.
-pub const FABRIC_NOT_MODELLED: &str = "a fabric (link capacities, switch limits or forward-only nodes): bounds and searches do not model fabrics yet; `simulate` replays a schedule on it (docs/networks.md, \"Fabrics\")";
+/// forward-only nodes) is refused by the bounds, which assume one chunk a
+/// link a step and every node a participant: their figures would not be the
+/// fabric's.
+pub const FABRIC_NOT_MODELLED: &str = "a fabric (link capacities, switch limits or forward-only nodes): the bounds do not model fabrics yet; `search` searches it and `simulate` replays a schedule on it (docs/networks.md, \"Fabrics\")";
 
 /// Refuses a network whose all-pairs distances are over
 /// [`txverify_core::bounds::general::MAX_ALL_PAIRS_WORK`], from its name,
