@@ -154,15 +154,16 @@ def test_hostile_graphs_are_input_errors(network, message):
 
 
 @pytest.mark.parametrize("fabric", [_capacity_two, _timed])
-def test_search_refuses_a_fabric_graph_bounds_states_it_and_simulate_replays_on_it(fabric):
-    with pytest.raises(txverify.InputError, match="do not model fabrics yet"):
-        txverify.search(fabric(), heuristic=True)
+def test_bounds_state_a_fabric_graph_search_and_simulate_take_it(fabric):
     # A capacity makes the bounds a fabric's (GPUs only, links at capacity);
     # link times alone change no step bound.
     report = txverify.bounds(fabric()).to_dict()
     assert ("fabric" in report) == (fabric is _capacity_two)
     found = txverify.search(_cycle(), heuristic=True)
     assert txverify.simulate(found.to_json(), network=fabric()).valid
+    # The search on the fabric itself: replayed valid there.
+    on_fabric = txverify.search(fabric())
+    assert txverify.simulate(on_fabric.to_json(), network=fabric()).valid
 
 
 def test_simulate_and_check_msccl_take_a_graph(cli):

@@ -111,10 +111,10 @@ pub fn restate_fabric(
 }
 
 /// Why a fabric (a network with link capacities, switch limits or
-/// forward-only nodes) is refused by the searches and `compare`, which
-/// assume one chunk a link a step and every node a participant: their
-/// figures would not be the fabric's.
-pub const FABRIC_NOT_MODELLED: &str = "a fabric (link capacities, switch limits or forward-only nodes): searches and `compare` do not model fabrics yet; `bounds` states its bounds and `simulate` replays a schedule on it (docs/networks.md, \"Fabrics\")";
+/// forward-only nodes) is refused by `compare` (its best-known schedules are
+/// the plain network's) and by products: their figures would not be the
+/// fabric's.
+pub const FABRIC_NOT_MODELLED: &str = "a fabric (link capacities, switch limits or forward-only nodes): `compare` does not model fabrics yet; `bounds` states its bounds, `search` searches it and `simulate` replays a schedule on it (docs/networks.md, \"Fabrics\")";
 
 /// Refuses a network whose all-pairs distances are over
 /// [`txverify_core::bounds::general::MAX_ALL_PAIRS_WORK`], from its name,

@@ -167,7 +167,10 @@ pub(crate) fn graph_comment(stamp: &GraphStamp) -> String {
 }
 
 /// FNV-1a over the node count and each node's neighbours in increasing order:
-/// the same for any port order or label of the same graph.
+/// the same for any port order or label of the same graph. On a fabric, then
+/// what the formulas read of it (link capacities, switch limits, forward-only
+/// nodes, multicast), so that the same links at capacity 1 are another graph;
+/// without one the digest is what it always was.
 pub fn graph_digest(graph: &Graph) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |x: u64| {
@@ -182,6 +185,25 @@ pub fn graph_digest(graph: &Graph) -> String {
         row.sort_unstable();
         feed(row.len() as u64);
         row.into_iter().for_each(|y| feed(u64::from(y)));
+    }
+    let fabric = graph.fabric();
+    if fabric.has_capacities() || !fabric.limits().is_empty() || fabric.has_forward_only() {
+        for x in 0..graph.nodes() as u32 {
+            let mut row = graph.neighbours(x).to_vec();
+            row.sort_unstable();
+            for y in row {
+                feed(graph.link(x, y).map_or(0, |l| u64::from(graph.capacity(l))));
+            }
+            feed(u64::from(graph.is_forward_only(x)));
+        }
+        feed(u64::from(fabric.multicast()));
+        for limit in fabric.limits() {
+            feed(u64::from(limit.sends));
+            for side in [&limit.sources, &limit.destinations] {
+                feed(side.len() as u64);
+                side.iter().for_each(|&x| feed(u64::from(x)));
+            }
+        }
     }
     format!("{h:016x}")
 }

@@ -139,8 +139,8 @@ pub fn minimise_collective(
     progress: &mut dyn FnMut(usize),
 ) -> Result<CollectiveSearch, CollectiveSearchError> {
     let mut result = CollectiveSearch::default();
-    let translations = options
-        .translate
+    // A translation need not keep a fabric's capacities, limits or switches.
+    let translations = (options.translate && graph.fabric().is_plain())
         .then(|| Translations::find(graph))
         .flatten();
     for time in options.from..=options.to {

@@ -15,10 +15,15 @@
 //! most K sends and K receives per node a step. A `has` variable is made only
 //! where breadth-first distance allows (d(b, v) ≤ t), which every schedule
 //! respects, so an unsatisfiable formula speaks about every schedule of the
-//! model.
+//! model. On a fabric ([`super::fabric`]): a link's capacity and the switch
+//! limits bound the sends of a step, a forward-only node has no item and
+//! needs none, and without multicast sends each item at most once; and the
+//! formula is the empty clause when some node cannot take in its items in
+//! time ([`super::fabric::starved`], a count every schedule respects).
 
 use super::StopToken;
 use super::collective_symmetry::Translations;
+use super::fabric::{self, SwitchSends};
 use crate::cnf::{Cnf, Lit};
 use crate::options::SolverError;
 use std::path::PathBuf;
@@ -94,11 +99,14 @@ impl CollectiveEncoding {
     }
 }
 
-/// The items of a copying collective as `(block, chunk)`.
+/// The items of a copying collective as `(block, chunk)`; a forward-only
+/// node has no block.
 fn items(graph: &Graph, collective: Collective) -> Vec<(u32, u32)> {
     let blocks: Vec<u32> = match collective.root() {
         Some(r) => vec![r],
-        None => (0..graph.nodes() as u32).collect(),
+        None => (0..graph.nodes() as u32)
+            .filter(|&x| !graph.is_forward_only(x))
+            .collect(),
     };
     let chunks = collective.chunks();
     blocks
@@ -112,6 +120,39 @@ pub fn estimate_variables(graph: &Graph, collective: Collective, time: usize) ->
     let items = items(graph, collective).len() as u64;
     let per_item = (time as u64 + 1) * (graph.nodes() as u64 + graph.directed_links() as u64);
     items.saturating_mul(per_item)
+}
+
+/// Whether some node of a fabric cannot take in, within `time` steps, the
+/// items it needs ([`fabric::starved`]): every item not its own arrives once,
+/// no sooner than its distance.
+pub(crate) fn starved_somewhere(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    time: usize,
+) -> bool {
+    let all = items(graph, collective);
+    let blocks: Vec<u32> = all.iter().map(|&(b, _)| b).collect();
+    let dist: Vec<(u32, Vec<u32>)> = {
+        let mut seen: Vec<u32> = blocks.clone();
+        seen.dedup();
+        seen.into_iter()
+            .map(|b| (b, graph.distances_from(b)))
+            .collect()
+    };
+    (0..graph.nodes() as u32)
+        .filter(|&v| !graph.is_forward_only(v))
+        .any(|v| {
+            let mut far: Vec<u32> = all
+                .iter()
+                .filter(|&&(b, _)| b != v)
+                .map(|&(b, _)| {
+                    let row = &dist[dist.partition_point(|(x, _)| *x < b)].1;
+                    row[v as usize]
+                })
+                .collect();
+            fabric::starved(&mut far, fabric::intake_per_step(graph, ports, v), time)
+        })
 }
 
 /// Builds the formula for `time` steps.
@@ -135,14 +176,18 @@ pub(crate) fn encode_copies_in(
     translated: Option<&Translations>,
     stop: &StopToken,
 ) -> Result<CollectiveEncoding, CollectiveSearchError> {
-    if collective.items() != Items::Copies || (translated.is_some() && collective.root().is_some())
-    {
+    let translated_here =
+        translated.is_some() && (collective.root().is_some() || !graph.fabric().is_plain());
+    if collective.items() != Items::Copies || translated_here {
         return Err(CollectiveSearchError::Unsupported(collective));
     }
     let n = graph.nodes();
     let links = graph.directed_links();
     let mut cnf = Cnf::new();
     let mut slots = SendSlots::new(time, n, links);
+    if !graph.fabric().is_plain() && starved_somewhere(graph, collective, ports, time) {
+        cnf.add(&[]);
+    }
     let mut all = items(graph, collective);
     if translated.is_some() {
         all.retain(|&(block, _)| block == 0);
@@ -162,7 +207,10 @@ pub(crate) fn encode_copies_in(
             }
         }
         cnf.add(&[has[0][block as usize]]);
-        for &last in &has[time] {
+        for (v, &last) in has[time].iter().enumerate() {
+            if graph.is_forward_only(v as u32) {
+                continue;
+            }
             // Everywhere at the end (an empty clause when too far).
             cnf.add(if last == 0 {
                 &[]
@@ -170,6 +218,7 @@ pub(crate) fn encode_copies_in(
                 std::slice::from_ref(&last)
             });
         }
+        let mut switch_sends = SwitchSends::new(graph);
         for t in 1..=time {
             let mut into: Vec<Vec<Lit>> = vec![Vec::new(); n];
             for u in 0..n as u32 {
@@ -187,6 +236,7 @@ pub(crate) fn encode_copies_in(
                     }
                     cnf.add(&[-s, has[t][w as usize]]);
                     into[w as usize].push(s);
+                    switch_sends.record(graph, u, s);
                     slots.record(graph, translated, t, s, (u, w, link), (block, chunk));
                 }
             }
@@ -206,8 +256,9 @@ pub(crate) fn encode_copies_in(
                 cnf.at_most_one(&arriving);
             }
         }
+        switch_sends.at_most_once_from_switches(&mut cnf);
     }
-    Ok(slots.finish(cnf, ports, translated.is_some()))
+    Ok(slots.finish(graph, cnf, ports, translated.is_some()))
 }
 
 /// The send variables of a formula as it is built: of each (step, link), of each
@@ -262,8 +313,15 @@ impl SendSlots {
     }
 
     /// The capacities of every step, and the formula with its sends.
-    pub(crate) fn finish(self, mut cnf: Cnf, ports: Ports, translated: bool) -> CollectiveEncoding {
+    pub(crate) fn finish(
+        self,
+        graph: &Graph,
+        mut cnf: Cnf,
+        ports: Ports,
+        translated: bool,
+    ) -> CollectiveEncoding {
         capacities(
+            graph,
             &mut cnf,
             ports,
             &self.on_link,
@@ -304,10 +362,13 @@ pub(crate) fn images(
         .collect()
 }
 
-/// One packet per directed link a step, K sends and K receives per node a
-/// step. Translated, the constraints of the links (nodes) of one orbit are
-/// the same constraint: each is written once (`dedup`, in the order met).
+/// Its capacity per directed link a step (one packet without a fabric), the
+/// fabric's switch limits ([`super::fabric`]), K sends and K receives per
+/// node a step. Translated (networks without a fabric only), the constraints
+/// of the links (nodes) of one orbit are the same constraint: each is written
+/// once (`dedup`, in the order met).
 pub(crate) fn capacities(
+    graph: &Graph,
     cnf: &mut Cnf,
     ports: Ports,
     on_link: &[Vec<Lit>],
@@ -324,10 +385,15 @@ pub(crate) fn capacities(
         key.sort_unstable();
         written.insert(key)
     };
-    for vars in on_link {
-        if first(vars) {
-            cnf.at_most_one(vars);
+    if graph.fabric().is_plain() {
+        for vars in on_link {
+            if first(vars) {
+                cnf.at_most_one(vars);
+            }
         }
+    } else {
+        fabric::link_capacities(cnf, graph, on_link);
+        fabric::switch_limits(cnf, graph, on_link);
     }
     if let Ports::Limit(k) = ports {
         for vars in out.iter().chain(inn) {

@@ -14,11 +14,13 @@
 //! complete after step T at the item's block node (reduce, reduce-scatter) or
 //! everywhere (allreduce). Links and ports as for copies. The restriction by
 //! distance holds for every schedule, so a refutation covers every schedule of
-//! the model.
+//! the model. On a fabric, as for copies ([`super::fabric`]); a forward-only
+//! node contributes nothing and need not end complete.
 
 use super::StopToken;
 use super::collective_copies::{CollectiveEncoding, CollectiveSearchError, SendSlots};
 use super::collective_symmetry::Translations;
+use super::fabric::SwitchSends;
 use crate::cnf::{Cnf, Lit};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Items, Ports};
@@ -26,11 +28,14 @@ use txverify_core::schedule::{Collective, Items, Ports};
 /// The version of this encoding.
 pub const SUMS_ENCODING_VERSION: &str = "txverify-sums-encoding-1";
 
-/// The items `(block, chunk)` and whether every node must end complete.
+/// The items `(block, chunk)` and whether every node must end complete; a
+/// forward-only node has no block.
 fn items(graph: &Graph, collective: Collective) -> (Vec<(u32, u32)>, bool) {
     let blocks: Vec<u32> = match collective.root() {
         Some(r) => vec![r],
-        None => (0..graph.nodes() as u32).collect(),
+        None => (0..graph.nodes() as u32)
+            .filter(|&x| !graph.is_forward_only(x))
+            .collect(),
     };
     let chunks = collective.chunks();
     let items = blocks
@@ -70,7 +75,9 @@ pub(crate) fn encode_sums_in(
     translated: Option<&Translations>,
     stop: &StopToken,
 ) -> Result<CollectiveEncoding, CollectiveSearchError> {
-    if collective.items() != Items::Sums || (translated.is_some() && collective.root().is_some()) {
+    let translated_here =
+        translated.is_some() && (collective.root().is_some() || !graph.fabric().is_plain());
+    if collective.items() != Items::Sums || translated_here {
         return Err(CollectiveSearchError::Unsupported(collective));
     }
     let n = graph.nodes();
@@ -93,15 +100,19 @@ pub(crate) fn encode_sums_in(
         for (t, layer) in has.iter_mut().enumerate() {
             for (v, row) in layer.iter_mut().enumerate() {
                 for (x, slot) in row.iter_mut().enumerate() {
-                    if dist[x][v] as usize <= t {
+                    // A forward-only node contributes nothing.
+                    if dist[x][v] as usize <= t && !graph.is_forward_only(x as u32) {
                         *slot = cnf.fresh();
                     }
                 }
             }
         }
         for (v, row) in has[0].iter().enumerate() {
-            cnf.add(&[row[v]]);
+            if row[v] != no {
+                cnf.add(&[row[v]]);
+            }
         }
+        let mut switch_sends = SwitchSends::new(graph);
         for t in 1..=time {
             // carry[w][x]: the carries of x into w at step t.
             let mut carries: Vec<Vec<Vec<Lit>>> = vec![vec![Vec::new(); n]; n];
@@ -143,6 +154,7 @@ pub(crate) fn encode_sums_in(
                         }
                     }
                     cnf.add(&news);
+                    switch_sends.record(graph, u, s);
                     slots.record(graph, translated, t, s, (u, w, link), (block, chunk));
                 }
             }
@@ -174,13 +186,19 @@ pub(crate) fn encode_sums_in(
                 }
             }
         }
+        switch_sends.at_most_once_from_switches(&mut cnf);
         let done: Vec<usize> = if everywhere {
-            (0..n).collect()
+            (0..n)
+                .filter(|&v| !graph.is_forward_only(v as u32))
+                .collect()
         } else {
             vec![block as usize]
         };
         for v in done {
-            for &last in &has[time][v] {
+            for (x, &last) in has[time][v].iter().enumerate() {
+                if graph.is_forward_only(x as u32) {
+                    continue;
+                }
                 cnf.add(if last == no {
                     &[]
                 } else {
@@ -189,5 +207,5 @@ pub(crate) fn encode_sums_in(
             }
         }
     }
-    Ok(slots.finish(cnf, ports, translated.is_some()))
+    Ok(slots.finish(graph, cnf, ports, translated.is_some()))
 }

@@ -8,7 +8,9 @@
 //! step `T`; it is at one node at a time; it crosses a link only from the node
 //! it is at and then is at the link's head; it leaves a node only by a link;
 //! it never leaves `d` once there; each directed link carries at most one
-//! message per step. A variable is made only where a schedule can put the
+//! message per step (on a fabric: its capacity, and the switch limits bound a
+//! step's sends; a forward-only node is no message's source or destination,
+//! [`super::fabric`]). A variable is made only where a schedule can put the
 //! message: `d(s, v) ≤ t` and `d(v, d) ≤ T − t` (one hop per step), which
 //! holds for every schedule and so restricts nothing; the path class
 //! ([`PathClass`]) may restrict further, and then an unsatisfiable formula
@@ -232,8 +234,10 @@ pub fn encode_exchange_until(
         moves: Vec::new(),
         on_link: vec![Vec::new(); time * graph.directed_links()],
     };
-    for s in 0..n as u32 {
-        for d in 0..n as u32 {
+    // A forward-only node sends and needs no message of its own.
+    let endpoint = |x: u32| !graph.is_forward_only(x);
+    for s in (0..n as u32).filter(|&s| endpoint(s)) {
+        for d in (0..n as u32).filter(|&d| endpoint(d)) {
             if s != d {
                 if stop.stopped().is_some() {
                     return Err(ExchangeEncodeError::Stopped);
@@ -382,11 +386,17 @@ impl Encoder<'_> {
         Ok(())
     }
 
-    /// One message per directed link per step.
+    /// One message per directed link per step; on a fabric its capacity and
+    /// the switch limits ([`super::fabric`]).
     fn link_capacity(&mut self) {
         let on_link = std::mem::take(&mut self.on_link);
-        for vars in &on_link {
-            self.cnf.at_most_one(vars);
+        if self.graph.fabric().is_plain() {
+            for vars in &on_link {
+                self.cnf.at_most_one(vars);
+            }
+        } else {
+            super::fabric::link_capacities(&mut self.cnf, self.graph, &on_link);
+            super::fabric::switch_limits(&mut self.cnf, self.graph, &on_link);
         }
     }
 }

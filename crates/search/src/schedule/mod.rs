@@ -19,6 +19,7 @@ pub mod collective_formula;
 pub mod collective_sums;
 pub mod collective_symmetry;
 pub mod encode;
+pub mod fabric;
 pub mod heuristic;
 
 pub use encode::{ExchangeEncodeError, ExchangeEncoding, PathClass, encode_exchange};

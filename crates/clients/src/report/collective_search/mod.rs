@@ -37,7 +37,8 @@ use txverify_search::schedule::collective::{
     CollectiveSearch, CollectiveSearchError, CollectiveSearchOptions, collective_optimal_by,
     encoding_version, minimise_collective,
 };
-use txverify_search::schedule::heuristic::collective::{ConstructionError, construct_until};
+use txverify_search::schedule::fabric::{construct_on_fabric, sat_start};
+use txverify_search::schedule::heuristic::collective::ConstructionError;
 use txverify_search::schedule::{Phase, StopToken, Stopped};
 
 /// A collective search's request, its options checked: made only by
@@ -108,16 +109,6 @@ pub fn search_collective(
             );
         }
     };
-    if !graph.fabric().is_plain() {
-        return fail(
-            Status::Input,
-            format!(
-                "`{}`: {}",
-                txverify_core::format::echoed(&words),
-                crate::bounds::FABRIC_NOT_MODELLED
-            ),
-        );
-    }
     if let Some(root) = request.collective.root()
         && root as usize >= graph.nodes()
     {
@@ -127,6 +118,16 @@ pub fn search_collective(
             format!("root {root} is not a node of `{words}` ({n} nodes)"),
         );
     }
+    if let Some(root) = request.collective.root()
+        && graph.is_forward_only(root)
+    {
+        return fail(
+            Status::Input,
+            format!("root {root} of `{words}` is a switch (forward-only): it has no data"),
+        );
+    }
+    // The core's bounds hold on fabrics too (capacities, switch limits,
+    // forward-only nodes): one best bound for every network.
     let bound = bounds::collective(&graph, request.collective, request.ports)
         .time
         .best()
@@ -151,7 +152,9 @@ pub fn search_collective(
         construction_only: request.heuristic,
         time: request.time,
         max_time: request.max_time,
-        bound: bound.value() as usize,
+        // On a fabric, where no bound holds yet, below the first time a
+        // node can take in its items.
+        bound: (bound.value() as usize).max(sat_start(&graph, request.collective, request.ports)),
         descending: request.descending,
     };
     anytime::run(&mut run, &plan)?;
@@ -164,8 +167,10 @@ impl AnytimeSearch for Run<'_> {
 
     fn construct(&mut self) -> Outcome<Option<Found>> {
         let request = self.request;
-        match construct_until(self.graph, request.collective, request.ports, &self.stop) {
-            Ok(made) => self.judged(made.sends, Some(made.method)).map(Some),
+        match construct_on_fabric(self.graph, request.collective, request.ports, &self.stop) {
+            Ok(Some(made)) => self.judged(made.sends, Some(made.method)).map(Some),
+            // No construction replays valid on the fabric: SAT alone.
+            Ok(None) => Ok(None),
             Err(ConstructionError::Stopped) => {
                 self.searched.stopped = self.stop.stopped();
                 self.searched.stopped_in = Some(Phase::Construction);
@@ -439,7 +444,7 @@ impl Run<'_> {
                         "  translated   block 0's items scheduled, every block b's mapped from them by an automorphism taking 0 to b"
                     );
                 }
-                if anytime && optimal_by.is_none() {
+                if anytime && optimal_by.is_none() && bound.value() > 0 {
                     let gap = gap.unwrap_or(0);
                     let percent = 100.0 * gap as f64 / bound.value().max(1) as f64;
                     let _ = writeln!(
@@ -535,6 +540,12 @@ fn verdict_text(verdict: &ScheduleVerdict, optimal_by: Option<&str>, bound: u64)
             "OPTIMAL (completion time {}: every time from the bound, {bound}, up to {} refuted by a checked certificate)",
             verdict.time(),
             verdict.time().saturating_sub(1)
+        )
+    } else if bound == 0 && verdict.valid() {
+        // No bound stated: nothing to differ from.
+        format!(
+            "VALID (completion time {}; no lower bound is stated here: optimal only when the times below it are refuted by checked certificates, --certificate DIR)",
+            verdict.time()
         )
     } else {
         verdict.to_string()

@@ -257,16 +257,6 @@ pub fn search_network(
             );
         }
     };
-    if !graph.fabric().is_plain() {
-        return fail(
-            format!(
-                "`{}`: {}",
-                txverify_core::format::echoed(words),
-                crate::bounds::FABRIC_NOT_MODELLED
-            ),
-            Status::Input,
-        );
-    }
     // Every message makes at least one send: a first bound on the sends,
     // before the distances are computed.
     let nodes = graph.nodes() as u64;
@@ -369,6 +359,10 @@ fn lp_bound(
     if !request.lp {
         return (LpFacts::Skipped("--no-lp".to_string()), None);
     }
+    if !graph.fabric().is_plain() {
+        let why = "a fabric: the LP takes one packet a link a step";
+        return (LpFacts::Skipped(why.to_string()), None);
+    }
     if graph.nodes() > LP_SEARCH_NODES {
         return (
             LpFacts::Skipped(format!(
@@ -419,7 +413,8 @@ impl Run<'_> {
             judged: None,
             kept: vec![],
         };
-        if streams(request) {
+        // The streamed heuristic is not judged before it is written: not on a fabric.
+        if streams(request) && self.graph.fabric().is_plain() {
             return match self.streamed() {
                 Ok(found) => match best.offer(found, events) {
                     Ok(()) => self.report(best, None),
@@ -532,6 +527,10 @@ impl AnytimeSearch for Exchange<'_, '_, '_> {
     fn construct(&mut self) -> Result<Option<Judged>, NetworkSearchFailure> {
         let run = self.run;
         let sends = sched::heuristic::plan_with_flow(run.graph, run.flow).to_sends(run.graph);
+        // On a fabric, kept only when its replay finds it valid.
+        let Some(sends) = sched::fabric::exchange_on_fabric(run.graph, sends) else {
+            return Ok(None);
+        };
         judged(&run.request.network, run.graph, sends, run.bound, true)
             .map(Some)
             .map_err(|message| failure(&run.request.words, Status::Internal, message))

@@ -1,0 +1,240 @@
+//! A network's fabric (`txverify_core::network::Fabric`) in the schedule
+//! formulas, the same rules the replay judges:
+//!
+//! - a directed link of capacity c carries at most c packets a step (a
+//!   totalizer, [`Cnf::at_most`]; capacity 1 keeps the formula it always had,
+//!   so the formulas of networks without a fabric are unchanged byte for byte);
+//! - a switch limit (sources, destinations, b) allows at most b sends a step
+//!   from one of its sources to one of its destinations;
+//! - a forward-only node has no item of its own and needs none (the encoders
+//!   leave its block out and ask nothing of it at the end), and unless the
+//!   fabric multicasts it sends each item at most once in the whole schedule
+//!   ([`at_most_once_from_switches`]).
+//!
+//! Every clause here is one the replay checks, so a refutation still speaks
+//! about every schedule of the model, now on the fabric. The constructions
+//! are kept on a fabric only when its replay finds them valid
+//! ([`construct_on_fabric`]).
+
+use super::StopToken;
+use super::heuristic::collective::{
+    Construction, ConstructionError, construct_until, constructions_until,
+};
+use crate::cnf::{Cnf, Lit};
+use txverify_core::network::Graph;
+use txverify_core::schedule::{
+    Collective, Items, Ports, ReplayOptions, Schedule, TimedSend, replay,
+};
+
+/// At most `capacity(link)` of `on_link[(t − 1)·L + link]` a step (L the
+/// directed links).
+pub(crate) fn link_capacities(cnf: &mut Cnf, graph: &Graph, on_link: &[Vec<Lit>]) {
+    let links = graph.directed_links().max(1);
+    for (i, vars) in on_link.iter().enumerate() {
+        match graph.capacity((i % links) as u32) {
+            1 => cnf.at_most_one(vars),
+            c => cnf.at_most(vars, c as usize),
+        }
+    }
+}
+
+/// The fabric's switch limits: at most b sends a step from the limit's
+/// sources to its destinations, over `on_link` (by step, then directed link).
+pub(crate) fn switch_limits(cnf: &mut Cnf, graph: &Graph, on_link: &[Vec<Lit>]) {
+    let limits = graph.fabric().limits();
+    let links = graph.directed_links();
+    if limits.is_empty() || links == 0 {
+        return;
+    }
+    let time = on_link.len() / links;
+    for t in 0..time {
+        for limit in limits {
+            let mut vars = Vec::new();
+            for &u in &limit.sources {
+                for link in graph.links_of(u) {
+                    let (_, w) = graph.endpoints(link);
+                    if limit.destinations.binary_search(&w).is_ok() {
+                        vars.extend_from_slice(&on_link[t * links + link as usize]);
+                    }
+                }
+            }
+            cnf.at_most(&vars, limit.sends as usize);
+        }
+    }
+}
+
+/// The sends of one item out of each node, over every step, to be held to at
+/// most one out of a forward-only node that does not copy.
+pub(crate) struct SwitchSends {
+    /// By node; empty when no node is held (no switch, or multicast).
+    by_node: Vec<Vec<Lit>>,
+}
+
+impl SwitchSends {
+    /// Ready for one item of a collective on `graph`.
+    pub(crate) fn new(graph: &Graph) -> SwitchSends {
+        let fabric = graph.fabric();
+        let held = fabric.has_forward_only() && !fabric.multicast();
+        SwitchSends {
+            by_node: if held {
+                vec![Vec::new(); graph.nodes()]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// Records the send `s` of the item out of node `u`.
+    pub(crate) fn record(&mut self, graph: &Graph, u: u32, s: Lit) {
+        if !self.by_node.is_empty() && graph.is_forward_only(u) {
+            self.by_node[u as usize].push(s);
+        }
+    }
+
+    /// At most one send of the item out of each forward-only node.
+    pub(crate) fn at_most_once_from_switches(self, cnf: &mut Cnf) {
+        for vars in self.by_node {
+            cnf.at_most_one(&vars);
+        }
+    }
+}
+
+/// The fastest construction of `collective` valid on `graph`'s fabric, or
+/// `None` when none is. The constructions
+/// ([`super::heuristic::collective::constructions_until`]) know nothing of
+/// fabrics: a schedule valid at capacity 1 is valid at any capacity, but a
+/// switch limit or a forward-only node may make it invalid. So the sends of a
+/// forward-only node's own block are dropped (it has no data), each is
+/// replayed on the fabric and the first valid one kept; when none is and the
+/// ports are all, the one-port constructions are tried too (one send and one
+/// receipt a node a step, which keeps many switch limits, such as
+/// `hub-and-spoke`'s). On a network without a fabric it is
+/// [`super::heuristic::collective::construct_until`].
+pub fn construct_on_fabric(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    stop: &StopToken,
+) -> Result<Option<Construction>, ConstructionError> {
+    if graph.fabric().is_plain() {
+        return construct_until(graph, collective, ports, stop).map(Some);
+    }
+    let mut tries = vec![ports];
+    if ports == Ports::All && !graph.fabric().limits().is_empty() {
+        tries.push(Ports::Limit(1));
+    }
+    for made_with in tries {
+        for mut made in constructions_until(graph, collective, made_with, stop)? {
+            made.sends
+                .retain(|s| !(s.packet().is_broadcast() && graph.is_forward_only(s.source)));
+            let schedule = Schedule {
+                network: None,
+                ports: Some(ports),
+                collective,
+                sends: made.sends,
+            };
+            let valid = replay(&schedule, graph, &ReplayOptions { max_listed: 0 })
+                .is_ok_and(|r| r.violation_count() == 0);
+            if valid {
+                made.sends = schedule.sends;
+                made.time = made.sends.iter().map(|s| s.step).max().unwrap_or(0);
+                return Ok(Some(made));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The most packets node `v` can receive in one step: the capacities of the
+/// links into it, its ports (K), and each switch limit with `v` among its
+/// destinations (its b, plus what comes over links from nodes that are not
+/// its sources).
+pub(crate) fn intake_per_step(graph: &Graph, ports: Ports, v: u32) -> u64 {
+    let into = |u: u32| graph.link(u, v).map_or(0, |l| u64::from(graph.capacity(l)));
+    let neighbours = graph.neighbours(v);
+    let mut intake: u64 = neighbours.iter().map(|&u| into(u)).sum();
+    if let Ports::Limit(k) = ports {
+        intake = intake.min(u64::from(k));
+    }
+    for limit in graph.fabric().limits() {
+        if limit.destinations.binary_search(&v).is_ok() {
+            let outside: u64 = neighbours
+                .iter()
+                .filter(|u| limit.sources.binary_search(u).is_err())
+                .map(|&u| into(u))
+                .sum();
+            intake = intake.min(u64::from(limit.sends) + outside);
+        }
+    }
+    intake
+}
+
+/// Whether node `v` cannot take in, within `time` steps, the packets that must
+/// reach it, `far[i]` being the hops from where packet i starts to `v` (it
+/// arrives at step `far[i]` at the soonest, and takes a receipt of its own):
+/// some `s` with more packets at least `s` hops away than `intake` receipts a
+/// step can take in steps `s … time`. Every schedule respects this count, so
+/// a formula may state it (as the empty clause) and still speak about every
+/// schedule; on a fabric it settles at once what the solver would have to
+/// count out (a hub's one receipt a step, a switch's first step).
+pub(crate) fn starved(far: &mut [u32], intake: u64, time: usize) -> bool {
+    far.sort_unstable_by(|a, b| b.cmp(a));
+    // far[..k] are the k farthest: all at least far[k − 1] hops away.
+    far.iter().enumerate().any(|(k, &s)| {
+        let s = s.max(1) as u64;
+        let steps = (time as u64 + 1).saturating_sub(s);
+        k as u64 + 1 > intake.saturating_mul(steps)
+    })
+}
+
+/// Where an upward SAT search of `collective` on a fabric starts: one step
+/// below the first time at which no node is [`starved`] (that time's formula
+/// is then refuted at once, and its refutation covers every fewer step), so
+/// that a fabric whose nodes take in little, such as a hub's one receipt a
+/// step, is not searched step by step from 0. 0 for the combining
+/// collectives and on networks without a fabric (their bounds start them).
+pub fn sat_start(graph: &Graph, collective: Collective, ports: Ports) -> usize {
+    if graph.fabric().is_plain() || collective.items() != Items::Copies {
+        return 0;
+    }
+    // Starved at T means starved at every fewer step: a binary search.
+    let starved = |t| super::collective_copies::starved_somewhere(graph, collective, ports, t);
+    let (mut low, mut high) = (0, MAX_START);
+    if starved(high) {
+        return high;
+    }
+    // starved(t) for t < low, not starved(high).
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if starved(mid) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    high.saturating_sub(1)
+}
+
+/// The latest [`sat_start`] (the upward search tries a span of times from it).
+const MAX_START: usize = 1 << 12;
+
+/// The heuristic's total exchange `sends` on a fabric: without the messages
+/// of forward-only nodes (they send and need none), and only when the
+/// fabric's replay finds the rest valid (a switch limit may not hold; a
+/// capacity does, every link being used once a step). The sends unchanged on
+/// a network without a fabric.
+pub fn exchange_on_fabric(graph: &Graph, mut sends: Vec<TimedSend>) -> Option<Vec<TimedSend>> {
+    if graph.fabric().is_plain() {
+        return Some(sends);
+    }
+    sends.retain(|s| !graph.is_forward_only(s.source) && !graph.is_forward_only(s.destination));
+    let schedule = Schedule {
+        network: None,
+        ports: Some(Ports::All),
+        collective: Collective::TotalExchange,
+        sends,
+    };
+    let valid = replay(&schedule, graph, &ReplayOptions { max_listed: 0 })
+        .is_ok_and(|r| r.violation_count() == 0);
+    valid.then_some(schedule.sends)
+}

@@ -1,0 +1,226 @@
+//! `search` on fabrics (docs/collectives.md and docs/networks.md, "Search on
+//! fabrics"): the formulas take link capacities, switch limits and
+//! forward-only nodes; what is found replays VALID on the fabric; a time is
+//! refuted where a doubled link is what makes it possible; a switch has no
+//! data and needs none; certificates name the fabric, not only its links.
+
+use super::common::cli::{file, txverify};
+
+/// `search ARGS… -o FILE`: the run and the schedule's send lines as
+/// `[step, from, to, source]` (the destination `*` of an item left out).
+fn search_written(args: &[&str], name: &str) -> (super::common::cli::Run, Vec<[u32; 4]>) {
+    let out = file(name, "");
+    let mut all: Vec<&str> = vec!["search"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-o", out.to_str().unwrap()]);
+    let run = txverify(&all);
+    let text = std::fs::read_to_string(&out).unwrap_or_default();
+    let sends = text
+        .lines()
+        .filter_map(|line| {
+            let words: Vec<u32> = line
+                .split_whitespace()
+                .take(4)
+                .map_while(|w| w.parse().ok())
+                .collect();
+            <[u32; 4]>::try_from(words).ok()
+        })
+        .collect();
+    (run, sends)
+}
+
+/// `simulate FILE --network NET`: its exit code and output.
+fn simulated(name: &str, network: &str) -> super::common::cli::Run {
+    let path = std::env::temp_dir()
+        .join(format!("txverify-test-{}", std::process::id()))
+        .join(
+            std::thread::current()
+                .name()
+                .unwrap_or("t")
+                .replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
+        )
+        .join(name);
+    txverify(&["simulate", path.to_str().unwrap(), "--network", network])
+}
+
+#[test]
+fn schedules_found_on_fabrics_replay_valid_on_them() {
+    for (network, collective, chunks, steps) in [
+        // The doubled NVLink pairs: SCCL's least steps in 2 chunks.
+        ("dgx1", "allgather", "2", 3),
+        // One send out and one in a node a step: 3 receipts each.
+        ("hub-and-spoke 4", "allgather", "1", 3),
+        ("hub-and-spoke 4", "allreduce", "1", 0),
+    ] {
+        let name = format!("{}-{collective}.sched", network.replace(' ', "-"));
+        let (run, sends) = search_written(
+            &[
+                "--network",
+                network,
+                "--collective",
+                collective,
+                "--chunks",
+                chunks,
+            ],
+            &name,
+        );
+        assert_eq!(
+            run.code, 0,
+            "{network} {collective}: {}{}",
+            run.stdout, run.stderr
+        );
+        assert!(!sends.is_empty(), "{network}: {}", run.stdout);
+        if steps > 0 {
+            let last = sends.iter().map(|s| s[0]).max().unwrap();
+            assert_eq!(last, steps, "{network}: {}", run.stdout);
+            // The fabric's throughput bound proves it least.
+            assert!(
+                run.stdout
+                    .contains(&format!("lower bound {steps} (throughput)"))
+                    && run.stdout.contains("OPTIMAL"),
+                "{}",
+                run.stdout
+            );
+        }
+        let replayed = simulated(&name, network);
+        assert_eq!(
+            replayed.code, 0,
+            "{network}: {}{}",
+            replayed.stdout, replayed.stderr
+        );
+        assert!(
+            replayed.stdout.contains("verdict      VALID"),
+            "{}",
+            replayed.stdout
+        );
+    }
+    // The total exchange, through a switch.
+    let (run, _) = search_written(&["--network", "nvswitch 3"], "nvswitch-3.sched");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let replayed = simulated("nvswitch-3.sched", "nvswitch 3");
+    assert!(
+        replayed.stdout.contains("verdict      VALID"),
+        "{}",
+        replayed.stdout
+    );
+}
+
+#[test]
+fn a_doubled_link_makes_a_step_fewer_and_capacity_one_refutes_it() {
+    let doubled = file("doubled.edges", "0 1 2\n");
+    let single = file("single.edges", "0 1\n");
+    let search = |path: &std::path::Path, time: Option<&str>, name: &str| {
+        let net = format!("edges {}", path.display());
+        let mut args = vec![
+            "--network",
+            &net,
+            "--collective",
+            "allgather",
+            "--chunks",
+            "2",
+        ];
+        if let Some(t) = time {
+            args.extend_from_slice(&["--time", t]);
+        }
+        search_written(&args, name)
+    };
+    // Both chunks of each node cross the doubled link at once: 1 step.
+    let (run, sends) = search(&doubled, None, "doubled.sched");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(sends.iter().map(|s| s[0]).max(), Some(1), "{}", run.stdout);
+    // At capacity 1 the formula of 1 step is refuted; 2 steps it takes.
+    let (run, _) = search(&single, Some("1"), "single-1.sched");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("T=1: infeasible"), "{}", run.stdout);
+    let (run, sends) = search(&single, None, "single.sched");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(sends.iter().map(|s| s[0]).max(), Some(2), "{}", run.stdout);
+}
+
+#[test]
+fn the_graph_digest_of_a_certificate_covers_the_fabric() {
+    use txverify_core::network::NetworkName;
+    use txverify_search::schedule::certificate::graph_digest;
+    let graph = |words: &str| words.parse::<NetworkName>().unwrap().build().unwrap();
+    let fabric = graph("dgx1");
+    let links = graph("edges examples/networks/dgx1.edges");
+    assert_eq!(fabric.neighbours(0), links.neighbours(0));
+    assert_ne!(graph_digest(&fabric), graph_digest(&links));
+    // Without a fabric, the digest is what it always was.
+    assert_eq!(
+        graph_digest(&graph("ring 4")),
+        graph_digest(&graph("ring 4"))
+    );
+}
+
+#[test]
+fn a_switch_neither_sends_data_of_its_own_nor_needs_any() {
+    // nvswitch 2: GPUs 0 and 1 on switch 2, which does not copy.
+    let (run, sends) = search_written(
+        &[
+            "--network",
+            "nvswitch 2",
+            "--collective",
+            "allgather",
+            "--chunks",
+            "2",
+        ],
+        "switch-allgather.sched",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(!sends.is_empty());
+    // Each item is a GPU's, and reaches the other GPU (no send ends at the
+    // switch without going on).
+    assert!(sends.iter().all(|s| s[3] < 2), "{sends:?}");
+    let into = |node: u32| sends.iter().filter(|s| s[2] == node).count();
+    assert_eq!(into(2), 4, "{sends:?}");
+    assert_eq!(into(0) + into(1), 4, "{sends:?}");
+    // The total exchange: no message from or to the switch.
+    let (run, sends) = search_written(&["--network", "nvswitch 2"], "switch-exchange.sched");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(sends.len(), 4, "{sends:?}");
+    // A rooted collective cannot start at the switch.
+    let run = txverify(&[
+        "search",
+        "--network",
+        "nvswitch 2",
+        "--collective",
+        "broadcast 2",
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("switch"), "{}", run.stderr);
+}
+
+#[test]
+fn certificates_on_a_fabric_verify_and_name_its_capacities() {
+    let doubled = file("doubled.edges", "0 1 2\n");
+    let single = file("single.edges", "0 1\n");
+    let dir = file("certificates", "");
+    std::fs::remove_file(&dir).unwrap();
+    let net = format!("edges {}", doubled.display());
+    let run = txverify(&[
+        "search",
+        "--network",
+        &net,
+        "--collective",
+        "allgather",
+        "--chunks",
+        "4",
+        "--time",
+        "1",
+        "--certificate",
+        dir.to_str().unwrap(),
+    ]);
+    // Below the bound (4 chunks over 2 a step: 2 steps) SAT refutes the time asked for, with a
+    // certificate of the fabric.
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("T=1: infeasible"), "{}", run.stdout);
+    let dir_arg = dir.to_str().unwrap();
+    let run = txverify(&["verify-proof", "--network", &net, dir_arg]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // The same links at capacity 1 are another network: even the formula of
+    // 0 steps, which has no send to differ by, is not theirs.
+    let plain = format!("edges {}", single.display());
+    let run = txverify(&["verify-proof", "--network", &plain, dir_arg]);
+    assert_ne!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
