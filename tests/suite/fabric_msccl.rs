@@ -56,4 +56,77 @@ fn an_allgather_on_the_dgx1_exports_valid_on_its_doubled_links() {
         .filter(|c| c["from"] == 4 && c["to"] == 0)
         .count();
     assert_eq!(on_4_0, 2, "{connections:?}");
+    // In steps on the fabric: the schedule's 3, every capacity kept.
+    let fabric = &report["network"]["fabric"];
+    assert_eq!(fabric["fits"], true, "{fabric}");
+    assert_eq!(fabric["steps"], 3);
+    assert_eq!(fabric["busiest_step_load"], 2);
+}
+
+/// An allgather in 3 chunks on two GPUs joined by a link of capacity 3 (each
+/// way), all in step 1; exported as MSCCL (three lanes a direction). The
+/// directory's path.
+fn three_lanes() -> PathBuf {
+    let cap3 = file("cap3.edges", "0 1 3\n");
+    let sched = file(
+        "three.sched",
+        &format!(
+            "network: edges {}\nports: all\ncollective: allgather\nchunks: 3\nsends:\n\
+             1 0 1 0 *\n1 0 1 0 * 1\n1 0 1 0 * 2\n1 1 0 1 *\n1 1 0 1 * 1\n1 1 0 1 * 2\n",
+            cap3.display()
+        ),
+    );
+    export(&sched)
+}
+
+#[test]
+fn a_step_over_a_links_capacity_is_named_with_its_step() {
+    let xml = three_lanes();
+    let dir = xml.parent().unwrap();
+    let (fits, _) = check_on(&xml, &format!("edges {}", dir.join("cap3.edges").display()));
+    assert_eq!(fits["network"]["fabric"]["fits"], true, "{fits}");
+    assert_eq!(fits["network"]["fabric"]["steps"], 1);
+    let cap2 = file("cap2.edges", "0 1 2\n");
+    let (report, code) = check_on(&xml, &format!("edges {}", cap2.display()));
+    // The program is still a right allgather; it does not fit the fabric.
+    assert_eq!((code, &report["valid"]), (0, &serde_json::json!(true)));
+    let fabric = &report["network"]["fabric"];
+    assert_eq!(fabric["fits"], false, "{fabric}");
+    assert_eq!(fabric["violation_count"], 2);
+    assert_eq!(
+        fabric["violations"][0],
+        serde_json::json!({"kind": "over-capacity", "step": 1, "from": 0, "to": 1,
+                           "chunks": 3, "capacity": 2})
+    );
+    let text = txverify(&[
+        "check",
+        xml.to_str().unwrap(),
+        "--network",
+        &format!("edges {}", cap2.display()),
+    ]);
+    assert!(
+        text.stdout
+            .contains("over-capacity at step 1: link 0→1 carries 3 chunks, capacity 2"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn a_step_over_a_switch_limit_is_named_with_its_step() {
+    let xml = three_lanes();
+    // msccl-tools' topology: links[dst][src]; GPU 0 may send 2 chunks a step to 1.
+    let topology = file(
+        "limited.json",
+        r#"{"msccl_type": "topology", "name": "pair", "links": [[0, 3], [3, 0]],
+            "switches": [[[0], [1], 2, "out_0"]]}"#,
+    );
+    let (report, _) = check_on(&xml, topology.to_str().unwrap());
+    let fabric = &report["network"]["fabric"];
+    assert_eq!(fabric["violation_count"], 1, "{fabric}");
+    assert_eq!(
+        fabric["violations"][0],
+        serde_json::json!({"kind": "switch-limit", "step": 1, "limit": "out_0",
+                           "chunks": 3, "sends": 2})
+    );
 }
