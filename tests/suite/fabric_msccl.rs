@@ -130,3 +130,20 @@ fn a_step_over_a_switch_limit_is_named_with_its_step() {
                            "chunks": 3, "sends": 2})
     );
 }
+
+#[test]
+fn a_fabric_times_a_program_with_its_link_times_and_capacities() {
+    let xml = three_lanes();
+    // Its own α and β, no flags: timed; the three lanes cross at once.
+    let timed = file("timed.edges", "0 1 3 alpha=5 beta=2\n");
+    let (report, code) = check_on(&xml, &format!("edges {}", timed.display()));
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["timed"]["completion"], 7.0, "{}", report["timed"]);
+    // The bound still holds: never above the completion.
+    let bound = report["timed"]["bound"].as_f64().unwrap();
+    assert!(bound <= 7.0, "{}", report["timed"]);
+    // On a single link the three messages queue: 3 × (5 + 2).
+    let single = file("single.edges", "0 1 1 alpha=5 beta=2\n");
+    let (report, _) = check_on(&xml, &format!("edges {}", single.display()));
+    assert_eq!(report["timed"]["completion"], 21.0, "{}", report["timed"]);
+}
