@@ -357,9 +357,15 @@ def forestcoll_part(args):
 # ---------------------------------------------------------------- txverify
 
 
+REFUSALS = {}
+
+
 def refusal(out):
+    """"refused [n]", the reason (txverify's error line) kept for a note below the table."""
     lines = [line for line in out.strip().splitlines() if line.startswith("error")]
-    return "refused" + (f" ({lines[0][len('error: '):][:90]})" if lines else "")
+    reason = lines[0][len("error: "):] if lines else "exit 2"
+    number = REFUSALS.setdefault(reason, len(REFUSALS) + 1)
+    return f"refused [{number}]"
 
 
 def txverify_search(args, fabric, chunks):
@@ -405,6 +411,9 @@ def txverify_part(args, opts):
             target = str(math.ceil(c * opt - 1e-9)) if opt is not None else "—"
             found, _ = txverify_search(args, fabric, c)
             print(f"| {label} | {c} | {target} | {found} | {txverify_bounds(args, fabric, c)} |")
+    print()
+    for reason, number in REFUSALS.items():
+        print(f"[{number}] {reason}  ")
     print()
 
 
