@@ -587,8 +587,9 @@ mod tests {
         assert!(tbs[0].steps[0].has_dependent);
         assert_eq!(tbs[1].steps[0].src, output(0));
         assert_eq!(tbs[1].steps[0].depends_on, Some((0, 0)));
+        // Channel 0 is the + direction of the line, channel 1 the − one.
         assert_eq!(carried[&(0, 0, 1)], [vec![0]]);
-        assert_eq!(carried[&(0, 2, 1)], [vec![2]]);
+        assert_eq!(carried[&(1, 2, 1)], [vec![2]]);
         check_collective(&program, &schedule, &carried).unwrap();
     }
 
