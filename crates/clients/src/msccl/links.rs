@@ -66,6 +66,11 @@ pub struct OnNetwork {
 /// At most this many fabric violations are listed (all are counted).
 pub const MAX_LISTED_VIOLATIONS: usize = 64;
 
+/// The most chunk-hops (a chunk crossing one link in one step) the step
+/// model counts, each a map entry at worst: above, the program is not
+/// played in steps and the report says why.
+pub const MAX_STEP_CHUNK_HOPS: u64 = 1 << 24;
+
 /// A program played in steps on a fabric ([`Figures::steps`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FabricSteps {
@@ -77,6 +82,9 @@ pub struct FabricSteps {
     pub violation_count: u64,
     /// The first [`MAX_LISTED_VIOLATIONS`] in (step, kind, place) order.
     pub violations: Vec<FabricViolation>,
+    /// When the program was not played in steps: its chunk-hops, more than
+    /// [`MAX_STEP_CHUNK_HOPS`].
+    pub not_played: Option<u64>,
 }
 
 /// What a step asks of a fabric beyond what it carries.
@@ -158,6 +166,19 @@ impl std::fmt::Display for FabricViolation {
 /// step against its capacity, and each switch limit's.
 pub fn fabric_steps(routes: &Routes, timeline: &[Departure], steps: u64) -> FabricSteps {
     let graph = routes.graph();
+    let chunk_hops = timeline.iter().fold(0u64, |sum, d| {
+        sum.saturating_add(
+            d.chunks
+                .saturating_mul(routes.hops(d.connection.1, d.connection.2)),
+        )
+    });
+    if chunk_hops > MAX_STEP_CHUNK_HOPS {
+        return FabricSteps {
+            steps,
+            not_played: Some(chunk_hops),
+            ..FabricSteps::default()
+        };
+    }
     let mut per_step: BTreeMap<(u64, (u32, u32)), u64> = BTreeMap::new();
     for d in timeline {
         let (_, from, to) = d.connection;
@@ -329,5 +350,23 @@ mod tests {
         let r = Routes::new(&g).unwrap();
         assert_eq!(r.route(0, 3), [(0, 1), (1, 3)]);
         assert_eq!(r.total_distance(), 16);
+    }
+
+    #[test]
+    fn a_program_of_too_many_chunk_hops_is_not_played_in_steps() {
+        let g = NetworkName::Ring(4).build().unwrap();
+        let r = Routes::new(&g).unwrap();
+        let departure = |chunks| Departure {
+            connection: (0, 0, 2),
+            first_step: 1,
+            chunks,
+        };
+        // 0 → 2 is 2 hops, 0 → 1 → 2: 3 chunks are 6 chunk-hops, played.
+        let played = fabric_steps(&r, &[departure(3)], 9);
+        assert_eq!((played.not_played, played.busiest_step_load), (None, 1));
+        // One chunk more than 2^23 is over the limit: refused before any work.
+        let over = fabric_steps(&r, &[departure(MAX_STEP_CHUNK_HOPS / 2 + 1)], 9);
+        assert_eq!(over.not_played, Some(MAX_STEP_CHUNK_HOPS + 2));
+        assert_eq!((over.steps, over.violation_count), (9, 0));
     }
 }

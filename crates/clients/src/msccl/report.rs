@@ -519,6 +519,12 @@ fn fabric_text(f: &super::links::FabricSteps) -> String {
         f.busiest_step_load,
         if f.busiest_step_load == 1 { "" } else { "s" },
     );
+    if let Some(hops) = f.not_played {
+        return format!(
+            "    in steps: not played: {hops} chunk-hops, more than the {} the step model counts\n",
+            super::links::MAX_STEP_CHUNK_HOPS
+        );
+    }
     if f.violation_count == 0 {
         return format!("{head}; fits every capacity and switch limit\n");
     }
@@ -568,7 +574,8 @@ fn fabric_json(f: &super::links::FabricSteps) -> Value {
     json!({
         "steps": f.steps,
         "busiest_step_load": f.busiest_step_load,
-        "fits": f.violation_count == 0,
+        "fits": f.not_played.is_none().then_some(f.violation_count == 0),
+        "not_played": f.not_played,
         "violation_count": f.violation_count,
         "violations": violations,
     })
