@@ -33,6 +33,7 @@ mod expect;
 mod export;
 mod export_replay;
 mod external;
+mod fabric_msccl;
 mod fabric_search;
 mod fabrics;
 mod families;

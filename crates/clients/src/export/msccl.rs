@@ -20,6 +20,13 @@
 //!   order; a link carries at most one message per step, so the k-th send on
 //!   a → b meets the k-th receive at b from a, and both are the same send of the
 //!   schedule;
+//! - a link of a fabric that carries several messages in one step (a doubled
+//!   NVLink, capacity 2) gets a *lane* per message of its busiest step: lane j
+//!   is a send threadblock, a receive threadblock and a channel of its own
+//!   (the link's channel plus j times the number of channels), and the j-th
+//!   send of a step on the link (in the order the sends are listed) takes
+//!   lane j, so each connection still carries one message a step, in order
+//!   (collectives; a total exchange keeps one lane per link);
 //! - a message starts in input chunk `i[d]` of its source, ends in output chunk
 //!   `o[s]` of its destination (MSCCL's all-to-all layout), and in between lives
 //!   in a scratch chunk of its own at every node it passes (`s[k]`, never
@@ -327,8 +334,9 @@ pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError>
             return Err(MscclError::BadSend { send: *s, reason });
         }
     }
-    let links: BTreeSet<(u32, u32)> = sends.iter().map(|s| (s.from, s.to)).collect();
-    let mut program = Layout::new(n, network, &links, |rank| {
+    // One lane a link: the sends of a step on a link go in (step, from, to) order.
+    let lanes: BTreeMap<(u32, u32), u32> = sends.iter().map(|s| ((s.from, s.to), 1)).collect();
+    let mut program = Layout::new(n, network, &lanes, |rank| {
         vec![Layout::copy(
             Chunk {
                 buffer: Buffer::Input,
@@ -403,10 +411,25 @@ struct Held {
 /// link, while the sends are placed as steps.
 struct Layout {
     gpus: Vec<Gpu>,
-    /// (from, to) → the send threadblock of `from` towards `to`.
-    send_tb: HashMap<(u32, u32), u32>,
-    /// (to, from) → the receive threadblock of `to` from `from`.
-    recv_tb: HashMap<(u32, u32), u32>,
+    /// (from, to, lane) → the send threadblock of `from` towards `to`.
+    send_tb: HashMap<(u32, u32, u32), u32>,
+    /// (to, from, lane) → the receive threadblock of `to` from `from`.
+    recv_tb: HashMap<(u32, u32, u32), u32>,
+    /// (from, to, lane) → the channel of the lane's connection.
+    channel: HashMap<(u32, u32, u32), u32>,
+}
+
+/// The lanes of each link the sends use: the most sends it carries in one
+/// step (sends in (step, from, to) order).
+fn link_lanes(sends: &[TimedSend]) -> BTreeMap<(u32, u32), u32> {
+    let mut lanes: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+    for group in sends.chunk_by(|a, b| a.step == b.step) {
+        for same in group.chunk_by(|a, b| (a.from, a.to) == (b.from, b.to)) {
+            let k = lanes.entry((same[0].from, same[0].to)).or_default();
+            *k = (*k).max(same.len() as u32);
+        }
+    }
+    lanes
 }
 
 impl Layout {
@@ -417,9 +440,10 @@ impl Layout {
     fn new(
         n: u32,
         network: &NetworkName,
-        links: &BTreeSet<(u32, u32)>,
+        lanes: &BTreeMap<(u32, u32), u32>,
         local: impl Fn(u32) -> Vec<Step>,
     ) -> Layout {
+        let links: BTreeSet<(u32, u32)> = lanes.keys().copied().collect();
         let mut gpus: Vec<Gpu> = (0..n)
             .map(|rank| {
                 let steps = local(rank);
@@ -439,27 +463,38 @@ impl Layout {
                 }
             })
             .collect();
-        let channel = link_channels(network, links);
+        let base = link_channels(network, &links);
+        let stride = base.values().max().map_or(1, |&c| c + 1);
+        let mut channel = HashMap::new();
+        for (&(from, to), &k) in lanes {
+            for lane in 0..k.max(1) {
+                channel.insert((from, to, lane), base[&(from, to)] + lane * stride);
+            }
+        }
         let mut recv_tb = HashMap::new();
-        let incoming: BTreeSet<(u32, u32)> = links.iter().map(|&(from, to)| (to, from)).collect();
-        for &(to, from) in &incoming {
+        let incoming: BTreeSet<(u32, u32, u32)> = channel
+            .keys()
+            .map(|&(from, to, lane)| (to, from, lane))
+            .collect();
+        for &(to, from, lane) in &incoming {
             let gpu = &mut gpus[to as usize];
-            recv_tb.insert((to, from), gpu.threadblocks.len() as u32);
+            recv_tb.insert((to, from, lane), gpu.threadblocks.len() as u32);
             gpu.threadblocks.push(Threadblock {
                 send: None,
                 recv: Some(from),
-                channel: channel[&(from, to)],
+                channel: channel[&(from, to, lane)],
                 steps: Vec::new(),
             });
         }
         let mut send_tb = HashMap::new();
-        for &(from, to) in links {
+        let outgoing: BTreeSet<(u32, u32, u32)> = channel.keys().copied().collect();
+        for &(from, to, lane) in &outgoing {
             let gpu = &mut gpus[from as usize];
-            send_tb.insert((from, to), gpu.threadblocks.len() as u32);
+            send_tb.insert((from, to, lane), gpu.threadblocks.len() as u32);
             gpu.threadblocks.push(Threadblock {
                 send: Some(to),
                 recv: None,
-                channel: channel[&(from, to)],
+                channel: channel[&(from, to, lane)],
                 steps: Vec::new(),
             });
         }
@@ -467,7 +502,13 @@ impl Layout {
             gpus,
             send_tb,
             recv_tb,
+            channel,
         }
+    }
+
+    /// The channel of lane `lane` of the link `from → to`.
+    fn channel(&self, from: u32, to: u32, lane: u32) -> u32 {
+        self.channel[&(from, to, lane)]
     }
 
     /// A `cpy` step from `src` to `dst`, after `depends_on` if given.
@@ -492,8 +533,8 @@ impl Layout {
     }
 
     /// Appends `step` to the send threadblock of the link `from → to`.
-    fn push_send(&mut self, from: u32, to: u32, step: Step) {
-        let tb = self.send_tb[&(from, to)];
+    fn push_send(&mut self, from: u32, to: u32, lane: u32, step: Step) {
+        let tb = self.send_tb[&(from, to, lane)];
         self.gpus[from as usize].threadblocks[tb as usize]
             .steps
             .push(step);
@@ -501,8 +542,8 @@ impl Layout {
 
     /// Appends `step` to the threadblock of `to` that receives from `from`;
     /// returns its (threadblock, step).
-    fn push_recv(&mut self, from: u32, to: u32, step: Step) -> (u32, u32) {
-        let tb = self.recv_tb[&(to, from)];
+    fn push_recv(&mut self, from: u32, to: u32, lane: u32, step: Step) -> (u32, u32) {
+        let tb = self.recv_tb[&(to, from, lane)];
         let steps = &mut self.gpus[to as usize].threadblocks[tb as usize].steps;
         steps.push(step);
         (tb, steps.len() as u32 - 1)
@@ -576,7 +617,7 @@ impl Layout {
             gpus[s.from as usize].threadblocks[tb as usize].steps[step as usize].has_dependent =
                 true;
         }
-        let tb = &mut gpus[s.from as usize].threadblocks[self.send_tb[&(s.from, s.to)] as usize];
+        let tb = &mut gpus[s.from as usize].threadblocks[self.send_tb[&(s.from, s.to, 0)] as usize];
         tb.steps.push(Step {
             kind: StepKind::Send,
             src,
@@ -584,7 +625,7 @@ impl Layout {
             depends_on: writer,
             has_dependent: false,
         });
-        let recv_id = self.recv_tb[&(s.to, s.from)];
+        let recv_id = self.recv_tb[&(s.to, s.from, 0)];
         let tb = &mut gpus[s.to as usize].threadblocks[recv_id as usize];
         tb.steps.push(Step {
             kind: StepKind::Recv,

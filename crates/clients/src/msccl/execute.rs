@@ -105,6 +105,27 @@ pub struct Figures {
     /// carried, message by message in the order sent, each message its
     /// chunks' contributions.
     pub carried: BTreeMap<(u32, u32, u32), Vec<Vec<Value>>>,
+    /// The steps of the fabric model ([`Options::hops`]): a connection
+    /// moves one chunk a step along its route (a message of `cnt` chunks
+    /// takes `cnt` steps to leave, each chunk one link a step behind the one
+    /// before), messages of a connection in order, a message leaves the step
+    /// after what its sender waited for arrived; the last step a chunk moves.
+    pub steps: u64,
+    /// Every message in that model: its connection (channel, from, to), the
+    /// step its first chunk takes its route's first link, and its chunks.
+    pub timeline: Vec<Departure>,
+}
+
+/// A message in the step model of [`Figures::steps`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Departure {
+    /// The connection (channel, from, to).
+    pub connection: (u32, u32, u32),
+    /// The step its first chunk crosses the route's first link (from 1).
+    pub first_step: u64,
+    /// Its chunks (`cnt`): chunk k crosses link i of the route at
+    /// `first_step + k + i`.
+    pub chunks: u64,
 }
 
 /// How to run: what a message costs in [`Figures::depth`], and whether to
@@ -136,6 +157,8 @@ struct Message {
     time: u64,
     /// When it arrives in [`Figures::depth`]'s measure.
     depth: u64,
+    /// The step its last chunk arrives in [`Figures::steps`]'s model.
+    step: u64,
     from: (usize, usize),
 }
 
@@ -145,6 +168,7 @@ struct Publication {
     number: i64,
     time: u64,
     depth: u64,
+    step: u64,
     clock: Option<Vec<u32>>,
 }
 
@@ -186,6 +210,11 @@ struct Machine<'a> {
     ready: Vec<u64>,
     /// Per thread block, where it is in [`Figures::depth`]'s measure.
     depth: Vec<u64>,
+    /// Per thread block, the step by whose end what it waited for arrived
+    /// ([`Figures::steps`]).
+    step: Vec<u64>,
+    /// Per connection, the first step its next message may leave.
+    connection_free: HashMap<(u32, u32, u32), u64>,
     options: Options<'a>,
     clock: Vec<Vec<u32>>,
     publications: Vec<Vec<Publication>>,
@@ -289,6 +318,8 @@ impl<'a> Machine<'a> {
             outgoing: vec![None; t],
             ready: vec![0; t],
             depth: vec![0; t],
+            step: vec![0; t],
+            connection_free: HashMap::new(),
             options: Options::default(),
             clock: vec![vec![0; t]; t],
             publications: (0..t).map(|_| Vec::new()).collect(),
@@ -352,11 +383,12 @@ impl<'a> Machine<'a> {
         let base = self.first[self.tbs[t].0 as usize];
         for &(b, k) in &tx.deps {
             let p = self.publication(base + b as usize, k).expect("met");
-            let (time, depth) = (p.time, p.depth);
+            let (time, depth, step) = (p.time, p.depth, p.step);
             // Kept for every awaited number; without it, nothing is taken
             // as ordered (which can only report more races, never fewer).
             let snapshot = p.clock.clone();
             self.depth[t] = self.depth[t].max(depth);
+            self.step[t] = self.step[t].max(step);
             self.ready[t] = self.ready[t].max(time);
             if let Some(snapshot) = snapshot {
                 merge(&mut self.clock[t], &snapshot);
@@ -424,6 +456,7 @@ impl<'a> Machine<'a> {
         merge(&mut self.clock[t], &message.clock);
         self.ready[t] = self.ready[t].max(message.time) + 1;
         self.depth[t] = self.depth[t].max(message.depth);
+        self.step[t] = self.step[t].max(message.step);
         self.received[t] = Some(message.value);
         Ok(true)
     }
@@ -455,11 +488,24 @@ impl<'a> Machine<'a> {
         let hops = self.options.hops.map_or(1, |h| h(conn.1, conn.2));
         let arrives = self.depth[t].saturating_add(hops);
         self.figures.depth = self.figures.depth.max(arrives);
+        let chunks = tx.count as u64;
+        let free = self.connection_free.entry(conn).or_insert(1);
+        let first_step = (*free).max(self.step[t].saturating_add(1));
+        *free = first_step.saturating_add(chunks);
+        // The last chunk leaves at first + cnt − 1 and takes hops − 1 more.
+        let last = (first_step + chunks - 1).saturating_add(hops.saturating_sub(1));
+        self.figures.steps = self.figures.steps.max(last);
+        self.figures.timeline.push(Departure {
+            connection: conn,
+            first_step,
+            chunks,
+        });
         self.fifo.entry(conn).or_default().push_back(Message {
             value,
             clock: self.clock[t].clone(),
             time,
             depth: arrives,
+            step: last,
             from: (t, tx.index),
         });
         if let Some(&r) = self.receiver.get(&conn) {
@@ -555,6 +601,7 @@ impl<'a> Machine<'a> {
                 number: tx.number,
                 time: end,
                 depth: self.depth[t],
+                step: self.step[t],
                 clock: needed.then(|| self.clock[t].clone()),
             });
             for w in std::mem::take(&mut self.waiters[t]) {

@@ -262,7 +262,9 @@ pub fn check_asked(
     timing: &crate::timed::TimingRequest<'_>,
 ) -> Result<Result<(Check, Option<crate::timed::TimedReport>), ReadError>, crate::timed::TimingError>
 {
-    match network.filter(|_| timing.asked()) {
+    // A fabric that gives its links' α and β is timed without the flags.
+    let own_times = |g: &&Graph| (0..g.directed_links() as u32).any(|l| g.link_timing(l).is_some());
+    match network.filter(|g| timing.asked() || own_times(g)) {
         Some(graph) => {
             let times = crate::timed::LinkTimes::of(timing, graph)?;
             Ok(check_timed(source, graph, &times).map(|(c, t)| (c, Some(t))))
@@ -286,17 +288,48 @@ pub fn check_timed(
         (Some(on), Ok(routes)) => {
             // A message carries at most MAX_COUNT − 1 chunks (the reader
             // refuses more).
-            let bound = txverify_core::bounds::timed::chains_and_loads(
-                on.bounds.latency,
-                on.bounds.load(),
-                (lower::MAX_COUNT - 1) as u64,
-                &times.times,
-            );
+            let bound = timed_bound(network, on, &times.times);
             crate::timed::msccl::replay(&ranks, &routes, times, Some(bound))
         }
         _ => crate::timed::TimedReport::not_timed(times, "not timed: the program is not valid"),
     };
     Ok((check, timed))
+}
+
+/// The α-β lower bound of every program of the collective on `network`: a
+/// chain of `latency` hops, or the busiest link's chunks in messages of at
+/// most `MAX_COUNT − 1` (the reader refuses more). A link of capacity c
+/// carries c messages at once, so on a fabric the link's busy time is
+/// divided by the largest capacity (a weaker bound, never a wrong one).
+fn timed_bound(
+    network: &Graph,
+    on: &links::OnNetwork,
+    times: &[(f64, f64)],
+) -> txverify_core::bounds::timed::TimedBound {
+    use txverify_core::bounds::timed::{TimedBound, chains_and_loads};
+    let max_chunks = (lower::MAX_COUNT - 1) as u64;
+    let both = chains_and_loads(on.bounds.latency, on.bounds.load(), max_chunks, times);
+    let widest = (0..network.directed_links() as u32)
+        .map(|l| network.capacity(l))
+        .max()
+        .unwrap_or(1);
+    if widest <= 1 {
+        return both;
+    }
+    let chain = chains_and_loads(on.bounds.latency, 0, max_chunks, times);
+    let busy = chains_and_loads(0, on.bounds.load(), max_chunks, times);
+    let shared = busy.value / f64::from(widest);
+    if chain.value >= shared {
+        chain
+    } else {
+        TimedBound {
+            value: shared,
+            argument: format!(
+                "{}, shared by at most {widest} messages at once",
+                busy.argument
+            ),
+        }
+    }
 }
 
 /// Reads, lowers and runs the program; the verdict is left to [`Check::decided`].

@@ -490,6 +490,9 @@ fn network_text(on: &OnNetwork) -> String {
             if b.steps == 1 { "" } else { "s" }
         ));
     }
+    if let Some(f) = &on.fabric {
+        out.push_str(&fabric_text(f));
+    }
     out.push_str(&format!(
         "    link loads ({} of {} links used{}): {}\n",
         used.len(),
@@ -502,6 +505,80 @@ fn network_text(on: &OnNetwork) -> String {
         shown.join(", ")
     ));
     out
+}
+
+/// Violations shown in the text report (JSON lists more).
+const VIOLATIONS_SHOWN: usize = 4;
+
+/// The line of a program played in steps on a fabric.
+fn fabric_text(f: &super::links::FabricSteps) -> String {
+    let head = format!(
+        "    in steps: {} step{} (a connection moves one chunk a step); at most {} chunk{} on a link in one step",
+        f.steps,
+        if f.steps == 1 { "" } else { "s" },
+        f.busiest_step_load,
+        if f.busiest_step_load == 1 { "" } else { "s" },
+    );
+    if let Some(hops) = f.not_played {
+        return format!(
+            "    in steps: not played: {hops} chunk-hops, more than the {} the step model counts\n",
+            super::links::MAX_STEP_CHUNK_HOPS
+        );
+    }
+    if f.violation_count == 0 {
+        return format!("{head}; fits every capacity and switch limit\n");
+    }
+    let shown: Vec<String> = f
+        .violations
+        .iter()
+        .take(VIOLATIONS_SHOWN)
+        .map(ToString::to_string)
+        .collect();
+    let more = f.violation_count - shown.len() as u64;
+    format!(
+        "{head}; does NOT fit the fabric, {} violation{}: {}{}\n",
+        f.violation_count,
+        if f.violation_count == 1 { "" } else { "s" },
+        shown.join("; "),
+        if more > 0 {
+            format!("; and {more} more")
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The `fabric` object of the JSON report's `network`.
+fn fabric_json(f: &super::links::FabricSteps) -> Value {
+    use super::links::FabricViolation;
+    let violations: Vec<Value> = f
+        .violations
+        .iter()
+        .map(|v| match v {
+            FabricViolation::Link {
+                step,
+                link,
+                chunks,
+                capacity,
+            } => json!({"kind": v.kind(), "step": step, "from": link.0, "to": link.1,
+                        "chunks": chunks, "capacity": capacity}),
+            FabricViolation::Switch {
+                step,
+                name,
+                chunks,
+                sends,
+            } => json!({"kind": v.kind(), "step": step, "limit": name,
+                        "chunks": chunks, "sends": sends}),
+        })
+        .collect();
+    json!({
+        "steps": f.steps,
+        "busiest_step_load": f.busiest_step_load,
+        "fits": f.not_played.is_none().then_some(f.violation_count == 0),
+        "not_played": f.not_played,
+        "violation_count": f.violation_count,
+        "violations": violations,
+    })
 }
 
 /// The `network` object of the JSON report.
@@ -549,13 +626,16 @@ fn network_json(on: &OnNetwork) -> Value {
         "load_ratio": on.load_ratio(),
         "depth_ratio": on.depth_ratio(),
     });
-    // Only on a fabric with capacities, so that plain reports keep their keys.
+    // Only on a fabric, so that plain reports keep their keys.
     if let (Some(b), Some(object)) = (on.busiest_per_capacity, network.as_object_mut()) {
         object.insert(
             "busiest_per_capacity".into(),
             json!({"from": b.link.0, "to": b.link.1, "chunks": b.chunks,
                    "capacity": b.capacity, "steps": b.steps}),
         );
+    }
+    if let (Some(f), Some(object)) = (&on.fabric, network.as_object_mut()) {
+        object.insert("fabric".into(), fabric_json(f));
     }
     network
 }

@@ -85,7 +85,10 @@ pub(crate) struct Engine<'a> {
     hops: Vec<Hop>,
     transfers: Vec<Transfer>,
     queues: Vec<BinaryHeap<Reverse<(At, u64, HopId)>>>,
-    busy: Vec<bool>,
+    /// Messages crossing each link now.
+    busy: Vec<u32>,
+    /// Messages each link carries at once: a fabric's capacity (1 without).
+    capacity: Vec<u32>,
     /// The last hop to end on each link, leaving and entering each node.
     last_on_link: Vec<Option<HopId>>,
     last_out: Vec<Option<HopId>>,
@@ -133,7 +136,8 @@ impl<'a> Engine<'a> {
             hops: Vec::new(),
             transfers: Vec::new(),
             queues: (0..l).map(|_| BinaryHeap::new()).collect(),
-            busy: vec![false; l],
+            busy: vec![0; l],
+            capacity: vec![1; l],
             last_on_link: vec![None; l],
             last_out: vec![None; nodes],
             last_in: vec![None; nodes],
@@ -149,6 +153,16 @@ impl<'a> Engine<'a> {
             chunks: vec![0; l],
             last_arrival: None,
         }
+    }
+
+    /// Lets directed link `l` carry `capacity[l]` messages at once (a
+    /// fabric's doubled link carries two, each at its own α + size·β); a
+    /// capacity of 0 is taken as 1.
+    pub fn with_capacities(mut self, capacity: Vec<u32>) -> Self {
+        if capacity.len() == self.capacity.len() {
+            self.capacity = capacity.into_iter().map(|c| c.max(1)).collect();
+        }
+        self
     }
 
     /// The current time.
@@ -221,7 +235,7 @@ impl<'a> Engine<'a> {
         let hop = &self.hops[id as usize];
         let (link, transfer, index) = (hop.link, hop.transfer, hop.index);
         let (from, to) = self.ends[link as usize];
-        self.busy[link as usize] = false;
+        self.busy[link as usize] -= 1;
         self.last_on_link[link as usize] = Some(id);
         self.last_out[from as usize] = Some(id);
         self.last_in[to as usize] = Some(id);
@@ -256,20 +270,23 @@ impl<'a> Engine<'a> {
         for &l in &links {
             self.candidate[l as usize] = false;
         }
-        links.retain(|&l| !self.busy[l as usize] && !self.queues[l as usize].is_empty());
+        let free = |e: &Self, l: u32| e.busy[l as usize] < e.capacity[l as usize];
+        links.retain(|&l| free(self, l) && !self.queues[l as usize].is_empty());
         links.sort_by_key(|&l| self.queues[l as usize].peek().map(|Reverse(h)| *h));
         for l in links {
-            let Some(&Reverse((_, _, id))) = self.queues[l as usize].peek() else {
-                continue;
-            };
-            let (from, to) = self.ends[l as usize];
-            if let Some(k) = self.ports
-                && (self.sending[from as usize] >= k || self.receiving[to as usize] >= k)
-            {
-                continue; // woken again when a port of `from` or `to` frees
+            while free(self, l) {
+                let Some(&Reverse((_, _, id))) = self.queues[l as usize].peek() else {
+                    break;
+                };
+                let (from, to) = self.ends[l as usize];
+                if let Some(k) = self.ports
+                    && (self.sending[from as usize] >= k || self.receiving[to as usize] >= k)
+                {
+                    break; // woken again when a port of `from` or `to` frees
+                }
+                self.queues[l as usize].pop();
+                self.start(id, l, from, to);
             }
-            self.queues[l as usize].pop();
-            self.start(id, l, from, to);
         }
     }
 
@@ -295,7 +312,7 @@ impl<'a> Engine<'a> {
         }
         hop.start = now;
         hop.end = now + duration;
-        self.busy[l as usize] = true;
+        self.busy[l as usize] += 1;
         self.sending[from as usize] += 1;
         self.receiving[to as usize] += 1;
         self.busy_time[l as usize] += duration;

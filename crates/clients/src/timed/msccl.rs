@@ -195,7 +195,11 @@ pub fn replay(
         pending: (0..t).rev().collect(),
         completion: 0.0,
     };
-    let mut engine = Engine::new(&times.times, &times.ends, graph.nodes(), None);
+    let capacities = (0..graph.directed_links() as u32)
+        .map(|l| graph.capacity(l))
+        .collect();
+    let mut engine =
+        Engine::new(&times.times, &times.ends, graph.nodes(), None).with_capacities(capacities);
     driver.settle(&mut engine);
     engine.run(&mut driver);
     let mut report = TimedReport::of_run(times, &engine, driver.completion, bound);

@@ -36,7 +36,8 @@
 //! the schedule's sends.
 
 use super::{
-    Buffer, Chunk, Layout, MscclError, MscclProgram, Step, StepKind, sanitize, sends_in_order,
+    Buffer, Chunk, Layout, MscclError, MscclProgram, Step, StepKind, link_lanes, sanitize,
+    sends_in_order,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use txverify_core::schedule::{Collective, Packet, Schedule, TimedSend};
@@ -45,10 +46,10 @@ use txverify_core::schedule::{Collective, Packet, Schedule, TimedSend};
 /// ⌈GPUs / 64⌉), 128 MiB.
 pub const MAX_SUM_WORDS: usize = 1 << 24;
 
-/// What each link carries, in step order: per message the contributions it
-/// holds, numbered as the MSCCL checker numbers them (GPU h's input chunk c
-/// is `h · i_chunks + c`).
-pub type Carried = BTreeMap<(u32, u32), Vec<Vec<u32>>>;
+/// What each connection (channel, from, to) carries, in step order: per
+/// message the contributions it holds, numbered as the MSCCL checker numbers
+/// them (GPU h's input chunk c is `h · i_chunks + c`).
+pub type Carried = BTreeMap<(u32, u32, u32), Vec<Vec<u32>>>;
 
 /// How a collective of the schedule model lies in MSCCL's buffers.
 #[derive(Clone, Copy, Debug)]
@@ -173,6 +174,9 @@ struct Holding {
 /// A partial or copy on its way in one step.
 struct Arrival {
     send: TimedSend,
+    /// The lane of its link ([`Layout`]): its place among the step's sends
+    /// on that link.
+    lane: u32,
     /// The sender's chunk it is read from, and the step that wrote it.
     src: Holding,
     /// The contributions it carries (combining collectives).
@@ -209,7 +213,7 @@ pub fn collective(schedule: &Schedule, name: &str) -> Result<(MscclProgram, Carr
     if state.saturating_mul(words) > MAX_SUM_WORDS || state > MAX_SUM_WORDS {
         return Err(MscclError::TooLarge { sends: sends.len() });
     }
-    let links: BTreeSet<(u32, u32)> = sends.iter().map(|s| (s.from, s.to)).collect();
+    let lanes = link_lanes(&sends);
     // A block node (copies) copies its items from input to output first.
     let local = |rank: u32| -> Vec<Step> {
         if plan.sums {
@@ -222,7 +226,7 @@ pub fn collective(schedule: &Schedule, name: &str) -> Result<(MscclProgram, Carr
     };
     let mut build = Build {
         plan,
-        layout: Layout::new(n, network, &links, local),
+        layout: Layout::new(n, network, &lanes, local),
         held: vec![None; state],
         sums: vec![0; state * words],
         words,
@@ -306,7 +310,11 @@ impl Build {
     fn step(&mut self, group: &[TimedSend]) -> Result<(), MscclError> {
         let n = self.plan.n;
         let mut arrivals: BTreeMap<(u32, u32), Vec<Arrival>> = BTreeMap::new();
+        let mut on_link: BTreeMap<(u32, u32), u32> = BTreeMap::new();
         for s in group {
+            let lane = on_link.entry((s.from, s.to)).or_default();
+            let (this_lane, channel) = (*lane, self.layout.channel(s.from, s.to, *lane));
+            *lane += 1;
             let bad = |reason| MscclError::BadSend { send: *s, reason };
             let item = self
                 .plan
@@ -317,13 +325,15 @@ impl Build {
             let set = self.set(item, s.from).to_vec();
             let message = self.contributions(item, &set);
             self.carried
-                .entry((s.from, s.to))
+                .entry((channel, s.from, s.to))
                 .or_default()
                 .push(message);
-            arrivals
-                .entry((s.to, item))
-                .or_default()
-                .push(Arrival { send: *s, src, set });
+            arrivals.entry((s.to, item)).or_default().push(Arrival {
+                send: *s,
+                lane: this_lane,
+                src,
+                set,
+            });
         }
         for ((to, item), list) in arrivals {
             if self.plan.sums {
@@ -433,7 +443,7 @@ impl Build {
             depends_on: a.src.writer,
             has_dependent: false,
         };
-        self.layout.push_send(from, to, send);
+        self.layout.push_send(from, to, a.lane, send);
         let recv = Step {
             kind,
             src,
@@ -441,7 +451,7 @@ impl Build {
             depends_on: wait,
             has_dependent: false,
         };
-        self.layout.push_recv(from, to, recv)
+        self.layout.push_recv(from, to, a.lane, recv)
     }
 
     /// Refuses a schedule that leaves a node without what the collective
@@ -519,19 +529,15 @@ pub fn check_collective(
         )));
     }
     let mut made = Carried::new();
-    let mut channel_of: BTreeMap<(u32, u32), u32> = BTreeMap::new();
-    for (&(chan, from, to), messages) in &figures.carried {
-        if *channel_of.entry((from, to)).or_insert(chan) != chan {
-            let detail = "two channels carry messages on one link".to_string();
-            return Err(MscclError::Mismatch { from, to, detail });
-        }
-        let link = made.entry((from, to)).or_default();
+    for (&connection, messages) in &figures.carried {
+        let link = made.entry(connection).or_default();
         link.extend(messages.iter().flatten().cloned());
     }
-    let links: BTreeSet<&(u32, u32)> = made.keys().chain(carried.keys()).collect();
-    for &(from, to) in links {
-        let got = made.get(&(from, to)).map_or(&[][..], Vec::as_slice);
-        let want = carried.get(&(from, to)).map_or(&[][..], Vec::as_slice);
+    let connections: BTreeSet<&(u32, u32, u32)> = made.keys().chain(carried.keys()).collect();
+    for &connection in connections {
+        let (_, from, to) = connection;
+        let got = made.get(&connection).map_or(&[][..], Vec::as_slice);
+        let want = carried.get(&connection).map_or(&[][..], Vec::as_slice);
         if let Some(k) = (0..got.len().max(want.len())).find(|&k| got.get(k) != want.get(k)) {
             return Err(MscclError::Mismatch {
                 from,
@@ -581,8 +587,9 @@ mod tests {
         assert!(tbs[0].steps[0].has_dependent);
         assert_eq!(tbs[1].steps[0].src, output(0));
         assert_eq!(tbs[1].steps[0].depends_on, Some((0, 0)));
-        assert_eq!(carried[&(0, 1)], [vec![0]]);
-        assert_eq!(carried[&(2, 1)], [vec![2]]);
+        // Channel 0 is the + direction of the line, channel 1 the − one.
+        assert_eq!(carried[&(0, 0, 1)], [vec![0]]);
+        assert_eq!(carried[&(1, 2, 1)], [vec![2]]);
         check_collective(&program, &schedule, &carried).unwrap();
     }
 
@@ -604,7 +611,7 @@ mod tests {
         // receive that completed it.
         let send = &program.gpus[1].threadblocks[1].steps[1];
         assert_eq!((send.src, send.depends_on), (output(0), Some((0, 0))));
-        assert_eq!(carried[&(1, 0)], [vec![3], vec![0, 2]]);
+        assert_eq!(carried[&(0, 1, 0)], [vec![3], vec![0, 2]]);
         check_collective(&program, &schedule, &carried).unwrap();
     }
 
