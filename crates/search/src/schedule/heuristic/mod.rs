@@ -212,7 +212,8 @@ pub fn plan_until(
     stop: &dyn Fn() -> bool,
     timed: bool,
 ) -> (Timed, Routers) {
-    let (mut best, mut routers) = plan_routers(graph, stop, timed);
+    let limit = if timed { u64::MAX } else { UNTIMED_ROUTER_HOPS };
+    let (mut best, mut routers) = plan_routers(graph, stop, limit);
     if let Some(f) = flow {
         if stop() {
             routers.cut(Router::FollowLp, Cut::Stopped);
@@ -252,18 +253,19 @@ pub fn follow_flow(graph: &Graph, flow: &[Vec<f64>]) -> Option<Timed> {
 /// fastest of the flow routing list-scheduled both ways and, on networks
 /// small enough, the earliest-arrival routing. The same schedule on every run.
 pub fn plan(graph: &Graph) -> Timed {
-    plan_routers(graph, &|| false, true).0
+    plan_routers(graph, &|| false, u64::MAX).0
 }
 
 /// [`plan`], starting no router (no order of the earliest arrival) once
-/// `stop()` says so.
-fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, timed: bool) -> (Timed, Routers) {
+/// `stop()` says so, and over `limit` hops on shortest paths none after
+/// the shortest paths.
+fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Timed, Routers) {
     let mut routers = Routers::default();
     let n = graph.nodes() as u64;
     let links = graph.directed_links().max(1) as u64;
     let mut routes = profiled("shortest routes", || routes::balanced(graph, 0));
     let hops = routes.total_hops().max(1);
-    if !timed && hops > UNTIMED_ROUTER_HOPS {
+    if hops > limit {
         routers.note(Router::Shortest);
         routers.cut(Router::Rerouted, Cut::Size);
         routers.cut(Router::EarliestArrival, Cut::Size);
@@ -439,6 +441,25 @@ mod tests {
         assert!(routers.cut.is_empty());
         assert_eq!(timed.time(), plan(&g).time());
         assert!(timed.time() <= quick(&g).time());
+    }
+
+    /// Over the hop limit of a run without a deadline (here 100 hops for
+    /// a network of 400), the shortest paths alone, the others cut by size.
+    #[test]
+    fn over_the_hop_limit_only_the_shortest_paths_run() {
+        let g = graph("torus 4 5");
+        let (timed, routers) = plan_routers(&g, &|| false, 100);
+        assert_eq!(routers.ran, [Router::Shortest]);
+        assert_eq!(
+            routers.cut,
+            [
+                (Router::Rerouted, Cut::Size),
+                (Router::EarliestArrival, Cut::Size)
+            ]
+        );
+        assert_eq!(timed.time(), quick(&g).time());
+        let (_, routers) = plan_routers(&g, &|| false, timed.sends());
+        assert!(routers.cut.is_empty());
     }
 
     /// The claim of docs/schedules-any.md on random regular graphs: the
