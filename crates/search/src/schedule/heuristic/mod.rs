@@ -352,6 +352,34 @@ mod tests {
         assert_eq!(f.take_from(7), 7);
     }
 
+    proptest::proptest! {
+        /// The counting sort of the reservation order gives the comparison
+        /// sort's order, on random path lengths (the links are not looked at).
+        #[test]
+        fn the_counting_sort_orders_as_the_comparison_sort(
+            n in 2u32..9,
+            lengths in proptest::collection::vec(0u32..7, 72),
+        ) {
+            let per = (n - 1) as usize;
+            let mut it = lengths.iter().cycle();
+            let blocks = (0..n)
+                .map(|_| {
+                    let mut b = routes::Block::default();
+                    b.starts.push(0);
+                    for _ in 0..per {
+                        let end = b.starts.last().unwrap() + it.next().unwrap();
+                        b.links.resize(end as usize, 0);
+                        b.starts.push(end);
+                    }
+                    b
+                })
+                .collect();
+            let r = routes::Routes { n, blocks };
+            proptest::prop_assert_eq!(list::longest_first(&r, 0), list::longest_first_sorted(&r, 0));
+            proptest::prop_assert_eq!(list::longest_first(&r, 3), list::longest_first_sorted(&r, 3));
+        }
+    }
+
     fn graph(name: &str) -> Graph {
         name.parse::<NetworkName>().unwrap().build().unwrap()
     }
