@@ -462,17 +462,27 @@ fn streamed_search(
         .clone();
     let flow = lp_solution.as_ref().and_then(|s| s.per_source.as_deref());
     let timed_run = request.deadline.is_some();
-    let (timed, more) = sched::heuristic::plan_until(graph, flow, &stop, timed_run);
-    for r in more.ran {
-        if !routers.ran.contains(&r) {
-            routers.ran.push(r);
+    if best.time().is_some() && stop() {
+        // The fast construction is kept: nothing is made again.
+        use sched::heuristic::{Cut, Router};
+        routers.cut = [Router::Rerouted, Router::EarliestArrival, Router::FollowLp]
+            .into_iter()
+            .filter(|r| *r != Router::FollowLp || flow.is_some())
+            .map(|r| (r, Cut::Stopped))
+            .collect();
+    } else {
+        let (timed, more) = sched::heuristic::plan_until(graph, flow, &stop, timed_run);
+        for r in more.ran {
+            if !routers.ran.contains(&r) {
+                routers.ran.push(r);
+            }
         }
-    }
-    routers.cut = more.cut;
-    if best.time().is_none_or(|t| timed.time() < t)
-        && let Err((message, status)) = offer(&timed, &bound, &mut best)
-    {
-        return fail(message, status);
+        routers.cut = more.cut;
+        if best.time().is_none_or(|t| timed.time() < t)
+            && let Err((message, status)) = offer(&timed, &bound, &mut best)
+        {
+            return fail(message, status);
+        }
     }
     let run = Run {
         request,
