@@ -61,6 +61,9 @@ pub(super) struct Facts<'a> {
     /// Why SAT was not run (or not run further) after the heuristic.
     pub(super) sat_skipped: Option<&'a str>,
     pub(super) kept: &'a [Kept],
+    /// Which of the heuristic's routers ran and which were cut (a streamed
+    /// run's construction).
+    pub(super) routers: Option<&'a sched::heuristic::Routers>,
 }
 
 impl Facts<'_> {
@@ -118,6 +121,21 @@ impl Facts<'_> {
         };
         if let Some(why) = self.sat_skipped {
             let _ = writeln!(out, "  SAT skipped  {why}");
+        }
+        // Said when a router was cut: the schedule is not the best they give.
+        if let Some(r) = self.routers.filter(|r| !r.cut.is_empty()) {
+            let ran: Vec<&str> = r.ran.iter().map(|x| x.name()).collect();
+            let cut: Vec<String> = r
+                .cut
+                .iter()
+                .map(|(x, why)| format!("{} ({})", x.name(), why.name()))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  routers      {} ran; cut: {}",
+                ran.join(", "),
+                cut.join(", ")
+            );
         }
         for i in self.infeasible() {
             let covers = if i.covers_all_schedules {
@@ -256,6 +274,13 @@ impl Facts<'_> {
             "stopped": self.stopped,
             "stopped_in": self.stopped_in,
             "sat_skipped": self.sat_skipped,
+            "routers": self.routers.map(|r| serde_json::json!({
+                "ran": r.ran.iter().map(|x| x.name()).collect::<Vec<_>>(),
+                "cut": r.cut.iter().map(|(x, why)| serde_json::json!({
+                    "router": x.name(),
+                    "why": why.name(),
+                })).collect::<Vec<_>>(),
+            })),
             "deadline": request.deadline.map(|d| d.as_secs_f64()),
             "solver": if heuristic { None } else { Some(solver_name(request)) },
             "output": found.as_ref().and(request.output.as_ref()).map(|p| p.display().to_string()),

@@ -260,7 +260,7 @@ pub fn search_network(
     // Every message makes at least one send: a first bound on the sends,
     // before the distances are computed.
     let nodes = graph.nodes() as u64;
-    let max_sends = if streams(request) {
+    let max_sends = if streams(request) || request.deadline.is_some() {
         sched::heuristic::MAX_PLANNED_SENDS
     } else {
         sched::heuristic::MAX_SENDS
@@ -276,6 +276,44 @@ pub fn search_network(
         );
     }
     let figures = graph_bounds(&graph, u64::MAX);
+    // An anytime run whose formula is over a limit already at the bound
+    // without the LP (the LP bound is at least as large, and so is the
+    // formula) is the heuristic's alone: streamed, its first schedule
+    // written before the LP is computed.
+    let early = figures.bound_set_with_lp(Ports::All, None).best().clone();
+    let anytime_construction = request.deadline.is_some()
+        && request.time.is_none()
+        && request.max_time.is_none()
+        && !request.keep_schedule
+        && !request.heuristic
+        && sat_over_limit(request, &graph, early.value() as usize).is_some();
+    // The streamed heuristic is written before it is judged: not on a
+    // fabric, whose constructions are kept only when their replay is valid.
+    if (streams(request) || anytime_construction) && graph.fabric().is_plain() {
+        if figures.total_status > sched::heuristic::MAX_PLANNED_SENDS {
+            return fail(
+                format!(
+                    "`{words}`: a total exchange on shortest paths makes {} sends, more than the limit of {}",
+                    figures.total_status,
+                    sched::heuristic::MAX_PLANNED_SENDS
+                ),
+                Status::Input,
+            );
+        }
+        let sat_skipped = anytime_construction
+            .then(|| sat_over_limit(request, &graph, early.value() as usize))
+            .flatten()
+            .map(|e| e.to_string());
+        return streamed_search(
+            request,
+            &graph,
+            &figures,
+            early,
+            sat_skipped,
+            started,
+            events,
+        );
+    }
     // With a deadline the LP gets half of it: the construction must follow.
     let lp_until = request.deadline.map(|d| started + d / 2);
     let (lp, lp_solution) = lp_bound(request, &graph, &figures, lp_until);
@@ -291,20 +329,7 @@ pub fn search_network(
     let mut sat_skipped = None;
     if !request.heuristic {
         let time = request.time.unwrap_or(bound.value() as usize);
-        let limit = request.max_variables;
-        let over = if graph.nodes() > sched::encode::MAX_NODES {
-            Some(sched::ExchangeEncodeError::TooLarge {
-                nodes: graph.nodes(),
-            })
-        } else {
-            let estimate = sched::encode::estimate_variables(&graph, time, request.paths);
-            (estimate > limit).then_some(sched::ExchangeEncodeError::OverLimit {
-                time,
-                estimate,
-                limit,
-            })
-        };
-        match over {
+        match sat_over_limit(request, &graph, time) {
             Some(e) if request.deadline.is_some() && request.time.is_none() => {
                 sat_skipped = Some(e.to_string());
             }
@@ -336,6 +361,131 @@ pub fn search_network(
         sat_skipped,
     };
     run.search(events)
+}
+
+/// Why SAT's formula at `time` cannot be built on `graph` (over
+/// [`sched::encode::MAX_NODES`] or over `--max-variables`), if it cannot.
+fn sat_over_limit(
+    request: &NetworkSearchRequest,
+    graph: &Graph,
+    time: usize,
+) -> Option<sched::ExchangeEncodeError> {
+    let limit = request.max_variables;
+    if graph.nodes() > sched::encode::MAX_NODES {
+        return Some(sched::ExchangeEncodeError::TooLarge {
+            nodes: graph.nodes(),
+        });
+    }
+    let estimate = sched::encode::estimate_variables(graph, time, request.paths);
+    (estimate > limit).then_some(sched::ExchangeEncodeError::OverLimit {
+        time,
+        estimate,
+        limit,
+    })
+}
+
+/// Whether the run is to stop: its deadline passed or a signal came.
+fn stop_of(request: &NetworkSearchRequest, started: Instant) -> impl Fn() -> bool + '_ {
+    let deadline = request.deadline.map(|d| started + d);
+    move || {
+        deadline.is_some_and(|d| Instant::now() >= d)
+            || request
+                .interrupt
+                .as_ref()
+                .is_some_and(|i| i.load(Ordering::Relaxed))
+    }
+}
+
+/// The heuristic's run, streamed ([`stream`]): with a deadline the fast
+/// construction ([`sched::heuristic::quick`]) is replayed, judged and written
+/// first, before the LP bound; then the LP, then the routers of
+/// [`sched::heuristic::plan_until`] (the LP's flow followed among them) until
+/// the deadline or a signal, their best written when faster. `early` is the
+/// bound without the LP.
+fn streamed_search(
+    request: &NetworkSearchRequest,
+    graph: &Graph,
+    figures: &GraphBounds,
+    early: NamedBound,
+    sat_skipped: Option<String>,
+    started: Instant,
+    events: &mut dyn FnMut(NetworkSearchEvent<'_>),
+) -> Outcome {
+    let fail = |message: String, status: Status| Err(failure(&request.words, status, message));
+    let stop = stop_of(request, started);
+    let mut best = Best {
+        request,
+        started,
+        judged: None,
+        kept: vec![],
+    };
+    let mut routers = sched::heuristic::Routers::default();
+    let header = sched::exchange_schedule(request.network.clone(), Vec::new());
+    let output = request.output.as_deref();
+    let header = match output {
+        Some(path) => match write::named_for(path, &header) {
+            Ok(h) => h,
+            Err(message) => return fail(message, Status::Input),
+        },
+        None => header,
+    };
+    let mut offer = |timed: &sched::heuristic::Timed, bound: &NamedBound, best: &mut Best<'_>| {
+        let found = stream::heuristic(graph, timed, &header, bound, output)
+            .map_err(|m| (m, Status::Internal))?;
+        let judged = Judged {
+            schedule: JudgedSchedule::Streamed { sends: found.sends },
+            verdict: found.verdict,
+            by_heuristic: true,
+        };
+        best.offer(judged, events).map_err(|m| (m, Status::Input))
+    };
+    if request.deadline.is_some() {
+        let timed = sched::heuristic::quick(graph);
+        routers.ran.push(sched::heuristic::Router::Shortest);
+        if let Err((message, status)) = offer(&timed, &early, &mut best) {
+            return fail(message, status);
+        }
+    }
+    let lp_until = request.deadline.map(|d| started + d / 2);
+    let (lp, lp_solution) = lp_bound(request, graph, figures, lp_until);
+    let bound = figures
+        .bound_set_with_lp(Ports::All, lp_solution.as_ref())
+        .best()
+        .clone();
+    let flow = lp_solution.as_ref().and_then(|s| s.per_source.as_deref());
+    let timed_run = request.deadline.is_some();
+    if best.time().is_some() && stop() {
+        // The fast construction is kept: nothing is made again.
+        use sched::heuristic::{Cut, Router};
+        routers.cut = [Router::Rerouted, Router::EarliestArrival, Router::FollowLp]
+            .into_iter()
+            .filter(|r| *r != Router::FollowLp || flow.is_some())
+            .map(|r| (r, Cut::Stopped))
+            .collect();
+    } else {
+        let (timed, more) = sched::heuristic::plan_until(graph, flow, &stop, timed_run);
+        for r in more.ran {
+            if !routers.ran.contains(&r) {
+                routers.ran.push(r);
+            }
+        }
+        routers.cut = more.cut;
+        if best.time().is_none_or(|t| timed.time() < t)
+            && let Err((message, status)) = offer(&timed, &bound, &mut best)
+        {
+            return fail(message, status);
+        }
+    }
+    let run = Run {
+        request,
+        graph,
+        bound: &bound,
+        lp: &lp,
+        flow,
+        started,
+        sat_skipped,
+    };
+    run.report_with(best, None, Some(&routers))
 }
 
 /// The LP bound of a run, as the report states it.
@@ -407,27 +557,18 @@ impl Run<'_> {
     /// alone, or it is slower than `--max-time`), then SAT below it.
     fn search(&self, events: &mut dyn FnMut(NetworkSearchEvent<'_>)) -> Outcome {
         let request = self.request;
-        let mut best = Best {
+        let best = Best {
             request,
             started: self.started,
             judged: None,
             kept: vec![],
         };
-        // The streamed heuristic is not judged before it is written: not on a fabric.
-        if streams(request) && self.graph.fabric().is_plain() {
-            return match self.streamed() {
-                Ok(found) => match best.offer(found, events) {
-                    Ok(()) => self.report(best, None),
-                    Err(message) => self.fail(message, Status::Input),
-                },
-                Err(message) => self.fail(message, Status::Internal),
-            };
-        }
         let mut exchange = Exchange {
             run: self,
             best,
             events,
             searched: ScheduleSearch::default(),
+            routers: None,
         };
         let plan = Plan {
             constructs: request.time.is_none(),
@@ -438,43 +579,39 @@ impl Run<'_> {
             descending: request.descending,
         };
         let ended = anytime::run(&mut exchange, &plan);
-        let Exchange { best, searched, .. } = exchange;
+        let Exchange {
+            best,
+            searched,
+            routers,
+            ..
+        } = exchange;
+        let routers = routers.as_ref();
         match ended {
             Err(e) => Err(e),
             Ok(Ended::Construction) => match (&self.sat_skipped, &best.judged) {
                 (Some(why), None) => {
                     self.fail(format!("`{}`: {why}", request.words), Status::Input)
                 }
-                _ => self.report(best, None),
+                _ => self.report_with(best, None, routers),
             },
             // A formula over a limit of the encoder does not take away what
             // was found: SAT is skipped from there, and the report says why.
             Ok(Ended::Sat) => match (&searched.over_limit, &best.judged) {
                 (Some(e), None) => self.fail(e.to_string(), Status::Input),
-                _ => self.report(best, Some(&searched)),
+                _ => self.report_with(best, Some(&searched), routers),
             },
         }
     }
 
-    /// The heuristic's schedule, replayed, judged and written to `-o` a step
-    /// at a time ([`stream`]).
-    fn streamed(&self) -> Result<Judged, String> {
-        let header = sched::exchange_schedule(self.request.network.clone(), Vec::new());
-        let output = self.request.output.as_deref();
-        let header = match output {
-            Some(path) => write::named_for(path, &header)?,
-            None => header,
-        };
-        let found = stream::heuristic(self.graph, self.flow, &header, self.bound, output)?;
-        Ok(Judged {
-            schedule: JudgedSchedule::Streamed { sends: found.sends },
-            verdict: found.verdict,
-            by_heuristic: true,
-        })
-    }
-
-    /// Reports the run in text and JSON (the best schedule is on disk already).
-    fn report(&self, best: Best<'_>, searched: Option<&ScheduleSearch>) -> Outcome {
+    /// Reports the run in text and JSON (the best schedule is on disk
+    /// already), saying which of the heuristic's routers ran and which were
+    /// cut when `routers` is given.
+    fn report_with(
+        &self,
+        best: Best<'_>,
+        searched: Option<&ScheduleSearch>,
+        routers: Option<&sched::heuristic::Routers>,
+    ) -> Outcome {
         let found = best.judged;
         let status = status_of(found.is_some(), searched);
         let infeasible = searched.map_or(&[][..], |s| &s.infeasible[..]);
@@ -497,6 +634,7 @@ impl Run<'_> {
             stopped_in,
             sat_skipped: sat_skipped.as_deref(),
             kept: &best.kept,
+            routers,
         };
         Ok(ScheduleSearchReport {
             text: facts.text(),
@@ -518,6 +656,8 @@ struct Exchange<'r, 'a, 'e> {
     events: &'e mut dyn FnMut(NetworkSearchEvent<'_>),
     /// What SAT found, every step of the run together.
     searched: ScheduleSearch,
+    /// Which of the heuristic's routers ran, once it did.
+    routers: Option<sched::heuristic::Routers>,
 }
 
 impl AnytimeSearch for Exchange<'_, '_, '_> {
@@ -526,7 +666,11 @@ impl AnytimeSearch for Exchange<'_, '_, '_> {
 
     fn construct(&mut self) -> Result<Option<Judged>, NetworkSearchFailure> {
         let run = self.run;
-        let sends = sched::heuristic::plan_with_flow(run.graph, run.flow).to_sends(run.graph);
+        let stop = stop_of(run.request, run.started);
+        let timed_run = run.request.deadline.is_some();
+        let (timed, routers) = sched::heuristic::plan_until(run.graph, run.flow, &stop, timed_run);
+        self.routers = Some(routers);
+        let sends = timed.to_sends(run.graph);
         // On a fabric, kept only when its replay finds it valid.
         let Some(sends) = sched::fabric::exchange_on_fabric(run.graph, sends) else {
             return Ok(None);
@@ -701,5 +845,71 @@ mod tests {
         let (facts, solution) = lp_bound(&r, &graph, &figures, None);
         assert_eq!(facts, LpFacts::Stated(5));
         assert!(solution.is_some_and(|s| s.bound.value == 5));
+    }
+
+    /// An anytime run (a deadline) whose formula is over the limit: the fast
+    /// construction is kept and written first, then the better routers'
+    /// schedule when faster; the report says which routers ran.
+    #[test]
+    fn an_anytime_run_over_the_sat_limit_writes_the_fast_construction_first() {
+        let dir = std::env::temp_dir().join(format!("txverify-anytime-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("t.sched");
+        let r = NetworkSearchRequest {
+            heuristic: false,
+            deadline: Some(Duration::from_secs(3600)),
+            output: Some(out.clone()),
+            ..request("torus 4 6", true)
+        };
+        let mut kept = Vec::new();
+        let report = search_network(&r, &mut |e| {
+            if let NetworkSearchEvent::Kept { time, .. } = e {
+                kept.push(time);
+            }
+        })
+        .unwrap_or_else(|_| panic!("the run failed"));
+        let json = report.json();
+        assert_eq!(json["routers"]["ran"][0], "shortest", "{json}");
+        assert!(
+            json["routers"]["ran"].as_array().unwrap().len() >= 3,
+            "{json}"
+        );
+        assert!(json["sat_skipped"].is_string(), "{json}");
+        assert!(kept.windows(2).all(|w| w[1] < w[0]), "{kept:?}");
+        assert_eq!(json["time"], *kept.last().unwrap(), "{json}");
+        assert!(out.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A run stopped before its routers (a signal already set) keeps the
+    /// fast construction and says which routers were cut.
+    #[test]
+    fn a_stopped_anytime_run_keeps_the_fast_construction_and_names_the_routers_cut() {
+        let r = NetworkSearchRequest {
+            heuristic: false,
+            deadline: Some(Duration::from_secs(3600)),
+            interrupt: Some(Arc::new(AtomicBool::new(true))),
+            ..request("torus 4 6", false)
+        };
+        let report = search_network(&r, &mut |_| {}).unwrap_or_else(|_| panic!("the run failed"));
+        let json = report.json();
+        assert_eq!(
+            json["routers"]["ran"],
+            serde_json::json!(["shortest"]),
+            "{json}"
+        );
+        let cut: Vec<&str> = json["routers"]["cut"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["router"].as_str().unwrap())
+            .collect();
+        assert!(cut.contains(&"rerouted"), "{json}");
+        assert!(json["time"].as_u64().is_some(), "{json}");
+        assert!(
+            report
+                .text()
+                .contains("routers      shortest ran; cut: rerouted (stopped)")
+        );
     }
 }

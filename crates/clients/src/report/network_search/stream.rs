@@ -9,12 +9,14 @@
 //! is judged valid, so an invalid schedule is never left behind.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{
     Collective, Ports, ReplayOptions, Schedule, SendWriter, StreamReplay, TimedSend,
 };
 use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
 use txverify_search::schedule as sched;
+use txverify_search::schedule::heuristic::Timed;
 
 /// The heuristic's schedule, replayed, judged and (with `-o`) written.
 pub(super) struct Streamed {
@@ -32,18 +34,19 @@ struct Output {
     writer: SendWriter,
 }
 
-/// Plans the heuristic's schedule on `graph` (following `flow`, the LP's,
-/// when given: [`sched::heuristic::plan_with_flow`]), replays it step by step, judges
-/// it against `bound` and writes it to `output`. `header` is the schedule as
-/// `-o` names it (its sends empty).
+/// Replays `timed`, one of the heuristic's schedules on `graph`
+/// ([`sched::heuristic::quick`], [`sched::heuristic::plan_until`]), step by
+/// step, judges it against `bound` and writes it to `output`. `header` is
+/// the schedule as `-o` names it (its sends empty).
 pub(super) fn heuristic(
     graph: &Graph,
-    flow: Option<&[Vec<f64>]>,
+    timed: &Timed,
     header: &Schedule,
     bound: &NamedBound,
     output: Option<&Path>,
 ) -> Result<Streamed, String> {
-    let timed = sched::heuristic::plan_with_flow(graph, flow);
+    let profiling = sched::heuristic::profiling();
+    let (mut replaying, mut writing) = (Duration::ZERO, Duration::ZERO);
     let mut out = match output {
         Some(path) => Some(open(path, header)?),
         None => None,
@@ -54,21 +57,35 @@ pub(super) fn heuristic(
             StreamReplay::start(graph, Ports::All, Collective::TotalExchange, &options)
                 .map_err(|e| format!("the schedule cannot be replayed: {e}"))?;
         timed.for_each_step(graph, |batch: &[TimedSend]| {
+            let clock = profiling.then(Instant::now);
             stream
                 .feed(batch)
                 .map_err(|e| format!("the schedule cannot be replayed: {e}"))?;
-            match &mut out {
+            let between = clock.map(|c| (c.elapsed(), Instant::now()));
+            let written = match &mut out {
                 Some(o) => o
                     .writer
                     .sends(batch, &mut o.file)
                     .map_err(|e| format!("cannot write {}: {e}", o.path.display())),
                 None => Ok(()),
+            };
+            if let Some((replayed, c)) = between {
+                replaying += replayed;
+                writing += c.elapsed();
             }
+            written
         })?;
         stream
             .finish()
             .map_err(|e| format!("the schedule cannot be replayed: {e}"))
     })();
+    if profiling {
+        eprintln!(
+            "profile: streamed replay: {:.3} s, writing: {:.3} s (both within the walk of the steps)",
+            replaying.as_secs_f64(),
+            writing.as_secs_f64()
+        );
+    }
     let report = match replayed {
         Ok(r) => r,
         Err(message) => {

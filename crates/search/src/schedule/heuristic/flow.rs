@@ -64,8 +64,16 @@ impl Incoming {
 
 /// `passes` passes of min-congestion rerouting over every destination; the
 /// messages to one destination are routed in `groups` groups (every
-/// `groups`-th source), the lengths computed again before each group.
-pub(super) fn reroute(graph: &Graph, routes: &mut Routes, passes: usize, groups: usize) {
+/// `groups`-th source), the lengths computed again before each group. Ends
+/// early, every path whole, when `stop()` says so (asked before each
+/// destination).
+pub(super) fn reroute(
+    graph: &Graph,
+    routes: &mut Routes,
+    passes: usize,
+    groups: usize,
+    stop: &dyn Fn() -> bool,
+) {
     let n = graph.nodes();
     if n < 2 {
         return;
@@ -85,6 +93,9 @@ pub(super) fn reroute(graph: &Graph, routes: &mut Routes, passes: usize, groups:
         };
         lengths.of = lengths.load.iter().map(|&x| length(x, scale)).collect();
         for d in 0..n as u32 {
+            if stop() {
+                return;
+            }
             let block = &mut routes.blocks[d as usize];
             block.links.iter().for_each(|&l| lengths.add(l, -1));
             for g in 0..groups {

@@ -107,13 +107,7 @@ impl Timed {
 /// it arrived at which that directed link is still free (buffering: it may
 /// wait).
 pub(super) fn reserve(graph: &Graph, routes: Routes, seed: u64) -> Timed {
-    let mut order: Vec<u32> = (0..routes.messages() as u32).collect();
-    order.sort_by_key(|&m| {
-        (
-            std::cmp::Reverse(routes.hops(m as usize).len()),
-            tie(seed, u64::from(m)),
-        )
-    });
+    let order = longest_first(&routes, seed);
     let mut free: Vec<FreeSteps> = (0..graph.directed_links())
         .map(|_| FreeSteps::default())
         .collect();
@@ -134,6 +128,49 @@ pub(super) fn reserve(graph: &Graph, routes: Routes, seed: u64) -> Timed {
     }
     timed.time = time;
     timed
+}
+
+/// The messages longest path first, ties by `seed` ([`tie`]). For seed 0
+/// (ties in message order) a counting sort over the path lengths: one pass
+/// over the routes in memory order, where a comparison sort looks up two
+/// paths' lengths at random places per comparison (most of the reservation
+/// scheduling's time on 4,096 nodes); the same order as [`longest_first_sorted`].
+pub(super) fn longest_first(routes: &Routes, seed: u64) -> Vec<u32> {
+    if seed != 0 {
+        return longest_first_sorted(routes, seed);
+    }
+    let lengths = || {
+        routes
+            .blocks
+            .iter()
+            .flat_map(|b| b.starts.windows(2).map(|w| (w[1] - w[0]) as usize))
+    };
+    let longest = lengths().max().unwrap_or(0);
+    // first[k]: where the messages of k hops begin, the longest first.
+    let mut first = vec![0usize; longest + 2];
+    lengths().for_each(|k| first[longest - k + 1] += 1);
+    for i in 1..first.len() {
+        first[i] += first[i - 1];
+    }
+    let mut order = vec![0u32; routes.messages()];
+    for (m, k) in lengths().enumerate() {
+        let at = &mut first[longest - k];
+        order[*at] = m as u32;
+        *at += 1;
+    }
+    order
+}
+
+/// [`longest_first`] by a comparison sort, any seed.
+pub(super) fn longest_first_sorted(routes: &Routes, seed: u64) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..routes.messages() as u32).collect();
+    order.sort_by_key(|&m| {
+        (
+            std::cmp::Reverse(routes.hops(m as usize).len()),
+            tie(seed, u64::from(m)),
+        )
+    });
+    order
 }
 
 /// Step-by-step list scheduling: at every step, each directed link sends,

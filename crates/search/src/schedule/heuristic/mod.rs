@@ -46,6 +46,7 @@ mod timed;
 
 pub use list::Timed;
 
+use std::time::Instant;
 use txverify_core::network::Graph;
 use txverify_core::schedule::TimedSend;
 
@@ -86,6 +87,13 @@ const EARLIEST_TRIES_HOPS: u64 = 8_000_000;
 /// The most orders tried.
 const EARLIEST_TRIES: u64 = 16;
 
+/// Without a deadline ([`plan_until`]'s `timed` false), the rerouting and
+/// the earliest arrival run on networks of up to this many hops on shortest
+/// paths (a 1,000-node torus has 7.5·10⁶, taking about 20 s of CPU with
+/// them, against 5 s for the shortest paths alone); above it they are cut
+/// (said in the report) and a deadline runs them until it comes.
+pub const UNTIMED_ROUTER_HOPS: u64 = 10_000_000;
+
 /// It needs the all-pairs distances: up to this many nodes.
 const EARLIEST_NODES: usize = 8192;
 
@@ -94,13 +102,129 @@ pub fn list_schedule(graph: &Graph) -> Vec<TimedSend> {
     plan(graph).to_sends(graph)
 }
 
+/// A router of the construction (the module notes), as reports name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Router {
+    /// Balanced shortest paths, reservation-scheduled ([`quick`]): the
+    /// first schedule, made in about a second on 1,000 nodes.
+    Shortest,
+    /// Min-congestion rerouting and flattening, list-scheduled both ways.
+    Rerouted,
+    /// Earliest arrival, in one or more orders.
+    EarliestArrival,
+    /// Along the LP bound's flow ([`follow_flow`]).
+    FollowLp,
+}
+
+impl Router {
+    /// The name in reports (text and JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            Router::Shortest => "shortest",
+            Router::Rerouted => "rerouted",
+            Router::EarliestArrival => "earliest-arrival",
+            Router::FollowLp => "follow-lp",
+        }
+    }
+}
+
+/// Why a router was not run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The run was stopped first (its deadline, a signal).
+    Stopped,
+    /// The network is over the router's work limit (`EARLIEST_HOPS`,
+    /// `EARLIEST_NODES`, [`UNTIMED_ROUTER_HOPS`] without a deadline).
+    Size,
+}
+
+impl Cut {
+    /// The reason in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cut::Stopped => "stopped",
+            Cut::Size => "size",
+        }
+    }
+}
+
+/// Which routers a construction ran, and which it cut and why: a schedule
+/// made without the better routers says so.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Routers {
+    pub ran: Vec<Router>,
+    pub cut: Vec<(Router, Cut)>,
+}
+
+impl Routers {
+    fn note(&mut self, router: Router) {
+        if !self.ran.contains(&router) {
+            self.ran.push(router);
+        }
+    }
+
+    fn cut(&mut self, router: Router, why: Cut) {
+        if !self.cut.iter().any(|&(r, _)| r == router) {
+            self.cut.push((router, why));
+        }
+    }
+}
+
+/// Whether `TXVERIFY_PROFILE` is set: each router's CPU-bound phases then
+/// print their wall time on standard error (a debugging aid, no contract).
+pub fn profiling() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("TXVERIFY_PROFILE").is_some())
+}
+
+/// Runs `f`, printing its wall time under `phase` when [`profiling`].
+pub fn profiled<T>(phase: &str, f: impl FnOnce() -> T) -> T {
+    if !profiling() {
+        return f();
+    }
+    let start = Instant::now();
+    let out = f();
+    eprintln!("profile: {phase}: {:.3} s", start.elapsed().as_secs_f64());
+    out
+}
+
+/// The fast first schedule of an anytime search: balanced shortest paths,
+/// reservation-scheduled (no rerouting, no earliest arrival).
+pub fn quick(graph: &Graph) -> Timed {
+    let routes = profiled("shortest routes", || routes::balanced(graph, 0));
+    profiled("reservation scheduling", || list::reserve(graph, routes, 0))
+}
+
 /// [`plan`], and with `flow` also [`follow_flow`]'s schedule: the faster.
 pub fn plan_with_flow(graph: &Graph, flow: Option<&[Vec<f64>]>) -> Timed {
-    let best = plan(graph);
-    match flow.and_then(|f| follow_flow(graph, f)) {
-        Some(other) if other.time() < best.time() => other,
-        _ => best,
+    plan_until(graph, flow, &|| false, true).0
+}
+
+/// [`plan_with_flow`] that starts no router once `stop()` says so (the
+/// rerouting ends early with whole paths, the earliest arrival is dropped,
+/// the others finish): the fastest schedule of the routers that ran, and
+/// which ran and which were cut. `timed`: a deadline or a signal will call
+/// the stop; without one (false) the rerouting and the earliest arrival are
+/// cut over [`UNTIMED_ROUTER_HOPS`] hops.
+pub fn plan_until(
+    graph: &Graph,
+    flow: Option<&[Vec<f64>]>,
+    stop: &dyn Fn() -> bool,
+    timed: bool,
+) -> (Timed, Routers) {
+    let limit = if timed { u64::MAX } else { UNTIMED_ROUTER_HOPS };
+    let (mut best, mut routers) = plan_routers(graph, stop, limit);
+    if let Some(f) = flow {
+        if stop() {
+            routers.cut(Router::FollowLp, Cut::Stopped);
+        } else if let Some(other) = profiled("follow the LP", || follow_flow(graph, f)) {
+            routers.note(Router::FollowLp);
+            if other.time() < best.time() {
+                best = other;
+            }
+        }
     }
+    (best, routers)
 }
 
 /// The routes that follow `flow`, the LP's routing source by source
@@ -129,34 +253,85 @@ pub fn follow_flow(graph: &Graph, flow: &[Vec<f64>]) -> Option<Timed> {
 /// fastest of the flow routing list-scheduled both ways and, on networks
 /// small enough, the earliest-arrival routing. The same schedule on every run.
 pub fn plan(graph: &Graph) -> Timed {
+    plan_routers(graph, &|| false, u64::MAX).0
+}
+
+/// [`plan`], starting no router (no order of the earliest arrival) once
+/// `stop()` says so, and over `limit` hops on shortest paths none after
+/// the shortest paths.
+fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Timed, Routers) {
+    let mut routers = Routers::default();
     let n = graph.nodes() as u64;
     let links = graph.directed_links().max(1) as u64;
-    let mut routes = routes::balanced(graph, 0);
+    let mut routes = profiled("shortest routes", || routes::balanced(graph, 0));
     let hops = routes.total_hops().max(1);
+    if hops > limit {
+        routers.note(Router::Shortest);
+        routers.cut(Router::Rerouted, Cut::Size);
+        routers.cut(Router::EarliestArrival, Cut::Size);
+        let best = profiled("reservation scheduling", || list::reserve(graph, routes, 0));
+        return (best, routers);
+    }
     let passes = (REROUTE_HOPS / hops).clamp(PASSES.0, PASSES.1) as usize;
     // About as much work in the searches of one pass as in its walks, twice.
     let groups = (2 * hops / (n * links).max(1)).clamp(1, n.saturating_sub(1).max(1)) as usize;
-    flow::reroute(graph, &mut routes, passes, groups);
-    let rounds = (FLATTEN_HOPS / hops).clamp(1, FLATTEN_ROUNDS) as usize;
-    flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK);
-    let mut best = list::reserve(graph, routes.clone(), 0);
-    let other = list::farthest_first(graph, routes, 0);
-    if other.time() < best.time() {
-        best = other;
-    }
-    if hops <= EARLIEST_HOPS
-        && let Ok(table) = graph.distance_table(EARLIEST_NODES)
-    {
-        let tries = (EARLIEST_TRIES_HOPS / hops).clamp(1, EARLIEST_TRIES);
-        for seed in 1..=tries {
-            let order = timed::longest_first(graph, &table, seed);
-            let other = timed::earliest_arrival(graph, &table, &order, 0);
-            if other.time() < best.time() {
-                best = other;
+    let mut best = if stop() {
+        routers.cut(Router::Rerouted, Cut::Stopped);
+        routers.note(Router::Shortest);
+        profiled("reservation scheduling", || list::reserve(graph, routes, 0))
+    } else {
+        profiled("rerouting", || {
+            flow::reroute(graph, &mut routes, passes, groups, stop)
+        });
+        let rounds = (FLATTEN_HOPS / hops).clamp(1, FLATTEN_ROUNDS) as usize;
+        profiled("flattening", || {
+            flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK)
+        });
+        routers.note(Router::Rerouted);
+        let best = profiled("reservation scheduling", || {
+            list::reserve(graph, routes.clone(), 0)
+        });
+        let other = profiled("list scheduling", || list::farthest_first(graph, routes, 0));
+        if other.time() < best.time() {
+            other
+        } else {
+            best
+        }
+    };
+    let table = if hops <= EARLIEST_HOPS {
+        graph.distance_table(EARLIEST_NODES).ok()
+    } else {
+        None
+    };
+    let Some(table) = table else {
+        routers.cut(Router::EarliestArrival, Cut::Size);
+        return (best, routers);
+    };
+    let tries = (EARLIEST_TRIES_HOPS / hops).clamp(1, EARLIEST_TRIES);
+    for seed in 1..=tries {
+        if stop() {
+            // The orders tried so far are kept; none at all is a cut.
+            if seed == 1 {
+                routers.cut(Router::EarliestArrival, Cut::Stopped);
             }
+            break;
+        }
+        let other = profiled("earliest arrival (one order)", || {
+            let order = timed::longest_first(graph, &table, seed);
+            timed::earliest_arrival(graph, &table, &order, 0, stop)
+        });
+        let Some(other) = other else {
+            if seed == 1 {
+                routers.cut(Router::EarliestArrival, Cut::Stopped);
+            }
+            break;
+        };
+        routers.note(Router::EarliestArrival);
+        if other.time() < best.time() {
+            best = other;
         }
     }
-    best
+    (best, routers)
 }
 
 #[cfg(test)]
@@ -175,6 +350,34 @@ mod tests {
         assert_eq!(f.take_from(1), 6);
         assert_eq!(f.peek(1), 7);
         assert_eq!(f.take_from(7), 7);
+    }
+
+    proptest::proptest! {
+        /// The counting sort of the reservation order gives the comparison
+        /// sort's order, on random path lengths (the links are not looked at).
+        #[test]
+        fn the_counting_sort_orders_as_the_comparison_sort(
+            n in 2u32..9,
+            lengths in proptest::collection::vec(0u32..7, 72),
+        ) {
+            let per = (n - 1) as usize;
+            let mut it = lengths.iter().cycle();
+            let blocks = (0..n)
+                .map(|_| {
+                    let mut b = routes::Block::default();
+                    b.starts.push(0);
+                    for _ in 0..per {
+                        let end = b.starts.last().unwrap() + it.next().unwrap();
+                        b.links.resize(end as usize, 0);
+                        b.starts.push(end);
+                    }
+                    b
+                })
+                .collect();
+            let r = routes::Routes { n, blocks };
+            proptest::prop_assert_eq!(list::longest_first(&r, 0), list::longest_first_sorted(&r, 0));
+            proptest::prop_assert_eq!(list::longest_first(&r, 3), list::longest_first_sorted(&r, 3));
+        }
     }
 
     fn graph(name: &str) -> Graph {
@@ -204,7 +407,7 @@ mod tests {
         let mut routes = routes::balanced(&g, 0);
         assert_paths(&g, &routes);
         let before = routes.max_load(&g);
-        flow::reroute(&g, &mut routes, 4, 3);
+        flow::reroute(&g, &mut routes, 4, 3, &|| false);
         assert_paths(&g, &routes);
         flatten::flatten(&g, &mut routes, 100, u64::MAX);
         assert_paths(&g, &routes);
@@ -220,9 +423,11 @@ mod tests {
         let table = g.distance_table(64).unwrap();
         let order = timed::longest_first(&g, &table, 1);
         for timed in [
+            quick(&g),
+            plan_until(&g, None, &|| true, true).0,
             list::reserve(&g, routes.clone(), 0),
             list::farthest_first(&g, routes.clone(), 0),
-            timed::earliest_arrival(&g, &table, &order, 0),
+            timed::earliest_arrival(&g, &table, &order, 0, &|| false).unwrap(),
         ] {
             let sends = timed.to_sends(&g);
             assert_eq!(sends.len() as u64, timed.sends());
@@ -241,6 +446,48 @@ mod tests {
             assert!(at.iter().all(|(&(_, d), &(h, _))| h == d));
             assert_eq!(sends.last().unwrap().step, timed.time());
         }
+    }
+
+    /// A construction stopped before its routers keeps the shortest paths
+    /// and names each router it cut; unstopped it runs them all (the
+    /// earliest arrival where the network is small enough) and is [`plan`].
+    #[test]
+    fn a_stopped_construction_names_the_routers_it_cut() {
+        let g = graph("torus 4 5");
+        let (timed, routers) = plan_until(&g, None, &|| true, true);
+        assert_eq!(routers.ran, [Router::Shortest]);
+        assert_eq!(
+            routers.cut,
+            [
+                (Router::Rerouted, Cut::Stopped),
+                (Router::EarliestArrival, Cut::Stopped)
+            ]
+        );
+        assert_eq!(timed.time(), quick(&g).time());
+        let (timed, routers) = plan_until(&g, None, &|| false, true);
+        assert_eq!(routers.ran, [Router::Rerouted, Router::EarliestArrival]);
+        assert!(routers.cut.is_empty());
+        assert_eq!(timed.time(), plan(&g).time());
+        assert!(timed.time() <= quick(&g).time());
+    }
+
+    /// Over the hop limit of a run without a deadline (here 100 hops for
+    /// a network of 400), the shortest paths alone, the others cut by size.
+    #[test]
+    fn over_the_hop_limit_only_the_shortest_paths_run() {
+        let g = graph("torus 4 5");
+        let (timed, routers) = plan_routers(&g, &|| false, 100);
+        assert_eq!(routers.ran, [Router::Shortest]);
+        assert_eq!(
+            routers.cut,
+            [
+                (Router::Rerouted, Cut::Size),
+                (Router::EarliestArrival, Cut::Size)
+            ]
+        );
+        assert_eq!(timed.time(), quick(&g).time());
+        let (_, routers) = plan_routers(&g, &|| false, timed.sends());
+        assert!(routers.cut.is_empty());
     }
 
     /// The claim of docs/schedules-any.md on random regular graphs: the

@@ -9,14 +9,20 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use txverify_core::network::{DistanceTable, Graph};
 
+/// How many messages are routed between two questions to `stop`.
+const STOP_EVERY: usize = 1024;
+
 /// Earliest-arrival routing of every message, `order` giving the messages
-/// in the order they reserve (see [`Routes::message`] for the numbering).
+/// in the order they reserve (see [`Routes::message`] for the numbering);
+/// `None` when `stop()` said so first (it is asked every [`STOP_EVERY`]
+/// messages: a partial routing is of no use).
 pub(super) fn earliest_arrival(
     graph: &Graph,
     table: &DistanceTable,
     order: &[u32],
     slack: u32,
-) -> Timed {
+    stop: &dyn Fn() -> bool,
+) -> Option<Timed> {
     let n = graph.nodes();
     let per = n - 1;
     let mut free: Vec<FreeSteps> = (0..graph.directed_links())
@@ -30,7 +36,10 @@ pub(super) fn earliest_arrival(
     let mut touched: Vec<u32> = Vec::new();
     let mut heap: BinaryHeap<Reverse<(u32, u32, u32)>> = BinaryHeap::new();
     let mut time = 0;
-    for &m in order {
+    for (k, &m) in order.iter().enumerate() {
+        if k % STOP_EVERY == 0 && stop() {
+            return None;
+        }
         let (d, j) = (m as usize / per, m as usize % per);
         let s = Routes::source(d as u32, j as u32);
         let (from_s, to_d) = (table.row(s), table.row(d as u32));
@@ -102,11 +111,11 @@ pub(super) fn earliest_arrival(
         routes.blocks.push(block);
         all_steps.push(steps);
     }
-    Timed {
+    Some(Timed {
         routes,
         steps: all_steps,
         time,
-    }
+    })
 }
 
 /// The messages longest distance first, ties by `seed`.
