@@ -26,12 +26,11 @@ pub type Cube = Vec<i32>;
 pub const MAX_CUBES: usize = 1 << 16;
 
 /// `count` cubes (at least 1) splitting `cnf`: the leaves of a breadth-first
-/// decision tree whose depth-d nodes all split on the d-th split variable
-/// (chosen by [`lookahead_split_variables`]).
+/// decision tree whose depth-d nodes all split on the d-th split variable.
 pub fn make_cubes(cnf: &Cnf, count: usize) -> Vec<Cube> {
     let count = count.clamp(1, MAX_CUBES);
     let depth = usize::BITS - (count - 1).leading_zeros();
-    let vars = lookahead_split_variables(cnf, depth as usize);
+    let vars = split_variables(cnf, depth as usize);
     let mut cubes: std::collections::VecDeque<Cube> = [Vec::new()].into();
     while cubes.len() < count {
         let Some(cube) = cubes.front() else { break };
@@ -65,160 +64,6 @@ pub fn split_variables(cnf: &Cnf, count: usize) -> Vec<i32> {
         .collect();
     vars.sort_by_key(|&v| (std::cmp::Reverse(occurrences[v]), v));
     vars.into_iter().take(count).map(|v| v as i32).collect()
-}
-
-/// How many of the most frequent variables [`lookahead_split_variables`]
-/// tries by unit propagation, at least (more when more split variables are asked).
-pub const LOOKAHEAD_CANDIDATES: usize = 64;
-
-/// The `count` split variables whose two values each propagate the most (the
-/// product of the numbers of literals unit propagation fixes after setting the
-/// variable true and false), among the [`LOOKAHEAD_CANDIDATES`] variables that
-/// occur in the most clauses; a variable one of whose values propagates to a
-/// conflict (or is fixed by the unit clauses already) is left out, since its
-/// cube would be refuted at once and the other would be the whole problem.
-/// Falls back to [`split_variables`] order for ties and when too few remain.
-///
-/// Why: splitting on the most frequent variables alone gave, on the truncated
-/// icosahedron (`examples/groups/a5-2-5.tbl` at T = 93), 8 cubes of which 7
-/// were refuted in 0.2 s and the eighth was as hard as the formula.
-/// The choice never matters for soundness: the cubes are the leaves of a
-/// decision tree whatever the variables, and every reader checks [`covers`].
-pub fn lookahead_split_variables(cnf: &Cnf, count: usize) -> Vec<i32> {
-    let candidates = split_variables(cnf, LOOKAHEAD_CANDIDATES.max(4 * count));
-    let mut propagator = Propagator::new(cnf);
-    if !propagator.propagate_units() {
-        // The unit clauses alone conflict: any split is as good.
-        return candidates.into_iter().take(count).collect();
-    }
-    let mut scored: Vec<(u64, usize, i32)> = Vec::new();
-    for (rank, &var) in candidates.iter().enumerate() {
-        if propagator.value(var) != 0 {
-            continue; // fixed by the unit clauses through propagation
-        }
-        let (Some(pos), Some(neg)) = (propagator.probe(var), propagator.probe(-var)) else {
-            continue; // a failed literal
-        };
-        scored.push(((pos as u64 + 1) * (neg as u64 + 1), rank, var));
-    }
-    scored.sort_by_key(|&(score, rank, _)| (std::cmp::Reverse(score), rank));
-    let mut chosen: Vec<i32> = scored.into_iter().map(|(_, _, v)| v).take(count).collect();
-    for v in candidates {
-        if chosen.len() >= count {
-            break;
-        }
-        if !chosen.contains(&v) {
-            chosen.push(v);
-        }
-    }
-    chosen
-}
-
-/// Unit propagation over a formula, for the lookahead of
-/// [`lookahead_split_variables`]: occurrence lists and a trail, no watches
-/// (every clause of a falsified literal is scanned; the lookahead runs once per split).
-struct Propagator<'a> {
-    clauses: &'a [Vec<i32>],
-    /// The clauses of each literal: index `2v` for `v`, `2v + 1` for `-v`.
-    occurs: Vec<Vec<u32>>,
-    /// Per variable: 1 true, -1 false, 0 free.
-    values: Vec<i8>,
-    trail: Vec<i32>,
-}
-
-impl<'a> Propagator<'a> {
-    fn new(cnf: &'a Cnf) -> Self {
-        let mut occurs = vec![Vec::new(); 2 * (cnf.vars() + 1)];
-        for (i, clause) in cnf.clauses().iter().enumerate() {
-            for &l in clause {
-                occurs[Self::slot(l)].push(i as u32);
-            }
-        }
-        Propagator {
-            clauses: cnf.clauses(),
-            occurs,
-            values: vec![0; cnf.vars() + 1],
-            trail: Vec::new(),
-        }
-    }
-
-    fn slot(l: i32) -> usize {
-        2 * l.unsigned_abs() as usize + usize::from(l < 0)
-    }
-
-    fn value(&self, l: i32) -> i8 {
-        let v = self.values[l.unsigned_abs() as usize];
-        if l < 0 { -v } else { v }
-    }
-
-    fn assign(&mut self, l: i32) {
-        self.values[l.unsigned_abs() as usize] = if l < 0 { -1 } else { 1 };
-        self.trail.push(l);
-    }
-
-    /// Propagates the trail from `from` on; false on a conflict.
-    fn propagate_from(&mut self, mut from: usize) -> bool {
-        while from < self.trail.len() {
-            let falsified = -self.trail[from];
-            from += 1;
-            for k in 0..self.occurs[Self::slot(falsified)].len() {
-                let clause = &self.clauses[self.occurs[Self::slot(falsified)][k] as usize];
-                let mut unassigned = None;
-                let mut free = 0;
-                let mut satisfied = false;
-                for &l in clause {
-                    match self.value(l) {
-                        1 => {
-                            satisfied = true;
-                            break;
-                        }
-                        0 => {
-                            free += 1;
-                            unassigned = Some(l);
-                        }
-                        _ => {}
-                    }
-                }
-                if satisfied || free > 1 {
-                    continue;
-                }
-                match unassigned {
-                    Some(l) => self.assign(l),
-                    None => return false,
-                }
-            }
-        }
-        true
-    }
-
-    /// Assigns and propagates the unit clauses, for good; false on a conflict.
-    fn propagate_units(&mut self) -> bool {
-        for clause in self.clauses {
-            match clause.as_slice() {
-                [] => return false,
-                [l] => match self.value(*l) {
-                    1 => {}
-                    0 => self.assign(*l),
-                    _ => return false,
-                },
-                _ => {}
-            }
-        }
-        self.propagate_from(0)
-    }
-
-    /// How many literals setting `l` fixes (itself included), or `None` when
-    /// it propagates to a conflict; the assignment is undone either way.
-    fn probe(&mut self, l: i32) -> Option<usize> {
-        let mark = self.trail.len();
-        self.assign(l);
-        let consistent = self.propagate_from(mark);
-        let fixed = self.trail.len() - mark;
-        for undone in self.trail.drain(mark..) {
-            self.values[undone.unsigned_abs() as usize] = 0;
-        }
-        consistent.then_some(fixed)
-    }
 }
 
 /// Whether every assignment satisfies some cube (their disjunction is a
@@ -379,34 +224,6 @@ mod tests {
                     assert!(!covers(&fewer), "{count} without {i}");
                 }
             }
-        }
-    }
-
-    #[test]
-    fn lookahead_leaves_out_failed_literals_and_prefers_balanced_variables() {
-        let mut cnf = Cnf::new();
-        let v: Vec<i32> = (0..7).map(|_| cnf.fresh()).collect();
-        // v0 true conflicts (v0 → v1, v0 → ¬v1): a failed literal, though it
-        // occurs most.
-        for _ in 0..3 {
-            cnf.add(&[-v[0], v[1]]);
-            cnf.add(&[-v[0], -v[1]]);
-        }
-        // v2 fixes v3 and v4 either way; v5 fixes only v6 one way.
-        cnf.add(&[-v[2], v[3]]);
-        cnf.add(&[-v[2], v[4]]);
-        cnf.add(&[v[2], -v[3]]);
-        cnf.add(&[v[2], -v[4]]);
-        cnf.add(&[-v[5], v[6]]);
-        cnf.add(&[v[5], v[6], v[3]]);
-        let chosen = lookahead_split_variables(&cnf, 2);
-        assert_eq!(chosen[0], v[2], "{chosen:?}");
-        assert!(!chosen.contains(&v[0]), "{chosen:?}");
-        // The cubes split on v2 first and never on the failed literal.
-        let cubes = make_cubes(&cnf, 2);
-        assert_eq!(cubes, vec![vec![v[2]], vec![-v[2]]]);
-        for count in 1..=8 {
-            assert!(covers(&make_cubes(&cnf, count)));
         }
     }
 
