@@ -80,3 +80,35 @@ fn two_generators_equal_in_the_group_say_to_list_one() {
         "t.tbl:2:13: error: link `b` is the same group element as link `a`: list it once (one link per element)"
     );
 }
+
+/// The presentations the table search is measured on (docs/search.md, "Groups
+/// of order 21–168") define the groups their `source:` lines name: the order
+/// each line states, a fact about that group, is the one coset enumeration finds.
+#[test]
+fn the_measured_groups_have_the_orders_their_sources_state() {
+    let mut files: Vec<_> = std::fs::read_dir("examples/groups")
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "tbl"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 15, "{files:?}");
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let stated: usize = text
+            .split("(order ")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|digits| digits.parse().ok())
+            .unwrap_or_else(|| panic!("{}: no `(order N` in its source", path.display()));
+        let run = txverify(&["bounds", "--format", "json", path.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{}: {}", path.display(), run.stderr);
+        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(
+            report["order"].as_u64(),
+            Some(stated as u64),
+            "{}",
+            path.display()
+        );
+    }
+}
