@@ -35,7 +35,6 @@ mod search_page;
 mod search_report;
 mod simulate;
 mod verify_cnf;
-mod verify_collective_proof;
 mod verify_proof;
 mod verify_schedule_proof;
 

@@ -7,7 +7,7 @@
 //! returned; a model the replay rejects is an encoder bug (an error). The
 //! formulas: [`super::collective_copies`], [`super::collective_sums`].
 
-use super::collective_certificate as certificate;
+use super::certificate;
 pub use super::collective_copies::{
     COPIES_ENCODING_VERSION, CollectiveEncoding, CollectiveSearchError, encode_copies,
     estimate_variables,
@@ -109,7 +109,7 @@ pub struct CollectiveInfeasibility {
     /// Where its certificate was written.
     pub certificate: Option<PathBuf>,
     /// Whether that certificate passed
-    /// [`super::collective_certificate::verify`] right after it was written.
+    /// [`super::certificate::verify`] right after it was written.
     pub certificate_checked: bool,
     /// The refutation, when the certificate passed (only this crate makes one).
     refutation: Option<CheckedRefutation>,
@@ -238,27 +238,28 @@ pub fn minimise_collective(
                 let mut checked = None;
                 if let (Some(dir), Some(path)) = (&dir, &final_path) {
                     super::finish_proof(path).map_err(failed(dir))?;
+                    let subject =
+                        certificate::Subject::collective(options.collective, options.ports);
                     let provenance = certificate::provenance_of(
                         &options.network,
                         graph,
-                        options.collective,
-                        options.ports,
+                        subject,
                         time,
-                        &encoding,
+                        &encoding.cnf,
                         kind,
                     );
-                    certificate::write(dir, &provenance, &encoding).map_err(failed(dir))?;
-                    checked = certificate::verify(
+                    certificate::write(dir, &provenance, &encoding.cnf).map_err(failed(dir))?;
+                    checked = certificate::verify_within(
                         graph,
                         dir,
                         Some(options.collective),
-                        options.max_variables,
+                        Some(options.max_variables),
                     )
                     .ok();
                 }
                 result.infeasible.push(CollectiveInfeasibility {
                     time,
-                    claim: certificate::claim(
+                    claim: certificate::collective_claim(
                         &options.network,
                         options.collective,
                         options.ports,
@@ -268,7 +269,7 @@ pub fn minimise_collective(
                     certificate_checked: checked.is_some(),
                     refutation: checked
                         .as_ref()
-                        .map(CheckedRefutation::of_collective_certificate),
+                        .and_then(CheckedRefutation::of_schedule_certificate),
                 });
             }
             SatAnswer::Unknown => {
@@ -445,18 +446,20 @@ mod tests {
             let refuted = &found.infeasible[0];
             assert!(refuted.certificate_checked, "{solver:?}");
             let at = refuted.certificate.clone().unwrap();
-            let ok = certificate::verify(&g, &at, None, 1 << 24).unwrap();
+            let ok = certificate::verify_within(&g, &at, None, Some(1 << 24)).unwrap();
             assert_eq!(ok.provenance.time, 4);
             // Another collective asked, another graph, a changed formula: refused.
             let other = Collective::broadcast(0);
-            assert!(certificate::verify(&g, &at, Some(other), 1 << 24).is_err());
-            assert!(certificate::verify(&graph("ring 7"), &at, None, 1 << 24).is_err());
+            assert!(certificate::verify_within(&g, &at, Some(other), Some(1 << 24)).is_err());
+            assert!(
+                certificate::verify_within(&graph("ring 7"), &at, None, Some(1 << 24)).is_err()
+            );
             let cnf = at.join("formula.cnf");
             let text = std::fs::read_to_string(&cnf).unwrap();
             std::fs::write(&cnf, text.replacen("time 4", "time 3", 1)).unwrap();
             assert!(matches!(
-                certificate::verify(&g, &at, None, 1 << 24),
-                Err(certificate::CollectiveCertificateError::FormulaDiffers)
+                certificate::verify_within(&g, &at, None, Some(1 << 24)),
+                Err(certificate::ScheduleCertificateError::FormulaDiffers)
             ));
         }
         let _ = std::fs::remove_dir_all(&dir);

@@ -12,8 +12,9 @@
 //! [`txverify_core::verdict::judge`].
 
 pub mod certificate;
+#[cfg(test)]
+mod certificate_layouts;
 pub mod collective;
-pub mod collective_certificate;
 pub mod collective_copies;
 pub mod collective_formula;
 pub mod collective_sums;
@@ -484,7 +485,7 @@ fn solve_at(
             };
             Ok(AtTime::Infeasible(ScheduleInfeasibility {
                 time,
-                claim: certificate::claim(&options.network, time, options.paths),
+                claim: certificate::exchange_claim(&options.network, time, options.paths),
                 covers_all_schedules: options.paths.covers_all_schedules(),
                 restrictions: certificate::restrictions(options.paths),
                 certificate: dir,
@@ -535,15 +536,22 @@ fn write_certificate(
     encoding: &ExchangeEncoding,
     dir: &Path,
 ) -> Result<Option<certificate::VerifiedSchedule>, ScheduleSearchError> {
-    let provenance =
-        certificate::provenance_of(&options.network, graph, time, options.paths, encoding);
-    certificate::write(dir, &provenance, encoding).map_err(|source| {
+    let subject = certificate::Subject::exchange(options.paths);
+    let provenance = certificate::provenance_of(
+        &options.network,
+        graph,
+        subject,
+        time,
+        &encoding.cnf,
+        crate::certificate::ProofKind::Drat,
+    );
+    certificate::write(dir, &provenance, &encoding.cnf).map_err(|source| {
         ScheduleSearchError::Write {
             path: dir.to_path_buf(),
             source,
         }
     })?;
-    Ok(certificate::verify_within(graph, dir, options.max_variables).ok())
+    Ok(certificate::verify_within(graph, dir, None, Some(options.max_variables)).ok())
 }
 
 /// Replays decoded sends: a model that is not a valid schedule finishing by
