@@ -430,10 +430,14 @@ impl Subject {
         time: usize,
         max_variables: u64,
     ) -> Result<Cnf, ScheduleCertificateError> {
-        if self.is_exchange() {
-            let estimate = super::encode::estimate_variables(graph, time, self.paths);
-            if estimate > max_variables {
-                let limit = max_variables;
+        let exchange = self.is_exchange();
+        let estimate = match exchange {
+            true => super::encode::estimate_variables(graph, time, self.paths),
+            false => super::collective_formula::estimate(graph, self.collective, time),
+        };
+        let limit = max_variables;
+        Ok(match exchange {
+            true if estimate > limit => {
                 return Err(ExchangeEncodeError::OverLimit {
                     time,
                     estimate,
@@ -441,19 +445,19 @@ impl Subject {
                 }
                 .into());
             }
-            return Ok(super::encode::encode_exchange(graph, time, self.paths)?.cnf);
-        }
-        let estimate = super::collective_formula::estimate(graph, self.collective, time);
-        if estimate > max_variables {
-            let limit = max_variables;
-            return Err(CollectiveSearchError::OverLimit {
-                time,
-                estimate,
-                limit,
+            false if estimate > limit => {
+                return Err(CollectiveSearchError::OverLimit {
+                    time,
+                    estimate,
+                    limit,
+                }
+                .into());
             }
-            .into());
-        }
-        Ok(super::collective_formula::encode(graph, self.collective, self.ports, time)?.cnf)
+            true => super::encode::encode_exchange(graph, time, self.paths)?.cnf,
+            false => {
+                super::collective_formula::encode(graph, self.collective, self.ports, time)?.cnf
+            }
+        })
     }
 }
 
@@ -507,6 +511,28 @@ pub(crate) fn provenance_of(
         solver,
         proof,
     }
+}
+
+/// Writes the certificate of `cnf`, the formula of `subject` for `time` steps
+/// on `graph` (the network named `network`), beside its proof in `dir`, then
+/// checks it as `verify-proof` would (refusing a formula over
+/// `max_variables`, as the search that wrote it): what the check found when it
+/// passed. The one writer of both searches.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn write_checked(
+    dir: &Path,
+    network: &str,
+    graph: &Graph,
+    subject: Subject,
+    time: usize,
+    cnf: &Cnf,
+    kind: ProofKind,
+    max_variables: u64,
+) -> std::io::Result<Option<VerifiedSchedule>> {
+    let provenance = provenance_of(network, graph, subject, time, cnf, kind);
+    write(dir, &provenance, cnf)?;
+    let asked = Some(subject.collective);
+    Ok(verify_within(graph, dir, asked, Some(max_variables)).ok())
 }
 
 /// The DIMACS text of `formula.cnf`: the provenance in comments, then the clauses.

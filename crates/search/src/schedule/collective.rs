@@ -15,7 +15,7 @@ pub use super::collective_copies::{
 use super::collective_formula::encode_translated;
 pub use super::collective_formula::{encode, encode_until, encoding_version, estimate};
 use super::collective_symmetry::Translations;
-use super::{Phase, StopToken, Stopped};
+use super::{Phase, ScheduleInfeasibility, ScheduleSearch, StopToken, Stopped};
 use crate::certificate::ProofKind;
 use crate::options::SolverChoice;
 use crate::refutation::CheckedRefutation;
@@ -28,7 +28,6 @@ use txverify_core::network::Graph;
 use txverify_core::schedule::{
     Collective, Items, Ports, ReplayOptions, Schedule, TimedSend, replay,
 };
-use txverify_core::verdict::{OptimalBy, ScheduleVerdict, schedule_optimal_by};
 
 /// What a search is asked.
 #[derive(Clone, Debug)]
@@ -80,65 +79,14 @@ impl CollectiveSearchOptions {
     }
 }
 
-/// What a search found.
-#[derive(Clone, Debug, Default)]
-pub struct CollectiveSearch {
-    /// The sends of the fastest schedule found (replayed, valid).
-    pub found: Option<Vec<TimedSend>>,
-    /// The numbers of steps the solver refuted, in order.
-    pub infeasible: Vec<CollectiveInfeasibility>,
-    /// The numbers of steps where a limit ran out (the one of a `T`, the
-    /// run's deadline or a stop request: the last one, with `stopped`).
-    pub unknown: Vec<usize>,
-    /// Whether `found` is a translated schedule (the formula of
-    /// [`super::collective_symmetry`] found it).
-    pub translated: bool,
-    /// Why the search stopped before it was done, if it did.
-    pub stopped: Option<Stopped>,
-    /// The phase the stop came in (with `stopped`).
-    pub stopped_in: Option<Phase>,
-}
-
-/// A number of steps the solver refuted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CollectiveInfeasibility {
-    /// The number of steps.
-    pub time: usize,
-    /// What the refutation proves, in words.
-    pub claim: String,
-    /// Where its certificate was written.
-    pub certificate: Option<PathBuf>,
-    /// Whether that certificate passed
-    /// [`super::certificate::verify`] right after it was written.
-    pub certificate_checked: bool,
-    /// The refutation, when the certificate passed (only this crate makes one).
-    refutation: Option<CheckedRefutation>,
-}
-
-/// Why the judged schedule is optimal, if it is (`lower_bound`,
-/// `certificates`): the core's one rule
-/// ([`txverify_core::verdict::schedule_optimal_by`]) on the checked
-/// refutations among `infeasible`; a refutation without a checked
-/// certificate does not count.
-pub fn collective_optimal_by(
-    verdict: &ScheduleVerdict,
-    infeasible: &[CollectiveInfeasibility],
-) -> Option<&'static str> {
-    let refutations: Vec<CheckedRefutation> = infeasible
-        .iter()
-        .filter_map(|i| i.refutation.clone())
-        .collect();
-    schedule_optimal_by(verdict, &refutations).map(OptimalBy::name)
-}
-
 /// Tries `from ..= to` steps in order and stops at the first satisfiable one.
 /// `progress` hears each `T` before it is tried.
 pub fn minimise_collective(
     graph: &Graph,
     options: &CollectiveSearchOptions,
     progress: &mut dyn FnMut(usize),
-) -> Result<CollectiveSearch, CollectiveSearchError> {
-    let mut result = CollectiveSearch::default();
+) -> Result<ScheduleSearch, CollectiveSearchError> {
+    let mut result = ScheduleSearch::default();
     let translations = options
         .translate
         .then(|| Translations::find(graph))
@@ -238,26 +186,19 @@ pub fn minimise_collective(
                 let mut checked = None;
                 if let (Some(dir), Some(path)) = (&dir, &final_path) {
                     super::finish_proof(path).map_err(failed(dir))?;
-                    let subject =
-                        certificate::Subject::collective(options.collective, options.ports);
-                    let provenance = certificate::provenance_of(
+                    checked = certificate::write_checked(
+                        dir,
                         &options.network,
                         graph,
-                        subject,
+                        certificate::Subject::collective(options.collective, options.ports),
                         time,
                         &encoding.cnf,
                         kind,
-                    );
-                    certificate::write(dir, &provenance, &encoding.cnf).map_err(failed(dir))?;
-                    checked = certificate::verify_within(
-                        graph,
-                        dir,
-                        Some(options.collective),
-                        Some(options.max_variables),
+                        options.max_variables,
                     )
-                    .ok();
+                    .map_err(failed(dir))?;
                 }
-                result.infeasible.push(CollectiveInfeasibility {
+                result.infeasible.push(ScheduleInfeasibility {
                     time,
                     claim: certificate::collective_claim(
                         &options.network,
@@ -265,6 +206,10 @@ pub fn minimise_collective(
                         options.ports,
                         time,
                     ),
+                    // The formula restricts nothing: it leaves out only where
+                    // distances forbid an item to be.
+                    covers_all_schedules: true,
+                    restrictions: vec![],
                     certificate: dir,
                     certificate_checked: checked.is_some(),
                     refutation: checked
@@ -378,11 +323,11 @@ mod tests {
         name.parse::<NetworkName>().unwrap().build().unwrap()
     }
 
-    fn times(found: &CollectiveSearch) -> Vec<usize> {
+    fn times(found: &ScheduleSearch) -> Vec<usize> {
         found.infeasible.iter().map(|i| i.time).collect()
     }
 
-    fn fastest(name: &str, collective: Collective, ports: Ports, from: usize) -> CollectiveSearch {
+    fn fastest(name: &str, collective: Collective, ports: Ports, from: usize) -> ScheduleSearch {
         let options = CollectiveSearchOptions {
             network: name.to_string(),
             certificate_dir: None,
