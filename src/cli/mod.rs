@@ -10,7 +10,7 @@ mod output;
 mod check;
 mod compare;
 mod compose;
-use txverify_clients::help_examples as examples;
+use txverify_clients::shared::help_examples as examples;
 mod exit;
 mod export;
 mod failure_object;

@@ -8,7 +8,9 @@
 //! the kinds of violation; a disagreement is a bug in one of them and is
 //! reported as such ([`Outcome::Disagreement`]), never resolved in favour of either.
 
-use crate::certified::{CertificateFinding, Certified};
+pub mod certified;
+
+use crate::check::certified::{CertificateFinding, Certified};
 use crate::simulate::{self, MessageSet, SimulationInput, SimulationOptions, SimulationReport};
 use std::collections::BTreeSet;
 use txverify_core::kernel::{
@@ -233,7 +235,7 @@ impl Verification {
             || self
                 .certificates
                 .iter()
-                .any(|c| matches!(c.finding, crate::certified::Finding::Rejected { .. }))
+                .any(|c| matches!(c.finding, crate::check::certified::Finding::Rejected { .. }))
         {
             Outcome::Failed
         } else {
@@ -248,7 +250,7 @@ pub fn verify(loaded: &Loaded, options: &VerifyOptions) -> Verification {
 }
 
 /// [`verify`], with the certificates the file named, checked
-/// ([`crate::certified::check_certificates`]): their refutations are the
+/// ([`crate::check::certified::check_certificates`]): their refutations are the
 /// kernel's evidence of optimality above the lower bound.
 pub fn verify_certified(
     loaded: &Loaded,

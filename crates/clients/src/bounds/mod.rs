@@ -7,6 +7,8 @@
 //! with the search) and its one-dimension cut; a file gets the kernel's bound
 //! for tables beside.
 
+pub mod lp;
+
 use crate::product::ProductError;
 use crate::product::bounds::NetworkBounds;
 use serde::Serialize;
@@ -403,10 +405,10 @@ impl BoundsReport {
     /// The status of the report, for every front end: internal when the
     /// statuses by search and by the seed's formulas differ (a bug of one of
     /// them), else ok.
-    pub fn exit_status(&self) -> crate::failure::Status {
+    pub fn exit_status(&self) -> crate::shared::failure::Status {
         match self.statuses_agree {
-            Some(false) => crate::failure::Status::Internal,
-            _ => crate::failure::Status::Ok,
+            Some(false) => crate::shared::failure::Status::Internal,
+            _ => crate::shared::failure::Status::Ok,
         }
     }
 }

@@ -57,12 +57,12 @@ impl Status {
 
 /// The status of a verified file: passed (0), failed (1), or the kernel and
 /// the simulator disagree (3, a bug).
-impl From<crate::verify::Outcome> for Status {
-    fn from(outcome: crate::verify::Outcome) -> Status {
+impl From<crate::check::Outcome> for Status {
+    fn from(outcome: crate::check::Outcome) -> Status {
         match outcome {
-            crate::verify::Outcome::Passed => Status::Ok,
-            crate::verify::Outcome::Failed => Status::Rejected,
-            crate::verify::Outcome::Disagreement => Status::Internal,
+            crate::check::Outcome::Passed => Status::Ok,
+            crate::check::Outcome::Failed => Status::Rejected,
+            crate::check::Outcome::Disagreement => Status::Internal,
         }
     }
 }

@@ -13,7 +13,7 @@
 //! all 0 or add up to more than 2^64 − 1. A stated `bound` above the recomputed
 //! one is a rejected certificate, not bad input.
 
-use crate::failure::{ErrorReport, Failure, Status, json_line};
+use crate::shared::failure::{ErrorReport, Failure, Status, json_line};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use txverify_core::bounds::lp::{self, LpBound, LpError, LpSolution};
