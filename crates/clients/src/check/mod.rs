@@ -186,6 +186,20 @@ pub enum Outcome {
     Disagreement,
 }
 
+/// The status of a verified file: passed (0), failed (1), or the kernel and
+/// the simulator disagree (3, a bug). Here, beside the outcome, so that the
+/// shared statuses name no feature.
+impl From<Outcome> for crate::shared::failure::Status {
+    fn from(outcome: Outcome) -> Self {
+        use crate::shared::failure::Status;
+        match outcome {
+            Outcome::Passed => Status::Ok,
+            Outcome::Failed => Status::Rejected,
+            Outcome::Disagreement => Status::Internal,
+        }
+    }
+}
+
 impl Verification {
     /// The kernel's findings.
     pub fn checked(&self) -> &Checked {
