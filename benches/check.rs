@@ -31,7 +31,7 @@ fn large_table(c: &mut Criterion) {
 
 /// Parse, enumerate, check and simulate the published 5 × 5 torus table, from text.
 fn mesh5_end_to_end(c: &mut Criterion) {
-    use txverify_clients::verify::{VerifyOptions, verify};
+    use txverify_clients::check::{VerifyOptions, verify};
     use txverify_core::load::{LoadOptions, load};
     let source = include_str!("../tables/mesh5.tbl");
     let mut group = c.benchmark_group("check");

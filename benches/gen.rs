@@ -6,8 +6,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use txverify_clients::check::{Outcome, VerifyOptions, verify};
 use txverify_clients::construct::{Family, GenOptions, generate};
-use txverify_clients::verify::{Outcome, VerifyOptions, verify};
 use txverify_core::load::{LoadOptions, load};
 
 fn end_to_end(family: Family, size: usize, simulate: bool) -> Outcome {

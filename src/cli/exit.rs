@@ -6,8 +6,8 @@
 //! returns typed outcomes and errors that the functions here map to one.
 
 use std::process::ExitCode;
+use txverify_clients::check::Outcome;
 use txverify_clients::report::Status;
-use txverify_clients::verify::Outcome;
 use txverify_search::SearchError;
 use txverify_search::certificate::CertificateError;
 use txverify_search::schedule::certificate::ScheduleCertificateError;

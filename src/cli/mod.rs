@@ -10,7 +10,7 @@ mod output;
 mod check;
 mod compare;
 mod compose;
-use txverify_clients::help_examples as examples;
+use txverify_clients::shared::help_examples as examples;
 mod exit;
 mod export;
 mod failure_object;
@@ -35,7 +35,6 @@ mod search_page;
 mod search_report;
 mod simulate;
 mod verify_cnf;
-mod verify_collective_proof;
 mod verify_proof;
 mod verify_schedule_proof;
 

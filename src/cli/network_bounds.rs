@@ -3,8 +3,8 @@
 
 use super::exit::Exit;
 use super::{BoundsArgs, OutputFormat};
+use txverify_clients::bounds::lp::bounds_with_certificate;
 use txverify_clients::bounds::{BOUNDS_SCHEMA, BoundsReport, instance_report};
-use txverify_clients::lp_bound::bounds_with_certificate;
 use txverify_clients::report::{ErrorReport, Failure};
 
 /// `bounds FILE… --network NET…`: every report, the worst exit.
@@ -75,7 +75,7 @@ pub fn verify_bound(a: &VerifyBoundArgs) -> Exit {
     let (shown, json) = (a.network.to_string(), a.format == OutputFormat::Json);
     let graph = a.network.graph(&Default::default());
     let graph = graph.map_err(|e| format!("{shown}: {e}"));
-    match txverify_clients::lp_bound::verify_bound_run(&a.file, &shown, graph, json) {
+    match txverify_clients::bounds::lp::verify_bound_run(&a.file, &shown, graph, json) {
         Ok((text, status)) => (out!("{text}"), Exit::from(status)).1,
         Err(e) => super::output::failure(&e.0, e.1),
     }

@@ -1,10 +1,12 @@
-//! `txverify verify-proof --network NET DIR…`: re-checks the certificates of
-//! `search --network` (no T steps suffice for a total exchange on NET).
+//! `txverify verify-proof --network NET [--collective X [--chunks C]] DIR…`:
+//! re-checks the certificates of `search --network` (no T steps suffice for
+//! the collective on NET, a total exchange by default).
 //!
 //! The graph is built from NET, not read from the certificate; the formula is
-//! regenerated from it and the recorded T and path class and compared byte for
-//! byte with `formula.cnf`; the DRAT proof is checked by the proof checker
-//! (`txverify_search::schedule::certificate::verify`). Directories are taken
+//! regenerated from it and the recorded collective, chunks, ports, T and path
+//! class and compared byte for byte with `formula.cnf`; the proof is checked
+//! by the proof checker (`txverify_search::schedule::certificate::verify`, one
+//! check for every collective). Directories are taken
 //! as for table certificates: one certificate, or the `T<t>/` certificates a
 //! search wrote, in order of t; the exit status is the worst of theirs.
 
@@ -12,8 +14,9 @@ use super::exit::Exit;
 use super::{OutputFormat, VerifyProofArgs};
 use std::path::{Path, PathBuf};
 use txverify_core::network::{Graph, NetworkName};
+use txverify_core::schedule::parse_collective;
 use txverify_search::proof_report::{
-    ScheduleProofReport, ScheduleProofUnbuilt, schedule_proof_text,
+    ScheduleProofReport, ScheduleProofUnbuilt, collective_proof_json, schedule_proof_text,
 };
 use txverify_search::schedule::certificate;
 
@@ -65,7 +68,8 @@ pub(super) fn incomplete_certificates(dirs: &[PathBuf]) -> Exit {
     exit
 }
 
-/// Checks one certificate and reports it.
+/// Checks one certificate, of any collective, and reports it (a collective
+/// other than the total exchange in its own JSON schema).
 fn verify_one(
     args: &VerifyProofArgs,
     words: &str,
@@ -73,12 +77,26 @@ fn verify_one(
     dir: &Path,
     several: bool,
 ) -> Exit {
-    if args.collective.is_some()
-        || txverify_search::schedule::collective_certificate::is_collective_certificate(dir)
-    {
-        return super::verify_collective_proof::verify_one(args, words, graph, dir, several);
-    }
-    let checked = certificate::verify(graph, dir);
+    let json = args.format == OutputFormat::Json;
+    let asked = args
+        .collective
+        .as_deref()
+        .map(|name| parse_collective(name, args.chunks.as_deref()))
+        .transpose();
+    let asked = match asked {
+        Ok(c) => c,
+        Err(e) => {
+            let message = format!("--collective: {e}");
+            errorln!("{message}");
+            if json {
+                let v = serde_json::json!({"network": words, "error": {"message": message}, "exit_code": 2});
+                outln!("{v}");
+            }
+            return Exit::Input;
+        }
+    };
+    let collective_schema = asked.is_some() || certificate::is_collective_certificate(dir);
+    let checked = certificate::verify(graph, dir, asked);
     let exit = match &checked {
         Ok(_) => Exit::Ok,
         Err(e) => Exit::of_schedule_certificate_error(e),
@@ -88,7 +106,13 @@ fn verify_one(
     {
         errorln!("{e}");
     }
-    if args.format == OutputFormat::Json {
+    if json && collective_schema {
+        outln!(
+            "{}",
+            collective_proof_json(words, dir, &checked, exit.code())
+        );
+        return exit;
+    } else if json {
         let report = ScheduleProofReport::new(words, dir, &checked, exit.code());
         outln!("{}", serde_json::to_string(&report).unwrap_or_default());
         return exit;

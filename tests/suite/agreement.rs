@@ -6,7 +6,7 @@ use crate::common;
 
 use common::{build, default_links, greedy_table, small_group};
 use proptest::prelude::*;
-use txverify_clients::verify::{
+use txverify_clients::check::{
     Agreement, SimulationOutcome, VerifyOptions, kernel_kinds, verify_table,
 };
 use txverify_core::kernel::{Instance, MessageSpec, PlacedWord, Table, TableLetter};

@@ -677,7 +677,7 @@ fn refuted_times_are_certified_and_verify_proof_checks_them() {
     std::fs::write(format!("{far}/provenance.json"), v.to_string()).unwrap();
     let r = txverify(&["verify-proof", "--network", "ring 6", &far]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    let limit = txverify_search::schedule::collective_certificate::MAX_CERTIFICATE_VARIABLES;
+    let limit = txverify_search::schedule::certificate::MAX_CERTIFICATE_VARIABLES;
     assert!(
         r.stdout.contains(&format!("limit of {limit}")),
         "{}",

@@ -3,7 +3,7 @@
 //! and printed back by `fmt`; an invalid table passes only when the file expects it.
 
 use crate::common::cli::{file, txverify};
-use txverify_clients::verify::{Outcome, VerifyOptions, verify};
+use txverify_clients::check::{Outcome, VerifyOptions, verify};
 use txverify_core::kernel::{Verdict, check};
 use txverify_core::load::{LoadOptions, load};
 

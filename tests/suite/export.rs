@@ -6,8 +6,8 @@ use crate::common;
 use crate::common::judged::Judged;
 
 use common::cli::{Run, file, txverify};
+use txverify_clients::check::{physical_network, simulation_words};
 use txverify_clients::export::table_schedule;
-use txverify_clients::verify::{physical_network, simulation_words};
 use txverify_core::kernel::{self, MessageSpec, Verdict};
 use txverify_core::load::load;
 use txverify_core::schedule::format::to_json;

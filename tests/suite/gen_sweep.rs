@@ -3,8 +3,8 @@
 //! physical network, and its time compared with the paper's formula (written out
 //! here independently of the generators).
 
+use txverify_clients::check::{Agreement, Outcome, SimulationOutcome, VerifyOptions, verify};
 use txverify_clients::construct::{Family, GenOptions, GroupChoice, generate};
-use txverify_clients::verify::{Agreement, Outcome, SimulationOutcome, VerifyOptions, verify};
 use txverify_core::load::{LoadOptions, load};
 
 /// The time each construction must reach (seed, section 3, and the table).

@@ -5,7 +5,9 @@
 //! `self::…` paths (in `use` or inline; comments and strings left out). A
 //! parent and its own descendants do not count (the parent declares them).
 //! Circles make a module impossible to read or test on its own; the workspace
-//! keeps none, and this test lists them when there are.
+//! keeps none, and this test lists them when there are. Within
+//! crates/clients, a module never names one of a higher layer (shared,
+//! features, commands).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -450,26 +452,34 @@ fn feature_to_command(named: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<String>
     found
 }
 
-#[test]
-fn no_feature_module_names_the_commands_layer() {
+/// Every module of `crates/clients` and the modules it names, once each of
+/// `tops` is found as a top module (a layer renamed or moved shows here, not
+/// as a test that checks nothing).
+fn clients_imports<'a>(
+    tops: impl IntoIterator<Item = &'a &'a str>,
+) -> BTreeMap<Module, BTreeSet<Module>> {
     let mut files = BTreeMap::new();
     for (name, root) in crate_sources() {
         if name == "clients" {
             modules(&name, &root, &root, &mut files);
         }
     }
-    // A layer renamed or moved shows here, not as a test that checks nothing.
-    for layer in FEATURES.iter().chain(&COMMANDS) {
-        let top: Module = vec!["clients".to_string(), layer.to_string()];
-        assert!(files.contains_key(&top), "no module clients::{layer}");
+    for top in tops {
+        let module: Module = vec!["clients".to_string(), top.to_string()];
+        assert!(files.contains_key(&module), "no module clients::{top}");
     }
-    let named: BTreeMap<Module, BTreeSet<Module>> = files
+    files
         .iter()
         .map(|(m, path)| {
             let src = std::fs::read_to_string(path).unwrap();
             (m.clone(), named_by(m, &src, &files))
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn no_feature_module_names_the_commands_layer() {
+    let named = clients_imports(FEATURES.iter().chain(&COMMANDS));
     let breaches = feature_to_command(&named);
     assert!(
         breaches.is_empty(),
@@ -498,5 +508,114 @@ fn a_feature_naming_a_command_is_found() {
     assert_eq!(
         feature_to_command(&named),
         ["clients::msccl::report -> clients::report::failure"]
+    );
+}
+
+/// The layers of `crates/clients`, lowest first, by top module: the words and
+/// statuses every part shares, then the features, then the commands. A module
+/// names modules of its own layer or below, never one above; a new top
+/// module must be placed here (README.md's "Contributing").
+const CLIENTS_LAYERS: [(&str, &[&str]); 3] = [
+    ("shared", &["shared"]),
+    ("features", &FEATURES_AND_CHECKS),
+    ("commands", &COMMANDS),
+];
+
+/// [`FEATURES`] and the feature modules that check and bound what the others
+/// build (the check of a loaded file, the bounds report).
+const FEATURES_AND_CHECKS: [&str; 15] = [
+    "construct",
+    "fifo",
+    "product",
+    "hypercube",
+    "lcc",
+    "msccl",
+    "export",
+    "infer",
+    "catalogue",
+    "simulate",
+    "timed",
+    "render",
+    "compare",
+    "check",
+    "bounds",
+];
+
+/// The rank in [`CLIENTS_LAYERS`] of a module of `crates/clients`; `None` for
+/// another crate's module or the crate root; `Some(None)` for a top module no
+/// layer names.
+fn clients_rank(module: &Module) -> Option<Option<usize>> {
+    let layer = clients_layer(module)?;
+    Some(
+        CLIENTS_LAYERS
+            .iter()
+            .position(|(_, tops)| tops.contains(&layer)),
+    )
+}
+
+/// Every import of `named` from a module of `crates/clients` up to a module
+/// of a higher layer, and every top module no layer names.
+fn upward_imports(named: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<String> {
+    let mut found = Vec::new();
+    for (from, targets) in named {
+        let Some(rank) = clients_rank(from) else {
+            continue;
+        };
+        let Some(rank) = rank else {
+            found.push(format!("{} is in no layer", from.join("::")));
+            continue;
+        };
+        for to in targets {
+            if let Some(Some(higher)) = clients_rank(to)
+                && higher > rank
+            {
+                found.push(format!(
+                    "{} ({}) -> {} ({})",
+                    from.join("::"),
+                    CLIENTS_LAYERS[rank].0,
+                    to.join("::"),
+                    CLIENTS_LAYERS[higher].0
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_module_of_the_clients_crate_imports_a_higher_layer() {
+    let named = clients_imports(CLIENTS_LAYERS.iter().flat_map(|(_, tops)| tops.iter()));
+    let breaches = upward_imports(&named);
+    assert!(
+        breaches.is_empty(),
+        "imports from a lower layer of crates/clients up to a higher one:\n{}",
+        breaches.join("\n")
+    );
+}
+
+#[test]
+fn an_import_up_a_layer_and_an_unplaced_module_are_found() {
+    let module = |path: &[&str]| -> Module { path.iter().map(|p| p.to_string()).collect() };
+    let named = BTreeMap::from([
+        (
+            module(&["clients", "shared", "failure"]),
+            BTreeSet::from([module(&["clients", "check"])]),
+        ),
+        (
+            module(&["clients", "report", "check"]),
+            BTreeSet::from([module(&["clients", "shared", "failure"])]),
+        ),
+        (module(&["clients", "newcomer"]), BTreeSet::new()),
+        (
+            module(&["core", "msccl"]),
+            BTreeSet::from([module(&["core", "report"])]),
+        ),
+    ]);
+    assert_eq!(
+        upward_imports(&named),
+        [
+            "clients::newcomer is in no layer",
+            "clients::shared::failure (shared) -> clients::check (features)",
+        ]
     );
 }

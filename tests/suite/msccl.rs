@@ -13,8 +13,8 @@ use crate::common;
 
 use common::cli::{Run, file, txverify};
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use txverify_clients::check::{physical_network, simulation_words};
 use txverify_clients::export::table_schedule;
-use txverify_clients::verify::{physical_network, simulation_words};
 use txverify_core::load::load;
 
 #[derive(Clone, Debug)]

@@ -5,9 +5,9 @@
 //! valid) must be caught.
 
 use crate::common::cli::export_msccl as export;
+use txverify_clients::check::{physical_network, simulation_words};
 use txverify_clients::export::table_schedule;
 use txverify_clients::msccl::crosscheck::{Disagreement, against_schedule, carried};
-use txverify_clients::verify::{physical_network, simulation_words};
 use txverify_core::load::load;
 use txverify_core::schedule::Schedule;
 

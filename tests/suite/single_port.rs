@@ -10,8 +10,8 @@ use crate::fifo_replay;
 use common::cli::{Run, file, txverify};
 
 use fifo_replay::{Net, bfs, butterfly, ccc, hypercube, pancake, ring, star, torus};
+use txverify_clients::check::{Agreement, Outcome, SimulationOutcome, VerifyOptions, verify};
 use txverify_clients::fifo::{self, FifoOptions, Order, Routing};
-use txverify_clients::verify::{Agreement, Outcome, SimulationOutcome, VerifyOptions, verify};
 use txverify_core::kernel::{Verdict, check};
 use txverify_core::load::{LoadOptions, load};
 

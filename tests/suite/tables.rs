@@ -2,8 +2,8 @@
 //! loads, is valid with every claim holding (with the certificates it names,
 //! checked), simulates clean on its network, and the kernel and the simulator agree.
 
-use txverify_clients::certified::{CertificateLookup, check_certificates};
-use txverify_clients::verify::{
+use txverify_clients::check::certified::{CertificateLookup, check_certificates};
+use txverify_clients::check::{
     Agreement, NetworkCheck, Outcome, SimulationOutcome, VerifyOptions, verify_certified,
 };
 use txverify_core::load::{LoadOptions, load};

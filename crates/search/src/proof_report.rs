@@ -1,7 +1,8 @@
 //! What `verify-proof` reports for each certificate it checks, typed: the JSON
 //! objects of `txverify-verify-proof/2` (table certificates) and
-//! `txverify-verify-schedule-proof/1` (schedule certificates of `search
-//! --network`), both in docs/json.md, and the lines of the text report.
+//! `txverify-verify-schedule-proof/1` (total-exchange certificates of `search
+//! --network`) and `txverify-verify-collective-proof/1` (those of the other
+//! collectives), in docs/json.md, and the lines of the text report.
 //!
 //! The check itself is [`certificate::verify`] or
 //! [`schedule::certificate::verify`](crate::schedule::certificate::verify);
@@ -19,6 +20,10 @@ pub const VERIFY_PROOF_SCHEMA: &str = "txverify-verify-proof/2";
 
 /// The JSON schema of `verify-proof --network --format json`.
 pub const VERIFY_SCHEDULE_PROOF_SCHEMA: &str = "txverify-verify-schedule-proof/1";
+
+/// The JSON schema of `verify-proof --network --format json` for a
+/// certificate of another collective than the total exchange.
+pub const VERIFY_COLLECTIVE_PROOF_SCHEMA: &str = "txverify-verify-collective-proof/1";
 
 /// Why a certificate was not accepted, as the reports show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -291,6 +296,12 @@ impl ScheduleProofUnbuilt {
 /// The text report of a schedule certificate that was checked.
 pub fn schedule_proof_text(verified: &VerifiedSchedule) -> Vec<String> {
     let p = &verified.provenance;
+    if !verified.is_total_exchange() {
+        return collective_proof_text(verified).to_vec();
+    }
+    if !verified.is_total_exchange() {
+        return collective_proof_text(verified).to_vec();
+    }
     let mut lines = vec![
         format!("verified: {}", p.claim),
         format!(
@@ -305,6 +316,39 @@ pub fn schedule_proof_text(verified: &VerifiedSchedule) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// The text report of a certificate of another collective than the total
+/// exchange that was checked: the claim, and what was checked.
+pub fn collective_proof_text(verified: &VerifiedSchedule) -> [String; 2] {
+    let p = &verified.provenance;
+    [
+        format!("verified: {}", p.claim),
+        format!(
+            "  formula regenerated ({} variables, {} clauses), {} checked",
+            p.variables, p.clauses, p.proof
+        ),
+    ]
+}
+
+/// The JSON report of the check of a certificate of another collective than
+/// the total exchange ([`VERIFY_COLLECTIVE_PROOF_SCHEMA`], docs/json.md).
+pub fn collective_proof_json(
+    network: &str,
+    dir: &Path,
+    checked: &Result<VerifiedSchedule, ScheduleCertificateError>,
+    exit_code: u8,
+) -> serde_json::Value {
+    serde_json::json!({
+        "schema": VERIFY_COLLECTIVE_PROOF_SCHEMA,
+        "network": network,
+        "certificate": dir.display().to_string(),
+        "verified": checked.is_ok(),
+        "claim": checked.as_ref().ok().map(|c| c.provenance.claim.clone()),
+        "time": checked.as_ref().ok().map(|c| c.provenance.time),
+        "error": checked.as_ref().err().map(|e| e.to_string()),
+        "exit_code": exit_code,
+    })
 }
 
 /// Checks the table certificate `dir`, writing its proof as LRAT to `lrat`

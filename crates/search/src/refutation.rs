@@ -70,36 +70,22 @@ impl CheckedRefutation {
         }
     }
 
-    /// From a schedule certificate the checker accepted, when its class covers
-    /// every schedule (any paths). An exchange schedule within fewer steps is
-    /// one within its steps (a message stays at its destination, and the nodes
-    /// it may be at only grow with the steps), so it settles fewer steps too.
+    /// From a schedule certificate the checker accepted, when its claim covers
+    /// every schedule (a total exchange with any paths, or any other
+    /// collective: their formula leaves out only where distances forbid an
+    /// item to be). A schedule within fewer steps is one within its steps (a
+    /// message or copy stays where it is, and where it may be only grows with
+    /// the steps), so it settles fewer steps too.
     pub(crate) fn of_schedule_certificate(
         verified: &VerifiedSchedule,
     ) -> Option<CheckedRefutation> {
         let provenance = &verified.provenance;
         provenance
-            .paths
-            .covers_all_schedules()
+            .covers_all_schedules
             .then_some(CheckedRefutation {
                 steps: provenance.time as u64,
                 covers_fewer_steps: true,
             })
-    }
-}
-
-impl CheckedRefutation {
-    /// From a collective certificate the checker accepted. Its formula
-    /// restricts nothing (it leaves out only where distances forbid an item
-    /// to be), and a schedule within fewer steps is one within its steps (a
-    /// copy is kept), so it settles fewer steps too.
-    pub(crate) fn of_collective_certificate(
-        verified: &crate::schedule::collective_certificate::VerifiedCollective,
-    ) -> CheckedRefutation {
-        CheckedRefutation {
-            steps: verified.provenance.time as u64,
-            covers_fewer_steps: true,
-        }
     }
 }
 

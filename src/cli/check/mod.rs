@@ -10,8 +10,8 @@ use super::exit::Exit;
 use super::{CheckArgs, OutputFormat};
 use std::path::Path;
 use txverify_clients::batch::collection::{CollectionFormat, check_collection};
+use txverify_clients::check::VerifyOptions;
 use txverify_clients::report::single::{self, Emit, FileCheck, Format};
-use txverify_clients::verify::VerifyOptions;
 use txverify_core::load::{LoadOptions, Loaded};
 use txverify_core::network::Graph;
 

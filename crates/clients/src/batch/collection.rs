@@ -2,9 +2,9 @@
 //! and a summary, in the order the paths name the files.
 
 use super::{BatchOptions, ci, walk};
+use crate::check::VerifyOptions;
 use crate::report::Status;
 use crate::report::json::{self, CheckSummary};
-use crate::verify::VerifyOptions;
 use std::path::PathBuf;
 use std::time::Instant;
 use txverify_core::load::LoadOptions;

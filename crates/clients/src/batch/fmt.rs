@@ -3,8 +3,8 @@
 //! form, so a CI or a pre-commit hook can keep a collection formatted.
 
 use super::walk::{self, Entry, plural};
-use crate::failure::{Status, read_text};
 use crate::report::single::Emit;
+use crate::shared::failure::{Status, read_text};
 use std::path::{Path, PathBuf};
 
 /// A file's text and its canonical form, or the diagnostic to show (whole

@@ -13,9 +13,9 @@ pub mod collection;
 pub mod fmt;
 pub mod walk;
 
+use crate::check::{NetworkCheck, Outcome, VerifyOptions, spec_text};
 use crate::report::{CheckReport, describe, json};
 use crate::report::{ErrorReport, Failure, Status, json_line, read_text};
-use crate::verify::{NetworkCheck, Outcome, VerifyOptions, spec_text};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
@@ -220,15 +220,15 @@ fn check_path(path: &Path, options: &BatchOptions) -> FileResult {
             return FileResult::error(&shown, Status::Input, e.to_string(), Some(at));
         }
     };
-    let lookup = crate::certified::CertificateLookup::for_file(path, None);
-    let certified = match crate::certified::check_certificates(&loaded, &lookup) {
+    let lookup = crate::check::certified::CertificateLookup::for_file(path, None);
+    let certified = match crate::check::certified::check_certificates(&loaded, &lookup) {
         Ok(certified) => certified,
         Err(e) => {
             let at = e.span().map(|span| line_col(&source, span.start));
             return FileResult::error(&shown, Status::Input, e.to_string(), at);
         }
     };
-    let verification = crate::verify::verify_certified(&loaded, &options.verify, certified);
+    let verification = crate::check::verify_certified(&loaded, &options.verify, certified);
     let report = CheckReport::new(&shown, &source, &loaded, verification);
     let status = report.status();
     let problems = if status == Status::Ok {

@@ -16,8 +16,8 @@ mod matching;
 
 pub use entries::ENTRIES;
 
+use crate::check::simulation_words;
 use crate::export::table_schedule;
-use crate::verify::simulation_words;
 use txverify_core::kernel::{self, MessageSpec, Verdict};
 use txverify_core::load::{LoadOptions, Loaded, load};
 use txverify_core::network::{Embedding, Graph, NetworkName};

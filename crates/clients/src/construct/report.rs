@@ -5,9 +5,9 @@
 //! a rejection is a bug of the construction (status 3).
 
 use super::{Family, GenOptions, GroupChoice, generate};
-use crate::failure::{Failure, Status};
-use crate::verify::{Outcome, SimulationOutcome, VerifyOptions, verify};
-use crate::wording::describe;
+use crate::check::{Outcome, SimulationOutcome, VerifyOptions, verify};
+use crate::shared::failure::{Failure, Status};
+use crate::shared::wording::describe;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -7,7 +7,7 @@
 
 use super::msccl::{self, MscclError, MscclProgram, collective};
 use super::table::{ExportFormat, Exported};
-use crate::failure::{Failure, Status};
+use crate::shared::failure::{Failure, Status};
 use std::path::Path;
 use txverify_core::schedule::{Collective, ReplayOptions, Schedule, parse, replay};
 use txverify_core::verdict::judge;

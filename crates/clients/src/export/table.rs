@@ -6,8 +6,8 @@
 
 use super::msccl::{self, AllToAll};
 use super::{table_schedule, write_csv};
-use crate::failure::{Failure, Status};
-use crate::verify::{physical_network, simulation_words};
+use crate::check::{physical_network, simulation_words};
+use crate::shared::failure::{Failure, Status};
 use txverify_core::kernel::{self, MessageSpec, Verdict};
 use txverify_core::load::Loaded;
 use txverify_core::schedule::{ReplayOptions, Schedule, replay, write_json, write_text};

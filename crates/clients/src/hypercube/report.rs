@@ -16,8 +16,8 @@ use super::{
     Built, HypercubeError, Problem, build, exchange, exchange_checks, memory_estimate, streams,
     validate,
 };
-use crate::failure::Status;
-use crate::replay_text::{ViolationEntry, replay_summary};
+use crate::shared::failure::Status;
+use crate::shared::replay_text::{ViolationEntry, replay_summary};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;

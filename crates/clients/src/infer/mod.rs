@@ -303,7 +303,7 @@ impl Recheck<'_> {
                     why: checked
                         .violations()
                         .first()
-                        .map(crate::wording::describe)
+                        .map(crate::shared::wording::describe)
                         .unwrap_or_default(),
                 });
             }

@@ -7,8 +7,8 @@ use super::{
     CompleteOptions, Completions, Deletion, Grid, InferOptions, InferProgress, Inference,
     NoSegmentation, complete, infer_with_progress, load_grid,
 };
-use crate::failure::{Failure, Status, read_text};
-use crate::wording::describe;
+use crate::shared::failure::{Failure, Status, read_text};
+use crate::shared::wording::describe;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use txverify_core::format::{self, render_diagnostic, syntax::TblFile};

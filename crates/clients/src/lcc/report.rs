@@ -15,7 +15,7 @@ use super::reorder;
 use super::saturation::{self, Sustainable};
 use super::wormhole::{self, Point, SimConfig};
 use super::{Lcc, Matrix, is_permutation, spec};
-use crate::failure::Failure;
+use crate::shared::failure::Failure;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -49,8 +49,8 @@ pub enum MscclVerdict {
 impl MscclVerdict {
     /// The exit status of a checked program: 0 valid, 1 invalid, 2 when
     /// nothing could be decided.
-    pub fn status(self) -> crate::failure::Status {
-        use crate::failure::Status;
+    pub fn status(self) -> crate::shared::failure::Status {
+        use crate::shared::failure::Status;
         match self {
             MscclVerdict::Valid => Status::Ok,
             MscclVerdict::Invalid => Status::Rejected,
@@ -509,7 +509,7 @@ fn run_modes(
 #[cfg(test)]
 mod tests {
     use super::MscclVerdict;
-    use crate::failure::Status;
+    use crate::shared::failure::Status;
 
     #[test]
     fn an_msccl_program_exits_by_its_verdict() {

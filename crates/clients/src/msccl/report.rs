@@ -5,7 +5,7 @@ use super::Check;
 use super::execute::Figures;
 use super::execute::Finding;
 use super::links::OnNetwork;
-use crate::failure::Status;
+use crate::shared::failure::Status;
 use crate::timed::{TimedReport, TimingRequest};
 use serde::Serialize;
 use serde_json::{Value, json};

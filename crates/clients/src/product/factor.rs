@@ -15,10 +15,10 @@
 
 use super::ProductError;
 use crate::catalogue;
+use crate::check::{physical_network, simulation_words};
 use crate::construct::{self, Family as TableFamily, GenOptions};
 use crate::export::table_schedule;
 use crate::fifo::{self, FifoError, FifoOptions, Routing};
-use crate::verify::{physical_network, simulation_words};
 use std::fmt;
 use std::path::PathBuf;
 use txverify_core::group::{FiniteGroup, GenLetter};

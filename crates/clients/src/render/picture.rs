@@ -7,9 +7,9 @@ use super::{
     ColourBy, LINK_USE_SHAPE, ScheduleOptions, TableOptions, schedule_svg, table_svg,
     utilisation_svg,
 };
-use crate::failure::{Failure, Status};
-use crate::replay_text::{SHOWN_VIOLATIONS, violation_lines};
-use crate::verify::{SimulationOutcome, VerifyOptions, verify};
+use crate::check::{SimulationOutcome, VerifyOptions, verify};
+use crate::shared::failure::{Failure, Status};
+use crate::shared::replay_text::{SHOWN_VIOLATIONS, violation_lines};
 use std::path::Path;
 use txverify_core::format::line_col;
 use txverify_core::kernel::{Verdict, check};

@@ -11,7 +11,7 @@
 use super::svg::{
     category_colour, escape, grouped, label_step, num, open, sequential_colour, text,
 };
-use crate::wording::describe;
+use crate::shared::wording::describe;
 use std::collections::HashMap;
 use std::fmt::Write;
 use txverify_core::kernel::{Checked, Instance, Table, TableLetter, Verdict, Violation};

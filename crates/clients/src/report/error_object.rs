@@ -111,7 +111,7 @@ pub fn schema(path: &str, has: impl Fn(&str) -> bool) -> Option<&'static str> {
         // Its JSON is the schedule document itself (docs/schedule.md).
         "export" => txverify_core::schedule::format::SCHEMA,
         "bounds" => crate::bounds::BOUNDS_SCHEMA,
-        "verify-bound" => crate::lp_bound::VERIFY_BOUND_SCHEMA,
+        "verify-bound" => crate::bounds::lp::VERIFY_BOUND_SCHEMA,
         "hypercube" => "txverify-hypercube/1",
         "compose" => crate::product::report::COMPOSE_SCHEMA,
         "compare" => crate::compare::COMPARE_SCHEMA,

@@ -10,9 +10,9 @@
 use super::{
     CheckReport, SimulationSummary, abbreviated, describe, describe_network, describe_simulation,
 };
+use crate::check::{Outcome, SimulationOutcome, Verification, VerifyOptions};
 use crate::render::{ColourBy, LINK_USE_SHAPE, TableOptions, escape, table_svg, utilisation_svg};
 use crate::simulate::SimulationReport;
-use crate::verify::{Outcome, SimulationOutcome, Verification, VerifyOptions};
 use std::fmt::Write;
 use txverify_core::kernel::Verdict;
 use txverify_core::load::Loaded;

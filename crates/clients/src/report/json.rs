@@ -8,8 +8,8 @@
 //! per-step use, trace) is the simulator's own serialisable type, written as is.
 
 use super::{CheckReport, GroupSummary, MessageSummary, SimulationSummary};
+use crate::check::{Agreement, NetworkCheck, ViolationKind};
 use crate::simulate::{Hop, SimulationReport};
-use crate::verify::{Agreement, NetworkCheck, ViolationKind};
 use serde::Serialize;
 use txverify_core::kernel::{
     ExpectationOutcome, InstanceError, LowerBound, NonShortestWord, SubsetBound, Verdict,
@@ -118,8 +118,8 @@ struct CertificateJson<'a> {
 }
 
 impl<'a> CertificateJson<'a> {
-    fn of(f: &'a crate::certified::CertificateFinding) -> CertificateJson<'a> {
-        use crate::certified::Finding;
+    fn of(f: &'a crate::check::certified::CertificateFinding) -> CertificateJson<'a> {
+        use crate::check::certified::Finding;
         let dir = &f.dir;
         match &f.finding {
             Finding::Refutes { time } => CertificateJson {

@@ -22,20 +22,20 @@ pub mod search_html;
 pub mod search_options;
 pub mod single;
 
-use crate::simulate::{Failure as SimulationFailure, FailureCounts, MessageRef};
-use crate::verify::{
+use crate::check::{
     Agreement, NetworkCheck, Outcome, SimulationOutcome, Verification, VerificationParts, spec_text,
 };
+use crate::simulate::{Failure as SimulationFailure, FailureCounts, MessageRef};
 use serde::Serialize;
 use std::fmt::Write;
 use txverify_core::kernel::{Checked, Verdict, Violation};
 use txverify_core::load::Loaded;
 use txverify_core::verdict::OptimalBy;
 
-pub use crate::wording::describe;
+pub use crate::shared::wording::describe;
 // Failures are below the commands (a feature reports one too); re-exported
 // here, where every command finds them.
-pub use crate::failure::{self, ErrorReport, Failure, Status, json_line, read_text};
+pub use crate::shared::failure::{self, ErrorReport, Failure, Status, json_line, read_text};
 pub use anytime::ScheduleSearchReport;
 pub use json::{CHECK_SCHEMA, SIMULATE_SCHEMA};
 
@@ -94,7 +94,7 @@ pub struct CheckReport {
     pub simulation_over_limit: bool,
     /// The certificates the table named (`certificates:` or `--proofs`), and
     /// what each check found.
-    pub certificates: Vec<crate::certified::CertificateFinding>,
+    pub certificates: Vec<crate::check::certified::CertificateFinding>,
 }
 
 impl CheckReport {
@@ -408,7 +408,7 @@ impl CheckReport {
             describe_simulation(&self.simulation)
         );
         if let Agreement::Disagree { kernel, simulator } = &self.agreement {
-            let names = |kinds: &[crate::verify::ViolationKind]| {
+            let names = |kinds: &[crate::check::ViolationKind]| {
                 let names: Vec<&str> = kinds.iter().map(|&k| json::kind(k)).collect();
                 format!("[{}]", names.join(", "))
             };
@@ -437,8 +437,8 @@ pub fn times_text(times: impl IntoIterator<Item = u64>) -> String {
 }
 
 /// One certificate's line: its directory and what its check found.
-fn certificate_text(f: &crate::certified::CertificateFinding) -> String {
-    use crate::certified::Finding;
+fn certificate_text(f: &crate::check::certified::CertificateFinding) -> String {
+    use crate::check::certified::Finding;
     match &f.finding {
         Finding::Refutes { time } => format!("{}: verified, no table has {time} columns", f.dir),
         Finding::Narrower { claim, .. } => format!(

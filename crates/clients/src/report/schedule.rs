@@ -7,7 +7,7 @@
 //! the core's.
 
 use super::failure::{Failure, Status, read_text};
-pub use crate::replay_text::{
+pub use crate::shared::replay_text::{
     PacketEntry, SHOWN_VIOLATIONS, ViolationEntry, replay_summary, violation_lines,
 };
 use serde::Serialize;

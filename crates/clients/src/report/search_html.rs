@@ -14,8 +14,8 @@ use super::html::{
     verify_options,
 };
 use super::{CheckReport, describe_network};
+use crate::check::{VerifyOptions, physical_network, verify, verify_table};
 use crate::render::{TableOptions, escape, table_svg};
-use crate::verify::{VerifyOptions, physical_network, verify, verify_table};
 use std::fmt::Write;
 use txverify_core::kernel::{Table, Verdict};
 use txverify_core::load::Loaded;

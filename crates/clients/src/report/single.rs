@@ -3,14 +3,14 @@
 //! what comes back and exits with its [`Status`].
 
 use super::{CheckReport, Failure, Status, html, json, read_text};
-use crate::certified::{CertificateLookup, CertificatesError, check_certificates};
+use crate::check::certified::{CertificateLookup, CertificatesError, check_certificates};
+use crate::check::{
+    NetworkCheck, VerifyOptions, embedding_name, physical_network, simulation_words,
+    verify_certified,
+};
 use crate::simulate::{
     Failure as SimulationFailure, MAX_TRACE_HOPS, MessageRef, SimulationError, SimulationOptions,
     SimulationReport, simulate, trace,
-};
-use crate::verify::{
-    NetworkCheck, VerifyOptions, embedding_name, physical_network, simulation_words,
-    verify_certified,
 };
 use std::fmt::Write;
 use std::path::{Path, PathBuf};

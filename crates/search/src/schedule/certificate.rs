@@ -1,46 +1,86 @@
-//! Certificates that no total-exchange schedule on a network finishes in `T`
-//! steps: `provenance.json` (the network, its graph's digest, `T`, the path
-//! class and what it restricts, the formula's size and digest), `formula.cnf`
-//! (DIMACS, with the provenance in comments) and `proof.drat` (varisat's
-//! binary DRAT proof), in `DIR/T<t>/` as for table certificates.
+//! Certificates that no schedule of a collective (total exchange, broadcast,
+//! allgather, reduce, reduce-scatter, allreduce, with C chunks, under K ports
+//! or all) on a network finishes in `T` steps, in `DIR/T<t>/`:
+//! `provenance.json` (the network, its graph's digest, the collective, chunks,
+//! ports, `T`, for a total exchange the path class and what it restricts, the
+//! formula's size and digest), `formula.cnf` (DIMACS, with the provenance in
+//! comments) and the solver's proof (`proof.lrat` from CaDiCaL, `proof.drat`
+//! from varisat).
 //!
-//! [`verify`] trusts nothing the search wrote but the proof's claim: it builds
-//! the graph from the network it is given, checks its digest, regenerates the
-//! formula with the documented encoder ([`super::encode`]) from the recorded
-//! `T` and path class, compares it byte for byte with `formula.cnf`, and runs
-//! the proof checker ([`txverify_proofcheck`], no code shared with the
-//! solver) on it.
+//! [`verify`] is the one check of every such certificate, and trusts nothing
+//! the search wrote but the proof's claim: it builds the graph from the network
+//! it is given, checks its digest, regenerates the formula with the documented
+//! encoder of the collective the provenance names ([`super::encode`] for a
+//! total exchange, [`super::collective_formula`] for the others) from the
+//! recorded `T`, chunks, ports and path class, compares it byte for byte with
+//! `formula.cnf`, and runs the proof checker ([`txverify_proofcheck`], no code
+//! shared with the solver) on it.
+//!
+//! The layout has a version field, `format`: [`CERTIFICATE_FORMAT`] is written;
+//! the two layouts written before it ([`EXCHANGE_FORMAT_1`],
+//! [`COLLECTIVE_FORMAT_1`]) are still read, each into the one [`Provenance`]
+//! with the values its kind implies (docs/proofcheck.md).
 
-use super::encode::{
-    EXCHANGE_ENCODING_VERSION, ExchangeEncodeError, ExchangeEncoding, PathClass, encode_exchange,
-};
+use super::collective_copies::CollectiveSearchError;
+use super::encode::{EXCHANGE_ENCODING_VERSION, ExchangeEncodeError, PathClass};
 use crate::certificate::{CertificateError, ProofKind, check_proof_file};
+use crate::cnf::Cnf;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use txverify_core::network::Graph;
+use txverify_core::schedule::{Collective, Items, Ports, parse_chunks};
 use txverify_proofcheck::ProofReport;
 
-/// Version of the layout of a schedule certificate.
-pub const SCHEDULE_CERTIFICATE_FORMAT: &str = "txverify-schedule-certificate-1";
+/// The layout of every schedule certificate written now: its provenance names
+/// the collective.
+pub const CERTIFICATE_FORMAT: &str = "txverify-schedule-certificate-2";
 
-/// The contents of a schedule certificate's `provenance.json`.
+/// The layout total-exchange certificates had before [`CERTIFICATE_FORMAT`]
+/// (no `collective` nor `chunks`: a total exchange in 1 chunk); still read.
+pub const EXCHANGE_FORMAT_1: &str = "txverify-schedule-certificate-1";
+
+/// The layout the other collectives' certificates had before
+/// [`CERTIFICATE_FORMAT`] (no `paths`, `covers_all_schedules` nor
+/// `restrictions`: their formula restricts nothing); still read.
+pub const COLLECTIVE_FORMAT_1: &str = "txverify-collective-certificate-1";
+
+/// The largest total-exchange formula [`verify`] regenerates, in estimated
+/// variables: the search's own default limit (docs/limits.md).
+pub const MAX_EXCHANGE_CERTIFICATE_VARIABLES: u64 = super::encode::MAX_VARIABLES;
+
+/// The largest formula of another collective [`verify`] regenerates, in
+/// estimated variables: the time a certificate states is read from a file, so
+/// a formula past this is refused before it is built (docs/limits.md).
+pub const MAX_CERTIFICATE_VARIABLES: u64 = 1 << 26;
+
+/// The varisat release the crate is built with (Cargo.toml pins 0.2).
+const VARISAT_VERSION: &str = "0.2";
+
+/// The contents of a schedule certificate's `provenance.json`, whatever its
+/// collective and layout version.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ScheduleProvenance {
-    /// [`SCHEDULE_CERTIFICATE_FORMAT`].
+pub struct Provenance {
+    /// [`CERTIFICATE_FORMAT`] (or a layout read from before it).
     pub format: String,
-    /// [`EXCHANGE_ENCODING_VERSION`].
+    /// The encoding's version.
     pub encoding: String,
     /// The network as it was named.
     pub network: String,
     /// Its graph (`nodes`, `directed_links`, `graph_digest` in the file).
     #[serde(flatten)]
     pub graph: GraphStamp,
-    /// The port model (`all`).
+    /// The collective (`total-exchange`, `broadcast R`, `allgather`, ...).
+    pub collective: String,
+    /// Chunks per block.
+    pub chunks: u32,
+    /// The port model (`all` or K).
     pub ports: String,
     /// The number of steps shown infeasible.
     pub time: usize,
-    /// The paths the messages were allowed.
-    pub paths: PathClass,
+    /// The paths a total exchange's messages were allowed (none for the
+    /// other collectives, whose formula restricts nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<PathClass>,
     /// Whether the claim covers every schedule of the model.
     pub covers_all_schedules: bool,
     /// The restrictions of the encoding, in words (empty: none).
@@ -55,8 +95,97 @@ pub struct ScheduleProvenance {
     pub claim: String,
     /// The solver that wrote the proof.
     pub solver: String,
-    /// The proof's file and format.
+    /// The proof's file (and format).
     pub proof: String,
+}
+
+/// `provenance.json` of [`EXCHANGE_FORMAT_1`].
+#[derive(Deserialize)]
+struct ExchangeProvenance1 {
+    format: String,
+    encoding: String,
+    network: String,
+    #[serde(flatten)]
+    graph: GraphStamp,
+    ports: String,
+    time: usize,
+    paths: PathClass,
+    covers_all_schedules: bool,
+    restrictions: Vec<String>,
+    variables: usize,
+    clauses: usize,
+    digest: String,
+    claim: String,
+    solver: String,
+    proof: String,
+}
+
+impl From<ExchangeProvenance1> for Provenance {
+    fn from(p: ExchangeProvenance1) -> Provenance {
+        Provenance {
+            format: p.format,
+            encoding: p.encoding,
+            network: p.network,
+            graph: p.graph,
+            collective: Collective::TotalExchange.to_string(),
+            chunks: 1,
+            ports: p.ports,
+            time: p.time,
+            paths: Some(p.paths),
+            covers_all_schedules: p.covers_all_schedules,
+            restrictions: p.restrictions,
+            variables: p.variables,
+            clauses: p.clauses,
+            digest: p.digest,
+            claim: p.claim,
+            solver: p.solver,
+            proof: p.proof,
+        }
+    }
+}
+
+/// `provenance.json` of [`COLLECTIVE_FORMAT_1`].
+#[derive(Deserialize)]
+struct CollectiveProvenance1 {
+    format: String,
+    encoding: String,
+    network: String,
+    #[serde(flatten)]
+    graph: GraphStamp,
+    collective: String,
+    chunks: u32,
+    ports: String,
+    time: usize,
+    variables: usize,
+    clauses: usize,
+    digest: String,
+    claim: String,
+    solver: String,
+    proof: String,
+}
+
+impl From<CollectiveProvenance1> for Provenance {
+    fn from(p: CollectiveProvenance1) -> Provenance {
+        Provenance {
+            format: p.format,
+            encoding: p.encoding,
+            network: p.network,
+            graph: p.graph,
+            collective: p.collective,
+            chunks: p.chunks,
+            ports: p.ports,
+            time: p.time,
+            paths: None,
+            covers_all_schedules: true,
+            restrictions: vec![],
+            variables: p.variables,
+            clauses: p.clauses,
+            digest: p.digest,
+            claim: p.claim,
+            solver: p.solver,
+            proof: p.proof,
+        }
+    }
 }
 
 /// Why a schedule certificate is not accepted.
@@ -71,28 +200,40 @@ pub enum ScheduleCertificateError {
         /// What went wrong.
         source: std::io::Error,
     },
-    /// `provenance.json` does not parse as a schedule certificate's.
+    /// `provenance.json` does not parse as a schedule certificate's, or names
+    /// values that cannot be read.
     #[error("provenance.json is not a schedule certificate's: {0}")]
-    Provenance(#[source] serde_json::Error),
+    Provenance(String),
     /// Another layout or encoding version.
-    #[error(
-        "the certificate does not match: it names {found:?}, this build checks {SCHEDULE_CERTIFICATE_FORMAT:?} with {EXCHANGE_ENCODING_VERSION:?}"
-    )]
+    #[error("the certificate does not match: it names {found:?}, this build checks {checks:?}")]
     WrongVersion {
         /// What it names.
         found: String,
+        /// What this build checks.
+        checks: String,
     },
     /// The certificate was made for another graph.
     #[error(transparent)]
     WrongGraph(#[from] WrongGraph),
+    /// The certificate is about another collective than the one asked.
+    #[error("the certificate is about {found}, not {asked}")]
+    WrongCollective {
+        /// What it names.
+        found: String,
+        /// What was asked.
+        asked: String,
+    },
     /// The regenerated formula differs from `formula.cnf` or the recorded size or digest.
     #[error(
         "the certificate does not match: the regenerated formula differs from the one in formula.cnf (or its recorded size or digest)"
     )]
     FormulaDiffers,
-    /// The formula could not be regenerated.
+    /// A total exchange's formula could not be regenerated.
     #[error("the formula cannot be regenerated: {0}")]
-    Encode(#[from] super::encode::ExchangeEncodeError),
+    Exchange(#[from] ExchangeEncodeError),
+    /// Another collective's formula could not be regenerated.
+    #[error("the formula cannot be regenerated: {0}")]
+    Collective(#[from] CollectiveSearchError),
     /// The proof is missing or does not refute the formula.
     #[error(transparent)]
     Proof(#[from] CertificateError),
@@ -114,9 +255,16 @@ impl ScheduleCertificateError {
 #[derive(Clone, Debug)]
 pub struct VerifiedSchedule {
     /// Its provenance.
-    pub provenance: ScheduleProvenance,
+    pub provenance: Provenance,
     /// What the proof checker saw.
     pub report: ProofReport,
+}
+
+impl VerifiedSchedule {
+    /// Whether it is about a total exchange.
+    pub fn is_total_exchange(&self) -> bool {
+        self.provenance.paths.is_some()
+    }
 }
 
 /// The graph a certificate was made for, as its provenance states it: every
@@ -208,14 +356,32 @@ pub fn graph_digest(graph: &Graph) -> String {
     format!("{h:016x}")
 }
 
-/// What an unsatisfiable formula for `time` steps on `network` proves.
-pub fn claim(network: &str, time: usize, paths: PathClass) -> String {
+/// What an unsatisfiable total-exchange formula for `time` steps on `network`
+/// proves.
+pub fn exchange_claim(network: &str, time: usize, paths: PathClass) -> String {
     let among = match paths {
         PathClass::Any => String::new(),
         other => format!(" among those whose packets keep to {other}"),
     };
     format!(
         "no total-exchange schedule on {network} (all-port, store-and-forward, buffering) finishes in {time} steps{among}"
+    )
+}
+
+/// What an unsatisfiable formula of another collective proves.
+pub fn collective_claim(
+    network: &str,
+    collective: Collective,
+    ports: Ports,
+    time: usize,
+) -> String {
+    let how = match collective.items() {
+        Items::Sums => "partial sums combined",
+        _ => "copies",
+    };
+    format!(
+        "no schedule of {collective} in {} chunk(s) on {network} ({ports} ports, store-and-forward, buffering, {how}) finishes in {time} steps",
+        collective.chunks()
     )
 }
 
@@ -227,204 +393,358 @@ pub fn restrictions(paths: PathClass) -> Vec<String> {
     }
 }
 
-/// The provenance of the formula `encoding` for `time` steps on `graph`.
-pub(crate) fn provenance_of(
-    network: &str,
-    graph: &Graph,
-    time: usize,
-    paths: PathClass,
-    encoding: &ExchangeEncoding,
-) -> ScheduleProvenance {
-    ScheduleProvenance {
-        format: SCHEDULE_CERTIFICATE_FORMAT.to_string(),
-        encoding: EXCHANGE_ENCODING_VERSION.to_string(),
-        network: network.to_string(),
-        graph: GraphStamp::of(graph),
-        ports: "all".to_string(),
-        time,
-        paths,
-        covers_all_schedules: paths.covers_all_schedules(),
-        restrictions: restrictions(paths),
-        variables: encoding.cnf.vars(),
-        clauses: encoding.cnf.clauses().len(),
-        digest: format!("{:016x}", encoding.cnf.digest()),
-        claim: claim(network, time, paths),
-        solver: format!("varisat {}", VARISAT_VERSION),
-        proof: "proof.drat (binary DRAT)".to_string(),
+/// What a certificate is about: the collective, its port model and, for a
+/// total exchange, the paths its messages were allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Subject {
+    /// The collective, with its chunks.
+    pub collective: Collective,
+    /// The port model (all ports for a total exchange).
+    pub ports: Ports,
+    /// The path class of a total exchange (ignored for the others).
+    pub paths: PathClass,
+}
+
+impl Subject {
+    /// A total exchange whose packets keep to `paths`.
+    pub fn exchange(paths: PathClass) -> Subject {
+        Subject {
+            collective: Collective::TotalExchange,
+            ports: Ports::All,
+            paths,
+        }
+    }
+
+    /// Another collective under `ports`.
+    pub fn collective(collective: Collective, ports: Ports) -> Subject {
+        Subject {
+            collective,
+            ports,
+            paths: PathClass::Any,
+        }
+    }
+
+    fn is_exchange(&self) -> bool {
+        self.collective == Collective::TotalExchange
+    }
+
+    /// The version of the encoder of its formula.
+    fn encoding(&self) -> &'static str {
+        match self.is_exchange() {
+            true => EXCHANGE_ENCODING_VERSION,
+            false => super::collective_formula::encoding_version(self.collective),
+        }
+    }
+
+    /// The largest formula [`verify`] regenerates for it.
+    fn max_variables(&self) -> u64 {
+        match self.is_exchange() {
+            true => MAX_EXCHANGE_CERTIFICATE_VARIABLES,
+            false => MAX_CERTIFICATE_VARIABLES,
+        }
+    }
+
+    /// Its formula for `time` steps on `graph`, refused before it is built
+    /// when estimated at more than `max_variables` variables.
+    fn encode(
+        &self,
+        graph: &Graph,
+        time: usize,
+        max_variables: u64,
+    ) -> Result<Cnf, ScheduleCertificateError> {
+        let exchange = self.is_exchange();
+        let estimate = match exchange {
+            true => super::encode::estimate_variables(graph, time, self.paths),
+            false => super::collective_formula::estimate(graph, self.collective, time),
+        };
+        let limit = max_variables;
+        Ok(match exchange {
+            true if estimate > limit => {
+                return Err(ExchangeEncodeError::OverLimit {
+                    time,
+                    estimate,
+                    limit,
+                }
+                .into());
+            }
+            false if estimate > limit => {
+                return Err(CollectiveSearchError::OverLimit {
+                    time,
+                    estimate,
+                    limit,
+                }
+                .into());
+            }
+            true => super::encode::encode_exchange(graph, time, self.paths)?.cnf,
+            false => {
+                super::collective_formula::encode(graph, self.collective, self.ports, time)?.cnf
+            }
+        })
     }
 }
 
-/// The varisat release the crate is built with (Cargo.toml pins 0.2).
-const VARISAT_VERSION: &str = "0.2";
+/// The provenance of `cnf`, the formula of `subject` for `time` steps on
+/// `graph`, refuted by a proof of `kind`.
+pub(crate) fn provenance_of(
+    network: &str,
+    graph: &Graph,
+    subject: Subject,
+    time: usize,
+    cnf: &Cnf,
+    kind: ProofKind,
+) -> Provenance {
+    let exchange = subject.is_exchange();
+    let (claim, solver, proof) = match (exchange, kind) {
+        (true, _) => (
+            exchange_claim(network, time, subject.paths),
+            format!("varisat {VARISAT_VERSION}"),
+            "proof.drat (binary DRAT)".to_string(),
+        ),
+        (false, ProofKind::Lrat) => (
+            collective_claim(network, subject.collective, subject.ports, time),
+            "cadical".to_string(),
+            kind.file_name().to_string(),
+        ),
+        (false, ProofKind::Drat) => (
+            collective_claim(network, subject.collective, subject.ports, time),
+            "varisat".to_string(),
+            kind.file_name().to_string(),
+        ),
+    };
+    Provenance {
+        format: CERTIFICATE_FORMAT.to_string(),
+        encoding: subject.encoding().to_string(),
+        network: network.to_string(),
+        graph: GraphStamp::of(graph),
+        collective: subject.collective.to_string(),
+        chunks: subject.collective.chunks(),
+        ports: subject.ports.to_string(),
+        time,
+        paths: exchange.then_some(subject.paths),
+        covers_all_schedules: !exchange || subject.paths.covers_all_schedules(),
+        restrictions: match exchange {
+            true => restrictions(subject.paths),
+            false => vec![],
+        },
+        variables: cnf.vars(),
+        clauses: cnf.clauses().len(),
+        digest: format!("{:016x}", cnf.digest()),
+        claim,
+        solver,
+        proof,
+    }
+}
+
+/// Writes the certificate of `cnf`, the formula of `subject` for `time` steps
+/// on `graph` (the network named `network`), beside its proof in `dir`, then
+/// checks it as `verify-proof` would (refusing a formula over
+/// `max_variables`, as the search that wrote it): what the check found when it
+/// passed. The one writer of both searches.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn write_checked(
+    dir: &Path,
+    network: &str,
+    graph: &Graph,
+    subject: Subject,
+    time: usize,
+    cnf: &Cnf,
+    kind: ProofKind,
+    max_variables: u64,
+) -> std::io::Result<Option<VerifiedSchedule>> {
+    let provenance = provenance_of(network, graph, subject, time, cnf, kind);
+    write(dir, &provenance, cnf)?;
+    let asked = Some(subject.collective);
+    Ok(verify_within(graph, dir, asked, Some(max_variables)).ok())
+}
 
 /// The DIMACS text of `formula.cnf`: the provenance in comments, then the clauses.
-pub(crate) fn formula_text(provenance: &ScheduleProvenance, encoding: &ExchangeEncoding) -> String {
-    let comments = [
-        format!("txverify {}", provenance.encoding),
-        format!("network {}", provenance.network),
-        graph_comment(&provenance.graph),
-        format!("time {}", provenance.time),
-        format!("paths {}", provenance.paths),
-        format!("unsatisfiable means: {}", provenance.claim),
+fn formula_text(p: &Provenance, cnf: &Cnf) -> String {
+    let mut comments = vec![
+        format!("txverify {}", p.encoding),
+        format!("network {}", p.network),
+        graph_comment(&p.graph),
     ];
-    encoding.cnf.to_dimacs(&comments)
+    match p.paths {
+        Some(paths) => comments.extend([format!("time {}", p.time), format!("paths {paths}")]),
+        None => comments.extend([
+            format!(
+                "collective {} in {} chunk(s), ports {}",
+                p.collective, p.chunks, p.ports
+            ),
+            format!("time {}", p.time),
+        ]),
+    }
+    comments.push(format!("unsatisfiable means: {}", p.claim));
+    cnf.to_dimacs(&comments)
 }
 
 /// Writes `provenance.json` and `formula.cnf` into `dir` (the proof is
 /// already there).
-pub(crate) fn write(
-    dir: &Path,
-    provenance: &ScheduleProvenance,
-    encoding: &ExchangeEncoding,
-) -> std::io::Result<()> {
-    write_files(dir, provenance, formula_text(provenance, encoding))
-}
-
-/// Writes a certificate's `provenance.json` and `formula.cnf` into `dir`:
-/// every kind of schedule certificate has the same two files beside its proof.
-pub(crate) fn write_files(
-    dir: &Path,
-    provenance: &impl Serialize,
-    formula: String,
-) -> std::io::Result<()> {
+pub(crate) fn write(dir: &Path, provenance: &Provenance, cnf: &Cnf) -> std::io::Result<()> {
     let json = serde_json::to_string_pretty(provenance).map_err(std::io::Error::other)?;
     // Whole files only, provenance.json last: a killed run leaves an incomplete folder.
+    let formula = formula_text(provenance, cnf);
     crate::certificate::write_whole(&dir.join("formula.cnf"), formula.as_bytes())?;
     crate::certificate::write_whole(&dir.join("provenance.json"), (json + "\n").as_bytes())
 }
 
-/// Whether `dir` holds a schedule certificate (its provenance names the format).
+/// The `format` of `dir`'s `provenance.json`, if it has one.
+fn format_of(dir: &Path) -> Option<String> {
+    let bytes = std::fs::read(dir.join("provenance.json")).ok()?;
+    let value = serde_json::from_slice::<serde_json::Value>(&bytes).ok()?;
+    value["format"].as_str().map(str::to_string)
+}
+
+/// Whether `dir` holds a schedule certificate of any collective, in any layout
+/// this build reads (its provenance names the format).
 pub fn is_schedule_certificate(dir: &Path) -> bool {
-    provenance_format_is(dir, SCHEDULE_CERTIFICATE_FORMAT)
+    format_of(dir).is_some_and(|f| {
+        [CERTIFICATE_FORMAT, EXCHANGE_FORMAT_1, COLLECTIVE_FORMAT_1].contains(&f.as_str())
+    })
 }
 
-/// Whether the `format` of `dir`'s `provenance.json` is `format`.
-pub(crate) fn provenance_format_is(dir: &Path, format: &str) -> bool {
-    std::fs::read(dir.join("provenance.json"))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-        .is_some_and(|v| v["format"] == format)
-}
-
-/// Why one of the steps every schedule certificate's check shares failed
-/// ([`read_provenance`], [`check_regenerated`]); each certificate's error
-/// takes it in.
-#[derive(Debug)]
-pub(crate) enum CertificateStepError {
-    /// A file could not be read.
-    Read {
-        /// The path.
-        path: PathBuf,
-        /// What went wrong.
-        source: std::io::Error,
-    },
-    /// `provenance.json` does not parse as this kind's.
-    Provenance(serde_json::Error),
-    /// The stated provenance or `formula.cnf` is not what the encoder gives.
-    FormulaDiffers,
-    /// The proof is missing or does not refute the formula.
-    Proof(CertificateError),
+/// Whether `dir` holds a schedule certificate of a collective other than the
+/// total exchange.
+pub fn is_collective_certificate(dir: &Path) -> bool {
+    match format_of(dir).as_deref() {
+        Some(COLLECTIVE_FORMAT_1) => true,
+        Some(CERTIFICATE_FORMAT) => read_provenance(dir)
+            .is_ok_and(|p| p.collective != Collective::TotalExchange.to_string()),
+        _ => false,
+    }
 }
 
 /// `name` in the certificate's folder, read whole.
-fn read_in(dir: &Path, name: &str) -> Result<Vec<u8>, CertificateStepError> {
+fn read_in(dir: &Path, name: &str) -> Result<Vec<u8>, ScheduleCertificateError> {
     let path = dir.join(name);
-    std::fs::read(&path).map_err(|source| CertificateStepError::Read { path, source })
+    std::fs::read(&path).map_err(|source| ScheduleCertificateError::Read { path, source })
 }
 
-/// The first step of every schedule certificate's check, whatever its
-/// collective: `provenance.json` read and parsed.
-pub(crate) fn read_provenance<P: serde::de::DeserializeOwned>(
-    dir: &Path,
-) -> Result<P, CertificateStepError> {
-    serde_json::from_slice(&read_in(dir, "provenance.json")?)
-        .map_err(CertificateStepError::Provenance)
-}
-
-/// The last steps of every schedule certificate's check, once the formula is
-/// regenerated from what the provenance records: the provenance must state
-/// what the encoder gives (`as_regenerated`), `formula.cnf` must be the
-/// regenerated `formula` byte for byte, and the proof (`kind`) must refute
-/// `cnf` under the checker.
-pub(crate) fn check_regenerated(
-    dir: &Path,
-    as_regenerated: bool,
-    formula: &str,
-    cnf: &crate::cnf::Cnf,
-    kind: ProofKind,
-) -> Result<ProofReport, CertificateStepError> {
-    if !as_regenerated || read_in(dir, "formula.cnf")? != formula.as_bytes() {
-        return Err(CertificateStepError::FormulaDiffers);
+/// `provenance.json` read in whichever layout its `format` names.
+pub fn read_provenance(dir: &Path) -> Result<Provenance, ScheduleCertificateError> {
+    let bad = |e: serde_json::Error| ScheduleCertificateError::Provenance(e.to_string());
+    let value: serde_json::Value =
+        serde_json::from_slice(&read_in(dir, "provenance.json")?).map_err(bad)?;
+    match value["format"].as_str() {
+        Some(CERTIFICATE_FORMAT) => serde_json::from_value(value).map_err(bad),
+        Some(EXCHANGE_FORMAT_1) => serde_json::from_value::<ExchangeProvenance1>(value)
+            .map(Provenance::from)
+            .map_err(bad),
+        Some(COLLECTIVE_FORMAT_1) => serde_json::from_value::<CollectiveProvenance1>(value)
+            .map(Provenance::from)
+            .map_err(bad),
+        other => Err(ScheduleCertificateError::WrongVersion {
+            found: other.unwrap_or("no format").to_string(),
+            checks: format!("{CERTIFICATE_FORMAT} (or {EXCHANGE_FORMAT_1}, {COLLECTIVE_FORMAT_1})"),
+        }),
     }
-    check_proof_file(cnf.vars(), cnf.clauses(), &dir.join(kind.file_name()), kind)
-        .map_err(CertificateStepError::Proof)
 }
 
-impl From<CertificateStepError> for ScheduleCertificateError {
-    fn from(e: CertificateStepError) -> Self {
-        match e {
-            CertificateStepError::Read { path, source } => {
-                ScheduleCertificateError::Read { path, source }
-            }
-            CertificateStepError::Provenance(e) => ScheduleCertificateError::Provenance(e),
-            CertificateStepError::FormulaDiffers => ScheduleCertificateError::FormulaDiffers,
-            CertificateStepError::Proof(e) => ScheduleCertificateError::Proof(e),
+/// What `provenance` says its certificate is about, checked against `graph`
+/// and, with `asked`, that collective (name, root and chunks).
+fn subject_of(
+    provenance: &Provenance,
+    graph: &Graph,
+    asked: Option<Collective>,
+) -> Result<(Subject, ProofKind), ScheduleCertificateError> {
+    let bad = |e: String| ScheduleCertificateError::Provenance(e);
+    let collective = provenance
+        .collective
+        .parse::<Collective>()
+        .and_then(|c| match c {
+            Collective::TotalExchange => Ok(c),
+            _ => c.with_chunks(parse_chunks(&provenance.chunks.to_string())?),
+        })
+        .map_err(|e| bad(e.to_string()))?;
+    if let Some(asked) = asked
+        && asked != collective
+    {
+        return Err(ScheduleCertificateError::WrongCollective {
+            found: format!("{collective} in {} chunk(s)", collective.chunks()),
+            asked: format!("{asked} in {} chunk(s)", asked.chunks()),
+        });
+    }
+    if let Some(root) = collective.root()
+        && root as usize >= graph.nodes()
+    {
+        return Err(bad(format!("root {root} is not a node")));
+    }
+    let ports = provenance
+        .ports
+        .parse::<Ports>()
+        .map_err(|e| bad(e.to_string()))?;
+    let subject = match (collective, provenance.paths) {
+        (Collective::TotalExchange, Some(paths)) => Subject::exchange(paths),
+        (Collective::TotalExchange, None) => {
+            return Err(bad("a total exchange's certificate names no paths".into()));
         }
+        _ => Subject::collective(collective, ports),
+    };
+    if provenance.encoding != subject.encoding() {
+        return Err(ScheduleCertificateError::WrongVersion {
+            found: format!("{} with {}", provenance.format, provenance.encoding),
+            checks: format!("{CERTIFICATE_FORMAT} with {}", subject.encoding()),
+        });
     }
+    let kind = match provenance.proof.split(' ').next() {
+        Some("proof.lrat") => ProofKind::Lrat,
+        Some("proof.drat") => ProofKind::Drat,
+        _ => return Err(bad(format!("unknown proof file `{}`", provenance.proof))),
+    };
+    Ok((subject, kind))
 }
 
-/// Checks the certificate in `dir` against `graph` (see the module notes).
-pub fn verify(graph: &Graph, dir: &Path) -> Result<VerifiedSchedule, ScheduleCertificateError> {
-    verify_within(graph, dir, super::encode::MAX_VARIABLES)
+/// Checks the certificate in `dir` against `graph` (see the module notes);
+/// with `asked`, the certificate must be about that collective.
+pub fn verify(
+    graph: &Graph,
+    dir: &Path,
+    asked: Option<Collective>,
+) -> Result<VerifiedSchedule, ScheduleCertificateError> {
+    verify_within(graph, dir, asked, None)
 }
 
 /// [`verify`], refusing a formula estimated to have more than `max_variables`
-/// variables before it is regenerated (the time a certificate states is read
-/// from a file).
+/// variables (by default, the limit of its collective) before it is
+/// regenerated: the time a certificate states is read from a file.
 pub fn verify_within(
     graph: &Graph,
     dir: &Path,
-    max_variables: u64,
+    asked: Option<Collective>,
+    max_variables: Option<u64>,
 ) -> Result<VerifiedSchedule, ScheduleCertificateError> {
-    let provenance: ScheduleProvenance = read_provenance(dir)?;
-    if provenance.format != SCHEDULE_CERTIFICATE_FORMAT
-        || provenance.encoding != EXCHANGE_ENCODING_VERSION
-    {
-        return Err(ScheduleCertificateError::WrongVersion {
-            found: format!("{} with {}", provenance.format, provenance.encoding),
-        });
-    }
+    let provenance = read_provenance(dir)?;
     provenance.graph.check(graph)?;
-    let estimate = super::encode::estimate_variables(graph, provenance.time, provenance.paths);
-    if estimate > max_variables {
-        return Err(ExchangeEncodeError::OverLimit {
-            time: provenance.time,
-            estimate,
-            limit: max_variables,
-        }
-        .into());
-    }
-    let encoding = encode_exchange(graph, provenance.time, provenance.paths)?;
-    // Everything the provenance states must be what the encoder gives.
-    let expected = provenance_of(
-        &provenance.network,
-        graph,
-        provenance.time,
-        provenance.paths,
-        &encoding,
-    );
-    let same = ScheduleProvenance {
-        solver: provenance.solver.clone(),
-        proof: provenance.proof.clone(),
-        ..expected
+    let (subject, kind) = subject_of(&provenance, graph, asked)?;
+    let limit = max_variables.unwrap_or(subject.max_variables());
+    let cnf = subject.encode(graph, provenance.time, limit)?;
+    // Everything the provenance states must be what the encoder gives; the
+    // layout is the one it was read in.
+    let expected = Provenance {
+        format: provenance.format.clone(),
+        ..provenance_of(
+            &provenance.network,
+            graph,
+            subject,
+            provenance.time,
+            &cnf,
+            kind,
+        )
     };
-    let formula = formula_text(&same, &encoding);
-    let report = check_regenerated(
-        dir,
-        same == provenance,
-        &formula,
-        &encoding.cnf,
-        ProofKind::Drat,
-    )?;
+    // Who wrote a total exchange's proof, and how its file is described, are
+    // not checked (the proof is).
+    let expected = match subject.is_exchange() {
+        true => Provenance {
+            solver: provenance.solver.clone(),
+            proof: provenance.proof.clone(),
+            ..expected
+        },
+        false => expected,
+    };
+    let same = expected == provenance;
+    if !same || read_in(dir, "formula.cnf")? != formula_text(&expected, &cnf).as_bytes() {
+        return Err(ScheduleCertificateError::FormulaDiffers);
+    }
+    let report = check_proof_file(cnf.vars(), cnf.clauses(), &dir.join(kind.file_name()), kind)?;
     Ok(VerifiedSchedule { provenance, report })
 }

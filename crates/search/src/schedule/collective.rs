@@ -7,7 +7,7 @@
 //! returned; a model the replay rejects is an encoder bug (an error). The
 //! formulas: [`super::collective_copies`], [`super::collective_sums`].
 
-use super::collective_certificate as certificate;
+use super::certificate;
 pub use super::collective_copies::{
     COPIES_ENCODING_VERSION, CollectiveEncoding, CollectiveSearchError, encode_copies,
     estimate_variables,
@@ -15,7 +15,7 @@ pub use super::collective_copies::{
 use super::collective_formula::encode_translated;
 pub use super::collective_formula::{encode, encode_until, encoding_version, estimate};
 use super::collective_symmetry::Translations;
-use super::{Phase, StopToken, Stopped};
+use super::{Phase, ScheduleInfeasibility, ScheduleSearch, StopToken, Stopped};
 use crate::certificate::ProofKind;
 use crate::options::SolverChoice;
 use crate::refutation::CheckedRefutation;
@@ -28,7 +28,6 @@ use txverify_core::network::Graph;
 use txverify_core::schedule::{
     Collective, Items, Ports, ReplayOptions, Schedule, TimedSend, replay,
 };
-use txverify_core::verdict::{OptimalBy, ScheduleVerdict, schedule_optimal_by};
 
 /// What a search is asked.
 #[derive(Clone, Debug)]
@@ -80,65 +79,14 @@ impl CollectiveSearchOptions {
     }
 }
 
-/// What a search found.
-#[derive(Clone, Debug, Default)]
-pub struct CollectiveSearch {
-    /// The sends of the fastest schedule found (replayed, valid).
-    pub found: Option<Vec<TimedSend>>,
-    /// The numbers of steps the solver refuted, in order.
-    pub infeasible: Vec<CollectiveInfeasibility>,
-    /// The numbers of steps where a limit ran out (the one of a `T`, the
-    /// run's deadline or a stop request: the last one, with `stopped`).
-    pub unknown: Vec<usize>,
-    /// Whether `found` is a translated schedule (the formula of
-    /// [`super::collective_symmetry`] found it).
-    pub translated: bool,
-    /// Why the search stopped before it was done, if it did.
-    pub stopped: Option<Stopped>,
-    /// The phase the stop came in (with `stopped`).
-    pub stopped_in: Option<Phase>,
-}
-
-/// A number of steps the solver refuted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CollectiveInfeasibility {
-    /// The number of steps.
-    pub time: usize,
-    /// What the refutation proves, in words.
-    pub claim: String,
-    /// Where its certificate was written.
-    pub certificate: Option<PathBuf>,
-    /// Whether that certificate passed
-    /// [`super::collective_certificate::verify`] right after it was written.
-    pub certificate_checked: bool,
-    /// The refutation, when the certificate passed (only this crate makes one).
-    refutation: Option<CheckedRefutation>,
-}
-
-/// Why the judged schedule is optimal, if it is (`lower_bound`,
-/// `certificates`): the core's one rule
-/// ([`txverify_core::verdict::schedule_optimal_by`]) on the checked
-/// refutations among `infeasible`; a refutation without a checked
-/// certificate does not count.
-pub fn collective_optimal_by(
-    verdict: &ScheduleVerdict,
-    infeasible: &[CollectiveInfeasibility],
-) -> Option<&'static str> {
-    let refutations: Vec<CheckedRefutation> = infeasible
-        .iter()
-        .filter_map(|i| i.refutation.clone())
-        .collect();
-    schedule_optimal_by(verdict, &refutations).map(OptimalBy::name)
-}
-
 /// Tries `from ..= to` steps in order and stops at the first satisfiable one.
 /// `progress` hears each `T` before it is tried.
 pub fn minimise_collective(
     graph: &Graph,
     options: &CollectiveSearchOptions,
     progress: &mut dyn FnMut(usize),
-) -> Result<CollectiveSearch, CollectiveSearchError> {
-    let mut result = CollectiveSearch::default();
+) -> Result<ScheduleSearch, CollectiveSearchError> {
+    let mut result = ScheduleSearch::default();
     // A translation need not keep a fabric's capacities, limits or switches.
     let translations = (options.translate && graph.fabric().is_plain())
         .then(|| Translations::find(graph))
@@ -238,37 +186,35 @@ pub fn minimise_collective(
                 let mut checked = None;
                 if let (Some(dir), Some(path)) = (&dir, &final_path) {
                     super::finish_proof(path).map_err(failed(dir))?;
-                    let provenance = certificate::provenance_of(
+                    checked = certificate::write_checked(
+                        dir,
                         &options.network,
                         graph,
-                        options.collective,
-                        options.ports,
+                        certificate::Subject::collective(options.collective, options.ports),
                         time,
-                        &encoding,
+                        &encoding.cnf,
                         kind,
-                    );
-                    certificate::write(dir, &provenance, &encoding).map_err(failed(dir))?;
-                    checked = certificate::verify(
-                        graph,
-                        dir,
-                        Some(options.collective),
                         options.max_variables,
                     )
-                    .ok();
+                    .map_err(failed(dir))?;
                 }
-                result.infeasible.push(CollectiveInfeasibility {
+                result.infeasible.push(ScheduleInfeasibility {
                     time,
-                    claim: certificate::claim(
+                    claim: certificate::collective_claim(
                         &options.network,
                         options.collective,
                         options.ports,
                         time,
                     ),
+                    // The formula restricts nothing: it leaves out only where
+                    // distances forbid an item to be.
+                    covers_all_schedules: true,
+                    restrictions: vec![],
                     certificate: dir,
                     certificate_checked: checked.is_some(),
                     refutation: checked
                         .as_ref()
-                        .map(CheckedRefutation::of_collective_certificate),
+                        .and_then(CheckedRefutation::of_schedule_certificate),
                 });
             }
             SatAnswer::Unknown => {
@@ -377,11 +323,11 @@ mod tests {
         name.parse::<NetworkName>().unwrap().build().unwrap()
     }
 
-    fn times(found: &CollectiveSearch) -> Vec<usize> {
+    fn times(found: &ScheduleSearch) -> Vec<usize> {
         found.infeasible.iter().map(|i| i.time).collect()
     }
 
-    fn fastest(name: &str, collective: Collective, ports: Ports, from: usize) -> CollectiveSearch {
+    fn fastest(name: &str, collective: Collective, ports: Ports, from: usize) -> ScheduleSearch {
         let options = CollectiveSearchOptions {
             network: name.to_string(),
             certificate_dir: None,
@@ -445,18 +391,20 @@ mod tests {
             let refuted = &found.infeasible[0];
             assert!(refuted.certificate_checked, "{solver:?}");
             let at = refuted.certificate.clone().unwrap();
-            let ok = certificate::verify(&g, &at, None, 1 << 24).unwrap();
+            let ok = certificate::verify_within(&g, &at, None, Some(1 << 24)).unwrap();
             assert_eq!(ok.provenance.time, 4);
             // Another collective asked, another graph, a changed formula: refused.
             let other = Collective::broadcast(0);
-            assert!(certificate::verify(&g, &at, Some(other), 1 << 24).is_err());
-            assert!(certificate::verify(&graph("ring 7"), &at, None, 1 << 24).is_err());
+            assert!(certificate::verify_within(&g, &at, Some(other), Some(1 << 24)).is_err());
+            assert!(
+                certificate::verify_within(&graph("ring 7"), &at, None, Some(1 << 24)).is_err()
+            );
             let cnf = at.join("formula.cnf");
             let text = std::fs::read_to_string(&cnf).unwrap();
             std::fs::write(&cnf, text.replacen("time 4", "time 3", 1)).unwrap();
             assert!(matches!(
-                certificate::verify(&g, &at, None, 1 << 24),
-                Err(certificate::CollectiveCertificateError::FormulaDiffers)
+                certificate::verify_within(&g, &at, None, Some(1 << 24)),
+                Err(certificate::ScheduleCertificateError::FormulaDiffers)
             ));
         }
         let _ = std::fs::remove_dir_all(&dir);

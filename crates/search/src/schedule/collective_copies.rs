@@ -403,3 +403,34 @@ pub(crate) fn capacities(
         }
     }
 }
+
+/// Where an upward SAT search of `collective` on a fabric starts: one step
+/// below the first time at which no node is [`fabric::starved`] (that time's formula
+/// is then refuted at once, and its refutation covers every fewer step), so
+/// that a fabric whose nodes take in little, such as a hub's one receipt a
+/// step, is not searched step by step from 0. 0 for the combining
+/// collectives and on networks without a fabric (their bounds start them).
+pub fn sat_start(graph: &Graph, collective: Collective, ports: Ports) -> usize {
+    if graph.fabric().is_plain() || collective.items() != Items::Copies {
+        return 0;
+    }
+    // Starved at T means starved at every fewer step: a binary search.
+    let starved = |t| starved_somewhere(graph, collective, ports, t);
+    let (mut low, mut high) = (0, MAX_START);
+    if starved(high) {
+        return high;
+    }
+    // starved(t) for t < low, not starved(high).
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if starved(mid) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    high.saturating_sub(1)
+}
+
+/// The latest [`sat_start`] (the upward search tries a span of times from it).
+const MAX_START: usize = 1 << 12;

@@ -22,9 +22,7 @@ use super::heuristic::collective::{
 };
 use crate::cnf::{Cnf, Lit};
 use txverify_core::network::Graph;
-use txverify_core::schedule::{
-    Collective, Items, Ports, ReplayOptions, Schedule, TimedSend, replay,
-};
+use txverify_core::schedule::{Collective, Ports, ReplayOptions, Schedule, TimedSend, replay};
 
 /// At most `capacity(link)` of `on_link[(t − 1)·L + link]` a step (L the
 /// directed links).
@@ -186,37 +184,6 @@ pub(crate) fn starved(far: &mut [u32], intake: u64, time: usize) -> bool {
         k as u64 + 1 > intake.saturating_mul(steps)
     })
 }
-
-/// Where an upward SAT search of `collective` on a fabric starts: one step
-/// below the first time at which no node is [`starved`] (that time's formula
-/// is then refuted at once, and its refutation covers every fewer step), so
-/// that a fabric whose nodes take in little, such as a hub's one receipt a
-/// step, is not searched step by step from 0. 0 for the combining
-/// collectives and on networks without a fabric (their bounds start them).
-pub fn sat_start(graph: &Graph, collective: Collective, ports: Ports) -> usize {
-    if graph.fabric().is_plain() || collective.items() != Items::Copies {
-        return 0;
-    }
-    // Starved at T means starved at every fewer step: a binary search.
-    let starved = |t| super::collective_copies::starved_somewhere(graph, collective, ports, t);
-    let (mut low, mut high) = (0, MAX_START);
-    if starved(high) {
-        return high;
-    }
-    // starved(t) for t < low, not starved(high).
-    while low < high {
-        let mid = low + (high - low) / 2;
-        if starved(mid) {
-            low = mid + 1;
-        } else {
-            high = mid;
-        }
-    }
-    high.saturating_sub(1)
-}
-
-/// The latest [`sat_start`] (the upward search tries a span of times from it).
-const MAX_START: usize = 1 << 12;
 
 /// The heuristic's total exchange `sends` on a fabric: without the messages
 /// of forward-only nodes (they send and need none), and only when the

@@ -12,8 +12,9 @@
 //! [`txverify_core::verdict::judge`].
 
 pub mod certificate;
+#[cfg(test)]
+mod certificate_layouts;
 pub mod collective;
-pub mod collective_certificate;
 pub mod collective_copies;
 pub mod collective_formula;
 pub mod collective_sums;
@@ -103,14 +104,16 @@ impl ScheduleSearchError {
     }
 }
 
-/// A number of steps shown infeasible.
+/// A number of steps shown infeasible, for any collective.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScheduleInfeasibility {
     /// The number of steps.
     pub time: usize,
     /// What the refutation proves, in words.
     pub claim: String,
-    /// Whether it covers every schedule of the model (any paths).
+    /// Whether it covers every schedule of the model (a total exchange with
+    /// any paths; always for the other collectives, whose formula restricts
+    /// nothing).
     pub covers_all_schedules: bool,
     /// The restrictions it is limited to.
     pub restrictions: Vec<String>,
@@ -147,7 +150,8 @@ pub fn optimal_by(
     schedule_optimal_by(verdict, &refutations).map(OptimalBy::name)
 }
 
-/// What a minimisation found.
+/// What a minimisation found, for any collective ([`minimise`] for the total
+/// exchange, [`collective::minimise_collective`] for the others).
 #[derive(Clone, Debug, Default)]
 pub struct ScheduleSearch {
     /// The sends of the fastest schedule found (replayed once, valid).
@@ -161,9 +165,14 @@ pub struct ScheduleSearch {
     pub stopped: Option<Stopped>,
     /// The phase the stop came in (with `stopped`).
     pub stopped_in: Option<Phase>,
+    /// Whether `found` is a translated schedule (the formula of
+    /// [`collective_symmetry`] found it; never for a total exchange).
+    pub translated: bool,
     /// Why SAT stopped short of the times asked for: the formula of the
     /// next time is over a limit of the encoder (`--max-variables`, the
     /// nodes it takes). The schedules and refutations before it stand.
+    /// (A total exchange only: the other collectives' search ends with
+    /// [`collective::CollectiveSearchError::OverLimit`] instead.)
     pub over_limit: Option<ExchangeEncodeError>,
 }
 
@@ -485,7 +494,7 @@ fn solve_at(
             };
             Ok(AtTime::Infeasible(ScheduleInfeasibility {
                 time,
-                claim: certificate::claim(&options.network, time, options.paths),
+                claim: certificate::exchange_claim(&options.network, time, options.paths),
                 covers_all_schedules: options.paths.covers_all_schedules(),
                 restrictions: certificate::restrictions(options.paths),
                 certificate: dir,
@@ -536,15 +545,20 @@ fn write_certificate(
     encoding: &ExchangeEncoding,
     dir: &Path,
 ) -> Result<Option<certificate::VerifiedSchedule>, ScheduleSearchError> {
-    let provenance =
-        certificate::provenance_of(&options.network, graph, time, options.paths, encoding);
-    certificate::write(dir, &provenance, encoding).map_err(|source| {
-        ScheduleSearchError::Write {
-            path: dir.to_path_buf(),
-            source,
-        }
-    })?;
-    Ok(certificate::verify_within(graph, dir, options.max_variables).ok())
+    certificate::write_checked(
+        dir,
+        &options.network,
+        graph,
+        certificate::Subject::exchange(options.paths),
+        time,
+        &encoding.cnf,
+        crate::certificate::ProofKind::Drat,
+        options.max_variables,
+    )
+    .map_err(|source| ScheduleSearchError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })
 }
 
 /// Replays decoded sends: a model that is not a valid schedule finishing by

@@ -1,7 +1,7 @@
 //! The reports agree with their text and carry the status of what they found.
 
 use super::*;
-use crate::failure::Status;
+use crate::shared::failure::Status;
 
 #[test]
 fn a_contention_report_agrees_with_its_text() {

@@ -13,7 +13,7 @@
 //! internal error. With `--certificate DIR` every refuted time leaves a
 //! certificate, checked at once; optimality is claimed when the schedule
 //! meets the bound, or by the core's rule on the checked certificates of
-//! every time from the bound up ([`collective_optimal_by`]).
+//! every time from the bound up ([`optimal_by`]).
 
 use super::anytime::{self, AnytimeSearch, Plan};
 use super::network_search::Kept;
@@ -34,12 +34,13 @@ use txverify_core::schedule::{
 use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
 use txverify_search::SolverChoice;
 use txverify_search::schedule::collective::{
-    CollectiveSearch, CollectiveSearchError, CollectiveSearchOptions, collective_optimal_by,
-    encoding_version, minimise_collective,
+    CollectiveSearchError, CollectiveSearchOptions, encoding_version, minimise_collective,
 };
-use txverify_search::schedule::fabric::{construct_on_fabric, sat_start};
+use txverify_search::schedule::collective_copies::sat_start;
+use txverify_search::schedule::fabric::construct_on_fabric;
 use txverify_search::schedule::heuristic::collective::ConstructionError;
 use txverify_search::schedule::{Phase, StopToken, Stopped};
+use txverify_search::schedule::{ScheduleSearch, optimal_by};
 
 /// A collective search's request, its options checked: made only by
 /// [`super::schedule_request::ScheduleSearchRequest`]'s `try_from`, where
@@ -139,7 +140,7 @@ pub fn search_collective(
         started,
         best: None,
         kept: vec![],
-        searched: CollectiveSearch::default(),
+        searched: ScheduleSearch::default(),
         sat_skipped: None,
         stop: StopToken::new(
             request.deadline.map(|d| started + d),
@@ -230,7 +231,7 @@ struct Run<'a> {
     best: Option<Found>,
     kept: Vec<Kept>,
     /// What SAT found, every step of the run together.
-    searched: CollectiveSearch,
+    searched: ScheduleSearch,
     /// Why SAT stopped short: its formula is over `--max-variables` after a
     /// construction was kept, which stands.
     sat_skipped: Option<String>,
@@ -243,7 +244,7 @@ impl Run<'_> {
     /// SAT for `from ..= to` steps, upward; `None` when the formula is over
     /// `--max-variables` after a construction was kept (`sat_skipped` says
     /// why: the construction stands).
-    fn solve(&mut self, from: usize, to: usize) -> Outcome<Option<CollectiveSearch>> {
+    fn solve(&mut self, from: usize, to: usize) -> Outcome<Option<ScheduleSearch>> {
         let request = self.request;
         let words = request.network.to_string();
         let options = CollectiveSearchOptions {
@@ -374,8 +375,7 @@ impl Run<'_> {
                 None => why.to_string(),
             }
         });
-        let optimal_by =
-            found.and_then(|f| collective_optimal_by(&f.verdict, &searched.infeasible));
+        let optimal_by = found.and_then(|f| optimal_by(&f.verdict, &searched.infeasible));
         let gap = found.map(|f| u64::from(f.verdict.time()).saturating_sub(bound.value()));
         let found_by = found.map(|f| {
             if f.construction.is_some() {

@@ -55,18 +55,6 @@ impl Status {
     }
 }
 
-/// The status of a verified file: passed (0), failed (1), or the kernel and
-/// the simulator disagree (3, a bug).
-impl From<crate::verify::Outcome> for Status {
-    fn from(outcome: crate::verify::Outcome) -> Status {
-        match outcome {
-            crate::verify::Outcome::Passed => Status::Ok,
-            crate::verify::Outcome::Failed => Status::Rejected,
-            crate::verify::Outcome::Disagreement => Status::Internal,
-        }
-    }
-}
-
 /// Reads a text file once, bounded (`-`: standard input; the limits of
 /// [`ReadLimits::TEXT`], docs/limits.md), dropping a leading byte-order mark
 /// (editors on some systems write one; it is not part of the text, and

@@ -7,9 +7,12 @@
 //! with the search) and its one-dimension cut; a file gets the kernel's bound
 //! for tables beside.
 
-use crate::fabric_bounds::{FabricBounds, default_collectives, fabric_bounds};
+pub mod fabric;
+pub mod lp;
+
 use crate::product::ProductError;
 use crate::product::bounds::NetworkBounds;
+use fabric::{FabricBounds, default_collectives, fabric_bounds};
 use serde::Serialize;
 use std::fmt::Write;
 use txverify_core::bounds::general::{GraphBounds, LP_BOUNDS_NODES, graph_bounds};
@@ -334,7 +337,7 @@ pub fn network_report_with_lp(
 ) -> Result<(BoundsReport, Graph, Option<LpSolution>), BoundsError> {
     let (mut report, graph) = network_report_and_graph(words, ports)?;
     if report.fabric.is_some() {
-        report.lp_skipped = Some(crate::fabric_bounds::LEFT_OUT.to_string());
+        report.lp_skipped = Some(crate::bounds::fabric::LEFT_OUT.to_string());
         return Ok((report, graph, None));
     }
     if graph.nodes() > LP_BOUNDS_NODES && !certificate_asked {
@@ -479,10 +482,10 @@ impl BoundsReport {
     /// The status of the report, for every front end: internal when the
     /// statuses by search and by the seed's formulas differ (a bug of one of
     /// them), else ok.
-    pub fn exit_status(&self) -> crate::failure::Status {
+    pub fn exit_status(&self) -> crate::shared::failure::Status {
         match self.statuses_agree {
-            Some(false) => crate::failure::Status::Internal,
-            _ => crate::failure::Status::Ok,
+            Some(false) => crate::shared::failure::Status::Internal,
+            _ => crate::shared::failure::Status::Ok,
         }
     }
 }

@@ -13,7 +13,7 @@
 //! all 0 or add up to more than 2^64 − 1. A stated `bound` above the recomputed
 //! one is a rejected certificate, not bad input.
 
-use crate::failure::{ErrorReport, Failure, Status, json_line};
+use crate::shared::failure::{ErrorReport, Failure, Status, json_line};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use txverify_core::bounds::lp::{self, LpBound, LpError, LpSolution};
@@ -368,7 +368,7 @@ pub fn verify_bound_run(
         };
         let file = path.display().to_string();
         let text = read_text(path, limits).ok();
-        let stated = text.and_then(|t| crate::fabric_bounds::verify_stated(&file, &t, shown, &g));
+        let stated = text.and_then(|t| crate::bounds::fabric::verify_stated(&file, &t, shown, &g));
         if let Some(r) = stated {
             return r.map(|r| (if json { json_line(&r) } else { r.text() }, r.accepted));
         }

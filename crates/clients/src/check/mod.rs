@@ -8,7 +8,9 @@
 //! the kinds of violation; a disagreement is a bug in one of them and is
 //! reported as such ([`Outcome::Disagreement`]), never resolved in favour of either.
 
-use crate::certified::{CertificateFinding, Certified};
+pub mod certified;
+
+use crate::check::certified::{CertificateFinding, Certified};
 use crate::simulate::{self, MessageSet, SimulationInput, SimulationOptions, SimulationReport};
 use std::collections::BTreeSet;
 use txverify_core::kernel::{
@@ -184,6 +186,20 @@ pub enum Outcome {
     Disagreement,
 }
 
+/// The status of a verified file: passed (0), failed (1), or the kernel and
+/// the simulator disagree (3, a bug). Here, beside the outcome, so that the
+/// shared statuses name no feature.
+impl From<Outcome> for crate::shared::failure::Status {
+    fn from(outcome: Outcome) -> Self {
+        use crate::shared::failure::Status;
+        match outcome {
+            Outcome::Passed => Status::Ok,
+            Outcome::Failed => Status::Rejected,
+            Outcome::Disagreement => Status::Internal,
+        }
+    }
+}
+
 impl Verification {
     /// The kernel's findings.
     pub fn checked(&self) -> &Checked {
@@ -233,7 +249,7 @@ impl Verification {
             || self
                 .certificates
                 .iter()
-                .any(|c| matches!(c.finding, crate::certified::Finding::Rejected { .. }))
+                .any(|c| matches!(c.finding, crate::check::certified::Finding::Rejected { .. }))
         {
             Outcome::Failed
         } else {
@@ -248,7 +264,7 @@ pub fn verify(loaded: &Loaded, options: &VerifyOptions) -> Verification {
 }
 
 /// [`verify`], with the certificates the file named, checked
-/// ([`crate::certified::check_certificates`]): their refutations are the
+/// ([`crate::check::certified::check_certificates`]): their refutations are the
 /// kernel's evidence of optimality above the lower bound.
 pub fn verify_certified(
     loaded: &Loaded,
