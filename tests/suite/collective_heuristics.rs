@@ -401,7 +401,14 @@ fn every_schedule_search_writes_the_one_documented_schema() {
     assert_eq!(code, 0, "{allgather}");
     for v in [&exchange, &allgather] {
         assert_eq!(v["schema"], "txverify-schedule-search/3");
-        assert_eq!(field_paths(v), top, "{v}");
+        // `routers` (the total exchange's heuristic) is null for a
+        // collective: its fields are then absent.
+        let expected: std::collections::BTreeSet<String> = top
+            .iter()
+            .filter(|f| !v["routers"].is_null() || !f.starts_with("routers."))
+            .cloned()
+            .collect();
+        assert_eq!(field_paths(v), expected, "{v}");
         for kept in v["improvements"].as_array().unwrap() {
             let keys: std::collections::BTreeSet<String> = kept
                 .as_object()

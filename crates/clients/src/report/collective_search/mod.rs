@@ -508,6 +508,8 @@ impl Run<'_> {
             "stopped_in": stopped_in,
             "deadline": request.deadline.map(|d| d.as_secs_f64()),
             "sat_skipped": sat_skipped,
+            // The routers are the total exchange's heuristic.
+            "routers": Value::Null,
             "solver": (!request.heuristic).then(|| solver_name(request.solver)),
             "output": found.and(request.output.as_ref()).map(|p| p.display().to_string()),
             "seconds": seconds,
