@@ -138,6 +138,9 @@ pub fn minimise_collective(
     options: &CollectiveSearchOptions,
     progress: &mut dyn FnMut(usize),
 ) -> Result<CollectiveSearch, CollectiveSearchError> {
+    if !super::fabric::sat_matches_replay(graph, options.collective) {
+        return Err(CollectiveSearchError::SwitchCopies(options.collective));
+    }
     let mut result = CollectiveSearch::default();
     // A translation need not keep a fabric's capacities, limits or switches.
     let translations = (options.translate && graph.fabric().is_plain())
