@@ -224,3 +224,55 @@ fn certificates_on_a_fabric_verify_and_name_its_capacities() {
     let run = txverify(&["verify-proof", "--network", &plain, dir_arg]);
     assert_ne!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
+
+#[test]
+fn allgather_on_a_switch_without_multicast_sends_once_per_destination() {
+    // nvswitch 4: each GPU sends each chunk to the switch once per other GPU
+    // (3 a chunk), the switch forwards each copy the next step: 3·C + 1 steps,
+    // one over the throughput bound 3·C. SAT is not run (its formulas allow
+    // the switch one send of an item), and says so.
+    for chunks in [1u32, 2] {
+        let c = chunks.to_string();
+        let name = format!("nvswitch-4-{chunks}.sched");
+        let (run, sends) = search_written(
+            &[
+                "--network",
+                "nvswitch 4",
+                "--collective",
+                "allgather",
+                "--chunks",
+                &c,
+            ],
+            &name,
+        );
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("SAT skipped"), "{}", run.stdout);
+        assert!(
+            run.stdout
+                .contains(&format!("lower bound {} (throughput)", 3 * chunks)),
+            "{}",
+            run.stdout
+        );
+        let last = sends.iter().map(|s| s[0]).max();
+        assert_eq!(last, Some(3 * chunks + 1), "{sends:?}");
+        // Into the switch: every GPU's every chunk three times.
+        assert_eq!(
+            sends.iter().filter(|s| s[2] == 4).count() as u32,
+            4 * 3 * chunks
+        );
+        let replayed = simulated(&name, "nvswitch 4");
+        assert_eq!(replayed.code, 0, "{}{}", replayed.stdout, replayed.stderr);
+    }
+    // Asked for a time, the search has no formula to answer with.
+    let run = txverify(&[
+        "search",
+        "--network",
+        "nvswitch 4",
+        "--collective",
+        "allgather",
+        "--time",
+        "3",
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("do not copy"), "{}", run.stderr);
+}

@@ -436,3 +436,37 @@ fn a_fabric_over_the_minimum_cut_work_limit_is_refused_before_the_work() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("minimum-cut work"), "{}", run.stderr);
 }
+
+#[test]
+fn a_switch_without_multicast_forwards_each_copy_it_receives() {
+    // nvswitch 3 (switch 3): GPU 0 sends its block to the switch twice, once
+    // per destination, and the switch forwards each copy: VALID.
+    let twice = "network: nvswitch 3\nports: all\ncollective: allgather\nsends:\n\
+                 1 0 3 0 *\n1 1 3 1 *\n1 2 3 2 *\n\
+                 2 0 3 0 *\n2 1 3 1 *\n2 2 3 2 *\n\
+                 2 3 1 0 *\n2 3 2 1 *\n2 3 0 2 *\n\
+                 3 3 2 0 *\n3 3 0 1 *\n3 3 1 2 *\n";
+    let path = file("twice.sched", twice);
+    let run = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("VALID"), "{}", run.stdout);
+    // A third send of GPU 0's block from the switch, with two copies
+    // received, is switch-copy, named with its step.
+    let third = format!("{twice}4 3 0 0 *\n");
+    let path = file("third.sched", &third);
+    let run = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("step 4: switch-copy: node 3"),
+        "{}",
+        run.stdout
+    );
+    // GPU 0 passes on GPU 1's block through the switch (a third copy there)
+    // to GPU 2, which has it: delivered-twice at a GPU, as before.
+    let again = format!("{twice}4 0 3 1 *\n5 3 2 1 *\n");
+    let path = file("again.sched", &again);
+    let run = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("delivered-twice"), "{}", run.stdout);
+    assert!(!run.stdout.contains("switch-copy"), "{}", run.stdout);
+}

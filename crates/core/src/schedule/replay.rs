@@ -9,8 +9,11 @@
 //! the fabric's switch limits (`switch-limit`) and in the sender's and
 //! receiver's ports (K per step, or unlimited for `all`). A fabric's
 //! forward-only nodes start with nothing and need nothing: the packets and
-//! items of their blocks are not the collective's, and one that does not copy
-//! sends each item at most once (`switch-copy`). Personalised packets move; the items of broadcast and
+//! items of their blocks are not the collective's. One that does not copy
+//! counts its copies of each copied item: each receipt adds one (a second
+//! receipt is no duplicate), each send spends one received before its step,
+//! and a send with none left is `switch-copy`; a combined item it forwards at
+//! most once (`switch-copy`). Personalised packets move; the items of broadcast and
 //! allgather are copied; those of reduce, reduce-scatter and allreduce are
 //! partial combinations, merged at the receiver (`replay/sums.rs`). `gather R` is
 //! replayed as the time-and-direction reversal of `scatter R`, its dual.
@@ -145,9 +148,9 @@ struct State<'a> {
     limits_from: Vec<Vec<u32>>,
     limit_sends: Vec<u32>,
     limits_touched: Vec<u32>,
-    /// Forward-only nodes that do not copy: the (item, node) pairs already
-    /// forwarded.
-    forwarded: Option<std::collections::HashSet<(usize, u32)>>,
+    /// Forward-only nodes that do not copy: their copies of each copied
+    /// item, and the combined items already forwarded.
+    switch_copies: Option<SwitchCopies>,
     sent: Vec<u32>,
     received: Vec<u32>,
     port_touched: Vec<u32>,
@@ -266,6 +269,9 @@ impl State<'_> {
         for i in self.fresh_list.drain(..) {
             self.fresh.clear(i);
         }
+        if let Some(copies) = self.switch_copies.as_mut() {
+            copies.end_step();
+        }
         for x in self.queue_touched.drain(..) {
             self.peak_queue = self.peak_queue.max(self.queue[x as usize]);
         }
@@ -306,12 +312,27 @@ impl State<'_> {
                     return self.report(ViolationKind::DeliveredTwice, step, s.from, link, packet);
                 }
             }
+            Slot::Copy(p) if self.counts_copies(s.from) => {
+                let copies = self.switch_copies.as_mut().map(|c| c.spend(p, s.from));
+                match copies {
+                    Some(Spend::NeverHeld) => {
+                        return self.report(ViolationKind::NotHeld, step, s.from, link, packet);
+                    }
+                    Some(Spend::NoneLeft) => {
+                        self.report(ViolationKind::SwitchCopy, step, s.from, link, packet)
+                    }
+                    _ => {}
+                }
+                if !self.counts_copies(s.to) && self.have.get(p * self.n + s.to as usize) {
+                    return self.report(ViolationKind::DeliveredTwice, step, s.to, link, packet);
+                }
+            }
             Slot::Copy(p) => {
                 let from = p * self.n + s.from as usize;
                 if !self.have.get(from) || self.fresh.get(from) {
                     return self.report(ViolationKind::NotHeld, step, s.from, link, packet);
                 }
-                if self.have.get(p * self.n + s.to as usize) {
+                if !self.counts_copies(s.to) && self.have.get(p * self.n + s.to as usize) {
                     return self.report(ViolationKind::DeliveredTwice, step, s.to, link, packet);
                 }
             }
@@ -326,9 +347,9 @@ impl State<'_> {
         if !self.limits_from.is_empty() {
             self.count_limits(s);
         }
-        if let (Some(forwarded), Slot::Copy(p) | Slot::Sum(p)) = (&mut self.forwarded, &slot)
+        if let (Some(copies), Slot::Sum(p)) = (&mut self.switch_copies, &slot)
             && self.graph.is_forward_only(s.from)
-            && !forwarded.insert((*p, s.from))
+            && !copies.forwarded_sums.insert((*p, s.from))
         {
             self.report(ViolationKind::SwitchCopy, step, s.from, link, packet);
         }
@@ -365,6 +386,13 @@ impl State<'_> {
                 }
             }
             Slot::Copy(p) => {
+                if let Some(copies) = self
+                    .switch_copies
+                    .as_mut()
+                    .filter(|_| self.graph.is_forward_only(s.to))
+                {
+                    copies.receive(p, s.to);
+                }
                 let i = p * self.n + to;
                 self.have.set(i);
                 self.fresh.set(i);
@@ -376,6 +404,12 @@ impl State<'_> {
                 }
             }
         }
+    }
+
+    /// Whether `x` is a forward-only node that counts its copies (it does not
+    /// copy).
+    fn counts_copies(&self, x: u32) -> bool {
+        self.switch_copies.is_some() && self.graph.is_forward_only(x)
     }
 
     /// Counts a send on directed link `l` against its capacity.
@@ -735,7 +769,8 @@ impl<'g> State<'g> {
             limits_from,
             limit_sends: vec![0; fabric.limits().len()],
             limits_touched: Vec::new(),
-            forwarded: (fabric.has_forward_only() && !fabric.multicast()).then(Default::default),
+            switch_copies: (fabric.has_forward_only() && !fabric.multicast())
+                .then(Default::default),
             sent: vec![0; n],
             received: vec![0; n],
             port_touched: Vec::new(),
@@ -747,6 +782,74 @@ impl<'g> State<'g> {
             violations: Vec::new(),
             max_listed: options.max_listed,
         })
+    }
+}
+
+/// A non-copying switch's copies of one copied item.
+#[derive(Clone, Copy, Debug, Default)]
+struct Copies {
+    /// Received before this step and not yet sent.
+    ready: u32,
+    /// Received this step: sendable from the next.
+    arriving: u32,
+    /// Sent so far.
+    spent: u32,
+}
+
+/// What a switch's send of an item finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spend {
+    /// A copy received before the step, now spent.
+    Spent,
+    /// Copies were received before, but every one is spent.
+    NoneLeft,
+    /// No copy was received before the step.
+    NeverHeld,
+}
+
+/// The copies held by the forward-only nodes of a fabric without multicast:
+/// a switch forwards what it received, one send per copy.
+#[derive(Debug, Default)]
+struct SwitchCopies {
+    /// By (item, switch).
+    copies: std::collections::HashMap<(usize, u32), Copies>,
+    /// The (item, switch) pairs that received this step.
+    arrived: Vec<(usize, u32)>,
+    /// Combined items are forwarded at most once: the (item, switch) pairs sent.
+    forwarded_sums: std::collections::HashSet<(usize, u32)>,
+}
+
+impl SwitchCopies {
+    fn receive(&mut self, item: usize, switch: u32) {
+        let c = self.copies.entry((item, switch)).or_default();
+        if c.arriving == 0 {
+            self.arrived.push((item, switch));
+        }
+        c.arriving = c.arriving.saturating_add(1);
+    }
+
+    fn spend(&mut self, item: usize, switch: u32) -> Spend {
+        let Some(c) = self.copies.get_mut(&(item, switch)) else {
+            return Spend::NeverHeld;
+        };
+        if c.ready > 0 {
+            c.ready -= 1;
+            c.spent = c.spent.saturating_add(1);
+            Spend::Spent
+        } else if c.spent > 0 {
+            Spend::NoneLeft
+        } else {
+            Spend::NeverHeld
+        }
+    }
+
+    fn end_step(&mut self) {
+        for key in self.arrived.drain(..) {
+            if let Some(c) = self.copies.get_mut(&key) {
+                c.ready = c.ready.saturating_add(c.arriving);
+                c.arriving = 0;
+            }
+        }
     }
 }
 

@@ -54,6 +54,14 @@ pub enum CollectiveSearchError {
         /// The limit.
         limit: u64,
     },
+    /// The fabric has forward-only nodes that do not copy, and the collective's
+    /// items are copied: the replay lets such a switch forward each copy it
+    /// receives, the formulas only one send of an item out of it, so a
+    /// refutation would not speak of every schedule.
+    #[error(
+        "SAT is not run for {0} on a fabric whose switches do not copy: its formulas allow a switch one send of an item, the replay one per copy received, so a refutation would not hold"
+    )]
+    SwitchCopies(Collective),
     /// The run's stop token (deadline or signal) stopped the encoder.
     #[error("the formula was not finished: the run was stopped")]
     Stopped,

@@ -8,8 +8,10 @@
 //!   from one of its sources to one of its destinations;
 //! - a forward-only node has no item of its own and needs none (the encoders
 //!   leave its block out and ask nothing of it at the end), and unless the
-//!   fabric multicasts it sends each item at most once in the whole schedule
-//!   ([`at_most_once_from_switches`]).
+//!   fabric multicasts it sends each combined item at most once in the whole
+//!   schedule ([`at_most_once_from_switches`]); a copied item it may send once
+//!   per copy received, which the formulas do not say, so SAT is not run for
+//!   copied items there ([`sat_matches_replay`]).
 //!
 //! Every clause here is one the replay checks, so a refutation still speaks
 //! about every schedule of the model, now on the fabric. The constructions
@@ -22,7 +24,9 @@ use super::heuristic::collective::{
 };
 use crate::cnf::{Cnf, Lit};
 use txverify_core::network::Graph;
-use txverify_core::schedule::{Collective, Ports, ReplayOptions, Schedule, TimedSend, replay};
+use txverify_core::schedule::{
+    Collective, Items, Ports, ReplayOptions, Schedule, TimedSend, replay,
+};
 
 /// At most `capacity(link)` of `on_link[(t − 1)·L + link]` a step (L the
 /// directed links).
@@ -59,6 +63,17 @@ pub(crate) fn switch_limits(cnf: &mut Cnf, graph: &Graph, on_link: &[Vec<Lit>]) 
             cnf.at_most(&vars, limit.sends as usize);
         }
     }
+}
+
+/// Whether the SAT formulas of `collective` say on `graph` what its replay
+/// judges. They hold a switch that does not copy to one send of each item;
+/// the replay lets it forward each copy it receives of a copied item (a GPU
+/// may send one to it per destination), so for allgather and broadcast on
+/// such a fabric a refutation would not hold, and SAT is not run there. A
+/// combined item is forwarded at most once in both.
+pub fn sat_matches_replay(graph: &Graph, collective: Collective) -> bool {
+    let fabric = graph.fabric();
+    !(fabric.has_forward_only() && !fabric.multicast() && collective.items() == Items::Copies)
 }
 
 /// The sends of one item out of each node, over every step, to be held to at
@@ -117,6 +132,19 @@ pub fn construct_on_fabric(
     if graph.fabric().is_plain() {
         return construct_until(graph, collective, ports, stop).map(Some);
     }
+    if let Some(made) = through_one_switch(graph, collective) {
+        let schedule = Schedule {
+            network: None,
+            ports: Some(ports),
+            collective,
+            sends: made.sends.clone(),
+        };
+        if replay(&schedule, graph, &ReplayOptions { max_listed: 0 })
+            .is_ok_and(|r| r.violation_count() == 0)
+        {
+            return Ok(Some(made));
+        }
+    }
     let mut tries = vec![ports];
     if ports == Ports::All && !graph.fabric().limits().is_empty() {
         tries.push(Ports::Limit(1));
@@ -141,6 +169,59 @@ pub fn construct_on_fabric(
         }
     }
     Ok(None)
+}
+
+/// Allgather on a fabric whose GPUs' only link is to one forward-only node
+/// that does not copy (`nvswitch N`): in a rotation over the C chunks and the
+/// N − 1 offsets r, at step k + 1 every GPU g sends the k-th (chunk, offset)
+/// of its block to the switch, which forwards it at step k + 2 to GPU
+/// g + r (mod N): one send in and out of every GPU a step, (N − 1)·C + 1 steps,
+/// the throughput bound (N − 1)·C plus one step of pipeline fill. `None` on any
+/// other fabric or collective; the caller replays it on the fabric.
+fn through_one_switch(graph: &Graph, collective: Collective) -> Option<Construction> {
+    let Collective::Allgather { chunks } = collective else {
+        return None;
+    };
+    if graph.fabric().multicast() {
+        return None;
+    }
+    let n = graph.nodes() as u32;
+    let mut switches = (0..n).filter(|&x| graph.is_forward_only(x));
+    let (hub, None) = (switches.next()?, switches.next()) else {
+        return None;
+    };
+    let gpus: Vec<u32> = (0..n).filter(|&x| x != hub).collect();
+    if gpus.len() < 2 || gpus.iter().any(|&g| graph.neighbours(g) != [hub]) {
+        return None;
+    }
+    let count = gpus.len();
+    let mut sends = Vec::new();
+    let mut step = 0u32;
+    for chunk in 0..chunks {
+        for offset in 1..count {
+            step += 1;
+            for (i, &g) in gpus.iter().enumerate() {
+                let to = gpus[(i + offset) % count];
+                let p = txverify_core::schedule::Packet::item(g, chunk);
+                let send = |step, from, to| TimedSend {
+                    step,
+                    from,
+                    to,
+                    source: p.source,
+                    destination: p.destination,
+                };
+                sends.push(send(step, g, hub));
+                sends.push(send(step + 1, hub, to));
+            }
+        }
+    }
+    sends.sort_by_key(|s| s.step);
+    let time = sends.iter().map(|s| s.step).max().unwrap_or(0);
+    Some(Construction {
+        method: "through the switch, once per destination".to_string(),
+        sends,
+        time,
+    })
 }
 
 /// The most packets node `v` can receive in one step: the capacities of the

@@ -169,6 +169,119 @@ fn a_switch_has_no_data_needs_none_and_copies_only_with_multicast() {
     );
 }
 
+/// Allgather of the leaves through a centre that does not copy: each leaf
+/// sends its block to the centre once per other leaf (steps 1 and 2), and the
+/// centre forwards each copy the step after it arrives, in a rotation.
+fn once_per_destination() -> Vec<TimedSend> {
+    let mut sends = Vec::new();
+    for round in 0..2u32 {
+        for leaf in 1..4u32 {
+            sends.push(item(round + 1, leaf, 0, leaf, 0));
+            let to = (leaf + round) % 3 + 1;
+            sends.push(item(round + 2, 0, to, leaf, 0));
+        }
+    }
+    sends
+}
+
+#[test]
+fn a_switch_without_multicast_forwards_each_copy_it_received() {
+    let allgather = Collective::Allgather { chunks: 1 };
+    // A second receipt at the switch is a second copy, not a duplicate.
+    assert_eq!(
+        counts(&star_switch(false), allgather, once_per_destination()),
+        vec![]
+    );
+    assert_eq!(
+        counts(&star_switch(true), allgather, once_per_destination()),
+        vec![("delivered-twice".to_string(), 3)]
+    );
+}
+
+#[test]
+fn a_switch_spends_one_copy_a_send() {
+    let allgather = Collective::Allgather { chunks: 1 };
+    // k receipts of leaf 1's block at the switch (steps 1..=k) and m sends of
+    // it out (steps 10.., to leaves 2 and 3 alternately): m − k are
+    // switch-copy, or none.
+    for received in 1..4u32 {
+        for sent in 0..5u32 {
+            let mut sends: Vec<TimedSend> = (1..=received).map(|t| item(t, 1, 0, 1, 0)).collect();
+            sends.extend((0..sent).map(|i| item(10 + i, 0, 2 + i % 2, 1, 0)));
+            let schedule = Schedule {
+                network: None,
+                ports: Some(Ports::All),
+                collective: allgather,
+                sends,
+            };
+            let report = replay(&schedule, &star_switch(false), &ReplayOptions::default()).unwrap();
+            let over: Vec<&Violation> = report
+                .violations()
+                .iter()
+                .filter(|v| v.kind == ViolationKind::SwitchCopy)
+                .collect();
+            assert_eq!(
+                over.len() as u32,
+                sent.saturating_sub(received),
+                "{received} in, {sent} out"
+            );
+            // Each is named with its step, the switch and the item.
+            for (v, step) in over.iter().zip(10 + received..) {
+                assert_eq!(
+                    (v.step, v.node, v.packet),
+                    (Some(step), 0, Packet::item(1, 0))
+                );
+            }
+            // Leaves 2 and 3 receive the block more than once: delivered-twice,
+            // as on any GPU.
+            let twice = sent.saturating_sub(2) as u64;
+            assert_eq!(
+                report
+                    .counts()
+                    .get(&ViolationKind::DeliveredTwice)
+                    .copied()
+                    .unwrap_or(0),
+                twice
+            );
+        }
+    }
+}
+
+#[test]
+fn a_copy_is_sent_no_sooner_than_the_step_after_it_arrives() {
+    let allgather = Collective::Allgather { chunks: 1 };
+    // The second copy arrives at step 3; the send at step 3 finds the first
+    // spent: switch-copy, named at step 3. A send of an item never received is
+    // not-held.
+    let sends = vec![
+        item(1, 1, 0, 1, 0),
+        item(2, 0, 2, 1, 0),
+        item(3, 1, 0, 1, 0),
+        item(3, 0, 3, 1, 0),
+        item(4, 0, 1, 2, 0),
+    ];
+    let schedule = Schedule {
+        network: None,
+        ports: Some(Ports::All),
+        collective: allgather,
+        sends,
+    };
+    let report = replay(&schedule, &star_switch(false), &ReplayOptions::default()).unwrap();
+    let named: Vec<(ViolationKind, Option<u32>)> = report
+        .violations()
+        .iter()
+        .filter(|v| v.kind != ViolationKind::NeverDelivered)
+        .map(|v| (v.kind, v.step))
+        .collect();
+    assert_eq!(
+        named,
+        vec![
+            (ViolationKind::SwitchCopy, Some(3)),
+            (ViolationKind::NotHeld, Some(4))
+        ]
+    );
+}
+
 #[test]
 fn a_switch_contributes_nothing_to_a_sum_and_cannot_be_a_root() {
     let mut path = named("linear 3")
