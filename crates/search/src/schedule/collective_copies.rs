@@ -19,7 +19,7 @@
 //! limits bound the sends of a step, a forward-only node has no item and
 //! needs none, and without multicast sends each item at most once; and the
 //! formula is the empty clause when some node cannot take in its items in
-//! time ([`super::fabric::starved`], a count every schedule respects).
+//! time (`fabric::starved`, a count every schedule respects).
 
 use super::StopToken;
 use super::collective_symmetry::Translations;
@@ -413,7 +413,7 @@ pub(crate) fn capacities(
 }
 
 /// Where an upward SAT search of `collective` on a fabric starts: one step
-/// below the first time at which no node is [`fabric::starved`] (that time's formula
+/// below the first time at which no node is `fabric::starved` (that time's formula
 /// is then refuted at once, and its refutation covers every fewer step), so
 /// that a fabric whose nodes take in little, such as a hub's one receipt a
 /// step, is not searched step by step from 0. 0 for the combining

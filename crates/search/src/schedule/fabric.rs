@@ -9,7 +9,7 @@
 //! - a forward-only node has no item of its own and needs none (the encoders
 //!   leave its block out and ask nothing of it at the end), and unless the
 //!   fabric multicasts it sends each combined item at most once in the whole
-//!   schedule ([`at_most_once_from_switches`]); a copied item it may send once
+//!   schedule (`SwitchSends::at_most_once_from_switches`); a copied item it may send once
 //!   per copy received, which the formulas do not say, so SAT is not run for
 //!   copied items there ([`sat_matches_replay`]).
 //!
