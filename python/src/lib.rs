@@ -16,6 +16,7 @@ mod args;
 mod run;
 
 use pyo3::prelude::*;
+use txverify_clients::report::Status;
 
 /// The module's functions (their Python wrappers are in `txverify/__init__.py`).
 #[pymodule]
@@ -33,5 +34,17 @@ fn _txverify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(api::cut_svg, m)?)?;
     m.add_function(wrap_pyfunction!(api::panic_for_test, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The library's one exit-status table, by the exception each status
+    // raises: `python -m txverify` exits as the command line does.
+    let statuses = pyo3::types::PyDict::new(m.py());
+    for (class, status) in [
+        ("Error", Status::Rejected),
+        ("InputError", Status::Input),
+        ("LimitError", Status::Limit),
+        ("InternalError", Status::Internal),
+    ] {
+        statuses.set_item(class, status.code())?;
+    }
+    m.add("EXIT_STATUS", statuses)?;
     Ok(())
 }

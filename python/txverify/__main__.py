@@ -18,10 +18,8 @@ from typing import List, Optional
 
 from . import (
     Error,
-    InputError,
-    InternalError,
-    LimitError,
     Schedule,
+    _txverify,
     bounds,
     check_msccl,
     check_table,
@@ -95,23 +93,18 @@ def _run(args: argparse.Namespace) -> int:
 
 def main(argv: Optional[List[str]] = None) -> int:
     args = _parser().parse_args(argv)
+    # The library's exit-status table, by exception class.
+    statuses = _txverify.EXIT_STATUS
     try:
         return _run(args)
-    except InputError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except LimitError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 4
-    except InternalError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 3
     except Error as e:
         print(f"error: {e}", file=sys.stderr)
-        return 1
+        kind = next(c.__name__ for c in type(e).__mro__ if c.__name__ in statuses)
+        return statuses[kind]
     except OSError as e:
+        # A file the wrapper itself could not read or write: bad input.
         print(f"error: {e}", file=sys.stderr)
-        return 2
+        return statuses["InputError"]
 
 
 if __name__ == "__main__":

@@ -4,10 +4,11 @@ Every argument is read by name: a value of the wrong type or out of range
 raises ``txverify.InputError``, never ``TypeError``, ``OverflowError`` or
 ``UnicodeError``."""
 
-from typing import Optional, Tuple, Union
+from typing import Dict, Optional, Tuple, Union
 import os
 
 __version__: str
+EXIT_STATUS: Dict[str, int]  # exit status by exception class name, the library's table
 
 Reported = Tuple[str, str, int]
 Text = Union[str, bytes]
