@@ -22,6 +22,7 @@ use super::StopToken;
 use super::heuristic::collective::{
     Construction, ConstructionError, construct_until, constructions_until,
 };
+use super::machines::by_machines;
 use crate::cnf::{Cnf, Lit};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{
@@ -145,6 +146,35 @@ pub fn construct_on_fabric(
             return Ok(Some(made));
         }
     }
+    let valid = |sends: &[TimedSend]| {
+        let schedule = Schedule {
+            network: None,
+            ports: Some(ports),
+            collective,
+            sends: sends.to_vec(),
+        };
+        replay(&schedule, graph, &ReplayOptions { max_listed: 0 })
+            .is_ok_and(|r| r.violation_count() == 0)
+    };
+    // Several machines: the NICs a pipeline (`machines`), kept when valid
+    // and no slower than the first valid construction that knows no machines.
+    let by_machines = by_machines(graph, collective, ports, stop)?.filter(|m| valid(&m.sends));
+    let flat = flat_on_fabric(graph, collective, ports, stop)?;
+    Ok(match (by_machines, flat) {
+        (Some(m), Some(f)) => Some(if f.time < m.time { f } else { m }),
+        (m, f) => m.or(f),
+    })
+}
+
+/// The first of the constructions that know no fabric
+/// ([`constructions_until`]) valid on `graph`'s fabric (see
+/// [`construct_on_fabric`]).
+fn flat_on_fabric(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    stop: &StopToken,
+) -> Result<Option<Construction>, ConstructionError> {
     let mut tries = vec![ports];
     if ports == Ports::All && !graph.fabric().limits().is_empty() {
         tries.push(Ports::Limit(1));
