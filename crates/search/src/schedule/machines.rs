@@ -37,7 +37,7 @@
 //! replays the sends on the fabric before keeping them.
 
 use super::StopToken;
-use super::heuristic::collective::{Construction, ConstructionError};
+use super::heuristic::collective::{Construction, ConstructionError, allreduce};
 use std::collections::HashMap;
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Packet, Ports, TimedSend};
@@ -166,14 +166,32 @@ pub fn by_machines(
     let (root, chunks) = match collective {
         Collective::Allgather { chunks } => (None, chunks),
         Collective::Broadcast { root, chunks } => (Some(root), chunks),
+        // The combining collectives by time reversal (as the constructions
+        // that know no machines make them, `heuristic::collective`): valid
+        // where the fabric is the same both ways and no switch forwards a
+        // combination twice, which the caller's replay decides.
+        Collective::ReduceScatter { chunks } | Collective::Allreduce { chunks } => {
+            let gather = Collective::Allgather { chunks };
+            let Some(made) = by_machines(graph, gather, ports, stop)? else {
+                return Ok(None);
+            };
+            return Ok(Some(match collective {
+                Collective::ReduceScatter { .. } => {
+                    made.reversed(format!("reversed {}", made.method))
+                }
+                _ => allreduce(&made),
+            }));
+        }
+        Collective::Reduce { root, chunks } => {
+            let spread = Collective::Broadcast { root, chunks };
+            let made = by_machines(graph, spread, ports, stop)?;
+            return Ok(made.map(|m| m.reversed(format!("reversed {}", m.method))));
+        }
         _ => return Ok(None),
     };
     if ports != Ports::All || chunks == 0 {
         return Ok(None);
     }
-    let Some(machines) = Machines::of(graph) else {
-        return Ok(None);
-    };
     let n = graph.nodes() as u32;
     let blocks: Vec<u32> = match root {
         Some(r) if r < n && !graph.is_forward_only(r) => vec![r],
@@ -187,6 +205,9 @@ pub fn by_machines(
     if work > MAX_MACHINES_STEP_WORK {
         return Ok(None);
     }
+    let Some(machines) = Machines::of(graph) else {
+        return Ok(None);
+    };
     let mut spread = Spread::new(graph, &machines, items);
     let gpus = graph.endpoint_count() as u64;
     // Every step moves an item into a GPU that lacked it, or stops.
@@ -750,5 +771,28 @@ mod tests {
         }
         let broadcast = Collective::Broadcast { root: 3, chunks: 4 };
         assert!(valid_time(&named("cluster 3 2 dgx1"), broadcast) > 0);
+        // Reversed: the NICs and links are the same both ways.
+        let dgx = named("cluster 2 1 dgx1");
+        let scatter = valid_time(&dgx, Collective::ReduceScatter { chunks: 2 });
+        assert!(scatter <= 18);
+        assert_eq!(
+            valid_time(&dgx, Collective::Allreduce { chunks: 2 }),
+            2 * scatter
+        );
+        assert!(valid_time(&dgx, Collective::Reduce { root: 9, chunks: 2 }) > 0);
+    }
+
+    #[test]
+    fn a_fabric_over_the_step_work_gets_no_schedule_by_machines() {
+        // 512 GPUs, each linked to the 504 of the other machines: 512 items
+        // over about 2.6·10^5 directed links, above the limit.
+        let big = named("cluster 64 1 dgx1");
+        let gather = Collective::Allgather { chunks: 1 };
+        let work = 512 * big.directed_links() as u64;
+        assert!(work > MAX_MACHINES_STEP_WORK);
+        let made = by_machines(&big, gather, Ports::All, &StopToken::default()).unwrap();
+        assert!(made.is_none());
+        // Its machines are still read.
+        assert_eq!(Machines::of(&big).map(|m| m.count()), Some(64));
     }
 }
