@@ -795,4 +795,36 @@ mod tests {
         // Its machines are still read.
         assert_eq!(Machines::of(&big).map(|m| m.count()), Some(64));
     }
+
+    #[test]
+    fn a_fabric_over_the_read_work_has_no_machines_read() {
+        use txverify_core::network::{FabricSpec, SwitchLimit};
+        // A path of 4,096 GPUs with 2^15 limits: 2^27 over 2^26.
+        let n = 4096u32;
+        let lists = (0..n)
+            .map(|x| {
+                [x.checked_sub(1), (x + 1 < n).then_some(x + 1)]
+                    .into_iter()
+                    .flatten()
+                    .collect()
+            })
+            .collect();
+        let limits = (0..1u32 << 15)
+            .map(|j| SwitchLimit {
+                name: format!("l{j}"),
+                sources: vec![0],
+                destinations: vec![1],
+                sends: 1,
+            })
+            .collect();
+        let graph = Graph::from_adjacency(lists)
+            .unwrap()
+            .with_fabric(FabricSpec {
+                limits,
+                ..FabricSpec::default()
+            })
+            .unwrap();
+        assert!(u64::from(n) << 15 > MAX_MACHINES_READ_WORK);
+        assert_eq!(Machines::of(&graph), None);
+    }
 }
