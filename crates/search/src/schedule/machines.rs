@@ -395,7 +395,7 @@ impl<'a> Spread<'a> {
         if crossing {
             // One destination machine a step, in rotation.
             let turn = if mu != mw && k > 2 {
-                let ahead = (mw + k - mu - 1) % (k - 1);
+                let ahead = (mw + k - mu - 1) % k;
                 (ahead + (k - 1) - t % (k - 1)) % (k - 1)
             } else {
                 0
@@ -768,6 +768,12 @@ mod tests {
             // first step nothing has reached a switch, and an item crosses
             // the switches' link before its first copy goes down.
             assert!(valid_time(&two_switches(8, 2), gather) <= 15 * c + 3);
+        }
+        // Three machines, NICs of 2: each takes in 16C items, 2 a step, each
+        // step from one other machine in rotation: 8C + 2 again.
+        for c in 1..=2 {
+            let gather = Collective::Allgather { chunks: c };
+            assert!(valid_time(&named("cluster 3 2 dgx1"), gather) <= 8 * c + 2);
         }
         let broadcast = Collective::Broadcast { root: 3, chunks: 4 };
         assert!(valid_time(&named("cluster 3 2 dgx1"), broadcast) > 0);
