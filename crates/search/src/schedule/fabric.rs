@@ -122,7 +122,9 @@ impl SwitchSends {
 /// replayed on the fabric and the first valid one kept; when none is and the
 /// ports are all, the one-port constructions are tried too (one send and one
 /// receipt a node a step, which keeps many switch limits, such as
-/// `hub-and-spoke`'s). On a network without a fabric it is
+/// `hub-and-spoke`'s). On a fabric of several machines the construction by
+/// machines ([`super::machines`]) is made first and kept, when valid, unless
+/// one of those is faster. On a network without a fabric it is
 /// [`super::heuristic::collective::construct_until`].
 pub fn construct_on_fabric(
     graph: &Graph,
@@ -159,7 +161,12 @@ pub fn construct_on_fabric(
     // Several machines: the NICs a pipeline (`machines`), kept when valid
     // and no slower than the first valid construction that knows no machines.
     let by_machines = by_machines(graph, collective, ports, stop)?.filter(|m| valid(&m.sends));
-    let flat = flat_on_fabric(graph, collective, ports, stop)?;
+    let flat = match flat_on_fabric(graph, collective, ports, stop) {
+        Ok(flat) => flat,
+        // Stopped (or too large) after a schedule by machines: that one.
+        Err(_) if by_machines.is_some() => None,
+        Err(e) => return Err(e),
+    };
     Ok(match (by_machines, flat) {
         (Some(m), Some(f)) => Some(if f.time < m.time { f } else { m }),
         (m, f) => m.or(f),
