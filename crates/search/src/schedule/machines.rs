@@ -805,8 +805,10 @@ mod tests {
     #[test]
     fn a_fabric_over_the_read_work_has_no_machines_read() {
         use txverify_core::network::{FabricSpec, SwitchLimit};
-        // A path of 4,096 GPUs with 2^15 limits: 2^27 over 2^26.
-        let n = 4096u32;
+        // Two paths of 2,048 GPUs joined end to end, a NIC between them (the
+        // separating limits), and 2^15 limits in all: 2^27 over 2^26. Under
+        // the limit these would be two machines.
+        let (n, half) = (4096u32, 2048u32);
         let lists = (0..n)
             .map(|x| {
                 [x.checked_sub(1), (x + 1 < n).then_some(x + 1)]
@@ -815,14 +817,20 @@ mod tests {
                     .collect()
             })
             .collect();
-        let limits = (0..1u32 << 15)
-            .map(|j| SwitchLimit {
-                name: format!("l{j}"),
-                sources: vec![0],
-                destinations: vec![1],
-                sends: 1,
-            })
-            .collect();
+        let side = |machine: u32| (machine * half..(machine + 1) * half).collect::<Vec<u32>>();
+        let nic = |name: &str, from: u32| SwitchLimit {
+            name: name.into(),
+            sources: side(from),
+            destinations: side(1 - from),
+            sends: 1,
+        };
+        let mut limits = vec![nic("out", 0), nic("in", 1)];
+        limits.extend((2..1u32 << 15).map(|j| SwitchLimit {
+            name: format!("l{j}"),
+            sources: vec![0],
+            destinations: vec![1],
+            sends: 1,
+        }));
         let graph = Graph::from_adjacency(lists)
             .unwrap()
             .with_fabric(FabricSpec {
@@ -831,6 +839,7 @@ mod tests {
             })
             .unwrap();
         assert!(u64::from(n) << 15 > MAX_MACHINES_READ_WORK);
-        assert_eq!(Machines::of(&graph), None);
+        let read = Machines::of(&graph).map(|m| m.count());
+        assert_eq!(read, None);
     }
 }
