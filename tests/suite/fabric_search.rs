@@ -276,3 +276,119 @@ fn allgather_on_a_switch_without_multicast_sends_once_per_destination() {
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("do not copy"), "{}", run.stderr);
 }
+
+/// The last step of `sends` (0 without any).
+fn last_step(sends: &[[u32; 4]]) -> u32 {
+    sends.iter().map(|s| s[0]).max().unwrap_or(0)
+}
+
+#[test]
+fn two_machines_cross_their_nics_as_a_pipeline_and_spread_behind_them() {
+    // Two DGX-1s, one NIC each way of capacity 1: 8C items enter a machine, one
+    // a step; the last is then at one GPU of degree 4, two steps from the rest
+    // of its machine: 8C + 2 steps (the bound 8C plus the pipeline's fill).
+    let cluster = "cluster 2 1 dgx1";
+    for (collective, name) in [
+        ("allgather", "cluster-ag.sched"),
+        ("reduce-scatter", "cluster-rs.sched"),
+    ] {
+        let (run, sends) = search_written(
+            &[
+                "--network",
+                cluster,
+                "--collective",
+                collective,
+                "--chunks",
+                "2",
+                "--heuristic",
+            ],
+            name,
+        );
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("by machines"), "{}", run.stdout);
+        let last = last_step(&sends);
+        assert!(
+            (1..=8 * 2 + 2).contains(&last),
+            "{collective}: {last}\n{}",
+            run.stdout
+        );
+        let replayed = simulated(name, cluster);
+        assert!(
+            replayed.stdout.contains("verdict      VALID"),
+            "{}",
+            replayed.stdout
+        );
+    }
+    // The same fabric as msccl-tools' JSON: the machines are read from its
+    // switch limits, not from a name, and the schedule is the same.
+    let json = txverify(&["net", cluster]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let topology = file("cluster.json", &json.stdout);
+    let (run, from_json) = search_written(
+        &[
+            "--network",
+            topology.to_str().unwrap(),
+            "--collective",
+            "allgather",
+            "--chunks",
+            "2",
+            "--heuristic",
+        ],
+        "cluster-json.sched",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let (_, named) = search_written(
+        &[
+            "--network",
+            cluster,
+            "--collective",
+            "allgather",
+            "--chunks",
+            "2",
+            "--heuristic",
+        ],
+        "cluster-named.sched",
+    );
+    assert!(!from_json.is_empty());
+    assert_eq!(from_json, named);
+}
+
+#[test]
+fn two_switches_joined_switch_to_switch_get_a_schedule() {
+    // GPUs 0-7 on switch 16, 8-15 on switch 17, the switches joined at
+    // capacity 2; the switches do not copy. Every GPU takes in 15 items over
+    // its one link (the bound 15); nothing is down from a switch at step 1,
+    // and an item crosses the switches' link before it goes down: 15 + 3.
+    let mut text = String::from("switch: 16 17\n");
+    for g in 0..16 {
+        text += &format!("{g} {}\n", 16 + g / 8);
+    }
+    text += "16 17 2\n";
+    let edges = file("two-switches.edges", &text);
+    let network = format!("edges {}", edges.display());
+    let (run, sends) = search_written(
+        &[
+            "--network",
+            &network,
+            "--collective",
+            "allgather",
+            "--chunks",
+            "1",
+        ],
+        "two-switches.sched",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("lower bound 15 (throughput)"),
+        "{}",
+        run.stdout
+    );
+    let last = last_step(&sends);
+    assert!((15..=18).contains(&last), "{last}\n{}", run.stdout);
+    let replayed = simulated("two-switches.sched", &network);
+    assert!(
+        replayed.stdout.contains("verdict      VALID"),
+        "{}",
+        replayed.stdout
+    );
+}

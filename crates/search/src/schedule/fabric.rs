@@ -22,6 +22,7 @@ use super::StopToken;
 use super::heuristic::collective::{
     Construction, ConstructionError, construct_until, constructions_until,
 };
+use super::machines::by_machines;
 use crate::cnf::{Cnf, Lit};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{
@@ -121,7 +122,9 @@ impl SwitchSends {
 /// replayed on the fabric and the first valid one kept; when none is and the
 /// ports are all, the one-port constructions are tried too (one send and one
 /// receipt a node a step, which keeps many switch limits, such as
-/// `hub-and-spoke`'s). On a network without a fabric it is
+/// `hub-and-spoke`'s). On a fabric of several machines the construction by
+/// machines ([`super::machines`]) is made first and kept, when valid, unless
+/// one of those is faster. On a network without a fabric it is
 /// [`super::heuristic::collective::construct_until`].
 pub fn construct_on_fabric(
     graph: &Graph,
@@ -145,6 +148,40 @@ pub fn construct_on_fabric(
             return Ok(Some(made));
         }
     }
+    let valid = |sends: &[TimedSend]| {
+        let schedule = Schedule {
+            network: None,
+            ports: Some(ports),
+            collective,
+            sends: sends.to_vec(),
+        };
+        replay(&schedule, graph, &ReplayOptions { max_listed: 0 })
+            .is_ok_and(|r| r.violation_count() == 0)
+    };
+    // Several machines: the NICs a pipeline (`machines`), kept when valid
+    // and no slower than the first valid construction that knows no machines.
+    let by_machines = by_machines(graph, collective, ports, stop)?.filter(|m| valid(&m.sends));
+    let flat = match flat_on_fabric(graph, collective, ports, stop) {
+        Ok(flat) => flat,
+        // Stopped (or too large) after a schedule by machines: that one.
+        Err(_) if by_machines.is_some() => None,
+        Err(e) => return Err(e),
+    };
+    Ok(match (by_machines, flat) {
+        (Some(m), Some(f)) => Some(if f.time < m.time { f } else { m }),
+        (m, f) => m.or(f),
+    })
+}
+
+/// The first of the constructions that know no fabric
+/// ([`constructions_until`]) valid on `graph`'s fabric (see
+/// [`construct_on_fabric`]).
+fn flat_on_fabric(
+    graph: &Graph,
+    collective: Collective,
+    ports: Ports,
+    stop: &StopToken,
+) -> Result<Option<Construction>, ConstructionError> {
     let mut tries = vec![ports];
     if ports == Ports::All && !graph.fabric().limits().is_empty() {
         tries.push(Ports::Limit(1));

@@ -22,6 +22,7 @@ pub mod collective_symmetry;
 pub mod encode;
 pub mod fabric;
 pub mod heuristic;
+pub mod machines;
 
 pub use encode::{ExchangeEncodeError, ExchangeEncoding, PathClass, encode_exchange};
 

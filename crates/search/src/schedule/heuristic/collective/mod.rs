@@ -84,7 +84,7 @@ impl Construction {
     }
 
     /// The same schedule backwards in time, every send turned round.
-    fn reversed(&self, method: String) -> Construction {
+    pub(crate) fn reversed(&self, method: String) -> Construction {
         let t = self.time + 1;
         let mut sends: Vec<TimedSend> = self
             .sends
@@ -325,7 +325,7 @@ fn copies(
 }
 
 /// Reduce-scatter by the reversed allgather `gather`, then `gather` itself.
-fn allreduce(gather: &Construction) -> Construction {
+pub(crate) fn allreduce(gather: &Construction) -> Construction {
     let first = gather.reversed(String::new());
     let shift = first.time;
     let mut sends = first.sends;
