@@ -85,6 +85,11 @@ pub struct FabricSteps {
     /// When the program was not played in steps: its chunk-hops, more than
     /// [`MAX_STEP_CHUNK_HOPS`].
     pub not_played: Option<u64>,
+    /// The violated switch limits whose sources are several nodes (a
+    /// receive limit such as `node_i_in`), by name: a program orders each
+    /// GPU's own sends only, so no dependency within a GPU can keep them
+    /// (docs/export.md, "Switch limits").
+    pub limits_across_gpus: Vec<String>,
 }
 
 /// What a step asks of a fabric beyond what it carries.
@@ -219,8 +224,12 @@ pub fn fabric_steps(routes: &Routes, timeline: &[Departure], steps: u64) -> Fabr
             }
         }
     }
+    let mut across = std::collections::BTreeSet::new();
     for ((step, i), chunks) in on_limits {
         if chunks > u64::from(limits[i].sends) {
+            if limits[i].sources.len() > 1 {
+                across.insert(limits[i].name.clone());
+            }
             found.push(FabricViolation::Switch {
                 step,
                 name: limits[i].name.clone(),
@@ -229,6 +238,7 @@ pub fn fabric_steps(routes: &Routes, timeline: &[Departure], steps: u64) -> Fabr
             });
         }
     }
+    out.limits_across_gpus = across.into_iter().collect();
     found.sort_by_key(|v| (v.step(), v.kind()));
     out.violation_count = found.len() as u64;
     found.truncate(MAX_LISTED_VIOLATIONS);

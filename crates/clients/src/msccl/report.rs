@@ -535,8 +535,20 @@ fn fabric_text(f: &super::links::FabricSteps) -> String {
         .map(ToString::to_string)
         .collect();
     let more = f.violation_count - shown.len() as u64;
+    let across = if f.limits_across_gpus.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "\n    limits on several GPUs' sends: {}; a program orders only each GPU's own sends, so no dependency keeps these",
+            f.limits_across_gpus
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     format!(
-        "{head}; does NOT fit the fabric, {} violation{}: {}{}\n",
+        "{head}; does NOT fit the fabric, {} violation{}: {}{}{across}\n",
         f.violation_count,
         if f.violation_count == 1 { "" } else { "s" },
         shown.join("; "),
@@ -578,6 +590,7 @@ fn fabric_json(f: &super::links::FabricSteps) -> Value {
         "not_played": f.not_played,
         "violation_count": f.violation_count,
         "violations": violations,
+        "limits_across_gpus": f.limits_across_gpus,
     })
 }
 

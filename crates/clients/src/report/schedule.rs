@@ -211,7 +211,9 @@ pub fn simulate_schedule(
             ));
         }
     };
-    let times = match request.timing.asked() {
+    // A fabric that gives its links' α and β is timed without the flags.
+    let own_times = (0..graph.directed_links() as u32).any(|l| graph.link_timing(l).is_some());
+    let times = match request.timing.asked() || own_times {
         true => Some(
             crate::timed::LinkTimes::of(&request.timing, &graph)
                 .map_err(|e| failure(e.to_string(), format!("error: {e}")))?,
