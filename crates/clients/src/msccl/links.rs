@@ -1,6 +1,7 @@
 //! A program on a physical network (`check PROGRAM.xml --network NET`,
-//! docs/msccl.md "On a network"): GPU i is node i, and each connection
-//! (channel, from, to) is carried by the links of one shortest path.
+//! docs/msccl.md "On a network"): GPU i is node i (on a fabric with switches,
+//! the i-th node that is not a switch), and each connection (channel, from,
+//! to) is carried by the links of one shortest path.
 //!
 //! The route is fixed so that two runs, and a reader with a pencil, get the
 //! same loads: from a node, the next hop is its *lowest-numbered* neighbour one
@@ -61,6 +62,8 @@ pub struct OnNetwork {
     pub busiest_per_capacity: Option<LoadOnCapacity>,
     /// On a fabric (capacities or switch limits): the program in steps.
     pub fabric: Option<FabricSteps>,
+    /// The switch nodes (forward-only): GPU i is the i-th node not listed.
+    pub switches: Vec<u32>,
 }
 
 /// At most this many fabric violations are listed (all are counted).
@@ -322,9 +325,14 @@ pub fn measure(routes: &Routes, figures: &Figures, shape: &Shape) -> OnNetwork {
                 })
         })
         .flatten();
-    let fabric_model = graph.fabric().has_capacities() || !graph.fabric().limits().is_empty();
+    let fabric = graph.fabric();
+    let fabric_model =
+        fabric.has_capacities() || !fabric.limits().is_empty() || fabric.has_forward_only();
     OnNetwork {
         fabric: fabric_model.then(|| fabric_steps(routes, &figures.timeline, figures.steps)),
+        switches: (0..graph.nodes() as u32)
+            .filter(|&x| graph.is_forward_only(x))
+            .collect(),
         capacities,
         busiest_per_capacity,
         network: graph.label().to_string(),

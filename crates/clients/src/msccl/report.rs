@@ -424,8 +424,18 @@ fn times(ratio: Option<f64>) -> String {
 /// The text lines of a program on a network.
 fn network_text(on: &OnNetwork) -> String {
     let b = &on.bounds;
+    let placed = if on.switches.is_empty() {
+        "GPU i on node i".to_string()
+    } else {
+        let names: Vec<String> = on.switches.iter().map(ToString::to_string).collect();
+        format!(
+            "GPU i on the i-th node that is not a switch; switch{} {}",
+            if names.len() == 1 { "" } else { "es" },
+            names.join(", ")
+        )
+    };
     let mut out = format!(
-        "  on {} ({} nodes, {} directed links; GPU i on node i):\n",
+        "  on {} ({} nodes, {} directed links; {placed}):\n",
         on.network, on.nodes, on.directed_links
     );
     let mut why = format!(
@@ -621,6 +631,7 @@ fn network_json(on: &OnNetwork) -> Value {
         "nodes": on.nodes,
         "directed_links": on.directed_links,
         "routing": "shortest path, next hop the lowest-numbered closer neighbour",
+        "switches": on.switches,
         "links": links,
         "max_link_load": on.max_load,
         "connections": on.connections,
