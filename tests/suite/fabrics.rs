@@ -507,3 +507,27 @@ fn a_doubled_link_carries_two_messages_at_once_in_the_timed_replay() {
     let single = timed(Some("edges examples/networks/dgx1.edges"));
     assert!(single.contains("completion 16;"), "{single}");
 }
+
+#[test]
+fn no_timed_bound_is_claimed_where_the_replay_ignores_switch_limits() {
+    // hub-and-spoke 3: each GPU sends and receives one chunk a step, so the
+    // allgather takes 2 steps; timed, every GPU sends both chunks at once.
+    let path = file(
+        "hub3.sched",
+        "network: hub-and-spoke 3\nports: all\ncollective: allgather\nsends:\n\
+         1 0 1 0 *\n1 1 2 1 *\n1 2 0 2 *\n2 0 2 0 *\n2 1 0 1 *\n2 2 1 2 *\n",
+    );
+    let run = txverify(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--alpha",
+        "1",
+        "--beta",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // Done in one α + β: a step bound of 2 made into time (4) would not hold.
+    assert!(run.stdout.contains("completion 2\n"), "{}", run.stdout);
+    assert!(!run.stdout.contains("lower bound"), "{}", run.stdout);
+    assert!(run.stdout.contains("switch limits"), "{}", run.stdout);
+}

@@ -848,3 +848,52 @@ fn link_channels(network: &NetworkName, links: &BTreeSet<(u32, u32)>) -> HashMap
         .map(|(link, d)| (link, numbers[&d]))
         .collect()
 }
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+
+    fn send(step: u32, from: u32, to: u32) -> TimedSend {
+        TimedSend {
+            step,
+            from,
+            to,
+            source: from,
+            destination: to,
+        }
+    }
+
+    #[test]
+    fn a_gpus_sends_wait_for_those_of_its_previous_sending_step() {
+        // GPU 0 sends twice in step 1, three times in step 3: 2 · 3 waits;
+        // GPU 1 is not ordered.
+        let sends = [
+            send(1, 0, 1),
+            send(1, 0, 2),
+            send(1, 1, 0),
+            send(3, 0, 1),
+            send(3, 0, 2),
+            send(3, 0, 3),
+            send(3, 1, 2),
+        ];
+        assert_eq!(order_waits(&sends, &[true, false, false, false]), Ok(6));
+        assert_eq!(order_waits(&sends, &[false; 4]), Ok(0));
+    }
+
+    #[test]
+    fn waits_over_the_limit_are_refused_before_the_program_is_built() {
+        // 2,049 sends of GPU 0 in each of two steps: 2,049² > 2^22 waits.
+        let wide = 2049u32;
+        let sends: Vec<TimedSend> = (1..=2)
+            .flat_map(|step| (1..=wide).map(move |to| send(step, 0, to)))
+            .collect();
+        let mut ordered = vec![false; wide as usize + 1];
+        ordered[0] = true;
+        assert_eq!(
+            order_waits(&sends, &ordered),
+            Err(MscclError::TooManyWaits {
+                waits: u64::from(wide) * u64::from(wide)
+            })
+        );
+    }
+}
