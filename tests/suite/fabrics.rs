@@ -531,3 +531,19 @@ fn no_timed_bound_is_claimed_where_the_replay_ignores_switch_limits() {
     assert!(!run.stdout.contains("lower bound"), "{}", run.stdout);
     assert!(run.stdout.contains("switch limits"), "{}", run.stdout);
 }
+
+#[test]
+fn a_fabric_with_its_own_link_times_is_timed_without_the_flags() {
+    // Link 0–1 takes 5 + 1 per message; link 1–2 gives no time: 0.
+    let edges = file("own.edges", "0 1 alpha=5 beta=1\n1 2\n");
+    let schedule = format!(
+        "network: edges {}\nports: all\ncollective: allgather\nsends:\n\
+         1 0 1 0 *\n1 1 0 1 *\n2 1 2 0 *\n2 2 1 2 *\n3 1 0 2 *\n3 1 2 1 *\n",
+        edges.display()
+    );
+    let path = file("own.sched", &schedule);
+    let run = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // 1 → 0 carries block 1 and then block 2, 6 each.
+    assert!(run.stdout.contains("completion 12;"), "{}", run.stdout);
+}
