@@ -147,3 +147,197 @@ fn a_fabric_times_a_program_with_its_link_times_and_capacities() {
     let (report, _) = check_on(&xml, &format!("edges {}", single.display()));
     assert_eq!(report["timed"]["completion"], 21.0, "{}", report["timed"]);
 }
+
+/// `search --network NET --collective allgather --chunks C -o F.json`, then
+/// `export F.json --format msccl`; the program's path.
+fn searched_and_exported(network: &str, chunks: u32) -> PathBuf {
+    let name = format!("{}-{chunks}", network.replace(' ', "-"));
+    let json = file(&format!("{name}.json"), "");
+    let found = txverify(&[
+        "search",
+        "--network",
+        network,
+        "--collective",
+        "allgather",
+        "--chunks",
+        &chunks.to_string(),
+        "-o",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(found.code, 0, "{}{}", found.stdout, found.stderr);
+    export(&json)
+}
+
+/// The names of the switch limits of `hub-and-spoke N` that count one GPU's
+/// sends (`node_i_out`): those the export keeps by ordering a GPU's sends.
+fn is_one_gpus_out_limit(name: &str) -> bool {
+    name.starts_with("node_") && name.ends_with("_out")
+}
+
+#[test]
+fn an_export_on_hub_and_spoke_keeps_every_gpus_one_send_a_step() {
+    for chunks in [1, 2] {
+        let xml = searched_and_exported("hub-and-spoke 8", chunks);
+        let (report, code) = check_on(&xml, "hub-and-spoke 8");
+        assert_eq!((code, &report["valid"]), (0, &serde_json::json!(true)));
+        let fabric = &report["network"]["fabric"];
+        // Every violation left is of a limit on several GPUs' sends (a
+        // receive limit), and the report lists it as such.
+        let violations = fabric["violations"].as_array().unwrap();
+        for v in violations {
+            assert_eq!(v["kind"], "switch-limit", "{v}");
+            let name = v["limit"].as_str().unwrap();
+            assert!(!is_one_gpus_out_limit(name), "C = {chunks}: {v}");
+        }
+        let across = fabric["limits_across_gpus"].as_array().unwrap();
+        for v in violations {
+            assert!(across.contains(&v["limit"]), "{v} not in {across:?}");
+        }
+    }
+}
+
+#[test]
+fn a_dependency_on_a_send_holds_the_next_send_to_the_following_step() {
+    // Each GPU sends its chunk to one peer, then (waiting for that send) to
+    // the other. On hub-and-spoke 3 each GPU may send one chunk a step.
+    let program = r#"<algo name="ordered" proto="Simple" nchannels="1" nchunksperloop="3" ngpus="3" coll="allgather" inplace="0" outofplace="1" minBytes="0" maxBytes="0">
+  <gpu id="0" i_chunks="1" o_chunks="3" s_chunks="0">
+    <tb id="0" send="-1" recv="-1" chan="0">
+      <step s="0" type="cpy" srcbuf="i" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+    <tb id="1" send="1" recv="-1" chan="0">
+      <step s="0" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="1"/>
+    </tb>
+    <tb id="2" send="2" recv="-1" chan="0">
+      <step s="0" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="1" deps="0" hasdep="0"/>
+    </tb>
+    <tb id="3" send="-1" recv="1" chan="0">
+      <step s="0" type="r" srcbuf="i" srcoff="0" dstbuf="o" dstoff="1" cnt="1" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+    <tb id="4" send="-1" recv="2" chan="0">
+      <step s="0" type="r" srcbuf="i" srcoff="0" dstbuf="o" dstoff="2" cnt="1" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+  </gpu>
+  <gpu id="1" i_chunks="1" o_chunks="3" s_chunks="0">
+    <tb id="0" send="-1" recv="-1" chan="0">
+      <step s="0" type="cpy" srcbuf="i" srcoff="0" dstbuf="o" dstoff="1" cnt="1" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+    <tb id="1" send="2" recv="0" chan="0">
+      <step s="0" type="r" srcbuf="i" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="0"/>
+      <step s="1" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="1" cnt="1" depid="-1" deps="-1" hasdep="1"/>
+    </tb>
+    <tb id="2" send="0" recv="2" chan="0">
+      <step s="0" type="r" srcbuf="i" srcoff="0" dstbuf="o" dstoff="2" cnt="1" depid="-1" deps="-1" hasdep="0"/>
+      <step s="1" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="1" cnt="1" depid="1" deps="1" hasdep="0"/>
+    </tb>
+  </gpu>
+  <gpu id="2" i_chunks="1" o_chunks="3" s_chunks="0">
+    <tb id="0" send="-1" recv="-1" chan="0">
+      <step s="0" type="cpy" srcbuf="i" srcoff="0" dstbuf="o" dstoff="2" cnt="1" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+    <tb id="1" send="1" recv="-1" chan="0">
+      <step s="0" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="2" cnt="1" depid="-1" deps="-1" hasdep="1"/>
+    </tb>
+    <tb id="2" send="0" recv="-1" chan="0">
+      <step s="0" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="2" cnt="1" depid="1" deps="0" hasdep="0"/>
+    </tb>
+    <tb id="3" send="-1" recv="0" chan="0">
+      <step s="0" type="r" srcbuf="i" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+    <tb id="4" send="-1" recv="1" chan="0">
+      <step s="0" type="r" srcbuf="i" srcoff="0" dstbuf="o" dstoff="1" cnt="1" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+  </gpu>
+</algo>
+"#;
+    let xml = file("ordered.xml", program);
+    let (report, code) = check_on(&xml, "hub-and-spoke 3");
+    assert_eq!(
+        (code, &report["valid"]),
+        (0, &serde_json::json!(true)),
+        "{report}"
+    );
+    let fabric = &report["network"]["fabric"];
+    let violations = fabric["violations"].as_array().unwrap();
+    // GPU 0 sends to 1 in step 1 and to 2 in step 2, GPU 2 to 1 and then 0,
+    // GPU 1 to 2 in step 2 and to 0 in step 3: no `node_i_out` is over its
+    // one send a step.
+    assert!(
+        violations
+            .iter()
+            .all(|v| !is_one_gpus_out_limit(v["limit"].as_str().unwrap_or(""))),
+        "{fabric}"
+    );
+}
+
+#[test]
+fn a_program_on_a_switch_crosses_it_on_the_way_in_and_out() {
+    // The ring allgather of 8 GPUs: GPU i sends 7 chunks to i + 1. On
+    // `nvswitch 8` (the switch is node 8) each crosses i → 8, then 8 → i + 1.
+    let run = txverify(&[
+        "check",
+        "examples/msccl/allgather_ring.xml",
+        "--format",
+        "json",
+        "--network",
+        "nvswitch 8",
+        "--alpha",
+        "1",
+        "--beta",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let network = &report["network"];
+    assert_eq!(network["nodes"], 9, "{network}");
+    let load = |from: u32, to: u32| {
+        network["links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["from"] == from && l["to"] == to)
+            .map(|l| l["chunks"].clone())
+    };
+    assert_eq!(load(0, 8), Some(serde_json::json!(7)), "{network}");
+    assert_eq!(load(8, 1), Some(serde_json::json!(7)), "{network}");
+    assert_eq!(load(8, 0), Some(serde_json::json!(7)), "{network}");
+    assert_eq!(network["longest_route"], 2);
+    // Timed there: every message crosses two links.
+    assert!(
+        report["timed"]["completion"].as_f64().unwrap() > 0.0,
+        "{}",
+        report["timed"]
+    );
+    assert_eq!(
+        report["timed"]["busiest_link"]["chunks"], 7,
+        "{}",
+        report["timed"]
+    );
+}
+
+#[test]
+fn a_program_between_gpus_on_several_switches_is_refused_with_the_reason() {
+    // Two switches, 4 and 5, each joined to all four GPUs: a send 0 → 1
+    // may cross either, so the loads would be a guess.
+    let edges = file(
+        "two-switches.edges",
+        "switch: 4 5\n0 4\n1 4\n2 4\n3 4\n0 5\n1 5\n2 5\n3 5\n",
+    );
+    let ring4 = r#"<algo name="r" proto="Simple" nchannels="1" nchunksperloop="4" ngpus="4" coll="allgather" inplace="0" outofplace="1" minBytes="0" maxBytes="0">
+  <gpu id="0" i_chunks="1" o_chunks="4" s_chunks="0"><tb id="0" send="-1" recv="-1" chan="0"><step s="0" type="cpy" srcbuf="i" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="0"/></tb></gpu>
+  <gpu id="1" i_chunks="1" o_chunks="4" s_chunks="0"/>
+  <gpu id="2" i_chunks="1" o_chunks="4" s_chunks="0"/>
+  <gpu id="3" i_chunks="1" o_chunks="4" s_chunks="0"/>
+</algo>
+"#;
+    let xml = file("r.xml", ring4);
+    let run = txverify(&[
+        "check",
+        xml.to_str().unwrap(),
+        "--network",
+        &format!("edges {}", edges.display()),
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(all.contains("switches 4 and 5"), "{all}");
+}

@@ -470,3 +470,80 @@ fn a_switch_without_multicast_forwards_each_copy_it_receives() {
     assert!(run.stdout.contains("delivered-twice"), "{}", run.stdout);
     assert!(!run.stdout.contains("switch-copy"), "{}", run.stdout);
 }
+
+#[test]
+fn a_doubled_link_carries_two_messages_at_once_in_the_timed_replay() {
+    // A broadcast from 0 in 2 chunks down the DGX-1's doubled ring
+    // 0 1 3 2 6 7 5 4, chunk 1 a step behind chunk 0: valid on single links.
+    let ring = [0, 1, 3, 2, 6, 7, 5, 4];
+    let mut text =
+        String::from("network: dgx1\nports: all\ncollective: broadcast 0\nchunks: 2\nsends:\n");
+    for hop in 1..ring.len() {
+        let (from, to) = (ring[hop - 1], ring[hop]);
+        text += &format!("{hop} {from} {to} 0 *\n{} {from} {to} 0 * 1\n", hop + 1);
+    }
+    let path = file("ring.sched", &text);
+    let timed = |network: Option<&str>| {
+        let mut args = vec![
+            "simulate",
+            path.to_str().unwrap(),
+            "--alpha",
+            "1",
+            "--beta",
+            "1",
+        ];
+        if let Some(net) = network {
+            args.extend(["--network", net]);
+        }
+        let run = txverify(&args);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        run.stdout
+    };
+    // Both chunks are at the root at time 0. On `dgx1` each doubled link
+    // carries the two at once: 7 hops of α + β = 2 each.
+    let doubled = timed(None);
+    assert!(doubled.contains("completion 14;"), "{doubled}");
+    // On single links chunk 1 crosses each link after chunk 0: one α + β more.
+    let single = timed(Some("edges examples/networks/dgx1.edges"));
+    assert!(single.contains("completion 16;"), "{single}");
+}
+
+#[test]
+fn no_timed_bound_is_claimed_where_the_replay_ignores_switch_limits() {
+    // hub-and-spoke 3: each GPU sends and receives one chunk a step, so the
+    // allgather takes 2 steps; timed, every GPU sends both chunks at once.
+    let path = file(
+        "hub3.sched",
+        "network: hub-and-spoke 3\nports: all\ncollective: allgather\nsends:\n\
+         1 0 1 0 *\n1 1 2 1 *\n1 2 0 2 *\n2 0 2 0 *\n2 1 0 1 *\n2 2 1 2 *\n",
+    );
+    let run = txverify(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--alpha",
+        "1",
+        "--beta",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // Done in one α + β: a step bound of 2 made into time (4) would not hold.
+    assert!(run.stdout.contains("completion 2\n"), "{}", run.stdout);
+    assert!(!run.stdout.contains("lower bound"), "{}", run.stdout);
+    assert!(run.stdout.contains("switch limits"), "{}", run.stdout);
+}
+
+#[test]
+fn a_fabric_with_its_own_link_times_is_timed_without_the_flags() {
+    // Link 0–1 takes 5 + 1 per message; link 1–2 gives no time: 0.
+    let edges = file("own.edges", "0 1 alpha=5 beta=1\n1 2\n");
+    let schedule = format!(
+        "network: edges {}\nports: all\ncollective: allgather\nsends:\n\
+         1 0 1 0 *\n1 1 0 1 *\n2 1 2 0 *\n2 2 1 2 *\n3 1 0 2 *\n3 1 2 1 *\n",
+        edges.display()
+    );
+    let path = file("own.sched", &schedule);
+    let run = txverify(&["simulate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // 1 → 0 carries block 1 and then block 2, 6 each.
+    assert!(run.stdout.contains("completion 12;"), "{}", run.stdout);
+}

@@ -32,7 +32,14 @@
 //!   in a scratch chunk of its own at every node it passes (`s[k]`, never
 //!   reused, so no step can overwrite a chunk another still needs);
 //! - a forward depends on the receive that brought the message (`depid`/`deps`,
-//!   and `hasdep` on that receive).
+//!   and `hasdep` on that receive);
+//! - on a fabric with switch limits, the sends of a GPU that is a source of a
+//!   limit are held in schedule step order: each waits (through `nop` steps,
+//!   one dependency each, then its own) for every send of the GPU's previous
+//!   step that sent, so that no step of the program mixes two of the GPU's
+//!   schedule steps and every limit on that GPU's sends alone is kept
+//!   (docs/export.md, "Switch limits"). A limit that counts several GPUs'
+//!   sends (a receive limit) cannot be kept by each GPU's own order.
 //!
 //! Every send and receive of step t waits only for steps before t, so by
 //! induction on t the program cannot deadlock, even if each send waits for its
@@ -55,6 +62,11 @@ mod xml;
 /// XML takes about 300 bytes per send). A runtime loads far fewer per GPU
 /// (docs/export.md).
 pub const MAX_MSCCL_SENDS: usize = 1 << 20;
+
+/// At most this many `nop` steps are written to hold sends in step order on
+/// a fabric with switch limits (each a send of a GPU waiting for a send of
+/// its previous step), counted before any is written.
+pub const MAX_ORDER_WAITS: u64 = 1 << 22;
 
 /// Runtime limits of msccl-executor-nccl's XML reader in its default build, the
 /// figures [`RuntimeFit`] is compared with.
@@ -95,6 +107,17 @@ pub enum MscclError {
         /// Sends in the schedule.
         sends: usize,
     },
+    /// More waits than [`MAX_ORDER_WAITS`] to hold sends in step order.
+    #[error(
+        "holding each GPU's sends in step order takes {waits} waits, more than the MSCCL export limit of {MAX_ORDER_WAITS}"
+    )]
+    TooManyWaits {
+        /// Waits the order would take.
+        waits: u64,
+    },
+    /// A schedule through switch nodes the export cannot write as GPU-to-GPU sends.
+    #[error("{0}")]
+    Switches(String),
     /// A send the schedule cannot make (the schedule was not replayed valid).
     #[error("step {}: {} -> {} carrying {}: {reason}", .send.step, .send.from, .send.to, .send.packet())]
     BadSend {
@@ -170,6 +193,9 @@ pub enum StepKind {
     /// `rrc`: receive from the threadblock's receive peer, combine with `src`
     /// of this GPU, write the result to `dst` of this GPU.
     RecvReduceCopy,
+    /// `nop`: nothing; its dependency is the next step's too (a step waits
+    /// for several others through the nops before it).
+    Nop,
 }
 
 impl StepKind {
@@ -180,6 +206,7 @@ impl StepKind {
             StepKind::Recv => "r",
             StepKind::Copy => "cpy",
             StepKind::RecvReduceCopy => "rrc",
+            StepKind::Nop => "nop",
         }
     }
 }
@@ -336,7 +363,9 @@ pub fn alltoall(schedule: &Schedule, name: &str) -> Result<AllToAll, MscclError>
     }
     // One lane a link: the sends of a step on a link go in (step, from, to) order.
     let lanes: BTreeMap<(u32, u32), u32> = sends.iter().map(|s| ((s.from, s.to), 1)).collect();
-    let mut program = Layout::new(n, network, &lanes, |rank| {
+    let ordered = ordered_gpus(network, n)?;
+    order_waits(&sends, &ordered)?;
+    let mut program = Layout::new(n, network, &lanes, &ordered, |rank| {
         vec![Layout::copy(
             Chunk {
                 buffer: Buffer::Input,
@@ -417,6 +446,64 @@ struct Layout {
     recv_tb: HashMap<(u32, u32, u32), u32>,
     /// (from, to, lane) → the channel of the lane's connection.
     channel: HashMap<(u32, u32, u32), u32>,
+    /// Per GPU, when its sends are held in schedule step order: its sends so far.
+    order: Vec<Option<SendOrder>>,
+}
+
+/// The sends of one GPU whose sends are held in schedule step order.
+#[derive(Clone, Debug, Default)]
+struct SendOrder {
+    /// The schedule step of `current`.
+    step: u32,
+    /// (threadblock, step) of the sends of the GPU's previous schedule step
+    /// that sent, which every send of `step` waits for.
+    previous: Vec<(u32, u32)>,
+    /// (threadblock, step) of the sends of `step`.
+    current: Vec<(u32, u32)>,
+}
+
+/// The GPUs whose sends are held in schedule step order: the sources of the
+/// network's switch limits. A schedule through switch nodes is refused: the
+/// program's ranks are GPUs only.
+fn ordered_gpus(network: &NetworkName, n: u32) -> Result<Vec<bool>, MscclError> {
+    let graph = network.build().map_err(|_| MscclError::NoNetwork)?;
+    if graph.fabric().has_forward_only() {
+        return Err(MscclError::Switches(format!(
+            "{network} has switch nodes: MSCCL export writes schedules whose nodes are all GPUs"
+        )));
+    }
+    let mut ordered = vec![false; n as usize];
+    for limit in graph.fabric().limits() {
+        for &x in &limit.sources {
+            if let Some(o) = ordered.get_mut(x as usize) {
+                *o = true;
+            }
+        }
+    }
+    Ok(ordered)
+}
+
+/// The waits that holding the sends of the `ordered` GPUs in step order takes
+/// (sends in (step, from, to) order): per GPU and step, its sends times those
+/// of its previous step that sent; refused above [`MAX_ORDER_WAITS`].
+fn order_waits(sends: &[TimedSend], ordered: &[bool]) -> Result<u64, MscclError> {
+    let mut last: HashMap<u32, (u32, u64)> = HashMap::new();
+    let mut waits = 0u64;
+    for group in sends.chunk_by(|a, b| a.step == b.step) {
+        let mut now: BTreeMap<u32, u64> = BTreeMap::new();
+        for s in group.iter().filter(|s| ordered[s.from as usize]) {
+            *now.entry(s.from).or_default() += 1;
+        }
+        for (from, count) in now {
+            let before = last.get(&from).map_or(0, |&(_, c)| c);
+            waits = waits.saturating_add(before.saturating_mul(count));
+            last.insert(from, (group[0].step, count));
+        }
+    }
+    if waits > MAX_ORDER_WAITS {
+        return Err(MscclError::TooManyWaits { waits });
+    }
+    Ok(waits)
 }
 
 /// The lanes of each link the sends use: the most sends it carries in one
@@ -441,6 +528,7 @@ impl Layout {
         n: u32,
         network: &NetworkName,
         lanes: &BTreeMap<(u32, u32), u32>,
+        ordered: &[bool],
         local: impl Fn(u32) -> Vec<Step>,
     ) -> Layout {
         let links: BTreeSet<(u32, u32)> = lanes.keys().copied().collect();
@@ -503,6 +591,15 @@ impl Layout {
             send_tb,
             recv_tb,
             channel,
+            order: (0..n as usize)
+                .map(|g| {
+                    ordered
+                        .get(g)
+                        .copied()
+                        .unwrap_or(false)
+                        .then(SendOrder::default)
+                })
+                .collect(),
         }
     }
 
@@ -532,12 +629,41 @@ impl Layout {
         }
     }
 
-    /// Appends `step` to the send threadblock of the link `from → to`.
-    fn push_send(&mut self, from: u32, to: u32, lane: u32, step: Step) {
+    /// Appends send `step`, of schedule step `at`, to the send threadblock of
+    /// lane `lane` of the link `from → to`. When `from`'s sends are held in
+    /// step order, the send also waits for every send of `from`'s previous
+    /// schedule step with sends (in other threadblocks; its own runs in
+    /// order): a `nop` per wait beyond one, then the send with the last.
+    fn push_send(&mut self, from: u32, to: u32, lane: u32, at: u32, mut step: Step) {
         let tb = self.send_tb[&(from, to, lane)];
-        self.gpus[from as usize].threadblocks[tb as usize]
-            .steps
-            .push(step);
+        let mut waits: Vec<(u32, u32)> = Vec::new();
+        if let Some(order) = self.order[from as usize].as_mut() {
+            if order.step != at {
+                order.previous = std::mem::take(&mut order.current);
+                order.step = at;
+            }
+            waits.extend(order.previous.iter().filter(|&&(t, _)| t != tb));
+        }
+        waits.extend(step.depends_on);
+        for &w in &waits {
+            self.mark(from, Some(w));
+        }
+        step.depends_on = waits.pop();
+        let steps = &mut self.gpus[from as usize].threadblocks[tb as usize].steps;
+        for w in waits {
+            steps.push(Step {
+                kind: StepKind::Nop,
+                src: step.src,
+                dst: step.dst,
+                depends_on: Some(w),
+                has_dependent: false,
+            });
+        }
+        steps.push(step);
+        let index = steps.len() as u32 - 1;
+        if let Some(order) = self.order[from as usize].as_mut() {
+            order.current.push((tb, index));
+        }
     }
 
     /// Appends `step` to the threadblock of `to` that receives from `from`;
@@ -612,21 +738,16 @@ impl Layout {
             });
         }
         let dst = self.destination_chunk(s);
-        let gpus = &mut self.gpus;
-        if let Some((tb, step)) = writer {
-            gpus[s.from as usize].threadblocks[tb as usize].steps[step as usize].has_dependent =
-                true;
-        }
-        let tb = &mut gpus[s.from as usize].threadblocks[self.send_tb[&(s.from, s.to, 0)] as usize];
-        tb.steps.push(Step {
+        let send = Step {
             kind: StepKind::Send,
             src,
             dst,
             depends_on: writer,
             has_dependent: false,
-        });
+        };
+        self.push_send(s.from, s.to, 0, s.step, send);
         let recv_id = self.recv_tb[&(s.to, s.from, 0)];
-        let tb = &mut gpus[s.to as usize].threadblocks[recv_id as usize];
+        let tb = &mut self.gpus[s.to as usize].threadblocks[recv_id as usize];
         tb.steps.push(Step {
             kind: StepKind::Recv,
             src,
@@ -726,4 +847,53 @@ fn link_channels(network: &NetworkName, links: &BTreeSet<(u32, u32)>) -> HashMap
         .into_iter()
         .map(|(link, d)| (link, numbers[&d]))
         .collect()
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+
+    fn send(step: u32, from: u32, to: u32) -> TimedSend {
+        TimedSend {
+            step,
+            from,
+            to,
+            source: from,
+            destination: to,
+        }
+    }
+
+    #[test]
+    fn a_gpus_sends_wait_for_those_of_its_previous_sending_step() {
+        // GPU 0 sends twice in step 1, three times in step 3: 2 · 3 waits;
+        // GPU 1 is not ordered.
+        let sends = [
+            send(1, 0, 1),
+            send(1, 0, 2),
+            send(1, 1, 0),
+            send(3, 0, 1),
+            send(3, 0, 2),
+            send(3, 0, 3),
+            send(3, 1, 2),
+        ];
+        assert_eq!(order_waits(&sends, &[true, false, false, false]), Ok(6));
+        assert_eq!(order_waits(&sends, &[false; 4]), Ok(0));
+    }
+
+    #[test]
+    fn waits_over_the_limit_are_refused_before_the_program_is_built() {
+        // 2,049 sends of GPU 0 in each of two steps: 2,049² > 2^22 waits.
+        let wide = 2049u32;
+        let sends: Vec<TimedSend> = (1..=2)
+            .flat_map(|step| (1..=wide).map(move |to| send(step, 0, to)))
+            .collect();
+        let mut ordered = vec![false; wide as usize + 1];
+        ordered[0] = true;
+        assert_eq!(
+            order_waits(&sends, &ordered),
+            Err(MscclError::TooManyWaits {
+                waits: u64::from(wide) * u64::from(wide)
+            })
+        );
+    }
 }

@@ -55,7 +55,10 @@ pub fn export_schedule(
         return Ok(Exported::Schedule(written, format));
     }
     let refuse = |e: MscclError| match e {
-        MscclError::TooLarge { .. } | MscclError::Unsupported(_) => about(Status::Input, &e),
+        MscclError::TooLarge { .. }
+        | MscclError::TooManyWaits { .. }
+        | MscclError::Unsupported(_)
+        | MscclError::Switches(_) => about(Status::Input, &e),
         e => Failure::internal(format!(
             "{shown}: {e}; nothing exported (a bug: please report it)"
         )),

@@ -5,7 +5,7 @@
 
 use super::collective::{Collective, Shape};
 use super::routes::Routes;
-use txverify_core::bounds::chunks::{self, ChunkBounds, ChunkDemand};
+use txverify_core::bounds::chunks::{self, ChunkBounds, ChunkDemand, LatencyOf};
 
 /// The chunks of the collective: C (per GPU) and k (per GPU and part).
 fn sizes(shape: &Shape) -> (u64, u64) {
@@ -30,10 +30,44 @@ pub fn demand(shape: &Shape) -> ChunkDemand {
     }
 }
 
-/// The bounds of `shape`'s collective on `routes`' network (its order must be
+/// The bounds of `shape`'s collective on `routes`' network (its GPUs must be
 /// `shape.n`), for a program right for the roots `roots` (rooted collectives).
+///
+/// On a network with switches the core's bounds, which count every node as
+/// a GPU, do not apply; there only the traffic bound (the same crossings,
+/// each at least one link, over every link, switch links included) and the
+/// latency bound over GPU pairs are given, without a cut: weaker, never wrong.
 pub fn bounds(routes: &Routes, shape: &Shape, roots: &[u32]) -> ChunkBounds {
-    chunks::bounds(routes.graph(), routes.distances(), &demand(shape), roots)
+    let demand = demand(shape);
+    if !routes.graph().fabric().has_forward_only() {
+        return chunks::bounds(routes.graph(), routes.distances(), &demand, roots);
+    }
+    let n = u64::from(demand.nodes);
+    let moving = n >= 2 && demand.chunks > 0;
+    let traffic = match demand.collective {
+        _ if !moving => 0,
+        Collective::AllReduce => 2 * (n - 1) * demand.chunks,
+        Collective::AllToAll => demand.part * routes.total_distance(),
+        _ => (n - 1) * demand.chunks,
+    };
+    let (latency, latency_of) = if !moving {
+        (0, LatencyOf::NothingToMove)
+    } else if demand.collective.rooted() {
+        let worst = roots.iter().max_by_key(|&&r| (routes.eccentricity(r), r));
+        match worst {
+            Some(&r) => (routes.eccentricity(r), LatencyOf::Eccentricity(r)),
+            None => (0, LatencyOf::NoRoot),
+        }
+    } else {
+        (routes.diameter(), LatencyOf::Diameter)
+    };
+    ChunkBounds {
+        traffic,
+        directed_links: routes.graph().directed_links() as u64,
+        cut: None,
+        latency,
+        latency_of,
+    }
 }
 
 #[cfg(test)]

@@ -109,7 +109,8 @@ pub struct Figures {
     /// moves one chunk a step along its route (a message of `cnt` chunks
     /// takes `cnt` steps to leave, each chunk one link a step behind the one
     /// before), messages of a connection in order, a message leaves the step
-    /// after what its sender waited for arrived; the last step a chunk moves.
+    /// after what its sender waited for arrived (a receive: its message; a
+    /// send: its last chunk left); the last step a chunk moves.
     pub steps: u64,
     /// Every message in that model: its connection (channel, from, to), the
     /// step its first chunk takes its route's first link, and its chunks.
@@ -211,7 +212,7 @@ struct Machine<'a> {
     /// Per thread block, where it is in [`Figures::depth`]'s measure.
     depth: Vec<u64>,
     /// Per thread block, the step by whose end what it waited for arrived
-    /// ([`Figures::steps`]).
+    /// and what it sent left ([`Figures::steps`]).
     step: Vec<u64>,
     /// Per connection, the first step its next message may leave.
     connection_free: HashMap<(u32, u32, u32), u64>,
@@ -495,6 +496,10 @@ impl<'a> Machine<'a> {
         // The last chunk leaves at first + cnt − 1 and takes hops − 1 more.
         let last = (first_step + chunks - 1).saturating_add(hops.saturating_sub(1));
         self.figures.steps = self.figures.steps.max(last);
+        // The send is done when its last chunk has left: what waits for it
+        // (its thread block's next steps, a dependency on it) goes no earlier
+        // than the step after.
+        self.step[t] = self.step[t].max(first_step + chunks - 1);
         self.figures.timeline.push(Departure {
             connection: conn,
             first_step,

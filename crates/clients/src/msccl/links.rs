@@ -1,6 +1,7 @@
 //! A program on a physical network (`check PROGRAM.xml --network NET`,
-//! docs/msccl.md "On a network"): GPU i is node i, and each connection
-//! (channel, from, to) is carried by the links of one shortest path.
+//! docs/msccl.md "On a network"): GPU i is node i (on a fabric with switches,
+//! the i-th node that is not a switch), and each connection (channel, from,
+//! to) is carried by the links of one shortest path.
 //!
 //! The route is fixed so that two runs, and a reader with a pencil, get the
 //! same loads: from a node, the next hop is its *lowest-numbered* neighbour one
@@ -61,6 +62,8 @@ pub struct OnNetwork {
     pub busiest_per_capacity: Option<LoadOnCapacity>,
     /// On a fabric (capacities or switch limits): the program in steps.
     pub fabric: Option<FabricSteps>,
+    /// The switch nodes (forward-only): GPU i is the i-th node not listed.
+    pub switches: Vec<u32>,
 }
 
 /// At most this many fabric violations are listed (all are counted).
@@ -85,6 +88,11 @@ pub struct FabricSteps {
     /// When the program was not played in steps: its chunk-hops, more than
     /// [`MAX_STEP_CHUNK_HOPS`].
     pub not_played: Option<u64>,
+    /// The violated switch limits whose sources are several nodes (a
+    /// receive limit such as `node_i_in`), by name: a program orders each
+    /// GPU's own sends only, so no dependency within a GPU can keep them
+    /// (docs/export.md, "Switch limits").
+    pub limits_across_gpus: Vec<String>,
 }
 
 /// What a step asks of a fabric beyond what it carries.
@@ -219,8 +227,12 @@ pub fn fabric_steps(routes: &Routes, timeline: &[Departure], steps: u64) -> Fabr
             }
         }
     }
+    let mut across = std::collections::BTreeSet::new();
     for ((step, i), chunks) in on_limits {
         if chunks > u64::from(limits[i].sends) {
+            if limits[i].sources.len() > 1 {
+                across.insert(limits[i].name.clone());
+            }
             found.push(FabricViolation::Switch {
                 step,
                 name: limits[i].name.clone(),
@@ -229,6 +241,7 @@ pub fn fabric_steps(routes: &Routes, timeline: &[Departure], steps: u64) -> Fabr
             });
         }
     }
+    out.limits_across_gpus = across.into_iter().collect();
     found.sort_by_key(|v| (v.step(), v.kind()));
     out.violation_count = found.len() as u64;
     found.truncate(MAX_LISTED_VIOLATIONS);
@@ -312,9 +325,14 @@ pub fn measure(routes: &Routes, figures: &Figures, shape: &Shape) -> OnNetwork {
                 })
         })
         .flatten();
-    let fabric_model = graph.fabric().has_capacities() || !graph.fabric().limits().is_empty();
+    let fabric = graph.fabric();
+    let fabric_model =
+        fabric.has_capacities() || !fabric.limits().is_empty() || fabric.has_forward_only();
     OnNetwork {
         fabric: fabric_model.then(|| fabric_steps(routes, &figures.timeline, figures.steps)),
+        switches: (0..graph.nodes() as u32)
+            .filter(|&x| graph.is_forward_only(x))
+            .collect(),
         capacities,
         busiest_per_capacity,
         network: graph.label().to_string(),

@@ -425,12 +425,20 @@ fn routes_for<'g>(program: &program::Program, graph: &'g Graph) -> Result<Routes
         pos: program.pos,
         message,
     };
-    if usize::try_from(program.ngpus).ok() != Some(graph.nodes()) {
+    if usize::try_from(program.ngpus).ok() != Some(graph.endpoint_count()) {
+        let switches = graph.nodes() - graph.endpoint_count();
+        let gpus = if switches == 0 {
+            format!("{} nodes: GPU i runs on node i", graph.nodes())
+        } else {
+            format!(
+                "{} nodes that are not switches: GPU i runs on the i-th",
+                graph.endpoint_count()
+            )
+        };
         return Err(refuse(format!(
-            "the program has ngpus = {} and the network `{}` has {} nodes: GPU i runs on node i, so they must be as many",
+            "the program has ngpus = {} and the network `{}` has {gpus}, so they must be as many",
             program.ngpus,
             graph.label(),
-            graph.nodes()
         )));
     }
     Routes::new(graph).map_err(|e| refuse(format!("network `{}`: {e}", graph.label())))

@@ -424,8 +424,18 @@ fn times(ratio: Option<f64>) -> String {
 /// The text lines of a program on a network.
 fn network_text(on: &OnNetwork) -> String {
     let b = &on.bounds;
+    let placed = if on.switches.is_empty() {
+        "GPU i on node i".to_string()
+    } else {
+        let names: Vec<String> = on.switches.iter().map(ToString::to_string).collect();
+        format!(
+            "GPU i on the i-th node that is not a switch; switch{} {}",
+            if names.len() == 1 { "" } else { "es" },
+            names.join(", ")
+        )
+    };
     let mut out = format!(
-        "  on {} ({} nodes, {} directed links; GPU i on node i):\n",
+        "  on {} ({} nodes, {} directed links; {placed}):\n",
         on.network, on.nodes, on.directed_links
     );
     let mut why = format!(
@@ -535,8 +545,20 @@ fn fabric_text(f: &super::links::FabricSteps) -> String {
         .map(ToString::to_string)
         .collect();
     let more = f.violation_count - shown.len() as u64;
+    let across = if f.limits_across_gpus.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "\n    limits on several GPUs' sends: {}; a program orders only each GPU's own sends, so no dependency keeps these",
+            f.limits_across_gpus
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     format!(
-        "{head}; does NOT fit the fabric, {} violation{}: {}{}\n",
+        "{head}; does NOT fit the fabric, {} violation{}: {}{}{across}\n",
         f.violation_count,
         if f.violation_count == 1 { "" } else { "s" },
         shown.join("; "),
@@ -578,6 +600,7 @@ fn fabric_json(f: &super::links::FabricSteps) -> Value {
         "not_played": f.not_played,
         "violation_count": f.violation_count,
         "violations": violations,
+        "limits_across_gpus": f.limits_across_gpus,
     })
 }
 
@@ -608,6 +631,7 @@ fn network_json(on: &OnNetwork) -> Value {
         "nodes": on.nodes,
         "directed_links": on.directed_links,
         "routing": "shortest path, next hop the lowest-numbered closer neighbour",
+        "switches": on.switches,
         "links": links,
         "max_link_load": on.max_load,
         "connections": on.connections,

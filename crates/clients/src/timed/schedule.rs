@@ -6,8 +6,9 @@
 //! arrived (a personalised packet or a copy: the one that brought it; a
 //! combined item: every partial the sender combined before it sends). Then it
 //! queues on its link, first come first served, ties in schedule order (step,
-//! then file order), under the schedule's ports. The steps thus only order
-//! the sends; a send waits for no clock.
+//! then file order), under the schedule's ports; a link of capacity c (a
+//! fabric's doubled NVLink: 2) carries c messages at once, each at its own
+//! α + β. The steps thus only order the sends; a send waits for no clock.
 //!
 //! Only valid schedules are timed (the caller asks the core's verdict first):
 //! on them every send is on a link and its packet does arrive.
@@ -139,7 +140,12 @@ pub fn replay(
         Ports::All => None,
         Ports::Limit(k) => Some(k),
     };
-    let mut engine = Engine::new(&times.times, &times.ends, graph.nodes(), k);
+    // A link of capacity c carries c messages at once (c parallel channels).
+    let capacities = (0..graph.directed_links() as u32)
+        .map(|l| graph.capacity(l))
+        .collect();
+    let mut engine =
+        Engine::new(&times.times, &times.ends, graph.nodes(), k).with_capacities(capacities);
     for g in 0..driver.groups.len() {
         driver.release(&mut engine, g, None);
     }

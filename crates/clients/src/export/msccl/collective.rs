@@ -36,8 +36,8 @@
 //! the schedule's sends.
 
 use super::{
-    Buffer, Chunk, Layout, MscclError, MscclProgram, Step, StepKind, link_lanes, sanitize,
-    sends_in_order,
+    Buffer, Chunk, Layout, MscclError, MscclProgram, Step, StepKind, link_lanes, order_waits,
+    ordered_gpus, sanitize, sends_in_order,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use txverify_core::schedule::{Collective, Packet, Schedule, TimedSend};
@@ -214,6 +214,8 @@ pub fn collective(schedule: &Schedule, name: &str) -> Result<(MscclProgram, Carr
         return Err(MscclError::TooLarge { sends: sends.len() });
     }
     let lanes = link_lanes(&sends);
+    let ordered = ordered_gpus(network, n)?;
+    order_waits(&sends, &ordered)?;
     // A block node (copies) copies its items from input to output first.
     let local = |rank: u32| -> Vec<Step> {
         if plan.sums {
@@ -226,7 +228,7 @@ pub fn collective(schedule: &Schedule, name: &str) -> Result<(MscclProgram, Carr
     };
     let mut build = Build {
         plan,
-        layout: Layout::new(n, network, &lanes, local),
+        layout: Layout::new(n, network, &lanes, &ordered, local),
         held: vec![None; state],
         sums: vec![0; state * words],
         words,
@@ -443,7 +445,7 @@ impl Build {
             depends_on: a.src.writer,
             has_dependent: false,
         };
-        self.layout.push_send(from, to, a.lane, send);
+        self.layout.push_send(from, to, a.lane, a.send.step, send);
         let recv = Step {
             kind,
             src,

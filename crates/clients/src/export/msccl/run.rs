@@ -191,6 +191,11 @@ impl<'a> Execution<'a> {
         }
         match step.kind {
             StepKind::Recv => Ok(false), // its sender moves it
+            StepKind::Nop => {
+                self.next[g][t] += 1;
+                self.executed += 1;
+                Ok(true)
+            }
             StepKind::Copy => self.copy(g, t, step).map(|()| true),
             StepKind::Send => self.send(g, t, step),
             StepKind::RecvReduceCopy => fail(format!("GPU {g} combines in an all-to-all")),

@@ -1,6 +1,6 @@
 //! The XML of a program, and its size against a runtime's limits.
 
-use super::{MscclProgram, RuntimeFit};
+use super::{MscclProgram, RuntimeFit, StepKind};
 use std::fmt::Write as _;
 
 impl MscclProgram {
@@ -79,15 +79,18 @@ impl MscclProgram {
                         .depends_on
                         .map_or((-1, -1), |(t, s)| (i64::from(t), i64::from(s)));
                     line.clear();
+                    // A nop moves nothing: no chunk, count 0, as msccl-tools writes it.
+                    let (srcoff, dstoff, cnt) = match step.kind {
+                        StepKind::Nop => (-1, -1, 0),
+                        _ => (i64::from(step.src.index), i64::from(step.dst.index), 1),
+                    };
                     // Writing to a String cannot fail.
                     let _ = write!(
                         line,
-                        "      <step s=\"{s}\" type=\"{}\" srcbuf=\"{}\" srcoff=\"{}\" dstbuf=\"{}\" dstoff=\"{}\" cnt=\"1\" depid=\"{depid}\" deps=\"{deps}\" hasdep=\"{}\"/>",
+                        "      <step s=\"{s}\" type=\"{}\" srcbuf=\"{}\" srcoff=\"{srcoff}\" dstbuf=\"{}\" dstoff=\"{dstoff}\" cnt=\"{cnt}\" depid=\"{depid}\" deps=\"{deps}\" hasdep=\"{}\"/>",
                         step.kind.code(),
                         step.src.buffer.letter(),
-                        step.src.index,
                         step.dst.buffer.letter(),
-                        step.dst.index,
                         u8::from(step.has_dependent)
                     );
                     writeln!(out, "{line}")?;
