@@ -386,13 +386,25 @@ fn sat_over_limit(
 
 /// Whether the run is to stop: its deadline passed or a signal came.
 fn stop_of(request: &NetworkSearchRequest, started: Instant) -> impl Fn() -> bool + '_ {
-    let deadline = request.deadline.map(|d| started + d);
-    move || {
-        deadline.is_some_and(|d| Instant::now() >= d)
-            || request
-                .interrupt
-                .as_ref()
-                .is_some_and(|i| i.load(Ordering::Relaxed))
+    move || stopped_now(request, started).is_some()
+}
+
+/// Why the run is to stop now, if it is: a signal, else its deadline passed
+/// (the order SAT's own stop takes).
+fn stopped_now(request: &NetworkSearchRequest, started: Instant) -> Option<Stopped> {
+    if request
+        .interrupt
+        .as_ref()
+        .is_some_and(|i| i.load(Ordering::Relaxed))
+    {
+        Some(Stopped::Requested)
+    } else if request
+        .deadline
+        .is_some_and(|d| Instant::now() >= started + d)
+    {
+        Some(Stopped::Deadline)
+    } else {
+        None
     }
 }
 
@@ -618,8 +630,25 @@ impl Run<'_> {
         let optimal = found
             .as_ref()
             .map(|f| sched::optimal_by(&f.verdict, infeasible));
-        let stopped = searched.and_then(|s| s.stopped).map(Stopped::name);
-        let stopped_in = searched.and_then(|s| s.stopped_in).map(sched::Phase::name);
+        // A stop that cut one of the heuristic's routers came in the
+        // construction: the run's stop, unless SAT met one after it. A stop
+        // stays (the deadline has passed, the flag stays set), so its reason
+        // is read now.
+        let construction_stop = routers
+            .filter(|r| {
+                r.cut
+                    .iter()
+                    .any(|&(_, why)| why == sched::heuristic::Cut::Stopped)
+            })
+            .and_then(|_| stopped_now(self.request, self.started));
+        let stopped = searched
+            .and_then(|s| s.stopped)
+            .or(construction_stop)
+            .map(Stopped::name);
+        let stopped_in = searched
+            .and_then(|s| s.stopped_in)
+            .or(construction_stop.map(|_| sched::Phase::Construction))
+            .map(sched::Phase::name);
         let over_limit = searched.and_then(|s| s.over_limit.as_ref().map(|e| e.to_string()));
         let sat_skipped = self.sat_skipped.clone().or(over_limit);
         let facts = Facts {
@@ -847,6 +876,28 @@ mod tests {
         assert!(solution.is_some_and(|s| s.bound.value == 5));
     }
 
+    /// A run that holds its schedule (the Python package's), stopped by its
+    /// deadline while the heuristic's routers run: the report names the stop.
+    #[test]
+    fn a_held_run_stopped_in_the_construction_says_by_what() {
+        let r = NetworkSearchRequest {
+            heuristic: false,
+            deadline: Some(Duration::from_nanos(1)),
+            keep_schedule: true,
+            ..request("torus 4 6", false)
+        };
+        let report = search_network(&r, &mut |_| {}).unwrap_or_else(|_| panic!("the run failed"));
+        let json = report.json();
+        assert!(report.schedule().is_some(), "{json}");
+        assert_eq!(json["stopped"], "deadline", "{json}");
+        assert_eq!(json["stopped_in"], "construction", "{json}");
+        assert!(
+            report.text().contains("stopped by the deadline"),
+            "{}",
+            report.text()
+        );
+    }
+
     /// An anytime run (a deadline) whose formula is over the limit: the fast
     /// construction is kept and written first, then the better routers'
     /// schedule when faster; the report says which routers ran.
@@ -906,6 +957,9 @@ mod tests {
             .collect();
         assert!(cut.contains(&"rerouted"), "{json}");
         assert!(json["time"].as_u64().is_some(), "{json}");
+        // The stop came in the construction: the report says so.
+        assert_eq!(json["stopped"], "signal", "{json}");
+        assert_eq!(json["stopped_in"], "construction", "{json}");
         assert!(
             report
                 .text()
