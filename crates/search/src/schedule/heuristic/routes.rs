@@ -92,6 +92,7 @@ const REROUTE_PASSES: usize = 2;
 /// message one hop closer (ties by `seed`, see [`tie`]); then, twice, each
 /// message in turn is taken off its path and routed again the same way, now
 /// that the loads of all the others are known.
+#[cfg(test)]
 pub(super) fn balanced(graph: &Graph, seed: u64) -> Routes {
     balanced_until(graph, seed, &|| false).unwrap_or_default()
 }
