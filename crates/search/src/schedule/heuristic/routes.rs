@@ -88,17 +88,18 @@ pub(super) fn tie(seed: u64, x: u64) -> u64 {
 /// Rerouting passes after the first balanced routing.
 const REROUTE_PASSES: usize = 2;
 
-/// Shortest paths, each hop over the least loaded of the links that bring the
-/// message one hop closer (ties by `seed`, see [`tie`]); then, twice, each
-/// message in turn is taken off its path and routed again the same way, now
-/// that the loads of all the others are known.
+/// [`balanced_until`] without a stop (the tests' routes).
 #[cfg(test)]
 pub(super) fn balanced(graph: &Graph, seed: u64) -> Routes {
     balanced_until(graph, seed, &|| false).unwrap_or_default()
 }
 
-/// [`balanced`], looking at `stop` before each destination's messages are
-/// routed (a few thousand walks): `None` once it says stop.
+/// Shortest paths, each hop over the least loaded of the links that bring the
+/// message one hop closer (ties by `seed`, see [`tie`]); then, twice, each
+/// message in turn is taken off its path and routed again the same way, now
+/// that the loads of all the others are known. `stop` is looked at before
+/// each destination's messages are routed (a few thousand walks): `None`
+/// once it says stop.
 pub(super) fn balanced_until(graph: &Graph, seed: u64, stop: &dyn Fn() -> bool) -> Option<Routes> {
     let n = graph.nodes() as u32;
     let mut load = vec![0u32; graph.directed_links()];
