@@ -252,6 +252,38 @@ fn a_deadline_stops_any_phase_and_the_report_names_it() {
     assert_eq!(simulated_time(&out), report["time"].as_u64(), "{report}");
 }
 
+/// A deadline that passes before the construction's first schedule is made
+/// (1 ns) stops the run there, at once: nothing is found or written, exit 4,
+/// and the report says the deadline stopped it in the construction.
+#[test]
+fn a_deadline_passed_in_the_construction_is_the_reports_stop() {
+    for (network, extra) in [
+        // Over the variable limit at once: the streamed construction alone.
+        ("torus 4 6", vec!["--max-variables", "100"]),
+        // SAT would follow, held.
+        ("ring 5", vec![]),
+    ] {
+        let out = file(&format!("{}-ns.sched", network.replace(' ', "")), "");
+        std::fs::remove_file(&out).unwrap();
+        let mut args = vec!["--deadline", "1e-9", "-q", "-o", out.to_str().unwrap()];
+        args.extend(extra);
+        let (report, code, stderr) = network_search(network, &args);
+        assert_eq!(code, 4, "{network}: {stderr}{report}");
+        assert_eq!(report["stopped"], "deadline", "{network}: {report}");
+        assert_eq!(report["stopped_in"], "construction", "{network}: {report}");
+        assert_eq!(report["found"], false, "{network}: {report}");
+        assert!(!out.exists(), "{network}: {report}");
+        let cut = report["routers"]["cut"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert!(
+            !cut.is_empty() && cut.iter().all(|c| c["why"] == "stopped"),
+            "{report}"
+        );
+    }
+}
+
 /// The files under `dir`, at any depth.
 fn files_under(dir: &std::path::Path) -> Vec<String> {
     let mut out = vec![];

@@ -243,3 +243,34 @@ fn an_edge_list_on_standard_input_or_a_fifo_gives_the_regular_files_bounds() {
         assert_eq!(figures(&run.stdout), figures(&regular.stdout), "{given}");
     }
 }
+
+/// An LP certificate is read once, then tried as a fabric's `bounds` report
+/// and as a certificate: a pipe's text is kept from its one read (`-` read
+/// nothing the second time, a FIFO hung).
+#[test]
+fn an_lp_certificate_on_standard_input_or_a_fifo_is_verified_as_the_regular_file() {
+    let certificate = file("ring6-stdin.lp.json", "");
+    let path = certificate.to_str().unwrap();
+    let made = txverify(&["bounds", "--network", "ring 6", "--lp-certificate", path]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let bytes = std::fs::read(&certificate).unwrap();
+    let regular = txverify(&["verify-bound", "--network", "ring 6", path]);
+    assert_eq!(regular.code, 0, "{}", regular.stderr);
+    for (given, run) in [
+        (
+            "-",
+            with_stdin(&["verify-bound", "--network", "ring 6", "-"], &bytes),
+        ),
+        (
+            "{}",
+            through_fifo(&["verify-bound", "--network", "ring 6", "{}"], &bytes),
+        ),
+    ] {
+        assert_eq!(run.code, regular.code, "{given}: {}", run.stderr);
+        assert_eq!(
+            run.stdout.replacen(given, "FILE", 1),
+            regular.stdout.replacen(path, "FILE", 1),
+            "{given}"
+        );
+    }
+}

@@ -201,6 +201,13 @@ impl VerifyBoundReport {
 
 /// Reads the certificate `path`, at most [`MAX_CERTIFICATE_BYTES`].
 pub fn read_certificate(path: &Path) -> Result<LpCertificate, CertificateError> {
+    let text = read_certificate_text(path)?;
+    parse_certificate(&path.display().to_string(), &text)
+}
+
+/// The text of the certificate at `path`, read once (a pipe gives its text
+/// once), at most [`MAX_CERTIFICATE_BYTES`].
+fn read_certificate_text(path: &Path) -> Result<String, CertificateError> {
     let file = path.display().to_string();
     let unreadable = |e: ReadError| CertificateError::Unreadable {
         file: file.clone(),
@@ -211,12 +218,11 @@ pub fn read_certificate(path: &Path) -> Result<LpCertificate, CertificateError> 
         what: "an LP certificate",
         ..ReadLimits::TEXT
     };
-    let text = match read_text(path, limits) {
-        Ok(text) => text,
-        Err(ReadError::TooLarge { .. }) => return Err(CertificateError::TooLarge { file }),
-        Err(e) => return Err(unreadable(e)),
-    };
-    parse_certificate(&file, &text)
+    match read_text(path, limits) {
+        Ok(text) => Ok(text),
+        Err(ReadError::TooLarge { .. }) => Err(CertificateError::TooLarge { file }),
+        Err(e) => Err(unreadable(e)),
+    }
 }
 
 /// Reads a certificate from its text, named `file` in messages, at most
@@ -360,19 +366,15 @@ pub fn verify_bound_run(
     json: bool,
 ) -> Result<(String, Status), Box<RunFailure>> {
     let report = graph.and_then(|g| {
-        // A `bounds` report of a fabric: its throughput bounds recomputed.
-        let limits = ReadLimits {
-            bytes: MAX_CERTIFICATE_BYTES,
-            what: "an LP certificate",
-            ..ReadLimits::TEXT
-        };
+        // Read once: a pipe gives its text once.
         let file = path.display().to_string();
-        let text = read_text(path, limits).ok();
-        let stated = text.and_then(|t| crate::bounds::fabric::verify_stated(&file, &t, shown, &g));
-        if let Some(r) = stated {
+        let text = read_certificate_text(path).map_err(|e| e.to_string())?;
+        // A `bounds` report of a fabric: its throughput bounds recomputed.
+        if let Some(r) = crate::bounds::fabric::verify_stated(&file, &text, shown, &g) {
             return r.map(|r| (if json { json_line(&r) } else { r.text() }, r.accepted));
         }
-        let r = verify_bound(path, shown, &g).map_err(|e| e.to_string())?;
+        let certificate = parse_certificate(&file, &text).map_err(|e| e.to_string())?;
+        let r = verify_certificate(&file, certificate, shown, &g).map_err(|e| e.to_string())?;
         Ok((if json { json_line(&r) } else { r.text() }, r.accepted))
     });
     match report {

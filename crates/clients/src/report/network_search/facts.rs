@@ -124,7 +124,10 @@ impl Facts<'_> {
         }
         // Said when a router was cut: the schedule is not the best they give.
         if let Some(r) = self.routers.filter(|r| !r.cut.is_empty()) {
-            let ran: Vec<&str> = r.ran.iter().map(|x| x.name()).collect();
+            let mut ran: Vec<&str> = r.ran.iter().map(|x| x.name()).collect();
+            if ran.is_empty() {
+                ran.push("none");
+            }
             let cut: Vec<String> = r
                 .cut
                 .iter()

@@ -386,13 +386,25 @@ fn sat_over_limit(
 
 /// Whether the run is to stop: its deadline passed or a signal came.
 fn stop_of(request: &NetworkSearchRequest, started: Instant) -> impl Fn() -> bool + '_ {
-    let deadline = request.deadline.map(|d| started + d);
-    move || {
-        deadline.is_some_and(|d| Instant::now() >= d)
-            || request
-                .interrupt
-                .as_ref()
-                .is_some_and(|i| i.load(Ordering::Relaxed))
+    move || stopped_now(request, started).is_some()
+}
+
+/// Why the run is to stop now, if it is: a signal, else its deadline passed
+/// (the order SAT's own stop takes).
+fn stopped_now(request: &NetworkSearchRequest, started: Instant) -> Option<Stopped> {
+    if request
+        .interrupt
+        .as_ref()
+        .is_some_and(|i| i.load(Ordering::Relaxed))
+    {
+        Some(Stopped::Requested)
+    } else if request
+        .deadline
+        .is_some_and(|d| Instant::now() >= started + d)
+    {
+        Some(Stopped::Deadline)
+    } else {
+        None
     }
 }
 
@@ -439,8 +451,9 @@ fn streamed_search(
         };
         best.offer(judged, events).map_err(|m| (m, Status::Input))
     };
-    if request.deadline.is_some() {
-        let timed = sched::heuristic::quick(graph);
+    if request.deadline.is_some()
+        && let Some(timed) = sched::heuristic::quick_until(graph, &stop)
+    {
         routers.ran.push(sched::heuristic::Router::Shortest);
         if let Err((message, status)) = offer(&timed, &early, &mut best) {
             return fail(message, status);
@@ -454,11 +467,14 @@ fn streamed_search(
         .clone();
     let flow = lp_solution.as_ref().and_then(|s| s.per_source.as_deref());
     let timed_run = request.deadline.is_some();
-    if best.time().is_some() && stop() {
-        // The fast construction is kept: nothing is made again.
+    if stop() {
+        // The fast construction, if it was made, is kept: nothing is made
+        // again (nor first, when the stop came while it was made).
         use sched::heuristic::{Cut, Router};
-        routers.cut = [Router::Rerouted, Router::EarliestArrival, Router::FollowLp]
+        let shortest = best.time().is_none().then_some(Router::Shortest);
+        routers.cut = shortest
             .into_iter()
+            .chain([Router::Rerouted, Router::EarliestArrival, Router::FollowLp])
             .filter(|r| *r != Router::FollowLp || flow.is_some())
             .map(|r| (r, Cut::Stopped))
             .collect();
@@ -469,8 +485,14 @@ fn streamed_search(
                 routers.ran.push(r);
             }
         }
-        routers.cut = more.cut;
-        if best.time().is_none_or(|t| timed.time() < t)
+        // A shortest-path schedule kept already is not cut by a later stop.
+        routers.cut = more
+            .cut
+            .into_iter()
+            .filter(|(r, _)| !routers.ran.contains(r))
+            .collect();
+        if let Some(timed) = timed
+            && best.time().is_none_or(|t| timed.time() < t)
             && let Err((message, status)) = offer(&timed, &bound, &mut best)
         {
             return fail(message, status);
@@ -589,7 +611,8 @@ impl Run<'_> {
         match ended {
             Err(e) => Err(e),
             Ok(Ended::Construction) => match (&self.sat_skipped, &best.judged) {
-                (Some(why), None) => {
+                // A stop in the construction is reported as a stop.
+                (Some(why), None) if self.construction_stop(routers).is_none() => {
                     self.fail(format!("`{}`: {why}", request.words), Status::Input)
                 }
                 _ => self.report_with(best, None, routers),
@@ -603,6 +626,20 @@ impl Run<'_> {
         }
     }
 
+    /// Why the construction was stopped, if a stop cut one of the
+    /// heuristic's routers: the run's stop, unless SAT met one after it. A
+    /// stop stays (the deadline has passed, the flag stays set), so its
+    /// reason is read now.
+    fn construction_stop(&self, routers: Option<&sched::heuristic::Routers>) -> Option<Stopped> {
+        routers
+            .filter(|r| {
+                r.cut
+                    .iter()
+                    .any(|&(_, why)| why == sched::heuristic::Cut::Stopped)
+            })
+            .and_then(|_| stopped_now(self.request, self.started))
+    }
+
     /// Reports the run in text and JSON (the best schedule is on disk
     /// already), saying which of the heuristic's routers ran and which were
     /// cut when `routers` is given.
@@ -613,13 +650,24 @@ impl Run<'_> {
         routers: Option<&sched::heuristic::Routers>,
     ) -> Outcome {
         let found = best.judged;
-        let status = status_of(found.is_some(), searched);
+        let construction_stop = self.construction_stop(routers);
+        let status = match (&found, construction_stop) {
+            // Stopped before anything was made.
+            (None, Some(_)) => Status::Limit,
+            _ => status_of(found.is_some(), searched),
+        };
         let infeasible = searched.map_or(&[][..], |s| &s.infeasible[..]);
         let optimal = found
             .as_ref()
             .map(|f| sched::optimal_by(&f.verdict, infeasible));
-        let stopped = searched.and_then(|s| s.stopped).map(Stopped::name);
-        let stopped_in = searched.and_then(|s| s.stopped_in).map(sched::Phase::name);
+        let stopped = searched
+            .and_then(|s| s.stopped)
+            .or(construction_stop)
+            .map(Stopped::name);
+        let stopped_in = searched
+            .and_then(|s| s.stopped_in)
+            .or(construction_stop.map(|_| sched::Phase::Construction))
+            .map(sched::Phase::name);
         let over_limit = searched.and_then(|s| s.over_limit.as_ref().map(|e| e.to_string()));
         let sat_skipped = self.sat_skipped.clone().or(over_limit);
         let facts = Facts {
@@ -670,6 +718,10 @@ impl AnytimeSearch for Exchange<'_, '_, '_> {
         let timed_run = run.request.deadline.is_some();
         let (timed, routers) = sched::heuristic::plan_until(run.graph, run.flow, &stop, timed_run);
         self.routers = Some(routers);
+        // Stopped before any schedule was made.
+        let Some(timed) = timed else {
+            return Ok(None);
+        };
         let sends = timed.to_sends(run.graph);
         // On a fabric, kept only when its replay finds it valid.
         let Some(sends) = sched::fabric::exchange_on_fabric(run.graph, sends) else {
@@ -847,6 +899,32 @@ mod tests {
         assert!(solution.is_some_and(|s| s.bound.value == 5));
     }
 
+    /// A run that holds its schedule (the Python package's), stopped by its
+    /// deadline before its first schedule was made: nothing is found, exit
+    /// 4, and the report names the stop and the phase.
+    #[test]
+    fn a_held_run_stopped_in_the_construction_says_by_what() {
+        let r = NetworkSearchRequest {
+            heuristic: false,
+            deadline: Some(Duration::from_nanos(1)),
+            keep_schedule: true,
+            ..request("torus 4 6", false)
+        };
+        let report = search_network(&r, &mut |_| {}).unwrap_or_else(|_| panic!("the run failed"));
+        let json = report.json();
+        assert!(report.schedule().is_none(), "{json}");
+        assert_eq!(report.status(), Status::Limit, "{json}");
+        assert_eq!(json["stopped"], "deadline", "{json}");
+        assert_eq!(json["stopped_in"], "construction", "{json}");
+        assert!(
+            report
+                .text()
+                .contains("no schedule found: stopped by the deadline"),
+            "{}",
+            report.text()
+        );
+    }
+
     /// An anytime run (a deadline) whose formula is over the limit: the fast
     /// construction is kept and written first, then the better routers'
     /// schedule when faster; the report says which routers ran.
@@ -881,10 +959,11 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// A run stopped before its routers (a signal already set) keeps the
-    /// fast construction and says which routers were cut.
+    /// A run stopped before its first schedule (a signal already set) makes
+    /// none, says which routers were cut, and that the signal stopped it in
+    /// the construction (exit 4).
     #[test]
-    fn a_stopped_anytime_run_keeps_the_fast_construction_and_names_the_routers_cut() {
+    fn a_run_stopped_before_its_first_schedule_says_so_and_names_the_routers_cut() {
         let r = NetworkSearchRequest {
             heuristic: false,
             deadline: Some(Duration::from_secs(3600)),
@@ -893,23 +972,28 @@ mod tests {
         };
         let report = search_network(&r, &mut |_| {}).unwrap_or_else(|_| panic!("the run failed"));
         let json = report.json();
-        assert_eq!(
-            json["routers"]["ran"],
-            serde_json::json!(["shortest"]),
-            "{json}"
-        );
+        assert_eq!(json["routers"]["ran"], serde_json::json!([]), "{json}");
         let cut: Vec<&str> = json["routers"]["cut"]
             .as_array()
             .unwrap()
             .iter()
             .map(|c| c["router"].as_str().unwrap())
             .collect();
-        assert!(cut.contains(&"rerouted"), "{json}");
-        assert!(json["time"].as_u64().is_some(), "{json}");
+        assert!(
+            cut.contains(&"shortest") && cut.contains(&"rerouted"),
+            "{json}"
+        );
+        assert!(json["time"].is_null(), "{json}");
+        assert_eq!(report.status(), Status::Limit, "{json}");
+        // The stop came in the construction: the report says so.
+        assert_eq!(json["stopped"], "signal", "{json}");
+        assert_eq!(json["stopped_in"], "construction", "{json}");
         assert!(
             report
                 .text()
-                .contains("routers      shortest ran; cut: rerouted (stopped)")
+                .contains("routers      none ran; cut: shortest (stopped), rerouted (stopped)"),
+            "{}",
+            report.text()
         );
     }
 }

@@ -7,6 +7,7 @@ use txverify_core::network::Graph;
 use txverify_core::schedule::TimedSend;
 
 /// Routes with a step for every hop: `steps[d]` parallel to `routes.blocks[d].links`.
+#[derive(Default)]
 pub struct Timed {
     pub(super) routes: Routes,
     pub(super) steps: Vec<Vec<u32>>,
@@ -107,13 +108,30 @@ impl Timed {
 /// it arrived at which that directed link is still free (buffering: it may
 /// wait).
 pub(super) fn reserve(graph: &Graph, routes: Routes, seed: u64) -> Timed {
+    reserve_until(graph, routes, seed, &|| false).unwrap_or_default()
+}
+
+/// Messages [`reserve_until`] schedules between two looks at its stop.
+const MESSAGES_BETWEEN_STOPS: usize = 4096;
+
+/// [`reserve`], looking at `stop` every [`MESSAGES_BETWEEN_STOPS`]
+/// messages: `None` once it says stop.
+pub(super) fn reserve_until(
+    graph: &Graph,
+    routes: Routes,
+    seed: u64,
+    stop: &dyn Fn() -> bool,
+) -> Option<Timed> {
     let order = longest_first(&routes, seed);
     let mut free: Vec<FreeSteps> = (0..graph.directed_links())
         .map(|_| FreeSteps::default())
         .collect();
     let mut timed = Timed::new(routes);
     let mut time = 0;
-    for m in order {
+    for (i, m) in order.into_iter().enumerate() {
+        if i % MESSAGES_BETWEEN_STOPS == 0 && stop() {
+            return None;
+        }
         let m = m as usize;
         let per = timed.routes.n as usize - 1;
         let b = &timed.routes.blocks[m / per];
@@ -127,7 +145,7 @@ pub(super) fn reserve(graph: &Graph, routes: Routes, seed: u64) -> Timed {
         time = time.max(arrived);
     }
     timed.time = time;
-    timed
+    Some(timed)
 }
 
 /// The messages longest path first, ties by `seed` ([`tie`]). For seed 0

@@ -191,29 +191,48 @@ pub fn profiled<T>(phase: &str, f: impl FnOnce() -> T) -> T {
 /// The fast first schedule of an anytime search: balanced shortest paths,
 /// reservation-scheduled (no rerouting, no earliest arrival).
 pub fn quick(graph: &Graph) -> Timed {
-    let routes = profiled("shortest routes", || routes::balanced(graph, 0));
-    profiled("reservation scheduling", || list::reserve(graph, routes, 0))
+    quick_until(graph, &|| false).unwrap_or_default()
+}
+
+/// [`quick`], looking at `stop` between destinations and every few thousand
+/// messages: `None` once it says stop, so that a deadline holds even on
+/// networks whose first schedule takes longer than it.
+pub fn quick_until(graph: &Graph, stop: &dyn Fn() -> bool) -> Option<Timed> {
+    let routes = profiled("shortest routes", || routes::balanced_until(graph, 0, stop))?;
+    profiled("reservation scheduling", || {
+        list::reserve_until(graph, routes, 0, stop)
+    })
 }
 
 /// [`plan`], and with `flow` also [`follow_flow`]'s schedule: the faster.
 pub fn plan_with_flow(graph: &Graph, flow: Option<&[Vec<f64>]>) -> Timed {
-    plan_until(graph, flow, &|| false, true).0
+    plan_until(graph, flow, &|| false, true)
+        .0
+        .unwrap_or_default()
 }
 
 /// [`plan_with_flow`] that starts no router once `stop()` says so (the
 /// rerouting ends early with whole paths, the earliest arrival is dropped,
-/// the others finish): the fastest schedule of the routers that ran, and
-/// which ran and which were cut. `timed`: a deadline or a signal will call
-/// the stop; without one (false) the rerouting and the earliest arrival are
-/// cut over [`UNTIMED_ROUTER_HOPS`] hops.
+/// the shortest paths and their scheduling stop between destinations): the
+/// fastest schedule of the routers that ran, `None` when the stop came
+/// before any schedule was made, and which ran and which were cut. `timed`:
+/// a deadline or a signal will call the stop; without one (false) the
+/// rerouting and the earliest arrival are cut over [`UNTIMED_ROUTER_HOPS`]
+/// hops.
 pub fn plan_until(
     graph: &Graph,
     flow: Option<&[Vec<f64>]>,
     stop: &dyn Fn() -> bool,
     timed: bool,
-) -> (Timed, Routers) {
+) -> (Option<Timed>, Routers) {
     let limit = if timed { u64::MAX } else { UNTIMED_ROUTER_HOPS };
-    let (mut best, mut routers) = plan_routers(graph, stop, limit);
+    let (best, mut routers) = plan_routers(graph, stop, limit);
+    let Some(mut best) = best else {
+        if flow.is_some() {
+            routers.cut(Router::FollowLp, Cut::Stopped);
+        }
+        return (None, routers);
+    };
     if let Some(f) = flow {
         if stop() {
             routers.cut(Router::FollowLp, Cut::Stopped);
@@ -224,7 +243,7 @@ pub fn plan_until(
             }
         }
     }
-    (best, routers)
+    (Some(best), routers)
 }
 
 /// The routes that follow `flow`, the LP's routing source by source
@@ -253,32 +272,54 @@ pub fn follow_flow(graph: &Graph, flow: &[Vec<f64>]) -> Option<Timed> {
 /// fastest of the flow routing list-scheduled both ways and, on networks
 /// small enough, the earliest-arrival routing. The same schedule on every run.
 pub fn plan(graph: &Graph) -> Timed {
-    plan_routers(graph, &|| false, u64::MAX).0
+    plan_routers(graph, &|| false, u64::MAX)
+        .0
+        .unwrap_or_default()
+}
+
+/// Every router cut by a stop that came before any schedule was made.
+fn stopped_before_any(mut routers: Routers) -> (Option<Timed>, Routers) {
+    routers.ran.clear();
+    for router in [Router::Shortest, Router::Rerouted, Router::EarliestArrival] {
+        routers.cut(router, Cut::Stopped);
+    }
+    (None, routers)
 }
 
 /// [`plan`], starting no router (no order of the earliest arrival) once
 /// `stop()` says so, and over `limit` hops on shortest paths none after
-/// the shortest paths.
-fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Timed, Routers) {
+/// the shortest paths; `None` when the stop came before any schedule was
+/// made.
+fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Option<Timed>, Routers) {
     let mut routers = Routers::default();
     let n = graph.nodes() as u64;
     let links = graph.directed_links().max(1) as u64;
-    let mut routes = profiled("shortest routes", || routes::balanced(graph, 0));
+    let Some(mut routes) = profiled("shortest routes", || routes::balanced_until(graph, 0, stop))
+    else {
+        return stopped_before_any(routers);
+    };
     let hops = routes.total_hops().max(1);
     if hops > limit {
         routers.note(Router::Shortest);
         routers.cut(Router::Rerouted, Cut::Size);
         routers.cut(Router::EarliestArrival, Cut::Size);
-        let best = profiled("reservation scheduling", || list::reserve(graph, routes, 0));
-        return (best, routers);
+        let best = profiled("reservation scheduling", || {
+            list::reserve_until(graph, routes, 0, stop)
+        });
+        return match best {
+            Some(best) => (Some(best), routers),
+            None => stopped_before_any(routers),
+        };
     }
     let passes = (REROUTE_HOPS / hops).clamp(PASSES.0, PASSES.1) as usize;
     // About as much work in the searches of one pass as in its walks, twice.
     let groups = (2 * hops / (n * links).max(1)).clamp(1, n.saturating_sub(1).max(1)) as usize;
-    let mut best = if stop() {
+    let best = if stop() {
         routers.cut(Router::Rerouted, Cut::Stopped);
         routers.note(Router::Shortest);
-        profiled("reservation scheduling", || list::reserve(graph, routes, 0))
+        profiled("reservation scheduling", || {
+            list::reserve_until(graph, routes, 0, stop)
+        })
     } else {
         profiled("rerouting", || {
             flow::reroute(graph, &mut routes, passes, groups, stop)
@@ -289,14 +330,23 @@ fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Timed, R
         });
         routers.note(Router::Rerouted);
         let best = profiled("reservation scheduling", || {
-            list::reserve(graph, routes.clone(), 0)
+            list::reserve_until(graph, routes.clone(), 0, stop)
         });
-        let other = profiled("list scheduling", || list::farthest_first(graph, routes, 0));
-        if other.time() < best.time() {
-            other
-        } else {
-            best
+        // The second scheduling of the rerouted paths is left out after a stop.
+        match best {
+            Some(best) if !stop() => {
+                let other = profiled("list scheduling", || list::farthest_first(graph, routes, 0));
+                Some(if other.time() < best.time() {
+                    other
+                } else {
+                    best
+                })
+            }
+            best => best,
         }
+    };
+    let Some(mut best) = best else {
+        return stopped_before_any(routers);
     };
     let table = if hops <= EARLIEST_HOPS {
         graph.distance_table(EARLIEST_NODES).ok()
@@ -305,7 +355,7 @@ fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Timed, R
     };
     let Some(table) = table else {
         routers.cut(Router::EarliestArrival, Cut::Size);
-        return (best, routers);
+        return (Some(best), routers);
     };
     let tries = (EARLIEST_TRIES_HOPS / hops).clamp(1, EARLIEST_TRIES);
     for seed in 1..=tries {
@@ -331,7 +381,7 @@ fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Timed, R
             best = other;
         }
     }
-    (best, routers)
+    (Some(best), routers)
 }
 
 #[cfg(test)]
@@ -424,7 +474,7 @@ mod tests {
         let order = timed::longest_first(&g, &table, 1);
         for timed in [
             quick(&g),
-            plan_until(&g, None, &|| true, true).0,
+            quick_until(&g, &|| false).unwrap(),
             list::reserve(&g, routes.clone(), 0),
             list::farthest_first(&g, routes.clone(), 0),
             timed::earliest_arrival(&g, &table, &order, 0, &|| false).unwrap(),
@@ -448,23 +498,25 @@ mod tests {
         }
     }
 
-    /// A construction stopped before its routers keeps the shortest paths
-    /// and names each router it cut; unstopped it runs them all (the
-    /// earliest arrival where the network is small enough) and is [`plan`].
+    /// A construction stopped before its first schedule has none and names
+    /// every router cut; unstopped it runs them all (the earliest arrival
+    /// where the network is small enough) and is [`plan`].
     #[test]
     fn a_stopped_construction_names_the_routers_it_cut() {
         let g = graph("torus 4 5");
         let (timed, routers) = plan_until(&g, None, &|| true, true);
-        assert_eq!(routers.ran, [Router::Shortest]);
+        assert!(timed.is_none());
+        assert!(routers.ran.is_empty());
         assert_eq!(
             routers.cut,
             [
+                (Router::Shortest, Cut::Stopped),
                 (Router::Rerouted, Cut::Stopped),
                 (Router::EarliestArrival, Cut::Stopped)
             ]
         );
-        assert_eq!(timed.time(), quick(&g).time());
         let (timed, routers) = plan_until(&g, None, &|| false, true);
+        let timed = timed.unwrap();
         assert_eq!(routers.ran, [Router::Rerouted, Router::EarliestArrival]);
         assert!(routers.cut.is_empty());
         assert_eq!(timed.time(), plan(&g).time());
@@ -473,10 +525,39 @@ mod tests {
 
     /// Over the hop limit of a run without a deadline (here 100 hops for
     /// a network of 400), the shortest paths alone, the others cut by size.
+    /// The first schedule looks at its stop between destinations and every
+    /// few thousand messages, and ends with none at the first stop: a
+    /// deadline holds however long the shortest paths take.
+    #[test]
+    fn a_stop_while_the_first_schedule_is_made_ends_it_at_once() {
+        use std::cell::Cell;
+        let g = graph("torus 4 5");
+        let looked = Cell::new(0usize);
+        let count = || {
+            looked.set(looked.get() + 1);
+            false
+        };
+        let whole = quick_until(&g, &count).unwrap();
+        assert_eq!(whole.time(), quick(&g).time());
+        let looks = looked.get();
+        // Each of the three passes over the 20 destinations, and the scheduling.
+        assert!(looks > 3 * 20, "{looks}");
+        for after in [0, looks / 2, looks - 1] {
+            let seen = Cell::new(0usize);
+            let stop = || {
+                seen.set(seen.get() + 1);
+                seen.get() > after
+            };
+            assert!(quick_until(&g, &stop).is_none(), "{after}");
+            assert_eq!(seen.get(), after + 1, "went on after the stop");
+        }
+    }
+
     #[test]
     fn over_the_hop_limit_only_the_shortest_paths_run() {
         let g = graph("torus 4 5");
         let (timed, routers) = plan_routers(&g, &|| false, 100);
+        let timed = timed.unwrap();
         assert_eq!(routers.ran, [Router::Shortest]);
         assert_eq!(
             routers.cut,

@@ -22,7 +22,7 @@ impl Block {
 
 /// Every message's path. Message `m` is `(source(d, j), d)` with
 /// `d = m / (n − 1)`, `j = m % (n − 1)`.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub(super) struct Routes {
     pub(super) n: u32,
     pub(super) blocks: Vec<Block>,
@@ -88,11 +88,19 @@ pub(super) fn tie(seed: u64, x: u64) -> u64 {
 /// Rerouting passes after the first balanced routing.
 const REROUTE_PASSES: usize = 2;
 
+/// [`balanced_until`] without a stop (the tests' routes).
+#[cfg(test)]
+pub(super) fn balanced(graph: &Graph, seed: u64) -> Routes {
+    balanced_until(graph, seed, &|| false).unwrap_or_default()
+}
+
 /// Shortest paths, each hop over the least loaded of the links that bring the
 /// message one hop closer (ties by `seed`, see [`tie`]); then, twice, each
 /// message in turn is taken off its path and routed again the same way, now
-/// that the loads of all the others are known.
-pub(super) fn balanced(graph: &Graph, seed: u64) -> Routes {
+/// that the loads of all the others are known. `stop` is looked at before
+/// each destination's messages are routed (a few thousand walks): `None`
+/// once it says stop.
+pub(super) fn balanced_until(graph: &Graph, seed: u64, stop: &dyn Fn() -> bool) -> Option<Routes> {
     let n = graph.nodes() as u32;
     let mut load = vec![0u32; graph.directed_links()];
     let mut routes = Routes {
@@ -101,6 +109,9 @@ pub(super) fn balanced(graph: &Graph, seed: u64) -> Routes {
     };
     let mut to = Vec::new();
     for d in 0..n {
+        if stop() {
+            return None;
+        }
         to = graph.distances_to(d);
         let mut block = Block {
             starts: Vec::with_capacity(n as usize),
@@ -119,6 +130,9 @@ pub(super) fn balanced(graph: &Graph, seed: u64) -> Routes {
     drop(to);
     for _ in 0..REROUTE_PASSES {
         for d in 0..n {
+            if stop() {
+                return None;
+            }
             let to = graph.distances_to(d);
             let block = &mut routes.blocks[d as usize];
             for j in 0..n - 1 {
@@ -130,7 +144,7 @@ pub(super) fn balanced(graph: &Graph, seed: u64) -> Routes {
             }
         }
     }
-    routes
+    Some(routes)
 }
 
 /// Walks from `s` toward the node `to_d` measures distances to, one hop
