@@ -188,24 +188,36 @@ pub fn profiled<T>(phase: &str, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// Never stops: the stop of a phase that must finish.
+fn never() -> bool {
+    false
+}
+
 /// The fast first schedule of an anytime search: balanced shortest paths,
-/// reservation-scheduled (no rerouting, no earliest arrival).
+/// reservation-scheduled (no rerouting, no earliest arrival). It is the
+/// schedule every deadline run keeps, so it is not stopped.
 pub fn quick(graph: &Graph) -> Timed {
     let routes = profiled("shortest routes", || routes::balanced(graph, 0));
-    profiled("reservation scheduling", || list::reserve(graph, routes, 0))
+    profiled("reservation scheduling", || {
+        list::reserve(graph, routes, 0, &never)
+    })
+    .expect("a reservation that is never stopped ends with a schedule")
 }
 
 /// [`plan`], and with `flow` also [`follow_flow`]'s schedule: the faster.
 pub fn plan_with_flow(graph: &Graph, flow: Option<&[Vec<f64>]>) -> Timed {
-    plan_until(graph, flow, &|| false, true).0
+    plan_until(graph, flow, &never, true).0
 }
 
-/// [`plan_with_flow`] that starts no router once `stop()` says so (the
-/// rerouting ends early with whole paths, the earliest arrival is dropped,
-/// the others finish): the fastest schedule of the routers that ran, and
-/// which ran and which were cut. `timed`: a deadline or a signal will call
-/// the stop; without one (false) the rerouting and the earliest arrival are
-/// cut over [`UNTIMED_ROUTER_HOPS`] hops.
+/// [`plan_with_flow`] that stops its routers once `stop()` says so (each
+/// phase asks it: the rerouting between destinations, the flattening every
+/// 1,024 messages, the reservation every 4,096, the step-by-step scheduling
+/// every step, the earliest arrival every 1,024 messages): the fastest
+/// schedule of the routers that finished, and which ran and which were cut;
+/// when none finished, the balanced shortest paths reservation-scheduled
+/// (not stopped: a schedule is always given). `timed`: a deadline or a
+/// signal will call the stop; without one (false) the rerouting and the
+/// earliest arrival are cut over [`UNTIMED_ROUTER_HOPS`] hops.
 pub fn plan_until(
     graph: &Graph,
     flow: Option<&[Vec<f64>]>,
@@ -213,18 +225,65 @@ pub fn plan_until(
     timed: bool,
 ) -> (Timed, Routers) {
     let limit = if timed { u64::MAX } else { UNTIMED_ROUTER_HOPS };
-    let (mut best, mut routers) = plan_routers(graph, stop, limit);
+    let shortest = profiled("shortest routes", || routes::balanced(graph, 0));
+    let (best, mut routers) = improve_routes(graph, shortest.clone(), flow, stop, limit);
+    let best = best.unwrap_or_else(|| {
+        routers.note(Router::Shortest);
+        profiled("reservation scheduling", || {
+            list::reserve(graph, shortest, 0, &never)
+        })
+        .expect("a reservation that is never stopped ends with a schedule")
+    });
+    (best, routers)
+}
+
+/// The routers after [`quick`] (rerouting and flattening, list-scheduled
+/// both ways; the earliest arrival; along `flow`), starting from `quick`'s
+/// routes (taken, so its steps are freed), each stopped when `stop()` says
+/// so: the fastest schedule of those that finished (`None` when none did),
+/// and which ran and which were cut (`shortest` is not named: `quick` is
+/// the caller's).
+pub fn improve(
+    graph: &Graph,
+    quick: Timed,
+    flow: Option<&[Vec<f64>]>,
+    stop: &dyn Fn() -> bool,
+) -> (Option<Timed>, Routers) {
+    improve_routes(graph, quick.routes, flow, stop, u64::MAX)
+}
+
+/// The routers from the balanced shortest paths `shortest` (the module
+/// notes), over `limit` hops on shortest paths none but the LP's.
+fn improve_routes(
+    graph: &Graph,
+    shortest: routes::Routes,
+    flow: Option<&[Vec<f64>]>,
+    stop: &dyn Fn() -> bool,
+    limit: u64,
+) -> (Option<Timed>, Routers) {
+    let (mut best, mut routers) = plan_routers(graph, shortest, stop, limit);
     if let Some(f) = flow {
-        if stop() {
-            routers.cut(Router::FollowLp, Cut::Stopped);
-        } else if let Some(other) = profiled("follow the LP", || follow_flow(graph, f)) {
-            routers.note(Router::FollowLp);
-            if other.time() < best.time() {
-                best = other;
+        match profiled("follow the LP", || follow_flow_until(graph, f, stop)) {
+            Followed::Stopped => routers.cut(Router::FollowLp, Cut::Stopped),
+            Followed::NotAFlow => {}
+            Followed::Made(other) => {
+                routers.note(Router::FollowLp);
+                if best.as_ref().is_none_or(|b| other.time() < b.time()) {
+                    best = Some(other);
+                }
             }
         }
     }
     (best, routers)
+}
+
+/// What following a flow gave.
+enum Followed {
+    Made(Timed),
+    /// The flow is not one vector of one entry per directed link for every node.
+    NotAFlow,
+    /// The stop came first.
+    Stopped,
 }
 
 /// The routes that follow `flow`, the LP's routing source by source
@@ -232,72 +291,100 @@ pub fn plan_until(
 /// flattened and list-scheduled both ways: the faster. `None` when `flow` is
 /// not one vector of one entry per directed link for every node.
 pub fn follow_flow(graph: &Graph, flow: &[Vec<f64>]) -> Option<Timed> {
+    match follow_flow_until(graph, flow, &never) {
+        Followed::Made(timed) => Some(timed),
+        Followed::NotAFlow | Followed::Stopped => None,
+    }
+}
+
+/// [`follow_flow`], each phase stopped when `stop()` says so.
+fn follow_flow_until(graph: &Graph, flow: &[Vec<f64>], stop: &dyn Fn() -> bool) -> Followed {
     let links = graph.directed_links();
     if flow.len() != graph.nodes() || flow.iter().any(|f| f.len() != links) {
-        return None;
+        return Followed::NotAFlow;
+    }
+    if stop() {
+        return Followed::Stopped;
     }
     let mut routes = lp_flow::follow(graph, flow);
     let hops = routes.total_hops().max(1);
     let rounds = (FLATTEN_HOPS / hops).clamp(1, FLATTEN_ROUNDS) as usize;
-    flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK);
-    let best = list::farthest_first(graph, routes.clone(), 0);
-    let other = list::reserve(graph, routes, 0);
-    Some(if other.time() < best.time() {
-        other
-    } else {
-        best
-    })
+    flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK, stop);
+    if stop() {
+        return Followed::Stopped;
+    }
+    match faster_of_both(graph, routes, stop) {
+        Some(timed) => Followed::Made(timed),
+        None => Followed::Stopped,
+    }
+}
+
+/// `routes` list-scheduled both ways (reservation, then step by step), each
+/// stopped when `stop()` says so: the faster of those that finished.
+fn faster_of_both(graph: &Graph, routes: routes::Routes, stop: &dyn Fn() -> bool) -> Option<Timed> {
+    let reserved = profiled("reservation scheduling", || {
+        list::reserve(graph, routes.clone(), 0, stop)
+    });
+    let stepped = profiled("list scheduling", || {
+        list::farthest_first(graph, routes, 0, stop)
+    });
+    match (reserved, stepped) {
+        (Some(a), Some(b)) => Some(if b.time() < a.time() { b } else { a }),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Routes and schedules a total exchange on `graph` (the module notes): the
 /// fastest of the flow routing list-scheduled both ways and, on networks
 /// small enough, the earliest-arrival routing. The same schedule on every run.
 pub fn plan(graph: &Graph) -> Timed {
-    plan_routers(graph, &|| false, u64::MAX).0
+    plan_until(graph, None, &never, true).0
 }
 
-/// [`plan`], starting no router (no order of the earliest arrival) once
-/// `stop()` says so, and over `limit` hops on shortest paths none after
-/// the shortest paths.
-fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Timed, Routers) {
+/// The rerouting and the earliest arrival from the balanced shortest paths
+/// `routes`, each stopped once `stop()` says so (a rerouting or flattening
+/// stopped is not scheduled), and over `limit` hops on shortest paths
+/// neither: the faster of those that finished, if any.
+fn plan_routers(
+    graph: &Graph,
+    mut routes: routes::Routes,
+    stop: &dyn Fn() -> bool,
+    limit: u64,
+) -> (Option<Timed>, Routers) {
     let mut routers = Routers::default();
     let n = graph.nodes() as u64;
     let links = graph.directed_links().max(1) as u64;
-    let mut routes = profiled("shortest routes", || routes::balanced(graph, 0));
     let hops = routes.total_hops().max(1);
     if hops > limit {
-        routers.note(Router::Shortest);
         routers.cut(Router::Rerouted, Cut::Size);
         routers.cut(Router::EarliestArrival, Cut::Size);
-        let best = profiled("reservation scheduling", || list::reserve(graph, routes, 0));
-        return (best, routers);
+        return (None, routers);
     }
     let passes = (REROUTE_HOPS / hops).clamp(PASSES.0, PASSES.1) as usize;
     // About as much work in the searches of one pass as in its walks, twice.
     let groups = (2 * hops / (n * links).max(1)).clamp(1, n.saturating_sub(1).max(1)) as usize;
-    let mut best = if stop() {
+    let mut best = None;
+    if stop() {
         routers.cut(Router::Rerouted, Cut::Stopped);
-        routers.note(Router::Shortest);
-        profiled("reservation scheduling", || list::reserve(graph, routes, 0))
     } else {
         profiled("rerouting", || {
             flow::reroute(graph, &mut routes, passes, groups, stop)
         });
         let rounds = (FLATTEN_HOPS / hops).clamp(1, FLATTEN_ROUNDS) as usize;
         profiled("flattening", || {
-            flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK)
+            flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK, stop)
         });
-        routers.note(Router::Rerouted);
-        let best = profiled("reservation scheduling", || {
-            list::reserve(graph, routes.clone(), 0)
-        });
-        let other = profiled("list scheduling", || list::farthest_first(graph, routes, 0));
-        if other.time() < best.time() {
-            other
+        best = if stop() {
+            None
         } else {
-            best
+            faster_of_both(graph, routes, stop)
+        };
+        if best.is_some() {
+            routers.note(Router::Rerouted);
+        } else {
+            routers.cut(Router::Rerouted, Cut::Stopped);
         }
-    };
+    }
     let table = if hops <= EARLIEST_HOPS {
         graph.distance_table(EARLIEST_NODES).ok()
     } else {
@@ -327,8 +414,8 @@ fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Timed, R
             break;
         };
         routers.note(Router::EarliestArrival);
-        if other.time() < best.time() {
-            best = other;
+        if best.as_ref().is_none_or(|b| other.time() < b.time()) {
+            best = Some(other);
         }
     }
     (best, routers)
@@ -409,7 +496,7 @@ mod tests {
         let before = routes.max_load(&g);
         flow::reroute(&g, &mut routes, 4, 3, &|| false);
         assert_paths(&g, &routes);
-        flatten::flatten(&g, &mut routes, 100, u64::MAX);
+        flatten::flatten(&g, &mut routes, 100, u64::MAX, &never);
         assert_paths(&g, &routes);
         assert!(routes.max_load(&g) <= before);
         // A mesh's middle links carry at least |A|·|V∖A| / cut messages.
@@ -425,8 +512,8 @@ mod tests {
         for timed in [
             quick(&g),
             plan_until(&g, None, &|| true, true).0,
-            list::reserve(&g, routes.clone(), 0),
-            list::farthest_first(&g, routes.clone(), 0),
+            list::reserve(&g, routes.clone(), 0, &never).unwrap(),
+            list::farthest_first(&g, routes.clone(), 0, &never).unwrap(),
             timed::earliest_arrival(&g, &table, &order, 0, &|| false).unwrap(),
         ] {
             let sends = timed.to_sends(&g);
@@ -476,8 +563,9 @@ mod tests {
     #[test]
     fn over_the_hop_limit_only_the_shortest_paths_run() {
         let g = graph("torus 4 5");
-        let (timed, routers) = plan_routers(&g, &|| false, 100);
-        assert_eq!(routers.ran, [Router::Shortest]);
+        let (timed, routers) = plan_routers(&g, routes::balanced(&g, 0), &never, 100);
+        assert!(timed.is_none());
+        assert!(routers.ran.is_empty());
         assert_eq!(
             routers.cut,
             [
@@ -485,9 +573,10 @@ mod tests {
                 (Router::EarliestArrival, Cut::Size)
             ]
         );
-        assert_eq!(timed.time(), quick(&g).time());
-        let (_, routers) = plan_routers(&g, &|| false, timed.sends());
+        let hops = quick(&g).sends();
+        let (timed, routers) = plan_routers(&g, routes::balanced(&g, 0), &never, hops);
         assert!(routers.cut.is_empty());
+        assert!(timed.is_some());
     }
 
     /// The claim of docs/schedules-any.md on random regular graphs: the
@@ -539,5 +628,79 @@ mod tests {
             timed.time()
         );
         assert!(timed.time() >= 32);
+    }
+
+    /// A stop that comes while the rerouting runs ends it: the rerouted
+    /// routes are not scheduled (the phase ends, the shortest paths are the
+    /// schedule) and the report names the rerouting as cut.
+    #[test]
+    fn a_stop_during_the_rerouting_cuts_it() {
+        let g = graph("torus 4 5");
+        let polls = std::cell::Cell::new(0);
+        let stop = || {
+            polls.set(polls.get() + 1);
+            polls.get() > 1
+        };
+        let (timed, routers) = plan_until(&g, None, &stop, true);
+        assert!(
+            routers.cut.contains(&(Router::Rerouted, Cut::Stopped)),
+            "{routers:?}"
+        );
+        assert_eq!(routers.ran, [Router::Shortest]);
+        assert_eq!(timed.time(), quick(&g).time());
+    }
+
+    /// A stop already set ends each phase before its work: the two list
+    /// schedulers give nothing, the flattening leaves every route as it was,
+    /// following a flow gives nothing and [`improve`] names every router cut.
+    #[test]
+    fn a_stop_set_before_a_phase_ends_the_phase() {
+        let g = graph("torus 4 5");
+        let routes = routes::balanced(&g, 0);
+        assert!(list::reserve(&g, routes.clone(), 0, &|| true).is_none());
+        assert!(list::farthest_first(&g, routes.clone(), 0, &|| true).is_none());
+        let mut flattened = routes.clone();
+        flatten::flatten(&g, &mut flattened, 100, u64::MAX, &|| true);
+        assert!((0..routes.messages()).all(|m| routes.hops(m) == flattened.hops(m)));
+        let flow = vec![vec![0.0; g.directed_links()]; g.nodes()];
+        assert!(matches!(
+            follow_flow_until(&g, &flow, &|| true),
+            Followed::Stopped
+        ));
+        let (timed, routers) = improve(&g, quick(&g), Some(&flow), &|| true);
+        assert!(timed.is_none());
+        assert!(routers.ran.is_empty());
+        assert_eq!(
+            routers.cut,
+            [
+                (Router::Rerouted, Cut::Stopped),
+                (Router::EarliestArrival, Cut::Stopped),
+                (Router::FollowLp, Cut::Stopped)
+            ]
+        );
+    }
+
+    proptest::proptest! {
+        /// The free steps of a link as bits hand out what a plain list of
+        /// the taken steps says is the earliest free one, across words and
+        /// full stretches of words.
+        #[test]
+        fn the_free_steps_are_the_earliest_untaken(
+            asks in proptest::collection::vec(1u32..9000, 1..600),
+        ) {
+            let mut free = list::FreeSteps::default();
+            let mut taken = std::collections::BTreeSet::new();
+            for (i, &from) in asks.iter().enumerate() {
+                // Crowd the start too, so that whole words fill up.
+                let from = if i % 2 == 0 { 1 + from % 200 } else { from };
+                let mut expected = from;
+                while taken.contains(&expected) {
+                    expected += 1;
+                }
+                proptest::prop_assert_eq!(free.peek(from), expected);
+                proptest::prop_assert_eq!(free.take_from(from), expected);
+                taken.insert(expected);
+            }
+        }
     }
 }
