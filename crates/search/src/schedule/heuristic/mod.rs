@@ -535,6 +535,31 @@ mod tests {
         }
     }
 
+    /// The sends handed out in small windows of steps are those handed out
+    /// in one, step by step (each window is one pass over the routes).
+    #[test]
+    fn the_steps_handed_out_in_windows_are_the_same() {
+        let g = graph("torus 3 5");
+        let timed = quick(&g);
+        let collect = |window: u64| {
+            let mut steps = Vec::new();
+            let _: Result<(), ()> = timed.for_each_step_in(&g, window, |batch| {
+                steps.push(batch.to_vec());
+                Ok(())
+            });
+            steps
+        };
+        let whole = collect(u64::MAX);
+        assert_eq!(whole.len(), timed.time() as usize);
+        assert_eq!(
+            whole.iter().map(Vec::len).sum::<usize>() as u64,
+            timed.sends()
+        );
+        for window in [1, 7, 100] {
+            assert_eq!(collect(window), whole, "window {window}");
+        }
+    }
+
     /// A construction stopped before its routers keeps the shortest paths
     /// and names each router it cut; unstopped it runs them all (the
     /// earliest arrival where the network is small enough) and is [`plan`].
