@@ -93,13 +93,6 @@ const REROUTE_PASSES: usize = 2;
 /// message in turn is taken off its path and routed again the same way, now
 /// that the loads of all the others are known.
 pub(super) fn balanced(graph: &Graph, seed: u64) -> Routes {
-    balanced_passes(graph, seed, REROUTE_PASSES)
-}
-
-/// [`balanced`] with `passes` passes of routing again (0: the first walk
-/// alone, a third of the work: the fast construction's, which the routers
-/// after it reroute anyway).
-pub(super) fn balanced_passes(graph: &Graph, seed: u64, passes: usize) -> Routes {
     let n = graph.nodes() as u32;
     let mut load = vec![0u32; graph.directed_links()];
     let mut routes = Routes {
@@ -124,7 +117,7 @@ pub(super) fn balanced_passes(graph: &Graph, seed: u64, passes: usize) -> Routes
         routes.blocks.push(block);
     }
     drop(to);
-    for _ in 0..passes {
+    for _ in 0..REROUTE_PASSES {
         for d in 0..n {
             let to = graph.distances_to(d);
             let block = &mut routes.blocks[d as usize];
