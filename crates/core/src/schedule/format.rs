@@ -608,7 +608,7 @@ impl SendWriter {
 
     /// Writes `sends` after those written before: each line is put together
     /// in a buffer by hand (no formatting machinery per number) and the
-    /// buffer is written every [`SEND_BUFFER`] bytes, the same bytes as
+    /// buffer is written every 64 KiB, the same bytes as
     /// `write!` would give (a schedule of 2·10⁸ sends spent most of its
     /// writing time in `write!`).
     pub fn sends(&mut self, sends: &[TimedSend], w: &mut impl Write) -> io::Result<()> {

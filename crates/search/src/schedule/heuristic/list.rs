@@ -50,7 +50,7 @@ impl Timed {
     }
 
     /// Calls `each` with the sends of every step, in step order. The steps
-    /// go in windows of at most [`WINDOW_SENDS`] sends (one step at least):
+    /// go in windows of at most `WINDOW_SENDS` (2^24) sends (one step at least):
     /// for each window one pass over the routes in memory order gathers its
     /// sends, placed by a counting sort on the step; within a step the sends
     /// are by destination, source and hop. Following each message from hop to
@@ -103,12 +103,12 @@ impl Timed {
                 for j in 0..b.starts.len().saturating_sub(1) {
                     let (a, z) = (b.starts[j] as usize, b.starts[j + 1] as usize);
                     let source = Routes::source(d as u32, j as u32);
-                    for k in a..z {
-                        let t = steps[k] as usize;
+                    for (&t, &link) in steps[a..z].iter().zip(&b.links[a..z]) {
+                        let t = t as usize;
                         if t < first || t >= last {
                             continue;
                         }
-                        let (from, to) = graph.endpoints(b.links[k]);
+                        let (from, to) = graph.endpoints(link);
                         window[at[t]] = TimedSend {
                             step: t as u32,
                             from,
@@ -121,8 +121,8 @@ impl Timed {
                 }
             }
             let mut begin = 0;
-            for t in first..last {
-                let end = begin + count[t] as usize;
+            for &c in &count[first..last] {
+                let end = begin + c as usize;
                 each(&window[begin..end])?;
                 begin = end;
             }
