@@ -251,25 +251,20 @@ pub fn check_all_pairs(nodes: u64, links: u64) -> Result<(), TooLargeForAllPairs
 /// Computes [`GraphBounds`] of a connected `graph` under `ports` ports (K ≥ 1;
 /// `u64::MAX`: all ports).
 pub fn graph_bounds(graph: &Graph, ports: u64) -> GraphBounds {
+    graph_bounds_before_cuts(graph, ports).with_cuts(graph)
+}
+
+/// [`graph_bounds`] without the cut search (`cut` and `ports_cut` are
+/// `None`): the distances, degrees and node load, a breadth-first search
+/// from every node. An anytime search judges its first schedule against
+/// these and searches the cuts after writing it (the cut search takes
+/// seconds on a thousand nodes); [`GraphBounds::with_cuts`] adds them.
+pub fn graph_bounds_before_cuts(graph: &Graph, ports: u64) -> GraphBounds {
     let n = graph.nodes() as u32;
     let sums = graph.distance_sums();
     let degrees = (0..n).map(|x| graph.degree(x) as u64);
     let degree_min = degrees.clone().min().unwrap_or(0);
     let degree_max = degrees.max().unwrap_or(0);
-    let cut = better(best_cut(graph, None), structured_cut(graph, None));
-    let ports_cut = if ports >= degree_max {
-        cut.clone()
-    } else {
-        // The best all-port side is a K-port cut too, perhaps a better one.
-        let all_port_side = cut
-            .as_ref()
-            .and_then(|c| cut_of(graph, &c.nodes, Some(ports), c.method));
-        let searched = better(
-            best_cut(graph, Some(ports)),
-            structured_cut(graph, Some(ports)),
-        );
-        better(searched, all_port_side)
-    };
     GraphBounds {
         order: u64::from(n),
         degree_min,
@@ -280,9 +275,36 @@ pub fn graph_bounds(graph: &Graph, ports: u64) -> GraphBounds {
         directed_links: graph.directed_links() as u64,
         ports,
         port_capacity: distance::port_capacity(graph, (ports < u64::MAX).then_some(ports)),
-        cut,
-        ports_cut,
+        cut: None,
+        ports_cut: None,
         node_load: node_load(graph),
+    }
+}
+
+impl GraphBounds {
+    /// These figures with the best cuts of `graph` (the one they were
+    /// computed on) searched: [`graph_bounds`]'s.
+    pub fn with_cuts(self, graph: &Graph) -> GraphBounds {
+        let ports = self.ports;
+        let cut = better(best_cut(graph, None), structured_cut(graph, None));
+        let ports_cut = if ports >= self.degree_max {
+            cut.clone()
+        } else {
+            // The best all-port side is a K-port cut too, perhaps a better one.
+            let all_port_side = cut
+                .as_ref()
+                .and_then(|c| cut_of(graph, &c.nodes, Some(ports), c.method));
+            let searched = better(
+                best_cut(graph, Some(ports)),
+                structured_cut(graph, Some(ports)),
+            );
+            better(searched, all_port_side)
+        };
+        GraphBounds {
+            cut,
+            ports_cut,
+            ..self
+        }
     }
 }
 

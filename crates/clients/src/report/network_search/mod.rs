@@ -23,7 +23,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use txverify_core::bounds::general::{GraphBounds, LP_BOUNDS_NODES, LP_SEARCH_NODES, graph_bounds};
+use txverify_core::bounds::general::{
+    GraphBounds, LP_BOUNDS_NODES, LP_SEARCH_NODES, graph_bounds_before_cuts,
+};
 use txverify_core::bounds::lp::{LpOptions, LpSolution};
 use txverify_core::network::{Graph, NetworkName};
 use txverify_core::schedule::{Ports, ReplayOptions, Schedule, TimedSend, replay};
@@ -129,6 +131,9 @@ enum JudgedSchedule {
     Streamed {
         /// The number of sends replayed and written.
         sends: u64,
+        /// The replay's report, to judge it again once a better bound is
+        /// known (the first schedule is judged before the cuts and the LP).
+        replayed: Box<txverify_core::schedule::ReplayReport>,
     },
 }
 
@@ -275,18 +280,35 @@ pub fn search_network(
             Status::Input,
         );
     }
-    let figures = graph_bounds(&graph, u64::MAX);
-    // An anytime run whose formula is over a limit already at the bound
-    // without the LP (the LP bound is at least as large, and so is the
-    // formula) is the heuristic's alone: streamed, its first schedule
-    // written before the LP is computed.
-    let early = figures.bound_set_with_lp(Ports::All, None).best().clone();
-    let anytime_construction = request.deadline.is_some()
+    // The cut search waits until a streamed anytime run has written its
+    // first schedule (seconds on a thousand nodes): the bounds by distance
+    // first, and whether the formula is over a limit already at them.
+    let mut figures = sched::heuristic::profiled("distance bounds", || {
+        graph_bounds_before_cuts(&graph, u64::MAX)
+    });
+    let anytime = request.deadline.is_some()
         && request.time.is_none()
         && request.max_time.is_none()
         && !request.keep_schedule
-        && !request.heuristic
-        && sat_over_limit(request, &graph, early.value() as usize).is_some();
+        && !request.heuristic;
+    let over_by_distance = anytime
+        && sat_over_limit(
+            request,
+            &graph,
+            figures.bound_set_with_lp(Ports::All, None).value() as usize,
+        )
+        .is_some();
+    let cuts_searched = !over_by_distance;
+    if cuts_searched {
+        figures = sched::heuristic::profiled("cut bounds", || figures.with_cuts(&graph));
+    }
+    // An anytime run whose formula is over a limit already at the bound
+    // without the LP (the LP bound is at least as large, and so is the
+    // formula) is the heuristic's alone: streamed, its first schedule
+    // written before the cuts and the LP are computed.
+    let early = figures.bound_set_with_lp(Ports::All, None).best().clone();
+    let anytime_construction =
+        anytime && sat_over_limit(request, &graph, early.value() as usize).is_some();
     // The streamed heuristic is written before it is judged: not on a
     // fabric, whose constructions are kept only when their replay is valid.
     if (streams(request) || anytime_construction) && graph.fabric().is_plain() {
@@ -304,15 +326,15 @@ pub fn search_network(
             .then(|| sat_over_limit(request, &graph, early.value() as usize))
             .flatten()
             .map(|e| e.to_string());
-        return streamed_search(
-            request,
-            &graph,
-            &figures,
+        let bounds = EarlyBounds {
+            figures,
+            cuts_searched,
             early,
-            sat_skipped,
-            started,
-            events,
-        );
+        };
+        return streamed_search(request, &graph, bounds, sat_skipped, started, events);
+    }
+    if !cuts_searched {
+        figures = figures.with_cuts(&graph);
     }
     // With a deadline the LP gets half of it: the construction must follow.
     let lp_until = request.deadline.map(|d| started + d / 2);
@@ -359,6 +381,7 @@ pub fn search_network(
         flow: lp_solution.as_ref().and_then(|s| s.per_source.as_deref()),
         started,
         sat_skipped,
+        construction_stopped: None,
     };
     run.search(events)
 }
@@ -408,23 +431,50 @@ fn stopped_now(request: &NetworkSearchRequest, started: Instant) -> Option<Stopp
     }
 }
 
+/// The bounds a streamed run starts from: the figures (their cuts searched
+/// or not yet) and the best bound of them without the LP.
+struct EarlyBounds {
+    figures: GraphBounds,
+    cuts_searched: bool,
+    early: NamedBound,
+}
+
+/// The share of the deadline kept for replaying and writing the routers'
+/// schedule: the time the quick construction's replay and writing took,
+/// times this (the routers' schedule has about as many sends), so that it is
+/// written by the deadline.
+const WRITE_RESERVE: f64 = 1.2;
+
 /// The heuristic's run, streamed ([`stream`]): with a deadline the fast
-/// construction ([`sched::heuristic::quick`]) is replayed, judged and written
-/// first, before the LP bound; then the LP, then the routers of
-/// [`sched::heuristic::plan_until`] (the LP's flow followed among them) until
-/// the deadline or a signal, their best written when faster. `early` is the
-/// bound without the LP.
+/// construction ([`sched::heuristic::quick`]) is replayed, judged against
+/// the bounds by distance and written first, before the cut search and the
+/// LP bound (it is judged again against the best bound at the end); then
+/// the cuts, the LP, then the routers of [`sched::heuristic::improve`] (the
+/// LP's flow followed among them), stopped early enough to replay and write
+/// their best by the deadline (the time the first write took, kept back) or
+/// at a signal; their best is written when faster (a signal stops that
+/// writing too: the file keeps the construction). Without a deadline
+/// (`--heuristic`) the routers of [`sched::heuristic::plan_until`] alone.
 fn streamed_search(
     request: &NetworkSearchRequest,
     graph: &Graph,
-    figures: &GraphBounds,
-    early: NamedBound,
+    bounds: EarlyBounds,
     sat_skipped: Option<String>,
     started: Instant,
     events: &mut dyn FnMut(NetworkSearchEvent<'_>),
 ) -> Outcome {
     let fail = |message: String, status: Status| Err(failure(&request.words, status, message));
-    let stop = stop_of(request, started);
+    let EarlyBounds {
+        mut figures,
+        cuts_searched,
+        early,
+    } = bounds;
+    let signalled = || {
+        request
+            .interrupt
+            .as_ref()
+            .is_some_and(|i| i.load(Ordering::Relaxed))
+    };
     let mut best = Best {
         request,
         started,
@@ -441,63 +491,133 @@ fn streamed_search(
         },
         None => header,
     };
-    let mut offer = |timed: &sched::heuristic::Timed, bound: &NamedBound, best: &mut Best<'_>| {
-        let found = stream::heuristic(graph, timed, &header, bound, output)
-            .map_err(|m| (m, Status::Internal))?;
+    // Replays, judges and writes `timed`; `None` when `stop` came first
+    // (nothing kept, the file as it was).
+    let mut offer = |timed: &sched::heuristic::Timed,
+                     bound: &NamedBound,
+                     best: &mut Best<'_>,
+                     stop: &dyn Fn() -> bool|
+     -> Result<Option<()>, (String, Status)> {
+        let Some(found) = stream::heuristic(graph, timed, &header, bound, output, stop)
+            .map_err(|m| (m, Status::Internal))?
+        else {
+            return Ok(None);
+        };
         let judged = Judged {
-            schedule: JudgedSchedule::Streamed { sends: found.sends },
+            schedule: JudgedSchedule::Streamed {
+                sends: found.sends,
+                replayed: Box::new(found.replayed),
+            },
             verdict: found.verdict,
             by_heuristic: true,
         };
-        best.offer(judged, events).map_err(|m| (m, Status::Input))
+        best.offer(judged, events).map_err(|m| (m, Status::Input))?;
+        Ok(Some(()))
     };
-    if request.deadline.is_some()
-        && let Some(timed) = sched::heuristic::quick_until(graph, &stop)
-    {
+    let mut quick = None;
+    // The time the first schedule's replay and writing took.
+    let mut first_write = Duration::ZERO;
+    if request.deadline.is_some() {
+        let stop = stop_of(request, started);
+        let Some(timed) = sched::heuristic::quick_until(graph, &stop) else {
+            // The deadline or a signal came before the first schedule was
+            // made: nothing is written, the report says what stopped it.
+            routers = sched::heuristic::plan_until(graph, None, &|| true, true).1;
+            let lp = LpFacts::Skipped("the run was stopped before its first schedule".into());
+            let run = Run {
+                request,
+                graph,
+                bound: &early,
+                lp: &lp,
+                flow: None,
+                started,
+                sat_skipped,
+                construction_stopped: stopped_now(request, started),
+            };
+            return run.report_with(best, None, Some(&routers));
+        };
         routers.ran.push(sched::heuristic::Router::Shortest);
-        if let Err((message, status)) = offer(&timed, &early, &mut best) {
+        let writing = Instant::now();
+        if let Err((message, status)) = offer(&timed, &early, &mut best, &|| false) {
             return fail(message, status);
         }
+        first_write = writing.elapsed();
+        quick = Some(timed);
     }
-    let lp_until = request.deadline.map(|d| started + d / 2);
-    let (lp, lp_solution) = lp_bound(request, graph, figures, lp_until);
+    if !cuts_searched {
+        figures = sched::heuristic::profiled("cut bounds", || figures.with_cuts(graph));
+    }
+    let deadline = request.deadline.map(|d| started + d);
+    // The routers stop early enough for their schedule to be written by the
+    // deadline, and at once at a signal.
+    let routers_until = deadline.map(|d| {
+        d.checked_sub(first_write.mul_f64(WRITE_RESERVE))
+            .unwrap_or(started)
+            .max(started)
+    });
+    let routers_stop = || routers_until.is_some_and(|d| Instant::now() >= d) || signalled();
+    let lp_until = request
+        .deadline
+        .map(|d| (started + d / 2).min(routers_until.unwrap_or(started + d)));
+    let (lp, lp_solution) = lp_bound(request, graph, &figures, lp_until);
     let bound = figures
         .bound_set_with_lp(Ports::All, lp_solution.as_ref())
         .best()
         .clone();
     let flow = lp_solution.as_ref().and_then(|s| s.per_source.as_deref());
-    let timed_run = request.deadline.is_some();
-    if stop() {
-        // The fast construction, if it was made, is kept: nothing is made
-        // again (nor first, when the stop came while it was made).
-        use sched::heuristic::{Cut, Router};
-        let shortest = best.time().is_none().then_some(Router::Shortest);
-        routers.cut = shortest
-            .into_iter()
-            .chain([Router::Rerouted, Router::EarliestArrival, Router::FollowLp])
-            .filter(|r| *r != Router::FollowLp || flow.is_some())
-            .map(|r| (r, Cut::Stopped))
-            .collect();
-    } else {
-        let (timed, more) = sched::heuristic::plan_until(graph, flow, &stop, timed_run);
-        for r in more.ran {
-            if !routers.ran.contains(&r) {
-                routers.ran.push(r);
-            }
+    let found = match quick {
+        Some(quick) => {
+            let (found, more) = sched::heuristic::improve(graph, quick, flow, &routers_stop);
+            routers.ran.extend(more.ran);
+            routers.cut = more.cut;
+            found
         }
-        // A shortest-path schedule kept already is not cut by a later stop.
-        routers.cut = more
-            .cut
-            .into_iter()
-            .filter(|(r, _)| !routers.ran.contains(r))
-            .collect();
-        if let Some(timed) = timed
-            && best.time().is_none_or(|t| timed.time() < t)
-            && let Err((message, status)) = offer(&timed, &bound, &mut best)
-        {
-            return fail(message, status);
+        None => {
+            let stop = stop_of(request, started);
+            let (found, more) = sched::heuristic::plan_until(graph, flow, &stop, false);
+            routers = more;
+            found
+        }
+    };
+    let mut write_stopped = false;
+    if let Some(timed) = found
+        && best.time().is_none_or(|t| timed.time() < t)
+    {
+        match offer(&timed, &bound, &mut best, &signalled) {
+            Ok(Some(())) => {}
+            Ok(None) => write_stopped = true,
+            Err((message, status)) => return fail(message, status),
         }
     }
+    // The schedule kept was judged against the bounds known then: judged
+    // again against the best, which the report states.
+    if let Some(judged) = best.judged.as_mut()
+        && let JudgedSchedule::Streamed { replayed, .. } = &judged.schedule
+    {
+        let verdict = judge(replayed, Some(bound.clone()), None);
+        if verdict.beats_bound() {
+            return fail(
+                format!(
+                    "internal error: the schedule found takes {} steps, fewer than the bound {}",
+                    verdict.time(),
+                    bound.value()
+                ),
+                Status::Internal,
+            );
+        }
+        judged.verdict = verdict;
+    }
+    let cut_by_stop = routers
+        .cut
+        .iter()
+        .any(|&(_, why)| why == sched::heuristic::Cut::Stopped);
+    let stopped = (cut_by_stop || write_stopped).then(|| {
+        if signalled() {
+            Stopped::Requested
+        } else {
+            Stopped::Deadline
+        }
+    });
     let run = Run {
         request,
         graph,
@@ -506,6 +626,7 @@ fn streamed_search(
         flow,
         started,
         sat_skipped,
+        construction_stopped: stopped,
     };
     run.report_with(best, None, Some(&routers))
 }
@@ -568,6 +689,9 @@ struct Run<'a> {
     started: Instant,
     /// Why SAT is not run after the heuristic (its formula is over a limit).
     sat_skipped: Option<String>,
+    /// Why the heuristic's construction was stopped before it was done (its
+    /// routers cut or the writing of a faster schedule abandoned), when it was.
+    construction_stopped: Option<Stopped>,
 }
 
 impl Run<'_> {
@@ -626,18 +750,20 @@ impl Run<'_> {
         }
     }
 
-    /// Why the construction was stopped, if a stop cut one of the
-    /// heuristic's routers: the run's stop, unless SAT met one after it. A
-    /// stop stays (the deadline has passed, the flag stays set), so its
-    /// reason is read now.
+    /// Why the construction was stopped: the stop its caller saw, else the
+    /// run's stop if one cut the heuristic's routers (a stop stays: the
+    /// deadline has passed, the flag stays set, so its reason is read now).
     fn construction_stop(&self, routers: Option<&sched::heuristic::Routers>) -> Option<Stopped> {
-        routers
-            .filter(|r| {
-                r.cut
-                    .iter()
-                    .any(|&(_, why)| why == sched::heuristic::Cut::Stopped)
+        self.construction_stopped.or_else(|| {
+            let cut = routers?
+                .cut
+                .iter()
+                .any(|&(_, why)| why == sched::heuristic::Cut::Stopped);
+            cut.then(|| match &self.request.interrupt {
+                Some(i) if i.load(Ordering::Relaxed) => Stopped::Requested,
+                _ => Stopped::Deadline,
             })
-            .and_then(|_| stopped_now(self.request, self.started))
+        })
     }
 
     /// Reports the run in text and JSON (the best schedule is on disk
@@ -650,8 +776,8 @@ impl Run<'_> {
         routers: Option<&sched::heuristic::Routers>,
     ) -> Outcome {
         let found = best.judged;
-        let construction_stop = self.construction_stop(routers);
-        let status = match (&found, construction_stop) {
+        let construction_stopped = self.construction_stop(routers);
+        let status = match (&found, construction_stopped) {
             // Stopped before anything was made.
             (None, Some(_)) => Status::Limit,
             _ => status_of(found.is_some(), searched),
@@ -660,14 +786,15 @@ impl Run<'_> {
         let optimal = found
             .as_ref()
             .map(|f| sched::optimal_by(&f.verdict, infeasible));
-        let stopped = searched
-            .and_then(|s| s.stopped)
-            .or(construction_stop)
-            .map(Stopped::name);
-        let stopped_in = searched
-            .and_then(|s| s.stopped_in)
-            .or(construction_stop.map(|_| sched::Phase::Construction))
-            .map(sched::Phase::name);
+        let (stopped, stopped_in) = match searched.and_then(|s| s.stopped) {
+            Some(s) => (Some(s), searched.and_then(|s| s.stopped_in)),
+            None => (
+                construction_stopped,
+                construction_stopped.map(|_| sched::Phase::Construction),
+            ),
+        };
+        let stopped = stopped.map(Stopped::name);
+        let stopped_in = stopped_in.map(sched::Phase::name);
         let over_limit = searched.and_then(|s| s.over_limit.as_ref().map(|e| e.to_string()));
         let sat_skipped = self.sat_skipped.clone().or(over_limit);
         let facts = Facts {
@@ -880,7 +1007,7 @@ mod tests {
         let over = format!("ring {}", LP_SEARCH_NODES + 1);
         let r = request(&over, true);
         let graph = r.network.build().unwrap();
-        let figures = graph_bounds(&graph, u64::MAX);
+        let figures = txverify_core::bounds::general::graph_bounds(&graph, u64::MAX);
         let (facts, solution) = lp_bound(&r, &graph, &figures, None);
         assert!(solution.is_none());
         assert!(
@@ -890,39 +1017,13 @@ mod tests {
         );
         let r = request("ring 6", false);
         let graph = r.network.build().unwrap();
-        let figures = graph_bounds(&graph, u64::MAX);
+        let figures = txverify_core::bounds::general::graph_bounds(&graph, u64::MAX);
         let (facts, _) = lp_bound(&r, &graph, &figures, None);
         assert_eq!(facts, LpFacts::Skipped("--no-lp".to_string()));
         let r = request("ring 6", true);
         let (facts, solution) = lp_bound(&r, &graph, &figures, None);
         assert_eq!(facts, LpFacts::Stated(5));
         assert!(solution.is_some_and(|s| s.bound.value == 5));
-    }
-
-    /// A run that holds its schedule (the Python package's), stopped by its
-    /// deadline before its first schedule was made: nothing is found, exit
-    /// 4, and the report names the stop and the phase.
-    #[test]
-    fn a_held_run_stopped_in_the_construction_says_by_what() {
-        let r = NetworkSearchRequest {
-            heuristic: false,
-            deadline: Some(Duration::from_nanos(1)),
-            keep_schedule: true,
-            ..request("torus 4 6", false)
-        };
-        let report = search_network(&r, &mut |_| {}).unwrap_or_else(|_| panic!("the run failed"));
-        let json = report.json();
-        assert!(report.schedule().is_none(), "{json}");
-        assert_eq!(report.status(), Status::Limit, "{json}");
-        assert_eq!(json["stopped"], "deadline", "{json}");
-        assert_eq!(json["stopped_in"], "construction", "{json}");
-        assert!(
-            report
-                .text()
-                .contains("no schedule found: stopped by the deadline"),
-            "{}",
-            report.text()
-        );
     }
 
     /// An anytime run (a deadline) whose formula is over the limit: the fast
@@ -992,6 +1093,32 @@ mod tests {
             report
                 .text()
                 .contains("routers      none ran; cut: shortest (stopped), rerouted (stopped)"),
+            "{}",
+            report.text()
+        );
+    }
+
+    /// A run that holds its schedule (the Python package's), stopped by its
+    /// deadline before its first schedule was made: nothing is found, exit
+    /// 4, and the report names the stop and the phase.
+    #[test]
+    fn a_held_run_stopped_in_the_construction_says_by_what() {
+        let r = NetworkSearchRequest {
+            heuristic: false,
+            deadline: Some(Duration::from_nanos(1)),
+            keep_schedule: true,
+            ..request("torus 4 6", false)
+        };
+        let report = search_network(&r, &mut |_| {}).unwrap_or_else(|_| panic!("the run failed"));
+        let json = report.json();
+        assert!(report.schedule().is_none(), "{json}");
+        assert_eq!(report.status(), Status::Limit, "{json}");
+        assert_eq!(json["stopped"], "deadline", "{json}");
+        assert_eq!(json["stopped_in"], "construction", "{json}");
+        assert!(
+            report
+                .text()
+                .contains("no schedule found: stopped by the deadline"),
             "{}",
             report.text()
         );

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{
-    Collective, Ports, ReplayOptions, Schedule, SendWriter, StreamReplay, TimedSend,
+    Collective, Ports, ReplayOptions, ReplayReport, Schedule, SendWriter, StreamReplay, TimedSend,
 };
 use txverify_core::verdict::{NamedBound, ScheduleVerdict, judge};
 use txverify_search::schedule as sched;
@@ -24,6 +24,15 @@ pub(super) struct Streamed {
     pub(super) sends: u64,
     /// The core's verdict on the replay.
     pub(super) verdict: ScheduleVerdict,
+    /// The replay's report (to judge it again against a better bound).
+    pub(super) replayed: ReplayReport,
+}
+
+/// Why the walk of the steps ended early.
+enum Ended {
+    Failed(String),
+    /// The stop came: nothing is kept.
+    Stopped,
 }
 
 /// An open `-o` file: the temporary path it is written under, and the final one.
@@ -35,16 +44,19 @@ struct Output {
 }
 
 /// Replays `timed`, one of the heuristic's schedules on `graph`
-/// ([`sched::heuristic::quick`], [`sched::heuristic::plan_until`]), step by
+/// ([`sched::heuristic::quick`], [`sched::heuristic::improve`]), step by
 /// step, judges it against `bound` and writes it to `output`. `header` is
-/// the schedule as `-o` names it (its sends empty).
+/// the schedule as `-o` names it (its sends empty). `Ok(None)` when
+/// `stop()` said so first (asked before each step): the partial file is
+/// removed and `output` is left as it was.
 pub(super) fn heuristic(
     graph: &Graph,
     timed: &Timed,
     header: &Schedule,
     bound: &NamedBound,
     output: Option<&Path>,
-) -> Result<Streamed, String> {
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Streamed>, String> {
     let profiling = sched::heuristic::profiling();
     let (mut replaying, mut writing) = (Duration::ZERO, Duration::ZERO);
     let mut out = match output {
@@ -53,20 +65,22 @@ pub(super) fn heuristic(
     };
     let options = ReplayOptions { max_listed: 10 };
     let replayed = (|| {
+        let cannot = |e| Ended::Failed(format!("the schedule cannot be replayed: {e}"));
         let mut stream =
             StreamReplay::start(graph, Ports::All, Collective::TotalExchange, &options)
-                .map_err(|e| format!("the schedule cannot be replayed: {e}"))?;
+                .map_err(cannot)?;
         timed.for_each_step(graph, |batch: &[TimedSend]| {
+            if stop() {
+                return Err(Ended::Stopped);
+            }
             let clock = profiling.then(Instant::now);
-            stream
-                .feed(batch)
-                .map_err(|e| format!("the schedule cannot be replayed: {e}"))?;
+            stream.feed(batch).map_err(cannot)?;
             let between = clock.map(|c| (c.elapsed(), Instant::now()));
             let written = match &mut out {
                 Some(o) => o
                     .writer
                     .sends(batch, &mut o.file)
-                    .map_err(|e| format!("cannot write {}: {e}", o.path.display())),
+                    .map_err(|e| Ended::Failed(format!("cannot write {}: {e}", o.path.display()))),
                 None => Ok(()),
             };
             if let Some((replayed, c)) = between {
@@ -75,9 +89,7 @@ pub(super) fn heuristic(
             }
             written
         })?;
-        stream
-            .finish()
-            .map_err(|e| format!("the schedule cannot be replayed: {e}"))
+        stream.finish().map_err(cannot)
     })();
     if profiling {
         eprintln!(
@@ -88,9 +100,12 @@ pub(super) fn heuristic(
     }
     let report = match replayed {
         Ok(r) => r,
-        Err(message) => {
+        Err(ended) => {
             discard(out);
-            return Err(message);
+            return match ended {
+                Ended::Failed(message) => Err(message),
+                Ended::Stopped => Ok(None),
+            };
         }
     };
     let verdict = judge(&report, Some(bound.clone()), None);
@@ -106,10 +121,11 @@ pub(super) fn heuristic(
     if let Some(o) = out {
         close(o)?;
     }
-    Ok(Streamed {
+    Ok(Some(Streamed {
         sends: timed.sends(),
         verdict,
-    })
+        replayed: report,
+    }))
 }
 
 fn open(path: &Path, header: &Schedule) -> Result<Output, String> {

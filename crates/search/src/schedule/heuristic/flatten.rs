@@ -3,15 +3,26 @@
 //! the fewest-hop path whose every link would still carry fewer than that
 //! most; when every busiest link is emptied so, the most has come down by one
 //! and it starts again. It stops when a busiest link keeps its load, or when
-//! its work (hops scanned, links looked at by the searches) reaches a budget.
+//! its work (hops scanned, links looked at by the searches) reaches a budget,
+//! or when its stop says so (every path stays whole).
 
 use super::routes::Routes;
 use std::collections::VecDeque;
 use txverify_core::network::Graph;
 
+/// How many messages are moved between two questions to the stop.
+const STOP_EVERY: usize = 1024;
+
 /// Flattens `routes` (see the module notes); at most `rounds` decreases and
-/// about `budget` hops and links looked at.
-pub(super) fn flatten(graph: &Graph, routes: &mut Routes, rounds: usize, budget: u64) {
+/// about `budget` hops and links looked at; ends early when `stop()` says so
+/// (asked before each round and every [`STOP_EVERY`] messages moved).
+pub(super) fn flatten(
+    graph: &Graph,
+    routes: &mut Routes,
+    rounds: usize,
+    budget: u64,
+    stop: &dyn Fn() -> bool,
+) {
     let n = graph.nodes();
     if n < 2 {
         return;
@@ -24,6 +35,9 @@ pub(super) fn flatten(graph: &Graph, routes: &mut Routes, rounds: usize, budget:
     let mut path = Vec::new();
     let mut work = 0u64;
     for _ in 0..rounds {
+        if stop() {
+            return;
+        }
         work += routes.total_hops();
         let most = load.iter().copied().max().unwrap_or(0);
         if most <= 1 {
@@ -33,8 +47,8 @@ pub(super) fn flatten(graph: &Graph, routes: &mut Routes, rounds: usize, budget:
         let candidates: Vec<usize> = (0..routes.messages())
             .filter(|&m| routes.hops(m).iter().any(|&l| hot[l as usize]))
             .collect();
-        for m in candidates {
-            if work > budget {
+        for (i, m) in candidates.into_iter().enumerate() {
+            if work > budget || (i % STOP_EVERY == STOP_EVERY - 1 && stop()) {
                 return;
             }
             if !routes.hops(m).iter().any(|&l| load[l as usize] == most) {

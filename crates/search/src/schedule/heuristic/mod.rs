@@ -188,10 +188,15 @@ pub fn profiled<T>(phase: &str, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// Never stops: the stop of a phase that must finish.
+fn never() -> bool {
+    false
+}
+
 /// The fast first schedule of an anytime search: balanced shortest paths,
 /// reservation-scheduled (no rerouting, no earliest arrival).
 pub fn quick(graph: &Graph) -> Timed {
-    quick_until(graph, &|| false).unwrap_or_default()
+    quick_until(graph, &never).expect("a construction that is never stopped ends with a schedule")
 }
 
 /// [`quick`], looking at `stop` between destinations and every few thousand
@@ -200,25 +205,27 @@ pub fn quick(graph: &Graph) -> Timed {
 pub fn quick_until(graph: &Graph, stop: &dyn Fn() -> bool) -> Option<Timed> {
     let routes = profiled("shortest routes", || routes::balanced_until(graph, 0, stop))?;
     profiled("reservation scheduling", || {
-        list::reserve_until(graph, routes, 0, stop)
+        list::reserve(graph, routes, 0, stop)
     })
 }
 
 /// [`plan`], and with `flow` also [`follow_flow`]'s schedule: the faster.
 pub fn plan_with_flow(graph: &Graph, flow: Option<&[Vec<f64>]>) -> Timed {
-    plan_until(graph, flow, &|| false, true)
+    plan_until(graph, flow, &never, true)
         .0
-        .unwrap_or_default()
+        .expect("a plan that is never stopped ends with a schedule")
 }
 
-/// [`plan_with_flow`] that starts no router once `stop()` says so (the
-/// rerouting ends early with whole paths, the earliest arrival is dropped,
-/// the shortest paths and their scheduling stop between destinations): the
-/// fastest schedule of the routers that ran, `None` when the stop came
-/// before any schedule was made, and which ran and which were cut. `timed`:
-/// a deadline or a signal will call the stop; without one (false) the
-/// rerouting and the earliest arrival are cut over [`UNTIMED_ROUTER_HOPS`]
-/// hops.
+/// [`plan_with_flow`] that stops its routers once `stop()` says so (each
+/// phase asks it: the shortest paths between destinations, the rerouting
+/// between destinations, the flattening every 1,024 messages, the
+/// reservation every 4,096, the step-by-step scheduling every step, the
+/// earliest arrival every 1,024 messages): the fastest schedule of the
+/// routers that finished, and which ran and which were cut; when none
+/// finished, the balanced shortest paths reservation-scheduled, and `None`
+/// when the stop came before even that was made. `timed`: a deadline or a
+/// signal will call the stop; without one (false) the rerouting and the
+/// earliest arrival are cut over [`UNTIMED_ROUTER_HOPS`] hops.
 pub fn plan_until(
     graph: &Graph,
     flow: Option<&[Vec<f64>]>,
@@ -226,24 +233,87 @@ pub fn plan_until(
     timed: bool,
 ) -> (Option<Timed>, Routers) {
     let limit = if timed { u64::MAX } else { UNTIMED_ROUTER_HOPS };
-    let (best, mut routers) = plan_routers(graph, stop, limit);
-    let Some(mut best) = best else {
-        if flow.is_some() {
-            routers.cut(Router::FollowLp, Cut::Stopped);
-        }
-        return (None, routers);
+    let Some(shortest) = profiled("shortest routes", || routes::balanced_until(graph, 0, stop))
+    else {
+        return stopped_before_any(Routers::default(), flow.is_some());
     };
+    let (best, mut routers) = improve_routes(graph, shortest.clone(), flow, stop, limit);
+    if let Some(best) = best {
+        return (Some(best), routers);
+    }
+    let scheduled = profiled("reservation scheduling", || {
+        list::reserve(graph, shortest, 0, stop)
+    });
+    match scheduled {
+        Some(best) => {
+            routers.note(Router::Shortest);
+            (Some(best), routers)
+        }
+        None => stopped_before_any(routers, flow.is_some()),
+    }
+}
+
+/// Every router cut by a stop that came before any schedule was made (the
+/// LP's among them when there was a flow to follow).
+fn stopped_before_any(mut routers: Routers, flow: bool) -> (Option<Timed>, Routers) {
+    routers.ran.clear();
+    routers.cut.clear();
+    for router in [Router::Shortest, Router::Rerouted, Router::EarliestArrival] {
+        routers.cut(router, Cut::Stopped);
+    }
+    if flow {
+        routers.cut(Router::FollowLp, Cut::Stopped);
+    }
+    (None, routers)
+}
+
+/// The routers after [`quick`] (rerouting and flattening, list-scheduled
+/// both ways; the earliest arrival; along `flow`), starting from `quick`'s
+/// routes (taken, so its steps are freed), each stopped when `stop()` says
+/// so: the fastest schedule of those that finished (`None` when none did),
+/// and which ran and which were cut (`shortest` is not named: `quick` is
+/// the caller's).
+pub fn improve(
+    graph: &Graph,
+    quick: Timed,
+    flow: Option<&[Vec<f64>]>,
+    stop: &dyn Fn() -> bool,
+) -> (Option<Timed>, Routers) {
+    improve_routes(graph, quick.routes, flow, stop, u64::MAX)
+}
+
+/// The routers from the balanced shortest paths `shortest` (the module
+/// notes), over `limit` hops on shortest paths none but the LP's.
+fn improve_routes(
+    graph: &Graph,
+    shortest: routes::Routes,
+    flow: Option<&[Vec<f64>]>,
+    stop: &dyn Fn() -> bool,
+    limit: u64,
+) -> (Option<Timed>, Routers) {
+    let (mut best, mut routers) = plan_routers(graph, shortest, stop, limit);
     if let Some(f) = flow {
-        if stop() {
-            routers.cut(Router::FollowLp, Cut::Stopped);
-        } else if let Some(other) = profiled("follow the LP", || follow_flow(graph, f)) {
-            routers.note(Router::FollowLp);
-            if other.time() < best.time() {
-                best = other;
+        match profiled("follow the LP", || follow_flow_until(graph, f, stop)) {
+            Followed::Stopped => routers.cut(Router::FollowLp, Cut::Stopped),
+            Followed::NotAFlow => {}
+            Followed::Made(other) => {
+                routers.note(Router::FollowLp);
+                if best.as_ref().is_none_or(|b| other.time() < b.time()) {
+                    best = Some(other);
+                }
             }
         }
     }
-    (Some(best), routers)
+    (best, routers)
+}
+
+/// What following a flow gave.
+enum Followed {
+    Made(Timed),
+    /// The flow is not one vector of one entry per directed link for every node.
+    NotAFlow,
+    /// The stop came first.
+    Stopped,
 }
 
 /// The routes that follow `flow`, the LP's routing source by source
@@ -251,103 +321,100 @@ pub fn plan_until(
 /// flattened and list-scheduled both ways: the faster. `None` when `flow` is
 /// not one vector of one entry per directed link for every node.
 pub fn follow_flow(graph: &Graph, flow: &[Vec<f64>]) -> Option<Timed> {
+    match follow_flow_until(graph, flow, &never) {
+        Followed::Made(timed) => Some(timed),
+        Followed::NotAFlow | Followed::Stopped => None,
+    }
+}
+
+/// [`follow_flow`], each phase stopped when `stop()` says so.
+fn follow_flow_until(graph: &Graph, flow: &[Vec<f64>], stop: &dyn Fn() -> bool) -> Followed {
     let links = graph.directed_links();
     if flow.len() != graph.nodes() || flow.iter().any(|f| f.len() != links) {
-        return None;
+        return Followed::NotAFlow;
+    }
+    if stop() {
+        return Followed::Stopped;
     }
     let mut routes = lp_flow::follow(graph, flow);
     let hops = routes.total_hops().max(1);
     let rounds = (FLATTEN_HOPS / hops).clamp(1, FLATTEN_ROUNDS) as usize;
-    flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK);
-    let best = list::farthest_first(graph, routes.clone(), 0);
-    let other = list::reserve(graph, routes, 0);
-    Some(if other.time() < best.time() {
-        other
-    } else {
-        best
-    })
+    flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK, stop);
+    if stop() {
+        return Followed::Stopped;
+    }
+    match faster_of_both(graph, routes, stop) {
+        Some(timed) => Followed::Made(timed),
+        None => Followed::Stopped,
+    }
+}
+
+/// `routes` list-scheduled both ways (reservation, then step by step), each
+/// stopped when `stop()` says so: the faster of those that finished.
+fn faster_of_both(graph: &Graph, routes: routes::Routes, stop: &dyn Fn() -> bool) -> Option<Timed> {
+    let reserved = profiled("reservation scheduling", || {
+        list::reserve(graph, routes.clone(), 0, stop)
+    });
+    let stepped = profiled("list scheduling", || {
+        list::farthest_first(graph, routes, 0, stop)
+    });
+    match (reserved, stepped) {
+        (Some(a), Some(b)) => Some(if b.time() < a.time() { b } else { a }),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Routes and schedules a total exchange on `graph` (the module notes): the
 /// fastest of the flow routing list-scheduled both ways and, on networks
 /// small enough, the earliest-arrival routing. The same schedule on every run.
 pub fn plan(graph: &Graph) -> Timed {
-    plan_routers(graph, &|| false, u64::MAX)
-        .0
-        .unwrap_or_default()
+    plan_with_flow(graph, None)
 }
 
-/// Every router cut by a stop that came before any schedule was made.
-fn stopped_before_any(mut routers: Routers) -> (Option<Timed>, Routers) {
-    routers.ran.clear();
-    for router in [Router::Shortest, Router::Rerouted, Router::EarliestArrival] {
-        routers.cut(router, Cut::Stopped);
-    }
-    (None, routers)
-}
-
-/// [`plan`], starting no router (no order of the earliest arrival) once
-/// `stop()` says so, and over `limit` hops on shortest paths none after
-/// the shortest paths; `None` when the stop came before any schedule was
-/// made.
-fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Option<Timed>, Routers) {
+/// The rerouting and the earliest arrival from the balanced shortest paths
+/// `routes`, each stopped once `stop()` says so (a rerouting or flattening
+/// stopped is not scheduled), and over `limit` hops on shortest paths
+/// neither: the faster of those that finished, if any.
+fn plan_routers(
+    graph: &Graph,
+    mut routes: routes::Routes,
+    stop: &dyn Fn() -> bool,
+    limit: u64,
+) -> (Option<Timed>, Routers) {
     let mut routers = Routers::default();
     let n = graph.nodes() as u64;
     let links = graph.directed_links().max(1) as u64;
-    let Some(mut routes) = profiled("shortest routes", || routes::balanced_until(graph, 0, stop))
-    else {
-        return stopped_before_any(routers);
-    };
     let hops = routes.total_hops().max(1);
     if hops > limit {
-        routers.note(Router::Shortest);
         routers.cut(Router::Rerouted, Cut::Size);
         routers.cut(Router::EarliestArrival, Cut::Size);
-        let best = profiled("reservation scheduling", || {
-            list::reserve_until(graph, routes, 0, stop)
-        });
-        return match best {
-            Some(best) => (Some(best), routers),
-            None => stopped_before_any(routers),
-        };
+        return (None, routers);
     }
     let passes = (REROUTE_HOPS / hops).clamp(PASSES.0, PASSES.1) as usize;
     // About as much work in the searches of one pass as in its walks, twice.
     let groups = (2 * hops / (n * links).max(1)).clamp(1, n.saturating_sub(1).max(1)) as usize;
-    let best = if stop() {
+    let mut best = None;
+    if stop() {
         routers.cut(Router::Rerouted, Cut::Stopped);
-        routers.note(Router::Shortest);
-        profiled("reservation scheduling", || {
-            list::reserve_until(graph, routes, 0, stop)
-        })
     } else {
         profiled("rerouting", || {
             flow::reroute(graph, &mut routes, passes, groups, stop)
         });
         let rounds = (FLATTEN_HOPS / hops).clamp(1, FLATTEN_ROUNDS) as usize;
         profiled("flattening", || {
-            flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK)
+            flatten::flatten(graph, &mut routes, rounds, FLATTEN_WORK, stop)
         });
-        routers.note(Router::Rerouted);
-        let best = profiled("reservation scheduling", || {
-            list::reserve_until(graph, routes.clone(), 0, stop)
-        });
-        // The second scheduling of the rerouted paths is left out after a stop.
-        match best {
-            Some(best) if !stop() => {
-                let other = profiled("list scheduling", || list::farthest_first(graph, routes, 0));
-                Some(if other.time() < best.time() {
-                    other
-                } else {
-                    best
-                })
-            }
-            best => best,
+        best = if stop() {
+            None
+        } else {
+            faster_of_both(graph, routes, stop)
+        };
+        if best.is_some() {
+            routers.note(Router::Rerouted);
+        } else {
+            routers.cut(Router::Rerouted, Cut::Stopped);
         }
-    };
-    let Some(mut best) = best else {
-        return stopped_before_any(routers);
-    };
+    }
     let table = if hops <= EARLIEST_HOPS {
         graph.distance_table(EARLIEST_NODES).ok()
     } else {
@@ -355,7 +422,7 @@ fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Option<T
     };
     let Some(table) = table else {
         routers.cut(Router::EarliestArrival, Cut::Size);
-        return (Some(best), routers);
+        return (best, routers);
     };
     let tries = (EARLIEST_TRIES_HOPS / hops).clamp(1, EARLIEST_TRIES);
     for seed in 1..=tries {
@@ -377,11 +444,11 @@ fn plan_routers(graph: &Graph, stop: &dyn Fn() -> bool, limit: u64) -> (Option<T
             break;
         };
         routers.note(Router::EarliestArrival);
-        if other.time() < best.time() {
-            best = other;
+        if best.as_ref().is_none_or(|b| other.time() < b.time()) {
+            best = Some(other);
         }
     }
-    (Some(best), routers)
+    (best, routers)
 }
 
 #[cfg(test)]
@@ -459,7 +526,7 @@ mod tests {
         let before = routes.max_load(&g);
         flow::reroute(&g, &mut routes, 4, 3, &|| false);
         assert_paths(&g, &routes);
-        flatten::flatten(&g, &mut routes, 100, u64::MAX);
+        flatten::flatten(&g, &mut routes, 100, u64::MAX, &never);
         assert_paths(&g, &routes);
         assert!(routes.max_load(&g) <= before);
         // A mesh's middle links carry at least |A|·|V∖A| / cut messages.
@@ -474,9 +541,9 @@ mod tests {
         let order = timed::longest_first(&g, &table, 1);
         for timed in [
             quick(&g),
-            quick_until(&g, &|| false).unwrap(),
-            list::reserve(&g, routes.clone(), 0),
-            list::farthest_first(&g, routes.clone(), 0),
+            quick_until(&g, &never).unwrap(),
+            list::reserve(&g, routes.clone(), 0, &never).unwrap(),
+            list::farthest_first(&g, routes.clone(), 0, &never).unwrap(),
             timed::earliest_arrival(&g, &table, &order, 0, &|| false).unwrap(),
         ] {
             let sends = timed.to_sends(&g);
@@ -495,6 +562,31 @@ mod tests {
             assert_eq!(at.len(), 12 * 11);
             assert!(at.iter().all(|(&(_, d), &(h, _))| h == d));
             assert_eq!(sends.last().unwrap().step, timed.time());
+        }
+    }
+
+    /// The sends handed out in small windows of steps are those handed out
+    /// in one, step by step (each window is one pass over the routes).
+    #[test]
+    fn the_steps_handed_out_in_windows_are_the_same() {
+        let g = graph("torus 3 5");
+        let timed = quick(&g);
+        let collect = |window: u64| {
+            let mut steps = Vec::new();
+            let _: Result<(), ()> = timed.for_each_step_in(&g, window, |batch| {
+                steps.push(batch.to_vec());
+                Ok(())
+            });
+            steps
+        };
+        let whole = collect(u64::MAX);
+        assert_eq!(whole.len(), timed.time() as usize);
+        assert_eq!(
+            whole.iter().map(Vec::len).sum::<usize>() as u64,
+            timed.sends()
+        );
+        for window in [1, 7, 100] {
+            assert_eq!(collect(window), whole, "window {window}");
         }
     }
 
@@ -523,8 +615,6 @@ mod tests {
         assert!(timed.time() <= quick(&g).time());
     }
 
-    /// Over the hop limit of a run without a deadline (here 100 hops for
-    /// a network of 400), the shortest paths alone, the others cut by size.
     /// The first schedule looks at its stop between destinations and every
     /// few thousand messages, and ends with none at the first stop: a
     /// deadline holds however long the shortest paths take.
@@ -540,25 +630,26 @@ mod tests {
         let whole = quick_until(&g, &count).unwrap();
         assert_eq!(whole.time(), quick(&g).time());
         let looks = looked.get();
-        // Each of the three passes over the 20 destinations, and the scheduling.
-        assert!(looks > 3 * 20, "{looks}");
+        // Each of the 20 destinations, and the scheduling.
+        assert!(looks > 20, "{looks}");
         for after in [0, looks / 2, looks - 1] {
             let seen = Cell::new(0usize);
             let stop = || {
                 seen.set(seen.get() + 1);
                 seen.get() > after
             };
-            assert!(quick_until(&g, &stop).is_none(), "{after}");
-            assert_eq!(seen.get(), after + 1, "went on after the stop");
+            assert!(quick_until(&g, &stop).is_none(), "stopped after {after}");
         }
     }
 
+    /// Over the hop limit of a run without a deadline (here 100 hops for
+    /// a network of 400), the shortest paths alone, the others cut by size.
     #[test]
     fn over_the_hop_limit_only_the_shortest_paths_run() {
         let g = graph("torus 4 5");
-        let (timed, routers) = plan_routers(&g, &|| false, 100);
-        let timed = timed.unwrap();
-        assert_eq!(routers.ran, [Router::Shortest]);
+        let (timed, routers) = plan_routers(&g, routes::balanced(&g, 0), &never, 100);
+        assert!(timed.is_none());
+        assert!(routers.ran.is_empty());
         assert_eq!(
             routers.cut,
             [
@@ -566,9 +657,10 @@ mod tests {
                 (Router::EarliestArrival, Cut::Size)
             ]
         );
-        assert_eq!(timed.time(), quick(&g).time());
-        let (_, routers) = plan_routers(&g, &|| false, timed.sends());
+        let hops = quick(&g).sends();
+        let (timed, routers) = plan_routers(&g, routes::balanced(&g, 0), &never, hops);
         assert!(routers.cut.is_empty());
+        assert!(timed.is_some());
     }
 
     /// The claim of docs/schedules-any.md on random regular graphs: the
@@ -620,5 +712,88 @@ mod tests {
             timed.time()
         );
         assert!(timed.time() >= 32);
+    }
+
+    /// A stop that comes while the rerouting runs ends it: the rerouted
+    /// routes are not scheduled and the report names the rerouting as cut;
+    /// as the stop stays, nothing else is scheduled after it either.
+    #[test]
+    fn a_stop_during_the_rerouting_cuts_it() {
+        use std::cell::Cell;
+        let g = graph("torus 4 5");
+        let shortest_looks = Cell::new(0usize);
+        routes::balanced_until(&g, 0, &|| {
+            shortest_looks.set(shortest_looks.get() + 1);
+            false
+        })
+        .unwrap();
+        let polls = Cell::new(0usize);
+        // The shortest paths and the look before the rerouting pass; the
+        // rerouting's first look stops it.
+        let stop = || {
+            polls.set(polls.get() + 1);
+            polls.get() > shortest_looks.get() + 1
+        };
+        let (timed, routers) = plan_until(&g, None, &stop, true);
+        assert!(
+            routers.cut.contains(&(Router::Rerouted, Cut::Stopped)),
+            "{routers:?}"
+        );
+        assert!(!routers.ran.contains(&Router::Rerouted), "{routers:?}");
+        assert!(timed.is_none());
+    }
+
+    /// A stop already set ends each phase before its work: the two list
+    /// schedulers give nothing, the flattening leaves every route as it was,
+    /// following a flow gives nothing and [`improve`] names every router cut.
+    #[test]
+    fn a_stop_set_before_a_phase_ends_the_phase() {
+        let g = graph("torus 4 5");
+        let routes = routes::balanced(&g, 0);
+        assert!(list::reserve(&g, routes.clone(), 0, &|| true).is_none());
+        assert!(list::farthest_first(&g, routes.clone(), 0, &|| true).is_none());
+        let mut flattened = routes.clone();
+        flatten::flatten(&g, &mut flattened, 100, u64::MAX, &|| true);
+        assert!((0..routes.messages()).all(|m| routes.hops(m) == flattened.hops(m)));
+        let flow = vec![vec![0.0; g.directed_links()]; g.nodes()];
+        assert!(matches!(
+            follow_flow_until(&g, &flow, &|| true),
+            Followed::Stopped
+        ));
+        let (timed, routers) = improve(&g, quick(&g), Some(&flow), &|| true);
+        assert!(timed.is_none());
+        assert!(routers.ran.is_empty());
+        assert_eq!(
+            routers.cut,
+            [
+                (Router::Rerouted, Cut::Stopped),
+                (Router::EarliestArrival, Cut::Stopped),
+                (Router::FollowLp, Cut::Stopped)
+            ]
+        );
+    }
+
+    proptest::proptest! {
+        /// The free steps of a link as bits hand out what a plain list of
+        /// the taken steps says is the earliest free one, across words and
+        /// full stretches of words.
+        #[test]
+        fn the_free_steps_are_the_earliest_untaken(
+            asks in proptest::collection::vec(1u32..9000, 1..600),
+        ) {
+            let mut free = list::FreeSteps::default();
+            let mut taken = std::collections::BTreeSet::new();
+            for (i, &from) in asks.iter().enumerate() {
+                // Crowd the start too, so that whole words fill up.
+                let from = if i % 2 == 0 { 1 + from % 200 } else { from };
+                let mut expected = from;
+                while taken.contains(&expected) {
+                    expected += 1;
+                }
+                proptest::prop_assert_eq!(free.peek(from), expected);
+                proptest::prop_assert_eq!(free.take_from(from), expected);
+                taken.insert(expected);
+            }
+        }
     }
 }
