@@ -9,9 +9,11 @@
 //! - a forward-only node has no item of its own and needs none (the encoders
 //!   leave its block out and ask nothing of it at the end), and unless the
 //!   fabric multicasts it sends each combined item at most once in the whole
-//!   schedule (`SwitchSends::at_most_once_from_switches`); a copied item it may send once
-//!   per copy received, which the formulas do not say, so SAT is not run for
-//!   copied items there ([`sat_matches_replay`]).
+//!   schedule (`SwitchSends::at_most_once_from_switches`), and a copied item
+//!   once per copy received: it may take several copies of one item (one a
+//!   unit of a link's capacity a step), and up to every step t its sends of
+//!   the item are at most its receipts up to t − 1 (`SwitchCopies`, two
+//!   running unary counts).
 //!
 //! Every clause here is one the replay checks, so a refutation still speaks
 //! about every schedule of the model, now on the fabric. The constructions
@@ -65,15 +67,12 @@ pub(crate) fn switch_limits(cnf: &mut Cnf, graph: &Graph, on_link: &[Vec<Lit>]) 
     }
 }
 
-/// Whether the SAT formulas of `collective` say on `graph` what its replay
-/// judges. They hold a switch that does not copy to one send of each item;
-/// the replay lets it forward each copy it receives of a copied item (a GPU
-/// may send one to it per destination), so for allgather and broadcast on
-/// such a fabric a refutation would not hold, and SAT is not run there. A
-/// combined item is forwarded at most once in both.
-pub fn sat_matches_replay(graph: &Graph, collective: Collective) -> bool {
+/// Whether the formulas of `collective` on `graph` count copies at a switch
+/// that does not copy (`SwitchCopies`): formulas that grow with the steps,
+/// where a construction is worth trying first.
+pub fn has_counting_switch(graph: &Graph, collective: Collective) -> bool {
     let fabric = graph.fabric();
-    !(fabric.has_forward_only() && !fabric.multicast() && collective.items() == Items::Copies)
+    fabric.has_forward_only() && !fabric.multicast() && collective.items() == Items::Copies
 }
 
 /// The sends of one item out of each node, over every step, to be held to at
@@ -108,6 +107,95 @@ impl SwitchSends {
     pub(crate) fn at_most_once_from_switches(self, cnf: &mut Cnf) {
         for vars in self.by_node {
             cnf.at_most_one(&vars);
+        }
+    }
+}
+
+/// Whether `x` is a forward-only node that does not copy: it holds a count
+/// of each copied item, one more a receipt, one less a send.
+pub(crate) fn counts_copies(graph: &Graph, x: u32) -> bool {
+    !graph.fabric().multicast() && graph.is_forward_only(x)
+}
+
+/// The receipts and sends of one copied item at each forward-only node that
+/// does not copy, by step, to hold each such node to the replay's rule: up
+/// to every step t, its sends of the item are at most its receipts of it up
+/// to step t − 1 (each copy received is forwarded once, from the step after
+/// it arrives).
+pub(crate) struct SwitchCopies {
+    /// By node, by step − 1; empty when no node counts copies.
+    receipts: Vec<Vec<Vec<Lit>>>,
+    sends: Vec<Vec<Vec<Lit>>>,
+}
+
+impl SwitchCopies {
+    /// Ready for one item of a formula of `time` steps on `graph`.
+    pub(crate) fn new(graph: &Graph, time: usize) -> SwitchCopies {
+        let counted = (0..graph.nodes() as u32).any(|x| counts_copies(graph, x));
+        let by_node = if counted {
+            vec![vec![Vec::new(); time]; graph.nodes()]
+        } else {
+            Vec::new()
+        };
+        SwitchCopies {
+            receipts: by_node.clone(),
+            sends: by_node,
+        }
+    }
+
+    /// Records `s`, a send of the item at step `t` from `u` to `w`.
+    pub(crate) fn record(&mut self, graph: &Graph, t: usize, s: Lit, u: u32, w: u32) {
+        if self.sends.is_empty() {
+            return;
+        }
+        if counts_copies(graph, u) {
+            self.sends[u as usize][t - 1].push(s);
+        }
+        if counts_copies(graph, w) {
+            self.receipts[w as usize][t - 1].push(s);
+        }
+    }
+
+    /// For every node and step t: sends up to t at most the receipts up to
+    /// t − 1, by two running unary counts ([`Cnf::totalizer`] of each step's
+    /// sends, [`Cnf::merge_counts`] onto the count before), up to one more
+    /// than all the receipts (so every excess is seen).
+    pub(crate) fn forward_no_more_than_received(self, cnf: &mut Cnf) {
+        for (receipts, sends) in self.receipts.into_iter().zip(self.sends) {
+            if sends.iter().all(Vec::is_empty) {
+                continue;
+            }
+            let time = sends.len();
+            let received: usize = receipts[..time - 1].iter().map(Vec::len).sum();
+            let width = received + 1;
+            let running = |cnf: &mut Cnf, by_step: &[Vec<Lit>]| {
+                let mut counts: Vec<Vec<Lit>> = Vec::with_capacity(by_step.len());
+                let mut count: Vec<Lit> = Vec::new();
+                for lits in by_step {
+                    if !lits.is_empty() {
+                        let step = cnf.totalizer(lits, width);
+                        count = if count.is_empty() {
+                            step
+                        } else {
+                            cnf.merge_counts(&count, &step, width)
+                        };
+                    }
+                    counts.push(count.clone());
+                }
+                counts
+            };
+            let got = running(cnf, &receipts[..time - 1]);
+            let gave = running(cnf, &sends);
+            for (t, gave) in gave.iter().enumerate() {
+                // Received up to step t (index t − 1); nothing before step 1.
+                let before: &[Lit] = if t == 0 { &[] } else { &got[t - 1] };
+                for (k, &g) in gave.iter().enumerate() {
+                    match before.get(k) {
+                        Some(&r) => cnf.add(&[-g, r]),
+                        None => cnf.add(&[-g]),
+                    }
+                }
+            }
         }
     }
 }
@@ -376,7 +464,7 @@ mod tests {
             if let Some(t) = made {
                 prop_assert!(u64::from(t) >= bound, "construction {t} below the bound {bound}");
             }
-            if sat_matches_replay(&g, c) {
+            {
                 let options = CollectiveSearchOptions {
                     network: "random".into(),
                     certificate_dir: None,
