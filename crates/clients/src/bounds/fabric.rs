@@ -164,13 +164,13 @@ impl FabricBounds {
                 let ramp: Vec<String> = f
                     .ramp
                     .iter()
-                    .map(|r| format!("{} from step {}", r.capacity, r.from_step))
+                    .map(|r| format!("{} a step from step {}", r.capacity, r.from_step))
                     .collect();
                 let _ = writeln!(
                     out,
-                    "    {FILL}: {} items enter S at {} a step = {}, S = {{{}}}",
+                    "    {FILL}: {} items must enter S, at most {}: {} steps, S = {{{}}}",
                     f.items,
-                    ramp.join(", then "),
+                    ramp.join(", "),
                     f.steps,
                     joined(&f.set)
                 );

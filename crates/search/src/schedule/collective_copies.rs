@@ -115,10 +115,37 @@ fn items(graph: &Graph, collective: Collective) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// An upper estimate of the copies formula's variables for `time` steps.
+/// An upper estimate of the copies formula's variables for `time` steps:
+/// per item, the holdings and the sends (one a unit of capacity into a
+/// switch that counts copies), and at each such switch its two running
+/// counts (each step a totalizer of the step's sends or receipts and a merge
+/// onto a count at most one above all its receipts).
 pub fn estimate_variables(graph: &Graph, collective: Collective, time: usize) -> u64 {
     let items = items(graph, collective).len() as u64;
-    let per_item = (time as u64 + 1) * (graph.nodes() as u64 + graph.directed_links() as u64);
+    let t = time as u64;
+    let copies = |l: u32| {
+        let (_, w) = graph.endpoints(l);
+        if fabric::counts_copies(graph, w) {
+            u64::from(graph.capacity(l))
+        } else {
+            1
+        }
+    };
+    let sends: u64 = (0..graph.directed_links() as u32).map(copies).sum();
+    let totalized = |m: u64| m * (u64::from(m.max(1).ilog2()) + 2);
+    let counts: u64 = (0..graph.nodes() as u32)
+        .filter(|&w| fabric::counts_copies(graph, w))
+        .map(|w| {
+            let (into, out) = graph.links_of(w).fold((0u64, 0u64), |(i, o), l| {
+                let (_, y) = graph.endpoints(l);
+                let back = graph.link(y, w).map_or(0, copies);
+                (i + back, o + copies(l))
+            });
+            let width = t.saturating_mul(into) + 1;
+            t.saturating_mul(totalized(into) + totalized(out) + 2 * width)
+        })
+        .sum();
+    let per_item = (t + 1) * graph.nodes() as u64 + t.saturating_mul(sends) + sends + counts;
     items.saturating_mul(per_item)
 }
 
