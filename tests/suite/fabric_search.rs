@@ -267,6 +267,33 @@ fn allgather_on_a_switch_without_multicast_sends_once_per_destination() {
 }
 
 #[test]
+fn reduce_scatter_through_one_switch_sums_there_and_meets_the_fill_bound() {
+    // The dual of the allgather's rotation: each GPU sends one contribution
+    // to the switch a step, the switch forwards each chunk's sum once, the
+    // step after its last contribution: 7·C + 1 steps on nvswitch 8.
+    for chunks in [1u32, 5] {
+        let c = chunks.to_string();
+        let name = format!("nvswitch-rs-{chunks}.sched");
+        let args = ["--network", "nvswitch 8", "--collective", "reduce-scatter"];
+        let (run, sends) = search_written(
+            &[&args[..], &["--chunks", &c, "--heuristic"]].concat(),
+            &name,
+        );
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("summed there"), "{}", run.stdout);
+        assert!(run.stdout.contains("OPTIMAL"), "{}", run.stdout);
+        assert_eq!(sends.iter().map(|s| s[0]).max(), Some(7 * chunks + 1));
+        // Out of the switch: one sum a chunk and GPU.
+        assert_eq!(
+            sends.iter().filter(|s| s[1] == 8).count() as u32,
+            8 * chunks
+        );
+        let replayed = simulated(&name, "nvswitch 8");
+        assert_eq!(replayed.code, 0, "{}{}", replayed.stdout, replayed.stderr);
+    }
+}
+
+#[test]
 fn sat_counts_a_non_copying_switch_s_copies_and_refutes_what_it_cannot_forward() {
     // Broadcast from 0 through the switch of nvswitch 3 (by hand): the switch
     // forwards each copy once, and the root's link to it carries one a step,

@@ -264,13 +264,20 @@ pub fn construct_on_fabric(
 /// N − 1 offsets r, at step k + 1 every GPU g sends the k-th (chunk, offset)
 /// of its block to the switch, which forwards it at step k + 2 to GPU
 /// g + r (mod N): one send in and out of every GPU a step, (N − 1)·C + 1 steps,
-/// the throughput bound (N − 1)·C plus one step of pipeline fill. `None` on any
+/// the throughput bound (N − 1)·C plus one step of pipeline fill: the fill
+/// bound. Reduce-scatter is its dual: in the same rotation every GPU g sends
+/// its contribution to the k-th (chunk, offset r) of block g + r to the
+/// switch, which combines the N − 1 contributions to each chunk of a block
+/// and forwards the sum once, the step after the last arrives (a switch
+/// forwards a combined item once): again (N − 1)·C + 1 steps. `None` on any
 /// other fabric or collective; the caller replays it on the fabric.
 fn through_one_switch(graph: &Graph, collective: Collective) -> Option<Construction> {
-    let Collective::Allgather { chunks } = collective else {
-        return None;
+    let (chunks, reduce) = match collective {
+        Collective::Allgather { chunks } => (chunks, false),
+        Collective::ReduceScatter { chunks } => (chunks, true),
+        _ => return None,
     };
-    if graph.fabric().multicast() {
+    if graph.fabric().multicast() && !reduce {
         return None;
     }
     let n = graph.nodes() as u32;
@@ -285,28 +292,44 @@ fn through_one_switch(graph: &Graph, collective: Collective) -> Option<Construct
     let count = gpus.len();
     let mut sends = Vec::new();
     let mut step = 0u32;
+    let item = txverify_core::schedule::Packet::item;
+    let send = |step, from, to, (block, chunk)| {
+        let p = item(block, chunk);
+        TimedSend {
+            step,
+            from,
+            to,
+            source: p.source,
+            destination: p.destination,
+        }
+    };
     for chunk in 0..chunks {
         for offset in 1..count {
             step += 1;
             for (i, &g) in gpus.iter().enumerate() {
                 let to = gpus[(i + offset) % count];
-                let p = txverify_core::schedule::Packet::item(g, chunk);
-                let send = |step, from, to| TimedSend {
-                    step,
-                    from,
-                    to,
-                    source: p.source,
-                    destination: p.destination,
-                };
-                sends.push(send(step, g, hub));
-                sends.push(send(step + 1, hub, to));
+                if reduce {
+                    sends.push(send(step, g, hub, (to, chunk)));
+                    continue;
+                }
+                sends.push(send(step, g, hub, (g, chunk)));
+                sends.push(send(step + 1, hub, to, (g, chunk)));
             }
+        }
+        if reduce {
+            // Every contribution to this chunk of every block is in.
+            sends.extend(gpus.iter().map(|&b| send(step + 1, hub, b, (b, chunk))));
         }
     }
     sends.sort_by_key(|s| s.step);
     let time = sends.iter().map(|s| s.step).max().unwrap_or(0);
+    let method = if reduce {
+        "through the switch, summed there"
+    } else {
+        "through the switch, once per destination"
+    };
     Some(Construction {
-        method: "through the switch, once per destination".to_string(),
+        method: method.to_string(),
         sends,
         time,
     })
