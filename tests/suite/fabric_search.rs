@@ -229,8 +229,8 @@ fn certificates_on_a_fabric_verify_and_name_its_capacities() {
 fn allgather_on_a_switch_without_multicast_sends_once_per_destination() {
     // nvswitch 4: each GPU sends each chunk to the switch once per other GPU
     // (3 a chunk), the switch forwards each copy the next step: 3·C + 1 steps,
-    // one over the throughput bound 3·C. SAT is not run (its formulas allow
-    // the switch one send of an item), and says so.
+    // the fill bound (the switch starts empty, so a GPU's one link in is idle
+    // at step 1): OPTIMAL.
     for chunks in [1u32, 2] {
         let c = chunks.to_string();
         let name = format!("nvswitch-4-{chunks}.sched");
@@ -246,13 +246,14 @@ fn allgather_on_a_switch_without_multicast_sends_once_per_destination() {
             &name,
         );
         assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-        assert!(run.stdout.contains("SAT skipped"), "{}", run.stdout);
+        assert!(!run.stdout.contains("SAT skipped"), "{}", run.stdout);
         assert!(
             run.stdout
-                .contains(&format!("lower bound {} (throughput)", 3 * chunks)),
+                .contains(&format!("lower bound {} (fill)", 3 * chunks + 1)),
             "{}",
             run.stdout
         );
+        assert!(run.stdout.contains("OPTIMAL"), "{}", run.stdout);
         let last = sends.iter().map(|s| s[0]).max();
         assert_eq!(last, Some(3 * chunks + 1), "{sends:?}");
         // Into the switch: every GPU's every chunk three times.
@@ -263,18 +264,90 @@ fn allgather_on_a_switch_without_multicast_sends_once_per_destination() {
         let replayed = simulated(&name, "nvswitch 4");
         assert_eq!(replayed.code, 0, "{}{}", replayed.stdout, replayed.stderr);
     }
-    // Asked for a time, the search has no formula to answer with.
-    let run = txverify(&[
-        "search",
-        "--network",
-        "nvswitch 4",
-        "--collective",
-        "allgather",
-        "--time",
-        "3",
-    ]);
-    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
-    assert!(run.stderr.contains("do not copy"), "{}", run.stderr);
+}
+
+#[test]
+fn reduce_scatter_through_one_switch_sums_there_and_meets_the_fill_bound() {
+    // The dual of the allgather's rotation: each GPU sends one contribution
+    // to the switch a step, the switch forwards each chunk's sum once, the
+    // step after its last contribution: 7·C + 1 steps on nvswitch 8.
+    for chunks in [1u32, 5] {
+        let c = chunks.to_string();
+        let name = format!("nvswitch-rs-{chunks}.sched");
+        let args = ["--network", "nvswitch 8", "--collective", "reduce-scatter"];
+        let (run, sends) = search_written(
+            &[&args[..], &["--chunks", &c, "--heuristic"]].concat(),
+            &name,
+        );
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("summed there"), "{}", run.stdout);
+        assert!(run.stdout.contains("OPTIMAL"), "{}", run.stdout);
+        assert_eq!(sends.iter().map(|s| s[0]).max(), Some(7 * chunks + 1));
+        // Out of the switch: one sum a chunk and GPU.
+        assert_eq!(
+            sends.iter().filter(|s| s[1] == 8).count() as u32,
+            8 * chunks
+        );
+        let replayed = simulated(&name, "nvswitch 8");
+        assert_eq!(replayed.code, 0, "{}{}", replayed.stdout, replayed.stderr);
+    }
+}
+
+#[test]
+fn sat_counts_a_non_copying_switch_s_copies_and_refutes_what_it_cannot_forward() {
+    // Broadcast from 0 through the switch of nvswitch 3 (by hand): the switch
+    // forwards each copy once, and the root's link to it carries one a step,
+    // so GPUs 1 and 2 cannot both have the chunk at step 2 (a switch that
+    // copies would do it); in 3 steps the root sends it twice. The bounds say
+    // 2, so SAT decides, and certifies the refutation of 2.
+    let marker = file("marker", "");
+    let dir = marker.parent().unwrap().join("switch-broadcast-certs");
+    let args = ["--network", "nvswitch 3", "--collective", "broadcast 0"];
+    let (run, sends) = search_written(&args, "switch-broadcast.sched");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("found        time 3"), "{}", run.stdout);
+    assert!(run.stdout.contains("T=2: infeasible"), "{}", run.stdout);
+    assert_eq!(sends.iter().filter(|s| s[1] == 0).count(), 2, "{sends:?}");
+    let replayed = simulated("switch-broadcast.sched", "nvswitch 3");
+    assert_eq!(replayed.code, 0, "{}{}", replayed.stdout, replayed.stderr);
+    let run = txverify(
+        &[
+            &["search"][..],
+            &args,
+            &["--time", "2", "--certificate", dir.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let run = txverify(
+        &[
+            &["verify-proof"][..],
+            &["--network", "nvswitch 3", "--collective", "broadcast 0"],
+            &[dir.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // Links of capacity 2 to and from a switch that does not copy: each GPU
+    // sends two copies of its block in one step, the switch forwards them
+    // the next: an allgather of 3 GPUs in 2 steps, found by SAT.
+    let edges = file("switch-doubled.edges", "0 3 2\n1 3 2\n2 3 2\nswitch: 3\n");
+    let net = format!("edges {}", edges.display());
+    let (run, sends) = search_written(
+        &[
+            "--network",
+            &net,
+            "--collective",
+            "allgather",
+            "--time",
+            "2",
+        ],
+        "switch-doubled.sched",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(sends.iter().filter(|s| s[2] == 3).count(), 6, "{sends:?}");
+    let replayed = simulated("switch-doubled.sched", &net);
+    assert_eq!(replayed.code, 0, "{}{}", replayed.stdout, replayed.stderr);
 }
 
 /// The last step of `sends` (0 without any).

@@ -203,17 +203,18 @@ fn fabric_bound(net: &str, collective: &str, chunks: u32) -> (u64, serde_json::V
 #[test]
 fn bounds_on_a_fabric_are_forestcoll_s_optimum_with_the_set_that_proves_it() {
     // Steps per chunk as ForestColl states them: 7/6 on the doubled DGX-1, 7
-    // behind an 8-GPU switch or hub, 8 across two DGX-1s joined by one NIC.
-    for (net, data, capacity) in [
-        ("dgx1", 7, 6),
-        ("nvswitch 8", 7, 1),
-        ("hub-and-spoke 8", 7, 1),
-        ("cluster 2 1 dgx1", 8, 1),
+    // behind an 8-GPU switch or hub, 8 across two DGX-1s joined by one NIC;
+    // the best bound adds the fill: a step behind a switch, which starts empty.
+    for (net, data, capacity, fill) in [
+        ("dgx1", 7, 6, 0),
+        ("nvswitch 8", 7, 1, 1),
+        ("hub-and-spoke 8", 7, 1, 0),
+        ("cluster 2 1 dgx1", 8, 1, 0),
     ] {
         for chunks in [1u32, 2, 5, 8] {
             let (best, proof) = fabric_bound(net, "allgather", chunks);
             let want = (u64::from(chunks) * data).div_ceil(capacity);
-            assert_eq!(best, want, "{net}, {chunks} chunks");
+            assert_eq!(best, want + fill, "{net}, {chunks} chunks");
             assert_eq!(proof["steps"], want, "{net}");
             assert_eq!(
                 (proof["data"].clone(), proof["capacity"].clone()),
@@ -399,6 +400,73 @@ fn verify_bound_recomputes_a_fabric_s_stated_bounds_from_their_sets() {
     let unfit = check(&file("unfit.json", &everything));
     assert_eq!(unfit.code, 2, "{}", unfit.stderr);
     assert!(unfit.stderr.contains("no GPU outside"), "{}", unfit.stderr);
+}
+
+#[test]
+fn an_empty_switch_adds_a_step_of_fill_that_the_search_meets_and_verify_bound_rechecks() {
+    // nvswitch 8: a GPU's one link in is from the switch, which holds
+    // nothing at step 1: 7C chunks need 7C + 1 steps, the construction's time.
+    let args = [
+        "bounds",
+        "--network",
+        "nvswitch 8",
+        "--collective",
+        "allgather",
+    ];
+    let run = txverify(&[&args[..], &["--chunks", "2", "--format", "json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let fill = &v["fabric"]["collectives"][0]["fill"];
+    assert_eq!(
+        (fill["steps"].clone(), fill["items"].clone()),
+        (15.into(), 14.into())
+    );
+    assert_eq!(fill["ramp"][0]["from_step"], 2);
+    let report = file("nvswitch-bounds.json", &run.stdout);
+    let check = |path: &std::path::Path| {
+        let path = path.to_str().unwrap();
+        txverify(&[
+            "verify-bound",
+            "--network",
+            "nvswitch 8",
+            path,
+            "--format",
+            "json",
+        ])
+    };
+    let ok = check(&report);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let v: serde_json::Value = serde_json::from_str(&ok.stdout).unwrap();
+    let filled: Vec<&serde_json::Value> = v["bounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["bound"] == "fill")
+        .collect();
+    assert_eq!(filled.len(), 1, "{v}");
+    assert_eq!(filled[0]["steps"], 15);
+    let lying = file(
+        "fill-lying.json",
+        &run.stdout.replace("\"steps\":15", "\"steps\":16"),
+    );
+    assert_eq!(check(&lying).code, 1);
+    let search = txverify(&[
+        "search",
+        "--network",
+        "nvswitch 8",
+        "--collective",
+        "allgather",
+        "--chunks",
+        "2",
+        "--quiet",
+    ]);
+    assert_eq!(search.code, 0, "{}", search.stderr);
+    assert!(
+        search.stdout.contains("lower bound 15 (fill)"),
+        "{}",
+        search.stdout
+    );
+    assert!(search.stdout.contains("OPTIMAL"), "{}", search.stdout);
 }
 
 #[test]

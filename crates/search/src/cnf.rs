@@ -91,6 +91,13 @@ impl Cnf {
         let mid = lits.len() / 2;
         let a = self.totalizer(&lits[..mid], cap);
         let b = self.totalizer(&lits[mid..], cap);
+        self.merge_counts(&a, &b, cap)
+    }
+
+    /// The sum of two unary counts `a` and `b` (outputs of [`Cnf::totalizer`]
+    /// or of this), counting up to `cap`, both directions encoded: `out[j]`
+    /// true exactly when `a + b ≥ j + 1`.
+    pub fn merge_counts(&mut self, a: &[Lit], b: &[Lit], cap: usize) -> Vec<Lit> {
         let width = (a.len() + b.len()).min(cap);
         let out: Vec<Lit> = (0..width).map(|_| self.fresh()).collect();
         // Counts i in a and j in b, i in 0..=a.len(), j in 0..=b.len().

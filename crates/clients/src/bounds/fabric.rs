@@ -1,12 +1,13 @@
 //! The bounds of `bounds --network FABRIC`: for a fabric (link capacities,
 //! switch limits, forward-only nodes) the core's bounds of the collectives
 //! ([`txverify_core::bounds::collective()`], which count GPUs only and links
-//! at their capacity), each throughput bound stated with the node set S that
-//! proves it (docs/networks.md, "Fabrics"; docs/json.md, `fabric`).
+//! at their capacity), each throughput and fill bound stated with the node
+//! set S that proves it (docs/networks.md, "Fabrics"; docs/json.md, `fabric`).
 
 use serde::Serialize;
 use std::fmt::Write;
 use txverify_core::bounds::collective::fabric::THROUGHPUT;
+use txverify_core::bounds::fill::{self, FILL, FillCut};
 use txverify_core::bounds::throughput::{self, ThroughputCut};
 use txverify_core::bounds::{BoundSet, collective};
 use txverify_core::network::Graph;
@@ -45,6 +46,8 @@ pub struct FabricCollectiveBounds {
     pub transmissions: BoundSet,
     /// The throughput bound's node set, when the collective has one.
     pub throughput: Option<ThroughputProof>,
+    /// The fill bound and its node set, when the collective has one.
+    pub fill: Option<FillCut>,
 }
 
 /// A throughput bound and the set S that proves it.
@@ -97,6 +100,7 @@ pub fn fabric_bounds(graph: &Graph, collectives: &[Collective]) -> FabricBounds 
                     .throughput
                     .as_ref()
                     .map(|cut| ThroughputProof::of(cut, c.chunks())),
+                fill: b.fill,
                 time: b.time,
                 transmissions: b.transmissions,
             }
@@ -153,17 +157,35 @@ impl FabricBounds {
                     t.capacity,
                     t.steps,
                     t.per_chunk,
-                    t.set
-                        .iter()
-                        .map(u32::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    joined(&t.set)
+                );
+            }
+            if let Some(f) = &c.fill {
+                let ramp: Vec<String> = f
+                    .ramp
+                    .iter()
+                    .map(|r| format!("{} a step from step {}", r.capacity, r.from_step))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "    {FILL}: {} items must enter S, at most {}: {} steps, S = {{{}}}",
+                    f.items,
+                    ramp.join(", "),
+                    f.steps,
+                    joined(&f.set)
                 );
             }
         }
         let _ = writeln!(out, "  {}", self.left_out);
         out
     }
+}
+
+fn joined(set: &[u32]) -> String {
+    set.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The report of `verify-bound --network FABRIC REPORT` on a `bounds` report.
@@ -186,18 +208,22 @@ pub struct VerifyFabricBoundReport {
     pub accepted: bool,
 }
 
-/// One stated throughput bound, recomputed.
+/// One stated throughput or fill bound, recomputed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RecheckedBound {
+    /// Which bound: [`THROUGHPUT`] or [`FILL`].
+    pub bound: &'static str,
     /// The collective, as the report names it.
     pub collective: String,
     /// Chunks per block.
     pub chunks: u32,
     /// The steps the report states.
     pub stated: u64,
-    /// ⌈chunks · data / capacity⌉ recomputed from the set and the fabric.
+    /// The bound recomputed from the set and the fabric: ⌈chunks · data /
+    /// capacity⌉ (throughput), the least steps whose ramp carries the items
+    /// (fill).
     pub steps: u64,
-    /// Items per chunk that must cross S, recomputed.
+    /// Items per chunk that must cross S, recomputed (fill: all items).
     pub data: u64,
     /// Chunks a step that can cross S, recomputed.
     pub capacity: u64,
@@ -215,18 +241,22 @@ impl VerifyFabricBoundReport {
             } else {
                 "REJECTED"
             };
+            let proves = if b.bound == FILL {
+                format!(
+                    "{FILL}: {} items at most {} a step = {}",
+                    b.data, b.capacity, b.steps
+                )
+            } else {
+                format!("⌈{} · {} / {}⌉ = {}", b.chunks, b.data, b.capacity, b.steps)
+            };
             let _ = writeln!(
                 out,
-                "{}: {} in {} chunk(s) on {}: S of {} node(s) proves ⌈{} · {} / {}⌉ = {}; stated {} {verdict}",
+                "{}: {} in {} chunk(s) on {}: S of {} node(s) proves {proves}; stated {} {verdict}",
                 self.file,
                 b.collective,
                 b.chunks,
                 self.network,
                 b.set.len(),
-                b.chunks,
-                b.data,
-                b.capacity,
-                b.steps,
                 b.stated
             );
         }
@@ -251,39 +281,58 @@ pub fn verify_stated(
     let fail = |what: String| Err(format!("{file}: {what}"));
     let mut bounds = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
-        let Some(stated) = entry.get("throughput").filter(|t| !t.is_null()) else {
-            continue;
-        };
-        let name = entry.get("collective").and_then(|c| c.as_str());
-        let chunks = entry.get("chunks").and_then(|c| c.as_u64());
-        let steps = stated.get("steps").and_then(|s| s.as_u64());
-        let set: Option<Vec<u32>> = stated.get("set").and_then(|s| s.as_array()).and_then(|a| {
-            a.iter()
-                .map(|x| x.as_u64().and_then(|x| u32::try_from(x).ok()))
-                .collect()
-        });
-        let (Some(name), Some(chunks), Some(steps), Some(set)) = (name, chunks, steps, set) else {
-            return Some(fail(format!(
-                "fabric.collectives[{i}]: needs `collective`, `chunks`, `throughput.steps` and `throughput.set`"
-            )));
-        };
-        let c = match txverify_core::schedule::parse_collective(name, Some(&chunks.to_string())) {
-            Ok(c) => c,
-            Err(e) => return Some(fail(format!("fabric.collectives[{i}]: {e}"))),
-        };
-        let cut = match throughput::recheck(graph, c, &set) {
-            Ok(cut) => cut,
-            Err(e) => return Some(fail(format!("fabric.collectives[{i}]: {e}"))),
-        };
-        bounds.push(RecheckedBound {
-            collective: name.to_string(),
-            chunks: c.chunks(),
-            stated: steps,
-            steps: cut.steps(c.chunks()),
-            data: cut.data,
-            capacity: cut.capacity,
-            set: cut.set,
-        });
+        for bound in [THROUGHPUT, FILL] {
+            let Some(stated) = entry.get(bound).filter(|t| !t.is_null()) else {
+                continue;
+            };
+            let name = entry.get("collective").and_then(|c| c.as_str());
+            let chunks = entry.get("chunks").and_then(|c| c.as_u64());
+            let steps = stated.get("steps").and_then(|s| s.as_u64());
+            let set: Option<Vec<u32>> =
+                stated.get("set").and_then(|s| s.as_array()).and_then(|a| {
+                    a.iter()
+                        .map(|x| x.as_u64().and_then(|x| u32::try_from(x).ok()))
+                        .collect()
+                });
+            let (Some(name), Some(chunks), Some(steps), Some(set)) = (name, chunks, steps, set)
+            else {
+                return Some(fail(format!(
+                    "fabric.collectives[{i}]: needs `collective`, `chunks`, `{bound}.steps` and `{bound}.set`"
+                )));
+            };
+            let c = match txverify_core::schedule::parse_collective(name, Some(&chunks.to_string()))
+            {
+                Ok(c) => c,
+                Err(e) => return Some(fail(format!("fabric.collectives[{i}]: {e}"))),
+            };
+            let rechecked = if bound == FILL {
+                fill::recheck(graph, c, &set).map(|cut| RecheckedBound {
+                    bound: FILL,
+                    collective: name.to_string(),
+                    chunks: c.chunks(),
+                    stated: steps,
+                    steps: cut.steps,
+                    data: cut.items,
+                    capacity: cut.capacity,
+                    set: cut.set,
+                })
+            } else {
+                throughput::recheck(graph, c, &set).map(|cut| RecheckedBound {
+                    bound: THROUGHPUT,
+                    collective: name.to_string(),
+                    chunks: c.chunks(),
+                    stated: steps,
+                    steps: cut.steps(c.chunks()),
+                    data: cut.data,
+                    capacity: cut.capacity,
+                    set: cut.set,
+                })
+            };
+            match rechecked {
+                Ok(b) => bounds.push(b),
+                Err(e) => return Some(fail(format!("fabric.collectives[{i}].{bound}: {e}"))),
+            }
+        }
     }
     Some(Ok(VerifyFabricBoundReport {
         schema: VERIFY_FABRIC_BOUND_SCHEMA,

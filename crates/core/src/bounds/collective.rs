@@ -62,6 +62,10 @@ pub struct CollectiveBounds {
     /// ([`fabric::THROUGHPUT`]; absent on other networks).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub throughput: Option<super::throughput::ThroughputCut>,
+    /// On a fabric, the node set that proves the fill bound
+    /// ([`super::fill::FILL`]; absent on other networks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill: Option<super::fill::FillCut>,
 }
 
 /// The largest cut bound: `need(S)` items must enter S, for every set tried.
@@ -203,6 +207,7 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
                 time,
                 transmissions: BoundSet::new(model, vec![(sums().total, "total status".into())]),
                 throughput: None,
+                fill: None,
             };
         }
     };
@@ -210,6 +215,7 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
         time: BoundSet::new(model, time),
         transmissions: BoundSet::new(model, sends),
         throughput: None,
+        fill: None,
     }
 }
 

@@ -76,6 +76,7 @@ pub mod cut;
 pub mod cut_search;
 pub mod distance;
 pub mod fabric_intake;
+pub mod fill;
 pub mod general;
 pub mod lp;
 pub mod messages;

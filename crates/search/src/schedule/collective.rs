@@ -86,9 +86,6 @@ pub fn minimise_collective(
     options: &CollectiveSearchOptions,
     progress: &mut dyn FnMut(usize),
 ) -> Result<ScheduleSearch, CollectiveSearchError> {
-    if !super::fabric::sat_matches_replay(graph, options.collective) {
-        return Err(CollectiveSearchError::SwitchCopies(options.collective));
-    }
     let mut result = ScheduleSearch::default();
     // A translation need not keep a fabric's capacities, limits or switches.
     let translations = (options.translate && graph.fabric().is_plain())

@@ -23,7 +23,7 @@
 
 use super::StopToken;
 use super::collective_symmetry::Translations;
-use super::fabric::{self, SwitchSends};
+use super::fabric::{self, SwitchCopies};
 use crate::cnf::{Cnf, Lit};
 use crate::options::SolverError;
 use std::path::PathBuf;
@@ -31,7 +31,7 @@ use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Items, Packet, Ports, TimedSend};
 
 /// The version of this encoding, for the record of a search.
-pub const COPIES_ENCODING_VERSION: &str = "txverify-copies-encoding-1";
+pub const COPIES_ENCODING_VERSION: &str = "txverify-copies-encoding-2";
 
 /// Why a collective search failed (as opposed to finding nothing).
 #[derive(Debug, thiserror::Error)]
@@ -54,14 +54,6 @@ pub enum CollectiveSearchError {
         /// The limit.
         limit: u64,
     },
-    /// The fabric has forward-only nodes that do not copy, and the collective's
-    /// items are copied: the replay lets such a switch forward each copy it
-    /// receives, the formulas only one send of an item out of it, so a
-    /// refutation would not speak of every schedule.
-    #[error(
-        "SAT is not run for {0} on a fabric whose switches do not copy: its formulas allow a switch one send of an item, the replay one per copy received, so a refutation would not hold"
-    )]
-    SwitchCopies(Collective),
     /// The run's stop token (deadline or signal) stopped the encoder.
     #[error("the formula was not finished: the run was stopped")]
     Stopped,
@@ -123,10 +115,37 @@ fn items(graph: &Graph, collective: Collective) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// An upper estimate of the copies formula's variables for `time` steps.
+/// An upper estimate of the copies formula's variables for `time` steps:
+/// per item, the holdings and the sends (one a unit of capacity into a
+/// switch that counts copies), and at each such switch its two running
+/// counts (each step a totalizer of the step's sends or receipts and a merge
+/// onto a count at most one above all its receipts).
 pub fn estimate_variables(graph: &Graph, collective: Collective, time: usize) -> u64 {
     let items = items(graph, collective).len() as u64;
-    let per_item = (time as u64 + 1) * (graph.nodes() as u64 + graph.directed_links() as u64);
+    let t = time as u64;
+    let copies = |l: u32| {
+        let (_, w) = graph.endpoints(l);
+        if fabric::counts_copies(graph, w) {
+            u64::from(graph.capacity(l))
+        } else {
+            1
+        }
+    };
+    let sends: u64 = (0..graph.directed_links() as u32).map(copies).sum();
+    let totalized = |m: u64| m * (u64::from(m.max(1).ilog2()) + 2);
+    let counts: u64 = (0..graph.nodes() as u32)
+        .filter(|&w| fabric::counts_copies(graph, w))
+        .map(|w| {
+            let (into, out) = graph.links_of(w).fold((0u64, 0u64), |(i, o), l| {
+                let (_, y) = graph.endpoints(l);
+                let back = graph.link(y, w).map_or(0, copies);
+                (i + back, o + copies(l))
+            });
+            let width = t.saturating_mul(into) + 1;
+            t.saturating_mul(totalized(into) + totalized(out) + 2 * width)
+        })
+        .sum();
+    let per_item = (t + 1) * graph.nodes() as u64 + t.saturating_mul(sends) + sends + counts;
     items.saturating_mul(per_item)
 }
 
@@ -226,7 +245,7 @@ pub(crate) fn encode_copies_in(
                 std::slice::from_ref(&last)
             });
         }
-        let mut switch_sends = SwitchSends::new(graph);
+        let mut switch_copies = SwitchCopies::new(graph, time);
         for t in 1..=time {
             let mut into: Vec<Vec<Lit>> = vec![Vec::new(); n];
             for u in 0..n as u32 {
@@ -236,16 +255,29 @@ pub(crate) fn encode_copies_in(
                 }
                 for link in graph.links_of(u) {
                     let (_, w) = graph.endpoints(link);
-                    let s = cnf.fresh();
-                    cnf.add(&[-s, before]);
-                    let held = has[t - 1][w as usize];
-                    if held != 0 {
-                        cnf.add(&[-s, -held]);
+                    // A switch that counts copies may take several of one
+                    // item a step, one per unit of the link's capacity (in
+                    // order: the k-th only with the (k − 1)-th); a node
+                    // that copies takes one, and none it holds.
+                    let counted = fabric::counts_copies(graph, w);
+                    let copies = if counted { graph.capacity(link) } else { 1 };
+                    let mut previous: Option<Lit> = None;
+                    for _ in 0..copies {
+                        let s = cnf.fresh();
+                        cnf.add(&[-s, before]);
+                        if let Some(p) = previous {
+                            cnf.add(&[-s, p]);
+                        }
+                        let held = has[t - 1][w as usize];
+                        if held != 0 && !counted {
+                            cnf.add(&[-s, -held]);
+                        }
+                        cnf.add(&[-s, has[t][w as usize]]);
+                        into[w as usize].push(s);
+                        switch_copies.record(graph, t, s, u, w);
+                        slots.record(graph, translated, t, s, (u, w, link), (block, chunk));
+                        previous = Some(s);
                     }
-                    cnf.add(&[-s, has[t][w as usize]]);
-                    into[w as usize].push(s);
-                    switch_sends.record(graph, u, s);
-                    slots.record(graph, translated, t, s, (u, w, link), (block, chunk));
                 }
             }
             for (v, arriving) in into.into_iter().enumerate() {
@@ -261,10 +293,12 @@ pub(crate) fn encode_copies_in(
                 }
                 clause.extend(&arriving);
                 cnf.add(&clause);
-                cnf.at_most_one(&arriving);
+                if !fabric::counts_copies(graph, v as u32) {
+                    cnf.at_most_one(&arriving);
+                }
             }
         }
-        switch_sends.at_most_once_from_switches(&mut cnf);
+        switch_copies.forward_no_more_than_received(&mut cnf);
     }
     Ok(slots.finish(graph, cnf, ports, translated.is_some()))
 }

@@ -9,9 +9,11 @@
 //! - a forward-only node has no item of its own and needs none (the encoders
 //!   leave its block out and ask nothing of it at the end), and unless the
 //!   fabric multicasts it sends each combined item at most once in the whole
-//!   schedule (`SwitchSends::at_most_once_from_switches`); a copied item it may send once
-//!   per copy received, which the formulas do not say, so SAT is not run for
-//!   copied items there ([`sat_matches_replay`]).
+//!   schedule (`SwitchSends::at_most_once_from_switches`), and a copied item
+//!   once per copy received: it may take several copies of one item (one a
+//!   unit of a link's capacity a step), and up to every step t its sends of
+//!   the item are at most its receipts up to t − 1 (`SwitchCopies`, two
+//!   running unary counts).
 //!
 //! Every clause here is one the replay checks, so a refutation still speaks
 //! about every schedule of the model, now on the fabric. The constructions
@@ -66,15 +68,12 @@ pub(crate) fn switch_limits(cnf: &mut Cnf, graph: &Graph, on_link: &[Vec<Lit>]) 
     }
 }
 
-/// Whether the SAT formulas of `collective` say on `graph` what its replay
-/// judges. They hold a switch that does not copy to one send of each item;
-/// the replay lets it forward each copy it receives of a copied item (a GPU
-/// may send one to it per destination), so for allgather and broadcast on
-/// such a fabric a refutation would not hold, and SAT is not run there. A
-/// combined item is forwarded at most once in both.
-pub fn sat_matches_replay(graph: &Graph, collective: Collective) -> bool {
+/// Whether the formulas of `collective` on `graph` count copies at a switch
+/// that does not copy (`SwitchCopies`): formulas that grow with the steps,
+/// where a construction is worth trying first.
+pub fn has_counting_switch(graph: &Graph, collective: Collective) -> bool {
     let fabric = graph.fabric();
-    !(fabric.has_forward_only() && !fabric.multicast() && collective.items() == Items::Copies)
+    fabric.has_forward_only() && !fabric.multicast() && collective.items() == Items::Copies
 }
 
 /// The sends of one item out of each node, over every step, to be held to at
@@ -109,6 +108,95 @@ impl SwitchSends {
     pub(crate) fn at_most_once_from_switches(self, cnf: &mut Cnf) {
         for vars in self.by_node {
             cnf.at_most_one(&vars);
+        }
+    }
+}
+
+/// Whether `x` is a forward-only node that does not copy: it holds a count
+/// of each copied item, one more a receipt, one less a send.
+pub(crate) fn counts_copies(graph: &Graph, x: u32) -> bool {
+    !graph.fabric().multicast() && graph.is_forward_only(x)
+}
+
+/// The receipts and sends of one copied item at each forward-only node that
+/// does not copy, by step, to hold each such node to the replay's rule: up
+/// to every step t, its sends of the item are at most its receipts of it up
+/// to step t − 1 (each copy received is forwarded once, from the step after
+/// it arrives).
+pub(crate) struct SwitchCopies {
+    /// By node, by step − 1; empty when no node counts copies.
+    receipts: Vec<Vec<Vec<Lit>>>,
+    sends: Vec<Vec<Vec<Lit>>>,
+}
+
+impl SwitchCopies {
+    /// Ready for one item of a formula of `time` steps on `graph`.
+    pub(crate) fn new(graph: &Graph, time: usize) -> SwitchCopies {
+        let counted = (0..graph.nodes() as u32).any(|x| counts_copies(graph, x));
+        let by_node = if counted {
+            vec![vec![Vec::new(); time]; graph.nodes()]
+        } else {
+            Vec::new()
+        };
+        SwitchCopies {
+            receipts: by_node.clone(),
+            sends: by_node,
+        }
+    }
+
+    /// Records `s`, a send of the item at step `t` from `u` to `w`.
+    pub(crate) fn record(&mut self, graph: &Graph, t: usize, s: Lit, u: u32, w: u32) {
+        if self.sends.is_empty() {
+            return;
+        }
+        if counts_copies(graph, u) {
+            self.sends[u as usize][t - 1].push(s);
+        }
+        if counts_copies(graph, w) {
+            self.receipts[w as usize][t - 1].push(s);
+        }
+    }
+
+    /// For every node and step t: sends up to t at most the receipts up to
+    /// t − 1, by two running unary counts ([`Cnf::totalizer`] of each step's
+    /// sends, [`Cnf::merge_counts`] onto the count before), up to one more
+    /// than all the receipts (so every excess is seen).
+    pub(crate) fn forward_no_more_than_received(self, cnf: &mut Cnf) {
+        for (receipts, sends) in self.receipts.into_iter().zip(self.sends) {
+            if sends.iter().all(Vec::is_empty) {
+                continue;
+            }
+            let time = sends.len();
+            let received: usize = receipts[..time - 1].iter().map(Vec::len).sum();
+            let width = received + 1;
+            let running = |cnf: &mut Cnf, by_step: &[Vec<Lit>]| {
+                let mut counts: Vec<Vec<Lit>> = Vec::with_capacity(by_step.len());
+                let mut count: Vec<Lit> = Vec::new();
+                for lits in by_step {
+                    if !lits.is_empty() {
+                        let step = cnf.totalizer(lits, width);
+                        count = if count.is_empty() {
+                            step
+                        } else {
+                            cnf.merge_counts(&count, &step, width)
+                        };
+                    }
+                    counts.push(count.clone());
+                }
+                counts
+            };
+            let got = running(cnf, &receipts[..time - 1]);
+            let gave = running(cnf, &sends);
+            for (t, gave) in gave.iter().enumerate() {
+                // Received up to step t (index t − 1); nothing before step 1.
+                let before: &[Lit] = if t == 0 { &[] } else { &got[t - 1] };
+                for (k, &g) in gave.iter().enumerate() {
+                    match before.get(k) {
+                        Some(&r) => cnf.add(&[-g, r]),
+                        None => cnf.add(&[-g]),
+                    }
+                }
+            }
         }
     }
 }
@@ -213,13 +301,20 @@ fn flat_on_fabric(
 /// N − 1 offsets r, at step k + 1 every GPU g sends the k-th (chunk, offset)
 /// of its block to the switch, which forwards it at step k + 2 to GPU
 /// g + r (mod N): one send in and out of every GPU a step, (N − 1)·C + 1 steps,
-/// the throughput bound (N − 1)·C plus one step of pipeline fill. `None` on any
+/// the throughput bound (N − 1)·C plus one step of pipeline fill: the fill
+/// bound. Reduce-scatter is its dual: in the same rotation every GPU g sends
+/// its contribution to the k-th (chunk, offset r) of block g + r to the
+/// switch, which combines the N − 1 contributions to each chunk of a block
+/// and forwards the sum once, the step after the last arrives (a switch
+/// forwards a combined item once): again (N − 1)·C + 1 steps. `None` on any
 /// other fabric or collective; the caller replays it on the fabric.
 fn through_one_switch(graph: &Graph, collective: Collective) -> Option<Construction> {
-    let Collective::Allgather { chunks } = collective else {
-        return None;
+    let (chunks, reduce) = match collective {
+        Collective::Allgather { chunks } => (chunks, false),
+        Collective::ReduceScatter { chunks } => (chunks, true),
+        _ => return None,
     };
-    if graph.fabric().multicast() {
+    if graph.fabric().multicast() && !reduce {
         return None;
     }
     let n = graph.nodes() as u32;
@@ -234,28 +329,44 @@ fn through_one_switch(graph: &Graph, collective: Collective) -> Option<Construct
     let count = gpus.len();
     let mut sends = Vec::new();
     let mut step = 0u32;
+    let item = txverify_core::schedule::Packet::item;
+    let send = |step, from, to, (block, chunk)| {
+        let p = item(block, chunk);
+        TimedSend {
+            step,
+            from,
+            to,
+            source: p.source,
+            destination: p.destination,
+        }
+    };
     for chunk in 0..chunks {
         for offset in 1..count {
             step += 1;
             for (i, &g) in gpus.iter().enumerate() {
                 let to = gpus[(i + offset) % count];
-                let p = txverify_core::schedule::Packet::item(g, chunk);
-                let send = |step, from, to| TimedSend {
-                    step,
-                    from,
-                    to,
-                    source: p.source,
-                    destination: p.destination,
-                };
-                sends.push(send(step, g, hub));
-                sends.push(send(step + 1, hub, to));
+                if reduce {
+                    sends.push(send(step, g, hub, (to, chunk)));
+                    continue;
+                }
+                sends.push(send(step, g, hub, (g, chunk)));
+                sends.push(send(step + 1, hub, to, (g, chunk)));
             }
+        }
+        if reduce {
+            // Every contribution to this chunk of every block is in.
+            sends.extend(gpus.iter().map(|&b| send(step + 1, hub, b, (b, chunk))));
         }
     }
     sends.sort_by_key(|s| s.step);
     let time = sends.iter().map(|s| s.step).max().unwrap_or(0);
+    let method = if reduce {
+        "through the switch, summed there"
+    } else {
+        "through the switch, once per destination"
+    };
     Some(Construction {
-        method: "through the switch, once per destination".to_string(),
+        method: method.to_string(),
         sends,
         time,
     })

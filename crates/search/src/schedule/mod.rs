@@ -21,6 +21,8 @@ pub mod collective_sums;
 pub mod collective_symmetry;
 pub mod encode;
 pub mod fabric;
+#[cfg(test)]
+mod fabric_props;
 pub mod heuristic;
 pub mod machines;
 

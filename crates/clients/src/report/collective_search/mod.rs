@@ -37,7 +37,7 @@ use txverify_search::schedule::collective::{
     CollectiveSearchError, CollectiveSearchOptions, encoding_version, minimise_collective,
 };
 use txverify_search::schedule::collective_copies::sat_start;
-use txverify_search::schedule::fabric::{construct_on_fabric, sat_matches_replay};
+use txverify_search::schedule::fabric::{construct_on_fabric, has_counting_switch};
 use txverify_search::schedule::heuristic::collective::ConstructionError;
 use txverify_search::schedule::{Phase, StopToken, Stopped};
 use txverify_search::schedule::{ScheduleSearch, optimal_by};
@@ -149,10 +149,10 @@ pub fn search_collective(
         progress,
     };
     let plan = Plan {
-        // Where SAT is not run (a switch that does not copy), the
-        // constructions are the search.
+        // Behind a switch that does not copy, the construction first: its
+        // formulas count copies and grow with the steps.
         constructs: request.constructs()
-            || (request.time.is_none() && !sat_matches_replay(&graph, request.collective)),
+            || (request.time.is_none() && has_counting_switch(&graph, request.collective)),
         construction_only: request.heuristic,
         time: request.time,
         max_time: request.max_time,
@@ -267,20 +267,14 @@ impl Run<'_> {
         match minimise_collective(self.graph, &options, self.progress) {
             Ok(s) => Ok(Some(s)),
             // A formula too large does not take the construction away.
-            Err(
-                e @ (CollectiveSearchError::OverLimit { .. }
-                | CollectiveSearchError::SwitchCopies(_)),
-            ) if self.best.is_some() => {
+            Err(e @ CollectiveSearchError::OverLimit { .. }) if self.best.is_some() => {
                 self.sat_skipped = Some(e.to_string());
                 Ok(None)
             }
             Err(e) => {
                 use CollectiveSearchError as E;
                 let status = match e {
-                    E::Unsupported(_)
-                    | E::OverLimit { .. }
-                    | E::SwitchCopies(_)
-                    | E::Write { .. } => Status::Input,
+                    E::Unsupported(_) | E::OverLimit { .. } | E::Write { .. } => Status::Input,
                     _ => Status::Internal,
                 };
                 fail(

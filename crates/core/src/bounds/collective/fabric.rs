@@ -11,6 +11,9 @@
 //!   so the holders of an item reach g GPUs in ⌈log_{1+k} g⌉ steps at least;
 //! - throughput ([`crate::bounds::throughput`]): the node set S with a GPU
 //!   whose data over the capacity crossing it is largest, stated with S;
+//! - fill ([`crate::bounds::fill`]): the same count step by step, a link
+//!   into S idle until its tail can hold something S needs (a switch starts
+//!   empty), stated with its set (every collective but scatter and gather);
 //! - broadcast and reduce: C chunks over the least capacity between the root
 //!   and a set with a GPU; scatter and gather: g − 1 packets over the root's
 //!   links' capacities;
@@ -22,6 +25,7 @@
 //! one-way gossip bound of allreduce, and for a total exchange the LP bound
 //! (its weights are not weighted by capacity) and the K-port refinements.
 
+use super::super::fill::{self, FILL, FillCut};
 use super::super::set::{BoundSet, counting_model, port_limit};
 use super::super::throughput::{self, Crossing, ThroughputCut};
 use super::{CollectiveBounds, Named, growth_steps};
@@ -189,14 +193,34 @@ pub fn fabric_collective(graph: &Graph, collective: Collective, ports: Ports) ->
                 time,
                 transmissions: BoundSet::new(model, vec![(distances().total, "GPU status".into())]),
                 throughput: None,
+                fill: sized.then(|| total_exchange_fill(graph)).flatten(),
             };
         }
     };
+    let mut time = time;
+    let filled = sized
+        .then(|| fill::best(graph, collective, proof.as_ref().map(|p| p.set.as_slice())))
+        .flatten();
+    if let Some(cut) = &filled {
+        time.push((cut.steps, FILL.to_string()));
+    }
     CollectiveBounds {
         time: BoundSet::new(model, time),
         transmissions: BoundSet::new(model, sends),
         throughput: proof,
+        fill: filled,
     }
+}
+
+/// The fill bound of a total exchange, tried on the allgather's densest set
+/// too.
+fn total_exchange_fill(graph: &Graph) -> Option<FillCut> {
+    let densest = throughput::densest(graph, Crossing::Into);
+    fill::best(
+        graph,
+        Collective::TotalExchange,
+        densest.as_ref().map(|d| d.set.as_slice()),
+    )
 }
 
 /// The bounds of a total exchange on the fabric `graph`: the GPU diameter,
@@ -217,6 +241,11 @@ pub fn fabric_total_exchange(graph: &Graph, ports: Ports) -> BoundSet {
         && let Some(cut) = throughput::densest(graph, Crossing::Into)
     {
         bounds.push((cut.steps(1), THROUGHPUT.into()));
+    }
+    if throughput::check_size(graph).is_ok()
+        && let Some(cut) = total_exchange_fill(graph)
+    {
+        bounds.push((cut.steps, FILL.into()));
     }
     BoundSet::new(counting_model(ports), bounds)
 }
@@ -254,19 +283,26 @@ mod tests {
     #[test]
     fn a_switch_is_no_participant() {
         // nvswitch 8: 7 blocks into a GPU over its one link, 7 a chunk; the
-        // switch needs no copies and sends none of its own.
+        // switch needs no copies and sends none of its own. It starts empty,
+        // so the GPU's one link in is idle at step 1: one step of fill.
         let g = named("nvswitch 8");
         let b = allgather(&g, 2);
-        assert_eq!(b.time.value(), 14);
+        assert_eq!(b.time.named(THROUGHPUT).unwrap().value(), 14);
+        assert_eq!(b.time.named(FILL).unwrap().value(), 15);
+        assert_eq!(b.time.value(), 15);
         assert_eq!(b.transmissions.value(), 2 * 8 * 7);
         assert!(b.throughput.unwrap().set.iter().all(|&x| x != 8));
+        assert_eq!(b.fill.unwrap().set.len(), 1);
         let ar = collective(&g, Collective::Allreduce { chunks: 1 }, Ports::All);
-        assert_eq!(ar.time.value(), 8);
-        // A total exchange among the 8 GPUs: 2 hops each over 16 links.
+        assert_eq!(ar.time.named(THROUGHPUT).unwrap().value(), 8);
+        assert_eq!(ar.time.value(), 9);
+        // A total exchange among the 8 GPUs: 2 hops each over 16 links; a
+        // GPU's 7 packets come from the switch, from step 2 on.
         let te = collective(&g, Collective::TotalExchange, Ports::All);
         assert_eq!(te.transmissions.value(), 8 * 7 * 2);
         assert_eq!(te.time.named("link load").unwrap().value(), 7);
-        assert_eq!(te.time.value(), 7);
+        assert_eq!(te.time.value(), 8);
+        assert_eq!(te.fill.unwrap().steps, 8);
     }
 
     #[test]
