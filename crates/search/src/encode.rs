@@ -426,8 +426,8 @@ fn filled_links(
         .collect()
 }
 
-/// The largest slack (empty cells allowed) for which [`empty_cell_clauses`]
-/// adds a count: its totalizer has about `slack + 1` outputs per node, so a
+/// The largest slack (empty cells allowed) for which the empty-cell counts and
+/// the excess letters are added: a totalizer has about `slack + 1` outputs per node, so a
 /// larger slack costs more clauses than the count saves.
 pub const EMPTY_CELL_SLACK_LIMIT: usize = 24;
 
