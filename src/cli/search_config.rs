@@ -187,12 +187,7 @@ fn encoding_of(
     } else {
         WordLengths::Shortest
     };
-    let mut encoding = EncodingOptions {
-        lengths,
-        no_redundant: args.no_redundant,
-        filled_links: !args.no_redundant,
-        ..EncodingOptions::default()
-    };
+    let mut encoding = EncodingOptions::with_redundant(lengths, args.no_redundant);
     for s in &args.symmetry {
         match s {
             SymmetryArg::Sigma => {

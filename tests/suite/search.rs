@@ -431,3 +431,111 @@ fn optimality_by_certificates_needs_certificates_the_checker_accepts() {
         None
     );
 }
+
+/// A minimisation whose `--max-time` is below the first number of columns it
+/// would try (B3 on its reflections: the kernel's bound is 76) decides
+/// nothing: its verdict says so and what is open, not that every number of
+/// columns tried is infeasible, and it exits as a run stopped by a limit.
+#[test]
+fn a_search_that_tries_nothing_says_what_is_left_open() {
+    let run = common::cli::txverify(&[
+        "search",
+        "examples/groups/b3-coxeter.tbl",
+        "--max-time",
+        "75",
+    ]);
+    let text = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        !text.contains("every number of columns tried is infeasible"),
+        "{text}"
+    );
+    assert!(
+        text.contains("no number of columns was tried") && text.contains("T=76 and above are open"),
+        "{text}"
+    );
+    assert_eq!(run.code, 4, "{text}");
+}
+
+/// A model of `cnf` (varisat), or `None` when it is unsatisfiable.
+fn model_of(cnf: &Cnf) -> Option<Vec<bool>> {
+    let control = search::solver::SolveControl {
+        deadline: None,
+        stop: Vec::new(),
+        proof: None,
+        lrat: None,
+        on_progress: Box::new(|_| {}),
+    };
+    match search::solver::solve_varisat(cnf, control).unwrap().0 {
+        search::solver::SatAnswer::Sat(model) => Some(model),
+        _ => None,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    /// The empty-cell counts and the excess letters (`empty_cells`,
+    /// `excess_letters`) are sound: near the lower bound,
+    /// where their slack is small, the formula with them is satisfiable
+    /// exactly when the plain one is, and a table the plain one finds (valid
+    /// by the kernel) is still a model of it.
+    #[test]
+    fn the_empty_cell_counts_keep_every_table(
+        factors in common::small_group().prop_filter("small", |f| build(f).order() <= 16),
+        above in 0usize..3,
+        lengths in prop_oneof![
+            Just(WordLengths::Shortest),
+            Just(WordLengths::Slack(1)),
+            Just(WordLengths::Any)
+        ],
+    ) {
+        let inst = instance(build(&factors));
+        let time = kernel::lower_bound(&inst).unwrap().value as usize + above;
+        let plain = EncodingOptions { lengths, ..EncodingOptions::default() };
+        let counted = EncodingOptions { empty_cells: true, excess_letters: true, ..plain.clone() };
+        let without = encode(&inst, time, &plain).unwrap();
+        let with = encode(&inst, time, &counted).unwrap();
+        let table = model_of(&without.cnf).map(|model| without.decode(&inst, &model).unwrap());
+        prop_assert_eq!(table.is_some(), model_of(&with.cnf).is_some(), "{:?} T={}", factors, time);
+        if let Some(table) = table {
+            prop_assert_ne!(kernel::check(&inst, &table, &[]).verdict(), Verdict::Invalid);
+            let mut cnf = with.cnf.clone();
+            for l in with.literals_for(&inst, &table).expect("every word is a route") {
+                cnf.add(&[l]);
+            }
+            prop_assert!(model_of(&cnf).is_some(), "{:?} T={}", factors, time);
+        }
+    }
+}
+
+/// The empty-cell counts and the excess letters are there where the slack
+/// is small: the truncated
+/// icosahedron at its bound 93 (σ = 3·93 − 278 = 1 empty cell in the table)
+/// gets them, and a certificate written before the option existed reads it
+/// as off, so it regenerates without them.
+#[test]
+fn the_empty_cell_counts_hold_at_the_truncated_icosahedrons_bound() {
+    use txverify_core::load::{LoadOptions, load};
+    let text = std::fs::read_to_string("examples/groups/a5-2-5.tbl").unwrap();
+    let inst = load(&text, &LoadOptions::default()).unwrap().instance;
+    let plain = EncodingOptions::default();
+    let counted = EncodingOptions {
+        empty_cells: true,
+        ..EncodingOptions::default()
+    };
+    let without = encode(&inst, 93, &plain).unwrap().cnf.clauses().len();
+    let with = encode(&inst, 93, &counted).unwrap().cnf.clauses().len();
+    // One clause per cell at least (3 links × 93 columns), and the count.
+    assert!(with > without + 3 * 93, "{without} → {with}");
+    let excess = EncodingOptions {
+        excess_letters: true,
+        ..EncodingOptions::default()
+    };
+    let with_excess = encode(&inst, 93, &excess).unwrap().cnf.clauses().len();
+    assert!(with_excess > without, "{without} → {with_excess}");
+    let committed = std::fs::read("proofs/ring8-cyclic/T8/provenance.json").unwrap();
+    let provenance: serde_json::Value = serde_json::from_slice(&committed).unwrap();
+    let old: EncodingOptions = serde_json::from_value(provenance["options"].clone()).unwrap();
+    assert!(!old.empty_cells);
+    let on = serde_json::to_value(counted).unwrap();
+    assert_eq!(on["empty_cells"], true, "{on}");
+}

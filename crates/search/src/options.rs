@@ -62,6 +62,22 @@ pub struct EncodingOptions {
     /// with the other redundant constraints.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub filled_links: bool,
+    /// Redundant counting near the bound: at most `σ` cells of the table are
+    /// empty (σ = capacity − Σ d(e), all-port), and at most `T − m_s` cells of
+    /// link `s` (m_s = Σ over messages of the fewest `s`-letters of their
+    /// allowed words), each added when its slack is at most
+    /// [`super::encode::EMPTY_CELL_SLACK_LIMIT`] (see
+    /// `encode::empty_cell_clauses` for why every table satisfies them).
+    /// Recorded in certificates only when on, as `filled_links`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub empty_cells: bool,
+    /// Redundant word choice near a link's bound: at most `T − m_s` messages
+    /// use more `s`-letters than the fewest their allowed words have (none
+    /// when `m_s = T`), for each link whose slack is at most
+    /// [`super::encode::EMPTY_CELL_SLACK_LIMIT`] (see
+    /// `encode::excess_letter_clauses`). Recorded only when on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub excess_letters: bool,
     /// Lex-leader symmetry-breaking constraints (see [`super::breaking`]): unlike
     /// the restrictions above, they keep at least one table of every orbit, so an
     /// unsatisfiable formula still speaks about every table of the length class.
@@ -97,6 +113,21 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl EncodingOptions {
+    /// The options of a plain search for `lengths`: every redundant
+    /// constraint on (the filled links, the empty-cell counts and the excess
+    /// letters included),
+    /// or none with `no_redundant`.
+    pub fn with_redundant(lengths: WordLengths, no_redundant: bool) -> EncodingOptions {
+        EncodingOptions {
+            lengths,
+            no_redundant,
+            filled_links: !no_redundant,
+            empty_cells: !no_redundant,
+            excess_letters: !no_redundant,
+            ..EncodingOptions::default()
+        }
+    }
+
     /// Whether the class has no symmetry restriction: an unsatisfiable formula
     /// then says something about every table *with these word lengths*.
     pub fn unrestricted(&self) -> bool {

@@ -76,6 +76,7 @@ pub fn tried_of(walked: &Walked) -> Tried {
             .map(|(table, _, by)| (table.clone(), by.clone())),
         infeasible: walked.infeasible.clone(),
         unknown: walked.unknown.clone(),
+        lower_bound: None,
     }
 }
 

@@ -29,16 +29,22 @@ pub struct Tried {
     pub infeasible: Vec<Infeasibility>,
     /// The numbers of columns on which a limit ran out.
     pub unknown: Vec<usize>,
+    /// When minimising: the kernel's lower bound, the first number of columns
+    /// tried (a `--max-time` below it tries none).
+    pub lower_bound: Option<u64>,
 }
 
 impl Tried {
     /// How the search ended: 0 with a table (or when it only wrote formulas,
     /// `formulas_only`), 1 when every number of columns tried is infeasible,
-    /// 4 when a limit ran out first.
+    /// 4 when a limit ran out first or nothing was tried (a `--max-time`
+    /// below the lower bound: nothing is decided).
     pub fn status(&self, formulas_only: bool) -> Status {
         match (&self.found, formulas_only) {
             (Some(_), _) | (None, true) => Status::Ok,
-            (None, false) if self.unknown.is_empty() => Status::Rejected,
+            (None, false) if self.unknown.is_empty() && !self.infeasible.is_empty() => {
+                Status::Rejected
+            }
             (None, false) => Status::Limit,
         }
     }
@@ -78,6 +84,7 @@ pub fn run_search(
             found: tried.found.map(|(table, _, by)| (table, by)),
             infeasible: tried.infeasible,
             unknown: tried.unknown,
+            lower_bound: Some(tried.lower_bound),
         }),
     }
 }
@@ -246,11 +253,7 @@ impl SearchReport {
 /// that nothing refutes for every table, and what was found there instead).
 pub fn verdict_line(found: Option<&Found>, tried: &Tried) -> String {
     let Some(found) = found else {
-        return if tried.unknown.is_empty() {
-            "verdict: no table found: every number of columns tried is infeasible in the class searched".to_string()
-        } else {
-            "verdict: no table found (a limit ran out)".to_string()
-        };
+        return no_table_verdict(tried);
     };
     let c = &found.checked;
     let Some(bound) = c.bound().map(|b| b.value) else {
@@ -288,6 +291,37 @@ pub fn verdict_line(found: Option<&Found>, tried: &Tried) -> String {
             )
         }
     }
+}
+
+/// The verdict of a search that found no table: every number of columns it
+/// tried refuted, or what a limit left open (the times undecided; nothing
+/// tried at all when `--max-time` is below the lower bound).
+fn no_table_verdict(tried: &Tried) -> String {
+    if tried.infeasible.is_empty() && tried.unknown.is_empty() {
+        return match tried.lower_bound {
+            Some(bound) => format!(
+                "verdict: no table found: no number of columns was tried (the lower bound {bound} is above --max-time); T={bound} and above are open"
+            ),
+            None => "verdict: no table found: no number of columns was tried".to_string(),
+        };
+    }
+    if tried.unknown.is_empty() {
+        return "verdict: no table found: every number of columns tried is infeasible in the class searched".to_string();
+    }
+    let mut parts = vec![format!(
+        "{} undecided",
+        super::times_text(tried.unknown.iter().map(|&t| t as u64))
+    )];
+    if !tried.infeasible.is_empty() {
+        parts.push(format!(
+            "{} infeasible in the class searched",
+            super::times_text(tried.infeasible.iter().map(|i| i.time as u64))
+        ));
+    }
+    format!(
+        "verdict: no table found (a limit ran out): {}",
+        parts.join("; ")
+    )
 }
 
 /// Why `time` columns are not refuted for every table (after `T=…`).
@@ -453,12 +487,31 @@ mod tests {
     #[test]
     fn a_search_ends_by_what_it_tried() {
         let none = Tried::default();
-        assert_eq!(none.status(false), Status::Rejected);
+        assert_eq!(none.status(false), Status::Limit);
         assert_eq!(none.status(true), Status::Ok);
         let limited = Tried {
             unknown: vec![7],
             ..Tried::default()
         };
         assert_eq!(limited.status(false), Status::Limit);
+    }
+
+    #[test]
+    fn a_verdict_without_a_table_names_what_is_open() {
+        let nothing = Tried {
+            lower_bound: Some(76),
+            ..Tried::default()
+        };
+        assert_eq!(nothing.status(false), Status::Limit);
+        let line = verdict_line(None, &nothing);
+        assert!(line.contains("no number of columns was tried"), "{line}");
+        assert!(line.contains("T=76 and above are open"), "{line}");
+        let limited = Tried {
+            lower_bound: Some(76),
+            unknown: vec![77, 78],
+            ..Tried::default()
+        };
+        let line = verdict_line(None, &limited);
+        assert!(line.contains("T=77, 78 undecided"), "{line}");
     }
 }
