@@ -31,8 +31,13 @@
 #   OUT=DIR          where the seeds, cases and results go (default target/mutate)
 #   BIN=PATH         the binary (default target/release/txverify, built if missing)
 #   MEMORY_KIB=N     the `ulimit -v` of each run (default 2000000)
-#   TIMEOUT=S        the `timeout` of each run (default 10)
-#   DEVICE_TIMEOUT=S the `timeout` of a run reading a device or a pipe (default 5)
+#   TIMEOUT=S        the CPU seconds of each run (`ulimit -t`, default 10); its wall
+#                    clock is cut at WALL_FACTOR times that (`timeout`, default 3):
+#                    on a shared machine a run's wall time says more of the load
+#                    than of the run, so a run is a `hang` when it is over its CPU
+#                    seconds, or over the wall clock (a blocked read)
+#   DEVICE_TIMEOUT=S the wall-clock `timeout` of a run reading a device or a pipe
+#                    (default 5; a blocked read takes no CPU)
 #   DEADLINE=S       the `--deadline` (Python: `deadline=`) of every network search,
 #                    below TIMEOUT (default 3): the anytime contract is the deadline,
 #                    so a search that times out is a deadline not kept
@@ -58,6 +63,7 @@ TIMEOUT=${TIMEOUT:-10}
 DEVICE_TIMEOUT=${DEVICE_TIMEOUT:-5}
 DEADLINE=${DEADLINE:-3}
 PYTHON_TIMEOUT=${PYTHON_TIMEOUT:-$((4 * TIMEOUT))}
+WALL_FACTOR=${WALL_FACTOR:-3}
 KINDS=${KINDS:-}
 PYTHON=${PYTHON:-python3}
 
@@ -96,11 +102,12 @@ for net in 'ring 6' 'mesh 2 3' 'hypercube 3'; do
 done
 
 python3 - "$OUT" "$BIN" "$CASES" "$SEED" "$MEMORY_KIB" "$TIMEOUT" "$DEVICE_TIMEOUT" \
-    "$KINDS" "$PYTHON" "$DEADLINE" "$PYTHON_TIMEOUT" <<'PYTHON'
+    "$KINDS" "$PYTHON" "$DEADLINE" "$PYTHON_TIMEOUT" "$WALL_FACTOR" <<'PYTHON'
 import glob, json, math, os, random, shlex, signal, subprocess, sys, time
 
 out, binary, cases, seed, memory, timeout, device_timeout, only, python, deadline, \
-    python_timeout = sys.argv[1:]
+    python_timeout, wall_factor = sys.argv[1:]
+wall_factor = int(wall_factor)
 cases, seed, timeout, device_timeout = int(cases), int(seed), int(timeout), int(device_timeout)
 rng = random.Random(seed)
 os.makedirs(f"{out}/cases", exist_ok=True)
@@ -432,17 +439,18 @@ def make_new(kind, n):
             how = "fifo"
         fill = lambda value: [w.replace("{}", value) for w in words]
         if how.startswith("/dev/"):
-            return plain(fill(how), how, expect={2}, timeout=device_timeout)
+            return plain(fill(how), how, expect={2}, timeout=device_timeout, wall=device_timeout)
         # A pipe holding the seed gives the verdict the file gives.
         expect = {expected_status(fill(seed_path))}
         if how == "stdin":
-            return plain(fill("-"), how, stdin=seed_path, expect=expect, timeout=device_timeout)
+            return plain(fill("-"), how, stdin=seed_path, expect=expect, timeout=device_timeout,
+                         wall=device_timeout)
         if how == "fifo":
             fifo = case_path(kind, n, ".fifo")
             return plain(fill(fifo), how, fifo=(fifo, seed_path), expect=expect,
-                         timeout=device_timeout)
+                         timeout=device_timeout, wall=device_timeout)
         return plain(fill(f"<(cat {shlex.quote(seed_path)})"), how, process=True,
-                     expect=expect, timeout=device_timeout)
+                     expect=expect, timeout=device_timeout, wall=device_timeout)
     if kind == "signals":
         directory = case_path(kind, n, ".certs")
         output = case_path(kind, n, ".sched")
@@ -568,11 +576,13 @@ def json_asked(args):
 def run_case(case):
     """(status, seconds, stderr, command) of one case."""
     limit = case.get("timeout", timeout)
+    # CPU seconds, and the wall clock (a blocked read: devices and pipes).
+    wall = case.get("wall", limit * wall_factor)
     args = case["args"]
     # One signal must reach txverify once: `--foreground` keeps timeout from
     # sending it to the process group as well.
     foreground = "--foreground " if case.get("signal") else ""
-    prefix = f"ulimit -v {memory}; exec timeout {foreground}{limit} "
+    prefix = f"ulimit -v {memory}; ulimit -t {limit}; exec timeout {foreground}{wall} "
     if case.get("python"):
         driver = f"{out}/python_driver.py"
         if not os.path.exists(driver):
@@ -623,7 +633,9 @@ def run_case(case):
     if stdin is not subprocess.DEVNULL:
         stdin.close()
     stderr = stderr_bytes.decode("utf-8", "replace")
-    if code == 124:
+    # 124: the wall clock ran out; SIGXCPU (`timeout` passes on 128 + 24): the
+    # CPU seconds did.
+    if code in (124, 128 + signal.SIGXCPU, -signal.SIGXCPU):
         status = "hang"
     elif code == 101 or "panicked" in stderr or "PanicException" in stderr:
         status = "panic"
@@ -707,8 +719,8 @@ with open(f"{out}/failures.tsv", "w") as f:
     f.write("".join(line + "\n" for line in failures))
 columns = ["exit 0", "exit 1", "exit 2", "exit 3", "exit 4", "panic", "abort", "hang", "wrong",
            "over 1 s"]
-print(f"mutation campaign: {cases} cases per kind, seed {seed}, ulimit -v {memory}, timeout {timeout} "
-      f"(Python {python_timeout}), search deadline {deadline}")
+print(f"mutation campaign: {cases} cases per kind, seed {seed}, ulimit -v {memory}, ulimit -t {timeout} "
+      f"(Python {python_timeout}) and {wall_factor}x that of wall clock, search deadline {deadline}")
 print("| kind | cases | " + " | ".join(columns) + " |")
 print("| --- | --- |" + " --- |" * len(columns))
 total = {c: 0 for c in columns}

@@ -259,8 +259,8 @@ mod tests {
             ("not shown optimal (time above the lower bound)", "33m"),
             ("valid, NOT optimal", "31m"),
             (
-                "NOT OPTIMAL (completion time 7 differs from the status 6)",
-                "31m",
+                "VALID, not proved optimal (completion time 7 > the status, 6)",
+                "33m",
             ),
             ("INVALID (3 violations)", "31m"),
             ("FAILED", "31m"),

@@ -447,12 +447,14 @@ fn two_switches_joined_switch_to_switch_get_a_schedule() {
             "allgather",
             "--chunks",
             "1",
+            "--heuristic",
         ],
         "two-switches.sched",
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // The throughput bound 15, and one step of fill: the switches start empty.
     assert!(
-        run.stdout.contains("lower bound 15 (throughput)"),
+        run.stdout.contains("lower bound 16 (fill)"),
         "{}",
         run.stdout
     );

@@ -339,7 +339,8 @@ impl ScheduleVerdict {
 }
 
 impl fmt::Display for ScheduleVerdict {
-    /// `VALID`, `INVALID (N violations)`, `OPTIMAL (…)` or `NOT OPTIMAL (…)`.
+    /// `VALID`, `INVALID (N violations)`, `OPTIMAL (…)` or `VALID, not proved
+    /// optimal (…)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.valid {
             return write!(f, "INVALID ({} violations)", self.violations);
@@ -362,9 +363,10 @@ impl fmt::Display for ScheduleVerdict {
                 "valid, below the {name} ({t} < {b}): the bound or the replay is wrong"
             )
         } else {
+            // Above a bound proves nothing: the bound need not be tight.
             write!(
                 f,
-                "NOT OPTIMAL (completion time {t} differs from the {name}, {b})"
+                "VALID, not proved optimal (completion time {t} > the {name}, {b})"
             )
         }
     }

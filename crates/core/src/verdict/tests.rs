@@ -47,7 +47,7 @@ fn optimal_needs_validity_equality_and_a_bound_of_the_model() {
     let slow = replayed(Ports::Limit(1), &[(1, 0, 1), (2, 1, 0)]);
     let v = judge(&slow, Some(bound(1, Ports::Limit(1))), None);
     assert!(v.valid() && !v.optimal());
-    assert!(v.to_string().starts_with("NOT OPTIMAL"));
+    assert!(v.to_string().starts_with("VALID, not proved optimal"));
     let v = judge(&one, Some(bound(2, Ports::Limit(1))), None);
     assert!(v.beats_bound() && !v.optimal());
     let broken = replayed(Ports::Limit(1), &[(1, 0, 1)]);

@@ -786,13 +786,10 @@ impl Run<'_> {
         let optimal = found
             .as_ref()
             .map(|f| sched::optimal_by(&f.verdict, infeasible));
-        let (stopped, stopped_in) = match searched.and_then(|s| s.stopped) {
-            Some(s) => (Some(s), searched.and_then(|s| s.stopped_in)),
-            None => (
-                construction_stopped,
-                construction_stopped.map(|_| sched::Phase::Construction),
-            ),
-        };
+        let stopped = searched.and_then(|s| s.stopped).or(construction_stopped);
+        let stopped_in = searched
+            .and_then(|s| s.stopped_in)
+            .or(construction_stopped.map(|_| sched::Phase::Construction));
         let stopped = stopped.map(Stopped::name);
         let stopped_in = stopped_in.map(sched::Phase::name);
         let over_limit = searched.and_then(|s| s.over_limit.as_ref().map(|e| e.to_string()));
