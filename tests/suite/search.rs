@@ -401,6 +401,23 @@ proptest! {
     }
 }
 
+/// A stop (the flag SIGINT and SIGTERM set) ends the climb over T: with the
+/// flag set from the start, one T is tried (stopped, unknown), not every T up
+/// to the serial table's.
+#[test]
+fn a_stopped_minimisation_tries_no_further_t() {
+    use std::sync::{Arc, atomic::AtomicBool};
+    let inst = instance(cyclic(8));
+    let options = SearchOptions {
+        stop: Some(Arc::new(AtomicBool::new(true))),
+        ..SearchOptions::default()
+    };
+    let tried = search::minimise_tried(&inst, &options, None, &mut |_| {}).unwrap();
+    assert!(tried.found.is_none());
+    assert!(tried.infeasible.is_empty());
+    assert_eq!(tried.unknown, [tried.lower_bound as usize]);
+}
+
 #[test]
 fn optimality_by_certificates_needs_certificates_the_checker_accepts() {
     use txverify_search::{EncodingOptions, WordLengths};

@@ -638,6 +638,16 @@ pub fn minimise_tried(
     let mut infeasible = Vec::new();
     let mut unknown = Vec::new();
     for time in lower_bound as usize..=last {
+        // A stop (SIGINT, SIGTERM) ends the climb: the T it came in is
+        // unknown, the ones above it are not tried.
+        if options
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+            && time > lower_bound as usize
+        {
+            break;
+        }
         match solve_reporting(instance, time, &step_options(options, time), progress)? {
             Outcome::Found(table, found_by) => {
                 let time = kernel::check(instance, &table, &[]).time();
