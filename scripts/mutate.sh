@@ -43,6 +43,10 @@
 #                    so a search that times out is a deadline not kept
 #   KINDS="a b"      only these kinds (default all; see the table's first column)
 #   PYTHON=PATH      the interpreter of the Python kind (default python3)
+#   PYTHON_MEMORY_KIB=N the `ulimit -v` of a Python case (default MEMORY_KIB + 1000000:
+#                    the interpreter's own address space comes on top of what the
+#                    search needs; a formula near the variable limit takes CaDiCaL
+#                    about 1.6 GB, docs/limits.md)
 #   PYTHON_TIMEOUT=S the `timeout` of a Python case (default 4 × TIMEOUT): a table's
 #                    check hands Python every violation (docs/limits.md, "Mutation
 #                    campaign": 2.3 million for a 20,000-row table, 4.5 s of CPU)
@@ -64,6 +68,7 @@ DEVICE_TIMEOUT=${DEVICE_TIMEOUT:-5}
 DEADLINE=${DEADLINE:-3}
 PYTHON_TIMEOUT=${PYTHON_TIMEOUT:-$((4 * TIMEOUT))}
 WALL_FACTOR=${WALL_FACTOR:-3}
+PYTHON_MEMORY_KIB=${PYTHON_MEMORY_KIB:-$((MEMORY_KIB + 1000000))}
 KINDS=${KINDS:-}
 PYTHON=${PYTHON:-python3}
 
@@ -102,11 +107,11 @@ for net in 'ring 6' 'mesh 2 3' 'hypercube 3'; do
 done
 
 python3 - "$OUT" "$BIN" "$CASES" "$SEED" "$MEMORY_KIB" "$TIMEOUT" "$DEVICE_TIMEOUT" \
-    "$KINDS" "$PYTHON" "$DEADLINE" "$PYTHON_TIMEOUT" "$WALL_FACTOR" <<'PYTHON'
+    "$KINDS" "$PYTHON" "$DEADLINE" "$PYTHON_TIMEOUT" "$WALL_FACTOR" "$PYTHON_MEMORY_KIB" <<'PYTHON'
 import glob, json, math, os, random, shlex, signal, subprocess, sys, time
 
 out, binary, cases, seed, memory, timeout, device_timeout, only, python, deadline, \
-    python_timeout, wall_factor = sys.argv[1:]
+    python_timeout, wall_factor, python_memory = sys.argv[1:]
 wall_factor = int(wall_factor)
 cases, seed, timeout, device_timeout = int(cases), int(seed), int(timeout), int(device_timeout)
 rng = random.Random(seed)
@@ -582,7 +587,8 @@ def run_case(case):
     # One signal must reach txverify once: `--foreground` keeps timeout from
     # sending it to the process group as well.
     foreground = "--foreground " if case.get("signal") else ""
-    prefix = f"ulimit -v {memory}; ulimit -t {limit}; exec timeout {foreground}{wall} "
+    space = python_memory if case.get("python") else memory
+    prefix = f"ulimit -v {space}; ulimit -t {limit}; exec timeout {foreground}{wall} "
     if case.get("python"):
         driver = f"{out}/python_driver.py"
         if not os.path.exists(driver):
@@ -719,7 +725,7 @@ with open(f"{out}/failures.tsv", "w") as f:
     f.write("".join(line + "\n" for line in failures))
 columns = ["exit 0", "exit 1", "exit 2", "exit 3", "exit 4", "panic", "abort", "hang", "wrong",
            "over 1 s"]
-print(f"mutation campaign: {cases} cases per kind, seed {seed}, ulimit -v {memory}, ulimit -t {timeout} "
+print(f"mutation campaign: {cases} cases per kind, seed {seed}, ulimit -v {memory} (Python {python_memory}), ulimit -t {timeout} "
       f"(Python {python_timeout}) and {wall_factor}x that of wall clock, search deadline {deadline}")
 print("| kind | cases | " + " | ".join(columns) + " |")
 print("| --- | --- |" + " --- |" * len(columns))
