@@ -106,3 +106,71 @@ pub(super) fn gpu_sends(
     out.sort_by_key(|s| (s.step, s.from, s.to));
     Ok((gpus, out))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use txverify_core::network::NetworkName;
+
+    fn nvswitch(n: u32) -> Graph {
+        let name: NetworkName = format!("nvswitch {n}").parse().unwrap();
+        name.build().unwrap()
+    }
+
+    /// A send of block `source`'s chunk 0.
+    fn item(step: u32, from: u32, to: u32, source: u32) -> TimedSend {
+        let p = Packet::item(source, 0);
+        TimedSend {
+            step,
+            from,
+            to,
+            source: p.source,
+            destination: p.destination,
+        }
+    }
+
+    #[test]
+    fn receipts_and_forwards_pair_first_in_first_out() {
+        // nvswitch 3: the switch is node 3. GPU 0's item goes in twice
+        // (steps 1, 2) and out to 1 (step 3), then to 2 (step 4): the first
+        // copy in is the first out, each written in the step it went in.
+        let g = nvswitch(3);
+        let sends = [
+            item(1, 0, 3, 0),
+            item(2, 0, 3, 0),
+            item(3, 3, 1, 0),
+            item(4, 3, 2, 0),
+        ];
+        let (gpus, out) = gpu_sends(&g, &sends, false, "allgather").unwrap();
+        assert_eq!(gpus, 3);
+        assert_eq!(out, [item(1, 0, 1, 0), item(2, 0, 2, 0)]);
+    }
+
+    #[test]
+    fn a_second_forward_of_one_copy_is_refused() {
+        let g = nvswitch(3);
+        let sends = [item(1, 0, 3, 0), item(2, 3, 1, 0), item(2, 3, 2, 0)];
+        let Err(MscclError::Switches(why)) = gpu_sends(&g, &sends, false, "allgather") else {
+            panic!("a forward without a copy was accepted");
+        };
+        assert!(why.contains("does not hold"), "{why}");
+        // Forwarded in the step it arrives: not held yet either.
+        let early = [item(1, 0, 3, 0), item(1, 3, 1, 0)];
+        assert!(gpu_sends(&g, &early, false, "allgather").is_err());
+    }
+
+    #[test]
+    fn a_sum_through_a_switch_and_a_copy_sent_back_are_refused() {
+        let g = nvswitch(3);
+        let sends = [item(1, 0, 3, 0), item(2, 3, 1, 0)];
+        let Err(MscclError::Switches(why)) = gpu_sends(&g, &sends, true, "reduce-scatter") else {
+            panic!("a sum in a switch was accepted");
+        };
+        assert!(why.contains("combines"), "{why}");
+        let back = [item(1, 0, 3, 0), item(2, 3, 0, 0)];
+        let Err(MscclError::Switches(why)) = gpu_sends(&g, &back, false, "allgather") else {
+            panic!("a copy sent back was accepted");
+        };
+        assert!(why.contains("gets back"), "{why}");
+    }
+}
