@@ -25,6 +25,10 @@ use std::collections::{BTreeMap, VecDeque};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Packet, TimedSend};
 
+/// A copy a switch holds: the GPU that sent it in, the step it arrived,
+/// the step the GPU sent it.
+type HeldCopy = (u32, u32, u32);
+
 /// The GPU-to-GPU sends of `sends` (in (step, from, to) order, every node
 /// in range) on `graph`, whose forward-only nodes are its last; the GPUs'
 /// count and the sends in (step, from, to) order.
@@ -53,7 +57,7 @@ pub(super) fn gpu_sends(
     };
     // (switch, packet) → the copies it holds: (the GPU that sent it in,
     // the step it arrived, the step the GPU sent it), oldest first.
-    let mut held: BTreeMap<(u32, Packet), VecDeque<(u32, u32, u32)>> = BTreeMap::new();
+    let mut held: BTreeMap<(u32, Packet), VecDeque<HeldCopy>> = BTreeMap::new();
     let mut out = Vec::with_capacity(sends.len());
     for s in sends {
         if !switch(s.from) && !switch(s.to) {
