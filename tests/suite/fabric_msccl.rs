@@ -341,3 +341,53 @@ fn a_program_between_gpus_on_several_switches_is_refused_with_the_reason() {
     let all = format!("{}{}", run.stdout, run.stderr);
     assert!(all.contains("switches 4 and 5"), "{all}");
 }
+
+#[test]
+fn an_allgather_through_a_switch_exports_valid_within_every_capacity() {
+    // The schedule's sends go GPU → switch → GPU; the program names GPUs
+    // only, each pair of sends one GPU-to-GPU send that crosses the switch.
+    for chunks in [1, 2] {
+        let xml = searched_and_exported("nvswitch 8", chunks);
+        let (report, code) = check_on(&xml, "nvswitch 8");
+        assert_eq!(code, 0, "C = {chunks}: {report}");
+        assert_eq!(report["valid"], true, "C = {chunks}");
+        assert_eq!(report["collective"], "allgather", "C = {chunks}");
+        let fabric = &report["network"]["fabric"];
+        let violations = fabric["violations"].as_array().unwrap();
+        assert!(violations.is_empty(), "C = {chunks}: {violations:?}");
+        // Every GPU receives every other GPU's C chunks, each once.
+        assert_eq!(
+            report["figures"]["chunks_sent"],
+            8 * 7 * chunks,
+            "C = {chunks}"
+        );
+    }
+}
+
+#[test]
+fn a_reduce_scatter_through_a_switch_is_refused_with_the_reason() {
+    let json = file("nvswitch-rs.json", "");
+    let found = txverify(&[
+        "search",
+        "--network",
+        "nvswitch 4",
+        "--collective",
+        "reduce-scatter",
+        "-o",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(found.code, 0, "{}{}", found.stdout, found.stderr);
+    let xml = json.with_extension("xml");
+    let run = txverify(&[
+        "export",
+        json.to_str().unwrap(),
+        "--format",
+        "msccl",
+        "-o",
+        xml.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("combines"), "{}", run.stderr);
+    assert!(run.stderr.contains("switch"), "{}", run.stderr);
+    assert!(!xml.exists());
+}

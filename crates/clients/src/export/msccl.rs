@@ -56,6 +56,7 @@ use txverify_core::schedule::{Collective, Schedule, TimedSend};
 
 pub mod collective;
 mod run;
+mod switches;
 mod xml;
 
 /// At most this many sends are written as MSCCL steps (two steps each; the
@@ -469,9 +470,14 @@ fn ordered_gpus(network: &NetworkName, n: u32) -> Result<Vec<bool>, MscclError> 
     let graph = network.build().map_err(|_| MscclError::NoNetwork)?;
     if graph.fabric().has_forward_only() {
         return Err(MscclError::Switches(format!(
-            "{network} has switch nodes: MSCCL export writes schedules whose nodes are all GPUs"
+            "{network} has switch nodes: MSCCL export writes a total exchange whose nodes are all GPUs"
         )));
     }
+    Ok(limit_sources(&graph, n))
+}
+
+/// Which of GPUs `0..n` are sources of a switch limit of `graph`.
+fn limit_sources(graph: &txverify_core::network::Graph, n: u32) -> Vec<bool> {
     let mut ordered = vec![false; n as usize];
     for limit in graph.fabric().limits() {
         for &x in &limit.sources {
@@ -480,7 +486,7 @@ fn ordered_gpus(network: &NetworkName, n: u32) -> Result<Vec<bool>, MscclError> 
             }
         }
     }
-    Ok(ordered)
+    ordered
 }
 
 /// The waits that holding the sends of the `ordered` GPUs in step order takes

@@ -35,9 +35,10 @@
 //! compares the contributions each link carried, message by message, with
 //! the schedule's sends.
 
+use super::switches::gpu_sends;
 use super::{
-    Buffer, Chunk, Layout, MscclError, MscclProgram, Step, StepKind, link_lanes, order_waits,
-    ordered_gpus, sanitize, sends_in_order,
+    Buffer, Chunk, Layout, MscclError, MscclProgram, Step, StepKind, limit_sources, link_lanes,
+    order_waits, sanitize, sends_in_order,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use txverify_core::schedule::{Collective, Packet, Schedule, TimedSend};
@@ -200,9 +201,19 @@ struct Build {
 /// link carries in it. `name` is sanitised into the algorithm's name.
 pub fn collective(schedule: &Schedule, name: &str) -> Result<(MscclProgram, Carried), MscclError> {
     let network = schedule.network.as_ref().ok_or(MscclError::NoNetwork)?;
-    let n = network.nodes().map_err(|_| MscclError::NoNetwork)? as u32;
+    let graph = network.build().map_err(|_| MscclError::NoNetwork)?;
+    let nodes = graph.nodes() as u32;
+    let sends = sends_in_order(schedule, nodes)?;
+    // Through switch nodes: the GPUs and their sends to one another.
+    let through_switches = graph.fabric().has_forward_only();
+    let (n, sends) = if through_switches {
+        let combines = Plan::new(schedule.collective, nodes)?.sums;
+        let collective = schedule.collective.to_string();
+        gpu_sends(&graph, &sends, combines, &collective)?
+    } else {
+        (nodes, sends)
+    };
     let plan = Plan::new(schedule.collective, n)?;
-    let sends = sends_in_order(schedule, n)?;
     let items = plan.items() as usize;
     let words = if plan.sums {
         (n as usize).div_ceil(64)
@@ -214,7 +225,13 @@ pub fn collective(schedule: &Schedule, name: &str) -> Result<(MscclProgram, Carr
         return Err(MscclError::TooLarge { sends: sends.len() });
     }
     let lanes = link_lanes(&sends);
-    let ordered = ordered_gpus(network, n)?;
+    // Through switches every GPU's sends go in schedule step order, so that
+    // its link into the switch carries them one step after another.
+    let ordered = if through_switches {
+        vec![true; n as usize]
+    } else {
+        limit_sources(&graph, n)
+    };
     order_waits(&sends, &ordered)?;
     // A block node (copies) copies its items from input to output first.
     let local = |rank: u32| -> Vec<Step> {
