@@ -458,23 +458,23 @@ impl Subject {
             false => super::collective_formula::estimate(graph, self.collective, time),
         };
         let limit = max_variables;
+        if estimate > limit {
+            return Err(match exchange {
+                true => ExchangeEncodeError::OverLimit {
+                    time,
+                    estimate,
+                    limit,
+                }
+                .into(),
+                false => CollectiveSearchError::OverLimit {
+                    time,
+                    estimate,
+                    limit,
+                }
+                .into(),
+            });
+        }
         Ok(match exchange {
-            true if estimate > limit => {
-                return Err(ExchangeEncodeError::OverLimit {
-                    time,
-                    estimate,
-                    limit,
-                }
-                .into());
-            }
-            false if estimate > limit => {
-                return Err(CollectiveSearchError::OverLimit {
-                    time,
-                    estimate,
-                    limit,
-                }
-                .into());
-            }
             true => super::encode::encode_exchange(graph, time, self.paths)?.cnf,
             false => {
                 super::collective_formula::encode(graph, self.collective, self.ports, time)?.cnf
