@@ -45,8 +45,8 @@
 #   PYTHON=PATH      the interpreter of the Python kind (default python3)
 #   PYTHON_MEMORY_KIB=N the `ulimit -v` of a Python case (default MEMORY_KIB + 1000000:
 #                    the interpreter's own address space comes on top of what the
-#                    search needs; a formula near the variable limit takes CaDiCaL
-#                    about 1.6 GB, docs/limits.md)
+#                    search needs; one formula of the campaign took 1.6 GB,
+#                    docs/limits.md)
 #   PYTHON_TIMEOUT=S the `timeout` of a Python case (default 4 × TIMEOUT): a table's
 #                    check hands Python every violation (docs/limits.md, "Mutation
 #                    campaign": 2.3 million for a 20,000-row table, 4.5 s of CPU)
