@@ -274,3 +274,56 @@ fn an_lp_certificate_on_standard_input_or_a_fifo_is_verified_as_the_regular_file
         );
     }
 }
+
+/// `-o` naming a FIFO (or a device such as `/dev/null`) writes into it: the
+/// schedule is not written beside it and renamed over it, which would replace
+/// the FIFO, or as root `/dev/null` itself, by a plain file.
+#[test]
+fn a_fifo_named_by_o_is_written_into_not_replaced() {
+    use std::io::Read;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    /// Linux's `O_NONBLOCK`: the read end opens at once, so the run's open
+    /// for writing never waits, and reading stops when the pipe is empty.
+    const O_NONBLOCK: i32 = 0o4000;
+    let dir = file("fifo-out.keep", "").parent().unwrap().to_path_buf();
+    let fifo = dir.join("schedule-out.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo");
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    let shown = fifo.to_str().unwrap();
+    let run = txverify(&[
+        "search",
+        "-q",
+        "--network",
+        "ring 4",
+        "--heuristic",
+        "-o",
+        shown,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "-o replaced the FIFO: {kind:?}");
+    let mut written = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while let Ok(n @ 1..) = reader.read(&mut chunk) {
+        written.extend_from_slice(&chunk[..n]);
+    }
+    let text = String::from_utf8(written).unwrap();
+    assert!(text.contains("network: ring 4"), "{text}");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(".schedule-out.fifo")
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "temporaries left: {leftovers:?}");
+    std::fs::remove_file(&fifo).unwrap();
+}

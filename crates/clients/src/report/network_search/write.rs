@@ -11,9 +11,13 @@ use txverify_core::schedule::{Schedule, write_json, write_text};
 /// compressed for a `.gz` or `.zst` one, `compressed_writer`), with
 /// an edge list named by an absolute path when the schedule goes elsewhere (a
 /// schedule names its edge list relative to itself). The text goes to a file
-/// beside `path` first, which is then renamed over it.
+/// beside `path` first, which is then renamed over it; a device or a FIFO
+/// ([`written_in_place`]) is written directly.
 pub fn write_output(path: &Path, schedule: &Schedule) -> Result<(), String> {
     let schedule = named_for(path, schedule)?;
+    if written_in_place(path) {
+        return write_to(path, &schedule, path);
+    }
     let temporary = temporary_beside(path);
     let written = write_to(&temporary, &schedule, path).and_then(|()| {
         std::fs::rename(&temporary, path).map_err(|e| {
@@ -28,6 +32,14 @@ pub fn write_output(path: &Path, schedule: &Schedule) -> Result<(), String> {
         let _ = std::fs::remove_file(&temporary);
     }
     written
+}
+
+/// Whether `path` exists and is not a regular file (`/dev/null`, a FIFO,
+/// a directory): renaming a temporary over it would replace a device by a
+/// plain file (as root, `-o /dev/null` would leave every later reader of
+/// `/dev/null` reading the schedule), so it is opened and written instead.
+pub(super) fn written_in_place(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.file_type().is_file())
 }
 
 /// `schedule` as written to `path`: an edge list named by a relative path is
@@ -65,7 +77,17 @@ fn write_to(file: &Path, schedule: &Schedule, shown: &Path) -> Result<(), String
         write_text(schedule, &mut w)
     };
     let handle = written.and_then(|()| finish(w)).map_err(cannot)?;
-    handle.sync_all().map_err(cannot)
+    synced(&handle).map_err(cannot)
+}
+
+/// Flushes a regular file to the disk; a device or a pipe has nothing to
+/// flush (and `fsync` on a pipe is an error).
+pub(super) fn synced(file: &std::fs::File) -> std::io::Result<()> {
+    if file.metadata()?.file_type().is_file() {
+        file.sync_all()
+    } else {
+        Ok(())
+    }
 }
 
 /// A buffered writer to `file` for a schedule named `shown`, compressed as
