@@ -179,6 +179,41 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The rooted bound's cuts find the least capacity, both ways, over
+    /// every set with a GPU but not the root (node 0, never forward-only).
+    #[test]
+    fn rooted_cuts_agree_with_every_set_without_the_root(
+        n in 2u32..9,
+        extra in prop::collection::vec((0u32..9, 0u32..9), 0..10),
+        caps in prop::collection::vec(1u64..4, 1..6),
+        switches in prop::collection::vec(0u32..9, 0..3),
+        limits in prop::collection::vec((1u32..512, 1u32..512, 1u32..4), 0..3),
+    ) {
+        let g = fabric(n, &extra, &caps, &switches, &limits);
+        let gp = gpus(&g);
+        for crossing in [Crossing::Into, Crossing::OutOf] {
+            let mut least = None::<u64>;
+            for mask in (2u32..1 << n).step_by(2) {
+                let inside: Vec<bool> = (0..n).map(|x| mask >> x & 1 == 1).collect();
+                if gp.iter().any(|&x| inside[x as usize]) {
+                    let cap = capacity(&g, &inside, crossing);
+                    least = Some(least.map_or(cap, |l| l.min(cap)));
+                }
+            }
+            let cut = rooted(&g, 0, crossing);
+            prop_assert_eq!(cut.as_ref().map(|c| c.capacity), least);
+            if let Some(cut) = cut {
+                prop_assert!(!cut.set.contains(&0) && cut.set.iter().any(|x| gp.contains(x)));
+                let inside = members(g.nodes(), &cut.set);
+                prop_assert_eq!(capacity(&g, &inside, crossing), cut.capacity);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_stated_set_is_rechecked_from_the_fabric() {
     use crate::schedule::Collective;
