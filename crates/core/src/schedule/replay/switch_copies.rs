@@ -4,7 +4,7 @@
 
 /// A non-copying switch's copies of one copied item.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Copies {
+struct Copies {
     /// Received before this step and not yet sent.
     ready: u32,
     /// Received this step: sendable from the next.
