@@ -40,89 +40,17 @@ Usage: scripts/fabric-compare.py --forestcoll DIR [--timeout S] [--only WORD]...
 import argparse
 import json
 import math
-import os
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-# ---------------------------------------------------------------- running
-
-
-def run(cmd, timeout, cwd=ROOT):
-    """(output, exit status or None on time-out, wall seconds)."""
-    start = time.monotonic()
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-        start_new_session=True,
-    )
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-        return out, proc.returncode, time.monotonic() - start
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        out, _ = proc.communicate()
-        return out, None, time.monotonic() - start
-
-
-def secs(x):
-    if x is None:
-        return "—"
-    return f"{x:.2f}" if x < 10 else f"{x:.0f}"
-
-
-# ---------------------------------------------------------------- SCCL → txverify
-
-
-def sccl_to_schedule(algorithm, network, chunks):
-    """SCCL's allgather algorithm as a txverify schedule (text format)."""
-    where = {}
-    for gpu, addrs in algorithm["input_map"].items():
-        for index, addr in enumerate(addrs):
-            where[int(addr)] = (int(gpu), index)
-    lines = [
-        "# SCCL's algorithm " + algorithm["name"],
-        f"network: {network}",
-        "ports: all",
-        "collective: allgather",
-        f"chunks: {chunks}",
-        "sends:",
-    ]
-    step = 0
-    for s in algorithm["steps"]:
-        # A step of r rounds is r steps of txverify's (SCCL scales the bandwidth by r).
-        if s.get("rounds", 1) != 1:
-            raise ValueError(f"a step of {s['rounds']} rounds: run SCCL with rounds = steps")
-        step += 1
-        for addr, src, dst in s["sends"]:
-            block, index = where[int(addr)]
-            lines.append(f"{step} {src} {dst} {block} * {index}")
-    return "\n".join(lines) + "\n"
+import compare_common
+from compare_common import ROOT, run, secs, sccl_to_schedule, simulate_verdict, solve_least_steps
 
 
 def self_test():
-    algorithm = {
-        "name": "t",
-        "input_map": {"0": [0, 1], "1": [2, 3]},
-        "steps": [
-            {"rounds": 1, "sends": [[0, 0, 1], [1, 0, 1], [3, 1, 0]]},
-            {"rounds": 1, "sends": [[2, 1, 0]]},
-        ],
-    }
-    text = sccl_to_schedule(algorithm, "dgx1", 2)
-    sends = text.split("sends:\n", 1)[1].splitlines()
-    assert sends == ["1 0 1 0 * 0", "1 0 1 0 * 1", "1 1 0 1 * 1", "2 1 0 1 * 0"], sends
-    assert "chunks: 2" in text and "network: dgx1" in text
-    try:
-        sccl_to_schedule({**algorithm, "steps": [{"rounds": 2, "sends": []}]}, "dgx1", 2)
-        raise AssertionError("a step of 2 rounds was taken")
-    except ValueError:
-        pass
+    compare_common.self_test()
     topo = fabric_links({"links": [[0, 2, 0], [1, 0, 1], [0, 1, 0]], "forward_only": [2]})
     assert topo == ([(1, 0, 2), (0, 1, 1), (2, 1, 1), (1, 2, 1)], [2]), topo
     print("self-test: ok")
@@ -160,7 +88,6 @@ SCCL_CASES = [
 
 def run_sccl(args, case, outdir):
     outdir.mkdir(parents=True, exist_ok=True)
-    algo = outdir / "sccl-algorithm.json"
     topology = case.sccl_args
     if case.topology_code:
         path = outdir / "topology.json"
@@ -168,35 +95,14 @@ def run_sccl(args, case, outdir):
         if status != 0:
             return {"error": "topology: " + out.strip().splitlines()[-1]}
         topology = ["custom", "--topology-file", str(path)]
-    cmd = [sys.executable, "-m", "msccl", "solve", "least-steps", *topology, "Allgather",
-           "-c", str(case.chunks), "-o", str(algo), "-f"]
-    out, status, wall = run(cmd, args.timeout, outdir)
-    (outdir / "sccl.log").write_text(out)
-    logged = re.findall(r"steps=(\d+)[^.]*\.\.\. (synthesized!|unsatisfiable\.) \(([\d.]+)s\)", out)
-    res = {
-        "wall": wall,
-        "timed_out": status is None,
-        "status": status,
-        "refuted": [int(s) for s, r, _ in logged if r.startswith("unsat")],
-        "steps": None,
-        "algorithm": None,
-    }
-    found = [int(s) for s, r, _ in logged if r.startswith("synth")]
-    if found and status == 0 and algo.exists():
-        res["steps"] = found[-1]
-        res["algorithm"] = json.loads(algo.read_text())
-    return res
+    msccl = [sys.executable, "-m", "msccl"]
+    return solve_least_steps(msccl, topology, ["Allgather"], case.chunks, args.timeout, outdir)
 
 
 def simulate(args, sched):
     out, status, _ = run([args.txverify, "simulate", str(sched)], 600)
-    verdict = re.search(r"verdict\s+(\S+)(.*)", out)
-    t = re.search(r"time (\d+)", out)
-    if verdict and verdict.group(1) == "VALID" and t:
-        return f"VALID, time {t.group(1)}"
-    if verdict:
-        return f"{verdict.group(1)}{verdict.group(2)}"
-    return "not replayed: " + (out.strip().splitlines() or [f"exit {status}"])[-1]
+    return simulate_verdict(out) or \
+        "not replayed: " + (out.strip().splitlines() or [f"exit {status}"])[-1]
 
 
 def replay_sccl(args, case, sccl, outdir):
@@ -205,12 +111,12 @@ def replay_sccl(args, case, sccl, outdir):
     cells = {}
     algorithm = sccl["algorithm"]
     sched = outdir / "sccl.sched"
-    sched.write_text(sccl_to_schedule(algorithm, case.fabric, case.chunks))
+    sched.write_text(sccl_to_schedule(algorithm, case.fabric, "allgather", case.chunks))
     cells["fabric"] = simulate(args, sched)
     topology = outdir / "sccl-topology.json"
     topology.write_text(json.dumps(algorithm["topology"]))
     on_topology = outdir / "sccl-on-topology.sched"
-    on_topology.write_text(sccl_to_schedule(algorithm, f"edges {topology}", case.chunks))
+    on_topology.write_text(sccl_to_schedule(algorithm, f"edges {topology}", "allgather", case.chunks))
     cells["topology"] = simulate(args, on_topology)
     xml = outdir / "sccl.xml"
     out, status, _ = run([args.txverify, "export", str(sched), "--format", "msccl", "-o", str(xml)],

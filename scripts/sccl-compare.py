@@ -20,10 +20,12 @@ name for (hypercube, torus, DGX-1 with single links) are handed to it as
 numbered as txverify numbers it.
 
 Needs: SCCL installed (`msccl` on PATH or --msccl), the release binary
-(`cargo build --release`). Not used by the tests.
+(`cargo build --release`). Not used by the tests; `--self-test` checks the
+conversion of an SCCL algorithm and the topologies handed to SCCL without
+either.
 
 Usage: scripts/sccl-compare.py [--timeout S] [--long-timeout S] [--only WORD]...
-       [--workdir DIR] [--txverify BIN] [--msccl BIN] [--list]
+       [--workdir DIR] [--txverify BIN] [--msccl BIN] [--list] [--self-test]
 """
 
 import argparse
@@ -31,12 +33,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import compare_common
+from compare_common import ROOT, run, secs, sccl_to_schedule, simulate_verdict, solve_least_steps
+
 DGX1_EDGES = "examples/networks/dgx1.edges"
 
 
@@ -142,67 +144,28 @@ def long_instance(net, coll, c):
     return coll == "allgather" and c == 2 and net in ("hypercube 4", "torus 4 4")
 
 
+def self_test():
+    compare_common.self_test()
+    n, links = hypercube_links(3)
+    assert (n, len(links)) == (8, 12) and (0, 4) in links and (3, 7) in links, links
+    n, links = torus_links([4, 3])
+    assert (n, len(links)) == (12, 24) and (0, 3) in links and (0, 4) in links, links
+    n, links = torus_links([2])
+    assert (n, links) == (2, [(0, 1)]), links
+    print("self-test: ok")
+
+
 # ---------------------------------------------------------------- running
 
 
-def run(cmd, timeout, cwd):
-    """(stdout, exit status or None on time-out, wall seconds)."""
-    start = time.monotonic()
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-        start_new_session=True,
-    )
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-        return out, proc.returncode, time.monotonic() - start
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        out, _ = proc.communicate()
-        return out, None, time.monotonic() - start
+def txverify_collective(coll):
+    """txverify's name of an instance's collective (broadcasts are from 0)."""
+    return "allgather" if coll == "allgather" else "broadcast 0"
 
 
 def run_sccl(args, net, coll, chunks, timeout, outdir):
-    algo = outdir / "sccl-algorithm.json"
-    cmd = [args.msccl, "solve", "least-steps", *net.sccl_args]
-    cmd += ["Allgather"] if coll == "allgather" else ["Broadcast", "--root", "0"]
-    cmd += ["-c", str(chunks), "-o", str(algo), "-f"]
-    out, status, wall = run(cmd, timeout, outdir)
-    (outdir / "sccl.log").write_text(out)
-    logged = re.findall(r"steps=(\d+)[^.]*\.\.\. (synthesized!|unsatisfiable\.) \(([\d.]+)s\)", out)
-    bound = re.search(r"need at least (\d+) steps", out)
-    res = {
-        "wall": wall,
-        "timed_out": status is None,
-        "status": status,
-        "bound": int(bound.group(1)) if bound else None,
-        "refuted": [int(s) for s, r, _ in logged if r.startswith("unsat")],
-        "solver_seconds": sum(float(t) for _, _, t in logged),
-        "steps": None,
-        "algorithm": None,
-    }
-    found = [int(s) for s, r, _ in logged if r.startswith("synth")]
-    if found and status == 0 and algo.exists():
-        res["steps"] = found[-1]
-        res["algorithm"] = json.loads(algo.read_text())
-    return res
-
-
-def sccl_to_schedule(algorithm, network, coll, chunks, path):
-    """SCCL's sends as a txverify schedule (text format, docs/schedule.md)."""
-    lines = [
-        "# SCCL's algorithm " + algorithm["name"],
-        f"network: {network}",
-        "ports: all",
-        "collective: " + ("allgather" if coll == "allgather" else "broadcast 0"),
-        f"chunks: {chunks}",
-        "sends:",
-    ]
-    for i, step in enumerate(algorithm["steps"]):
-        for addr, src, dst in step["sends"]:
-            block, chunk = (addr // chunks, addr % chunks) if coll == "allgather" else (0, addr)
-            lines.append(f"{i + 1} {src} {dst} {block} * {chunk}")
-    path.write_text("\n".join(lines) + "\n")
+    collective = ["Allgather"] if coll == "allgather" else ["Broadcast", "--root", "0"]
+    return solve_least_steps([args.msccl], net.sccl_args, collective, chunks, timeout, outdir)
 
 
 def replay_sccl(args, net, coll, chunks, sccl, outdir):
@@ -212,16 +175,18 @@ def replay_sccl(args, net, coll, chunks, sccl, outdir):
     if network.startswith("edges "):
         network = f"edges {ROOT / network[len('edges '):]}"
     sched = outdir / "sccl-algorithm.sched"
-    sccl_to_schedule(sccl["algorithm"], network, coll, chunks, sched)
+    try:
+        sched.write_text(sccl_to_schedule(sccl["algorithm"], network, txverify_collective(coll),
+                                          chunks))
+    except ValueError as e:
+        return f"not converted: {e}"
     out, status, _ = run([args.txverify, "simulate", "--all", str(sched)], 600, ROOT)
     (outdir / "sccl-replay.log").write_text(out)
-    verdict = re.search(r"verdict\s+(\S+)(.*)", out)
-    t = re.search(r"time (\d+)", out)
-    if verdict and verdict.group(1) == "VALID" and t:
-        return f"VALID, time {t.group(1)}"
-    if not verdict:
+    cell = simulate_verdict(out)
+    if cell is None:
         return f"not replayed (exit {status})"
-    cell = f"{verdict.group(1)}{verdict.group(2)}"
+    if cell.startswith("VALID, time"):
+        return cell
     errors = re.findall(r"error: step \d+: ([a-z-]+): node \d+, link (\d+) -> (\d+)", out)
     doubled = doubled_pairs()
     if errors and all(k == "link-busy" and (min(int(a), int(b)), max(int(a), int(b))) in doubled
@@ -244,7 +209,7 @@ def doubled_pairs():
 def run_txverify(args, net, coll, chunks, timeout, outdir):
     certs = outdir / "certs"
     shutil.rmtree(certs, ignore_errors=True)
-    collective = "allgather" if coll == "allgather" else "broadcast 0"
+    collective = txverify_collective(coll)
     cmd = [args.txverify, "search", "--network", net.txverify, "--collective", collective,
            "--chunks", str(chunks), "--certificate", str(certs),
            "-o", str(outdir / "txverify.sched"), "--quiet"]
@@ -276,12 +241,6 @@ def run_txverify(args, net, coll, chunks, timeout, outdir):
 
 
 # ---------------------------------------------------------------- table
-
-
-def secs(x):
-    if x is None:
-        return "—"
-    return f"{x:.3f}" if x < 10 else f"{x:.1f}"
 
 
 def sccl_cell(s, timeout):
@@ -322,7 +281,12 @@ def main():
     p.add_argument("--skip-sccl", action="store_true", help="run txverify alone")
     p.add_argument("--skip-txverify", action="store_true", help="run SCCL alone")
     p.add_argument("--list", action="store_true", help="list the instances and stop")
+    p.add_argument("--self-test", action="store_true",
+                   help="check the conversion of an SCCL algorithm and the topologies, and stop")
     args = p.parse_args()
+    if args.self_test:
+        self_test()
+        return 0
 
     args.workdir.mkdir(parents=True, exist_ok=True)
     nets = networks(args.workdir)
@@ -368,9 +332,9 @@ def main():
             r = s["wall"] / t["wall"]
             ratio = (f"> {r:.0f}×" if s["timed_out"] else f"{r:.0f}×") if r >= 10 else f"{r:.1f}×"
         s_time = "—" if s is None else (
-            f"> {secs(s['wall'])}" if s["timed_out"] else f"{secs(s['wall'])}; {secs(s['solver_seconds'])}")
-        t_time = "—" if t is None else secs(t["wall"]) + (
-            f"; {secs(t['proof_wall'])}" if t["proof_wall"] is not None else "")
+            f"> {secs(s['wall'], 3)}" if s["timed_out"] else f"{secs(s['wall'], 3)}; {secs(s['solver_seconds'], 3)}")
+        t_time = "—" if t is None else secs(t["wall"], 3) + (
+            f"; {secs(t['proof_wall'], 3)}" if t["proof_wall"] is not None else "")
         row = (f"| {coll} on {net.label}, C = {c} | {sccl_cell(s, limit)} | {s_time} | "
                f"{txverify_cell(t)} | {t_time} | {ratio} | {agree} | {replay} |")
         print(row, flush=True)

@@ -185,6 +185,29 @@ impl CutModel {
         }
         flow
     }
+
+    /// Of the minimum cuts between the nodes of each pair `(outside,
+    /// inside)`, the first of least capacity, as the nodes on the inside's
+    /// side; `None` for no pair.
+    fn least_cut(
+        &self,
+        n: usize,
+        pairs: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Option<Vec<bool>> {
+        let mut best: Option<(u64, Vec<bool>)> = None;
+        for (outside, inside) in pairs {
+            let mut flow = self.network(n, 1);
+            let (source, sink) = (flow.nodes() - 2, flow.nodes() - 1);
+            flow.arc(source, outside, INFINITE);
+            flow.arc(inside, sink, INFINITE);
+            let value = flow.max_flow(source, sink);
+            if best.as_ref().is_none_or(|(b, _)| value < *b) {
+                let reached = flow.source_side(source);
+                best = Some((value, (0..n).map(|x| !reached[x]).collect()));
+            }
+        }
+        best.map(|(_, inside)| inside)
+    }
 }
 
 /// What can cross into (or, [`Crossing::OutOf`], out of) the node set
@@ -295,22 +318,11 @@ pub fn narrowest(graph: &Graph) -> Option<ThroughputCut> {
         return None;
     }
     let model = CutModel::new(graph, Crossing::Into);
-    let mut best: Option<(u64, Vec<bool>)> = None;
     let first = gpus[0] as usize;
-    for &v in &gpus[1..] {
-        for (outside, inside) in [(v as usize, first), (first, v as usize)] {
-            let mut flow = model.network(n, 1);
-            let (source, sink) = (flow.nodes() - 2, flow.nodes() - 1);
-            flow.arc(source, outside, INFINITE);
-            flow.arc(inside, sink, INFINITE);
-            let value = flow.max_flow(source, sink);
-            if best.as_ref().is_none_or(|(b, _)| value < *b) {
-                let reached = flow.source_side(source);
-                best = Some((value, (0..n).map(|x| !reached[x]).collect()));
-            }
-        }
-    }
-    let (_, inside) = best?;
+    let pairs = gpus[1..]
+        .iter()
+        .flat_map(|&v| [(v as usize, first), (first, v as usize)]);
+    let inside = model.least_cut(n, pairs)?;
     Some(ThroughputCut {
         set: (0..n as u32).filter(|&x| inside[x as usize]).collect(),
         data: gpus.len() as u64,
@@ -325,19 +337,11 @@ pub fn narrowest(graph: &Graph) -> Option<ThroughputCut> {
 pub fn rooted(graph: &Graph, root: u32, crossing: Crossing) -> Option<ThroughputCut> {
     let n = graph.nodes();
     let model = CutModel::new(graph, crossing);
-    let mut best: Option<(u64, Vec<bool>)> = None;
-    for v in gpus(graph).into_iter().filter(|&v| v != root) {
-        let mut flow = model.network(n, 1);
-        let (source, sink) = (flow.nodes() - 2, flow.nodes() - 1);
-        flow.arc(source, root as usize, INFINITE);
-        flow.arc(v as usize, sink, INFINITE);
-        let value = flow.max_flow(source, sink);
-        if best.as_ref().is_none_or(|(b, _)| value < *b) {
-            let reached = flow.source_side(source);
-            best = Some((value, (0..n).map(|x| !reached[x]).collect()));
-        }
-    }
-    let (_, inside) = best?;
+    let pairs = gpus(graph)
+        .into_iter()
+        .filter(|&v| v != root)
+        .map(|v| (root as usize, v as usize));
+    let inside = model.least_cut(n, pairs)?;
     Some(ThroughputCut {
         set: (0..n as u32).filter(|&x| inside[x as usize]).collect(),
         data: 1,

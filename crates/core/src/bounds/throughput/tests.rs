@@ -142,20 +142,26 @@ fn fabric(
     g.with_fabric(spec).unwrap()
 }
 
+prop_compose! {
+    /// A connected fabric of 2 to 8 nodes ([`fabric`]), with its node count.
+    fn small_fabric()(
+        n in 2u32..9,
+        extra in prop::collection::vec((0u32..9, 0u32..9), 0..10),
+        caps in prop::collection::vec(1u64..4, 1..6),
+        switches in prop::collection::vec(0u32..9, 0..3),
+        limits in prop::collection::vec((1u32..512, 1u32..512, 1u32..4), 0..3),
+    ) -> (u32, Graph) {
+        (n, fabric(n, &extra, &caps, &switches, &limits))
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// The minimum cuts find the best ratio every set gives, both ways, and
     /// the least capacity between two GPUs.
     #[test]
-    fn minimum_cuts_agree_with_every_set(
-        n in 2u32..9,
-        extra in prop::collection::vec((0u32..9, 0u32..9), 0..10),
-        caps in prop::collection::vec(1u64..4, 1..6),
-        switches in prop::collection::vec(0u32..9, 0..3),
-        limits in prop::collection::vec((1u32..512, 1u32..512, 1u32..4), 0..3),
-    ) {
-        let g = fabric(n, &extra, &caps, &switches, &limits);
+    fn minimum_cuts_agree_with_every_set((n, g) in small_fabric()) {
         for crossing in [Crossing::Into, Crossing::OutOf] {
             let fast = densest(&g, crossing);
             let every = exhaustive(&g, crossing);
@@ -175,6 +181,34 @@ proptest! {
                 }
             }
             prop_assert_eq!(pair.capacity, least);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The rooted bound's cuts find the least capacity, both ways, over
+    /// every set with a GPU but not the root (node 0, never forward-only).
+    #[test]
+    fn rooted_cuts_agree_with_every_set_without_the_root((n, g) in small_fabric()) {
+        let gp = gpus(&g);
+        for crossing in [Crossing::Into, Crossing::OutOf] {
+            let mut least = None::<u64>;
+            for mask in (2u32..1 << n).step_by(2) {
+                let inside: Vec<bool> = (0..n).map(|x| mask >> x & 1 == 1).collect();
+                if gp.iter().any(|&x| inside[x as usize]) {
+                    let cap = capacity(&g, &inside, crossing);
+                    least = Some(least.map_or(cap, |l| l.min(cap)));
+                }
+            }
+            let cut = rooted(&g, 0, crossing);
+            prop_assert_eq!(cut.as_ref().map(|c| c.capacity), least);
+            if let Some(cut) = cut {
+                prop_assert!(!cut.set.contains(&0) && cut.set.iter().any(|x| gp.contains(x)));
+                let inside = members(g.nodes(), &cut.set);
+                prop_assert_eq!(capacity(&g, &inside, crossing), cut.capacity);
+            }
         }
     }
 }
