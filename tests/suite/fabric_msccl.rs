@@ -391,3 +391,144 @@ fn a_reduce_scatter_through_a_switch_is_refused_with_the_reason() {
     assert!(run.stderr.contains("switch"), "{}", run.stderr);
     assert!(!xml.exists());
 }
+
+/// `search --network NET --collective COLL --chunks C -o F.sched`; the
+/// schedule's path and its completion time.
+fn searched(network: &str, collective: &str, chunks: u32) -> (PathBuf, u64) {
+    let name = format!("{network}-{collective}-{chunks}").replace(' ', "-");
+    let sched = file(&format!("{name}.sched"), "");
+    let found = txverify(&[
+        "search",
+        "--network",
+        network,
+        "--collective",
+        collective,
+        "--chunks",
+        &chunks.to_string(),
+        "-o",
+        sched.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(found.code, 0, "{}{}", found.stdout, found.stderr);
+    let report: serde_json::Value = serde_json::from_str(&found.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", found.stdout, found.stderr));
+    let time = report["time"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{report}"));
+    (sched, time)
+}
+
+/// The link violations (`link-busy`, `over-capacity`) of a `check --network`
+/// report.
+fn link_violations(report: &serde_json::Value) -> Vec<serde_json::Value> {
+    let fabric = &report["network"]["fabric"];
+    fabric["violations"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no fabric steps: {report}"))
+        .iter()
+        .filter(|v| v["kind"] != "switch-limit")
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn a_broadcast_through_a_switch_that_holds_copies_exports_within_every_capacity() {
+    // The switch of `nvswitch 8` keeps copies of the root's chunks for a
+    // step or more before forwarding them: the program's GPU-to-GPU sends
+    // are placed where the links into and out of the switch have room.
+    let (sched, _) = searched("nvswitch 8", "broadcast 0", 2);
+    let xml = export(&sched);
+    let (report, code) = check_on(&xml, "nvswitch 8");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["valid"], true, "{report}");
+    assert_eq!(report["collective"], "broadcast", "{report}");
+    assert_eq!(
+        report["figures"]["roots"],
+        serde_json::json!([0]),
+        "{report}"
+    );
+    let fabric = &report["network"]["fabric"];
+    assert_eq!(fabric["violation_count"], 0, "{fabric}");
+    // Seven GPUs receive each of the two chunks once.
+    assert_eq!(report["figures"]["chunks_sent"], 7 * 2, "{report}");
+}
+
+/// A small deterministic generator (splitmix64) for the sampled cases.
+struct Draw(u64);
+
+impl Draw {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+#[test]
+fn what_search_finds_on_a_switch_fabric_exports_within_every_capacity_or_is_refused() {
+    // Small fabrics, collectives (a root drawn at random) and chunk counts:
+    // whatever `search`
+    // finds either exports to a program VALID as the collective with no
+    // link over its capacity, or is refused (exit 2) with the reason; never
+    // a program VALID but over a link's capacity.
+    let mut draw = Draw(51);
+    let mut cases = Vec::new();
+    for n in 3..=5u64 {
+        let root = draw.below(n);
+        for collective in ["allgather".to_string(), format!("broadcast {root}")] {
+            for chunks in 1..=3 {
+                cases.push((format!("nvswitch {n}"), collective.clone(), chunks));
+            }
+        }
+        let collective = if draw.below(2) == 0 {
+            "allgather".to_string()
+        } else {
+            format!("broadcast {}", draw.below(n))
+        };
+        cases.push((format!("hub-and-spoke {n}"), collective, 1 + draw.below(2)));
+    }
+    for (network, collective, chunks) in &cases {
+        let case = format!("{network}, {collective}, C = {chunks}");
+        let (sched, time) = searched(network, collective, *chunks as u32);
+        let xml = sched.with_extension("xml");
+        let run = txverify(&[
+            "export",
+            sched.to_str().unwrap(),
+            "--format",
+            "msccl",
+            "-o",
+            xml.to_str().unwrap(),
+        ]);
+        if run.code != 0 {
+            assert_eq!(run.code, 2, "{case}: {}", run.stderr);
+            assert!(
+                run.stderr.contains("finds no step"),
+                "{case}: {}",
+                run.stderr
+            );
+            assert!(!xml.exists(), "{case}");
+            continue;
+        }
+        let (report, code) = check_on(&xml, network);
+        assert_eq!(
+            (code, &report["valid"]),
+            (0, &serde_json::json!(true)),
+            "{case}: {report}"
+        );
+        let coll = collective.split(' ').next().unwrap();
+        assert_eq!(report["collective"], coll, "{case}");
+        let over = link_violations(&report);
+        assert!(over.is_empty(), "{case}: {over:?}");
+        if network.starts_with("nvswitch") {
+            // No switch limits: nothing at all is violated, and the program
+            // takes no more steps than the schedule (one per switch crossing).
+            let fabric = &report["network"]["fabric"];
+            assert_eq!(fabric["violation_count"], 0, "{case}: {fabric}");
+            let steps = fabric["steps"].as_u64().unwrap();
+            assert!(steps <= time, "{case}: {steps} steps, the schedule {time}");
+        }
+    }
+}

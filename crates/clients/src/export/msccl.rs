@@ -55,6 +55,7 @@ use txverify_core::schedule::{Collective, Schedule, TimedSend};
 
 pub mod collective;
 mod layout;
+pub mod placement;
 mod run;
 mod switches;
 mod xml;
@@ -121,6 +122,54 @@ pub enum MscclError {
     /// A schedule through switch nodes the export cannot write as GPU-to-GPU sends.
     #[error("{0}")]
     Switches(String),
+    /// A GPU-to-GPU send through switch nodes that no step can take
+    /// ([`placement`]): its sender may not send it at any step where its
+    /// route's links and the switch limits have room.
+    #[error(
+        "step {}: {} -> {} carrying {}{}: sent at step {} and reaching GPU {} at step {reached} in the schedule, it finds no step (tried up to step {tried_to}) at which GPU {} may send it in the program and every link of its route and every switch limit has room",
+        .send.step, .send.from, .send.to, .send.packet(), through(*.switch), .send.step, .send.to, .send.from
+    )]
+    NoStep {
+        /// The send, at the step the schedule sent its copy.
+        send: TimedSend,
+        /// The step the copy reached its GPU in the schedule.
+        reached: u32,
+        /// The last switch it crosses.
+        switch: Option<u32>,
+        /// The last step tried.
+        tried_to: u32,
+    },
+    /// More tries than [`placement::MAX_PLACEMENT_TRIES`] to place the sends
+    /// through switch nodes.
+    #[error(
+        "placing the sends through switch nodes takes more than {} tries, the MSCCL export limit",
+        placement::MAX_PLACEMENT_TRIES
+    )]
+    TooManyTries {
+        /// Tries made when the export stopped.
+        tries: u64,
+    },
+    /// The program, played in steps on its fabric as `check --network`
+    /// plays it, exceeds a capacity or a switch limit (a bug of this module).
+    #[error(
+        "the MSCCL program does not fit its fabric ({violations} violations, the first: {first})"
+    )]
+    OverFabric {
+        /// Violations counted.
+        violations: u64,
+        /// The first, as the check names it.
+        first: String,
+    },
+    /// The program has too many chunk-hops to be played in steps on its
+    /// fabric, so it cannot be shown to fit.
+    #[error(
+        "the MSCCL program has {chunk_hops} chunk-hops, more than the {} the check plays in steps, so its fit to the fabric cannot be checked",
+        crate::msccl::links::MAX_STEP_CHUNK_HOPS
+    )]
+    NotPlayed {
+        /// Its chunk-hops.
+        chunk_hops: u64,
+    },
     /// A send the schedule cannot make (the schedule was not replayed valid).
     #[error("step {}: {} -> {} carrying {}: {reason}", .send.step, .send.from, .send.to, .send.packet())]
     BadSend {
@@ -150,6 +199,11 @@ pub enum MscclError {
         /// How.
         detail: String,
     },
+}
+
+/// ` through switch S` for a send through a switch, else nothing.
+fn through(switch: Option<u32>) -> String {
+    switch.map_or_else(String::new, |s| format!(" through switch {s}"))
 }
 
 /// An MSCCL buffer: `i`, `o` or `s`.

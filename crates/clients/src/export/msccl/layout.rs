@@ -221,8 +221,17 @@ impl Layout {
     /// lane `lane` of the link `from → to`. When `from`'s sends are held in
     /// step order, the send also waits for every send of `from`'s previous
     /// schedule step with sends (in other threadblocks; its own runs in
-    /// order): a `nop` per wait beyond one, then the send with the last.
-    pub(super) fn push_send(&mut self, from: u32, to: u32, lane: u32, at: u32, mut step: Step) {
+    /// order), and for `anchor` (a receipt of `from`'s, [`super::placement`]):
+    /// a `nop` per wait beyond one, then the send with the last.
+    pub(super) fn push_send(
+        &mut self,
+        from: u32,
+        to: u32,
+        lane: u32,
+        at: u32,
+        mut step: Step,
+        anchor: Option<(u32, u32)>,
+    ) {
         let tb = self.send_tb[&(from, to, lane)];
         let mut waits: Vec<(u32, u32)> = Vec::new();
         if let Some(order) = self.order[from as usize].as_mut() {
@@ -232,6 +241,7 @@ impl Layout {
             }
             waits.extend(order.previous.iter().filter(|&&(t, _)| t != tb));
         }
+        waits.extend(anchor);
         waits.extend(step.depends_on);
         for &w in &waits {
             self.mark(from, Some(w));
@@ -333,7 +343,7 @@ impl Layout {
             depends_on: writer,
             has_dependent: false,
         };
-        self.push_send(s.from, s.to, 0, s.step, send);
+        self.push_send(s.from, s.to, 0, s.step, send, None);
         let recv_id = self.recv_tb[&(s.to, s.from, 0)];
         let tb = &mut self.gpus[s.to as usize].threadblocks[recv_id as usize];
         tb.steps.push(Step {
