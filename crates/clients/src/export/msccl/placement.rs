@@ -308,3 +308,84 @@ impl<'g> Room<'g> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use txverify_core::network::NetworkName;
+
+    fn nvswitch(n: u32) -> Graph {
+        let name: NetworkName = format!("nvswitch {n}").parse().unwrap();
+        name.build().unwrap()
+    }
+
+    /// GPU `from` sends block `source`'s chunk 0 to GPU `to` through switch
+    /// `switch`: into it at step `step`, out of it at step `reached`.
+    fn through(step: u32, from: u32, to: u32, source: u32, reached: u32, switch: u32) -> Crossing {
+        let p = Packet::item(source, 0);
+        Crossing {
+            send: TimedSend {
+                step,
+                from,
+                to,
+                source: p.source,
+                destination: p.destination,
+            },
+            reached,
+            switch: Some(switch),
+        }
+    }
+
+    #[test]
+    fn a_copy_the_switch_held_is_sent_when_the_link_out_is_free() {
+        // nvswitch 3 (switch 3): GPU 0 sends its chunk in at step 1, the
+        // switch forwards it to GPU 1 at step 2 and a second copy (in at 2)
+        // to GPU 2 at step 3; GPU 2's chunk goes in at step 1 too and the
+        // switch holds it until step 4, when it forwards it to GPU 1.
+        // Crossing the switch at once, 2 → 1 would share 3 → 1 with 0 → 1 at
+        // step 2; GPU 2 receives nothing before step 3, so 2 → 1 waits for
+        // that receipt and leaves at step 4.
+        let g = nvswitch(3);
+        let crossings = [
+            through(1, 0, 1, 0, 2, 3),
+            through(2, 0, 2, 0, 3, 3),
+            through(1, 2, 1, 2, 4, 3),
+        ];
+        let placed = place(&g, 3, &crossings).unwrap();
+        let at: Vec<(u32, u32, u32)> = placed
+            .sends
+            .iter()
+            .map(|s| (s.step, s.from, s.to))
+            .collect();
+        assert_eq!(at, [(1, 0, 1), (2, 0, 2), (4, 2, 1)]);
+        // Its dependencies would let 2 → 1 leave at step 1: it also waits
+        // for the receipt of 0 → 2 (at GPU 2 in step 3).
+        let anchored = placed.sends[2];
+        assert_eq!(placed.anchors.get(&anchored), Some(&placed.sends[1]));
+        assert_eq!(placed.anchors.len(), 1);
+    }
+
+    #[test]
+    fn a_send_no_step_can_take_is_refused_with_its_switch_item_and_steps() {
+        // GPUs 0 and 2 send their chunks to GPU 1 through switch 3 at step 1;
+        // the switch forwards them at steps 2 and 3. Neither GPU receives
+        // anything, so in the program both leave at step 1 and share 3 → 1.
+        let g = nvswitch(3);
+        let crossings = [through(1, 0, 1, 0, 2, 3), through(1, 2, 1, 2, 3, 3)];
+        let err = place(&g, 3, &crossings).unwrap_err();
+        let MscclError::NoStep {
+            send,
+            reached,
+            switch,
+            ..
+        } = err
+        else {
+            panic!("{err}");
+        };
+        assert_eq!((send, reached, switch), (crossings[1].send, 3, Some(3)));
+        let line = err.to_string();
+        assert!(line.contains("through switch 3"), "{line}");
+        assert!(line.contains("finds no step"), "{line}");
+        assert!(line.contains("2 -> 1"), "{line}");
+    }
+}
