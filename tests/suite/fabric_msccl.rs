@@ -470,10 +470,9 @@ impl Draw {
 #[test]
 fn what_search_finds_on_a_switch_fabric_exports_within_every_capacity_or_is_refused() {
     // Small fabrics, collectives (a root drawn at random) and chunk counts:
-    // whatever `search`
-    // finds either exports to a program VALID as the collective with no
-    // link over its capacity, or is refused (exit 2) with the reason; never
-    // a program VALID but over a link's capacity.
+    // whatever `search` finds either exports to a program VALID as the
+    // collective with no link over its capacity, or is refused (exit 2)
+    // with the reason; never a program VALID but over a link's capacity.
     let mut draw = Draw(51);
     let mut cases = Vec::new();
     for n in 3..=5u64 {
@@ -531,4 +530,30 @@ fn what_search_finds_on_a_switch_fabric_exports_within_every_capacity_or_is_refu
             assert!(steps <= time, "{case}: {steps} steps, the schedule {time}");
         }
     }
+}
+
+#[test]
+fn a_multicast_switchs_second_copy_is_refused_with_the_reason() {
+    // A switch that copies (`multicast: yes`) forwards the root's one copy
+    // to three GPUs in one step: a program of GPU-to-GPU sends would need
+    // three sends into the switch, so the export refuses it (exit 2).
+    let edges = file(
+        "multicast.edges",
+        "switch: 4\nmulticast: yes\n0 4\n1 4\n2 4\n3 4\n",
+    );
+    let network = format!("edges {}", edges.display());
+    let (sched, _) = searched(&network, "broadcast 0", 2);
+    let xml = sched.with_extension("xml");
+    let run = txverify(&[
+        "export",
+        sched.to_str().unwrap(),
+        "--format",
+        "msccl",
+        "-o",
+        xml.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("does not hold"), "{}", run.stderr);
+    assert!(run.stderr.contains("multicast"), "{}", run.stderr);
+    assert!(!xml.exists());
 }

@@ -89,8 +89,21 @@ enum First {
 /// the links to the GPUs that must send, then, if that leaves a send with
 /// no step, to the earliest forwards; refused if both do.
 pub fn place(graph: &Graph, gpus: u32, crossings: &[Crossing]) -> Result<Placed, MscclError> {
+    place_within(graph, gpus, crossings, MAX_PLACEMENT_TRIES)
+}
+
+/// [`place`], refused after `max_tries` tries.
+fn place_within(
+    graph: &Graph,
+    gpus: u32,
+    crossings: &[Crossing],
+    max_tries: u64,
+) -> Result<Placed, MscclError> {
     let routes = Routes::new(graph).map_err(MscclError::Switches)?;
-    let mut tries = 0u64;
+    let mut tries = Tries {
+        made: 0,
+        most: max_tries,
+    };
     let first = attempt(graph, &routes, gpus, crossings, First::Pressed, &mut tries);
     match first {
         Err(MscclError::NoStep { .. }) => {
@@ -100,15 +113,21 @@ pub fn place(graph: &Graph, gpus: u32, crossings: &[Crossing]) -> Result<Placed,
     }
 }
 
+/// The tries made, over every attempt, and the most allowed.
+struct Tries {
+    made: u64,
+    most: u64,
+}
+
 /// One placing of the crossings, offering the links in the order `first`
-/// says; `tries` counts the tries of every attempt.
+/// says.
 fn attempt(
     graph: &Graph,
     routes: &Routes,
     gpus: u32,
     crossings: &[Crossing],
     first: First,
-    tries: &mut u64,
+    tries: &mut Tries,
 ) -> Result<Placed, MscclError> {
     let mut deliverer: HashMap<(u32, Packet), usize> = HashMap::new();
     for (j, c) in crossings.iter().enumerate() {
@@ -176,9 +195,9 @@ fn attempt(
         }
         let mut now: Vec<(usize, usize, u32)> = Vec::new();
         for (k, j, held) in offered {
-            *tries += 1;
-            if *tries > MAX_PLACEMENT_TRIES {
-                return Err(MscclError::TooManyTries { tries: *tries });
+            tries.made += 1;
+            if tries.made > tries.most {
+                return Err(MscclError::TooManyTries { tries: tries.made });
             }
             let job = &jobs[j];
             let s = job.crossing.send;
@@ -387,5 +406,21 @@ mod tests {
         assert!(line.contains("through switch 3"), "{line}");
         assert!(line.contains("finds no step"), "{line}");
         assert!(line.contains("2 -> 1"), "{line}");
+    }
+
+    #[test]
+    fn placing_stops_at_its_limit_of_tries() {
+        // Three sends, each tried at least once: a limit of 2 stops the work.
+        let g = nvswitch(3);
+        let crossings = [
+            through(1, 0, 1, 0, 2, 3),
+            through(2, 0, 2, 0, 3, 3),
+            through(1, 2, 1, 2, 4, 3),
+        ];
+        assert_eq!(
+            place_within(&g, 3, &crossings, 2).unwrap_err(),
+            MscclError::TooManyTries { tries: 3 }
+        );
+        assert!(place_within(&g, 3, &crossings, 64).is_ok());
     }
 }
