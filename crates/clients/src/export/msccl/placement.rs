@@ -15,11 +15,15 @@
 //! placed at step t only if that is when it would leave: t is one after the
 //! GPU's previous sending step or after the receipt of its item, or the GPU
 //! receives something at t − 1 and the send waits for that receipt too (its
-//! *anchor*). Sends are placed in the order the schedule delivers them
-//! (earliest forward first); what cannot be placed at one step waits for the
-//! next at which it may go. When a send can never go (no receipt is left to
-//! wait for and no link has room when it may), the export is refused with
-//! the send, its switch and its steps.
+//! *anchor*). A send whose item reaches its GPU is offered the links at each
+//! step from then on until it is placed: the sends of a step earliest
+//! forward (in the schedule) first, those of GPUs that receive nothing in the
+//! step (and so could not wait for a later one) before the rest; if that
+//! leaves a send that can never go, the plain earliest-forward order is
+//! tried. The program may so take more steps than the schedule. When a send
+//! can never go in either order (no receipt is left to wait for and no link
+//! has room when it may), the export is refused with the send, its switch
+//! and its steps.
 //!
 //! Nothing here is trusted: the program is checked as the collective, and
 //! played on the fabric, before anything is written ([`super::collective`]).
