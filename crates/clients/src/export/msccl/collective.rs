@@ -599,7 +599,8 @@ pub fn check_collective(
 
 /// Plays `program` in steps on `graph` as `check PROGRAM.xml --network`
 /// does (docs/msccl.md, "On a fabric") and refuses it if a step exceeds a
-/// link's capacity or a switch limit, or if it is too large to be played.
+/// link's capacity or a switch limit, or if it is too large to be played;
+/// on a network that is not a fabric there is nothing to exceed.
 pub fn check_fits(program: &MscclProgram, graph: &Graph) -> Result<(), MscclError> {
     let failed = |what: String| MscclError::Execution(what);
     let mut xml = Vec::new();
@@ -615,11 +616,10 @@ pub fn check_fits(program: &MscclProgram, graph: &Graph) -> Result<(), MscclErro
             e.message
         ))
     })?;
+    // A network without capacities, switch limits or switches is not
+    // played in steps: it has nothing to exceed.
     let Some(fabric) = check.network().and_then(|on| on.fabric.as_ref()) else {
-        return Err(failed(format!(
-            "the checker does not play it in steps on {}",
-            graph.label()
-        )));
+        return Ok(());
     };
     if let Some(chunk_hops) = fabric.not_played {
         return Err(MscclError::NotPlayed { chunk_hops });
@@ -732,5 +732,25 @@ mod tests {
             collective(&scatter, "t"),
             Err(MscclError::Unsupported(_))
         ));
+    }
+
+    #[test]
+    fn a_program_over_a_fabrics_capacity_is_refused_before_it_is_written() {
+        // An allgather of `ring 3` in one step (every GPU sends its chunk to
+        // both neighbours at once) is VALID, but played on `nvswitch 3` each
+        // GPU's one link into the switch carries two chunks in step 1.
+        let text = "network: ring 3\ncollective: allgather\nsends:\n1 0 1 0 *\n1 0 2 0 *\n1 1 0 1 *\n1 1 2 1 *\n1 2 0 2 *\n1 2 1 2 *\n";
+        let (schedule, program, carried) = program(text);
+        check_collective(&program, &schedule, &carried).unwrap();
+        let ring: txverify_core::network::NetworkName = "ring 3".parse().unwrap();
+        check_fits(&program, &ring.build().unwrap()).unwrap();
+        let switch: txverify_core::network::NetworkName = "nvswitch 3".parse().unwrap();
+        let Err(MscclError::OverFabric { violations, first }) =
+            check_fits(&program, &switch.build().unwrap())
+        else {
+            panic!("a program over capacity was let through");
+        };
+        assert!(violations >= 3, "{violations}: {first}");
+        assert!(first.starts_with("link-busy at step 1"), "{first}");
     }
 }
