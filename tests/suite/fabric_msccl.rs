@@ -391,3 +391,187 @@ fn a_reduce_scatter_through_a_switch_is_refused_with_the_reason() {
     assert!(run.stderr.contains("switch"), "{}", run.stderr);
     assert!(!xml.exists());
 }
+
+/// `search --network NET --collective COLL --chunks C -o F.sched`; the
+/// schedule's path and its completion time.
+fn searched(network: &str, collective: &str, chunks: u32) -> (PathBuf, u64) {
+    // An edge list is named by its file's name.
+    let shown = match network.strip_prefix("edges ") {
+        Some(path) => Path::new(path).file_name().unwrap().to_str().unwrap(),
+        None => network,
+    };
+    let name =
+        format!("{shown}-{collective}-{chunks}").replace(|c: char| !c.is_ascii_alphanumeric(), "-");
+    let sched = file(&format!("{name}.sched"), "");
+    let found = txverify(&[
+        "search",
+        "--network",
+        network,
+        "--collective",
+        collective,
+        "--chunks",
+        &chunks.to_string(),
+        "-o",
+        sched.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(found.code, 0, "{}{}", found.stdout, found.stderr);
+    let report: serde_json::Value = serde_json::from_str(&found.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", found.stdout, found.stderr));
+    let time = report["time"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{report}"));
+    (sched, time)
+}
+
+/// The link violations (`link-busy`, `over-capacity`) of a `check --network`
+/// report.
+fn link_violations(report: &serde_json::Value) -> Vec<serde_json::Value> {
+    let fabric = &report["network"]["fabric"];
+    fabric["violations"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no fabric steps: {report}"))
+        .iter()
+        .filter(|v| v["kind"] != "switch-limit")
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn a_broadcast_through_a_switch_that_holds_copies_exports_within_every_capacity() {
+    // The switch of `nvswitch 8` keeps copies of the root's chunks for a
+    // step or more before forwarding them: the program's GPU-to-GPU sends
+    // are placed where the links into and out of the switch have room.
+    let (sched, _) = searched("nvswitch 8", "broadcast 0", 2);
+    let xml = export(&sched);
+    let (report, code) = check_on(&xml, "nvswitch 8");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["valid"], true, "{report}");
+    assert_eq!(report["collective"], "broadcast", "{report}");
+    assert_eq!(
+        report["figures"]["roots"],
+        serde_json::json!([0]),
+        "{report}"
+    );
+    let fabric = &report["network"]["fabric"];
+    assert_eq!(fabric["violation_count"], 0, "{fabric}");
+    // Seven GPUs receive each of the two chunks once.
+    assert_eq!(report["figures"]["chunks_sent"], 7 * 2, "{report}");
+}
+
+/// A small deterministic generator (splitmix64) for the sampled cases.
+struct Draw(u64);
+
+impl Draw {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+#[test]
+fn what_search_finds_on_a_switch_fabric_exports_within_every_capacity_or_is_refused() {
+    // Small fabrics, collectives (a root drawn at random) and chunk counts:
+    // whatever `search` finds either exports to a program VALID as the
+    // collective with no link over its capacity, or is refused (exit 2)
+    // with the reason; never a program VALID but over a link's capacity.
+    let mut draw = Draw(51);
+    let mut cases = Vec::new();
+    for n in 3..=5u64 {
+        let root = draw.below(n);
+        for collective in ["allgather".to_string(), format!("broadcast {root}")] {
+            for chunks in 1..=3 {
+                cases.push((format!("nvswitch {n}"), collective.clone(), chunks));
+            }
+        }
+        let collective = if draw.below(2) == 0 {
+            "allgather".to_string()
+        } else {
+            format!("broadcast {}", draw.below(n))
+        };
+        cases.push((format!("hub-and-spoke {n}"), collective, 1 + draw.below(2)));
+    }
+    // Four GPUs on switch 4, each link to it of capacity 1 or 2, and one
+    // link between two GPUs.
+    let mut edges = "switch: 4\n0 1\n".to_string();
+    for gpu in 0..4 {
+        edges.push_str(&format!("{gpu} 4 {}\n", 1 + draw.below(2)));
+    }
+    let edges = file("switch-capacities.edges", &edges);
+    let network = format!("edges {}", edges.display());
+    let root = draw.below(4);
+    for collective in ["allgather".to_string(), format!("broadcast {root}")] {
+        cases.push((network.clone(), collective, 1 + draw.below(3)));
+    }
+    for (network, collective, chunks) in &cases {
+        let case = format!("{network}, {collective}, C = {chunks}");
+        let (sched, time) = searched(network, collective, *chunks as u32);
+        let xml = sched.with_extension("xml");
+        let run = txverify(&[
+            "export",
+            sched.to_str().unwrap(),
+            "--format",
+            "msccl",
+            "-o",
+            xml.to_str().unwrap(),
+        ]);
+        if run.code != 0 {
+            assert_eq!(run.code, 2, "{case}: {}", run.stderr);
+            assert!(
+                run.stderr.contains("finds no step"),
+                "{case}: {}",
+                run.stderr
+            );
+            assert!(!xml.exists(), "{case}");
+            continue;
+        }
+        let (report, code) = check_on(&xml, network);
+        assert_eq!(
+            (code, &report["valid"]),
+            (0, &serde_json::json!(true)),
+            "{case}: {report}"
+        );
+        let coll = collective.split(' ').next().unwrap();
+        assert_eq!(report["collective"], coll, "{case}");
+        let over = link_violations(&report);
+        assert!(over.is_empty(), "{case}: {over:?}");
+        if !network.starts_with("hub-and-spoke") {
+            // No switch limits: nothing at all is violated, and the program
+            // takes no more steps than the schedule.
+            let fabric = &report["network"]["fabric"];
+            assert_eq!(fabric["violation_count"], 0, "{case}: {fabric}");
+            let steps = fabric["steps"].as_u64().unwrap();
+            assert!(steps <= time, "{case}: {steps} steps, the schedule {time}");
+        }
+    }
+}
+
+#[test]
+fn a_multicast_switchs_second_copy_is_refused_with_the_reason() {
+    // A switch that copies (`multicast: yes`) forwards the root's one copy
+    // to three GPUs in one step: a program of GPU-to-GPU sends would need
+    // three sends into the switch, so the export refuses it (exit 2).
+    let edges = file(
+        "multicast.edges",
+        "switch: 4\nmulticast: yes\n0 4\n1 4\n2 4\n3 4\n",
+    );
+    let network = format!("edges {}", edges.display());
+    let (sched, _) = searched(&network, "broadcast 0", 2);
+    let xml = sched.with_extension("xml");
+    let run = txverify(&[
+        "export",
+        sched.to_str().unwrap(),
+        "--format",
+        "msccl",
+        "-o",
+        xml.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("does not hold"), "{}", run.stderr);
+    assert!(run.stderr.contains("multicast"), "{}", run.stderr);
+    assert!(!xml.exists());
+}

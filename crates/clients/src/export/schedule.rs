@@ -58,7 +58,10 @@ pub fn export_schedule(
         MscclError::TooLarge { .. }
         | MscclError::TooManyWaits { .. }
         | MscclError::Unsupported(_)
-        | MscclError::Switches(_) => about(Status::Input, &e),
+        | MscclError::Switches(_)
+        | MscclError::NoStep { .. }
+        | MscclError::TooManyTries { .. }
+        | MscclError::NotPlayed { .. } => about(Status::Input, &e),
         e => Failure::internal(format!(
             "{shown}: {e}; nothing exported (a bug: please report it)"
         )),
@@ -68,7 +71,10 @@ pub fn export_schedule(
     Ok(Exported::Msccl(Box::new(program), warnings))
 }
 
-/// The checked MSCCL program of a schedule replayed valid.
+/// The checked MSCCL program of a schedule replayed valid. Through switch
+/// nodes it is also played in steps on the schedule's fabric, as `check
+/// PROGRAM.xml --network` plays it, and refused if it exceeds a capacity or
+/// a switch limit there.
 pub fn program_of(schedule: &Schedule, name: &str) -> Result<MscclProgram, MscclError> {
     if schedule.collective == Collective::TotalExchange {
         let program = msccl::alltoall(schedule, name)?;
@@ -77,5 +83,10 @@ pub fn program_of(schedule: &Schedule, name: &str) -> Result<MscclProgram, Msccl
     }
     let (program, carried) = collective::collective(schedule, name)?;
     collective::check_collective(&program, schedule, &carried)?;
+    let network = schedule.network.as_ref().ok_or(MscclError::NoNetwork)?;
+    let graph = network.build().map_err(|_| MscclError::NoNetwork)?;
+    if graph.fabric().has_forward_only() {
+        collective::check_fits(&program, &graph)?;
+    }
     Ok(program)
 }

@@ -35,12 +35,14 @@
 //! compares the contributions each link carried, message by message, with
 //! the schedule's sends.
 
+use super::placement::{self, Placed};
 use super::switches::gpu_sends;
 use super::{
     Buffer, Chunk, Layout, MscclError, MscclProgram, Step, StepKind, limit_sources, link_lanes,
     order_waits, sanitize, sends_in_order,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use txverify_core::network::Graph;
 use txverify_core::schedule::{Collective, Packet, Schedule, TimedSend};
 
 /// At most this many 64-bit words of partial sums are tracked (items × GPUs ×
@@ -194,6 +196,11 @@ struct Build {
     sums: Vec<u64>,
     words: usize,
     carried: Carried,
+    /// Through switch nodes: the receipt each send also waits for, by the
+    /// send that brought it ([`placement`]).
+    anchors: HashMap<TimedSend, TimedSend>,
+    /// The (threadblock, step) of the receive of each anchoring send.
+    receipts: HashMap<TimedSend, (u32, u32)>,
 }
 
 /// The MSCCL program of a broadcast, reduce, allgather, reduce-scatter or
@@ -206,12 +213,14 @@ pub fn collective(schedule: &Schedule, name: &str) -> Result<(MscclProgram, Carr
     let sends = sends_in_order(schedule, nodes)?;
     // Through switch nodes: the GPUs and their sends to one another.
     let through_switches = graph.fabric().has_forward_only();
-    let (n, sends) = if through_switches {
+    let (n, Placed { sends, anchors }) = if through_switches {
         let combines = Plan::new(schedule.collective, nodes)?.sums;
         let collective = schedule.collective.to_string();
-        gpu_sends(&graph, &sends, combines, &collective)?
+        let (gpus, crossings) = gpu_sends(&graph, &sends, combines, &collective)?;
+        (gpus, placement::place(&graph, gpus, &crossings)?)
     } else {
-        (nodes, sends)
+        let anchors = HashMap::new();
+        (nodes, Placed { sends, anchors })
     };
     let plan = Plan::new(schedule.collective, n)?;
     let items = plan.items() as usize;
@@ -250,6 +259,8 @@ pub fn collective(schedule: &Schedule, name: &str) -> Result<(MscclProgram, Carr
         sums: vec![0; state * words],
         words,
         carried: Carried::new(),
+        receipts: HashMap::new(),
+        anchors,
     };
     for item in 0..plan.items() {
         for node in 0..n {
@@ -379,7 +390,17 @@ impl Build {
             );
         }
         let dst = output(self.plan.output(to, item).unwrap_or(item));
-        let writer = self.transfer(a, StepKind::Recv, a.src.chunk, dst, None);
+        let anchor = match self.anchors.get(&a.send) {
+            Some(by) => match self.receipts.get(by) {
+                Some(&receipt) => Some(receipt),
+                None => return bad(a.send, "the receipt the send waits for is not placed"),
+            },
+            None => None,
+        };
+        let writer = self.transfer(a, StepKind::Recv, a.src.chunk, dst, None, anchor);
+        if !self.anchors.is_empty() {
+            self.receipts.insert(a.send, writer);
+        }
         self.held[at] = Some(Holding {
             chunk: dst,
             writer: Some(writer),
@@ -430,7 +451,7 @@ impl Build {
                 (StepKind::RecvReduceCopy, current.chunk)
             };
             let wait = (!replaces).then_some(current.writer).flatten();
-            let writer = self.transfer(a, kind, src, dst, wait);
+            let writer = self.transfer(a, kind, src, dst, wait, None);
             current = Holding {
                 chunk: dst,
                 writer: Some(writer),
@@ -442,8 +463,9 @@ impl Build {
         Ok(())
     }
 
-    /// The send of arrival `a` and its receive (`kind`, reading `src` on the
-    /// receiver for `rrc`, writing `dst`, after `wait`); the receive's place.
+    /// The send of arrival `a` (after `anchor` too, a receipt of its
+    /// sender's) and its receive (`kind`, reading `src` on the receiver for
+    /// `rrc`, writing `dst`, after `wait`); the receive's place.
     fn transfer(
         &mut self,
         a: &Arrival,
@@ -451,6 +473,7 @@ impl Build {
         src: Chunk,
         dst: Chunk,
         wait: Option<(u32, u32)>,
+        anchor: Option<(u32, u32)>,
     ) -> (u32, u32) {
         let (from, to) = (a.send.from, a.send.to);
         self.layout.mark(from, a.src.writer);
@@ -462,7 +485,8 @@ impl Build {
             depends_on: a.src.writer,
             has_dependent: false,
         };
-        self.layout.push_send(from, to, a.lane, a.send.step, send);
+        self.layout
+            .push_send(from, to, a.lane, a.send.step, send, anchor);
         let recv = Step {
             kind,
             src,
@@ -573,6 +597,42 @@ pub fn check_collective(
     Ok(())
 }
 
+/// Plays `program` in steps on `graph` as `check PROGRAM.xml --network`
+/// does (docs/msccl.md, "On a fabric") and refuses it if a step exceeds a
+/// link's capacity or a switch limit, or if it is too large to be played;
+/// on a network that is not a fabric there is nothing to exceed.
+pub fn check_fits(program: &MscclProgram, graph: &Graph) -> Result<(), MscclError> {
+    let failed = |what: String| MscclError::Execution(what);
+    let mut xml = Vec::new();
+    program
+        .write_xml(&mut xml)
+        .map_err(|e| failed(e.to_string()))?;
+    let text = String::from_utf8(xml).map_err(|e| failed(e.to_string()))?;
+    let check = crate::msccl::check_on(&text, Some(graph)).map_err(|e| {
+        failed(format!(
+            "the checker cannot read it on {}: {}: {}",
+            graph.label(),
+            e.pos,
+            e.message
+        ))
+    })?;
+    // A network without capacities, switch limits or switches is not
+    // played in steps: it has nothing to exceed.
+    let Some(fabric) = check.network().and_then(|on| on.fabric.as_ref()) else {
+        return Ok(());
+    };
+    if let Some(chunk_hops) = fabric.not_played {
+        return Err(MscclError::NotPlayed { chunk_hops });
+    }
+    match fabric.violations.first() {
+        Some(first) => Err(MscclError::OverFabric {
+            violations: fabric.violation_count,
+            first: first.to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -672,5 +732,25 @@ mod tests {
             collective(&scatter, "t"),
             Err(MscclError::Unsupported(_))
         ));
+    }
+
+    #[test]
+    fn a_program_over_a_fabrics_capacity_is_refused_before_it_is_written() {
+        // An allgather of `ring 3` in one step (every GPU sends its chunk to
+        // both neighbours at once) is VALID, but played on `nvswitch 3` each
+        // GPU's one link into the switch carries two chunks in step 1.
+        let text = "network: ring 3\ncollective: allgather\nsends:\n1 0 1 0 *\n1 0 2 0 *\n1 1 0 1 *\n1 1 2 1 *\n1 2 0 2 *\n1 2 1 2 *\n";
+        let (schedule, program, carried) = program(text);
+        check_collective(&program, &schedule, &carried).unwrap();
+        let ring: txverify_core::network::NetworkName = "ring 3".parse().unwrap();
+        check_fits(&program, &ring.build().unwrap()).unwrap();
+        let switch: txverify_core::network::NetworkName = "nvswitch 3".parse().unwrap();
+        let Err(MscclError::OverFabric { violations, first }) =
+            check_fits(&program, &switch.build().unwrap())
+        else {
+            panic!("a program over capacity was let through");
+        };
+        assert!(violations >= 3, "{violations}: {first}");
+        assert!(first.starts_with("link-busy at step 1"), "{first}");
     }
 }

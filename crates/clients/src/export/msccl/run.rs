@@ -283,6 +283,7 @@ impl<'a> Execution<'a> {
 #[cfg(test)]
 mod tests {
     use super::super::*;
+    use txverify_core::network::NetworkName;
     use txverify_core::schedule::{Collective, Ports, TimedSend};
 
     fn send(step: u32, from: u32, to: u32, source: u32, destination: u32) -> TimedSend {

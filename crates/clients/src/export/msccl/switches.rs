@@ -3,10 +3,10 @@
 //! names GPU ranks only; a send between two GPUs on a switch crosses it (the
 //! route `check --network` gives it, docs/msccl.md "On a fabric"). So each
 //! send into a switch is paired with the send out of it that forwards that
-//! copy, and the pair is written as one send from the GPU that sent it in to
-//! the GPU it reaches, in the step of the forward (the sender held the item
-//! since before the send in; the receiver holds it from that step on, as in
-//! the schedule).
+//! copy, and the pair is one send from the GPU that sent it in to the GPU it
+//! reaches. The step it takes in the program is placed afterwards
+//! ([`super::placement`]): the schedule's switch may hold the copy for
+//! several steps, the program's send crosses the switch without stopping.
 //!
 //! A switch without multicast forwards each receipt once: per switch and
 //! item, receipts and forwards are matched in step order, first in first
@@ -21,6 +21,7 @@
 //! node i in the program).
 
 use super::MscclError;
+use super::placement::Crossing;
 use std::collections::{BTreeMap, VecDeque};
 use txverify_core::network::Graph;
 use txverify_core::schedule::{Packet, TimedSend};
@@ -31,13 +32,14 @@ type HeldCopy = (u32, u32, u32);
 
 /// The GPU-to-GPU sends of `sends` (in (step, from, to) order, every node
 /// in range) on `graph`, whose forward-only nodes are its last; the GPUs'
-/// count and the sends in (step, from, to) order.
+/// count and the sends, each at the step its copy left its GPU, in (step,
+/// from, to) order. Their steps in the program are [`super::placement`]'s.
 pub(super) fn gpu_sends(
     graph: &Graph,
     sends: &[TimedSend],
     combines: bool,
     collective: &str,
-) -> Result<(u32, Vec<TimedSend>), MscclError> {
+) -> Result<(u32, Vec<Crossing>), MscclError> {
     let n = graph.nodes() as u32;
     let switch = |x: u32| graph.is_forward_only(x);
     let gpus = (0..n).filter(|&x| !switch(x)).count() as u32;
@@ -61,7 +63,11 @@ pub(super) fn gpu_sends(
     let mut out = Vec::with_capacity(sends.len());
     for s in sends {
         if !switch(s.from) && !switch(s.to) {
-            out.push(*s);
+            out.push(Crossing {
+                send: *s,
+                reached: s.step,
+                switch: None,
+            });
             continue;
         }
         if combines {
@@ -100,14 +106,18 @@ pub(super) fn gpu_sends(
         } else if origin == s.to {
             return refuse(s, format!("GPU {origin} gets back the copy it sent"));
         } else {
-            out.push(TimedSend {
-                step: sent,
-                from: origin,
-                ..*s
+            out.push(Crossing {
+                send: TimedSend {
+                    step: sent,
+                    from: origin,
+                    ..*s
+                },
+                reached: s.step,
+                switch: Some(s.from),
             });
         }
     }
-    out.sort_by_key(|s| (s.step, s.from, s.to));
+    out.sort_by_key(|c| (c.send.step, c.send.from, c.send.to));
     Ok((gpus, out))
 }
 
@@ -147,7 +157,9 @@ mod tests {
         ];
         let (gpus, out) = gpu_sends(&g, &sends, false, "allgather").unwrap();
         assert_eq!(gpus, 3);
-        assert_eq!(out, [item(1, 0, 1, 0), item(2, 0, 2, 0)]);
+        let pairs: Vec<(TimedSend, u32)> = out.iter().map(|c| (c.send, c.reached)).collect();
+        assert_eq!(pairs, [(item(1, 0, 1, 0), 3), (item(2, 0, 2, 0), 4)]);
+        assert!(out.iter().all(|c| c.switch == Some(3)));
     }
 
     #[test]
