@@ -188,7 +188,7 @@ fn a_streamed_schedule_the_replay_refuses_never_takes_the_files_name() {
             &|| false,
         )
     };
-    let first = offer(&[valid.clone()]).unwrap_or_else(|e| panic!("{e}"));
+    let first = offer(std::slice::from_ref(&valid)).unwrap_or_else(|e| panic!("{e}"));
     assert!(first.is_some_and(|f| f.sends == 6 && f.verdict.valid()));
     let kept = std::fs::read(&out).unwrap();
     // One message missing: replayed whole, judged invalid.

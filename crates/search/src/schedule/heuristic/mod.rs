@@ -105,8 +105,10 @@ pub fn list_schedule(graph: &Graph) -> Vec<TimedSend> {
 /// A router of the construction (the module notes), as reports name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Router {
-    /// Balanced shortest paths, reservation-scheduled ([`quick`]): the
-    /// first schedule, made in about a second on 1,000 nodes.
+    /// Shortest paths, reservation-scheduled: spread in one walk for the
+    /// first schedule of a run with a deadline ([`quick`], about a second of
+    /// CPU on 1,000 nodes with its replay and writing), balanced by three
+    /// walks by the loads otherwise ([`plan`]).
     Shortest,
     /// Min-congestion rerouting and flattening, list-scheduled both ways.
     Rerouted,
