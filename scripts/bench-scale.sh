@@ -71,6 +71,10 @@ case_row() {
         sleep 0.05
     done
     wait "$pid" || true
+    # Written just before the command ended, between two looks.
+    if [[ -z "$first" && -e "$out" ]]; then
+        first="$(since "$start") (at the end)"
+    fi
     read -r wall user sys kb <"$WORK/time"
     jq -r --arg name "$name" --arg first "${first:-never}" --arg first_cpu "${first_cpu:--}" \
         --arg wall "$wall" \
