@@ -292,14 +292,15 @@ pub fn search_network(
         && request.max_time.is_none()
         && !request.keep_schedule
         && !request.heuristic;
+    // The formula's estimate takes all-pairs distances (a tenth of a second
+    // of CPU on a thousand nodes): made once per bound, not once per question.
     let over_by_distance = anytime
-        && sat_over_limit(
-            request,
-            &graph,
-            figures.bound_set_with_lp(Ports::All, None).value() as usize,
-        )
-        .is_some();
-    let cuts_searched = !over_by_distance;
+        .then(|| {
+            let time = figures.bound_set_with_lp(Ports::All, None).value() as usize;
+            sat_over_limit(request, &graph, time)
+        })
+        .flatten();
+    let cuts_searched = over_by_distance.is_none();
     if cuts_searched {
         figures = sched::heuristic::profiled("cut bounds", || figures.with_cuts(&graph));
     }
@@ -308,8 +309,13 @@ pub fn search_network(
     // formula) is the heuristic's alone: streamed, its first schedule
     // written before the cuts and the LP are computed.
     let early = figures.bound_set_with_lp(Ports::All, None).best().clone();
-    let anytime_construction =
-        anytime && sat_over_limit(request, &graph, early.value() as usize).is_some();
+    let over_early = match over_by_distance {
+        // The cuts were not searched: `early` is the bound by distance.
+        Some(over) => Some(over),
+        None if anytime => sat_over_limit(request, &graph, early.value() as usize),
+        None => None,
+    };
+    let anytime_construction = anytime && over_early.is_some();
     // The streamed heuristic is written before it is judged: not on a
     // fabric, whose constructions are kept only when their replay is valid.
     if (streams(request) || anytime_construction) && graph.fabric().is_plain() {
@@ -323,9 +329,8 @@ pub fn search_network(
                 Status::Input,
             );
         }
-        let sat_skipped = anytime_construction
-            .then(|| sat_over_limit(request, &graph, early.value() as usize))
-            .flatten()
+        let sat_skipped = over_early
+            .filter(|_| anytime_construction)
             .map(|e| e.to_string());
         let bounds = EarlyBounds {
             figures,

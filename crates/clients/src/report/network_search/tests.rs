@@ -144,3 +144,87 @@ fn a_held_run_stopped_in_the_construction_says_by_what() {
         report.text()
     );
 }
+
+/// A schedule whose replay finds it invalid, or that cannot be replayed
+/// (a send before one already played), is never left under the name asked
+/// for, though the second thread has written it whole, and nothing is left
+/// beside it: the schedule already there stays, byte for byte; a valid one
+/// then takes its place.
+#[test]
+fn a_streamed_schedule_the_replay_refuses_never_takes_the_files_name() {
+    use txverify_core::schedule::TimedSend;
+    let dir = std::env::temp_dir().join(format!("txverify-refused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("s.sched");
+    let network: NetworkName = "ring 3".parse().unwrap();
+    let graph = network.build().unwrap();
+    let header = sched::exchange_schedule(network, Vec::new());
+    let bound = figures_bound(&graph);
+    let send = |step, from, to, source, destination| TimedSend {
+        step,
+        from,
+        to,
+        source,
+        destination,
+    };
+    // Every message one hop, all in step 1: valid on a ring of 3.
+    let valid: Vec<TimedSend> = (0..3u32)
+        .flat_map(|s| {
+            [
+                send(1, s, (s + 1) % 3, s, (s + 1) % 3),
+                send(1, s, (s + 2) % 3, s, (s + 2) % 3),
+            ]
+        })
+        .collect();
+    let offer = |windows: &[Vec<TimedSend>]| {
+        stream::replay_and_write(
+            &graph,
+            |each: &mut dyn FnMut(&[TimedSend]) -> Result<(), stream::Ended>| {
+                windows.iter().try_for_each(|w| each(w))
+            },
+            &header,
+            &bound,
+            Some(&out),
+            &|| false,
+        )
+    };
+    let first = offer(std::slice::from_ref(&valid)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(first.is_some_and(|f| f.sends == 6 && f.verdict.valid()));
+    let kept = std::fs::read(&out).unwrap();
+    // One message missing: replayed whole, judged invalid.
+    let missing = [valid[1..].to_vec()];
+    // A send to a node the ring does not have.
+    let mut bad_node = valid.clone();
+    bad_node[0].to = 7;
+    // A window before the one already played: the replay cannot go on.
+    let out_of_order = [vec![send(2, 0, 1, 0, 1)], valid.clone()];
+    for windows in [&missing[..], &[bad_node][..], &out_of_order[..]] {
+        assert!(offer(windows).is_err());
+        assert_eq!(std::fs::read(&out).unwrap(), kept);
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["s.sched"]);
+    }
+    // A stop before the first step: nothing is written either.
+    let stopped = stream::replay_and_write(
+        &graph,
+        |each: &mut dyn FnMut(&[TimedSend]) -> Result<(), stream::Ended>| each(&valid),
+        &header,
+        &bound,
+        Some(&out),
+        &|| true,
+    );
+    assert!(matches!(stopped, Ok(None)));
+    assert_eq!(std::fs::read(&out).unwrap(), kept);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The best bound of `graph` without the LP.
+fn figures_bound(graph: &Graph) -> NamedBound {
+    txverify_core::bounds::general::graph_bounds(graph, u64::MAX)
+        .bound_set_with_lp(Ports::All, None)
+        .best()
+        .clone()
+}

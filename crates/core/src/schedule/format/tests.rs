@@ -221,3 +221,18 @@ fn json_errors_have_line_and_column() {
     let ok = parse("{\"schema\": \"txverify-schedule/1\", \"by\": \"hand\", \"collective\": \"mnb\", \"sends\": [{\"step\": 1, \"from\": 0, \"to\": 1, \"source\": 0, \"destination\": \"*\", \"note\": 1}]}").unwrap();
     assert_eq!(ok.sends[0].destination, BROADCAST);
 }
+
+/// The digits written two at a time are the number's decimal digits, at
+/// every length (the proptest above draws mostly ten-digit numbers).
+#[test]
+fn numbers_are_written_as_their_decimal_digits() {
+    let around_powers = (0..10).flat_map(|k| {
+        let p = 10u32.pow(k);
+        [p - 1, p, p + 1]
+    });
+    for x in (0..2000u32).chain(around_powers).chain([u32::MAX]) {
+        let mut lines = Lines::with_room_for(1);
+        lines.decimal(x);
+        assert_eq!(&lines.bytes[..lines.len], x.to_string().as_bytes());
+    }
+}

@@ -49,14 +49,9 @@ impl Timed {
         &mut self.steps[m / per][a..z]
     }
 
-    /// Calls `each` with the sends of every step, in step order. The steps
-    /// go in windows of at most `WINDOW_SENDS` (2^24) sends (one step at least):
-    /// for each window one pass over the routes in memory order gathers its
-    /// sends, placed by a counting sort on the step; within a step the sends
-    /// are by destination, source and hop. Following each message from hop to
-    /// hop instead, step by step, took a cache miss or more per send, most of
-    /// the walk's time on large networks; a window holds 20 bytes a send
-    /// beside the routes, never every send.
+    /// Calls `each` with the sends of every step, in step order, one call a
+    /// step (an empty slice for a step without sends), from the windows of
+    /// [`for_each_window`](Self::for_each_window).
     pub fn for_each_step<E>(
         &self,
         graph: &Graph,
@@ -72,6 +67,43 @@ impl Timed {
         graph: &Graph,
         window_sends: u64,
         mut each: impl FnMut(&[TimedSend]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.windows_in(graph, window_sends, |window, counts| {
+            let mut begin = 0;
+            for &c in counts {
+                let end = begin + c as usize;
+                each(&window[begin..end])?;
+                begin = end;
+            }
+            Ok(())
+        })
+    }
+
+    /// Calls `each` with every send in step order, a window of whole steps
+    /// at a time, at most `WINDOW_SENDS` (2^24) sends (one step at least):
+    /// for each window one pass over the routes in memory order gathers its
+    /// sends, placed by a counting sort on the step; within a step the sends
+    /// are by destination, source and hop. Following each message from hop to
+    /// hop instead, step by step, took a cache miss or more per send, most of
+    /// the walk's time on large networks; a window holds 20 bytes a send
+    /// beside the routes, never every send. A window is handed out whole so
+    /// that a caller can give it to two consumers at once (the replay and the
+    /// writing).
+    pub fn for_each_window<E>(
+        &self,
+        graph: &Graph,
+        mut each: impl FnMut(&[TimedSend]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.windows_in(graph, WINDOW_SENDS, |window, _| each(window))
+    }
+
+    /// The windows of [`for_each_window`](Self::for_each_window), of at most
+    /// `window_sends` sends, each with its sends' count step by step.
+    fn windows_in<E>(
+        &self,
+        graph: &Graph,
+        window_sends: u64,
+        mut each: impl FnMut(&[TimedSend], &[u64]) -> Result<(), E>,
     ) -> Result<(), E> {
         let time = self.time as usize;
         let mut count = vec![0u64; time + 2];
@@ -120,12 +152,7 @@ impl Timed {
                     }
                 }
             }
-            let mut begin = 0;
-            for &c in &count[first..last] {
-                let end = begin + c as usize;
-                each(&window[begin..end])?;
-                begin = end;
-            }
+            each(&window, &count[first..last])?;
             first = last;
         }
         Ok(())
