@@ -34,7 +34,10 @@ pub use super::routes::RouteVars;
 use super::routes::{Route, exact_step_sets, route};
 use super::symmetry::{Symmetries, TableMap};
 pub use counting::EMPTY_CELL_SLACK_LIMIT;
-use counting::{empty_cell_clauses, excess_letter_clauses, filled_links, letter_count_clauses};
+use counting::{
+    empty_cell_clauses, excess_letter_clauses, filled_links, joint_count_clauses,
+    letter_count_clauses, letter_floor,
+};
 use serde::Serialize;
 use std::collections::HashMap;
 use txverify_core::group::Elem;
@@ -132,15 +135,24 @@ pub fn encode(
         &occupancy,
         (redundant, &filled),
     );
+    let counts = (&routes[..], &by_message[..]);
     if redundant {
-        letter_count_clauses(&mut cnf, instance, time, &routes, &by_message, plan.full);
+        let floor = match options.letter_floors {
+            true => letter_floor(instance, time),
+            false => None,
+        };
+        letter_count_clauses(&mut cnf, instance, time, counts, (plan.full, floor));
     }
+    let mut empties = Vec::new();
     if redundant && options.empty_cells {
-        let counts = (&routes[..], &by_message[..]);
-        empty_cell_clauses(&mut cnf, instance, time, &plan, &occupancy, counts);
+        empties = empty_cell_clauses(&mut cnf, instance, time, &plan, &occupancy, counts);
     }
+    let mut excess = Vec::new();
     if redundant && options.excess_letters {
-        excess_letter_clauses(&mut cnf, instance, time, &routes, &by_message);
+        excess = excess_letter_clauses(&mut cnf, instance, time, &routes, &by_message);
+    }
+    if redundant && options.joint_counts {
+        joint_count_clauses(&mut cnf, &empties, &excess);
     }
     if !plan.split.is_empty() {
         split_clauses(&mut cnf, instance, time, &plan, &occupancy);

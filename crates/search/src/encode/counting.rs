@@ -66,7 +66,7 @@ pub(super) fn empty_cell_clauses(
     plan: &Plan,
     occupancy: &Occupancy,
     (routes, by_message): (&[RouteVars], &[Vec<usize>]),
-) {
+) -> Vec<Vec<Lit>> {
     let link_count = instance.links().len();
     let table_slack = (instance.ports() >= link_count)
         .then(|| (link_count * time).checked_sub(shortest_letters(instance)))
@@ -87,15 +87,16 @@ pub(super) fn empty_cell_clauses(
         let Some(slack) = time.checked_sub(fewest) else {
             // More `s`-letters than columns: counting alone rules the class out.
             cnf.add(&[]);
-            return;
+            return Vec::new();
         };
         let useful = slack <= EMPTY_CELL_SLACK_LIMIT && slack < time;
         link_slacks.push((useful && table_slack.is_none_or(|t| slack < t)).then_some(slack));
     }
     if table_slack.is_none() && link_slacks.iter().all(Option::is_none) {
-        return;
+        return Vec::new();
     }
     let mut all_empty = Vec::new();
+    let mut per_link = Vec::with_capacity(link_count);
     for (s, link_slack) in link_slacks.into_iter().enumerate() {
         let mut empty_here = Vec::with_capacity(time);
         for c in 0..time {
@@ -110,11 +111,13 @@ pub(super) fn empty_cell_clauses(
         if let Some(slack) = link_slack {
             cnf.at_most(&empty_here, slack);
         }
-        all_empty.extend(empty_here);
+        all_empty.extend(&empty_here);
+        per_link.push(empty_here);
     }
     if let Some(slack) = table_slack {
         cnf.at_most(&all_empty, slack);
     }
+    per_link
 }
 
 /// Redundant word choice (`excess_letters`): for each link `s` whose slack
@@ -146,8 +149,9 @@ pub(super) fn excess_letter_clauses(
     time: usize,
     routes: &[RouteVars],
     by_message: &[Vec<usize>],
-) {
-    for s in 0..instance.links().len() {
+) -> Vec<LinkExcess> {
+    let mut per_link = vec![None; instance.links().len()];
+    for (s, this_link) in per_link.iter_mut().enumerate() {
         let link = LinkId(s as u32);
         let fewest: Vec<usize> = by_message
             .iter()
@@ -195,7 +199,9 @@ pub(super) fn excess_letter_clauses(
             more_vars.extend(more);
         }
         cnf.at_most(&more_vars, slack);
+        *this_link = Some((slack, more_vars));
     }
+    per_link
 }
 
 /// For each layer node of `route`, the fewest `link`-letters on a walk from
@@ -236,38 +242,115 @@ fn fewest_letters_around(
 }
 
 /// Redundant: at most `T` letters per link (exactly `T` when the table is
-/// full), where the messages do not fix that number.
+/// full), where the messages do not fix that number; with `floor` (the
+/// `letter_floors` option, see [`letter_floor`]), at least that many, from
+/// the same count.
 pub(super) fn letter_count_clauses(
     cnf: &mut Cnf,
     instance: &Instance,
     time: usize,
-    routes: &[RouteVars],
-    by_message: &[Vec<usize>],
-    full: bool,
+    (routes, by_message): (&[RouteVars], &[Vec<usize>]),
+    (full, floor): (bool, Option<usize>),
 ) {
     let link_count = instance.links().len();
     for s in 0..link_count {
         let link = LinkId(s as u32);
         let mut fixed = true;
+        let mut fewest = 0;
         let mut lits = Vec::new();
         for mine in by_message {
             if mine.len() > 1 {
                 fixed = false;
             }
+            let mut least = usize::MAX;
             for &r in mine {
                 let rv = &routes[r];
                 let (lo, hi) = rv.route.letter_count_range(link, instance);
                 fixed &= lo == hi;
+                least = least.min(lo);
                 for k in 0..rv.route.len {
                     lits.extend(rv.letter(k, link));
                 }
             }
+            fewest += least.min(time + 1);
         }
-        if !fixed {
-            cnf.at_most(&lits, time);
-            if full && instance.ports() >= link_count {
-                cnf.at_least(&lits, time);
-            }
+        if fixed {
+            continue;
+        }
+        match floor.filter(|&floor| floor > fewest) {
+            // The floor says more than the words do: one count for both bounds.
+            Some(floor) => at_least_and_at_most(cnf, &lits, floor, time),
+            None => cnf.at_most(&lits, time),
+        }
+        if full && instance.ports() >= link_count {
+            cnf.at_least(&lits, time);
         }
     }
 }
+
+/// At least `floor` and at most `cap` of `lits` (`floor ≤ cap`), from one
+/// totalizer.
+fn at_least_and_at_most(cnf: &mut Cnf, lits: &[Lit], floor: usize, cap: usize) {
+    if floor > lits.len() {
+        cnf.add(&[]);
+        return;
+    }
+    let out = cnf.totalizer(lits, cap + 1);
+    if let Some(&over) = out.get(cap) {
+        cnf.add(&[-over]);
+    }
+    if floor > 0 {
+        cnf.add(&[out[floor - 1]]);
+    }
+}
+
+/// The fewest letters of every link in a table with `time` columns when the
+/// table's slack `σ = |S|·T − Σ d(e)` is small (`letter_floors`): `T − σ`,
+/// where `0 < σ ≤` [`EMPTY_CELL_SLACK_LIMIT`] and ports ≥ |S|.
+///
+/// Why every valid table of the class has at least `T − σ` letters of each
+/// link `s`: a cell holds at most one letter and every letter one cell, so
+/// the table's letters fill `Σ_e |w_e| ≥ Σ d(e)` of its `|S|·T` cells (words
+/// of any length are at least as long as the distance), leaving at most `σ`
+/// empty in the whole table, and so at most `σ` in the `T` cells of `s`,
+/// whose other cells hold `s`-letters: `n_s ≥ T − σ`. Where the messages'
+/// fewest `s`-letters `m_s` already reach `T − σ` the floor is left out (it
+/// says nothing the words do not), and where the messages fix the count
+/// there is no count to bound.
+pub(super) fn letter_floor(instance: &Instance, time: usize) -> Option<usize> {
+    let link_count = instance.links().len();
+    let slack = (instance.ports() >= link_count)
+        .then(|| (link_count * time).checked_sub(shortest_letters(instance)))
+        .flatten()?;
+    (slack > 0 && slack <= EMPTY_CELL_SLACK_LIMIT && slack < time).then(|| time - slack)
+}
+
+/// Redundant, joining the two counts of a link near its bound
+/// (`joint_counts`): for each link `s` that has both the empty-cell variables
+/// of [`empty_cell_clauses`] and the excess variables `more[e]` of
+/// [`excess_letter_clauses`], at most `σ_s = T − m_s` of them together.
+///
+/// Why every valid table satisfies it (`empty` set to "the cell is empty",
+/// `more[e]` to "the word of `e` has more `s`-letters than the fewest of its
+/// allowed words", as both functions' arguments do): the cells of `s` that
+/// are used are its letters, `n_s` of them, so `T − n_s` cells of `s` are
+/// empty; and `n_s = Σ_e count_s(w_e) ≥ Σ_e (min_e + [more_e]) = m_s +
+/// #more`. So `#empty_s + #more_s = T − n_s + #more_s ≤ T − m_s`, for words
+/// of any length. Each count alone is already in the formula; together they
+/// say that an empty cell of `s` costs a message its extra `s`-letter.
+pub(super) fn joint_count_clauses(cnf: &mut Cnf, empties: &[Vec<Lit>], excess: &[LinkExcess]) {
+    for (empty, excess) in empties.iter().zip(excess) {
+        let Some((slack, more)) = excess else {
+            continue;
+        };
+        if empty.is_empty() || more.is_empty() {
+            continue;
+        }
+        let joint: Vec<Lit> = empty.iter().chain(more).copied().collect();
+        cnf.at_most(&joint, *slack);
+    }
+}
+
+/// A link's excess variables: its slack `σ_s = T − m_s` and the `more[e]`
+/// variables of [`excess_letter_clauses`] (`None` where the link gets none).
+pub(super) type LinkExcess = Option<(usize, Vec<Lit>)>;
