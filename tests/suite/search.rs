@@ -497,8 +497,9 @@ const SOLVE_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
-    /// The empty-cell counts and the excess letters (`empty_cells`,
-    /// `excess_letters`) are sound: near the lower bound,
+    /// The empty-cell counts, the excess letters, the letter floors and the
+    /// joint counts (`empty_cells`, `excess_letters`, `letter_floors`,
+    /// `joint_counts`) are sound: near the lower bound,
     /// where their slack is small, the formula with them is satisfiable
     /// exactly when the plain one is, and a table the plain one finds (valid
     /// by the kernel) is still a model of it.
@@ -515,7 +516,13 @@ proptest! {
         let inst = instance(build(&factors));
         let time = kernel::lower_bound(&inst).unwrap().value as usize + above;
         let plain = EncodingOptions { lengths, ..EncodingOptions::default() };
-        let counted = EncodingOptions { empty_cells: true, excess_letters: true, ..plain.clone() };
+        let counted = EncodingOptions {
+            empty_cells: true,
+            excess_letters: true,
+            letter_floors: true,
+            joint_counts: true,
+            ..plain.clone()
+        };
         let without = encode(&inst, time, &plain).unwrap();
         let with = encode(&inst, time, &counted).unwrap();
         let (Some(plain_answer), Some(counted_answer)) = (model_of(&without.cnf), model_of(&with.cnf))
@@ -561,10 +568,42 @@ fn the_empty_cell_counts_hold_at_the_truncated_icosahedrons_bound() {
     };
     let with_excess = encode(&inst, 93, &excess).unwrap().cnf.clauses().len();
     assert!(with_excess > without, "{without} → {with_excess}");
+    // σ = 1: every link holds at least 92 letters, more than its words need
+    // (a unit clause on the letter count), and a link's empty cells and its
+    // messages with extra letters share one count.
+    let floors = EncodingOptions {
+        letter_floors: true,
+        ..excess.clone()
+    };
+    let with_floors = encode(&inst, 93, &floors).unwrap().cnf;
+    assert!(
+        with_floors.clauses().len() > with_excess,
+        "{with_excess} → {}",
+        with_floors.clauses().len()
+    );
+    let both = EncodingOptions {
+        empty_cells: true,
+        joint_counts: true,
+        ..floors.clone()
+    };
+    let separate = EncodingOptions {
+        joint_counts: false,
+        ..both.clone()
+    };
+    let joint = encode(&inst, 93, &both).unwrap().cnf.clauses().len();
+    let apart = encode(&inst, 93, &separate).unwrap().cnf.clauses().len();
+    assert!(joint > apart, "{apart} → {joint}");
     let committed = std::fs::read("proofs/ring8-cyclic/T8/provenance.json").unwrap();
     let provenance: serde_json::Value = serde_json::from_slice(&committed).unwrap();
     let old: EncodingOptions = serde_json::from_value(provenance["options"].clone()).unwrap();
-    assert!(!old.empty_cells);
+    assert!(!old.empty_cells && !old.letter_floors && !old.joint_counts);
     let on = serde_json::to_value(counted).unwrap();
     assert_eq!(on["empty_cells"], true, "{on}");
+    assert!(on.get("letter_floors").is_none(), "{on}");
+    let on = serde_json::to_value(both).unwrap();
+    assert_eq!(
+        (&on["letter_floors"], &on["joint_counts"]),
+        (&true.into(), &true.into()),
+        "{on}"
+    );
 }

@@ -78,6 +78,19 @@ pub struct EncodingOptions {
     /// `encode::excess_letter_clauses`). Recorded only when on.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub excess_letters: bool,
+    /// Redundant letter floors near the bound: at least `T − σ` letters of
+    /// each link whose count the messages do not fix, when the table's slack
+    /// `σ = |S|·T − Σ d(e)` is at most
+    /// [`super::encode::EMPTY_CELL_SLACK_LIMIT`] (all-port; see
+    /// `encode::counting::letter_floor` for why every table satisfies it).
+    /// Recorded only when on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub letter_floors: bool,
+    /// Redundant, with `empty_cells` and `excess_letters`: the empty cells of a
+    /// link and its messages with excess letters, at most `T − m_s` together
+    /// (see `encode::counting::joint_count_clauses`). Recorded only when on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub joint_counts: bool,
     /// Lex-leader symmetry-breaking constraints (see [`super::breaking`]): unlike
     /// the restrictions above, they keep at least one table of every orbit, so an
     /// unsatisfiable formula still speaks about every table of the length class.
@@ -114,8 +127,8 @@ fn is_zero(n: &usize) -> bool {
 
 impl EncodingOptions {
     /// The options of a plain search for `lengths`: every redundant
-    /// constraint on (the filled links, the empty-cell counts and the excess
-    /// letters included),
+    /// constraint on (the filled links, the empty-cell counts, the excess
+    /// letters, the letter floors and the joint counts included),
     /// or none with `no_redundant`.
     pub fn with_redundant(lengths: WordLengths, no_redundant: bool) -> EncodingOptions {
         EncodingOptions {
@@ -124,6 +137,8 @@ impl EncodingOptions {
             filled_links: !no_redundant,
             empty_cells: !no_redundant,
             excess_letters: !no_redundant,
+            letter_floors: !no_redundant,
+            joint_counts: !no_redundant,
             ..EncodingOptions::default()
         }
     }
