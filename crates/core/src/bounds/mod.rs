@@ -75,6 +75,7 @@ pub mod collective;
 pub mod cut;
 pub mod cut_search;
 pub mod distance;
+pub mod entry_spread;
 pub mod fabric_intake;
 pub mod fill;
 pub mod general;
