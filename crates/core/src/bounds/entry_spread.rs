@@ -59,8 +59,10 @@
 //!
 //! **The sets tried.** Those of the fill bound: the throughput bound's set
 //! (on `cluster K B MACHINE` one machine), it without its forward-only nodes,
-//! and each GPU alone (σ = 0 there: the fill bound). Any set proves a bound;
-//! [`recheck`] recomputes the bound of a stated set from the fabric alone.
+//! and each GPU alone (σ = 0 there: the fill bound). It is stated only where
+//! the spread adds a step to the fill bound of its set. Any set proves a
+//! bound; [`recheck`] recomputes the bound of a stated set from the fabric
+//! alone.
 //! Reduce-scatter, reduce, allreduce and the total exchange are not given
 //! this bound (their items are not each needed by every GPU of S).
 
@@ -355,8 +357,9 @@ pub fn recheck(
 
 /// The best entry-and-spread bound of `collective` on `graph` over the sets
 /// of the module notes, given the throughput bound's set (if any); ties: the
-/// first found. `None` for a collective without one or when no set proves
-/// one.
+/// first found. `None` for a collective without one or when no set adds a
+/// step of spread to its fill bound (the bound is then a fill bound, stated
+/// as such).
 pub fn best(
     graph: &Graph,
     collective: Collective,
@@ -378,6 +381,7 @@ pub fn best(
     let mut best: Option<EntrySpreadCut> = None;
     for set in candidates {
         if let Ok(cut) = recheck(graph, collective, &set)
+            && cut.spread > 0
             && best.as_ref().is_none_or(|b| cut.steps > b.steps)
         {
             best = Some(cut);
