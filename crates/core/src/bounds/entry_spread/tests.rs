@@ -117,3 +117,47 @@ fn only_collectives_whose_items_every_gpu_needs_get_it() {
     let b = recheck(&g, Collective::broadcast(8), &set).unwrap();
     assert_eq!(b.steps, 1 + 2);
 }
+
+#[test]
+fn over_the_state_limit_the_spread_is_counted() {
+    // 64 nodes, each an entry and a GPU, no links inside: 64 choose 8
+    // first holder sets are over the limit, so the exact search stops
+    // before making them and the count is used.
+    let s = Inside {
+        next: vec![0; MAX_SPREAD_NODES],
+        entries: u64::MAX,
+        gpus: u64::MAX,
+        per_step: 8,
+    };
+    assert!(choose(64, 8) > MAX_SPREAD_STATES);
+    assert_eq!(exact_spread(&s, 8), None);
+    // 8 holders, 8 more a step: 7 steps to 64.
+    assert_eq!(counted_spread(&s, 8), 7);
+    let fill = FillCut {
+        steps: 10,
+        set: (0..64).collect(),
+        items: 10,
+        capacity: 8,
+        ramp: vec![Ramp {
+            from_step: 1,
+            capacity: 1,
+        }],
+    };
+    let cut = bound(&fill, Some(&s));
+    // The last item first enters at step 10 at one node, then 1 + 8 a step
+    // (63 choose 8 choices a step: counted).
+    assert_eq!((cut.entry_nodes, cut.spread, cut.exact), (1, 8, false));
+    assert_eq!(cut.steps, 18);
+    let wide = FillCut {
+        ramp: vec![Ramp {
+            from_step: 1,
+            capacity: 8,
+        }],
+        items: 73,
+        ..fill
+    };
+    // 72 items by step 9, so the 73rd alone at step 10, at up to 8 nodes.
+    let cut = bound(&wide, Some(&s));
+    assert_eq!((cut.entry_nodes, cut.spread, cut.exact), (8, 7, false));
+    assert_eq!(cut.steps, 17);
+}
