@@ -81,6 +81,7 @@ pub mod fill;
 pub mod general;
 pub mod lp;
 pub mod messages;
+pub mod saturated;
 mod set;
 pub mod throughput;
 pub mod timed;

@@ -17,6 +17,9 @@
 //! - entry and spread ([`crate::bounds::entry_spread`]): the last item to
 //!   first enter S does so at few nodes of S, and still has to reach every
 //!   GPU of S from there (allgather and broadcast), stated with its set;
+//! - saturated switches ([`crate::bounds::saturated`]): an allgather whose
+//!   GPUs each hang on one switch that does not copy, every GPU tight at
+//!   the fill bound, cannot cross between switches in that many steps;
 //! - broadcast and reduce: C chunks over the least capacity between the root
 //!   and a set with a GPU; scatter and gather: g − 1 packets over the root's
 //!   links' capacities;
@@ -30,6 +33,7 @@
 
 use super::super::entry_spread::{self, ENTRY_SPREAD};
 use super::super::fill::{self, FILL, FillCut};
+use super::super::saturated;
 use super::super::set::{BoundSet, counting_model, port_limit};
 use super::super::throughput::{self, Crossing, ThroughputCut};
 use super::{CollectiveBounds, Named, growth_steps};
@@ -214,6 +218,9 @@ pub fn fabric_collective(graph: &Graph, collective: Collective, ports: Ports) ->
         .flatten();
     if let Some(cut) = &spread {
         time.push((cut.steps, ENTRY_SPREAD.to_string()));
+    }
+    if let Some(steps) = saturated::allgather_bound(graph, collective) {
+        time.push((steps, saturated::SATURATED_SWITCHES.to_string()));
     }
     CollectiveBounds {
         time: BoundSet::new(model, time),
