@@ -179,6 +179,11 @@ proptest! {
         }
     }
 
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
     /// No bound of the core, the entry-and-spread bound among them, exceeds
     /// the time of a schedule the replay accepts on machines joined by NICs:
     /// the construction by machines and SAT's least time.
@@ -206,7 +211,8 @@ proptest! {
         if let Some(t) = made {
             prop_assert!(u64::from(t) >= bound, "construction {t} below the bound {bound}: {bounds:?}");
         }
-        if g.nodes() <= 7 {
+        // SAT's least time on the smallest (larger ones take minutes).
+        if g.nodes() <= 5 && chunks == 1 {
             let options = CollectiveSearchOptions {
                 network: "machines".into(),
                 certificate_dir: None,
