@@ -452,18 +452,67 @@ fn two_switches_joined_switch_to_switch_get_a_schedule() {
         "two-switches.sched",
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    // The throughput bound 15, and one step of fill: the switches start empty.
+    // The throughput bound 15, one step of fill (the switches start empty),
+    // and one more: with every GPU's link in busy from step 2 on, each switch
+    // would pass on just what its GPUs upload, and nothing would cross.
     assert!(
-        run.stdout.contains("lower bound 16 (fill)"),
+        run.stdout.contains("lower bound 17 (saturated switches)"),
         "{}",
         run.stdout
     );
     let last = last_step(&sends);
-    assert!((15..=18).contains(&last), "{last}\n{}", run.stdout);
+    assert!((17..=18).contains(&last), "{last}\n{}", run.stdout);
     let replayed = simulated("two-switches.sched", &network);
     assert!(
         replayed.stdout.contains("verdict      VALID"),
         "{}",
         replayed.stdout
     );
+}
+
+#[test]
+fn sat_refutes_one_step_below_the_saturated_switch_bound_and_the_construction_meets_it() {
+    // Two switches of 2 GPUs each and three switches on a path of 2 each,
+    // switch to switch: every GPU's one link in is busy from step 2 on at
+    // the fill bound, so nothing could cross: the bound is the fill + 1.
+    for (name, text, chunks, bound) in [
+        (
+            "two-by-two.edges",
+            "switch: 4 5\n0 4\n1 4\n2 5\n3 5\n4 5\n",
+            "1",
+            5,
+        ),
+        (
+            "two-by-two.edges",
+            "switch: 4 5\n0 4\n1 4\n2 5\n3 5\n4 5\n",
+            "2",
+            8,
+        ),
+        (
+            "three-by-two.edges",
+            "switch: 6 7 8\n0 6\n1 6\n2 7\n3 7\n4 8\n5 8\n6 7\n7 8\n",
+            "1",
+            7,
+        ),
+    ] {
+        let network = format!("edges {}", file(name, text).display());
+        let args = ["search", "--network", &network, "--collective", "allgather"];
+        let below = (bound - 1).to_string();
+        let refuted = txverify(&[&args[..], &["--chunks", chunks, "--time", &below]].concat());
+        assert!(
+            refuted.stdout.contains(&format!("T={below}: infeasible")),
+            "{network}: {}{}",
+            refuted.stdout,
+            refuted.stderr
+        );
+        let found =
+            txverify(&[&args[..], &["--chunks", chunks, "--heuristic", "--quiet"]].concat());
+        assert!(
+            found
+                .stdout
+                .contains(&format!("lower bound {bound} (saturated switches)")),
+            "{}",
+            found.stdout
+        );
+    }
 }

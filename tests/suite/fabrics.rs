@@ -204,12 +204,14 @@ fn fabric_bound(net: &str, collective: &str, chunks: u32) -> (u64, serde_json::V
 fn bounds_on_a_fabric_are_forestcoll_s_optimum_with_the_set_that_proves_it() {
     // Steps per chunk as ForestColl states them: 7/6 on the doubled DGX-1, 7
     // behind an 8-GPU switch or hub, 8 across two DGX-1s joined by one NIC;
-    // the best bound adds the fill: a step behind a switch, which starts empty.
+    // the best bound adds the fill (a step behind a switch, which starts
+    // empty) or the entry and spread (two steps for the last item into a
+    // DGX-1 to reach its 8 GPUs).
     for (net, data, capacity, fill) in [
         ("dgx1", 7, 6, 0),
         ("nvswitch 8", 7, 1, 1),
         ("hub-and-spoke 8", 7, 1, 0),
-        ("cluster 2 1 dgx1", 8, 1, 0),
+        ("cluster 2 1 dgx1", 8, 1, 2),
     ] {
         for chunks in [1u32, 2, 5, 8] {
             let (best, proof) = fabric_bound(net, "allgather", chunks);
@@ -463,6 +465,90 @@ fn an_empty_switch_adds_a_step_of_fill_that_the_search_meets_and_verify_bound_re
     assert_eq!(search.code, 0, "{}", search.stderr);
     assert!(
         search.stdout.contains("lower bound 15 (fill)"),
+        "{}",
+        search.stdout
+    );
+    assert!(search.stdout.contains("OPTIMAL"), "{}", search.stdout);
+}
+
+#[test]
+fn the_last_item_into_a_machine_must_still_spread_so_two_dgx1_take_8c_plus_2() {
+    // cluster 2 1 dgx1: 8C items enter a machine one a step (its NIC), so the
+    // last first enters at step 8C, at one GPU, which reaches its 4
+    // neighbours and one more crossing the step after (6 of 8): 8C + 2, the
+    // construction's time, which the search now proves optimal.
+    let net = "cluster 2 1 dgx1";
+    let args = ["bounds", "--network", net, "--collective", "allgather"];
+    let run = txverify(&[&args[..], &["--chunks", "2", "--format", "json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let entry = &v["fabric"]["collectives"][0];
+    assert_eq!(entry["time"]["best"]["value"], 18, "{entry}");
+    assert_eq!(entry["time"]["best"]["name"], "entry-spread");
+    let spread = &entry["entry_spread"];
+    assert_eq!(
+        [
+            &spread["steps"],
+            &spread["items"],
+            &spread["capacity"],
+            &spread["fill"],
+            &spread["last_entry"],
+            &spread["entry_nodes"],
+            &spread["spread"],
+        ]
+        .map(|x| x.as_u64().unwrap()),
+        [18, 16, 1, 16, 16, 1, 2]
+    );
+    assert_eq!(spread["set"], serde_json::json!([0, 1, 2, 3, 4, 5, 6, 7]));
+    let documented = super::common::cli::documented_fields("## Schema `txverify-bounds/4`");
+    assert!(documented.contains("fabric.collectives[].entry_spread"));
+    let text = txverify(&[&args[..], &["--chunks", "2"]].concat());
+    assert!(
+        text.stdout.contains("entry-spread: 16 items enter S"),
+        "{}",
+        text.stdout
+    );
+    // verify-bound recomputes it from the set and the fabric alone.
+    let report = file("cluster-bounds.json", &run.stdout);
+    let check = |path: &std::path::Path| {
+        txverify(&[
+            "verify-bound",
+            "--network",
+            net,
+            path.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+    };
+    let ok = check(&report);
+    assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
+    let checked: serde_json::Value = serde_json::from_str(&ok.stdout).unwrap();
+    let spread_checked: Vec<&serde_json::Value> = checked["bounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["bound"] == "entry-spread")
+        .collect();
+    assert_eq!(spread_checked.len(), 1, "{checked}");
+    assert_eq!(spread_checked[0]["steps"], 18);
+    let lying = file(
+        "cluster-lying.json",
+        &run.stdout.replace("\"steps\":18", "\"steps\":19"),
+    );
+    assert_eq!(check(&lying).code, 1);
+    let search = txverify(&[
+        "search",
+        "--network",
+        net,
+        "--collective",
+        "allgather",
+        "--chunks",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(search.code, 0, "{}", search.stderr);
+    assert!(
+        search.stdout.contains("lower bound 10 (entry-spread)"),
         "{}",
         search.stdout
     );

@@ -1,12 +1,13 @@
 //! The bounds of `bounds --network FABRIC`: for a fabric (link capacities,
 //! switch limits, forward-only nodes) the core's bounds of the collectives
 //! ([`txverify_core::bounds::collective()`], which count GPUs only and links
-//! at their capacity), each throughput and fill bound stated with the node
+//! at their capacity), each throughput, fill and entry-and-spread bound stated with the node
 //! set S that proves it (docs/networks.md, "Fabrics"; docs/json.md, `fabric`).
 
 use serde::Serialize;
 use std::fmt::Write;
 use txverify_core::bounds::collective::fabric::THROUGHPUT;
+use txverify_core::bounds::entry_spread::{self, ENTRY_SPREAD, EntrySpreadCut};
 use txverify_core::bounds::fill::{self, FILL, FillCut};
 use txverify_core::bounds::throughput::{self, ThroughputCut};
 use txverify_core::bounds::{BoundSet, collective};
@@ -48,6 +49,8 @@ pub struct FabricCollectiveBounds {
     pub throughput: Option<ThroughputProof>,
     /// The fill bound and its node set, when the collective has one.
     pub fill: Option<FillCut>,
+    /// The entry-and-spread bound and its node set (allgather, broadcast).
+    pub entry_spread: Option<EntrySpreadCut>,
 }
 
 /// A throughput bound and the set S that proves it.
@@ -101,6 +104,7 @@ pub fn fabric_bounds(graph: &Graph, collectives: &[Collective]) -> FabricBounds 
                     .as_ref()
                     .map(|cut| ThroughputProof::of(cut, c.chunks())),
                 fill: b.fill,
+                entry_spread: b.entry_spread,
                 time: b.time,
                 transmissions: b.transmissions,
             }
@@ -175,6 +179,20 @@ impl FabricBounds {
                     joined(&f.set)
                 );
             }
+            if let Some(e) = &c.entry_spread {
+                let _ = writeln!(
+                    out,
+                    "    {ENTRY_SPREAD}: {} items enter S, the last first at step {} or later (fill), at most {} node(s) of S at step {}, then {} step(s) to every GPU of S{}: {} steps, S = {{{}}}",
+                    e.items,
+                    e.fill,
+                    e.entry_nodes,
+                    e.last_entry,
+                    e.spread,
+                    if e.exact { "" } else { " (counted)" },
+                    e.steps,
+                    joined(&e.set)
+                );
+            }
         }
         let _ = writeln!(out, "  {}", self.left_out);
         out
@@ -187,6 +205,9 @@ fn joined(set: &[u32]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// The JSON field of the entry-and-spread bound in a `bounds` report.
+const ENTRY_SPREAD_KEY: &str = "entry_spread";
 
 /// The report of `verify-bound --network FABRIC REPORT` on a `bounds` report.
 pub const VERIFY_FABRIC_BOUND_SCHEMA: &str = "txverify-verify-fabric-bound/1";
@@ -211,7 +232,7 @@ pub struct VerifyFabricBoundReport {
 /// One stated throughput or fill bound, recomputed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RecheckedBound {
-    /// Which bound: [`THROUGHPUT`] or [`FILL`].
+    /// Which bound: [`THROUGHPUT`], [`FILL`] or [`ENTRY_SPREAD`].
     pub bound: &'static str,
     /// The collective, as the report names it.
     pub collective: String,
@@ -244,6 +265,11 @@ impl VerifyFabricBoundReport {
             let proves = if b.bound == FILL {
                 format!(
                     "{FILL}: {} items at most {} a step = {}",
+                    b.data, b.capacity, b.steps
+                )
+            } else if b.bound == ENTRY_SPREAD {
+                format!(
+                    "{ENTRY_SPREAD}: {} items at most {} a step, then their spread = {}",
                     b.data, b.capacity, b.steps
                 )
             } else {
@@ -281,8 +307,12 @@ pub fn verify_stated(
     let fail = |what: String| Err(format!("{file}: {what}"));
     let mut bounds = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
-        for bound in [THROUGHPUT, FILL] {
-            let Some(stated) = entry.get(bound).filter(|t| !t.is_null()) else {
+        for (bound, key) in [
+            (THROUGHPUT, THROUGHPUT),
+            (FILL, FILL),
+            (ENTRY_SPREAD, ENTRY_SPREAD_KEY),
+        ] {
+            let Some(stated) = entry.get(key).filter(|t| !t.is_null()) else {
                 continue;
             };
             let name = entry.get("collective").and_then(|c| c.as_str());
@@ -297,7 +327,7 @@ pub fn verify_stated(
             let (Some(name), Some(chunks), Some(steps), Some(set)) = (name, chunks, steps, set)
             else {
                 return Some(fail(format!(
-                    "fabric.collectives[{i}]: needs `collective`, `chunks`, `{bound}.steps` and `{bound}.set`"
+                    "fabric.collectives[{i}]: needs `collective`, `chunks`, `{key}.steps` and `{key}.set`"
                 )));
             };
             let c = match txverify_core::schedule::parse_collective(name, Some(&chunks.to_string()))
@@ -305,7 +335,18 @@ pub fn verify_stated(
                 Ok(c) => c,
                 Err(e) => return Some(fail(format!("fabric.collectives[{i}]: {e}"))),
             };
-            let rechecked = if bound == FILL {
+            let rechecked = if bound == ENTRY_SPREAD {
+                entry_spread::recheck(graph, c, &set).map(|cut| RecheckedBound {
+                    bound: ENTRY_SPREAD,
+                    collective: name.to_string(),
+                    chunks: c.chunks(),
+                    stated: steps,
+                    steps: cut.steps,
+                    data: cut.items,
+                    capacity: cut.capacity,
+                    set: cut.set,
+                })
+            } else if bound == FILL {
                 fill::recheck(graph, c, &set).map(|cut| RecheckedBound {
                     bound: FILL,
                     collective: name.to_string(),
@@ -330,7 +371,7 @@ pub fn verify_stated(
             };
             match rechecked {
                 Ok(b) => bounds.push(b),
-                Err(e) => return Some(fail(format!("fabric.collectives[{i}].{bound}: {e}"))),
+                Err(e) => return Some(fail(format!("fabric.collectives[{i}].{key}: {e}"))),
             }
         }
     }

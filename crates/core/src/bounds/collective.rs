@@ -66,6 +66,10 @@ pub struct CollectiveBounds {
     /// ([`super::fill::FILL`]; absent on other networks).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fill: Option<super::fill::FillCut>,
+    /// On a fabric, the node set that proves the entry-and-spread bound
+    /// ([`super::entry_spread::ENTRY_SPREAD`]; allgather and broadcast only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entry_spread: Option<super::entry_spread::EntrySpreadCut>,
 }
 
 /// The largest cut bound: `need(S)` items must enter S, for every set tried.
@@ -208,6 +212,7 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
                 transmissions: BoundSet::new(model, vec![(sums().total, "total status".into())]),
                 throughput: None,
                 fill: None,
+                entry_spread: None,
             };
         }
     };
@@ -216,6 +221,7 @@ pub fn collective(graph: &Graph, collective: Collective, ports: Ports) -> Collec
         transmissions: BoundSet::new(model, sends),
         throughput: None,
         fill: None,
+        entry_spread: None,
     }
 }
 

@@ -14,6 +14,12 @@
 //! - fill ([`crate::bounds::fill`]): the same count step by step, a link
 //!   into S idle until its tail can hold something S needs (a switch starts
 //!   empty), stated with its set (every collective but scatter and gather);
+//! - entry and spread ([`crate::bounds::entry_spread`]): the last item to
+//!   first enter S does so at few nodes of S, and still has to reach every
+//!   GPU of S from there (allgather and broadcast), stated with its set;
+//! - saturated switches ([`crate::bounds::saturated`]): an allgather whose
+//!   GPUs each hang on one switch that does not copy, every GPU tight at
+//!   the fill bound, cannot cross between switches in that many steps;
 //! - broadcast and reduce: C chunks over the least capacity between the root
 //!   and a set with a GPU; scatter and gather: g − 1 packets over the root's
 //!   links' capacities;
@@ -25,7 +31,9 @@
 //! one-way gossip bound of allreduce, and for a total exchange the LP bound
 //! (its weights are not weighted by capacity) and the K-port refinements.
 
+use super::super::entry_spread::{self, ENTRY_SPREAD};
 use super::super::fill::{self, FILL, FillCut};
+use super::super::saturated;
 use super::super::set::{BoundSet, counting_model, port_limit};
 use super::super::throughput::{self, Crossing, ThroughputCut};
 use super::{CollectiveBounds, Named, growth_steps};
@@ -194,6 +202,7 @@ pub fn fabric_collective(graph: &Graph, collective: Collective, ports: Ports) ->
                 transmissions: BoundSet::new(model, vec![(distances().total, "GPU status".into())]),
                 throughput: None,
                 fill: sized.then(|| total_exchange_fill(graph)).flatten(),
+                entry_spread: None,
             };
         }
     };
@@ -204,11 +213,21 @@ pub fn fabric_collective(graph: &Graph, collective: Collective, ports: Ports) ->
     if let Some(cut) = &filled {
         time.push((cut.steps, FILL.to_string()));
     }
+    let spread = sized
+        .then(|| entry_spread::best(graph, collective, proof.as_ref().map(|p| p.set.as_slice())))
+        .flatten();
+    if let Some(cut) = &spread {
+        time.push((cut.steps, ENTRY_SPREAD.to_string()));
+    }
+    if let Some(steps) = saturated::allgather_bound(graph, collective) {
+        time.push((steps, saturated::SATURATED_SWITCHES.to_string()));
+    }
     CollectiveBounds {
         time: BoundSet::new(model, time),
         transmissions: BoundSet::new(model, sends),
         throughput: proof,
         fill: filled,
+        entry_spread: spread,
     }
 }
 
@@ -313,7 +332,14 @@ mod tests {
         assert_eq!(ar.time.named(THROUGHPUT).unwrap().value(), 8);
         let two = named("cluster 2 1 dgx1");
         for chunks in 1..=8u32 {
-            assert_eq!(allgather(&two, chunks).time.value(), 8 * u64::from(chunks));
+            let b = allgather(&two, chunks);
+            assert_eq!(
+                b.time.named(THROUGHPUT).unwrap().value(),
+                8 * u64::from(chunks)
+            );
+            // The last item into a machine still spreads to its 8 GPUs.
+            assert_eq!(b.time.value(), 8 * u64::from(chunks) + 2);
+            assert_eq!(b.time.best().name(), ENTRY_SPREAD);
         }
         let b = collective(&named("dgx1"), Collective::broadcast(0), Ports::All);
         // Root 0's links carry 2 + 1 + 1 + 2 = 6, but a single GPU 5 takes in
