@@ -16,6 +16,7 @@ macro_rules! entry {
 /// Every embedded table, in file-name order.
 pub const ENTRIES: &[Entry] = &[
     entry!("tables/found/a4.tbl"),
+    entry!("tables/found/a5-2-5.tbl"),
     entry!("tables/found/butterfly3.tbl"),
     entry!("tables/found/butterfly4.tbl"),
     entry!("tables/found/butterfly5.tbl"),

@@ -16,8 +16,9 @@ const WRITE_RESERVE: f64 = 1.2;
 /// the cuts, the LP, then the routers of [`sched::heuristic::improve`] (the
 /// LP's flow followed among them), stopped early enough to replay and write
 /// their best by the deadline (the time the first write took, kept back) or
-/// at a signal; their best is written when faster (a signal stops that
-/// writing too: the file keeps the construction). Without a deadline
+/// at a signal; their best is written when faster (the deadline or a signal
+/// stops that writing too: the file keeps the construction). A stop before
+/// the construction is written leaves nothing written (exit 4). Without a deadline
 /// (`--heuristic`) the routers of [`sched::heuristic::plan_until`] alone.
 pub(super) fn streamed_search(
     request: &NetworkSearchRequest,
@@ -83,11 +84,30 @@ pub(super) fn streamed_search(
     let mut first_write = Duration::ZERO;
     if request.deadline.is_some() {
         let stop = stop_of(request, started);
-        let Some(timed) = sched::heuristic::quick_until(graph, &stop) else {
-            // The deadline or a signal came before the first schedule was
-            // made: nothing is written, the report says what stopped it.
+        let first = sched::heuristic::quick_until(graph, &stop);
+        // The first schedule is replayed and written under the same stop: a
+        // deadline or a signal that comes before it is whole leaves the file
+        // as it was, like one that comes while it is made.
+        let written = match &first {
+            Some(timed) => {
+                routers.ran.push(sched::heuristic::Router::Shortest);
+                let writing = Instant::now();
+                let offered = offer(timed, &early, &mut best, &stop);
+                first_write = writing.elapsed();
+                match offered {
+                    Ok(written) => written.is_some(),
+                    Err((message, status)) => return fail(message, status),
+                }
+            }
+            None => false,
+        };
+        if !written {
+            // Nothing is written; the report says what stopped the run and
+            // names every router as cut.
             routers = sched::heuristic::plan_until(graph, None, &|| true, true).1;
-            let lp = LpFacts::Skipped("the run was stopped before its first schedule".into());
+            let lp = LpFacts::Skipped(
+                "the run was stopped before its first schedule was made and written".into(),
+            );
             let run = Run {
                 request,
                 graph,
@@ -99,14 +119,8 @@ pub(super) fn streamed_search(
                 construction_stopped: stopped_now(request, started),
             };
             return run.report_with(best, None, Some(&routers));
-        };
-        routers.ran.push(sched::heuristic::Router::Shortest);
-        let writing = Instant::now();
-        if let Err((message, status)) = offer(&timed, &early, &mut best, &|| false) {
-            return fail(message, status);
         }
-        first_write = writing.elapsed();
-        quick = Some(timed);
+        quick = first;
     }
     if !cuts_searched {
         figures = sched::heuristic::profiled("cut bounds", || figures.with_cuts(graph));
@@ -147,7 +161,7 @@ pub(super) fn streamed_search(
     if let Some(timed) = found
         && best.time().is_none_or(|t| timed.time() < t)
     {
-        match offer(&timed, &bound, &mut best, &signalled) {
+        match offer(&timed, &bound, &mut best, &stop_of(request, started)) {
             Ok(Some(())) => {}
             Ok(None) => write_stopped = true,
             Err((message, status)) => return fail(message, status),
