@@ -335,38 +335,27 @@ pub fn verify_stated(
                 Ok(c) => c,
                 Err(e) => return Some(fail(format!("fabric.collectives[{i}]: {e}"))),
             };
+            // The bound as recomputed from the fabric, beside the steps stated.
+            let found = |bound, steps_found, data, capacity, set| RecheckedBound {
+                bound,
+                collective: name.to_string(),
+                chunks: c.chunks(),
+                stated: steps,
+                steps: steps_found,
+                data,
+                capacity,
+                set,
+            };
             let rechecked = if bound == ENTRY_SPREAD {
-                entry_spread::recheck(graph, c, &set).map(|cut| RecheckedBound {
-                    bound: ENTRY_SPREAD,
-                    collective: name.to_string(),
-                    chunks: c.chunks(),
-                    stated: steps,
-                    steps: cut.steps,
-                    data: cut.items,
-                    capacity: cut.capacity,
-                    set: cut.set,
-                })
+                entry_spread::recheck(graph, c, &set)
+                    .map(|cut| found(ENTRY_SPREAD, cut.steps, cut.items, cut.capacity, cut.set))
             } else if bound == FILL {
-                fill::recheck(graph, c, &set).map(|cut| RecheckedBound {
-                    bound: FILL,
-                    collective: name.to_string(),
-                    chunks: c.chunks(),
-                    stated: steps,
-                    steps: cut.steps,
-                    data: cut.items,
-                    capacity: cut.capacity,
-                    set: cut.set,
-                })
+                fill::recheck(graph, c, &set)
+                    .map(|cut| found(FILL, cut.steps, cut.items, cut.capacity, cut.set))
             } else {
-                throughput::recheck(graph, c, &set).map(|cut| RecheckedBound {
-                    bound: THROUGHPUT,
-                    collective: name.to_string(),
-                    chunks: c.chunks(),
-                    stated: steps,
-                    steps: cut.steps(c.chunks()),
-                    data: cut.data,
-                    capacity: cut.capacity,
-                    set: cut.set,
+                throughput::recheck(graph, c, &set).map(|cut| {
+                    let steps_found = cut.steps(c.chunks());
+                    found(THROUGHPUT, steps_found, cut.data, cut.capacity, cut.set)
                 })
             };
             match rechecked {
