@@ -12,7 +12,7 @@ use txverify_core::schedule::{Schedule, write_json, write_text};
 /// an edge list named by an absolute path when the schedule goes elsewhere (a
 /// schedule names its edge list relative to itself). The text goes to a file
 /// beside `path` first, which is then renamed over it; a device or a FIFO
-/// ([`written_in_place`]) is written directly.
+/// (`written_in_place`) is written directly.
 pub fn write_output(path: &Path, schedule: &Schedule) -> Result<(), String> {
     let schedule = named_for(path, schedule)?;
     if written_in_place(path) {
