@@ -365,18 +365,9 @@ pub fn best(
     collective: Collective,
     throughput_set: Option<&[u32]>,
 ) -> Option<EntrySpreadCut> {
-    let mut candidates: Vec<Vec<u32>> = Vec::new();
-    if let Some(set) = throughput_set {
-        candidates.push(set.to_vec());
-        let gpus_only: Vec<u32> = set
-            .iter()
-            .copied()
-            .filter(|&x| (x as usize) < graph.nodes() && !graph.is_forward_only(x))
-            .collect();
-        if gpus_only.len() != set.len() {
-            candidates.push(gpus_only);
-        }
-    }
+    let mut candidates: Vec<Vec<u32>> = throughput_set
+        .map(|set| fill::set_and_its_gpus(graph, set))
+        .unwrap_or_default();
     candidates.extend(throughput::gpus(graph).into_iter().map(|x| vec![x]));
     let mut best: Option<EntrySpreadCut> = None;
     for set in candidates {

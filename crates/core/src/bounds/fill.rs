@@ -265,6 +265,22 @@ pub fn recheck(graph: &Graph, collective: Collective, set: &[u32]) -> Result<Fil
     })
 }
 
+/// The throughput bound's `set`, and the same set without its forward-only
+/// nodes when it has any: the sets the fill and entry-and-spread bounds try
+/// beside each GPU alone.
+pub(super) fn set_and_its_gpus(graph: &Graph, set: &[u32]) -> Vec<Vec<u32>> {
+    let gpus_only: Vec<u32> = set
+        .iter()
+        .copied()
+        .filter(|&x| (x as usize) < graph.nodes() && !graph.is_forward_only(x))
+        .collect();
+    if gpus_only.len() == set.len() {
+        vec![set.to_vec()]
+    } else {
+        vec![set.to_vec(), gpus_only]
+    }
+}
+
 /// The best fill bound of `collective` on `graph` over the sets of the
 /// module notes, given the throughput bound's set (if any); ties: the first
 /// found. `None` when no set proves one (fewer than two GPUs, or a
@@ -279,15 +295,7 @@ pub fn best(
         .map(|x| vec![x])
         .collect();
     if let Some(set) = throughput_set {
-        candidates.push(set.to_vec());
-        let gpus_only: Vec<u32> = set
-            .iter()
-            .copied()
-            .filter(|&x| (x as usize) < graph.nodes() && !graph.is_forward_only(x))
-            .collect();
-        if gpus_only.len() != set.len() {
-            candidates.push(gpus_only);
-        }
+        candidates.extend(set_and_its_gpus(graph, set));
     }
     let mut best: Option<FillCut> = None;
     for set in candidates {
