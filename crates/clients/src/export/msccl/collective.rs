@@ -538,11 +538,7 @@ pub fn check_collective(
     carried: &Carried,
 ) -> Result<(), MscclError> {
     let failed = |what: String| MscclError::Execution(what);
-    let mut xml = Vec::new();
-    program
-        .write_xml(&mut xml)
-        .map_err(|e| failed(e.to_string()))?;
-    let text = String::from_utf8(xml).map_err(|e| failed(e.to_string()))?;
+    let text = program_text(program)?;
     let check = crate::msccl::check_recorded(&text).map_err(|e| {
         failed(format!(
             "the checker cannot read it: {}: {}",
@@ -597,17 +593,21 @@ pub fn check_collective(
     Ok(())
 }
 
+/// `program` as the XML text the checks read.
+fn program_text(program: &MscclProgram) -> Result<String, MscclError> {
+    let failed = |e: &dyn std::fmt::Display| MscclError::Execution(e.to_string());
+    let mut xml = Vec::new();
+    program.write_xml(&mut xml).map_err(|e| failed(&e))?;
+    String::from_utf8(xml).map_err(|e| failed(&e))
+}
+
 /// Plays `program` in steps on `graph` as `check PROGRAM.xml --network`
 /// does (docs/msccl.md, "On a fabric") and refuses it if a step exceeds a
 /// link's capacity or a switch limit, or if it is too large to be played;
 /// on a network that is not a fabric there is nothing to exceed.
 pub fn check_fits(program: &MscclProgram, graph: &Graph) -> Result<(), MscclError> {
     let failed = |what: String| MscclError::Execution(what);
-    let mut xml = Vec::new();
-    program
-        .write_xml(&mut xml)
-        .map_err(|e| failed(e.to_string()))?;
-    let text = String::from_utf8(xml).map_err(|e| failed(e.to_string()))?;
+    let text = program_text(program)?;
     let check = crate::msccl::check_on(&text, Some(graph)).map_err(|e| {
         failed(format!(
             "the checker cannot read it on {}: {}: {}",
